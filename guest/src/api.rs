@@ -1,0 +1,135 @@
+//! The memory API's request and response types, as plain Rust. The component adapter
+//! converts them to and from the WIT `memory` interface one to one.
+
+use std::fmt;
+
+use crate::memory_type::MemoryType;
+use crate::record::MemoryRecord;
+
+/// A memory to store; see `new-memory` in `wit/memory.wit`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewMemory {
+    pub content: String,
+    pub memory_type: Option<MemoryType>,
+    pub expires_in_days: Option<u32>,
+    pub subjects: Vec<String>,
+    pub shared: bool,
+    pub source: Option<String>,
+    pub observed_at: Option<String>,
+}
+
+impl NewMemory {
+    /// A personal memory with everything else defaulted.
+    pub fn text(content: &str) -> Self {
+        NewMemory {
+            content: content.to_owned(),
+            ..Default::default()
+        }
+    }
+}
+
+/// A stored memory without its embedding; see `memory` in `wit/memory.wit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Memory {
+    pub id: String,
+    pub content: String,
+    pub memory_type: MemoryType,
+    pub created_at: String,
+    pub observed_at: Option<String>,
+    pub owner_user_id: Option<String>,
+    pub chat_id: Option<String>,
+    pub subject_person_ids: Vec<String>,
+    pub source: String,
+    pub expires_at: Option<String>,
+    pub superseded_at: Option<String>,
+    pub superseded_by_id: Option<String>,
+    pub embedded: bool,
+}
+
+impl From<&MemoryRecord> for Memory {
+    fn from(r: &MemoryRecord) -> Self {
+        Memory {
+            id: r.id.clone(),
+            content: r.content.clone(),
+            memory_type: r.memory_type,
+            created_at: r.created_at.clone(),
+            observed_at: r.observed_at.clone(),
+            owner_user_id: r.owner_user_id.clone(),
+            chat_id: r.chat_id.clone(),
+            subject_person_ids: r.subject_person_ids.clone(),
+            source: r.source.clone(),
+            expires_at: r.expires_at.clone(),
+            superseded_at: r.superseded_at.clone(),
+            superseded_by_id: r.superseded_by_id.clone(),
+            embedded: r.embedding.is_some(),
+        }
+    }
+}
+
+/// Options for `list`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListOptions {
+    pub limit: Option<u32>,
+    pub memory_type: Option<MemoryType>,
+    pub include_expired: bool,
+    pub include_superseded: bool,
+}
+
+/// A search request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchQuery {
+    pub text: String,
+    pub limit: Option<u32>,
+}
+
+/// One search result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    pub memory: Memory,
+    pub score: f32,
+    pub similarity: Option<f32>,
+    pub subjects: Vec<String>,
+}
+
+/// Search results and notices.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchResults {
+    pub hits: Vec<SearchHit>,
+    pub notices: Vec<String>,
+}
+
+/// What a rebuild did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RebuildReport {
+    pub indexed: u64,
+    pub embedded: u64,
+    pub pending: u64,
+    pub quarantined: u64,
+}
+
+/// Why a call failed; see `error` in `wit/memory.wit`. Every error leaves the
+/// collections as they were.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    InvalidInput(String),
+    SecretRefused(String),
+    NotFound(String),
+    Unauthorized(String),
+    Storage(String),
+    Index(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidInput(m) => write!(f, "invalid input: {m}"),
+            Error::SecretRefused(m) => write!(f, "refused: {m}"),
+            Error::NotFound(m) => write!(f, "not found: {m}"),
+            Error::Unauthorized(m) => write!(f, "unauthorized: {m}"),
+            Error::Storage(m) => write!(f, "storage error: {m}"),
+            Error::Index(m) => write!(f, "index error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

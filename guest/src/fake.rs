@@ -1,0 +1,212 @@
+//! In-memory ports for unit tests of the policy. Not a proof that anything works with
+//! real files or a real index: the end-to-end tests in `tests/e2e` are that.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use crate::ports::*;
+
+/// Files, index, embedder and clock in memory. The embedder hashes words into a small
+/// vector, so texts sharing words are similar and others are not.
+#[derive(Default)]
+pub struct FakePorts {
+    pub files: RefCell<HashMap<&'static str, (String, u64)>>,
+    pub quarantined: RefCell<Vec<String>>,
+    pub index: RefCell<HashMap<String, IndexEntry>>,
+    pub index_info: RefCell<Option<IndexInfo>>,
+    pub index_broken: Cell<bool>,
+    pub embedder_down: Cell<bool>,
+    pub embed_calls: Cell<usize>,
+    pub now: RefCell<String>,
+    pub next_id: Cell<u64>,
+    pub logs: RefCell<Vec<(Level, String)>>,
+}
+
+pub const DIM: usize = 32;
+
+fn name(c: Collection) -> &'static str {
+    match c {
+        Collection::Memories => "memories",
+        Collection::People => "people",
+        Collection::Archive => "archive",
+    }
+}
+
+impl FakePorts {
+    pub fn new() -> Self {
+        let ports = FakePorts::default();
+        *ports.now.borrow_mut() = "2026-03-01T12:00:00+00:00".into();
+        ports
+    }
+
+    /// The text of a collection.
+    pub fn file(&self, c: Collection) -> String {
+        self.files
+            .borrow()
+            .get(name(c))
+            .map(|f| f.0.clone())
+            .unwrap_or_default()
+    }
+
+    /// Writes raw text to a collection, as another process or a crash would.
+    pub fn write_raw(&self, c: Collection, text: &str) {
+        let mut files = self.files.borrow_mut();
+        let entry = files.entry(name(c)).or_default();
+        entry.0.push_str(text);
+    }
+
+    fn vector(text: &str) -> Vec<f32> {
+        let mut v = [0.0f32; DIM];
+        for word in text
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() > 2)
+        {
+            let h = word
+                .bytes()
+                .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+            v[h as usize % DIM] += 1.0;
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+        v.iter().map(|x| x / norm).collect()
+    }
+
+    fn in_scope(e: &IndexEntry, scope: &ScopeFilter) -> bool {
+        match (&e.chat_id, &e.owner_user_id) {
+            (Some(c), _) => scope.chat_id.as_ref() == Some(c),
+            (None, Some(u)) => scope.user_id.as_ref() == Some(u),
+            _ => false,
+        }
+    }
+}
+
+impl Ports for FakePorts {
+    fn read(&self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
+        let files = self.files.borrow();
+        let (text, gen_) = files.get(name(c)).cloned().unwrap_or_default();
+        let from = if generation == Some(gen_) && from as usize <= text.len() {
+            from as usize
+        } else {
+            0
+        };
+        Ok(Chunk {
+            data: text[from..].to_owned(),
+            end: text.len() as u64,
+            generation: gen_,
+        })
+    }
+    fn append(&self, c: Collection, lines: &[String]) -> Result<(), FileError> {
+        let mut files = self.files.borrow_mut();
+        let entry = files.entry(name(c)).or_default();
+        for l in lines {
+            entry.0.push_str(l);
+            entry.0.push('\n');
+        }
+        Ok(())
+    }
+    fn replace(&self, c: Collection, lines: &[String]) -> Result<(), FileError> {
+        let mut files = self.files.borrow_mut();
+        let entry = files.entry(name(c)).or_default();
+        entry.0 = lines.iter().map(|l| format!("{l}\n")).collect();
+        entry.1 += 1;
+        Ok(())
+    }
+    fn quarantine(&self, _c: Collection, lines: &[String], _reason: &str) -> Result<(), FileError> {
+        self.quarantined.borrow_mut().extend(lines.iter().cloned());
+        Ok(())
+    }
+    fn index_upsert(&self, entries: &[IndexEntry]) -> Result<(), IndexError> {
+        if self.index_broken.get() {
+            return Err(IndexError::Unavailable("broken".into()));
+        }
+        for e in entries {
+            self.index.borrow_mut().insert(e.id.clone(), e.clone());
+        }
+        Ok(())
+    }
+    fn index_remove(&self, ids: &[String]) -> Result<(), IndexError> {
+        for id in ids {
+            self.index.borrow_mut().remove(id);
+        }
+        Ok(())
+    }
+    fn index_knn(&self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError> {
+        let mut hits: Vec<IndexHit> = self
+            .index
+            .borrow()
+            .values()
+            .filter(|e| Self::in_scope(e, scope))
+            .filter_map(|e| {
+                let v = e.embedding.as_ref()?;
+                Some(IndexHit {
+                    id: e.id.clone(),
+                    score: v.iter().zip(query).map(|(a, b)| a * b).sum(),
+                })
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        hits.truncate(k as usize);
+        Ok(hits)
+    }
+    fn index_text_search(&self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError> {
+        let mut hits: Vec<IndexHit> = self
+            .index
+            .borrow()
+            .values()
+            .filter(|e| Self::in_scope(e, scope))
+            .filter_map(|e| {
+                let text = e.content.to_lowercase();
+                let n = terms.iter().filter(|t| text.contains(t.as_str())).count();
+                (n > 0).then(|| IndexHit {
+                    id: e.id.clone(),
+                    score: n as f32,
+                })
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        hits.truncate(k as usize);
+        Ok(hits)
+    }
+    fn index_count(&self) -> Result<u64, IndexError> {
+        Ok(self.index.borrow().len() as u64)
+    }
+    fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError> {
+        self.index_broken.set(false);
+        self.index.borrow_mut().clear();
+        *self.index_info.borrow_mut() = Some(info.clone());
+        Ok(())
+    }
+    fn index_info(&self) -> Result<Option<IndexInfo>, IndexError> {
+        if self.index_broken.get() {
+            return Err(IndexError::Unavailable("broken".into()));
+        }
+        Ok(self.index_info.borrow().clone())
+    }
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if self.embedder_down.get() {
+            return Err(EmbedError::Unavailable("connection refused".into()));
+        }
+        self.embed_calls.set(self.embed_calls.get() + 1);
+        Ok(texts.iter().map(|t| Self::vector(t)).collect())
+    }
+    fn embedder_model(&self) -> String {
+        "fake-words".into()
+    }
+    fn embedder_dimension(&self) -> u32 {
+        DIM as u32
+    }
+    fn complete(&self, _request: &LlmRequest) -> Result<String, LlmError> {
+        Err(LlmError("no model configured".into()))
+    }
+    fn now(&self) -> String {
+        self.now.borrow().clone()
+    }
+    fn new_id(&self) -> String {
+        self.next_id.set(self.next_id.get() + 1);
+        format!("00000000-0000-4000-8000-{:012}", self.next_id.get())
+    }
+    fn log(&self, level: Level, message: &str) {
+        self.logs.borrow_mut().push((level, message.to_owned()));
+    }
+    fn progress(&self, _task: &str, _done: u64, _total: u64) {}
+}

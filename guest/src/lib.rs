@@ -1,0 +1,31 @@
+//! The ash-memory policy.
+//!
+//! Everything that decides what memory does lives here as plain Rust over the [`Ports`]
+//! trait: typing, expiry, scoping, secret refusal, the JSONL record, search fusion. The
+//! same code runs inside the WebAssembly component (where `component` adapts the WIT
+//! imports and exports) and natively in unit tests with in-memory fakes.
+
+pub mod api;
+pub mod collection;
+pub mod lifecycle;
+pub mod memory_type;
+pub mod ports;
+pub mod record;
+pub mod scope;
+pub mod search;
+pub mod secrets;
+pub mod service;
+
+#[cfg(test)]
+mod fake;
+#[cfg(test)]
+mod service_tests;
+
+#[cfg(target_arch = "wasm32")]
+mod component;
+
+pub use api::{Error, ListOptions, Memory, NewMemory, RebuildReport, SearchHit, SearchQuery, SearchResults};
+pub use memory_type::MemoryType;
+pub use ports::Ports;
+pub use scope::Caller;
+pub use service::MemoryService;

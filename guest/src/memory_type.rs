@@ -1,0 +1,275 @@
+//! Memory types, their lifetimes, and the heuristic that infers a type from content.
+
+use chrono::TimeDelta;
+use serde::{Deserialize, Serialize};
+
+/// What a memory is; decides how long it lives (seed 000's table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryType {
+    Preference,
+    Identity,
+    Relationship,
+    Knowledge,
+    Context,
+    Event,
+    Task,
+    Observation,
+}
+
+impl MemoryType {
+    /// All types, long-lived first.
+    pub const ALL: [MemoryType; 8] = [
+        MemoryType::Preference,
+        MemoryType::Identity,
+        MemoryType::Relationship,
+        MemoryType::Knowledge,
+        MemoryType::Context,
+        MemoryType::Event,
+        MemoryType::Task,
+        MemoryType::Observation,
+    ];
+
+    /// The lowercase name used in JSONL and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryType::Preference => "preference",
+            MemoryType::Identity => "identity",
+            MemoryType::Relationship => "relationship",
+            MemoryType::Knowledge => "knowledge",
+            MemoryType::Context => "context",
+            MemoryType::Event => "event",
+            MemoryType::Task => "task",
+            MemoryType::Observation => "observation",
+        }
+    }
+
+    /// How long an ephemeral type lives, measured from `observed_at` (else `created_at`);
+    /// `None` for long-lived types, which never decay.
+    pub fn ttl(self) -> Option<TimeDelta> {
+        match self {
+            MemoryType::Context => Some(TimeDelta::days(7)),
+            MemoryType::Event => Some(TimeDelta::days(30)),
+            MemoryType::Task => Some(TimeDelta::days(14)),
+            MemoryType::Observation => Some(TimeDelta::days(3)),
+            _ => None,
+        }
+    }
+
+    /// Whether the type decays.
+    pub fn is_ephemeral(self) -> bool {
+        self.ttl().is_some()
+    }
+}
+
+/// Cue phrases per type, checked in this order; the first type with a cue wins. A cue is
+/// whole words; a trailing `*` lets the last word be a prefix ("prefer*" matches
+/// "preferred"). Order matters: "I need to call my wife" is a task before it is a
+/// relationship, and "I'm currently in Lisbon" is context before it is identity.
+const CUES: &[(MemoryType, &[&str])] = &[
+    (
+        MemoryType::Task,
+        &[
+            "need to",
+            "needs to",
+            "have to",
+            "has to",
+            "remind me",
+            "remember to",
+            "todo",
+            "to-do",
+            "don't forget to",
+            "must",
+            "should call",
+            "deadline",
+            "due on",
+            "due by",
+        ],
+    ),
+    (
+        MemoryType::Preference,
+        &[
+            "prefer*",
+            "favorite",
+            "favourite",
+            "like",
+            "likes",
+            "love",
+            "loves",
+            "enjoy*",
+            "hate*",
+            "dislike*",
+            "rather",
+            "can't stand",
+            "fan of",
+        ],
+    ),
+    (
+        MemoryType::Relationship,
+        &[
+            "wife",
+            "husband",
+            "son",
+            "daughter",
+            "mother",
+            "mom",
+            "father",
+            "dad",
+            "brother",
+            "sister",
+            "friend",
+            "boss",
+            "partner",
+            "girlfriend",
+            "boyfriend",
+            "colleague",
+            "coworker",
+            "manager",
+            "cousin",
+            "uncle",
+            "aunt",
+            "grandma",
+            "grandpa",
+            "dog named",
+            "cat named",
+            "married to",
+        ],
+    ),
+    (
+        MemoryType::Context,
+        &[
+            "currently",
+            "working on",
+            "right now",
+            "at the moment",
+            "this week",
+            "these days",
+            "for now",
+            "busy with",
+        ],
+    ),
+    (
+        MemoryType::Event,
+        &[
+            "yesterday",
+            "last week",
+            "last night",
+            "last month",
+            "ago",
+            "went to",
+            "visited",
+            "attended",
+            "met with",
+            "had dinner",
+            "had lunch",
+            "happened",
+            "on monday",
+            "on tuesday",
+            "on wednesday",
+            "on thursday",
+            "on friday",
+            "on saturday",
+            "on sunday",
+        ],
+    ),
+    (
+        MemoryType::Observation,
+        &[
+            "seem*",
+            "mentioned",
+            "looks",
+            "looked",
+            "appears",
+            "sounded",
+            "tired",
+            "in a good mood",
+            "in a bad mood",
+        ],
+    ),
+    (
+        MemoryType::Identity,
+        &[
+            "i am",
+            "i'm",
+            "my name is",
+            "i work*",
+            "works as",
+            "i live",
+            "lives in",
+            "allergic",
+            "i was born",
+            "born in",
+            "years old",
+            "my birthday",
+            "i speak",
+            "user is",
+            "user's name",
+        ],
+    ),
+];
+
+/// Infers a type from the words and shape of the content; knowledge when nothing fits.
+pub fn classify(content: &str) -> MemoryType {
+    let words: Vec<String> = content
+        .to_lowercase()
+        .replace('\u{2019}', "'")
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    // Space-delimited, so that a cue matches whole words only.
+    let text = format!(" {} ", words.join(" "));
+    for (memory_type, cues) in CUES {
+        let hit = cues.iter().any(|cue| match cue.strip_suffix('*') {
+            Some(prefix) => text.contains(&format!(" {prefix}")),
+            None => text.contains(&format!(" {cue} ")),
+        });
+        if hit {
+            return *memory_type;
+        }
+    }
+    MemoryType::Knowledge
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_the_seed_examples() {
+        let cases = [
+            ("I prefer dark mode", MemoryType::Preference),
+            ("My favorite color is blue", MemoryType::Preference),
+            ("I'm allergic to peanuts", MemoryType::Identity),
+            ("I work as a software engineer", MemoryType::Identity),
+            ("Sarah is my wife", MemoryType::Relationship),
+            ("Has a dog named Max", MemoryType::Relationship),
+            ("Project X uses Python", MemoryType::Knowledge),
+            ("Currently working on project X", MemoryType::Context),
+            ("Had dinner with Sarah on Tuesday", MemoryType::Event),
+            ("I need to call the dentist", MemoryType::Task),
+            ("Mentioned being tired", MemoryType::Observation),
+            ("Busy at the moment with the move", MemoryType::Context),
+            ("A person of interest", MemoryType::Knowledge),
+        ];
+        for (text, want) in cases {
+            assert_eq!(classify(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn ttl_table() {
+        assert_eq!(MemoryType::Context.ttl(), Some(TimeDelta::days(7)));
+        assert_eq!(MemoryType::Event.ttl(), Some(TimeDelta::days(30)));
+        assert_eq!(MemoryType::Task.ttl(), Some(TimeDelta::days(14)));
+        assert_eq!(MemoryType::Observation.ttl(), Some(TimeDelta::days(3)));
+        for t in [
+            MemoryType::Preference,
+            MemoryType::Identity,
+            MemoryType::Relationship,
+            MemoryType::Knowledge,
+        ] {
+            assert!(!t.is_ephemeral());
+        }
+    }
+}

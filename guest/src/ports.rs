@@ -1,0 +1,159 @@
+//! The guest's view of its imports: one trait, so that the policy runs the same inside the
+//! component (backed by WIT imports) and in native unit tests (backed by in-memory fakes).
+
+use std::fmt;
+
+/// A JSONL collection the host stores for the guest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Collection {
+    /// `memory/memories.jsonl`.
+    Memories,
+    /// `people.jsonl`.
+    People,
+    /// `memory/archive.jsonl`.
+    Archive,
+}
+
+/// Bytes read from a collection; see the `files` interface.
+#[derive(Debug, Clone, Default)]
+pub struct Chunk {
+    /// Whole lines (and possibly one trailing torn line).
+    pub data: String,
+    /// Offset just past `data`.
+    pub end: u64,
+    /// The file's incarnation; changes when it is replaced.
+    pub generation: u64,
+}
+
+/// Which scopes an index query may see.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScopeFilter {
+    /// Personal memories of this user.
+    pub user_id: Option<String>,
+    /// Group memories of this chat.
+    pub chat_id: Option<String>,
+}
+
+/// One memory as the index holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexEntry {
+    pub id: String,
+    pub content: String,
+    pub embedding: Option<Vec<f32>>,
+    pub owner_user_id: Option<String>,
+    pub chat_id: Option<String>,
+}
+
+/// A search hit from the index; higher score is better.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexHit {
+    pub id: String,
+    pub score: f32,
+}
+
+/// Which embedding model and dimension built the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexInfo {
+    pub model: String,
+    pub dimension: u32,
+}
+
+/// A failed file operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError(pub String);
+
+/// A failed index operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IndexError {
+    /// Missing or corrupt: clear and rebuild.
+    Unavailable(String),
+    /// Expected, got.
+    DimensionMismatch(u32, u32),
+    Sql(String),
+}
+
+/// A failed embedding call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedError {
+    Unavailable(String),
+    /// Expected, got.
+    DimensionMismatch(u32, u32),
+}
+
+/// A failed completion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LlmError(pub String);
+
+/// A completion request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LlmRequest {
+    pub system: String,
+    pub prompt: String,
+    pub max_tokens: u32,
+}
+
+/// Log levels, as in the `log` interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for IndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexError::Unavailable(m) => write!(f, "index unavailable: {m}"),
+            IndexError::DimensionMismatch(want, got) => {
+                write!(f, "vector dimension {got} does not match the index's {want}")
+            }
+            IndexError::Sql(m) => write!(f, "index error: {m}"),
+        }
+    }
+}
+
+impl fmt::Display for EmbedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmbedError::Unavailable(m) => write!(f, "embedder unavailable: {m}"),
+            EmbedError::DimensionMismatch(want, got) => {
+                write!(f, "embedder returned dimension {got}, expected {want}")
+            }
+        }
+    }
+}
+
+/// Everything the policy may ask of its host. Mirrors the WIT imports one to one.
+pub trait Ports {
+    fn read(&self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError>;
+    fn append(&self, c: Collection, lines: &[String]) -> Result<(), FileError>;
+    fn replace(&self, c: Collection, lines: &[String]) -> Result<(), FileError>;
+    fn quarantine(&self, c: Collection, lines: &[String], reason: &str) -> Result<(), FileError>;
+
+    fn index_upsert(&self, entries: &[IndexEntry]) -> Result<(), IndexError>;
+    fn index_remove(&self, ids: &[String]) -> Result<(), IndexError>;
+    fn index_knn(&self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
+    fn index_text_search(&self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
+    fn index_count(&self) -> Result<u64, IndexError>;
+    fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;
+    fn index_info(&self) -> Result<Option<IndexInfo>, IndexError>;
+
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+    fn embedder_model(&self) -> String;
+    fn embedder_dimension(&self) -> u32;
+
+    fn complete(&self, request: &LlmRequest) -> Result<String, LlmError>;
+
+    /// RFC 3339, UTC.
+    fn now(&self) -> String;
+    fn new_id(&self) -> String;
+    fn log(&self, level: Level, message: &str);
+    fn progress(&self, task: &str, done: u64, total: u64);
+}

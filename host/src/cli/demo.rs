@@ -1,0 +1,99 @@
+//! `ash-memory demo`: a short tour in a temporary home, through the same library calls
+//! the other commands make.
+
+use anyhow::Result;
+
+use ash_memory::{Caller, Error, ListOptions, MemoryStore, NewMemory, SearchQuery};
+
+fn ask(store: &mut MemoryStore, who: &Caller, name: &str, question: &str) -> Result<()> {
+    let found = store.search(
+        who,
+        &SearchQuery {
+            text: question.into(),
+            limit: Some(3),
+        },
+    )?;
+    println!("\n{name} asks: {question:?}");
+    if found.hits.is_empty() {
+        println!("  (nothing)");
+    }
+    for hit in found.hits {
+        let sim = hit.similarity.map_or("-".to_owned(), |s| format!("{s:.2}"));
+        println!("  score {:.4}  similarity {sim:>4}  {}", hit.score, hit.memory.content);
+    }
+    Ok(())
+}
+
+pub fn run() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let mut store = MemoryStore::builder(dir.path()).open()?;
+    let alice = Caller::user("alice", Some("team-chat"));
+    let bob = Caller::user("bob", Some("team-chat"));
+    let carol = Caller::user("carol", Some("another-chat"));
+
+    println!("A temporary memory home: {}", dir.path().display());
+    println!("\nalice remembers:");
+    for fact in [
+        "I'm allergic to peanuts",
+        "My favorite color is blue",
+        "I prefer dark mode",
+        "I live in Lisbon",
+    ] {
+        let m = store.add(&alice, &NewMemory::text(fact))?;
+        println!("  [{:<10}] {}", m.memory_type.as_str(), m.content);
+    }
+    let m = store.add(&bob, &NewMemory::text("I love spicy Thai food"))?;
+    println!("bob remembers:\n  [{:<10}] {}", m.memory_type.as_str(), m.content);
+    let shared = NewMemory {
+        shared: true,
+        ..NewMemory::text("Our standup is at 9am")
+    };
+    let m = store.add(&alice, &shared)?;
+    println!(
+        "alice shares with team-chat:\n  [{:<10}] {}",
+        m.memory_type.as_str(),
+        m.content
+    );
+
+    ask(&mut store, &alice, "alice", "What should I avoid eating?")?;
+    ask(
+        &mut store,
+        &bob,
+        "bob (same chat, other user)",
+        "What should I avoid eating?",
+    )?;
+    ask(&mut store, &bob, "bob", "When is standup?")?;
+    ask(&mut store, &carol, "carol (another chat)", "When is standup?")?;
+
+    println!("\nalice tries to store a secret:");
+    match store.add(
+        &alice,
+        &NewMemory::text("my github token is ghp_0123456789abcdefghijABCDEFGHIJ"),
+    ) {
+        Err(e @ Error::SecretRefused(_)) => println!("  {e}"),
+        other => anyhow::bail!("the secret was not refused: {other:?}"),
+    }
+
+    std::fs::remove_file(store.home().index())?;
+    println!("\nThe index file is deleted; the JSONL files are the truth, so it is rebuilt:");
+    drop(store);
+    let mut store = MemoryStore::builder(dir.path()).open()?;
+    ask(&mut store, &alice, "alice", "What should I avoid eating?")?;
+    let all = store.list(
+        &alice,
+        &ListOptions {
+            limit: None,
+            memory_type: None,
+            include_expired: false,
+            include_superseded: false,
+        },
+    )?;
+    println!(
+        "\nalice can see {} memories; memories.jsonl has one line per memory:",
+        all.len()
+    );
+    let first = std::fs::read_to_string(store.home().memories())?;
+    let line = first.lines().next().unwrap_or_default();
+    println!("  {}...", line.chars().take(160).collect::<String>());
+    Ok(())
+}

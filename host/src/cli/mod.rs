@@ -1,0 +1,204 @@
+//! Argument parsing and dispatch. The contract is DESIGN.md's "Command line".
+
+mod bench;
+mod demo;
+mod output;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+
+use ash_memory::{Caller, Clock, ListOptions, MemoryStore, MemoryType, NewMemory, SearchQuery};
+
+/// Long-term memory for AI agents, with its policy in a sandboxed WebAssembly component.
+#[derive(Debug, Parser)]
+#[command(name = "ash-memory", version, about)]
+pub struct Cli {
+    /// The memory home folder [default: ~/.ash]
+    #[arg(long, global = true, env = "ASH_HOME", value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// Whose memory: the user personal memories belong to
+    #[arg(long, global = true, env = "ASH_USER_ID", value_name = "ID", default_value = "local")]
+    user: String,
+    /// The chat the call comes from: group memories belong to it
+    #[arg(long, global = true, env = "ASH_CHAT_ID", value_name = "ID")]
+    chat: Option<String>,
+    /// Print one JSON document on stdout
+    #[arg(long, global = true)]
+    json: bool,
+    /// Pretend it is this time (RFC 3339), for expiry and decay
+    #[arg(long, global = true, env = "ASH_NOW", value_name = "RFC3339")]
+    now: Option<String>,
+    /// Run this policy component instead of the built-in one (development)
+    #[arg(long, global = true, env = "ASH_COMPONENT", value_name = "WASM", hide = true)]
+    component: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Remember a fact
+    Add {
+        /// The fact, in words
+        text: String,
+        /// preference, identity, relationship, knowledge, context, event, task or observation
+        /// [default: inferred from the text]
+        #[arg(long = "type", value_name = "T", value_parser = parse_type)]
+        memory_type: Option<MemoryType>,
+        /// Forget it after this many days
+        #[arg(long, value_name = "N")]
+        expires_days: Option<u32>,
+        /// Who it is about (not supported yet)
+        #[arg(long = "subject", value_name = "REF")]
+        subjects: Vec<String>,
+        /// Share it with the current chat instead of keeping it personal
+        #[arg(long)]
+        shared: bool,
+        /// Where it came from
+        #[arg(long, value_name = "S", default_value = "cli")]
+        source: String,
+        /// When it was observed (RFC 3339); decay counts from then
+        #[arg(long, value_name = "T")]
+        observed_at: Option<String>,
+    },
+    /// Search by meaning and words
+    Search {
+        query: String,
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        limit: u32,
+        /// Only memories about this person (not supported yet)
+        #[arg(long, value_name = "REF")]
+        about: Option<String>,
+    },
+    /// List memories, newest first
+    List {
+        #[arg(long, value_name = "N")]
+        limit: Option<u32>,
+        #[arg(long = "type", value_name = "T", value_parser = parse_type)]
+        memory_type: Option<MemoryType>,
+        /// Include memories past their expiry or lifetime
+        #[arg(long)]
+        include_expired: bool,
+        /// Include memories a newer one replaced
+        #[arg(long)]
+        include_archived: bool,
+    },
+    /// Show one memory
+    Show { id: String },
+    /// Delete one memory (it is kept in the archive)
+    Delete { id: String },
+    /// Rebuild the search index from memories.jsonl
+    RebuildIndex,
+    /// Measure add and search at a given size, in a temporary home
+    Bench(bench::BenchArgs),
+    /// A short tour: remember, recall, scoping and secrets, in a temporary home
+    Demo,
+}
+
+fn parse_type(s: &str) -> Result<MemoryType, String> {
+    MemoryType::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = MemoryType::ALL.iter().map(|t| t.as_str()).collect();
+        format!("unknown type {s:?}; one of {}", names.join(", "))
+    })
+}
+
+/// Logs go to stderr: warnings by default, more with `ASH_LOG=debug`.
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ASH_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_target(false)
+        .init();
+}
+
+pub fn run() -> Result<()> {
+    let cli = Cli::parse();
+    let clock = match &cli.now {
+        Some(t) => Clock::fixed(t).map_err(anyhow::Error::msg).context("--now")?,
+        None => Clock::System,
+    };
+    match &cli.command {
+        Command::Bench(args) => return bench::run(args, cli.json),
+        Command::Demo => return demo::run(),
+        _ => {}
+    }
+    let home = cli.home.clone().unwrap_or_else(ash_memory::Home::default_root);
+    let mut builder = MemoryStore::builder(home).clock(clock);
+    if let Some(path) = &cli.component {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        builder = builder.component(bytes);
+    }
+    let mut store = builder.open()?;
+    let caller = Caller {
+        user_id: Some(cli.user.clone()),
+        chat_id: cli.chat.clone(),
+    };
+    let out = output::Output { json: cli.json };
+
+    match cli.command {
+        Command::Add {
+            text,
+            memory_type,
+            expires_days,
+            subjects,
+            shared,
+            source,
+            observed_at,
+        } => {
+            let item = NewMemory {
+                content: text,
+                memory_type,
+                expires_in_days: expires_days,
+                subjects,
+                shared,
+                source: Some(source),
+                observed_at,
+            };
+            let memory = store.add(&caller, &item)?;
+            out.added(&memory);
+        }
+        Command::Search { query, limit, about } => {
+            if about.is_some() {
+                bail!("--about needs the person graph, which is not built yet");
+            }
+            let results = store.search(
+                &caller,
+                &SearchQuery {
+                    text: query,
+                    limit: Some(limit),
+                },
+            )?;
+            for notice in &results.notices {
+                eprintln!("note: {notice}");
+            }
+            out.search(&results);
+        }
+        Command::List {
+            limit,
+            memory_type,
+            include_expired,
+            include_archived,
+        } => {
+            let options = ListOptions {
+                limit,
+                memory_type,
+                include_expired,
+                include_superseded: include_archived,
+            };
+            out.list(&store.list(&caller, &options)?);
+        }
+        Command::Show { id } => out.show(&store.get(&caller, &id)?),
+        Command::Delete { id } => {
+            store.delete(&caller, &id)?;
+            out.deleted(&id);
+        }
+        Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
+        Command::Bench(_) | Command::Demo => unreachable!("handled above"),
+    }
+    Ok(())
+}

@@ -1,0 +1,452 @@
+//! The `index` capability: sqlite-vec vectors and FTS5 full text in `data/memory.db`.
+//!
+//! The index is a cache of `memories.jsonl`. Whatever goes wrong with the file (missing,
+//! overwritten with junk, built by another model) is reported as `Unavailable` or by
+//! `info`, and the guest answers by clearing and rebuilding it; `clear` recreates the file
+//! from nothing when SQLite cannot open it.
+
+use std::path::PathBuf;
+use std::sync::Once;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// A failed index operation, as the `index` interface reports it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IndexError {
+    #[error("index unavailable: {0}")]
+    Unavailable(String),
+    #[error("vector has dimension {1}, the index holds dimension {0}")]
+    DimensionMismatch(u32, u32),
+    #[error("index error: {0}")]
+    Sql(String),
+}
+
+/// Which scopes a query sees; see `scope-filter` in `wit/index.wit`.
+#[derive(Debug, Clone, Default)]
+pub struct ScopeFilter {
+    pub user_id: Option<String>,
+    pub chat_id: Option<String>,
+}
+
+impl ScopeFilter {
+    /// The scope keys this filter admits: `u:<user>` for personal, `c:<chat>` for group.
+    fn keys(&self) -> Vec<String> {
+        let mut keys = Vec::new();
+        if let Some(u) = &self.user_id {
+            keys.push(format!("u:{u}"));
+        }
+        if let Some(c) = &self.chat_id {
+            keys.push(format!("c:{c}"));
+        }
+        keys
+    }
+}
+
+/// One entry to index.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub id: String,
+    pub content: String,
+    pub embedding: Option<Vec<f32>>,
+    pub owner_user_id: Option<String>,
+    pub chat_id: Option<String>,
+}
+
+impl Entry {
+    /// The scope key, matching the guest's visibility rule: a chat id makes it a group
+    /// memory; otherwise the owner's personal one.
+    fn scope(&self) -> String {
+        match (&self.chat_id, &self.owner_user_id) {
+            (Some(c), _) => format!("c:{c}"),
+            (None, Some(u)) => format!("u:{u}"),
+            (None, None) => "none".to_owned(),
+        }
+    }
+}
+
+/// A hit: memory id and score, higher is better.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub id: String,
+    pub score: f32,
+}
+
+/// Which model built the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexInfo {
+    pub model: String,
+    pub dimension: u32,
+}
+
+/// The SQLite index file, opened on first use.
+pub struct SqliteIndex {
+    path: PathBuf,
+    conn: Option<Connection>,
+}
+
+fn register_sqlite_vec() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: sqlite3_vec_init has the signature of an SQLite extension entry point;
+        // auto_extension runs it for every connection opened afterwards.
+        unsafe {
+            rusqlite::ffi::sqlite3_auto_extension(Some(std::mem::transmute::<
+                *const (),
+                unsafe extern "C" fn(
+                    *mut rusqlite::ffi::sqlite3,
+                    *mut *mut std::os::raw::c_char,
+                    *const rusqlite::ffi::sqlite3_api_routines,
+                ) -> std::os::raw::c_int,
+            >(sqlite_vec::sqlite3_vec_init as *const ())));
+        }
+    });
+}
+
+fn sql(e: rusqlite::Error) -> IndexError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
+            IndexError::Unavailable(e.to_string())
+        }
+        _ => IndexError::Sql(e.to_string()),
+    }
+}
+
+const SCHEMA: &str = "
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS items_scope ON items (scope);
+    CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
+";
+
+impl SqliteIndex {
+    /// The index at `path`; nothing is opened until first use.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        register_sqlite_vec();
+        SqliteIndex {
+            path: path.into(),
+            conn: None,
+        }
+    }
+
+    fn conn(&mut self) -> Result<&mut Connection, IndexError> {
+        if self.conn.is_none() {
+            let conn = Connection::open(&self.path).map_err(|e| IndexError::Unavailable(e.to_string()))?;
+            // A junk file opens fine; the first real statement is what fails.
+            conn.execute_batch(SCHEMA)
+                .map_err(|e| IndexError::Unavailable(e.to_string()))?;
+            conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
+            self.conn = Some(conn);
+        }
+        Ok(self.conn.as_mut().expect("just opened"))
+    }
+
+    /// The model and dimension recorded by the last `clear`, if any.
+    pub fn info(&mut self) -> Result<Option<IndexInfo>, IndexError> {
+        let conn = self.conn()?;
+        let get = |key: &str| -> Result<Option<String>, IndexError> {
+            conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+                .optional()
+                .map_err(sql)
+        };
+        match (get("model")?, get("dimension")?) {
+            (Some(model), Some(dim)) => {
+                let dimension = dim
+                    .parse()
+                    .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
+                // The vector table must exist too, or the file is from a half-done clear.
+                let has_vectors: bool = conn
+                    .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'", [], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                    .map_err(sql)?
+                    > 0;
+                if !has_vectors {
+                    return Err(IndexError::Unavailable("the vector table is missing".into()));
+                }
+                Ok(Some(IndexInfo { model, dimension }))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn dimension(&mut self) -> Result<u32, IndexError> {
+        self.info()?
+            .map(|i| i.dimension)
+            .ok_or_else(|| IndexError::Unavailable("the index is not initialized".into()))
+    }
+
+    /// Empties the index for `info`'s model. A file SQLite cannot use is deleted and
+    /// created anew: it holds nothing that the JSONL files do not.
+    pub fn clear(&mut self, info: &IndexInfo) -> Result<(), IndexError> {
+        if self.conn().is_err() || self.info().is_err() {
+            self.conn = None;
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                let mut p = self.path.clone().into_os_string();
+                p.push(suffix);
+                let _ = std::fs::remove_file(PathBuf::from(p));
+            }
+        }
+        let dim = info.dimension;
+        let conn = self.conn()?;
+        let tx = conn.transaction().map_err(sql)?;
+        tx.execute_batch(&format!(
+            "DELETE FROM items; DELETE FROM fts; DELETE FROM meta;
+             DROP TABLE IF EXISTS vecs;
+             CREATE VIRTUAL TABLE vecs USING vec0 (
+                 scope TEXT PARTITION KEY,
+                 embedding FLOAT[{dim}] distance_metric=cosine
+             );"
+        ))
+        .map_err(sql)?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('model', ?1), ('dimension', ?2)",
+            params![info.model, dim.to_string()],
+        )
+        .map_err(sql)?;
+        tx.commit().map_err(sql)
+    }
+
+    /// Inserts or replaces entries, all in one transaction.
+    pub fn upsert(&mut self, entries: &[Entry]) -> Result<(), IndexError> {
+        let dim = self.dimension()?;
+        if let Some(bad) = entries
+            .iter()
+            .filter_map(|e| e.embedding.as_ref())
+            .find(|v| v.len() != dim as usize)
+        {
+            return Err(IndexError::DimensionMismatch(dim, bad.len() as u32));
+        }
+        let conn = self.conn()?;
+        let tx = conn.transaction().map_err(sql)?;
+        {
+            let mut find = tx
+                .prepare_cached("SELECT rowid FROM items WHERE id = ?1")
+                .map_err(sql)?;
+            let mut insert_item = tx
+                .prepare_cached("INSERT INTO items (id, scope) VALUES (?1, ?2)")
+                .map_err(sql)?;
+            let mut set_scope = tx
+                .prepare_cached("UPDATE items SET scope = ?2 WHERE rowid = ?1")
+                .map_err(sql)?;
+            let mut del_fts = tx.prepare_cached("DELETE FROM fts WHERE rowid = ?1").map_err(sql)?;
+            let mut del_vec = tx.prepare_cached("DELETE FROM vecs WHERE rowid = ?1").map_err(sql)?;
+            let mut ins_fts = tx
+                .prepare_cached("INSERT INTO fts (rowid, content) VALUES (?1, ?2)")
+                .map_err(sql)?;
+            let mut ins_vec = tx
+                .prepare_cached("INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)")
+                .map_err(sql)?;
+            for e in entries {
+                let scope = e.scope();
+                let existing: Option<i64> = find.query_row([&e.id], |r| r.get(0)).optional().map_err(sql)?;
+                let rowid = match existing {
+                    Some(rowid) => {
+                        set_scope.execute(params![rowid, scope]).map_err(sql)?;
+                        del_fts.execute([rowid]).map_err(sql)?;
+                        del_vec.execute([rowid]).map_err(sql)?;
+                        rowid
+                    }
+                    None => {
+                        insert_item.execute(params![e.id, scope]).map_err(sql)?;
+                        tx.last_insert_rowid()
+                    }
+                };
+                ins_fts.execute(params![rowid, e.content]).map_err(sql)?;
+                if let Some(v) = &e.embedding {
+                    ins_vec.execute(params![rowid, scope, f32_bytes(v)]).map_err(sql)?;
+                }
+            }
+        }
+        tx.commit().map_err(sql)
+    }
+
+    /// Removes entries by id.
+    pub fn remove(&mut self, ids: &[String]) -> Result<(), IndexError> {
+        let conn = self.conn()?;
+        let has_vecs = conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map_err(sql)?
+            > 0;
+        let tx = conn.transaction().map_err(sql)?;
+        for id in ids {
+            let rowid: Option<i64> = tx
+                .query_row("SELECT rowid FROM items WHERE id = ?1", [id], |r| r.get(0))
+                .optional()
+                .map_err(sql)?;
+            if let Some(rowid) = rowid {
+                tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid]).map_err(sql)?;
+                if has_vecs {
+                    tx.execute("DELETE FROM vecs WHERE rowid = ?1", [rowid]).map_err(sql)?;
+                }
+                tx.execute("DELETE FROM items WHERE rowid = ?1", [rowid]).map_err(sql)?;
+            }
+        }
+        tx.commit().map_err(sql)
+    }
+
+    /// The `k` nearest vectors within the scopes, by cosine similarity, best first.
+    pub fn knn(&mut self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
+        let dim = self.dimension()?;
+        if query.len() != dim as usize {
+            return Err(IndexError::DimensionMismatch(dim, query.len() as u32));
+        }
+        let conn = self.conn()?;
+        let mut hits = Vec::new();
+        // One KNN per scope key: the partition key makes each a scan of that scope only.
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT items.id, v.distance FROM
+                   (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v
+                 JOIN items ON items.rowid = v.rowid",
+            )
+            .map_err(sql)?;
+        let q = f32_bytes(query);
+        for key in scope.keys() {
+            let rows = stmt
+                .query_map(params![q, k, key], |r| {
+                    Ok(Hit {
+                        id: r.get(0)?,
+                        score: 1.0 - r.get::<_, f64>(1)? as f32,
+                    })
+                })
+                .map_err(sql)?;
+            for row in rows {
+                hits.push(row.map_err(sql)?);
+            }
+        }
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        hits.truncate(k as usize);
+        Ok(hits)
+    }
+
+    /// BM25 full-text search for any of the terms within the scopes, best first.
+    pub fn text_search(&mut self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
+        let keys = scope.keys();
+        let terms: Vec<String> = terms
+            .iter()
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+            .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+            .collect();
+        if terms.is_empty() || keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let conn = self.conn()?;
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid
+                 WHERE fts MATCH ?1 AND items.scope IN (?2, ?3)
+                 ORDER BY bm25(fts) LIMIT ?4",
+            )
+            .map_err(sql)?;
+        let second = keys.get(1).unwrap_or(&keys[0]);
+        let rows = stmt
+            .query_map(params![terms.join(" OR "), keys[0], second, k], |r| {
+                // bm25() is lower-is-better; negate so that higher is better.
+                Ok(Hit {
+                    id: r.get(0)?,
+                    score: -(r.get::<_, f64>(1)? as f32),
+                })
+            })
+            .map_err(sql)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+    }
+
+    /// How many entries the index holds.
+    pub fn count(&mut self) -> Result<u64, IndexError> {
+        let conn = self.conn()?;
+        conn.query_row("SELECT count(*) FROM items", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(sql)
+    }
+}
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
+        Entry {
+            id: id.into(),
+            content: content.into(),
+            embedding: Some(v),
+            owner_user_id: Some(user.into()),
+            chat_id: None,
+        }
+    }
+
+    fn alice() -> ScopeFilter {
+        ScopeFilter {
+            user_id: Some("alice".into()),
+            chat_id: None,
+        }
+    }
+
+    #[test]
+    fn knn_and_text_search_respect_scope_and_replace_by_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = SqliteIndex::new(dir.path().join("i.db"));
+        assert_eq!(index.info().unwrap(), None);
+        index
+            .clear(&IndexInfo {
+                model: "m".into(),
+                dimension: 2,
+            })
+            .unwrap();
+        index
+            .upsert(&[
+                entry("a", "peanut allergy", vec![1.0, 0.0], "alice"),
+                entry("b", "likes blue", vec![0.0, 1.0], "alice"),
+                entry("c", "peanut farmer", vec![1.0, 0.0], "bob"),
+            ])
+            .unwrap();
+        let hits = index.knn(&[1.0, 0.0], 10, &alice()).unwrap();
+        assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert!((hits[0].score - 1.0).abs() < 1e-5 && hits[1].score.abs() < 1e-5);
+        let text = index.text_search(&["peanuts".into()], 10, &alice()).unwrap();
+        assert_eq!(
+            text.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
+            ["a"],
+            "stemmed, scoped"
+        );
+        index.upsert(&[entry("a", "sky", vec![0.0, 1.0], "alice")]).unwrap();
+        assert_eq!(index.count().unwrap(), 3);
+        assert!(index.text_search(&["peanut".into()], 10, &alice()).unwrap().is_empty());
+        index.remove(&["a".into(), "nope".into()]).unwrap();
+        assert_eq!(index.count().unwrap(), 2);
+        assert_eq!(
+            index.upsert(&[entry("d", "x", vec![1.0], "alice")]),
+            Err(IndexError::DimensionMismatch(2, 1))
+        );
+        // Query syntax in terms is quoted, not interpreted.
+        assert!(index.text_search(&["\"AND(".into()], 10, &alice()).is_ok());
+    }
+
+    #[test]
+    fn junk_file_is_unavailable_until_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.db");
+        std::fs::write(&path, vec![0x42u8; 8192]).unwrap();
+        let mut index = SqliteIndex::new(&path);
+        assert!(matches!(index.info(), Err(IndexError::Unavailable(_))));
+        index
+            .clear(&IndexInfo {
+                model: "m".into(),
+                dimension: 3,
+            })
+            .unwrap();
+        assert_eq!(
+            index.info().unwrap(),
+            Some(IndexInfo {
+                model: "m".into(),
+                dimension: 3
+            })
+        );
+    }
+}

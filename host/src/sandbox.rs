@@ -1,0 +1,186 @@
+//! The one module that owns wasmtime: it compiles the policy component once (and caches
+//! the compiled artifact on disk), instantiates it through `InstancePre`, and runs every
+//! call under a fuel budget and a linear-memory cap. A trap becomes an [`Error`], the
+//! instance is thrown away, and the next call gets a fresh one.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use wasmtime::component::{Component, HasSelf, Linker};
+use wasmtime::{Config, Engine, Store, StoreLimitsBuilder, Trap};
+
+use crate::bindings::{Policy, PolicyPre};
+use crate::error::Error;
+use crate::imports::HostState;
+
+/// The policy component, built from `guest/` by the build script.
+pub const POLICY_COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_memory_policy.wasm"));
+
+/// What one call into the component may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Fuel per call; one unit is roughly one WebAssembly instruction. The default,
+    /// ten billion, is several seconds of work: a rebuild of 100,000 memories fits, a
+    /// loop that never ends does not.
+    pub fuel_per_call: u64,
+    /// The most linear memory the component may have, in MiB.
+    pub memory_limit_mib: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            fuel_per_call: 10_000_000_000,
+            memory_limit_mib: 1024,
+        }
+    }
+}
+
+/// The compiled component, ready to instantiate, and the instance in use.
+pub(crate) struct Sandbox {
+    engine: Engine,
+    pre: PolicyPre<HostState>,
+    limits: Limits,
+    /// The live instance, if any; otherwise the host state waiting for the next one.
+    live: Option<(Store<HostState>, Policy)>,
+    idle: Option<HostState>,
+}
+
+/// Where compiled components are cached: `$ASH_CACHE_DIR`, else `$XDG_CACHE_HOME/ash-memory`,
+/// else `~/.cache/ash-memory`.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("ASH_CACHE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(dir).join("ash-memory"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("ash-memory"))
+}
+
+impl Sandbox {
+    /// Compiles (or loads from the cache) `component` and links the host imports.
+    pub(crate) fn new(
+        component: &[u8],
+        cache_dir: Option<&Path>,
+        limits: Limits,
+        state: HostState,
+    ) -> Result<Self, Error> {
+        let mut config = Config::new();
+        config.consume_fuel(true);
+        let engine = Engine::new(&config).map_err(|e| Error::Component(e.to_string()))?;
+        let component = load(&engine, component, cache_dir)?;
+        let mut linker = Linker::<HostState>::new(&engine);
+        Policy::add_to_linker::<_, HasSelf<HostState>>(&mut linker, |s| s)
+            .map_err(|e| Error::Component(e.to_string()))?;
+        let pre = linker
+            .instantiate_pre(&component)
+            .map_err(|e| Error::Component(format!("{e:#}")))?;
+        let pre = PolicyPre::new(pre).map_err(|e| Error::Component(format!("{e:#}")))?;
+        Ok(Sandbox {
+            engine,
+            pre,
+            limits,
+            live: None,
+            idle: Some(state),
+        })
+    }
+
+    /// Runs one export call under the limits.
+    pub(crate) fn call<T>(
+        &mut self,
+        f: impl FnOnce(&Policy, &mut Store<HostState>) -> wasmtime::Result<T>,
+    ) -> Result<T, Error> {
+        if self.live.is_none() {
+            let mut state = self.idle.take().expect("host state is idle when no instance is live");
+            let bytes = usize::try_from(self.limits.memory_limit_mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+            state.limits = StoreLimitsBuilder::new()
+                .memory_size(bytes)
+                .trap_on_grow_failure(true)
+                .build();
+            let mut store = Store::new(&self.engine, state);
+            store.limiter(|s| &mut s.limits);
+            store
+                .set_fuel(self.limits.fuel_per_call)
+                .map_err(|e| Error::Component(e.to_string()))?;
+            match self.pre.instantiate(&mut store) {
+                Ok(policy) => self.live = Some((store, policy)),
+                Err(e) => {
+                    self.idle = Some(store.into_data());
+                    return Err(Error::Component(format!("{e:#}")));
+                }
+            }
+        }
+        let (store, policy) = self.live.as_mut().expect("instantiated above");
+        store
+            .set_fuel(self.limits.fuel_per_call)
+            .map_err(|e| Error::Component(e.to_string()))?;
+        match f(policy, store) {
+            Ok(value) => Ok(value),
+            Err(trap) => {
+                // A trapped instance may not be entered again: keep the host state (open
+                // files, index connection) and drop the rest.
+                let (store, _) = self.live.take().expect("live during the call");
+                self.idle = Some(store.into_data());
+                Err(self.describe(trap))
+            }
+        }
+    }
+
+    fn describe(&self, e: wasmtime::Error) -> Error {
+        if e.downcast_ref::<Trap>() == Some(&Trap::OutOfFuel) {
+            return Error::CpuLimit(self.limits.fuel_per_call);
+        }
+        let text = format!("{e:?}");
+        if text.contains("forcing trap when growing memory") {
+            return Error::MemoryLimit(self.limits.memory_limit_mib);
+        }
+        Error::Trap(format!("{e:#}"))
+    }
+
+    /// Mutable access to the host state between calls (for tests and maintenance).
+    pub(crate) fn state_mut(&mut self) -> &mut HostState {
+        match (&mut self.live, &mut self.idle) {
+            (Some((store, _)), _) => store.data_mut(),
+            (None, Some(state)) => state,
+            (None, None) => unreachable!("the host state is always somewhere"),
+        }
+    }
+}
+
+/// Compiles the component, or loads it from the cache: compiling takes tens of
+/// milliseconds, loading a cached artifact a fraction of one. The key covers the
+/// wasmtime version, the engine's settings and the component's bytes.
+fn load(engine: &Engine, bytes: &[u8], cache_dir: Option<&Path>) -> Result<Component, Error> {
+    let compile = || Component::new(engine, bytes).map_err(|e| Error::Component(format!("{e:#}")));
+    let Some(dir) = cache_dir else { return compile() };
+    let mut hasher = DefaultHasher::new();
+    "wasmtime-48.0.8".hash(&mut hasher);
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    bytes.hash(&mut hasher);
+    let path = dir.join(format!("policy-{:016x}.cwasm", hasher.finish()));
+    if path.exists() {
+        // SAFETY: the file is one this function wrote, under a key that pins the
+        // wasmtime version and engine settings it was compiled for.
+        match unsafe { Component::deserialize_file(engine, &path) } {
+            Ok(component) => return Ok(component),
+            Err(e) => tracing::debug!(
+                "compiled component cache {} unusable ({e}); recompiling",
+                path.display()
+            ),
+        }
+    }
+    let component = compile()?;
+    // The cache is an optimisation: failing to write it is not an error.
+    if let Ok(serialized) = component.serialize() {
+        let tmp = dir.join(format!(".policy-{}.tmp", std::process::id()));
+        let written = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(&tmp, serialized))
+            .and_then(|()| std::fs::rename(&tmp, &path));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            tracing::debug!("cannot cache the compiled component in {}: {e}", dir.display());
+        }
+    }
+    Ok(component)
+}

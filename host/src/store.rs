@@ -1,0 +1,227 @@
+//! [`MemoryStore`]: the library's front door. Open a home, then call typed methods; each
+//! call takes the home's lock, runs in the sandboxed policy component, and returns.
+
+use std::path::PathBuf;
+
+use crate::bindings::exports::ash::memory::memory as wit;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::embedder::{Embedder, StaticEmbedder};
+use crate::error::Error;
+use crate::files::FileStore;
+use crate::home::Home;
+use crate::imports::HostState;
+use crate::index::SqliteIndex;
+use crate::llm::{Llm, NoLlm};
+use crate::sandbox::{self, Limits, Sandbox};
+
+pub use wit::{
+    Caller, ListOptions, Memory, MemoryType, NewMemory, RebuildReport, SearchHit, SearchQuery, SearchResults,
+};
+
+/// A memory home opened through the policy component.
+pub struct MemoryStore {
+    home: Home,
+    sandbox: Sandbox,
+}
+
+/// Builds a [`MemoryStore`]: everything but the home has a default.
+pub struct MemoryStoreBuilder {
+    home: PathBuf,
+    clock: Clock,
+    embedder: Option<Box<dyn Embedder>>,
+    llm: Option<Box<dyn Llm>>,
+    limits: Option<Limits>,
+    component: Option<Vec<u8>>,
+    cache_dir: Option<Option<PathBuf>>,
+}
+
+impl MemoryStoreBuilder {
+    /// Fixes "now" (for tests and `--now`); the default is the system clock.
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+    /// Replaces the embedded static embedder.
+    pub fn embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
+        self.embedder = Some(embedder);
+        self
+    }
+    /// Sets the language model; the default is none.
+    pub fn llm(mut self, llm: Box<dyn Llm>) -> Self {
+        self.llm = Some(llm);
+        self
+    }
+    /// Overrides the sandbox limits from `config.toml`.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+    /// Runs another component instead of the built-in policy (it must implement the
+    /// same `policy` world).
+    pub fn component(mut self, bytes: Vec<u8>) -> Self {
+        self.component = Some(bytes);
+        self
+    }
+    /// Where to cache the compiled component; `None` disables the cache.
+    pub fn cache_dir(mut self, dir: Option<PathBuf>) -> Self {
+        self.cache_dir = Some(dir);
+        self
+    }
+
+    /// Opens the home (creating its folders) and loads the component.
+    pub fn open(self) -> Result<MemoryStore, Error> {
+        let home = Home::open(self.home)?;
+        let config = Config::load(&home)?;
+        let limits = self.limits.unwrap_or_else(|| config.limits());
+        let state = HostState::new(
+            FileStore::new(home.clone()),
+            SqliteIndex::new(home.index()),
+            self.embedder.unwrap_or_else(|| Box::new(StaticEmbedder::new())),
+            self.llm.unwrap_or_else(|| Box::new(NoLlm)),
+            self.clock,
+        );
+        let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
+        let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
+        let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
+        Ok(MemoryStore { home, sandbox })
+    }
+}
+
+fn policy_error(e: wit::Error) -> Error {
+    match e {
+        wit::Error::InvalidInput(m) => Error::InvalidInput(m),
+        wit::Error::SecretRefused(m) => Error::SecretRefused(m),
+        wit::Error::NotFound(m) => Error::NotFound(m),
+        wit::Error::Unauthorized(m) => Error::Unauthorized(m),
+        wit::Error::Storage(m) => Error::Storage(m),
+        wit::Error::Index(m) => Error::Index(m),
+    }
+}
+
+impl MemoryStore {
+    /// A builder for the home at `home`.
+    pub fn builder(home: impl Into<PathBuf>) -> MemoryStoreBuilder {
+        MemoryStoreBuilder {
+            home: home.into(),
+            clock: Clock::System,
+            embedder: None,
+            llm: None,
+            limits: None,
+            component: None,
+            cache_dir: None,
+        }
+    }
+
+    /// The home folder.
+    pub fn home(&self) -> &Home {
+        &self.home
+    }
+
+    /// Sets the clock for later calls.
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.sandbox.state_mut().clock = clock;
+    }
+
+    /// Runs one export under the home's lock.
+    fn call<T>(
+        &mut self,
+        f: impl FnOnce(&crate::bindings::Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, wit::Error>>,
+    ) -> Result<T, Error> {
+        let _lock = self.home.lock()?;
+        self.sandbox.call(f)?.map_err(policy_error)
+    }
+
+    /// Stores one memory; see `add` in `wit/memory.wit`.
+    pub fn add(&mut self, caller: &Caller, item: &NewMemory) -> Result<Memory, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_add(s, caller, item))
+    }
+
+    /// Stores several memories in one write, all or none.
+    pub fn add_batch(&mut self, caller: &Caller, items: &[NewMemory]) -> Result<Vec<Memory>, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_add_batch(s, caller, items))
+    }
+
+    /// One memory the caller may see.
+    pub fn get(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_get(s, caller, id))
+    }
+
+    /// The caller's memories, newest first.
+    pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_list(s, caller, *options))
+    }
+
+    /// Hybrid search within the caller's scope.
+    pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_search(s, caller, query))
+    }
+
+    /// Deletes a memory the caller may change (it is archived first).
+    pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<(), Error> {
+        self.call(|p, s| p.ash_memory_memory().call_delete(s, caller, id))
+    }
+
+    /// Rebuilds the index from `memories.jsonl`.
+    pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_rebuild_index(s))
+    }
+}
+
+impl Caller {
+    /// A caller with a user and, optionally, a chat.
+    pub fn user(user_id: &str, chat_id: Option<&str>) -> Self {
+        Caller {
+            user_id: Some(user_id.to_owned()),
+            chat_id: chat_id.map(str::to_owned),
+        }
+    }
+}
+
+impl NewMemory {
+    /// A personal memory with everything else defaulted (type inferred).
+    pub fn text(content: &str) -> Self {
+        NewMemory {
+            content: content.to_owned(),
+            memory_type: None,
+            expires_in_days: None,
+            subjects: Vec::new(),
+            shared: false,
+            source: None,
+            observed_at: None,
+        }
+    }
+}
+
+impl MemoryType {
+    /// All types, long-lived first.
+    pub const ALL: [MemoryType; 8] = [
+        MemoryType::Preference,
+        MemoryType::Identity,
+        MemoryType::Relationship,
+        MemoryType::Knowledge,
+        MemoryType::Context,
+        MemoryType::Event,
+        MemoryType::Task,
+        MemoryType::Observation,
+    ];
+
+    /// The lowercase name used in JSONL and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryType::Preference => "preference",
+            MemoryType::Identity => "identity",
+            MemoryType::Relationship => "relationship",
+            MemoryType::Knowledge => "knowledge",
+            MemoryType::Context => "context",
+            MemoryType::Event => "event",
+            MemoryType::Task => "task",
+            MemoryType::Observation => "observation",
+        }
+    }
+
+    /// Parses a lowercase name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == name.trim().to_lowercase())
+    }
+}

@@ -1,0 +1,11 @@
+//! End-to-end tests: the real `ash-memory` binary and library, running the real policy
+//! component in wasmtime over real files, a real SQLite index with sqlite-vec, and the
+//! embedded model. One test binary; `ctx` is the shared helper.
+
+mod ctx;
+
+mod cli;
+mod recall;
+mod sandbox;
+mod scoping;
+mod storage;

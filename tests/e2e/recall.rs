@@ -1,0 +1,92 @@
+//! Remembering and recalling: semantic search, typing, expiry.
+
+use crate::ctx::{Ctx, contents};
+
+#[test]
+fn allergy_is_the_top_hit_for_what_to_avoid_eating() {
+    let ctx = Ctx::new();
+    for fact in [
+        "My favorite color is blue",
+        "I work as a software engineer",
+        "I'm allergic to peanuts",
+        "The car needs new tires",
+        "My sister lives in Berlin",
+        "I prefer dark mode in every app",
+        "The wifi router is in the hallway closet",
+    ] {
+        ctx.add("alice", fact);
+    }
+    let found = ctx.json(&["--user", "alice", "search", "What should I avoid eating?"]);
+    let hits = contents(&found["hits"]);
+    assert_eq!(hits[0], "I'm allergic to peanuts", "{found:#}");
+    let top = &found["hits"][0];
+    assert!(top["similarity"].as_f64().unwrap() > 0.25, "{top}");
+    assert!(top["score"].as_f64().unwrap() > 0.0);
+    // Unrelated facts do not pad the answer just because every vector is "nearest".
+    assert!(!hits.contains(&"The car needs new tires".to_owned()), "{hits:?}");
+}
+
+#[test]
+fn types_are_inferred_or_taken_as_given() {
+    let ctx = Ctx::new();
+    let m = ctx.json(&["--user", "u", "add", "I prefer dark mode"]);
+    assert_eq!(m["memory_type"], "preference");
+    let m = ctx.json(&["--user", "u", "add", "Project X uses Python"]);
+    assert_eq!(m["memory_type"], "knowledge");
+    let m = ctx.json(&["--user", "u", "add", "Call the plumber", "--type", "task"]);
+    assert_eq!(m["memory_type"], "task");
+    let err = ctx.fails(&["--user", "u", "add", "x", "--type", "opinion"]);
+    assert!(err.contains("unknown type"), "{err}");
+    let listed = ctx.json(&["--user", "u", "list", "--type", "preference"]);
+    assert_eq!(contents(&listed), ["I prefer dark mode"]);
+}
+
+#[test]
+fn expired_memories_are_never_returned() {
+    let ctx = Ctx::new();
+    let t0 = "2026-03-01T12:00:00Z";
+    let at = |args: &[&str], now: &str| {
+        let mut all = vec!["--now", now, "--user", "u"];
+        all.extend_from_slice(args);
+        ctx.json(&all)
+    };
+    at(
+        &["add", "The gate code is changing on Friday", "--expires-days", "2"],
+        t0,
+    );
+    // Observed eight days before now: past a context memory's seven days already.
+    at(
+        &[
+            "add",
+            "Working on the Q1 report",
+            "--type",
+            "context",
+            "--observed-at",
+            "2026-02-21T12:00:00Z",
+        ],
+        t0,
+    );
+    at(&["add", "Working on the Q2 report", "--type", "context"], t0);
+
+    let found = contents(&at(&["search", "gate code"], t0)["hits"]);
+    assert_eq!(found[0], "The gate code is changing on Friday");
+    let found = contents(&at(&["search", "report I am working on"], t0)["hits"]);
+    assert_eq!(found[0], "Working on the Q2 report");
+    assert!(
+        !found.contains(&"Working on the Q1 report".to_owned()),
+        "decayed by observed_at: {found:?}"
+    );
+
+    let later = "2026-03-04T12:00:00Z";
+    let found = contents(&at(&["search", "gate code"], later)["hits"]);
+    assert!(
+        !found.contains(&"The gate code is changing on Friday".to_owned()),
+        "expired: {found:?}"
+    );
+    let listed = contents(&at(&["list"], later));
+    assert_eq!(listed, ["Working on the Q2 report"]);
+    let all = contents(&at(&["list", "--include-expired"], later));
+    assert_eq!(all.len(), 3);
+    // Ten days on, the Q2 context has decayed too.
+    assert!(contents(&at(&["list"], "2026-03-09T12:00:01Z")).is_empty());
+}

@@ -1,0 +1,107 @@
+//! The component's authority and the host's limits on it.
+
+use ash_memory::{Caller, Error, Limits, ListOptions, MemoryStore, NewMemory, sandbox::POLICY_COMPONENT};
+
+use crate::ctx::Ctx;
+
+const HOSTILE: &str = env!("ASH_HOSTILE_COMPONENT");
+
+#[test]
+fn the_component_imports_only_ash_memory_interfaces() {
+    let engine = wasmtime::Engine::default();
+    let component = wasmtime::component::Component::new(&engine, POLICY_COMPONENT).unwrap();
+    let ty = component.component_type();
+    let imports: Vec<String> = ty.imports(&engine).map(|(name, _)| name.to_owned()).collect();
+    assert!(!imports.is_empty());
+    for name in &imports {
+        assert!(
+            name.starts_with("ash:memory/") && name.ends_with("@0.1.0"),
+            "unexpected import {name}"
+        );
+    }
+    let mut expected = ["clock", "embedder", "files", "ids", "index", "log"]
+        .map(|i| format!("ash:memory/{i}@0.1.0"))
+        .to_vec();
+    let mut sorted = imports.clone();
+    sorted.sort();
+    // `llm` is declared by the world but only imported once a policy uses it.
+    sorted.retain(|n| n != "ash:memory/llm@0.1.0");
+    expected.sort();
+    assert_eq!(sorted, expected);
+    let exports: Vec<String> = ty.exports(&engine).map(|(name, _)| name.to_owned()).collect();
+    assert_eq!(exports, ["ash:memory/memory@0.1.0"]);
+}
+
+fn hostile_store(home: &std::path::Path) -> MemoryStore {
+    MemoryStore::builder(home)
+        .component(std::fs::read(HOSTILE).unwrap())
+        .limits(Limits {
+            fuel_per_call: 200_000_000,
+            memory_limit_mib: 64,
+        })
+        .cache_dir(None)
+        .open()
+        .unwrap()
+}
+
+#[test]
+fn a_runaway_loop_and_a_memory_hog_are_stopped_and_the_next_call_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = hostile_store(dir.path());
+    let me = Caller::user("u", None);
+
+    let err = store.add(&me, &NewMemory::text("loop")).unwrap_err();
+    assert!(matches!(err, Error::CpuLimit(200_000_000)), "{err:?}");
+    // A fresh instance answers the next call.
+    let none = ListOptions {
+        limit: None,
+        memory_type: None,
+        include_expired: false,
+        include_superseded: false,
+    };
+    assert!(store.list(&me, &none).unwrap().is_empty());
+
+    let err = store.add(&me, &NewMemory::text("hog")).unwrap_err();
+    assert!(matches!(err, Error::MemoryLimit(64)), "{err:?}");
+    assert!(store.list(&me, &none).unwrap().is_empty());
+    let err = store.add(&me, &NewMemory::text("loop")).unwrap_err();
+    assert!(matches!(err, Error::CpuLimit(_)), "stopped again, every time: {err:?}");
+}
+
+#[test]
+fn the_cli_reports_a_stopped_guest_cleanly_and_changes_nothing() {
+    let ctx = Ctx::new().env("ASH_COMPONENT", HOSTILE);
+    std::fs::write(
+        ctx.home().join("config.toml"),
+        "[sandbox]\nfuel_per_call = 200000000\nmemory_limit_mib = 64\n",
+    )
+    .unwrap();
+    let before = ctx.snapshot();
+    let err = ctx.fails(&["add", "loop"]);
+    assert!(err.contains("budget of 200000000 fuel units"), "{err}");
+    let err = ctx.fails(&["add", "hog"]);
+    assert!(err.contains("memory limit of 64 MiB"), "{err}");
+    assert_eq!(ctx.snapshot(), before);
+}
+
+#[test]
+fn the_real_policy_runs_within_the_default_limits_after_a_trap_elsewhere() {
+    // The same home, first opened with the hostile guest, then with the real one.
+    let dir = tempfile::tempdir().unwrap();
+    let mut hostile = hostile_store(dir.path());
+    let me = Caller::user("u", None);
+    assert!(hostile.add(&me, &NewMemory::text("loop")).is_err());
+    drop(hostile);
+    let mut store = MemoryStore::builder(dir.path()).cache_dir(None).open().unwrap();
+    store.add(&me, &NewMemory::text("I'm allergic to peanuts")).unwrap();
+    let found = store
+        .search(
+            &me,
+            &ash_memory::SearchQuery {
+                text: "What should I avoid eating?".into(),
+                limit: None,
+            },
+        )
+        .unwrap();
+    assert_eq!(found.hits[0].memory.content, "I'm allergic to peanuts");
+}

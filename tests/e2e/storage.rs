@@ -1,0 +1,167 @@
+//! The files are the source of truth: the JSONL line, rebuilds, corrupt lines, concurrency.
+
+use base64::Engine as _;
+
+use ash_memory::embedder::{Embedder, StaticEmbedder};
+
+use crate::ctx::{Ctx, contents};
+
+/// Seed 000's memory fields, all present on every line.
+const SEED_FIELDS: &[&str] = &[
+    "id",
+    "version",
+    "content",
+    "memory_type",
+    "embedding",
+    "created_at",
+    "observed_at",
+    "owner_user_id",
+    "chat_id",
+    "subject_person_ids",
+    "source",
+    "source_session_id",
+    "source_message_id",
+    "extraction_confidence",
+    "expires_at",
+    "superseded_at",
+    "superseded_by_id",
+    "archived_at",
+    "archive_reason",
+    "metadata",
+];
+
+#[test]
+fn the_jsonl_line_has_the_seed_fields_and_the_right_embedding() {
+    let ctx = Ctx::new().env("ASH_NOW", "2026-02-09T10:00:00Z");
+    let id = ctx.add("user-1", "User prefers dark mode");
+    let lines = ctx.memory_lines();
+    assert_eq!(lines.len(), 1);
+    let line = &lines[0];
+    for field in SEED_FIELDS {
+        assert!(line.get(*field).is_some(), "missing {field}: {line}");
+    }
+    assert_eq!(line["id"], id.as_str());
+    assert_eq!(line["version"], 1);
+    assert_eq!(line["memory_type"], "preference");
+    assert_eq!(line["created_at"], "2026-02-09T10:00:00+00:00");
+    assert_eq!(line["owner_user_id"], "user-1");
+    assert_eq!(line["chat_id"], serde_json::Value::Null);
+    assert_eq!(line["subject_person_ids"], serde_json::json!([]));
+    assert_eq!(line["source"], "cli");
+
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(line["embedding"].as_str().unwrap())
+        .unwrap();
+    let stored: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    let expected = StaticEmbedder::new()
+        .embed(&["User prefers dark mode".into()])
+        .unwrap()
+        .remove(0);
+    assert_eq!(stored, expected, "little-endian f32s of the content's embedding");
+    let norm: f32 = stored.iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn search_is_the_same_after_the_index_is_deleted_or_overwritten() {
+    let ctx = Ctx::new();
+    for fact in [
+        "I'm allergic to peanuts",
+        "My favorite color is blue",
+        "I like hiking in the Alps",
+        "I drink oat milk",
+    ] {
+        ctx.add("u", fact);
+    }
+    let query = ["--user", "u", "search", "food I cannot eat"];
+    let before = ctx.json(&query);
+    assert!(!before["hits"].as_array().unwrap().is_empty());
+    let ids = |v: &serde_json::Value| -> Vec<String> {
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    std::fs::remove_file(ctx.index_path()).unwrap();
+    let out = ctx.run(&["--json", "--user", "u", "search", "food I cannot eat"]);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("rebuilding"),
+        "says why it rebuilt"
+    );
+    let after_delete: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ids(&after_delete), ids(&before));
+
+    std::fs::write(ctx.index_path(), vec![0x5a; 64 * 1024]).unwrap();
+    let after_junk = ctx.json(&query);
+    assert_eq!(ids(&after_junk), ids(&before));
+    assert_eq!(contents(&after_junk["hits"]), contents(&before["hits"]));
+
+    let report = ctx.json(&["rebuild-index"]);
+    assert_eq!(report["indexed"], 4);
+    assert_eq!(report["embedded"], 0, "vectors come from the JSONL, not the embedder");
+    assert_eq!(ids(&ctx.json(&query)), ids(&before));
+}
+
+#[test]
+fn corrupt_lines_are_quarantined_and_the_rest_still_loads() {
+    let ctx = Ctx::new();
+    let keep = ctx.add("u", "I'm allergic to peanuts");
+    ctx.add("u", "My favorite color is blue");
+    let mut text = std::fs::read_to_string(ctx.memories_path()).unwrap();
+    text.push_str("this is not json\n{\"id\": \"half\", \"version\": 1, \"con");
+    std::fs::write(ctx.memories_path(), &text).unwrap();
+
+    let out = ctx.run(&["--json", "--user", "u", "list"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("quarantined"), "reported: {stderr}");
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 2);
+
+    let quarantine = std::fs::read_to_string(ctx.home().join("memory/memories.quarantine.jsonl")).unwrap();
+    let kept: Vec<serde_json::Value> = quarantine.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let raw: Vec<&str> = kept.iter().map(|q| q["line"].as_str().unwrap()).collect();
+    assert_eq!(raw, ["this is not json", "{\"id\": \"half\", \"version\": 1, \"con"]);
+    assert_eq!(ctx.memory_lines().len(), 2, "the collection was rewritten without them");
+    assert_eq!(ctx.search("u", "peanut allergy")[0], "I'm allergic to peanuts");
+    assert_eq!(ctx.json(&["--user", "u", "show", &keep])["id"], keep.as_str());
+}
+
+#[test]
+fn two_processes_adding_at_once_lose_nothing() {
+    let ctx = Ctx::new();
+    ctx.add("warmup", "compile and cache the component once");
+    std::thread::scope(|s| {
+        for writer in ["w1", "w2"] {
+            let ctx = &ctx;
+            s.spawn(move || {
+                for i in 0..200 {
+                    let out = ctx.run(&["--user", writer, "add", &format!("{writer} fact number {i}")]);
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                }
+            });
+        }
+    });
+    let lines = ctx.memory_lines();
+    assert_eq!(lines.len(), 401);
+    let mut ids: Vec<&str> = lines.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 401, "every line a distinct memory");
+    for writer in ["w1", "w2"] {
+        let mine: Vec<&serde_json::Value> = lines.iter().filter(|l| l["owner_user_id"] == writer).collect();
+        assert_eq!(mine.len(), 200);
+        for i in 0..200 {
+            let text = format!("{writer} fact number {i}");
+            assert!(mine.iter().any(|l| l["content"] == text.as_str()), "lost {text}");
+        }
+    }
+    assert_eq!(ctx.json(&["--user", "w1", "list"]).as_array().unwrap().len(), 200);
+}

@@ -1,0 +1,64 @@
+//! A misbehaving policy component for the host's sandbox tests. It implements the same
+//! world as the real guest, but `add` with the content "loop" spins forever and "hog"
+//! allocates until memory runs out. Everything else answers like an empty memory.
+
+#[cfg(target_arch = "wasm32")]
+mod component {
+    wit_bindgen::generate!({
+        world: "policy",
+        path: "../../wit",
+    });
+
+    use exports::ash::memory::memory as wit;
+
+    struct Hostile;
+
+    impl wit::Guest for Hostile {
+        fn add(_c: wit::Caller, item: wit::NewMemory) -> Result<wit::Memory, wit::Error> {
+            match item.content.as_str() {
+                "loop" => {
+                    let mut n: u64 = 0;
+                    loop {
+                        n = std::hint::black_box(n.wrapping_add(1));
+                    }
+                }
+                "hog" => {
+                    let mut hoard: Vec<Vec<u8>> = Vec::new();
+                    loop {
+                        hoard.push(vec![1u8; 1 << 20]);
+                        std::hint::black_box(&hoard);
+                    }
+                }
+                _ => Err(wit::Error::InvalidInput("the hostile guest stores nothing".into())),
+            }
+        }
+        fn add_batch(_c: wit::Caller, _items: Vec<wit::NewMemory>) -> Result<Vec<wit::Memory>, wit::Error> {
+            Ok(Vec::new())
+        }
+        fn get(_c: wit::Caller, id: String) -> Result<wit::Memory, wit::Error> {
+            Err(wit::Error::NotFound(id))
+        }
+        fn list(_c: wit::Caller, _o: wit::ListOptions) -> Result<Vec<wit::Memory>, wit::Error> {
+            Ok(Vec::new())
+        }
+        fn search(_c: wit::Caller, _q: wit::SearchQuery) -> Result<wit::SearchResults, wit::Error> {
+            Ok(wit::SearchResults {
+                hits: Vec::new(),
+                notices: Vec::new(),
+            })
+        }
+        fn delete(_c: wit::Caller, id: String) -> Result<(), wit::Error> {
+            Err(wit::Error::NotFound(id))
+        }
+        fn rebuild_index() -> Result<wit::RebuildReport, wit::Error> {
+            Ok(wit::RebuildReport {
+                indexed: 0,
+                embedded: 0,
+                pending: 0,
+                quarantined: 0,
+            })
+        }
+    }
+
+    export!(Hostile);
+}
