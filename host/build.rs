@@ -66,7 +66,10 @@ fn main() -> Result<()> {
 /// crate for `core`", add the wasm target once, as the README's first command promises.
 fn ensure_wasm_target() -> Result<()> {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let sysroot = Command::new(&rustc).args(["--print", "sysroot"]).output().context("running rustc --print sysroot")?;
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .context("running rustc --print sysroot")?;
     let sysroot = PathBuf::from(String::from_utf8(sysroot.stdout)?.trim());
     if sysroot.join("lib/rustlib/wasm32-unknown-unknown/lib").is_dir() {
         return Ok(());

@@ -107,6 +107,40 @@ pub struct RebuildReport {
     pub quarantined: u64,
 }
 
+/// What an add did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Added {
+    /// The new memories, in the order given.
+    pub memories: Vec<Memory>,
+    /// Older memories now marked superseded, each with the id of its replacement.
+    pub superseded: Vec<(Memory, String)>,
+    /// Memories archived to stay within `max_entries`.
+    pub evicted: Vec<Memory>,
+}
+
+/// One memory GC archived or would archive.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Archived {
+    pub id: String,
+    pub content: String,
+    pub reason: crate::gc::ArchiveReason,
+}
+
+/// What GC did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GcReport {
+    pub archived: Vec<Archived>,
+    pub dry_run: bool,
+}
+
+/// What compaction did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompactReport {
+    pub removed: Vec<String>,
+    pub kept: u64,
+    pub forced: bool,
+}
+
 /// Why a call failed; see `error` in `wit/memory.wit`. Every error leaves the
 /// collections as they were.
 #[derive(Debug, Clone, PartialEq, Eq)]

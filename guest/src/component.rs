@@ -14,7 +14,7 @@ wit_bindgen::generate!({
     path: "../wit",
 });
 
-use ash::memory::{clock, embedder, files, ids, index, llm, log};
+use ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
 use exports::ash::memory::memory as wit;
 
 /// The imports, as the policy's ports.
@@ -168,6 +168,13 @@ impl Ports for WitPorts {
     fn progress(&self, task: &str, done: u64, total: u64) {
         log::progress(task, done, total);
     }
+    fn settings(&self) -> ports::PolicySettings {
+        let s = settings::get();
+        ports::PolicySettings {
+            supersession_threshold: s.supersession_threshold,
+            max_entries: s.max_entries,
+        }
+    }
 }
 
 thread_local! {
@@ -251,16 +258,60 @@ fn memory(m: api::Memory) -> wit::Memory {
     }
 }
 
+fn added(a: api::Added) -> wit::Added {
+    wit::Added {
+        memories: a.memories.into_iter().map(memory).collect(),
+        superseded: a.superseded.into_iter().map(|(m, by)| (memory(m), by)).collect(),
+        evicted: a.evicted.into_iter().map(memory).collect(),
+    }
+}
+
+fn reason(r: crate::gc::ArchiveReason) -> wit::ArchiveReason {
+    match r {
+        crate::gc::ArchiveReason::Superseded => wit::ArchiveReason::Superseded,
+        crate::gc::ArchiveReason::Expired => wit::ArchiveReason::Expired,
+        crate::gc::ArchiveReason::EphemeralDecay => wit::ArchiveReason::EphemeralDecay,
+        crate::gc::ArchiveReason::Evicted => wit::ArchiveReason::Evicted,
+    }
+}
+
 struct Component;
 
 impl wit::Guest for Component {
-    fn add(c: wit::Caller, item: wit::NewMemory) -> Result<wit::Memory, wit::Error> {
-        with_service(|s| s.add(&caller(c), new_memory(item))).map(memory)
+    fn add(c: wit::Caller, item: wit::NewMemory) -> Result<wit::Added, wit::Error> {
+        with_service(|s| s.add(&caller(c), new_memory(item))).map(added)
     }
 
-    fn add_batch(c: wit::Caller, items: Vec<wit::NewMemory>) -> Result<Vec<wit::Memory>, wit::Error> {
+    fn add_batch(c: wit::Caller, items: Vec<wit::NewMemory>) -> Result<wit::Added, wit::Error> {
         let items = items.into_iter().map(new_memory).collect();
-        with_service(|s| s.add_batch(&caller(c), items)).map(|v| v.into_iter().map(memory).collect())
+        with_service(|s| s.add_batch(&caller(c), items)).map(added)
+    }
+
+    fn history(c: wit::Caller, id: String) -> Result<Vec<wit::Memory>, wit::Error> {
+        with_service(|s| s.history(&caller(c), &id)).map(|v| v.into_iter().map(memory).collect())
+    }
+
+    fn gc(dry_run: bool) -> Result<wit::GcReport, wit::Error> {
+        with_service(|s| s.gc(dry_run)).map(|r| wit::GcReport {
+            archived: r
+                .archived
+                .into_iter()
+                .map(|a| wit::Archived {
+                    id: a.id,
+                    content: a.content,
+                    reason: reason(a.reason),
+                })
+                .collect(),
+            dry_run: r.dry_run,
+        })
+    }
+
+    fn compact(older_than_days: u32, force: bool) -> Result<wit::CompactReport, wit::Error> {
+        with_service(|s| s.compact(older_than_days, force)).map(|r| wit::CompactReport {
+            removed: r.removed,
+            kept: r.kept,
+            forced: r.forced,
+        })
     }
 
     fn get(c: wit::Caller, id: String) -> Result<wit::Memory, wit::Error> {

@@ -20,6 +20,10 @@ pub struct FakePorts {
     pub now: RefCell<String>,
     pub next_id: Cell<u64>,
     pub logs: RefCell<Vec<(Level, String)>>,
+    pub settings: RefCell<PolicySettings>,
+    /// What the language model answers; `None` means it is unavailable.
+    pub llm_answer: RefCell<Option<String>>,
+    pub llm_calls: Cell<usize>,
 }
 
 pub const DIM: usize = 32;
@@ -196,7 +200,11 @@ impl Ports for FakePorts {
         DIM as u32
     }
     fn complete(&self, _request: &LlmRequest) -> Result<String, LlmError> {
-        Err(LlmError("no model configured".into()))
+        self.llm_calls.set(self.llm_calls.get() + 1);
+        self.llm_answer
+            .borrow()
+            .clone()
+            .ok_or_else(|| LlmError("no model configured".into()))
     }
     fn now(&self) -> String {
         self.now.borrow().clone()
@@ -209,4 +217,7 @@ impl Ports for FakePorts {
         self.logs.borrow_mut().push((level, message.to_owned()));
     }
     fn progress(&self, _task: &str, _done: u64, _total: u64) {}
+    fn settings(&self) -> PolicySettings {
+        self.settings.borrow().clone()
+    }
 }

@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod collection;
+pub mod gc;
 pub mod lifecycle;
 pub mod memory_type;
 pub mod ports;
@@ -15,6 +16,7 @@ pub mod scope;
 pub mod search;
 pub mod secrets;
 pub mod service;
+pub mod supersession;
 
 #[cfg(test)]
 mod fake;
@@ -24,7 +26,10 @@ mod service_tests;
 #[cfg(target_arch = "wasm32")]
 mod component;
 
-pub use api::{Error, ListOptions, Memory, NewMemory, RebuildReport, SearchHit, SearchQuery, SearchResults};
+pub use api::{
+    Added, Archived, CompactReport, Error, GcReport, ListOptions, Memory, NewMemory, RebuildReport, SearchHit,
+    SearchQuery, SearchResults,
+};
 pub use memory_type::MemoryType;
 pub use ports::Ports;
 pub use scope::Caller;

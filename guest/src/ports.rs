@@ -92,6 +92,24 @@ pub struct LlmRequest {
     pub max_tokens: u32,
 }
 
+/// Policy settings from the host's configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicySettings {
+    /// Cosine similarity at or above which an older memory is a supersession candidate.
+    pub supersession_threshold: f32,
+    /// The most active memories to keep.
+    pub max_entries: Option<u64>,
+}
+
+impl Default for PolicySettings {
+    fn default() -> Self {
+        PolicySettings {
+            supersession_threshold: 0.75,
+            max_entries: None,
+        }
+    }
+}
+
 /// Log levels, as in the `log` interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -156,4 +174,5 @@ pub trait Ports {
     fn new_id(&self) -> String;
     fn log(&self, level: Level, message: &str);
     fn progress(&self, task: &str, done: u64, total: u64);
+    fn settings(&self) -> PolicySettings;
 }

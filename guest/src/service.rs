@@ -4,15 +4,22 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::api::{Error, ListOptions, Memory, NewMemory, RebuildReport, SearchHit, SearchQuery, SearchResults};
+use std::collections::{HashMap, HashSet};
+
+use crate::api::{
+    Added, Archived, CompactReport, Error, GcReport, ListOptions, Memory, NewMemory, RebuildReport, SearchHit,
+    SearchQuery, SearchResults,
+};
 use crate::collection::Memories;
+use crate::gc::{self, ArchiveReason};
 use crate::lifecycle;
 use crate::memory_type::classify;
-use crate::ports::{Collection, IndexEntry, IndexError, IndexInfo, Level, Ports};
+use crate::ports::{Collection, IndexEntry, IndexError, IndexInfo, Level, Ports, ScopeFilter};
 use crate::record::{MemoryRecord, RECORD_VERSION, encode_embedding, format_time, parse_time};
 use crate::scope::{Caller, Scope};
 use crate::search::{MIN_VECTOR_SIMILARITY, fuse, query_terms};
 use crate::secrets;
+use crate::supersession;
 
 /// Default number of search hits.
 pub const DEFAULT_SEARCH_LIMIT: u32 = 10;
@@ -78,10 +85,27 @@ impl<P: Ports> MemoryService<P> {
                 return self.ports.index_clear(&want).map_err(|e| Error::Index(e.to_string()));
             }
             Ok(None) => Some("the index is missing or empty".to_owned()),
-            Ok(Some(have)) if have != want => Some(format!(
-                "the index was built by {} ({} dimensions), the embedder is {} ({})",
-                have.model, have.dimension, want.model, want.dimension
-            )),
+            Ok(Some(have)) if have != want => {
+                // Rebuilding is free when the stored vectors already fit the embedder; when
+                // they would all have to be embedded again (possibly by a paid service),
+                // that is the user's call.
+                let stale = self
+                    .memories
+                    .iter()
+                    .filter(|r| r.superseded_at.is_none() && !fits(r, &want))
+                    .count();
+                if stale > 0 {
+                    return Err(Error::Index(format!(
+                        "the index was built by {} ({} dimensions) but the embedder is {} ({} dimensions); \
+                         run `ash-memory rebuild-index` to embed {stale} memories again",
+                        have.model, have.dimension, want.model, want.dimension
+                    )));
+                }
+                Some(format!(
+                    "the index was built by {} and the embedder is {}",
+                    have.model, want.model
+                ))
+            }
             Ok(Some(_)) => {
                 let count = self.ports.index_count().map_err(|e| Error::Index(e.to_string()))?;
                 let indexable = self.memories.iter().filter(|r| r.superseded_at.is_none()).count() as u64;
@@ -92,17 +116,58 @@ impl<P: Ports> MemoryService<P> {
             self.ports
                 .log(Level::Warn, &format!("{reason}: rebuilding it from memories.jsonl"));
             self.rebuild()?;
+        } else {
+            self.fill_pending()?;
         }
         Ok(())
     }
 
-    /// Stores one memory.
-    pub fn add(&mut self, caller: &Caller, item: NewMemory) -> Result<Memory, Error> {
-        Ok(self.add_batch(caller, vec![item])?.remove(0))
+    /// Embeds memories stored while the embedder was down, now that this instance
+    /// starts, and indexes their vectors. If the embedder is still down, they wait.
+    fn fill_pending(&mut self) -> Result<(), Error> {
+        let pending: Vec<MemoryRecord> = self
+            .memories
+            .iter()
+            .filter(|r| r.superseded_at.is_none() && r.embedding.is_none())
+            .cloned()
+            .collect();
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let texts: Vec<String> = pending.iter().map(|r| r.content.clone()).collect();
+        let vectors = match self.ports.embed(&texts) {
+            Ok(v) if v.len() == pending.len() => v,
+            Ok(_) | Err(_) => return Ok(()),
+        };
+        let model = self.ports.embedder_model();
+        let mut updated = Vec::with_capacity(pending.len());
+        let mut entries = Vec::with_capacity(pending.len());
+        for (mut record, vector) in pending.into_iter().zip(vectors) {
+            record.embedding = Some(encode_embedding(&vector));
+            record.embedding_model = Some(model.clone());
+            entries.push(index_entry(&record, Some(vector)));
+            updated.push(record);
+        }
+        let n = updated.len();
+        self.memories.append(&self.ports, updated).map_err(storage)?;
+        self.ports
+            .index_upsert(&entries)
+            .map_err(|e| Error::Index(e.to_string()))?;
+        self.ports.log(
+            Level::Info,
+            &format!("embedded {n} memories stored while the embedder was down"),
+        );
+        Ok(())
     }
 
-    /// Stores several memories in one append; all or none.
-    pub fn add_batch(&mut self, caller: &Caller, items: Vec<NewMemory>) -> Result<Vec<Memory>, Error> {
+    /// Stores one memory; see `add` in `wit/memory.wit`.
+    pub fn add(&mut self, caller: &Caller, item: NewMemory) -> Result<Added, Error> {
+        self.add_batch(caller, vec![item])
+    }
+
+    /// Stores several memories in one append, all or none, then supersedes what they
+    /// replace and evicts beyond `max_entries`.
+    pub fn add_batch(&mut self, caller: &Caller, items: Vec<NewMemory>) -> Result<Added, Error> {
         if items.is_empty() {
             return Err(Error::InvalidInput("nothing to add".into()));
         }
@@ -124,14 +189,64 @@ impl<P: Ports> MemoryService<P> {
         }
         self.load()?;
 
+        let vectors = self.embed_new(&records);
+        let model = self.ports.embedder_model();
+        if let Some(vectors) = &vectors {
+            for (record, vector) in records.iter_mut().zip(vectors) {
+                record.embedding = Some(encode_embedding(vector));
+                record.embedding_model = Some(model.clone());
+            }
+        }
+        let superseded = match &vectors {
+            Some(vectors) => self.supersede(&mut records, vectors, now)?,
+            // Without vectors there are no candidates: keep everything.
+            None => Vec::new(),
+        };
+
+        let mut lines = records.clone();
+        lines.extend(superseded.iter().cloned());
+        self.memories.append(&self.ports, lines).map_err(storage)?;
+
+        let entries: Vec<IndexEntry> = records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.superseded_at.is_none())
+            .map(|(i, r)| index_entry(r, vectors.as_ref().map(|v| v[i].clone())))
+            .collect();
+        let gone: Vec<String> = superseded.iter().map(|r| r.id.clone()).collect();
+        let indexed = self
+            .ports
+            .index_upsert(&entries)
+            .and_then(|()| self.ports.index_remove(&gone));
+        if let Err(e) = indexed {
+            // The memories are safe in the file; the next start rebuilds the index.
+            self.ports.log(Level::Warn, &format!("{e}; the index will be rebuilt"));
+            self.index_checked = false;
+        }
+
+        let new_ids: Vec<String> = records.iter().map(|r| r.id.clone()).collect();
+        let evicted = self.enforce_max_entries(&new_ids, now)?;
+        Ok(Added {
+            memories: records.iter().map(Memory::from).collect(),
+            superseded: superseded
+                .iter()
+                .map(|r| (Memory::from(r), r.superseded_by_id.clone().unwrap_or_default()))
+                .collect(),
+            evicted,
+        })
+    }
+
+    /// Embeds new memories; `None` (with a warning) when the embedder fails, so that the
+    /// memories are still stored.
+    fn embed_new(&self, records: &[MemoryRecord]) -> Option<Vec<Vec<f32>>> {
         let texts: Vec<String> = records.iter().map(|r| r.content.clone()).collect();
-        let vectors = match self.ports.embed(&texts) {
+        match self.ports.embed(&texts) {
             Ok(vectors) if vectors.len() == records.len() => Some(vectors),
             Ok(vectors) => {
                 self.ports.log(
                     Level::Warn,
                     &format!(
-                        "embedder returned {} vectors for {} texts; storing without embeddings",
+                        "the embedder returned {} vectors for {} texts; stored without embeddings",
                         vectors.len(),
                         records.len()
                     ),
@@ -141,32 +256,253 @@ impl<P: Ports> MemoryService<P> {
             Err(e) => {
                 self.ports.log(
                     Level::Warn,
-                    &format!("{e}; stored without an embedding (full-text search only until `rebuild-index`)"),
+                    &format!("{e}; stored without an embedding (found by words only until the embedder is back)"),
                 );
                 None
             }
-        };
-        let model = self.ports.embedder_model();
-        if let Some(vectors) = &vectors {
-            for (record, vector) in records.iter_mut().zip(vectors) {
-                record.embedding = Some(encode_embedding(vector));
-                record.embedding_model = Some(model.clone());
+        }
+    }
+
+    /// Finds and verifies what each new record replaces: live memories in the same scope
+    /// about the same subjects at or above the similarity threshold, and earlier records
+    /// of the same batch. Marks batch records in place; returns the existing memories
+    /// to mark, already updated.
+    fn supersede(
+        &mut self,
+        records: &mut [MemoryRecord],
+        vectors: &[Vec<f32>],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<MemoryRecord>, Error> {
+        let threshold = self.ports.settings().supersession_threshold;
+        let stamp = format_time(now);
+        let mut replaced: Vec<MemoryRecord> = Vec::new();
+        let mut taken: HashSet<String> = HashSet::new();
+        for i in 0..records.len() {
+            let new = records[i].clone();
+            // Only the new memory's own scope: a group fact never replaces a personal one.
+            let scope = match &new.chat_id {
+                Some(chat) => ScopeFilter {
+                    user_id: None,
+                    chat_id: Some(chat.clone()),
+                },
+                None => ScopeFilter {
+                    user_id: new.owner_user_id.clone(),
+                    chat_id: None,
+                },
+            };
+            let hits = self
+                .ports
+                .index_knn(&vectors[i], 8, &scope)
+                .map_err(|e| Error::Index(e.to_string()))?;
+            let mut candidates: Vec<(f32, Result<String, usize>)> = hits
+                .into_iter()
+                .filter(|h| h.score >= threshold && !taken.contains(&h.id))
+                .filter(|h| {
+                    self.memories
+                        .get(&h.id)
+                        .is_some_and(|old| same_slot(old, &new) && lifecycle::is_live(old, now))
+                })
+                .map(|h| (h.score, Ok(h.id)))
+                .collect();
+            for j in 0..i {
+                let sim = cosine(&vectors[i], &vectors[j]);
+                if sim >= threshold && records[j].superseded_at.is_none() && same_slot(&records[j], &new) {
+                    candidates.push((sim, Err(j)));
+                }
+            }
+            candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for (_, candidate) in candidates {
+                match candidate {
+                    Ok(id) => {
+                        let mut old = self.memories.get(&id).expect("filtered above").clone();
+                        if self.verify(&old.content, &new.content) {
+                            old.superseded_at = Some(stamp.clone());
+                            old.superseded_by_id = Some(new.id.clone());
+                            taken.insert(id);
+                            replaced.push(old);
+                        }
+                    }
+                    Err(j) => {
+                        if self.verify(&records[j].content, &new.content) {
+                            records[j].superseded_at = Some(stamp.clone());
+                            records[j].superseded_by_id = Some(new.id.clone());
+                        }
+                    }
+                }
             }
         }
+        Ok(replaced)
+    }
 
-        self.memories.append(&self.ports, records.clone()).map_err(storage)?;
+    /// Whether `new` replaces `old`: the language model's clear yes, or, when it cannot
+    /// be asked, the conservative rule. An unclear answer keeps both.
+    fn verify(&self, old: &str, new: &str) -> bool {
+        match self.ports.complete(&supersession::verification_request(old, new)) {
+            Ok(answer) => match supersession::parse_verdict(&answer) {
+                Some(verdict) => verdict,
+                None => {
+                    let shown: String = answer.chars().take(80).collect();
+                    self.ports.log(
+                        Level::Warn,
+                        &format!("the language model's answer {shown:?} is neither yes nor no; keeping both memories"),
+                    );
+                    false
+                }
+            },
+            Err(e) => {
+                self.ports
+                    .log(Level::Debug, &format!("{}; the supersession rule decides", e.0));
+                supersession::rule_says_replaces(old, new)
+            }
+        }
+    }
 
-        let entries: Vec<IndexEntry> = records
+    /// Archives the oldest, most ephemeral memories beyond `max_entries`, never the ones
+    /// just added.
+    fn enforce_max_entries(&mut self, protected: &[String], now: DateTime<Utc>) -> Result<Vec<Memory>, Error> {
+        let Some(max) = self.ports.settings().max_entries else {
+            return Ok(Vec::new());
+        };
+        let count = self.memories.len() as u64;
+        if count <= max {
+            return Ok(Vec::new());
+        }
+        let victims: Vec<MemoryRecord> =
+            gc::eviction_order(self.memories.iter(), (count - max) as usize, protected, now)
+                .into_iter()
+                .cloned()
+                .collect();
+        let evicted = victims.iter().map(Memory::from).collect();
+        self.archive(victims.into_iter().map(|r| (r, ArchiveReason::Evicted)).collect(), now)?;
+        Ok(evicted)
+    }
+
+    /// Appends records to the archive with a reason, then rewrites the collection without
+    /// them and drops them from the index. The archive is written first: a crash between
+    /// the two leaves a copy in both, never in neither.
+    fn archive(&mut self, victims: Vec<(MemoryRecord, ArchiveReason)>, now: DateTime<Utc>) -> Result<(), Error> {
+        if victims.is_empty() {
+            return Ok(());
+        }
+        let stamp = format_time(now);
+        let lines: Vec<String> = victims
             .iter()
-            .enumerate()
-            .map(|(i, r)| index_entry(r, vectors.as_ref().map(|v| v[i].clone())))
+            .map(|(r, reason)| {
+                let mut r = r.clone();
+                r.archived_at = Some(stamp.clone());
+                r.archive_reason = Some(reason.as_str().to_owned());
+                r.to_line()
+            })
             .collect();
-        if let Err(e) = self.ports.index_upsert(&entries) {
-            // The memory is safe in the file; the next start rebuilds the index.
+        self.ports.append(Collection::Archive, &lines).map_err(storage)?;
+        let ids: Vec<String> = victims.iter().map(|(r, _)| r.id.clone()).collect();
+        self.memories.remove(&self.ports, &ids).map_err(storage)?;
+        if let Err(e) = self.ports.index_remove(&ids) {
             self.ports.log(Level::Warn, &format!("{e}; the index will be rebuilt"));
             self.index_checked = false;
         }
-        Ok(records.iter().map(Memory::from).collect())
+        Ok(())
+    }
+
+    /// Archives superseded, expired and decayed memories; see `gc` in `wit/memory.wit`.
+    pub fn gc(&mut self, dry_run: bool) -> Result<GcReport, Error> {
+        self.load()?;
+        let now = self.now()?;
+        let selected: Vec<(MemoryRecord, ArchiveReason)> = self
+            .memories
+            .iter()
+            .filter_map(|r| gc::reason(r, now).map(|reason| (r.clone(), reason)))
+            .collect();
+        let archived = selected
+            .iter()
+            .map(|(r, reason)| Archived {
+                id: r.id.clone(),
+                content: r.content.clone(),
+                reason: *reason,
+            })
+            .collect();
+        if !dry_run {
+            self.archive(selected, now)?;
+        }
+        Ok(GcReport { archived, dry_run })
+    }
+
+    /// Removes archive entries archived more than `older_than_days` ago, if `force`.
+    pub fn compact(&mut self, older_than_days: u32, force: bool) -> Result<CompactReport, Error> {
+        let now = self.now()?;
+        let cutoff = now - TimeDelta::days(i64::from(older_than_days));
+        let chunk = self.ports.read(Collection::Archive, 0, None).map_err(storage)?;
+        let mut kept: Vec<String> = Vec::new();
+        let mut removed: Vec<String> = Vec::new();
+        for line in chunk.data.lines().filter(|l| !l.trim().is_empty()) {
+            // Judged by the archive stamp alone; a line that cannot be read is never removed.
+            let value: Option<serde_json::Value> = serde_json::from_str(line).ok();
+            let archived_at = value
+                .as_ref()
+                .and_then(|v| v["archived_at"].as_str())
+                .and_then(|t| parse_time(t).ok());
+            match archived_at {
+                Some(at) if at < cutoff => {
+                    removed.push(value.as_ref().and_then(|v| v["id"].as_str()).unwrap_or("?").to_owned())
+                }
+                _ => kept.push(line.to_owned()),
+            }
+        }
+        if force && !removed.is_empty() {
+            self.ports.replace(Collection::Archive, &kept).map_err(storage)?;
+        }
+        Ok(CompactReport {
+            removed,
+            kept: kept.len() as u64,
+            forced: force,
+        })
+    }
+
+    /// The supersession chain through `id`, oldest first; see `history` in the WIT.
+    pub fn history(&mut self, caller: &Caller, id: &str) -> Result<Vec<Memory>, Error> {
+        self.memories.refresh(&self.ports).map_err(storage)?;
+        let chunk = self.ports.read(Collection::Archive, 0, None).map_err(storage)?;
+        let mut all: HashMap<String, MemoryRecord> = HashMap::new();
+        for line in chunk.data.lines() {
+            if let Ok(r) = MemoryRecord::parse(line) {
+                all.insert(r.id.clone(), r);
+            }
+        }
+        for r in self.memories.iter() {
+            all.insert(r.id.clone(), r.clone());
+        }
+        match all.get(id) {
+            Some(r) if caller.can_see(r) => {}
+            _ => return Err(not_found(id)),
+        }
+        let mut predecessors: HashMap<&str, Vec<&str>> = HashMap::new();
+        for r in all.values() {
+            if let Some(by) = &r.superseded_by_id {
+                predecessors.entry(by.as_str()).or_default().push(r.id.as_str());
+            }
+        }
+        let mut chain: Vec<&MemoryRecord> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut stack = vec![id];
+        while let Some(cur) = stack.pop() {
+            if !seen.insert(cur) {
+                continue;
+            }
+            let Some(r) = all.get(cur) else { continue };
+            chain.push(r);
+            stack.extend(predecessors.get(cur).into_iter().flatten());
+            if let Some(next) = &r.superseded_by_id {
+                stack.push(next);
+            }
+        }
+        chain.retain(|r| caller.can_see(r));
+        chain.sort_by_key(|r| {
+            (
+                parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
+                r.superseded_at.is_none(),
+            )
+        });
+        Ok(chain.into_iter().map(Memory::from).collect())
     }
 
     /// Builds a record for a new memory, applying every rule that can refuse it.
@@ -278,7 +614,7 @@ impl<P: Ports> MemoryService<P> {
                 .is_some_and(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         };
 
-        let mut similarity = std::collections::HashMap::new();
+        let mut similarity = HashMap::new();
         let vector_ids: Vec<String> = match self.ports.embed(&[text.to_owned()]) {
             Ok(mut vectors) if vectors.len() == 1 => {
                 let query_vector = vectors.remove(0);
@@ -380,10 +716,7 @@ impl<P: Ports> MemoryService<P> {
             // Reuse stored vectors made by this model at this dimension; embed the rest.
             let mut vectors: Vec<Option<Vec<f32>>> = batch
                 .iter()
-                .map(|r| {
-                    let same_model = r.embedding_model.as_deref().is_none_or(|m| m == want.model);
-                    r.vector().filter(|v| same_model && v.len() == want.dimension as usize)
-                })
+                .map(|r| if fits(r, &want) { r.vector() } else { None })
                 .collect();
             let missing: Vec<usize> = (0..batch.len()).filter(|&i| vectors[i].is_none()).collect();
             if !missing.is_empty() && !embedder_down {
@@ -420,6 +753,32 @@ impl<P: Ports> MemoryService<P> {
         self.memories.append(&self.ports, refreshed).map_err(storage)?;
         Ok(report)
     }
+}
+
+/// Whether the record's stored vector can be indexed for `want` without embedding again:
+/// made by the same model (or by an unrecorded one) at the same dimension.
+fn fits(record: &MemoryRecord, want: &IndexInfo) -> bool {
+    let same_model = record.embedding_model.as_deref().is_none_or(|m| m == want.model);
+    same_model && record.vector().is_some_and(|v| v.len() == want.dimension as usize)
+}
+
+/// Whether two records could state the same fact: the same scope and the same set of
+/// subjects. A fact about Sarah never replaces a fact about the user.
+fn same_slot(a: &MemoryRecord, b: &MemoryRecord) -> bool {
+    let subjects = |r: &MemoryRecord| {
+        let mut s = r.subject_person_ids.clone();
+        s.sort();
+        s.dedup();
+        s
+    };
+    a.owner_user_id == b.owner_user_id && a.chat_id == b.chat_id && subjects(a) == subjects(b)
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let na = a.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let nb = b.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if na == 0.0 || nb == 0.0 { 0.0 } else { dot / (na * nb) }
 }
 
 fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) -> IndexEntry {

@@ -34,7 +34,11 @@ fn search(s: &mut MemoryService<FakePorts>, caller: &Caller, q: &str) -> Vec<Str
 #[test]
 fn add_writes_one_seed_schema_line_with_its_embedding() {
     let mut s = service();
-    let m = s.add(&alice(), NewMemory::text("I prefer dark mode")).unwrap();
+    let m = s
+        .add(&alice(), NewMemory::text("I prefer dark mode"))
+        .unwrap()
+        .memories
+        .remove(0);
     assert_eq!(m.memory_type, MemoryType::Preference);
     assert_eq!(m.owner_user_id.as_deref(), Some("alice"));
     assert_eq!(m.chat_id, None);
@@ -65,7 +69,7 @@ fn group_memories_are_seen_in_their_chat_only() {
         shared: true,
         ..NewMemory::text("Standup is at 9am")
     };
-    let m = s.add(&alice(), shared).unwrap();
+    let m = s.add(&alice(), shared).unwrap().memories.remove(0);
     assert_eq!((m.owner_user_id, m.chat_id.as_deref()), (None, Some("chat-1")));
     let bob_here = Caller::new(Some("bob"), Some("chat-1"));
     let bob_elsewhere = Caller::new(Some("bob"), Some("chat-2"));
@@ -81,7 +85,11 @@ fn group_memories_are_seen_in_their_chat_only() {
 #[test]
 fn delete_by_a_stranger_changes_nothing_and_delete_by_the_owner_archives() {
     let mut s = service();
-    let m = s.add(&alice(), NewMemory::text("I live in Lisbon")).unwrap();
+    let m = s
+        .add(&alice(), NewMemory::text("I live in Lisbon"))
+        .unwrap()
+        .memories
+        .remove(0);
     let before = s.ports().file(Collection::Memories);
     let bob = Caller::new(Some("bob"), None);
     assert!(matches!(s.delete(&bob, &m.id), Err(Error::NotFound(_))));
@@ -144,7 +152,11 @@ fn expired_memories_are_never_returned() {
 #[test]
 fn last_line_for_an_id_wins_and_bad_lines_are_quarantined() {
     let mut s = service();
-    let m = s.add(&alice(), NewMemory::text("I live in Lisbon")).unwrap();
+    let m = s
+        .add(&alice(), NewMemory::text("I live in Lisbon"))
+        .unwrap()
+        .memories
+        .remove(0);
     let mut updated = MemoryRecord::parse(s.ports().file(Collection::Memories).trim()).unwrap();
     updated.content = "I live in Porto".into();
     s.ports().write_raw(
@@ -195,7 +207,11 @@ fn a_broken_index_is_rebuilt_from_the_file_without_embedding_calls() {
 fn embedder_down_stores_without_vector_and_searches_text_only() {
     let mut s = service();
     s.ports().embedder_down.set(true);
-    let m = s.add(&alice(), NewMemory::text("I'm allergic to peanuts")).unwrap();
+    let m = s
+        .add(&alice(), NewMemory::text("I'm allergic to peanuts"))
+        .unwrap()
+        .memories
+        .remove(0);
     assert!(!m.embedded);
     let results = s
         .search(
@@ -242,4 +258,177 @@ fn bad_input_is_refused() {
         Err(Error::InvalidInput(_))
     ));
     assert_eq!(s.ports().file(Collection::Memories), "");
+}
+
+/// The fake embedder scores "favorite color is red" and "... blue" at 2/3: below the real
+/// default threshold, so these tests lower it.
+fn evolving() -> MemoryService<FakePorts> {
+    let s = service();
+    s.ports().settings.borrow_mut().supersession_threshold = 0.6;
+    s
+}
+
+#[test]
+fn a_changed_value_supersedes_and_history_keeps_the_chain() {
+    let mut s = evolving();
+    let red = s
+        .add(&alice(), NewMemory::text("My favorite color is red"))
+        .unwrap()
+        .memories
+        .remove(0);
+    let added = s.add(&alice(), NewMemory::text("My favorite color is blue")).unwrap();
+    let blue = &added.memories[0];
+    assert_eq!(added.superseded.len(), 1);
+    assert_eq!(
+        (added.superseded[0].0.id.as_str(), added.superseded[0].1.as_str()),
+        (red.id.as_str(), blue.id.as_str())
+    );
+    assert_eq!(
+        search(&mut s, &alice(), "favorite color"),
+        ["My favorite color is blue"]
+    );
+    assert!(
+        !s.ports().index.borrow().contains_key(&red.id),
+        "the superseded memory left the index"
+    );
+    let old = s.get(&alice(), &red.id).unwrap();
+    assert_eq!(old.superseded_by_id.as_deref(), Some(blue.id.as_str()));
+
+    let chain: Vec<String> = s
+        .history(&alice(), &red.id)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(chain, ["My favorite color is red", "My favorite color is blue"]);
+    assert_eq!(s.history(&alice(), &blue.id).unwrap().len(), 2, "from either end");
+    assert!(matches!(
+        s.history(&Caller::new(Some("bob"), None), &blue.id),
+        Err(Error::NotFound(_))
+    ));
+
+    let report = s.gc(false).unwrap();
+    assert_eq!(report.archived.len(), 1);
+    assert_eq!(report.archived[0].reason, crate::gc::ArchiveReason::Superseded);
+    assert_eq!(
+        s.ports().file(Collection::Memories).matches("favorite color").count(),
+        1
+    );
+    let chain: Vec<String> = s
+        .history(&alice(), &blue.id)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(
+        chain,
+        ["My favorite color is red", "My favorite color is blue"],
+        "archived links still count"
+    );
+}
+
+#[test]
+fn facts_that_can_both_be_true_are_kept() {
+    let mut s = evolving();
+    s.ports().settings.borrow_mut().supersession_threshold = 0.3;
+    s.add(&alice(), NewMemory::text("I like dogs")).unwrap();
+    let added = s.add(&alice(), NewMemory::text("I like cats")).unwrap();
+    assert!(added.superseded.is_empty());
+    // Different scopes never supersede each other.
+    s.add(&alice(), NewMemory::text("My favorite color is red")).unwrap();
+    let group = NewMemory {
+        shared: true,
+        ..NewMemory::text("My favorite color is blue")
+    };
+    assert!(s.add(&alice(), group).unwrap().superseded.is_empty());
+    assert_eq!(s.list(&alice(), &ListOptions::default()).unwrap().len(), 4);
+}
+
+#[test]
+fn the_language_model_decides_when_it_answers_and_only_a_clear_yes_counts() {
+    let mut s = evolving();
+    *s.ports().llm_answer.borrow_mut() = Some("no".into());
+    s.add(&alice(), NewMemory::text("My favorite color is red")).unwrap();
+    assert!(
+        s.add(&alice(), NewMemory::text("My favorite color is blue"))
+            .unwrap()
+            .superseded
+            .is_empty()
+    );
+    *s.ports().llm_answer.borrow_mut() = Some("Yes, it probably does".into());
+    assert!(
+        s.add(&alice(), NewMemory::text("My favorite color is green"))
+            .unwrap()
+            .superseded
+            .is_empty()
+    );
+    *s.ports().llm_answer.borrow_mut() = Some("Yes.".into());
+    let added = s.add(&alice(), NewMemory::text("My favorite color is teal")).unwrap();
+    assert_eq!(added.superseded.len(), 3, "red, blue and green all replaced by teal");
+    assert!(s.ports().llm_calls.get() >= 4);
+}
+
+#[test]
+fn later_facts_in_a_batch_supersede_earlier_ones() {
+    let mut s = evolving();
+    s.ports().settings.borrow_mut().supersession_threshold = 0.4;
+    let batch = vec![NewMemory::text("I live in Lisbon"), NewMemory::text("I live in Porto")];
+    let added = s.add_batch(&alice(), batch).unwrap();
+    assert!(added.memories[0].superseded_by_id.as_deref() == Some(added.memories[1].id.as_str()));
+    assert_eq!(search(&mut s, &alice(), "where do I live"), ["I live in Porto"]);
+}
+
+#[test]
+fn max_entries_evicts_ephemeral_and_oldest_first() {
+    let mut s = service();
+    s.ports().settings.borrow_mut().max_entries = Some(3);
+    let typed = |t: MemoryType, c: &str| NewMemory {
+        memory_type: Some(t),
+        ..NewMemory::text(c)
+    };
+    s.add(&alice(), typed(MemoryType::Knowledge, "Alpha fact")).unwrap();
+    *s.ports().now.borrow_mut() = "2026-03-01T12:00:01+00:00".into();
+    s.add(&alice(), typed(MemoryType::Task, "Bravo task")).unwrap();
+    *s.ports().now.borrow_mut() = "2026-03-01T12:00:02+00:00".into();
+    s.add(&alice(), typed(MemoryType::Knowledge, "Charlie fact")).unwrap();
+    *s.ports().now.borrow_mut() = "2026-03-01T12:00:03+00:00".into();
+    let added = s
+        .add(&alice(), typed(MemoryType::Observation, "Delta observation"))
+        .unwrap();
+    let evicted: Vec<&str> = added.evicted.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(evicted, ["Bravo task"]);
+    *s.ports().now.borrow_mut() = "2026-03-01T12:00:04+00:00".into();
+    let added = s.add(&alice(), typed(MemoryType::Knowledge, "Echo fact")).unwrap();
+    let evicted: Vec<&str> = added.evicted.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(
+        evicted,
+        ["Delta observation"],
+        "ephemeral before long-lived, even if newer"
+    );
+    let archive = s.ports().file(Collection::Archive);
+    assert_eq!(archive.matches("\"archive_reason\":\"evicted\"").count(), 2);
+}
+
+#[test]
+fn compaction_removes_only_old_archive_entries_and_only_with_force() {
+    let mut s = service();
+    let m = s.add(&alice(), NewMemory::text("Old news")).unwrap().memories.remove(0);
+    s.delete(&alice(), &m.id).unwrap();
+    *s.ports().now.borrow_mut() = "2026-05-01T12:00:00+00:00".into();
+    let m = s
+        .add(&alice(), NewMemory::text("Recent news"))
+        .unwrap()
+        .memories
+        .remove(0);
+    s.delete(&alice(), &m.id).unwrap();
+    s.ports().write_raw(Collection::Archive, "not json\n");
+    *s.ports().now.borrow_mut() = "2026-06-15T12:00:00+00:00".into();
+    let before = s.ports().file(Collection::Archive);
+    let report = s.compact(90, false).unwrap();
+    assert_eq!((report.removed.len(), report.kept, report.forced), (1, 2, false));
+    assert_eq!(s.ports().file(Collection::Archive), before);
+    let report = s.compact(90, true).unwrap();
+    assert_eq!(report.removed.len(), 1);
+    let after = s.ports().file(Collection::Archive);
+    assert!(!after.contains("Old news") && after.contains("Recent news") && after.contains("not json"));
 }

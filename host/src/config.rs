@@ -5,7 +5,22 @@ use serde::Deserialize;
 
 use crate::error::Error;
 use crate::home::Home;
+use std::time::Duration;
+
+use crate::embedder::{Embedder, OpenAiEmbedder, StaticEmbedder};
+use crate::http::HttpClient;
+use crate::llm::{Llm, NoLlm, OpenAiLlm};
 use crate::sandbox::Limits;
+
+/// Retries after a 429 or 5xx answer, with exponential backoff from 250 ms.
+const HTTP_RETRIES: u32 = 2;
+
+/// The policy settings handed to the guest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PolicySettings {
+    pub supersession_threshold: f32,
+    pub max_entries: Option<u64>,
+}
 
 /// The parsed `config.toml`.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -17,6 +32,38 @@ pub struct Config {
     /// `[sandbox]`: limits on the policy component.
     #[serde(default)]
     pub sandbox: SandboxConfig,
+    /// `[llm]`: an OpenAI-compatible chat service; none by default.
+    pub llm: Option<LlmConfig>,
+    /// `[embedder]`: the embedded static model by default, or an OpenAI-compatible service.
+    #[serde(default)]
+    pub embedder: EmbedderConfig,
+}
+
+/// `[llm]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmConfig {
+    /// The API root, such as `https://api.openai.com/v1`.
+    pub base_url: String,
+    pub model: String,
+    /// The environment variable that holds the API key (the key itself is never in the file).
+    pub api_key_env: Option<String>,
+    /// Seconds before a request is abandoned (default 30).
+    pub timeout_secs: Option<u64>,
+}
+
+/// `[embedder]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmbedderConfig {
+    /// "static" (the default) or "openai".
+    pub provider: Option<String>,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// The vector length the service returns; required for "openai".
+    pub dimensions: Option<u32>,
+    pub api_key_env: Option<String>,
+    pub timeout_secs: Option<u64>,
 }
 
 /// `[memory]`.
@@ -27,6 +74,9 @@ pub struct MemoryConfig {
     pub max_entries: Option<u64>,
     pub extraction_enabled: Option<bool>,
     pub extraction_confidence_threshold: Option<f64>,
+    /// Cosine similarity for supersession candidates (default: the embedder's, 0.6 for
+    /// the embedded model, 0.75 for HTTP services).
+    pub supersession_threshold: Option<f32>,
 }
 
 /// `[sandbox]`.
@@ -50,6 +100,68 @@ impl Config {
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// Builds the configured embedder.
+    pub fn build_embedder(&self, home: &Home) -> Result<Box<dyn Embedder>, Error> {
+        let e = &self.embedder;
+        let bad = |message: String| Error::Config {
+            path: home.config(),
+            message,
+        };
+        match e.provider.as_deref().unwrap_or("static") {
+            "static" => Ok(Box::new(StaticEmbedder::new())),
+            "openai" => {
+                let base_url = e
+                    .base_url
+                    .as_deref()
+                    .ok_or_else(|| bad("[embedder] base_url is required for openai".into()))?;
+                let model = e
+                    .model
+                    .as_deref()
+                    .ok_or_else(|| bad("[embedder] model is required for openai".into()))?;
+                let dimensions = e
+                    .dimensions
+                    .ok_or_else(|| bad("[embedder] dimensions is required for openai".into()))?;
+                let http = HttpClient::new(
+                    Duration::from_secs(e.timeout_secs.unwrap_or(30)),
+                    HTTP_RETRIES,
+                    e.api_key_env.as_deref(),
+                )
+                .map_err(bad)?;
+                Ok(Box::new(OpenAiEmbedder::new(http, base_url, model, dimensions)))
+            }
+            other => Err(bad(format!(
+                "[embedder] provider {other:?} is not one of \"static\", \"openai\""
+            ))),
+        }
+    }
+
+    /// Builds the configured language model, or none.
+    pub fn build_llm(&self, home: &Home) -> Result<Box<dyn Llm>, Error> {
+        let Some(l) = &self.llm else { return Ok(Box::new(NoLlm)) };
+        let http = HttpClient::new(
+            Duration::from_secs(l.timeout_secs.unwrap_or(30)),
+            HTTP_RETRIES,
+            l.api_key_env.as_deref(),
+        )
+        .map_err(|message| Error::Config {
+            path: home.config(),
+            message,
+        })?;
+        Ok(Box::new(OpenAiLlm::new(http, &l.base_url, &l.model)))
+    }
+
+    /// The policy settings the guest reads through the `settings` import; the
+    /// supersession threshold defaults to the embedder's own.
+    pub fn policy_settings(&self, embedder: &dyn Embedder) -> PolicySettings {
+        PolicySettings {
+            supersession_threshold: self
+                .memory
+                .supersession_threshold
+                .unwrap_or(embedder.supersession_threshold()),
+            max_entries: self.memory.max_entries,
         }
     }
 

@@ -6,8 +6,9 @@ use std::io::IsTerminal;
 use indicatif::{ProgressBar, ProgressStyle};
 use wasmtime::StoreLimits;
 
-use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log};
+use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
 use crate::clock::Clock;
+use crate::config::PolicySettings;
 use crate::embedder::{EmbedError, Embedder};
 use crate::files::{Collection, FileError, FileStore};
 use crate::index::{Entry, IndexError, IndexInfo, ScopeFilter, SqliteIndex};
@@ -21,6 +22,7 @@ pub struct HostState {
     pub(crate) llm: Box<dyn Llm>,
     pub(crate) clock: Clock,
     pub(crate) limits: StoreLimits,
+    pub(crate) settings: PolicySettings,
     progress: Option<ProgressBar>,
 }
 
@@ -31,6 +33,7 @@ impl HostState {
         embedder: Box<dyn Embedder>,
         llm: Box<dyn Llm>,
         clock: Clock,
+        settings: PolicySettings,
     ) -> Self {
         HostState {
             files,
@@ -39,6 +42,7 @@ impl HostState {
             llm,
             clock,
             limits: StoreLimits::default(),
+            settings,
             progress: None,
         }
     }
@@ -229,6 +233,15 @@ impl log::Host for HostState {
         if done >= total {
             bar.finish_and_clear();
             self.progress = None;
+        }
+    }
+}
+
+impl settings::Host for HostState {
+    fn get(&mut self) -> settings::PolicySettings {
+        settings::PolicySettings {
+            supersession_threshold: self.settings.supersession_threshold,
+            max_entries: self.settings.max_entries,
         }
     }
 }

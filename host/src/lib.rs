@@ -9,8 +9,9 @@
 //! | `files` | [`files`] | JSONL collections under `$ASH_HOME`: whole-line appends, atomic replace, quarantine |
 //! | `index` | [`index`] | sqlite-vec vectors + FTS5 full text in `data/memory.db`, rebuildable |
 //! | `embedder` | [`embedder`] | the embedded static model (no network) |
-//! | `llm` | [`llm`] | completions; none by default |
+//! | `llm` | [`llm`] | OpenAI-compatible completions ([`http`]); none by default |
 //! | `clock`, `ids`, `log` | [`clock`], `imports` | time (fixable), UUIDs, logging and progress |
+//! | `settings` | [`config`] | the policy's knobs from `config.toml` |
 //!
 //! [`sandbox`] owns wasmtime: compile once, cache, instantiate, limit fuel and memory.
 //! [`MemoryStore`] is the API an agent host calls:
@@ -39,6 +40,7 @@ pub mod embedder;
 pub mod error;
 pub mod files;
 pub mod home;
+pub mod http;
 mod imports;
 pub mod index;
 pub mod llm;
@@ -50,6 +52,6 @@ pub use error::Error;
 pub use home::Home;
 pub use sandbox::Limits;
 pub use store::{
-    Caller, ListOptions, Memory, MemoryStore, MemoryStoreBuilder, MemoryType, NewMemory, RebuildReport, SearchHit,
-    SearchQuery, SearchResults,
+    Added, ArchiveReason, Archived, Caller, CompactReport, GcReport, ListOptions, Memory, MemoryStore,
+    MemoryStoreBuilder, MemoryType, NewMemory, RebuildReport, SearchHit, SearchQuery, SearchResults,
 };

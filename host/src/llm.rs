@@ -28,3 +28,43 @@ impl Llm for NoLlm {
         Err(LlmError("no language model is configured".into()))
     }
 }
+
+/// An OpenAI-compatible `/chat/completions` service.
+pub struct OpenAiLlm {
+    http: crate::http::HttpClient,
+    url: String,
+    model: String,
+}
+
+impl OpenAiLlm {
+    /// `base_url` is the API root, such as `https://api.openai.com/v1`.
+    pub fn new(http: crate::http::HttpClient, base_url: &str, model: &str) -> Self {
+        OpenAiLlm {
+            http,
+            url: crate::http::join(base_url, "chat/completions"),
+            model: model.to_owned(),
+        }
+    }
+}
+
+impl Llm for OpenAiLlm {
+    fn complete(&self, request: &LlmRequest) -> Result<String, LlmError> {
+        let body = serde_json::json!({
+            "model": self.model,
+            "messages": [
+                { "role": "system", "content": request.system },
+                { "role": "user", "content": request.prompt },
+            ],
+            "max_tokens": request.max_tokens,
+            "temperature": 0,
+        });
+        let answer = self
+            .http
+            .post_json(&self.url, &body)
+            .map_err(|e| LlmError(e.to_string()))?;
+        answer["choices"][0]["message"]["content"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| LlmError(format!("{}: the answer has no choices[0].message.content", self.url)))
+    }
+}

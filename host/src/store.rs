@@ -6,17 +6,18 @@ use std::path::PathBuf;
 use crate::bindings::exports::ash::memory::memory as wit;
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::embedder::{Embedder, StaticEmbedder};
+use crate::embedder::Embedder;
 use crate::error::Error;
 use crate::files::FileStore;
 use crate::home::Home;
 use crate::imports::HostState;
 use crate::index::SqliteIndex;
-use crate::llm::{Llm, NoLlm};
+use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
 pub use wit::{
-    Caller, ListOptions, Memory, MemoryType, NewMemory, RebuildReport, SearchHit, SearchQuery, SearchResults,
+    Added, ArchiveReason, Archived, Caller, CompactReport, GcReport, ListOptions, Memory, MemoryType, NewMemory,
+    RebuildReport, SearchHit, SearchQuery, SearchResults,
 };
 
 /// A memory home opened through the policy component.
@@ -34,6 +35,7 @@ pub struct MemoryStoreBuilder {
     limits: Option<Limits>,
     component: Option<Vec<u8>>,
     cache_dir: Option<Option<PathBuf>>,
+    skip_auto_gc: bool,
 }
 
 impl MemoryStoreBuilder {
@@ -74,17 +76,41 @@ impl MemoryStoreBuilder {
         let home = Home::open(self.home)?;
         let config = Config::load(&home)?;
         let limits = self.limits.unwrap_or_else(|| config.limits());
+        let embedder = match self.embedder {
+            Some(e) => e,
+            None => config.build_embedder(&home)?,
+        };
+        let llm = match self.llm {
+            Some(l) => l,
+            None => config.build_llm(&home)?,
+        };
+        let settings = config.policy_settings(embedder.as_ref());
         let state = HostState::new(
             FileStore::new(home.clone()),
             SqliteIndex::new(home.index()),
-            self.embedder.unwrap_or_else(|| Box::new(StaticEmbedder::new())),
-            self.llm.unwrap_or_else(|| Box::new(NoLlm)),
+            embedder,
+            llm,
             self.clock,
+            settings,
         );
         let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
         let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
         let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
-        Ok(MemoryStore { home, sandbox })
+        let mut store = MemoryStore { home, sandbox };
+        // `[memory] auto_gc = true`: clean up when a host starts.
+        if config.memory.auto_gc == Some(true) && !self.skip_auto_gc {
+            let report = store.gc(false)?;
+            if !report.archived.is_empty() {
+                tracing::info!("auto_gc archived {} memories", report.archived.len());
+            }
+        }
+        Ok(store)
+    }
+
+    /// Skips `auto_gc` for this open (commands that only report, such as `gc --dry-run`).
+    pub fn skip_auto_gc(mut self) -> Self {
+        self.skip_auto_gc = true;
+        self
     }
 }
 
@@ -110,6 +136,7 @@ impl MemoryStore {
             limits: None,
             component: None,
             cache_dir: None,
+            skip_auto_gc: false,
         }
     }
 
@@ -132,14 +159,29 @@ impl MemoryStore {
         self.sandbox.call(f)?.map_err(policy_error)
     }
 
-    /// Stores one memory; see `add` in `wit/memory.wit`.
-    pub fn add(&mut self, caller: &Caller, item: &NewMemory) -> Result<Memory, Error> {
+    /// Stores one memory, superseding what it replaces; see `add` in `wit/memory.wit`.
+    pub fn add(&mut self, caller: &Caller, item: &NewMemory) -> Result<Added, Error> {
         self.call(|p, s| p.ash_memory_memory().call_add(s, caller, item))
     }
 
     /// Stores several memories in one write, all or none.
-    pub fn add_batch(&mut self, caller: &Caller, items: &[NewMemory]) -> Result<Vec<Memory>, Error> {
+    pub fn add_batch(&mut self, caller: &Caller, items: &[NewMemory]) -> Result<Added, Error> {
         self.call(|p, s| p.ash_memory_memory().call_add_batch(s, caller, items))
+    }
+
+    /// The supersession chain through a memory, oldest first.
+    pub fn history(&mut self, caller: &Caller, id: &str) -> Result<Vec<Memory>, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_history(s, caller, id))
+    }
+
+    /// Archives superseded, expired and decayed memories (or reports them, on a dry run).
+    pub fn gc(&mut self, dry_run: bool) -> Result<GcReport, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_gc(s, dry_run))
+    }
+
+    /// Removes archive entries older than `older_than_days` (or reports them, without `force`).
+    pub fn compact(&mut self, older_than_days: u32, force: bool) -> Result<CompactReport, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_compact(s, older_than_days, force))
     }
 
     /// One memory the caller may see.
@@ -189,6 +231,18 @@ impl NewMemory {
             shared: false,
             source: None,
             observed_at: None,
+        }
+    }
+}
+
+impl ArchiveReason {
+    /// The `archive_reason` written to the archive.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArchiveReason::Superseded => "superseded",
+            ArchiveReason::Expired => "expired",
+            ArchiveReason::EphemeralDecay => "ephemeral_decay",
+            ArchiveReason::Evicted => "evicted",
         }
     }
 }

@@ -34,6 +34,19 @@ impl Ctx {
         self
     }
 
+    /// Writes `config.toml`.
+    pub fn config(&self, text: &str) {
+        std::fs::write(self.home().join("config.toml"), text).expect("write config.toml");
+    }
+
+    pub fn archive_lines(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.home().join("memory/archive.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("archive lines are JSON"))
+            .collect()
+    }
+
     pub fn home(&self) -> &Path {
         self.dir.path()
     }

@@ -3,8 +3,12 @@
 //! embedded model. One test binary; `ctx` is the shared helper.
 
 mod ctx;
+mod http_server;
 
 mod cli;
+mod embedder_http;
+mod evolution;
+mod llm_http;
 mod recall;
 mod sandbox;
 mod scoping;

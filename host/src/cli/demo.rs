@@ -39,16 +39,19 @@ pub fn run() -> Result<()> {
         "I prefer dark mode",
         "I live in Lisbon",
     ] {
-        let m = store.add(&alice, &NewMemory::text(fact))?;
+        let m = store.add(&alice, &NewMemory::text(fact))?.memories.remove(0);
         println!("  [{:<10}] {}", m.memory_type.as_str(), m.content);
     }
-    let m = store.add(&bob, &NewMemory::text("I love spicy Thai food"))?;
+    let m = store
+        .add(&bob, &NewMemory::text("I love spicy Thai food"))?
+        .memories
+        .remove(0);
     println!("bob remembers:\n  [{:<10}] {}", m.memory_type.as_str(), m.content);
     let shared = NewMemory {
         shared: true,
         ..NewMemory::text("Our standup is at 9am")
     };
-    let m = store.add(&alice, &shared)?;
+    let m = store.add(&alice, &shared)?.memories.remove(0);
     println!(
         "alice shares with team-chat:\n  [{:<10}] {}",
         m.memory_type.as_str(),
@@ -64,6 +67,13 @@ pub fn run() -> Result<()> {
     )?;
     ask(&mut store, &bob, "bob", "When is standup?")?;
     ask(&mut store, &carol, "carol (another chat)", "When is standup?")?;
+
+    println!("\nalice moves:");
+    let added = store.add(&alice, &NewMemory::text("I live in Porto"))?;
+    for (old, _) in &added.superseded {
+        println!("  \"{}\" replaces \"{}\"", added.memories[0].content, old.content);
+    }
+    ask(&mut store, &alice, "alice", "Where do I live?")?;
 
     println!("\nalice tries to store a secret:");
     match store.add(

@@ -89,6 +89,23 @@ enum Command {
     Show { id: String },
     /// Delete one memory (it is kept in the archive)
     Delete { id: String },
+    /// Show the chain of memories that replaced one another, oldest first
+    History { id: String },
+    /// Archive superseded, expired and decayed memories
+    Gc {
+        /// Report what would be archived and change nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Permanently remove archive entries archived long ago
+    Compact {
+        /// Only entries archived more than this many days ago
+        #[arg(long, value_name = "DAYS", default_value_t = 90)]
+        older_than: u32,
+        /// Really remove them; without it, only report
+        #[arg(long)]
+        force: bool,
+    },
     /// Rebuild the search index from memories.jsonl
     RebuildIndex,
     /// Measure add and search at a given size, in a temporary home
@@ -133,6 +150,10 @@ pub fn run() -> Result<()> {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         builder = builder.component(bytes);
     }
+    // A dry run reports what GC would do; auto_gc must not have done it already.
+    if matches!(cli.command, Command::Gc { dry_run: true }) {
+        builder = builder.skip_auto_gc();
+    }
     let mut store = builder.open()?;
     let caller = Caller {
         user_id: Some(cli.user.clone()),
@@ -159,8 +180,7 @@ pub fn run() -> Result<()> {
                 source: Some(source),
                 observed_at,
             };
-            let memory = store.add(&caller, &item)?;
-            out.added(&memory);
+            out.added(&store.add(&caller, &item)?);
         }
         Command::Search { query, limit, about } => {
             if about.is_some() {
@@ -197,6 +217,9 @@ pub fn run() -> Result<()> {
             store.delete(&caller, &id)?;
             out.deleted(&id);
         }
+        Command::History { id } => out.history(&store.history(&caller, &id)?),
+        Command::Gc { dry_run } => out.gc(&store.gc(dry_run)?),
+        Command::Compact { older_than, force } => out.compact(&store.compact(older_than, force)?, older_than),
         Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
         Command::Bench(_) | Command::Demo => unreachable!("handled above"),
     }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use ash_memory::{Memory, RebuildReport, SearchResults};
+use ash_memory::{Added, CompactReport, GcReport, Memory, RebuildReport, SearchResults};
 
 pub struct Output {
     pub json: bool,
@@ -42,16 +42,84 @@ fn scope(m: &Memory) -> String {
 }
 
 impl Output {
-    pub fn added(&self, m: &Memory) {
+    /// One added memory: the memory's own fields, plus what it superseded and evicted.
+    pub fn added(&self, a: &Added) {
+        let Some(m) = a.memories.first() else { return };
         if self.json {
-            return print_json(&memory_json(m));
+            let mut v = memory_json(m);
+            v["superseded"] = Value::Array(a.superseded.iter().map(|(old, _)| memory_json(old)).collect());
+            v["evicted"] = Value::Array(a.evicted.iter().map(memory_json).collect());
+            return print_json(&v);
         }
         println!("Remembered {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
         if let Some(at) = &m.expires_at {
             println!("  expires {at}");
         }
         if !m.embedded {
-            println!("  (no embedding yet: found by words only until `ash-memory rebuild-index`)");
+            println!("  (no embedding yet: found by words only until the embedder is back)");
+        }
+        for (old, _) in &a.superseded {
+            println!("  replaces {} {}", old.id, old.content);
+        }
+        for gone in &a.evicted {
+            println!("  evicted (max_entries) {} {}", gone.id, gone.content);
+        }
+    }
+
+    pub fn history(&self, chain: &[Memory]) {
+        if self.json {
+            return print_json(&Value::Array(chain.iter().map(memory_json).collect()));
+        }
+        for (i, m) in chain.iter().enumerate() {
+            let state = if m.superseded_at.is_some() {
+                "replaced"
+            } else {
+                "current"
+            };
+            let created: String = m.created_at.chars().take(19).collect();
+            println!("{}. {created}  {state:<8}  {}  {}", i + 1, m.id, m.content);
+        }
+    }
+
+    pub fn gc(&self, r: &GcReport) {
+        if self.json {
+            let archived: Vec<Value> = r
+                .archived
+                .iter()
+                .map(|a| json!({ "id": a.id, "content": a.content, "archive_reason": a.reason.as_str() }))
+                .collect();
+            let mut counts = serde_json::Map::new();
+            for a in &r.archived {
+                let n = counts.entry(a.reason.as_str()).or_insert(json!(0));
+                *n = json!(n.as_u64().unwrap_or(0) + 1);
+            }
+            return print_json(&json!({ "dry_run": r.dry_run, "archived": archived, "counts": counts }));
+        }
+        let verb = if r.dry_run { "Would archive" } else { "Archived" };
+        println!("{verb} {} memories", r.archived.len());
+        for a in &r.archived {
+            println!("  {:<16} {}  {}", a.reason.as_str(), a.id, a.content);
+        }
+    }
+
+    pub fn compact(&self, r: &CompactReport, days: u32) {
+        if self.json {
+            return print_json(
+                &json!({ "forced": r.forced, "removed": r.removed, "kept": r.kept, "older_than_days": days }),
+            );
+        }
+        if r.forced {
+            println!(
+                "Removed {} archive entries older than {days} days; {} kept",
+                r.removed.len(),
+                r.kept
+            );
+        } else {
+            println!(
+                "{} archive entries are older than {days} days ({} kept); run with --force to remove them",
+                r.removed.len(),
+                r.kept
+            );
         }
     }
 

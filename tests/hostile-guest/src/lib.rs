@@ -14,7 +14,7 @@ mod component {
     struct Hostile;
 
     impl wit::Guest for Hostile {
-        fn add(_c: wit::Caller, item: wit::NewMemory) -> Result<wit::Memory, wit::Error> {
+        fn add(_c: wit::Caller, item: wit::NewMemory) -> Result<wit::Added, wit::Error> {
             match item.content.as_str() {
                 "loop" => {
                     let mut n: u64 = 0;
@@ -32,8 +32,28 @@ mod component {
                 _ => Err(wit::Error::InvalidInput("the hostile guest stores nothing".into())),
             }
         }
-        fn add_batch(_c: wit::Caller, _items: Vec<wit::NewMemory>) -> Result<Vec<wit::Memory>, wit::Error> {
-            Ok(Vec::new())
+        fn add_batch(_c: wit::Caller, _items: Vec<wit::NewMemory>) -> Result<wit::Added, wit::Error> {
+            Ok(wit::Added {
+                memories: Vec::new(),
+                superseded: Vec::new(),
+                evicted: Vec::new(),
+            })
+        }
+        fn history(_c: wit::Caller, id: String) -> Result<Vec<wit::Memory>, wit::Error> {
+            Err(wit::Error::NotFound(id))
+        }
+        fn gc(dry_run: bool) -> Result<wit::GcReport, wit::Error> {
+            Ok(wit::GcReport {
+                archived: Vec::new(),
+                dry_run,
+            })
+        }
+        fn compact(_days: u32, force: bool) -> Result<wit::CompactReport, wit::Error> {
+            Ok(wit::CompactReport {
+                removed: Vec::new(),
+                kept: 0,
+                forced: force,
+            })
         }
         fn get(_c: wit::Caller, id: String) -> Result<wit::Memory, wit::Error> {
             Err(wit::Error::NotFound(id))

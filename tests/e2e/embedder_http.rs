@@ -1,0 +1,107 @@
+//! The OpenAI-compatible embedder against a real `/v1/embeddings` server on loopback.
+
+use crate::ctx::Ctx;
+use crate::http_server::{Server, embeddings};
+
+fn config(base_url: &str) -> String {
+    format!(
+        "[embedder]\nprovider = \"openai\"\nbase_url = \"{base_url}\"\nmodel = \"embed-1\"\ndimensions = 16\ntimeout_secs = 2\n"
+    )
+}
+
+#[test]
+fn a_service_embeds_adds_and_searches() {
+    let server = Server::start(|r| embeddings(r, 16));
+    let ctx = Ctx::new();
+    ctx.config(&config(&server.base_url()));
+    let m = ctx.json(&["--user", "u", "add", "Peanuts make me ill"]);
+    assert_eq!(m["embedded"], true);
+    ctx.add("u", "The office is on the third floor");
+    let found = ctx.json(&["--user", "u", "search", "peanuts ill"]);
+    assert_eq!(found["hits"][0]["content"], "Peanuts make me ill");
+    assert!(found["hits"][0]["similarity"].as_f64().unwrap() > 0.5);
+    let r = server.requests.lock().unwrap()[0].clone();
+    assert_eq!(
+        (r.path.as_str(), r.body["model"].as_str(), r.body["dimensions"].as_u64()),
+        ("/v1/embeddings", Some("embed-1"), Some(16))
+    );
+}
+
+#[test]
+fn a_wrong_dimension_is_reported_and_never_indexed() {
+    let server = Server::start(|r| embeddings(r, 8));
+    let ctx = Ctx::new();
+    ctx.config(&config(&server.base_url()));
+    let out = ctx.run(&["--json", "--user", "u", "add", "Peanuts make me ill"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("dimension 8") && stderr.contains("16"), "{stderr}");
+    let m: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(m["embedded"], false);
+    assert_eq!(
+        ctx.memory_lines()[0]["embedding"],
+        serde_json::Value::Null,
+        "no garbage vector stored"
+    );
+    let found = ctx.json(&["--user", "u", "search", "peanuts"]);
+    assert_eq!(
+        found["hits"][0]["content"], "Peanuts make me ill",
+        "full-text still finds it"
+    );
+    assert!(found["notices"][0].as_str().unwrap().contains("full-text"));
+}
+
+#[test]
+fn an_add_while_the_service_is_down_is_kept_and_embedded_when_it_returns() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let ctx = Ctx::new();
+    ctx.config(&config(&format!("http://127.0.0.1:{port}/v1")));
+    let out = ctx.run(&["--json", "--user", "u", "add", "Peanuts make me ill"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot connect"));
+    let found = ctx.json(&["--user", "u", "search", "peanuts"]);
+    assert_eq!(found["hits"][0]["content"], "Peanuts make me ill");
+    assert_eq!(ctx.memory_lines()[0]["embedding"], serde_json::Value::Null);
+
+    let server = Server::start_on(port, |r| embeddings(r, 16));
+    let found = ctx.json(&["--user", "u", "search", "peanuts ill"]);
+    assert!(
+        found["hits"][0]["similarity"].as_f64().is_some(),
+        "found by vector once embedded: {found}"
+    );
+    let lines = ctx.memory_lines();
+    assert!(
+        lines.last().unwrap()["embedding"].is_string(),
+        "the pending embedding was written back"
+    );
+    assert!(server.count() >= 2);
+}
+
+#[test]
+fn switching_embedders_asks_for_a_rebuild_instead_of_mixing_vectors() {
+    let ctx = Ctx::new();
+    ctx.add("u", "Peanuts make me ill");
+    let server = Server::start(|r| embeddings(r, 16));
+    ctx.config(&config(&server.base_url()));
+    let err = ctx.fails(&["--user", "u", "search", "peanuts"]);
+    assert!(
+        err.contains("rebuild-index") && err.contains("256") && err.contains("16"),
+        "{err}"
+    );
+    assert_eq!(
+        ctx.json(&["--user", "u", "list"]).as_array().unwrap().len(),
+        1,
+        "the data is all there"
+    );
+    let report = ctx.json(&["rebuild-index"]);
+    assert_eq!(
+        (report["indexed"].as_u64(), report["embedded"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let found = ctx.json(&["--user", "u", "search", "peanuts ill"]);
+    assert!(found["hits"][0]["similarity"].as_f64().is_some());
+}

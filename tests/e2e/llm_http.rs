@@ -1,0 +1,114 @@
+//! The language-model path of supersession against a real HTTP server on loopback:
+//! only a clear "yes" supersedes, failures fall back to the rule, nothing is lost.
+
+use std::time::{Duration, Instant};
+
+use crate::ctx::Ctx;
+use crate::http_server::{Reply, Server, chat};
+
+const KEY: &str = "sk-test-0123456789abcdefKEY";
+
+fn with_llm(server: &Server) -> Ctx {
+    let ctx = Ctx::new().env("ASH_TEST_LLM_KEY", KEY);
+    ctx.config(&format!(
+        "[llm]\nbase_url = \"{}\"\nmodel = \"judge-1\"\napi_key_env = \"ASH_TEST_LLM_KEY\"\ntimeout_secs = 1\n",
+        server.base_url()
+    ));
+    ctx
+}
+
+/// Adds dogs then cats (which the rule keeps apart) and returns how many memories cats
+/// superseded, checking that neither memory was lost.
+fn dogs_then_cats(ctx: &Ctx) -> usize {
+    ctx.add("u", "I like dogs");
+    let out = ctx.run(&["--json", "--user", "u", "add", "I like cats"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains(KEY),
+        "the API key leaked"
+    );
+    let added: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all = ctx.json(&["--user", "u", "list", "--include-archived"]);
+    assert_eq!(all.as_array().unwrap().len(), 2, "nothing is lost");
+    added["superseded"].as_array().unwrap().len()
+}
+
+#[test]
+fn a_clear_yes_supersedes_and_the_request_is_well_formed() {
+    let server = Server::start(|_| chat("Yes."));
+    let ctx = with_llm(&server);
+    assert_eq!(
+        dogs_then_cats(&ctx),
+        1,
+        "the model's yes decides, even where the rule would keep both"
+    );
+    let requests = server.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1);
+    let r = &requests[0];
+    assert_eq!(r.path, "/v1/chat/completions");
+    assert_eq!(r.authorization.as_deref(), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(r.body["model"], "judge-1");
+    let prompt = r.body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        prompt.contains("OLD: I like dogs") && prompt.contains("NEW: I like cats"),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn no_or_garbage_keeps_both() {
+    for answer in ["no", "Well, it depends on the context.", ""] {
+        let server = Server::start(move |_| chat(answer));
+        let ctx = with_llm(&server);
+        assert_eq!(dogs_then_cats(&ctx), 0, "answer {answer:?}");
+        // Even a pair the rule would replace stays when the model does not say yes.
+        ctx.add("u", "My favorite color is red");
+        let blue = ctx.json(&["--user", "u", "add", "My favorite color is blue"]);
+        assert!(blue["superseded"].as_array().unwrap().is_empty(), "answer {answer:?}");
+    }
+}
+
+#[test]
+fn a_failing_service_is_retried_then_the_rule_decides() {
+    let server = Server::start(|_| Reply::Json(500, serde_json::json!({ "error": "overloaded" })));
+    let ctx = with_llm(&server);
+    assert_eq!(dogs_then_cats(&ctx), 0, "the rule keeps likes apart");
+    assert_eq!(server.count(), 3, "one request and two retries on a 500");
+    ctx.add("u", "My favorite color is red");
+    let blue = ctx.json(&["--user", "u", "add", "My favorite color is blue"]);
+    assert_eq!(
+        blue["superseded"].as_array().unwrap().len(),
+        1,
+        "the rule replaces a changed value"
+    );
+}
+
+#[test]
+fn a_silent_service_times_out_and_the_rule_decides() {
+    let server = Server::start(|_| Reply::Silence(Duration::from_secs(8)));
+    let ctx = with_llm(&server);
+    let start = Instant::now();
+    assert_eq!(dogs_then_cats(&ctx), 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(6),
+        "the 1 s timeout held: {:?}",
+        start.elapsed()
+    );
+    assert_eq!(server.count(), 1, "a timeout is not retried");
+}
+
+#[test]
+fn an_unreachable_service_falls_back_to_the_rule() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let ctx = Ctx::new();
+    ctx.config(&format!(
+        "[llm]\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\n"
+    ));
+    ctx.add("u", "I live in Lisbon");
+    let porto = ctx.json(&["--user", "u", "add", "I live in Porto"]);
+    assert_eq!(porto["superseded"][0]["content"], "I live in Lisbon");
+}
