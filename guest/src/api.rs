@@ -80,6 +80,54 @@ pub struct ListOptions {
 pub struct SearchQuery {
     pub text: String,
     pub limit: Option<u32>,
+    /// Only memories about this person (and people one hop away).
+    pub about: Option<String>,
+}
+
+/// A person as callers see one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    pub id: String,
+    pub name: String,
+    pub relation: Option<String>,
+    pub aliases: Vec<String>,
+    pub created_at: String,
+    pub updated_at: Option<String>,
+    /// (person id, relation): "Tom" is this person's "brother".
+    pub relationships: Vec<(String, String)>,
+}
+
+impl From<&crate::people::PersonRecord> for Person {
+    fn from(p: &crate::people::PersonRecord) -> Self {
+        Person {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            relation: p.relation.clone(),
+            aliases: p.aliases.clone(),
+            created_at: p.created_at.clone(),
+            updated_at: p.updated_at.clone(),
+            relationships: p
+                .relationships
+                .iter()
+                .map(|r| (r.person_id.clone(), r.relation.clone()))
+                .collect(),
+        }
+    }
+}
+
+/// The context an agent injects before a response.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ContextBlock {
+    /// "Known People": the most recently active first.
+    pub people: Vec<Person>,
+    /// "Relevant Context from Memory": the most relevant first.
+    pub memories: Vec<SearchHit>,
+    /// Both blocks rendered as markdown for a system prompt.
+    pub markdown: String,
+    /// The estimated tokens of `markdown` (see `context::estimate_tokens`).
+    pub estimated_tokens: u32,
+    /// Memories and people left out to fit the budget.
+    pub dropped: u32,
 }
 
 /// One search result.

@@ -275,6 +275,27 @@ fn reason(r: crate::gc::ArchiveReason) -> wit::ArchiveReason {
     }
 }
 
+fn hit(h: api::SearchHit) -> wit::SearchHit {
+    wit::SearchHit {
+        memory: memory(h.memory),
+        score: h.score,
+        similarity: h.similarity,
+        subjects: h.subjects,
+    }
+}
+
+fn person(p: api::Person) -> wit::Person {
+    wit::Person {
+        id: p.id,
+        name: p.name,
+        relation: p.relation,
+        aliases: p.aliases,
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+        relationships: p.relationships,
+    }
+}
+
 struct Component;
 
 impl wit::Guest for Component {
@@ -332,24 +353,59 @@ impl wit::Guest for Component {
         let query = api::SearchQuery {
             text: q.text,
             limit: q.limit,
+            about: q.about,
         };
         with_service(|s| s.search(&caller(c), &query)).map(|r| wit::SearchResults {
-            hits: r
-                .hits
-                .into_iter()
-                .map(|h| wit::SearchHit {
-                    memory: memory(h.memory),
-                    score: h.score,
-                    similarity: h.similarity,
-                    subjects: h.subjects,
-                })
-                .collect(),
+            hits: r.hits.into_iter().map(hit).collect(),
             notices: r.notices,
         })
     }
 
     fn delete(c: wit::Caller, id: String) -> Result<(), wit::Error> {
         with_service(|s| s.delete(&caller(c), &id))
+    }
+
+    fn people_list(c: wit::Caller) -> Result<Vec<wit::Person>, wit::Error> {
+        with_service(|s| s.people_list(&caller(c))).map(|v| v.into_iter().map(person).collect())
+    }
+
+    fn people_show(c: wit::Caller, reference: String) -> Result<wit::Person, wit::Error> {
+        with_service(|s| s.people_show(&caller(c), &reference)).map(person)
+    }
+
+    fn people_add(
+        c: wit::Caller,
+        name: String,
+        relation: Option<String>,
+        aliases: Vec<String>,
+    ) -> Result<wit::Person, wit::Error> {
+        with_service(|s| s.people_add(&caller(c), &name, relation.as_deref(), &aliases)).map(person)
+    }
+
+    fn people_alias(c: wit::Caller, reference: String, alias: String) -> Result<wit::Person, wit::Error> {
+        with_service(|s| s.people_alias(&caller(c), &reference, &alias)).map(person)
+    }
+
+    fn people_merge(c: wit::Caller, keep: String, merge: String) -> Result<wit::Person, wit::Error> {
+        with_service(|s| s.people_merge(&caller(c), &keep, &merge)).map(person)
+    }
+
+    fn context(c: wit::Caller, message: String, max_tokens: Option<u32>) -> Result<wit::ContextBlock, wit::Error> {
+        with_service(|s| s.context(&caller(c), &message, max_tokens)).map(|b| wit::ContextBlock {
+            people: b.people.into_iter().map(person).collect(),
+            memories: b.memories.into_iter().map(hit).collect(),
+            markdown: b.markdown,
+            estimated_tokens: b.estimated_tokens,
+            dropped: b.dropped,
+        })
+    }
+
+    fn tool_schemas() -> String {
+        crate::tools::schemas().to_string()
+    }
+
+    fn tool_call(c: wit::Caller, name: String, arguments: String) -> Result<String, wit::Error> {
+        with_service(|s| s.tool_call(&caller(c), &name, &arguments))
     }
 
     fn rebuild_index() -> Result<wit::RebuildReport, wit::Error> {

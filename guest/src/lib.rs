@@ -7,9 +7,12 @@
 
 pub mod api;
 pub mod collection;
+pub mod context;
 pub mod gc;
 pub mod lifecycle;
 pub mod memory_type;
+pub mod people;
+mod person_graph;
 pub mod ports;
 pub mod record;
 pub mod scope;
@@ -17,6 +20,7 @@ pub mod search;
 pub mod secrets;
 pub mod service;
 pub mod supersession;
+pub mod tools;
 
 #[cfg(test)]
 mod fake;

@@ -10,7 +10,7 @@ use crate::api::{
     Added, Archived, CompactReport, Error, GcReport, ListOptions, Memory, NewMemory, RebuildReport, SearchHit,
     SearchQuery, SearchResults,
 };
-use crate::collection::Memories;
+use crate::collection::{Memories, People};
 use crate::gc::{self, ArchiveReason};
 use crate::lifecycle;
 use crate::memory_type::classify;
@@ -30,8 +30,9 @@ const REBUILD_BATCH: usize = 256;
 
 /// The memory API, generic over its host.
 pub struct MemoryService<P: Ports> {
-    ports: P,
-    memories: Memories,
+    pub(crate) ports: P,
+    pub(crate) memories: Memories,
+    pub(crate) people: People,
     /// Whether this instance has checked the index against the collection yet.
     index_checked: bool,
 }
@@ -41,6 +42,7 @@ impl<P: Ports> MemoryService<P> {
         MemoryService {
             ports,
             memories: Memories::default(),
+            people: People::default(),
             index_checked: false,
         }
     }
@@ -50,13 +52,14 @@ impl<P: Ports> MemoryService<P> {
         &self.ports
     }
 
-    fn now(&self) -> Result<DateTime<Utc>, Error> {
+    pub(crate) fn now(&self) -> Result<DateTime<Utc>, Error> {
         parse_time(&self.ports.now()).map_err(|e| Error::Storage(format!("host clock: {e}")))
     }
 
     /// Reads what changed on disk, then makes sure the index matches the collection.
     fn load(&mut self) -> Result<u64, Error> {
         let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
+        self.people.refresh(&self.ports).map_err(storage)?;
         if !self.index_checked {
             self.ensure_index()?;
             self.index_checked = true;
@@ -174,12 +177,14 @@ impl<P: Ports> MemoryService<P> {
         let now = self.now()?;
         // Validate everything before anything is written.
         let mut records = Vec::with_capacity(items.len());
-        for (i, item) in items.into_iter().enumerate() {
+        let mut subjects = Vec::with_capacity(items.len());
+        for (i, mut item) in items.into_iter().enumerate() {
             let which = if i == 0 {
                 String::new()
             } else {
                 format!("fact {}: ", i + 1)
             };
+            subjects.push(std::mem::take(&mut item.subjects));
             let record = self.new_record(caller, item, now).map_err(|e| match e {
                 Error::InvalidInput(m) => Error::InvalidInput(format!("{which}{m}")),
                 Error::SecretRefused(m) => Error::SecretRefused(format!("{which}{m}")),
@@ -188,6 +193,28 @@ impl<P: Ports> MemoryService<P> {
             records.push(record);
         }
         self.load()?;
+        // People: the subjects named, anyone the content introduces ("My wife's name is
+        // Sarah"), and known people it names. Resolved before anything is written.
+        let stamp = format_time(now);
+        let mut people_writes = HashMap::new();
+        for (record, refs) in records.iter_mut().zip(&subjects) {
+            let mut ids: Vec<String> = Vec::new();
+            for reference in refs {
+                ids.push(self.resolve_person(caller, reference, &stamp, &mut people_writes)?);
+            }
+            if caller.user_id.is_some() {
+                if let Some((name, relation)) = crate::people::introduced(&record.content) {
+                    let reference = format!("my {relation} {name}");
+                    ids.push(self.resolve_person(caller, &reference, &stamp, &mut people_writes)?);
+                }
+                let known = crate::people::named_in(&record.content, &self.people_of(caller));
+                ids.extend(known.iter().map(|p| p.id.clone()));
+            }
+            let mut seen = HashSet::new();
+            ids.retain(|id| seen.insert(id.clone()));
+            record.subject_person_ids = ids;
+        }
+        self.write_people(people_writes)?;
 
         let vectors = self.embed_new(&records);
         let model = self.ports.embedder_model();
@@ -523,9 +550,6 @@ impl<P: Ports> MemoryService<P> {
                 kind.describe()
             )));
         }
-        if !item.subjects.is_empty() {
-            return Err(Error::InvalidInput("subjects (people) are not supported yet".into()));
-        }
         let scope = caller.scope_for_new(item.shared).map_err(Error::InvalidInput)?;
         let expires_at = match item.expires_in_days {
             Some(0) => return Err(Error::InvalidInput("expires-in-days must be at least 1".into())),
@@ -595,8 +619,20 @@ impl<P: Ports> MemoryService<P> {
         Ok(found.into_iter().take(limit).map(|(_, _, r)| Memory::from(r)).collect())
     }
 
-    /// Vector and full-text search, fused, within the caller's scope, live memories only.
+    /// Vector, full-text and person-graph search, fused, within the caller's scope, live
+    /// memories only; see `search` in `wit/memory.wit`.
     pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
+        self.search_with(caller, query, MIN_VECTOR_SIMILARITY)
+    }
+
+    /// Search with a floor on vector similarity (context assembly passes none: a small
+    /// store's best memories are worth showing even when they are weak matches).
+    pub(crate) fn search_with(
+        &mut self,
+        caller: &Caller,
+        query: &SearchQuery,
+        min_similarity: f32,
+    ) -> Result<SearchResults, Error> {
         let text = query.text.trim();
         if text.is_empty() {
             return Err(Error::InvalidInput("the query is empty".into()));
@@ -606,6 +642,30 @@ impl<P: Ports> MemoryService<P> {
         let now = self.now()?;
         let scope = caller.filter();
         let mut notices = Vec::new();
+
+        // Whom the search is about: `about` filters to that person and one hop; a person
+        // named in the query only adds their memories to the candidates.
+        let mut about: HashSet<String> = HashSet::new();
+        let mut filter_to_about = false;
+        if let Some(reference) = query.about.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+            match self.find_person(caller, reference)? {
+                Some(person) => {
+                    about = self.neighbourhood(caller, &person.id);
+                    filter_to_about = true;
+                }
+                None => notices.push(format!("no person {reference:?} is known to you; showing all results")),
+            }
+        } else {
+            let named: Vec<String> = crate::people::named_in(text, &self.people_of(caller))
+                .iter()
+                .map(|p| p.id.clone())
+                .chain(self.relations_in(caller, text))
+                .collect();
+            for id in named {
+                about.extend(self.neighbourhood(caller, &id));
+            }
+        }
+
         // Over-fetch: expired memories stay in the index until GC and are dropped here.
         let k = (limit * 4).max(32);
         let usable = |id: &str| {
@@ -613,17 +673,18 @@ impl<P: Ports> MemoryService<P> {
                 .get(id)
                 .is_some_and(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         };
-
         let mut similarity = HashMap::new();
+        let mut query_vector = None;
         let vector_ids: Vec<String> = match self.ports.embed(&[text.to_owned()]) {
             Ok(mut vectors) if vectors.len() == 1 => {
-                let query_vector = vectors.remove(0);
+                let v = vectors.remove(0);
                 let hits = self
                     .ports
-                    .index_knn(&query_vector, k, &scope)
+                    .index_knn(&v, k, &scope)
                     .map_err(|e| Error::Index(e.to_string()))?;
+                query_vector = Some(v);
                 hits.into_iter()
-                    .filter(|h| h.score >= MIN_VECTOR_SIMILARITY && usable(&h.id))
+                    .filter(|h| h.score >= min_similarity && usable(&h.id))
                     .map(|h| {
                         similarity.insert(h.id.clone(), h.score);
                         h.id
@@ -647,8 +708,41 @@ impl<P: Ports> MemoryService<P> {
             .map(|h| h.id)
             .collect();
 
-        let hits = fuse(&[vector_ids, text_ids])
+        // Person graph: memories about those people, closest to the query first.
+        let mut graph: Vec<(f32, DateTime<Utc>, String)> = self
+            .memories
+            .iter()
+            .filter(|r| !about.is_empty() && r.subject_person_ids.iter().any(|s| about.contains(s)))
+            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
+            .map(|r| {
+                let sim = match (&query_vector, r.vector()) {
+                    (Some(q), Some(v)) => cosine(q, &v),
+                    _ => 0.0,
+                };
+                (
+                    sim,
+                    parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
+                    r.id.clone(),
+                )
+            })
+            .collect();
+        graph.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        let graph_ids: Vec<String> = graph.into_iter().map(|g| g.2).collect();
+        for id in &graph_ids {
+            if let (Some(q), Some(v)) = (&query_vector, self.memories.get(id).and_then(|r| r.vector())) {
+                similarity.entry(id.clone()).or_insert_with(|| cosine(q, &v));
+            }
+        }
+
+        let hits = fuse(&[vector_ids, text_ids, graph_ids])
             .into_iter()
+            .filter(|(id, _)| {
+                !filter_to_about
+                    || self
+                        .memories
+                        .get(id)
+                        .is_some_and(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
+            })
             .take(limit as usize)
             .filter_map(|(id, score)| {
                 let record = self.memories.get(&id)?;
@@ -656,11 +750,29 @@ impl<P: Ports> MemoryService<P> {
                     memory: Memory::from(record),
                     score,
                     similarity: similarity.get(&id).copied(),
-                    subjects: Vec::new(),
+                    subjects: self.names(caller, &record.subject_person_ids),
                 })
             })
             .collect();
         Ok(SearchResults { hits, notices })
+    }
+
+    /// People the text refers to by relation: "my wife" in "What does my wife like?".
+    fn relations_in(&self, caller: &Caller, text: &str) -> Vec<String> {
+        let lower = text.to_lowercase();
+        self.people_of(caller)
+            .into_iter()
+            .filter(|p| {
+                p.relation.as_deref().is_some_and(|r| {
+                    let needle = format!("my {r}");
+                    lower.match_indices(&needle).any(|(i, _)| {
+                        let after = lower[i + needle.len()..].chars().next();
+                        after.is_none_or(|c| !c.is_alphanumeric() || c == '\'')
+                    })
+                })
+            })
+            .map(|p| p.id.clone())
+            .collect()
     }
 
     /// Deletes a memory the caller may change; it goes to the archive first.

@@ -22,6 +22,7 @@ fn search(s: &mut MemoryService<FakePorts>, caller: &Caller, q: &str) -> Vec<Str
         &SearchQuery {
             text: q.into(),
             limit: None,
+            about: None,
         },
     )
     .unwrap()
@@ -219,6 +220,7 @@ fn embedder_down_stores_without_vector_and_searches_text_only() {
             &SearchQuery {
                 text: "peanuts".into(),
                 limit: None,
+                about: None,
             },
         )
         .unwrap();

@@ -21,7 +21,8 @@
 //! let mut store = MemoryStore::builder("/tmp/ash-home").open()?;
 //! let me = Caller::user("alice", None);
 //! store.add(&me, &NewMemory::text("I'm allergic to peanuts"))?;
-//! let found = store.search(&me, &SearchQuery { text: "What should I avoid eating?".into(), limit: None })?;
+//! let query = SearchQuery { text: "What should I avoid eating?".into(), limit: None, about: None };
+//! let found = store.search(&me, &query)?;
 //! println!("{}", found.hits[0].memory.content);
 //! # Ok::<(), ash_memory::Error>(())
 //! ```
@@ -52,6 +53,6 @@ pub use error::Error;
 pub use home::Home;
 pub use sandbox::Limits;
 pub use store::{
-    Added, ArchiveReason, Archived, Caller, CompactReport, GcReport, ListOptions, Memory, MemoryStore,
-    MemoryStoreBuilder, MemoryType, NewMemory, RebuildReport, SearchHit, SearchQuery, SearchResults,
+    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, GcReport, ListOptions, Memory, MemoryStore,
+    MemoryStoreBuilder, MemoryType, NewMemory, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
 };

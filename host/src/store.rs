@@ -16,8 +16,8 @@ use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
 pub use wit::{
-    Added, ArchiveReason, Archived, Caller, CompactReport, GcReport, ListOptions, Memory, MemoryType, NewMemory,
-    RebuildReport, SearchHit, SearchQuery, SearchResults,
+    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, GcReport, ListOptions, Memory, MemoryType,
+    NewMemory, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
 };
 
 /// A memory home opened through the policy component.
@@ -202,6 +202,57 @@ impl MemoryStore {
     /// Deletes a memory the caller may change (it is archived first).
     pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<(), Error> {
         self.call(|p, s| p.ash_memory_memory().call_delete(s, caller, id))
+    }
+
+    /// The caller's people.
+    pub fn people_list(&mut self, caller: &Caller) -> Result<Vec<Person>, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_people_list(s, caller))
+    }
+
+    /// One of the caller's people, by reference ("my wife", "Sarah") or id.
+    pub fn people_show(&mut self, caller: &Caller, reference: &str) -> Result<Person, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_people_show(s, caller, reference))
+    }
+
+    /// Adds or completes a person.
+    pub fn people_add(
+        &mut self,
+        caller: &Caller,
+        name: &str,
+        relation: Option<&str>,
+        aliases: &[String],
+    ) -> Result<Person, Error> {
+        self.call(|p, s| {
+            p.ash_memory_memory()
+                .call_people_add(s, caller, name, relation, aliases)
+        })
+    }
+
+    /// Adds an alias to a person.
+    pub fn people_alias(&mut self, caller: &Caller, reference: &str, alias: &str) -> Result<Person, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_people_alias(s, caller, reference, alias))
+    }
+
+    /// Folds `merge` into `keep`, re-linking memories.
+    pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_people_merge(s, caller, keep, merge))
+    }
+
+    /// The context block for a message, within `max_tokens` (default 2000).
+    pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_context(s, caller, message, max_tokens))
+    }
+
+    /// The `remember` and `recall` tool schemas, as JSON.
+    pub fn tool_schemas(&mut self) -> Result<serde_json::Value, Error> {
+        let text = self.call(|p, s| p.ash_memory_memory().call_tool_schemas(s).map(Ok))?;
+        serde_json::from_str(&text).map_err(|e| Error::Trap(format!("the component's tool schemas are not JSON: {e}")))
+    }
+
+    /// Runs a tool call (`remember` or `recall`) with its JSON arguments and returns the
+    /// text for the model: the second of the two functions an agent loop needs.
+    pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
+        self.call(|p, s| p.ash_memory_memory().call_tool_call(s, caller, name, arguments))
     }
 
     /// Rebuilds the index from `memories.jsonl`.

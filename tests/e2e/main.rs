@@ -9,6 +9,7 @@ mod cli;
 mod embedder_http;
 mod evolution;
 mod llm_http;
+mod people;
 mod recall;
 mod sandbox;
 mod scoping;

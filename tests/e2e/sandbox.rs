@@ -97,6 +97,7 @@ fn the_real_policy_runs_within_the_default_limits_after_a_trap_elsewhere() {
             &ash_memory::SearchQuery {
                 text: "What should I avoid eating?".into(),
                 limit: None,
+                about: None,
             },
         )
         .unwrap();

@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
-use ash_memory::{Caller, MemoryStore, NewMemory, SearchQuery, sandbox};
+use ash_memory::{Caller, MemoryStore, MemoryType, NewMemory, SearchQuery, sandbox};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -83,6 +83,9 @@ fn fact(i: usize) -> String {
     )
 }
 
+/// People created before the fill.
+const PEOPLE_IN_BENCH: usize = 200;
+
 struct Stats {
     median: Duration,
     p95: Duration,
@@ -97,6 +100,18 @@ fn stats(mut samples: Vec<Duration>) -> Stats {
         p95: samples[(n * 95 / 100).min(n - 1)],
         mean: samples.iter().sum::<Duration>() / n as u32,
     }
+}
+
+/// Bytes this process has handed to write(2) so far (`wchar` in /proc/self/io): the
+/// JSONL appends, the SQLite pages and journal, everything.
+fn bytes_written() -> u64 {
+    std::fs::read_to_string("/proc/self/io")
+        .ok()
+        .and_then(|io| {
+            io.lines()
+                .find_map(|l| l.strip_prefix("wchar: ").and_then(|n| n.trim().parse().ok()))
+        })
+        .unwrap_or(0)
 }
 
 fn ms(d: Duration) -> f64 {
@@ -117,25 +132,48 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     let mut store = MemoryStore::builder(&home).cache_dir(Some(cache)).open()?;
     let open_cached = t.elapsed();
 
+    // 200 people; every other memory is about one of them, for the person graph and the
+    // "Known People" block.
+    for n in 0..PEOPLE_IN_BENCH {
+        let relation = if n % 2 == 0 { "friend" } else { "colleague" };
+        store.people_add(&me, &format!("Person{n}"), Some(relation), &[])?;
+    }
+    // One memory in ten is an observation seen 30 days ago, already decayed, so that
+    // GC below has real work: archive, rewrite, unindex.
     let t = Instant::now();
     let batch = 250;
     let mut i = 0;
     while i < args.memories {
         let items: Vec<NewMemory> = (i..(i + batch).min(args.memories))
-            .map(|j| NewMemory::text(&fact(j)))
+            .map(|j| {
+                let mut item = NewMemory::text(&fact(j));
+                if j % 2 == 0 {
+                    item.subjects = vec![format!("Person{}", j % PEOPLE_IN_BENCH)];
+                }
+                if j % 10 == 9 {
+                    item.memory_type = Some(MemoryType::Observation);
+                    item.observed_at = Some((chrono::Utc::now() - chrono::TimeDelta::days(30)).to_rfc3339());
+                }
+                item
+            })
             .collect();
         store.add_batch(&me, &items)?;
         i += batch;
     }
     let fill = t.elapsed();
 
+    // Every add runs the full path: secret check, embedding, supersession candidates from
+    // the index and their verification, append, index upsert, fsync.
     let mut adds = Vec::with_capacity(args.samples);
+    let mut superseded = 0;
+    let written = bytes_written();
     for k in 0..args.samples {
         let item = NewMemory::text(&fact(args.memories + k));
         let t = Instant::now();
-        store.add(&me, &item)?;
+        superseded += store.add(&me, &item)?.superseded.len();
         adds.push(t.elapsed());
     }
+    let bytes_per_add = (bytes_written() - written) as f64 / args.samples.max(1) as f64;
     let mut searches = Vec::with_capacity(args.samples);
     let queries = [
         "What does Sarah like to eat?",
@@ -149,20 +187,46 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         let query = SearchQuery {
             text: queries[k % queries.len()].to_owned(),
             limit: Some(10),
+            about: None,
         };
         let t = Instant::now();
         let found = store.search(&me, &query)?;
         searches.push(t.elapsed());
         anyhow::ensure!(!found.hits.is_empty(), "search found nothing");
     }
+    let mut contexts = Vec::with_capacity(args.samples);
+    let mut context_tokens = 0;
+    for k in 0..args.samples {
+        let message = format!("{} Person{}?", queries[k % queries.len()], k % PEOPLE_IN_BENCH);
+        let t = Instant::now();
+        let block = store.context(&me, &message, None)?;
+        contexts.push(t.elapsed());
+        anyhow::ensure!(block.people.len() == 50 && !block.memories.is_empty(), "context came back short");
+        context_tokens = block.estimated_tokens;
+    }
     let t = Instant::now();
     let rebuilt = store.rebuild_index()?;
     let rebuild = t.elapsed();
-
     let total = args.memories + args.samples;
     let jsonl = std::fs::metadata(store.home().memories())?.len();
+
+    let t = Instant::now();
+    let dry = store.gc(true)?;
+    let gc_dry = t.elapsed();
+    let t = Instant::now();
+    let collected = store.gc(false)?;
+    let gc = t.elapsed();
+    anyhow::ensure!(
+        collected.archived.len() == dry.archived.len(),
+        "dry run and GC disagree"
+    );
+    // A real GC with nothing to do: the steady-state cost of auto_gc at start.
+    let t = Instant::now();
+    store.gc(false)?;
+    let gc_idle = t.elapsed();
     let add = stats(adds);
     let search = stats(searches);
+    let context = stats(contexts);
     if json_out {
         println!(
             "{}",
@@ -174,9 +238,18 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
                 "fill_ms": ms(fill),
                 "add_ms": { "median": ms(add.median), "p95": ms(add.p95), "mean": ms(add.mean) },
                 "search_ms": { "median": ms(search.median), "p95": ms(search.p95), "mean": ms(search.mean) },
+                "context_ms": { "median": ms(context.median), "p95": ms(context.p95), "mean": ms(context.mean) },
+                "people": PEOPLE_IN_BENCH,
+                "context_tokens": context_tokens,
                 "rebuild_ms": ms(rebuild),
                 "rebuild_embedded": rebuilt.embedded,
                 "jsonl_bytes_per_memory": jsonl as f64 / total as f64,
+                "bytes_written_per_add": bytes_per_add,
+                "superseded_during_adds": superseded,
+                "gc_dry_run_ms": ms(gc_dry),
+                "gc_ms": ms(gc),
+                "gc_archived": collected.archived.len(),
+                "gc_idle_ms": ms(gc_idle),
             }))?
         );
         return Ok(());
@@ -211,6 +284,12 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         ms(search.mean)
     );
     println!(
+        "  context median/p95/mean {:>8.3} / {:.3} / {:.3} ms ({PEOPLE_IN_BENCH} people, ~{context_tokens} tokens)",
+        ms(context.median),
+        ms(context.p95),
+        ms(context.mean)
+    );
+    println!(
         "  rebuild-index           {:>10.2} ms ({} embedding calls needed)",
         ms(rebuild),
         rebuilt.embedded
@@ -219,5 +298,12 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         "  memories.jsonl          {:>10.0} bytes per memory",
         jsonl as f64 / total as f64
     );
+    println!("  written per add         {bytes_per_add:>10.0} bytes (all writes: JSONL, index, journal)");
+    println!("  gc --dry-run            {:>10.2} ms", ms(gc_dry));
+    println!("  gc                      {:>10.2} ms ({} archived, file rewritten)", ms(gc), collected.archived.len());
+    println!("  gc, nothing to do       {:>10.2} ms", ms(gc_idle));
+    if superseded > 0 {
+        println!("  ({superseded} of the timed adds superseded an older memory)");
+    }
     Ok(())
 }

@@ -11,6 +11,7 @@ fn ask(store: &mut MemoryStore, who: &Caller, name: &str, question: &str) -> Res
         &SearchQuery {
             text: question.into(),
             limit: Some(3),
+            about: None,
         },
     )?;
     println!("\n{name} asks: {question:?}");

@@ -6,7 +6,7 @@ mod output;
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 use ash_memory::{Caller, Clock, ListOptions, MemoryStore, MemoryType, NewMemory, SearchQuery};
@@ -50,7 +50,7 @@ enum Command {
         /// Forget it after this many days
         #[arg(long, value_name = "N")]
         expires_days: Option<u32>,
-        /// Who it is about (not supported yet)
+        /// Who it is about: "Sarah", "my wife", "my wife Sarah", "Sarah's brother Tom"
         #[arg(long = "subject", value_name = "REF")]
         subjects: Vec<String>,
         /// Share it with the current chat instead of keeping it personal
@@ -68,7 +68,7 @@ enum Command {
         query: String,
         #[arg(long, value_name = "N", default_value_t = 10)]
         limit: u32,
-        /// Only memories about this person (not supported yet)
+        /// Only memories about this person and the people one hop from them
         #[arg(long, value_name = "REF")]
         about: Option<String>,
     },
@@ -108,10 +108,53 @@ enum Command {
     },
     /// Rebuild the search index from memories.jsonl
     RebuildIndex,
+    /// The people in your life that memory knows
+    #[command(subcommand)]
+    People(PeopleCommand),
+    /// The context block an agent injects before responding to MESSAGE
+    Context {
+        message: String,
+        /// The token budget (about four characters a token)
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<u32>,
+    },
+    /// The remember and recall tools for agent frameworks: print their schemas, or call one
+    Tools {
+        #[command(subcommand)]
+        call: Option<ToolsCommand>,
+    },
     /// Measure add and search at a given size, in a temporary home
     Bench(bench::BenchArgs),
     /// A short tour: remember, recall, scoping and secrets, in a temporary home
     Demo,
+}
+
+#[derive(Debug, Subcommand)]
+enum PeopleCommand {
+    /// List your people
+    List,
+    /// Show one person: by name, alias, "my RELATION", or id
+    Show { reference: String },
+    /// Add a person, or complete one who already has that name
+    Add {
+        name: String,
+        /// What they are to you: wife, boss, friend
+        #[arg(long, value_name = "R")]
+        relation: Option<String>,
+        /// Another name or reference for them
+        #[arg(long = "alias", value_name = "A")]
+        aliases: Vec<String>,
+    },
+    /// Give a person another name
+    Alias { reference: String, alias: String },
+    /// Two entries that are one person: fold the second into the first
+    Merge { keep: String, merge: String },
+}
+
+#[derive(Debug, Subcommand)]
+enum ToolsCommand {
+    /// Run a tool call: NAME is remember or recall, ARGUMENTS its JSON arguments
+    Call { name: String, arguments: String },
 }
 
 fn parse_type(s: &str) -> Result<MemoryType, String> {
@@ -183,14 +226,12 @@ pub fn run() -> Result<()> {
             out.added(&store.add(&caller, &item)?);
         }
         Command::Search { query, limit, about } => {
-            if about.is_some() {
-                bail!("--about needs the person graph, which is not built yet");
-            }
             let results = store.search(
                 &caller,
                 &SearchQuery {
                     text: query,
                     limit: Some(limit),
+                    about,
                 },
             )?;
             for notice in &results.notices {
@@ -221,6 +262,22 @@ pub fn run() -> Result<()> {
         Command::Gc { dry_run } => out.gc(&store.gc(dry_run)?),
         Command::Compact { older_than, force } => out.compact(&store.compact(older_than, force)?, older_than),
         Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
+        Command::People(people) => match people {
+            PeopleCommand::List => out.people(&store.people_list(&caller)?),
+            PeopleCommand::Show { reference } => out.person(&store.people_show(&caller, &reference)?),
+            PeopleCommand::Add {
+                name,
+                relation,
+                aliases,
+            } => out.person(&store.people_add(&caller, &name, relation.as_deref(), &aliases)?),
+            PeopleCommand::Alias { reference, alias } => out.person(&store.people_alias(&caller, &reference, &alias)?),
+            PeopleCommand::Merge { keep, merge } => out.person(&store.people_merge(&caller, &keep, &merge)?),
+        },
+        Command::Context { message, max_tokens } => out.context(&store.context(&caller, &message, max_tokens)?),
+        Command::Tools { call: None } => out.tools(&store.tool_schemas()?),
+        Command::Tools {
+            call: Some(ToolsCommand::Call { name, arguments }),
+        } => out.tool_result(&store.tool_call(&caller, &name, &arguments)?),
         Command::Bench(_) | Command::Demo => unreachable!("handled above"),
     }
     Ok(())

@@ -3,7 +3,9 @@
 
 use serde_json::{Value, json};
 
-use ash_memory::{Added, CompactReport, GcReport, Memory, RebuildReport, SearchResults};
+use ash_memory::{
+    Added, CompactReport, ContextBlock, GcReport, Memory, Person, RebuildReport, SearchHit, SearchResults,
+};
 
 pub struct Output {
     pub json: bool,
@@ -25,6 +27,33 @@ pub fn memory_json(m: &Memory) -> Value {
         "superseded_at": m.superseded_at,
         "superseded_by_id": m.superseded_by_id,
         "embedded": m.embedded,
+    })
+}
+
+/// A search hit: the memory's fields plus `score`, `similarity` and `subjects` (names).
+fn hit_json(h: &SearchHit) -> Value {
+    let mut v = memory_json(&h.memory);
+    v["score"] = json!(h.score);
+    v["similarity"] = json!(h.similarity);
+    v["subjects"] = json!(h.subjects);
+    v
+}
+
+/// A person, with the people.jsonl field names.
+pub fn person_json(p: &Person) -> Value {
+    let relationships: Vec<Value> = p
+        .relationships
+        .iter()
+        .map(|(id, relation)| json!({ "person_id": id, "relation": relation }))
+        .collect();
+    json!({
+        "id": p.id,
+        "name": p.name,
+        "relation": p.relation,
+        "aliases": p.aliases,
+        "created_at": p.created_at,
+        "updated_at": p.updated_at,
+        "relationships": relationships,
     })
 }
 
@@ -125,17 +154,7 @@ impl Output {
 
     pub fn search(&self, r: &SearchResults) {
         if self.json {
-            let hits: Vec<Value> = r
-                .hits
-                .iter()
-                .map(|h| {
-                    let mut v = memory_json(&h.memory);
-                    v["score"] = json!(h.score);
-                    v["similarity"] = json!(h.similarity);
-                    v["subjects"] = json!(h.subjects);
-                    v
-                })
-                .collect();
+            let hits: Vec<Value> = r.hits.iter().map(hit_json).collect();
             return print_json(&json!({ "hits": hits, "notices": r.notices }));
         }
         if r.hits.is_empty() {
@@ -144,13 +163,13 @@ impl Output {
         }
         println!("{:<7} {:<36}  {:<12}  CONTENT", "SCORE", "ID", "TYPE");
         for h in &r.hits {
-            println!(
-                "{:<7.4} {:<36}  {:<12}  {}",
-                h.score,
-                h.memory.id,
-                h.memory.memory_type.as_str(),
-                h.memory.content
-            );
+            let about = if h.subjects.is_empty() {
+                String::new()
+            } else {
+                format!("  (about {})", h.subjects.join(", "))
+            };
+            let (id, ty) = (&h.memory.id, h.memory.memory_type.as_str());
+            println!("{:<7.4} {id:<36}  {ty:<12}  {}{about}", h.score, h.memory.content);
         }
     }
 
@@ -219,5 +238,71 @@ impl Output {
             "Indexed {} memories ({} newly embedded, {} without an embedding, {} lines quarantined)",
             r.indexed, r.embedded, r.pending, r.quarantined
         );
+    }
+
+    pub fn people(&self, people: &[Person]) {
+        if self.json {
+            return print_json(&Value::Array(people.iter().map(person_json).collect()));
+        }
+        if people.is_empty() {
+            println!("No people yet.");
+            return;
+        }
+        println!("{:<36}  {:<20}  {:<12}  ALIASES", "ID", "NAME", "RELATION");
+        for p in people {
+            let relation = p.relation.as_deref().unwrap_or("-");
+            println!(
+                "{:<36}  {:<20}  {:<12}  {}",
+                p.id,
+                p.name,
+                relation,
+                p.aliases.join(", ")
+            );
+        }
+    }
+
+    pub fn person(&self, p: &Person) {
+        if self.json {
+            return print_json(&person_json(p));
+        }
+        println!("{:>13}: {}", "id", p.id);
+        println!("{:>13}: {}", "name", p.name);
+        println!("{:>13}: {}", "relation", p.relation.as_deref().unwrap_or("-"));
+        println!(
+            "{:>13}: {}",
+            "aliases",
+            if p.aliases.is_empty() {
+                "-".to_owned()
+            } else {
+                p.aliases.join(", ")
+            }
+        );
+        for (id, relation) in &p.relationships {
+            println!("{:>13}: {relation} is {id}", "relationship");
+        }
+    }
+
+    pub fn context(&self, c: &ContextBlock) {
+        if self.json {
+            return print_json(&json!({
+                "people": c.people.iter().map(person_json).collect::<Vec<_>>(),
+                "memories": c.memories.iter().map(hit_json).collect::<Vec<_>>(),
+                "markdown": c.markdown,
+                "estimated_tokens": c.estimated_tokens,
+                "dropped": c.dropped,
+            }));
+        }
+        print!("{}", c.markdown);
+    }
+
+    pub fn tools(&self, schemas: &Value) {
+        print_json(schemas);
+    }
+
+    pub fn tool_result(&self, text: &str) {
+        if self.json {
+            return print_json(&json!({ "result": text }));
+        }
+        println!("{text}");
     }
 }

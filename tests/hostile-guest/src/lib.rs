@@ -70,6 +70,41 @@ mod component {
         fn delete(_c: wit::Caller, id: String) -> Result<(), wit::Error> {
             Err(wit::Error::NotFound(id))
         }
+        fn people_list(_c: wit::Caller) -> Result<Vec<wit::Person>, wit::Error> {
+            Ok(Vec::new())
+        }
+        fn people_show(_c: wit::Caller, r: String) -> Result<wit::Person, wit::Error> {
+            Err(wit::Error::NotFound(r))
+        }
+        fn people_add(
+            _c: wit::Caller,
+            name: String,
+            _relation: Option<String>,
+            _aliases: Vec<String>,
+        ) -> Result<wit::Person, wit::Error> {
+            Err(wit::Error::InvalidInput(name))
+        }
+        fn people_alias(_c: wit::Caller, r: String, _alias: String) -> Result<wit::Person, wit::Error> {
+            Err(wit::Error::NotFound(r))
+        }
+        fn people_merge(_c: wit::Caller, keep: String, _merge: String) -> Result<wit::Person, wit::Error> {
+            Err(wit::Error::NotFound(keep))
+        }
+        fn context(_c: wit::Caller, _m: String, _t: Option<u32>) -> Result<wit::ContextBlock, wit::Error> {
+            Ok(wit::ContextBlock {
+                people: Vec::new(),
+                memories: Vec::new(),
+                markdown: String::new(),
+                estimated_tokens: 0,
+                dropped: 0,
+            })
+        }
+        fn tool_schemas() -> String {
+            "[]".into()
+        }
+        fn tool_call(_c: wit::Caller, name: String, _a: String) -> Result<String, wit::Error> {
+            Err(wit::Error::InvalidInput(name))
+        }
         fn rebuild_index() -> Result<wit::RebuildReport, wit::Error> {
             Ok(wit::RebuildReport {
                 indexed: 0,

@@ -1,0 +1,151 @@
+//! The context an agent injects before each response (seed 002's system-prompt blocks):
+//! "Known People" and "Relevant Context from Memory", with subject attribution, fitted
+//! to a token budget by dropping the least relevant memories first.
+
+use chrono::DateTime;
+
+use crate::api::{ContextBlock, Error, Person, SearchHit, SearchQuery};
+use crate::ports::Ports;
+use crate::record::parse_time;
+use crate::scope::Caller;
+use crate::service::MemoryService;
+
+/// The budget when the caller gives none.
+pub const DEFAULT_MAX_TOKENS: u32 = 2000;
+/// At most this many people in "Known People" (seed 001).
+pub const MAX_PEOPLE: usize = 50;
+/// At most this many memories, taken by relevance whatever their similarity (seed 002:
+/// a personal store is small, and its best matches are worth showing even when weak).
+pub const MAX_MEMORIES: u32 = 10;
+
+/// Estimated tokens: one per four characters, rounded up. OpenAI's rule of thumb for
+/// English text; it overestimates slightly for short words, which keeps within budget.
+pub fn estimate_tokens(text: &str) -> u32 {
+    (text.chars().count() as u32).div_ceil(4)
+}
+
+/// "about Sarah", "about Sarah and John", "about A, B and C".
+fn about(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => format!(" (about {one})"),
+        [init @ .., last] => format!(" (about {} and {last})", init.join(", ")),
+    }
+}
+
+/// Renders the two blocks as markdown.
+pub fn render(people: &[Person], memories: &[SearchHit]) -> String {
+    let mut out = String::new();
+    if !people.is_empty() {
+        out.push_str("## Known People\n\nThe user has told you about these people:\n\n");
+        for p in people {
+            match &p.relation {
+                Some(r) => out.push_str(&format!("- **{}** ({r})\n", p.name)),
+                None => out.push_str(&format!("- **{}**\n", p.name)),
+            }
+        }
+        let example = people.iter().find(|p| p.relation.is_some()).unwrap_or(&people[0]);
+        let hint = match &example.relation {
+            Some(r) => format!("'my {r}' or '{}'", example.name),
+            None => format!("'{}'", example.name),
+        };
+        out.push_str(&format!("\nUse these when interpreting references like {hint}.\n"));
+    }
+    if !memories.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("## Relevant Context from Memory\n\n");
+        for h in memories {
+            out.push_str(&format!("- [Memory{}] {}\n", about(&h.subjects), h.memory.content));
+        }
+    }
+    out
+}
+
+impl<P: Ports> MemoryService<P> {
+    /// The context for a message; see `context` in `wit/memory.wit`.
+    pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
+        let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        let mut memories = if message.trim().is_empty() {
+            Vec::new()
+        } else {
+            let query = SearchQuery {
+                text: message.to_owned(),
+                limit: Some(MAX_MEMORIES),
+                about: None,
+            };
+            self.search_with(caller, &query, f32::NEG_INFINITY)?.hits
+        };
+        let mut people = self.recently_active_people(caller);
+        let mut dropped = 0;
+        let markdown = loop {
+            let markdown = render(&people, &memories);
+            if estimate_tokens(&markdown) <= budget {
+                break markdown;
+            }
+            // The least relevant memory goes first, then the least recently active person.
+            if memories.pop().is_some() || people.pop().is_some() {
+                dropped += 1;
+            } else {
+                break String::new();
+            }
+        };
+        Ok(ContextBlock {
+            estimated_tokens: estimate_tokens(&markdown),
+            people,
+            memories,
+            markdown,
+            dropped,
+        })
+    }
+
+    /// The caller's people, most recently active first: by the latest of their creation,
+    /// their last update, and the newest memory about them.
+    fn recently_active_people(&self, caller: &Caller) -> Vec<Person> {
+        let time = |t: &str| parse_time(t).unwrap_or(DateTime::UNIX_EPOCH);
+        let mut people: Vec<(DateTime<chrono::Utc>, Person)> = self
+            .people_of(caller)
+            .into_iter()
+            .map(|p| {
+                let mut active = time(&p.created_at);
+                if let Some(u) = &p.updated_at {
+                    active = active.max(time(u));
+                }
+                for m in self.memories.iter().filter(|m| m.subject_person_ids.contains(&p.id)) {
+                    active = active.max(time(&m.created_at));
+                }
+                (active, Person::from(p))
+            })
+            .collect();
+        people.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
+        people.into_iter().take(MAX_PEOPLE).map(|(_, p)| p).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_attribution_and_estimates() {
+        let sarah = Person {
+            id: "p".into(),
+            name: "Sarah".into(),
+            relation: Some("wife".into()),
+            aliases: vec![],
+            created_at: "2026-01-01T00:00:00+00:00".into(),
+            updated_at: None,
+            relationships: vec![],
+        };
+        let md = render(std::slice::from_ref(&sarah), &[]);
+        assert!(
+            md.contains("- **Sarah** (wife)") && md.contains("'my wife' or 'Sarah'"),
+            "{md}"
+        );
+        assert_eq!(about(&["A".into(), "B".into(), "C".into()]), " (about A, B and C)");
+        assert_eq!(estimate_tokens("abcd"), 1);
+        assert_eq!(estimate_tokens("abcde"), 2);
+        assert_eq!(render(&[], &[]), "");
+    }
+}
