@@ -201,7 +201,10 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         let t = Instant::now();
         let block = store.context(&me, &message, None)?;
         contexts.push(t.elapsed());
-        anyhow::ensure!(block.people.len() == 50 && !block.memories.is_empty(), "context came back short");
+        anyhow::ensure!(
+            block.people.len() == 50 && !block.memories.is_empty(),
+            "context came back short"
+        );
         context_tokens = block.estimated_tokens;
     }
     let t = Instant::now();
@@ -300,7 +303,11 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     );
     println!("  written per add         {bytes_per_add:>10.0} bytes (all writes: JSONL, index, journal)");
     println!("  gc --dry-run            {:>10.2} ms", ms(gc_dry));
-    println!("  gc                      {:>10.2} ms ({} archived, file rewritten)", ms(gc), collected.archived.len());
+    println!(
+        "  gc                      {:>10.2} ms ({} archived, file rewritten)",
+        ms(gc),
+        collected.archived.len()
+    );
     println!("  gc, nothing to do       {:>10.2} ms", ms(gc_idle));
     if superseded > 0 {
         println!("  ({superseded} of the timed adds superseded an older memory)");
