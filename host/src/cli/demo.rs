@@ -76,6 +76,22 @@ pub fn run() -> Result<()> {
     }
     ask(&mut store, &alice, "alice", "Where do I live?")?;
 
+    println!("\nalice talks about her wife:");
+    store.add(&alice, &NewMemory::text("My wife's name is Sarah"))?;
+    let likes = NewMemory {
+        subjects: vec!["my wife".into()],
+        ..NewMemory::text("She likes Italian food")
+    };
+    store.add(&alice, &likes)?;
+    let block = store.context(&alice, "What does my wife like?", Some(400))?;
+    println!(
+        "  context for \"What does my wife like?\" ({} tokens):",
+        block.estimated_tokens
+    );
+    for line in block.markdown.lines() {
+        println!("    {line}");
+    }
+
     println!("\nalice tries to store a secret:");
     match store.add(
         &alice,
