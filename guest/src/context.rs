@@ -2,6 +2,8 @@
 //! "Known People" and "Relevant Context from Memory", with subject attribution, fitted
 //! to a token budget by dropping the least relevant memories first.
 
+use std::collections::HashMap;
+
 use chrono::DateTime;
 
 use crate::api::{ContextBlock, Error, Person, SearchHit, SearchQuery};
@@ -104,16 +106,28 @@ impl<P: Ports> MemoryService<P> {
     /// their last update, and the newest memory about them.
     fn recently_active_people(&self, caller: &Caller) -> Vec<Person> {
         let time = |t: &str| parse_time(t).unwrap_or(DateTime::UNIX_EPOCH);
+        // One pass over the memories: the newest memory about each person.
+        let mut latest: HashMap<&str, &str> = HashMap::new();
+        for m in self.memories.iter() {
+            for id in &m.subject_person_ids {
+                let newest = latest.entry(id.as_str()).or_insert(m.created_at.as_str());
+                if time(&m.created_at) > time(newest) {
+                    *newest = m.created_at.as_str();
+                }
+            }
+        }
         let mut people: Vec<(DateTime<chrono::Utc>, Person)> = self
             .people_of(caller)
             .into_iter()
             .map(|p| {
                 let mut active = time(&p.created_at);
-                if let Some(u) = &p.updated_at {
-                    active = active.max(time(u));
-                }
-                for m in self.memories.iter().filter(|m| m.subject_person_ids.contains(&p.id)) {
-                    active = active.max(time(&m.created_at));
+                for t in p
+                    .updated_at
+                    .as_deref()
+                    .into_iter()
+                    .chain(latest.get(p.id.as_str()).copied())
+                {
+                    active = active.max(time(t));
                 }
                 (active, Person::from(p))
             })
