@@ -434,3 +434,86 @@ fn compaction_removes_only_old_archive_entries_and_only_with_force() {
     let after = s.ports().file(Collection::Archive);
     assert!(!after.contains("Old news") && after.contains("Recent news") && after.contains("not json"));
 }
+
+fn with_subjects(content: &str, subjects: &[&str]) -> NewMemory {
+    NewMemory {
+        subjects: subjects.iter().map(|s| s.to_string()).collect(),
+        ..NewMemory::text(content)
+    }
+}
+
+#[test]
+fn references_converge_and_people_stay_with_their_owner() {
+    let mut s = service();
+    s.add(&alice(), NewMemory::text("My wife's name is Sarah")).unwrap();
+    let a = s
+        .add(&alice(), with_subjects("She likes Italian food", &["my wife"]))
+        .unwrap()
+        .memories
+        .remove(0);
+    let b = s
+        .add(&alice(), with_subjects("She runs", &["sarah"]))
+        .unwrap()
+        .memories
+        .remove(0);
+    let c = s
+        .add(&alice(), with_subjects("She sings", &["my wife Sarah"]))
+        .unwrap()
+        .memories
+        .remove(0);
+    assert_eq!(s.people_list(&alice()).unwrap().len(), 1);
+    assert_eq!(a.subject_person_ids, b.subject_person_ids);
+    assert_eq!(b.subject_person_ids, c.subject_person_ids);
+
+    let bob = Caller::new(Some("bob"), Some("chat-1"));
+    assert!(s.people_list(&bob).unwrap().is_empty());
+    let sarah = &a.subject_person_ids[0];
+    assert!(matches!(
+        s.add(&bob, with_subjects("x", &[sarah])),
+        Err(Error::Unauthorized(_))
+    ));
+    assert!(matches!(s.people_show(&bob, "Sarah"), Err(Error::NotFound(_))));
+}
+
+#[test]
+fn a_placeholder_gets_its_name_later() {
+    let mut s = service();
+    s.add(&alice(), with_subjects("My boss likes golf", &["my boss"]))
+        .unwrap();
+    assert_eq!(s.people_list(&alice()).unwrap()[0].name, "my boss");
+    s.add(&alice(), with_subjects("He is from Oslo", &["my boss Mike"]))
+        .unwrap();
+    let people = s.people_list(&alice()).unwrap();
+    assert_eq!(people.len(), 1);
+    assert_eq!(
+        (people[0].name.as_str(), people[0].relation.as_deref()),
+        ("Mike", Some("boss"))
+    );
+}
+
+#[test]
+fn tool_calls_validate_before_writing() {
+    let mut s = service();
+    let err = s
+        .tool_call(
+            &alice(),
+            "remember",
+            r#"{"facts": [{"content": "ok"}, {"content": 3}]}"#,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidInput(m) if m.contains("facts[1].content")),
+        "{err:?}"
+    );
+    assert_eq!(s.ports().file(Collection::Memories), "");
+    let ok = s
+        .tool_call(
+            &alice(),
+            "remember",
+            r#"{"content": "I like tea", "expires_in_days": 3}"#,
+        )
+        .unwrap();
+    assert_eq!(ok, "Remembered 1 fact.");
+    let recalled = s.tool_call(&alice(), "recall", r#"{"query": "tea"}"#).unwrap();
+    assert_eq!(recalled, "- I like tea");
+}
