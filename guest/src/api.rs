@@ -181,6 +181,15 @@ pub struct GcReport {
     pub dry_run: bool,
 }
 
+/// One thing `doctor` checked; see `finding` in `wit/memory.wit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub check: String,
+    pub ok: bool,
+    pub detail: String,
+    pub fixed: bool,
+}
+
 /// What compaction did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompactReport {

@@ -4,9 +4,11 @@
 
 use std::collections::HashMap;
 
-use crate::people::PersonRecord;
-use crate::ports::{Collection, FileError, Level, Ports};
-use crate::record::MemoryRecord;
+use serde::Deserialize;
+
+use crate::people::{PERSON_VERSION, PersonRecord};
+use crate::ports::{Collection, FileError, FileState, Level, Ports};
+use crate::record::{MemoryRecord, RECORD_VERSION};
 
 /// A record type stored one per line in a collection.
 pub trait Record: Clone {
@@ -14,6 +16,8 @@ pub trait Record: Clone {
     const COLLECTION: Collection;
     /// The file name, for messages.
     const FILE: &'static str;
+    /// The newest record version this guest understands.
+    const VERSION: u32;
     fn id(&self) -> &str;
     fn parse(line: &str) -> Result<Self, String>;
     fn to_line(&self) -> String;
@@ -22,6 +26,7 @@ pub trait Record: Clone {
 impl Record for MemoryRecord {
     const COLLECTION: Collection = Collection::Memories;
     const FILE: &'static str = "memories.jsonl";
+    const VERSION: u32 = RECORD_VERSION;
     fn id(&self) -> &str {
         &self.id
     }
@@ -36,6 +41,7 @@ impl Record for MemoryRecord {
 impl Record for PersonRecord {
     const COLLECTION: Collection = Collection::People;
     const FILE: &'static str = "people.jsonl";
+    const VERSION: u32 = PERSON_VERSION;
     fn id(&self) -> &str {
         &self.id
     }
@@ -52,11 +58,28 @@ pub type Memories = Records<MemoryRecord>;
 /// The people collection.
 pub type People = Records<PersonRecord>;
 
+/// Just enough of a line to tell whether a newer writer made it.
+#[derive(Deserialize)]
+struct VersionProbe {
+    version: u32,
+}
+
+/// Whether a line that did not parse is a record of a newer format: such lines are kept in
+/// place, untouched, rather than quarantined, so that an older guest never takes a newer
+/// writer's data out of the source of truth.
+fn is_newer<T: Record>(line: &str) -> bool {
+    // Only an object is a record (serde would also read `[2]` into the probe).
+    line.trim_start().starts_with('{')
+        && serde_json::from_str::<VersionProbe>(line).is_ok_and(|p| p.version > T::VERSION)
+}
+
 /// The folded records of one collection.
 #[derive(Debug)]
 pub struct Records<T: Record> {
     records: Vec<T>,
     positions: HashMap<String, usize>,
+    /// Lines of a newer format, kept verbatim and written back by every rewrite.
+    newer: Vec<String>,
     end: u64,
     generation: Option<u64>,
 }
@@ -66,6 +89,7 @@ impl<T: Record> Default for Records<T> {
         Records {
             records: Vec::new(),
             positions: HashMap::new(),
+            newer: Vec::new(),
             end: 0,
             generation: None,
         }
@@ -77,25 +101,39 @@ impl<T: Record> Records<T> {
     /// the quarantine file and the collection is rewritten without them; returns how many.
     pub fn refresh<P: Ports>(&mut self, ports: &P) -> Result<u64, FileError> {
         let chunk = ports.read(T::COLLECTION, self.end, self.generation)?;
-        if Some(chunk.generation) != self.generation {
+        if Some(chunk.generation) != self.generation || chunk.end < self.end {
             self.records.clear();
             self.positions.clear();
+            self.newer.clear();
         }
         self.generation = Some(chunk.generation);
         self.end = chunk.end;
 
         let mut bad: Vec<String> = Vec::new();
+        let newer_before = self.newer.len();
         for line in chunk.data.split('\n') {
+            let line = line.strip_suffix('\r').unwrap_or(line);
             if line.trim().is_empty() {
                 continue;
             }
             match T::parse(line) {
                 Ok(record) => self.apply(record),
+                Err(_) if is_newer::<T>(line) => self.newer.push(line.to_owned()),
                 Err(e) => {
                     ports.log(Level::Warn, &format!("{}: quarantined a line: {e}", T::FILE));
                     bad.push(line.to_owned());
                 }
             }
+        }
+        if self.newer.len() > newer_before {
+            ports.log(
+                Level::Warn,
+                &format!(
+                    "{}: {} record(s) of a newer format than this version understands are kept in place, untouched",
+                    T::FILE,
+                    self.newer.len() - newer_before
+                ),
+            );
         }
         if bad.is_empty() {
             return Ok(0);
@@ -119,54 +157,84 @@ impl<T: Record> Records<T> {
     }
 
     /// Appends records (new ones, or new versions of existing ones) in one write.
-    pub fn append<P: Ports>(&mut self, ports: &P, records: Vec<T>) -> Result<(), FileError> {
+    pub fn append<P: Ports>(&mut self, ports: &P, records: Vec<T>) -> Result<FileState, FileError> {
         if records.is_empty() {
-            return Ok(());
+            return Ok(self.state());
         }
         let lines: Vec<String> = records.iter().map(T::to_line).collect();
-        ports.append(T::COLLECTION, &lines)?;
-        // The host holds the writers' lock for the whole call, so nobody else appended in
-        // between: the file now ends exactly after our lines.
-        self.end += lines.iter().map(|l| l.len() as u64 + 1).sum::<u64>();
+        let state = ports.append(T::COLLECTION, &lines)?;
+        let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
+        // The file should now end just after our lines (one byte more when the host had
+        // to end a last line that lacked its newline). Anything else means someone wrote
+        // in between: read the file again from the start at the next refresh.
+        let expected = self.end + written;
+        let in_step = Some(state.generation) == self.generation && (state.end == expected || state.end == expected + 1);
         for record in records {
             self.apply(record);
         }
-        Ok(())
+        if in_step {
+            self.end = state.end;
+        } else {
+            self.generation = None;
+        }
+        Ok(state)
     }
 
     /// Removes records by id and rewrites the collection atomically without them.
-    pub fn remove<P: Ports>(&mut self, ports: &P, ids: &[String]) -> Result<(), FileError> {
+    pub fn remove<P: Ports>(&mut self, ports: &P, ids: &[String]) -> Result<FileState, FileError> {
+        let gone: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
         let keep: Vec<T> = self
             .records
             .iter()
-            .filter(|r| !ids.iter().any(|id| id == r.id()))
+            .filter(|r| !gone.contains(r.id()))
             .cloned()
             .collect();
-        let lines: Vec<String> = keep.iter().map(T::to_line).collect();
-        ports.replace(T::COLLECTION, &lines)?;
-        self.reset_to(keep);
-        Ok(())
+        self.replace_with(ports, keep)
     }
 
     /// Rewrites the file from the cache: one line per record, superseded lines folded away.
-    fn rewrite<P: Ports>(&mut self, ports: &P) -> Result<(), FileError> {
-        let lines: Vec<String> = self.records.iter().map(T::to_line).collect();
-        ports.replace(T::COLLECTION, &lines)?;
-        let records = std::mem::take(&mut self.records);
-        self.reset_to(records);
-        Ok(())
+    fn rewrite<P: Ports>(&mut self, ports: &P) -> Result<FileState, FileError> {
+        let records = self.records.clone();
+        self.replace_with(ports, records)
     }
 
-    fn reset_to(&mut self, records: Vec<T>) {
+    /// Replaces the file with the newer-format lines and these records.
+    fn replace_with<P: Ports>(&mut self, ports: &P, records: Vec<T>) -> Result<FileState, FileError> {
+        let lines: Vec<String> = self
+            .newer
+            .iter()
+            .cloned()
+            .chain(records.iter().map(T::to_line))
+            .collect();
+        let state = ports.replace(T::COLLECTION, &lines)?;
         self.positions = records
             .iter()
             .enumerate()
             .map(|(i, r)| (r.id().to_owned(), i))
             .collect();
         self.records = records;
-        // The file was replaced: its generation is new, so the next refresh reads it whole.
-        self.generation = None;
-        self.end = 0;
+        // The cache is exactly the new file.
+        self.generation = Some(state.generation);
+        self.end = state.end;
+        Ok(state)
+    }
+
+    /// Where the file stood when the cache last matched it.
+    pub fn state(&self) -> FileState {
+        FileState {
+            generation: self.generation.unwrap_or(0),
+            end: self.end,
+        }
+    }
+
+    /// Whether the cache is known to match the file up to `state().end`.
+    pub fn in_step(&self) -> bool {
+        self.generation.is_some()
+    }
+
+    /// Lines of a newer format kept untouched.
+    pub fn newer_count(&self) -> usize {
+        self.newer.len()
     }
 
     /// The record with this id.

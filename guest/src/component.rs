@@ -35,6 +35,13 @@ fn file_error(e: files::Error) -> ports::FileError {
     }
 }
 
+fn file_state(s: files::FileState) -> ports::FileState {
+    ports::FileState {
+        generation: s.generation,
+        end: s.end,
+    }
+}
+
 fn index_error(e: index::Error) -> ports::IndexError {
     match e {
         index::Error::Unavailable(m) => ports::IndexError::Unavailable(m),
@@ -69,11 +76,11 @@ impl Ports for WitPorts {
             })
             .map_err(file_error)
     }
-    fn append(&self, c: Collection, lines: &[String]) -> Result<(), ports::FileError> {
-        files::append(collection(c), lines).map_err(file_error)
+    fn append(&self, c: Collection, lines: &[String]) -> Result<ports::FileState, ports::FileError> {
+        files::append(collection(c), lines).map(file_state).map_err(file_error)
     }
-    fn replace(&self, c: Collection, lines: &[String]) -> Result<(), ports::FileError> {
-        files::replace(collection(c), lines).map_err(file_error)
+    fn replace(&self, c: Collection, lines: &[String]) -> Result<ports::FileState, ports::FileError> {
+        files::replace(collection(c), lines).map(file_state).map_err(file_error)
     }
     fn quarantine(&self, c: Collection, lines: &[String], reason: &str) -> Result<(), ports::FileError> {
         files::quarantine(collection(c), lines, reason).map_err(file_error)
@@ -129,6 +136,16 @@ impl Ports for WitPorts {
                 })
             })
             .map_err(index_error)
+    }
+    fn index_reflects(&self) -> Result<Option<ports::FileState>, ports::IndexError> {
+        index::reflects().map(|s| s.map(file_state)).map_err(index_error)
+    }
+    fn index_set_reflects(&self, state: ports::FileState) -> Result<(), ports::IndexError> {
+        index::set_reflects(files::FileState {
+            generation: state.generation,
+            end: state.end,
+        })
+        .map_err(index_error)
     }
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ports::EmbedError> {
         embedder::embed(texts).map_err(|e| match e {
@@ -361,7 +378,7 @@ impl wit::Guest for Component {
         })
     }
 
-    fn delete(c: wit::Caller, id: String) -> Result<(), wit::Error> {
+    fn delete(c: wit::Caller, id: String) -> Result<String, wit::Error> {
         with_service(|s| s.delete(&caller(c), &id))
     }
 
@@ -414,6 +431,20 @@ impl wit::Guest for Component {
             embedded: r.embedded,
             pending: r.pending,
             quarantined: r.quarantined,
+        })
+    }
+
+    fn doctor(fix: bool) -> Result<Vec<wit::Finding>, wit::Error> {
+        with_service(|s| s.doctor(fix)).map(|findings| {
+            findings
+                .into_iter()
+                .map(|f| wit::Finding {
+                    check: f.check,
+                    ok: f.ok,
+                    detail: f.detail,
+                    fixed: f.fixed,
+                })
+                .collect()
         })
     }
 }

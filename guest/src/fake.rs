@@ -14,6 +14,7 @@ pub struct FakePorts {
     pub quarantined: RefCell<Vec<String>>,
     pub index: RefCell<HashMap<String, IndexEntry>>,
     pub index_info: RefCell<Option<IndexInfo>>,
+    pub index_reflects: RefCell<Option<FileState>>,
     pub index_broken: Cell<bool>,
     pub embedder_down: Cell<bool>,
     pub embed_calls: Cell<usize>,
@@ -99,21 +100,30 @@ impl Ports for FakePorts {
             generation: gen_,
         })
     }
-    fn append(&self, c: Collection, lines: &[String]) -> Result<(), FileError> {
+    fn append(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
         let mut files = self.files.borrow_mut();
         let entry = files.entry(name(c)).or_default();
+        if !entry.0.is_empty() && !entry.0.ends_with('\n') {
+            entry.0.push('\n');
+        }
         for l in lines {
             entry.0.push_str(l);
             entry.0.push('\n');
         }
-        Ok(())
+        Ok(FileState {
+            generation: entry.1,
+            end: entry.0.len() as u64,
+        })
     }
-    fn replace(&self, c: Collection, lines: &[String]) -> Result<(), FileError> {
+    fn replace(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
         let mut files = self.files.borrow_mut();
         let entry = files.entry(name(c)).or_default();
         entry.0 = lines.iter().map(|l| format!("{l}\n")).collect();
         entry.1 += 1;
-        Ok(())
+        Ok(FileState {
+            generation: entry.1,
+            end: entry.0.len() as u64,
+        })
     }
     fn quarantine(&self, _c: Collection, lines: &[String], _reason: &str) -> Result<(), FileError> {
         self.quarantined.borrow_mut().extend(lines.iter().cloned());
@@ -174,8 +184,19 @@ impl Ports for FakePorts {
     fn index_count(&self) -> Result<u64, IndexError> {
         Ok(self.index.borrow().len() as u64)
     }
+    fn index_reflects(&self) -> Result<Option<FileState>, IndexError> {
+        if self.index_broken.get() {
+            return Err(IndexError::Unavailable("broken".into()));
+        }
+        Ok(*self.index_reflects.borrow())
+    }
+    fn index_set_reflects(&self, state: FileState) -> Result<(), IndexError> {
+        *self.index_reflects.borrow_mut() = Some(state);
+        Ok(())
+    }
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError> {
         self.index_broken.set(false);
+        *self.index_reflects.borrow_mut() = None;
         self.index.borrow_mut().clear();
         *self.index_info.borrow_mut() = Some(info.clone());
         Ok(())

@@ -8,7 +8,9 @@
 pub mod api;
 pub mod collection;
 pub mod context;
+mod doctor;
 pub mod gc;
+mod index_sync;
 pub mod lifecycle;
 pub mod memory_type;
 pub mod people;
@@ -21,9 +23,14 @@ pub mod secrets;
 pub mod service;
 pub mod supersession;
 pub mod tools;
+pub mod vectors;
 
 #[cfg(test)]
 mod fake;
+#[cfg(test)]
+mod person_graph_tests;
+#[cfg(test)]
+mod reader_props;
 #[cfg(test)]
 mod service_tests;
 
@@ -31,7 +38,7 @@ mod service_tests;
 mod component;
 
 pub use api::{
-    Added, Archived, CompactReport, Error, GcReport, ListOptions, Memory, NewMemory, RebuildReport, SearchHit,
+    Added, Archived, CompactReport, Error, Finding, GcReport, ListOptions, Memory, NewMemory, RebuildReport, SearchHit,
     SearchQuery, SearchResults,
 };
 pub use memory_type::MemoryType;

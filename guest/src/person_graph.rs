@@ -1,6 +1,7 @@
 //! People operations of the memory service: resolving references (creating people on
 //! first mention), aliases, merges, and the one-hop neighbourhood that person-graph
-//! search follows. Only the owner may see, change or reference a person.
+//! search follows. Only the owner may see, change or reference a person; to anyone else
+//! a person's id is as unknown as an id that never existed.
 
 use std::collections::{HashMap, HashSet};
 
@@ -10,6 +11,56 @@ use crate::ports::Ports;
 use crate::record::{MemoryRecord, format_time};
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::supersession::RuleContext;
+
+/// How many `merged_into` links a reference by id follows before giving up.
+const MAX_MERGE_HOPS: usize = 16;
+
+/// What a reference is, as an id.
+enum IdReference<'a> {
+    /// One of the caller's people (through any merges).
+    Mine(&'a PersonRecord),
+    /// Shaped like an id, but no person of the caller's: another user's, or none at all.
+    /// The two are never told apart.
+    Unknown,
+    /// Not an id: a name, a relation, a handle.
+    NotAnId,
+}
+
+/// Whether text has the shape of the ids this guest makes (UUIDs).
+fn looks_like_id(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+/// Refuses text that looks like a secret: people's names and aliases are stored and
+/// shown in prompts like memories are.
+pub(crate) fn refuse_secret(text: &str) -> Result<(), Error> {
+    match crate::secrets::detect(text) {
+        Some(kind) => Err(Error::SecretRefused(format!(
+            "this looks like {}; secrets are never stored in memory",
+            kind.describe()
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn unknown_person(reference: &str) -> Error {
+    Error::NotFound(format!("no person {reference} is known to you"))
+}
+
+fn too_deep(reference: &str) -> Error {
+    let shown: String = reference.chars().take(60).collect();
+    let more = if reference.chars().count() > 60 { "..." } else { "" };
+    Error::InvalidInput(format!(
+        "the person reference {shown:?}{more} nests more than {} possessives; name the person instead",
+        people::MAX_NESTING
+    ))
+}
 
 impl<P: Ports> MemoryService<P> {
     /// The caller's people (merged entries left out).
@@ -28,24 +79,42 @@ impl<P: Ports> MemoryService<P> {
             .ok_or_else(|| Error::InvalidInput("people belong to a user (--user)".into()))
     }
 
-    /// A reference by id: an error if it names another user's person.
-    fn check_id_reference(&self, caller: &Caller, text: &str) -> Result<Option<PersonRecord>, Error> {
-        match self.people.get(text.trim()) {
-            Some(p) if Some(&p.owner_user_id) == caller.user_id.as_ref() && p.merged_into.is_none() => {
-                Ok(Some(p.clone()))
+    /// Reads a reference as an id. A merged person's id leads to the person they were
+    /// merged into; another user's person is as unknown as no person at all.
+    fn id_reference(&self, caller: &Caller, text: &str) -> IdReference<'_> {
+        let id = text.trim();
+        let Some(mut p) = self.people.get(id) else {
+            return if looks_like_id(id) {
+                IdReference::Unknown
+            } else {
+                IdReference::NotAnId
+            };
+        };
+        for _ in 0..=MAX_MERGE_HOPS {
+            if Some(&p.owner_user_id) != caller.user_id.as_ref() {
+                return IdReference::Unknown;
             }
-            Some(_) => Err(Error::Unauthorized(format!(
-                "person {} is not one of yours",
-                text.trim()
-            ))),
-            None => Ok(None),
+            match &p.merged_into {
+                None => return IdReference::Mine(p),
+                Some(next) => match self.people.get(next) {
+                    Some(n) => p = n,
+                    None => return IdReference::Unknown,
+                },
+            }
         }
+        IdReference::Unknown
     }
 
-    /// Finds the person a reference means, without creating one.
+    /// Finds the person a reference means, without creating one. An id that is not one
+    /// of the caller's people finds no one.
     pub(crate) fn find_person(&self, caller: &Caller, text: &str) -> Result<Option<PersonRecord>, Error> {
-        if let Some(p) = self.check_id_reference(caller, text)? {
-            return Ok(Some(p));
+        match self.id_reference(caller, text) {
+            IdReference::Mine(p) => return Ok(Some(p.clone())),
+            IdReference::Unknown => return Ok(None),
+            IdReference::NotAnId => {}
+        }
+        if people::nesting(text) > people::MAX_NESTING {
+            return Err(too_deep(text));
         }
         Ok(people::find(&self.people_of(caller), &people::parse_reference(text)).cloned())
     }
@@ -67,6 +136,21 @@ impl<P: Ports> MemoryService<P> {
         }
     }
 
+    /// The caller's people as this resolution sees them: stored, with the ones being
+    /// created or changed in the same call over them.
+    fn known(&self, caller: &Caller, writes: &HashMap<String, PersonRecord>) -> Vec<PersonRecord> {
+        let mut known: Vec<PersonRecord> = self.people_of(caller).into_iter().cloned().collect();
+        let mut new: Vec<&PersonRecord> = writes.values().filter(|w| w.merged_into.is_none()).collect();
+        new.sort_by(|a, b| a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)));
+        for w in new {
+            match known.iter_mut().find(|k| k.id == w.id) {
+                Some(k) => *k = w.clone(),
+                None => known.push(w.clone()),
+            }
+        }
+        known
+    }
+
     /// Resolves a reference to one of the caller's people, creating or completing entries
     /// as it goes: "my wife" then "Sarah" then "my wife Sarah" all end at one person.
     /// Changed and new records are collected in `writes` (not yet written).
@@ -77,63 +161,100 @@ impl<P: Ports> MemoryService<P> {
         stamp: &str,
         writes: &mut HashMap<String, PersonRecord>,
     ) -> Result<String, Error> {
-        let owner = Self::owner(caller)?;
-        if let Some(p) = self.check_id_reference(caller, text)? {
-            return Ok(p.id);
+        self.resolve_person_in(caller, text, None, stamp, writes)
+    }
+
+    /// [`Self::resolve_person`] for a subject of a memory whose content may name the
+    /// person: with "my wife" and "My wife Sarah loves hiking", the wife is Sarah.
+    pub(crate) fn resolve_person_in(
+        &self,
+        caller: &Caller,
+        text: &str,
+        content: Option<&str>,
+        stamp: &str,
+        writes: &mut HashMap<String, PersonRecord>,
+    ) -> Result<String, Error> {
+        Self::owner(caller)?;
+        refuse_secret(text)?;
+        if people::nesting(text) > people::MAX_NESTING {
+            return Err(too_deep(text));
         }
-        let reference = people::parse_reference(text);
+        self.resolve_at(caller, text, content, stamp, writes, 0)
+    }
+
+    fn resolve_at(
+        &self,
+        caller: &Caller,
+        text: &str,
+        content: Option<&str>,
+        stamp: &str,
+        writes: &mut HashMap<String, PersonRecord>,
+        depth: usize,
+    ) -> Result<String, Error> {
+        if depth > people::MAX_NESTING {
+            return Err(too_deep(text));
+        }
+        let owner = Self::owner(caller)?;
+        match self.id_reference(caller, text) {
+            IdReference::Mine(p) => return Ok(p.id.clone()),
+            IdReference::Unknown => return Err(unknown_person(text.trim())),
+            IdReference::NotAnId => {}
+        }
+        let mut reference = people::parse_reference(text);
         if reference.text.is_empty() {
             return Err(Error::InvalidInput("an empty person reference".into()));
         }
-        // See the people being created in this same call too.
-        let mut known: Vec<PersonRecord> = self.people_of(caller).into_iter().cloned().collect();
-        for w in writes.values() {
-            match known.iter_mut().find(|k| k.id == w.id) {
-                Some(k) => *k = w.clone(),
-                None => known.push(w.clone()),
-            }
+        if reference.name.is_none() && reference.relation.is_none() && reference.via.is_none() {
+            return Err(Error::InvalidInput(format!(
+                "{:?} does not say who: give a name or a relation (\"my wife\")",
+                reference.text
+            )));
         }
+        if let Some((anchor, relation)) = reference.via.clone() {
+            return self.resolve_via(caller, &reference, &anchor, &relation, stamp, writes, depth);
+        }
+        let known = self.known(caller, writes);
         let refs: Vec<&PersonRecord> = known.iter().collect();
-        if let Some((owner_ref, relation)) = &reference.via {
-            // "Sarah's brother Tom": Tom, with an edge from Sarah.
-            let anchor = self.resolve_person(caller, owner_ref, stamp, writes)?;
-            let name = reference
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("{owner_ref}'s {relation}"));
-            let target = self.resolve_person(caller, &name, stamp, writes)?;
-            let mut a = writes
-                .get(&anchor)
-                .cloned()
-                .or_else(|| self.people.get(&anchor).cloned())
-                .expect("just resolved");
-            if !a.relationships.iter().any(|r| r.person_id == target) {
-                a.relationships.push(Relationship {
-                    person_id: target.clone(),
-                    relation: relation.clone(),
-                });
-                a.updated_at = Some(stamp.to_owned());
-                writes.insert(a.id.clone(), a);
-            }
-            let mut t = writes
-                .get(&target)
-                .cloned()
-                .or_else(|| self.people.get(&target).cloned())
-                .expect("just resolved");
-            if t.add_alias(&format!("{owner_ref}'s {relation}")) {
-                t.updated_at = Some(stamp.to_owned());
-                writes.insert(t.id.clone(), t);
-            }
-            return Ok(target);
+        let mut found = people::find(&refs, &reference).cloned();
+        let mut relation = reference.relation_meant(&refs);
+        // "my wife" with "My wife Sarah loves hiking": the content names her. A wife
+        // already known by name stays who "my wife" is.
+        if let Some(content) = content
+            && (reference.name.is_none() || reference.relation.is_none())
+            && found.as_ref().is_none_or(PersonRecord::has_placeholder_name)
+            && let Some(r) = &relation
+            && let Some(name) = people::name_in_content(content, r)
+        {
+            reference = people::parse_reference(&format!("my {r} {name}"));
+            found = people::find(&refs, &reference).cloned();
+            relation = reference.relation.clone();
         }
-        let mut person = match people::find(&refs, &reference) {
-            Some(found) => found.clone(),
+        let mut person = match found {
+            Some(found) => found,
             None => {
-                let name = reference.name.clone().unwrap_or_else(|| reference.text.clone());
-                let mut p = self.new_person(owner, &name, reference.relation.clone(), stamp);
-                if let Some(relation) = &reference.relation {
-                    p.add_alias(&format!("my {relation}"));
-                }
+                let p = match (&reference.handle, &relation, &reference.name) {
+                    // "@bob": Bob, who also answers to "@bob".
+                    (Some(handle), _, Some(name)) => {
+                        let mut p = self.new_person(owner, name, None, stamp);
+                        p.add_alias(handle);
+                        p
+                    }
+                    // "my wife", "the boss", "wife": a stand-in until the name is known.
+                    (_, Some(relation), name) => {
+                        let placeholder = format!("my {relation}");
+                        let name = name
+                            .as_deref()
+                            .filter(|_| reference.relation.is_some())
+                            .unwrap_or(&placeholder);
+                        let mut p = self.new_person(owner, name, Some(relation.clone()), stamp);
+                        p.add_alias(&placeholder);
+                        p
+                    }
+                    (_, None, name) => {
+                        let name = name.clone().unwrap_or_else(|| reference.text.clone());
+                        self.new_person(owner, &name, None, stamp)
+                    }
+                };
                 writes.insert(p.id.clone(), p.clone());
                 return Ok(p.id);
             }
@@ -141,6 +262,7 @@ impl<P: Ports> MemoryService<P> {
         // Complete what the reference adds: a name for "my wife", a relation for "Sarah".
         let mut changed = false;
         if let Some(name) = &reference.name
+            && reference.relation.is_some()
             && person.has_placeholder_name()
             && !person.name.eq_ignore_ascii_case(name)
         {
@@ -155,11 +277,100 @@ impl<P: Ports> MemoryService<P> {
             person.add_alias(&format!("my {relation}"));
             changed = true;
         }
+        if let Some(handle) = &reference.handle {
+            changed |= person.add_alias(handle);
+        }
         if changed {
             person.updated_at = Some(stamp.to_owned());
             writes.insert(person.id.clone(), person.clone());
         }
         Ok(person.id)
+    }
+
+    /// "Sarah's brother [Tom]": the person Sarah's record points at as her brother, or a
+    /// new one (named Tom, or "Sarah's brother" until the name is known), with the edge.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_via(
+        &self,
+        caller: &Caller,
+        reference: &people::Reference,
+        anchor_ref: &str,
+        relation: &str,
+        stamp: &str,
+        writes: &mut HashMap<String, PersonRecord>,
+        depth: usize,
+    ) -> Result<String, Error> {
+        let owner = Self::owner(caller)?;
+        let anchor_id = self.resolve_at(caller, anchor_ref, None, stamp, writes, depth + 1)?;
+        let known = self.known(caller, writes);
+        let anchor = known
+            .iter()
+            .find(|p| p.id == anchor_id)
+            .cloned()
+            .ok_or_else(|| unknown_person(anchor_ref))?;
+        let label = format!("{anchor_ref}'s {relation}");
+        let related: Vec<&PersonRecord> = anchor
+            .relationships
+            .iter()
+            .filter(|r| r.relation.eq_ignore_ascii_case(relation))
+            .filter_map(|r| known.iter().find(|p| p.id == r.person_id))
+            .collect();
+        let target = match &reference.name {
+            Some(name) => {
+                if let Some(p) = known.iter().find(|p| p.answers_to(name)) {
+                    p.id.clone()
+                } else if let Some(p) = related.iter().find(|p| p.has_placeholder_name()) {
+                    // "Sarah's brother" learns his name.
+                    let mut p = (*p).clone();
+                    let old = std::mem::replace(&mut p.name, name.clone());
+                    p.add_alias(&old);
+                    p.updated_at = Some(stamp.to_owned());
+                    writes.insert(p.id.clone(), p.clone());
+                    p.id
+                } else {
+                    self.resolve_at(caller, name, None, stamp, writes, depth + 1)?
+                }
+            }
+            None => match related
+                .iter()
+                .find(|p| p.answers_to(&label))
+                .or(related.first())
+                .map(|p| p.id.clone())
+                .or_else(|| known.iter().find(|p| p.answers_to(&label)).map(|p| p.id.clone()))
+            {
+                Some(id) => id,
+                None => {
+                    let p = self.new_person(owner, &label, None, stamp);
+                    writes.insert(p.id.clone(), p.clone());
+                    p.id
+                }
+            },
+        };
+        if target == anchor.id {
+            return Ok(target);
+        }
+        let current = |id: &str, writes: &HashMap<String, PersonRecord>| {
+            writes
+                .get(id)
+                .cloned()
+                .or_else(|| self.known(caller, writes).into_iter().find(|p| p.id == id))
+                .ok_or_else(|| unknown_person(id))
+        };
+        let mut a = current(&anchor.id, writes)?;
+        if !a.relationships.iter().any(|r| r.person_id == target) {
+            a.relationships.push(Relationship {
+                person_id: target.clone(),
+                relation: relation.to_owned(),
+            });
+            a.updated_at = Some(stamp.to_owned());
+            writes.insert(a.id.clone(), a);
+        }
+        let mut t = current(&target, writes)?;
+        if t.add_alias(&label) {
+            t.updated_at = Some(stamp.to_owned());
+            writes.insert(t.id.clone(), t);
+        }
+        Ok(target)
     }
 
     /// Writes created and changed people in one append.
@@ -168,6 +379,7 @@ impl<P: Ports> MemoryService<P> {
         records.sort_by(|a, b| a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)));
         self.people
             .append(&self.ports, records)
+            .map(drop)
             .map_err(|e| Error::Storage(e.0))
     }
 
@@ -182,6 +394,29 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         ids
+    }
+
+    /// What the supersession rule needs to know about a memory: whether it is a group's,
+    /// and the names of the people it is about (merges followed). `pending` holds people
+    /// resolved for the memory but not yet written. The ids on a record were checked
+    /// against its owner when they were resolved.
+    // Called from `service.rs` once the supersession check passes the context along.
+    pub(crate) fn rule_context(&self, record: &MemoryRecord, pending: &HashMap<String, PersonRecord>) -> RuleContext {
+        let get = |id: &str| pending.get(id).or_else(|| self.people.get(id));
+        let name_of = |id: &str| {
+            let mut p = get(id)?;
+            for _ in 0..MAX_MERGE_HOPS {
+                match &p.merged_into {
+                    Some(next) => p = get(next)?,
+                    None => break,
+                }
+            }
+            Some(p.name.clone())
+        };
+        RuleContext {
+            group: record.chat_id.is_some(),
+            subject_names: record.subject_person_ids.iter().filter_map(|id| name_of(id)).collect(),
+        }
     }
 
     /// Names of the caller's people among these ids, in order.
@@ -224,6 +459,13 @@ impl<P: Ports> MemoryService<P> {
         let name = name.trim();
         if name.is_empty() {
             return Err(Error::InvalidInput("a person needs a name".into()));
+        }
+        refuse_secret(name)?;
+        if let Some(relation) = relation {
+            refuse_secret(relation)?;
+        }
+        for alias in aliases {
+            refuse_secret(alias)?;
         }
         let stamp = format_time(self.now()?);
         let relation = relation
@@ -271,6 +513,7 @@ impl<P: Ports> MemoryService<P> {
         if alias.trim().is_empty() {
             return Err(Error::InvalidInput("an empty alias".into()));
         }
+        refuse_secret(alias)?;
         self.check_alias_free(caller, &person.id, alias)?;
         if person.add_alias(alias) {
             person.updated_at = Some(format_time(self.now()?));

@@ -14,6 +14,15 @@ pub enum Collection {
     Archive,
 }
 
+/// Where a collection stands; see `file-state` in the `files` interface.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FileState {
+    /// The file's incarnation: changes whenever bytes already read may have changed.
+    pub generation: u64,
+    /// Offset just past the last whole line.
+    pub end: u64,
+}
+
 /// Bytes read from a collection; see the `files` interface.
 #[derive(Debug, Clone, Default)]
 pub struct Chunk {
@@ -151,8 +160,8 @@ impl fmt::Display for EmbedError {
 /// Everything the policy may ask of its host. Mirrors the WIT imports one to one.
 pub trait Ports {
     fn read(&self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError>;
-    fn append(&self, c: Collection, lines: &[String]) -> Result<(), FileError>;
-    fn replace(&self, c: Collection, lines: &[String]) -> Result<(), FileError>;
+    fn append(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError>;
+    fn replace(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError>;
     fn quarantine(&self, c: Collection, lines: &[String], reason: &str) -> Result<(), FileError>;
 
     fn index_upsert(&self, entries: &[IndexEntry]) -> Result<(), IndexError>;
@@ -162,6 +171,8 @@ pub trait Ports {
     fn index_count(&self) -> Result<u64, IndexError>;
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;
     fn index_info(&self) -> Result<Option<IndexInfo>, IndexError>;
+    fn index_reflects(&self) -> Result<Option<FileState>, IndexError>;
+    fn index_set_reflects(&self, state: FileState) -> Result<(), IndexError>;
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
     fn embedder_model(&self) -> String;

@@ -1,40 +1,59 @@
 //! The memory API over the ports: it validates, decides and orchestrates; the ports do
 //! the I/O. One `MemoryService` lives for the lifetime of a component instance and keeps
-//! the memories collection cached between calls.
+//! the collections cached between calls. Index upkeep lives in `index_sync`.
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Datelike, TimeDelta, Utc};
 
 use std::collections::{HashMap, HashSet};
 
 use crate::api::{
-    Added, Archived, CompactReport, Error, GcReport, ListOptions, Memory, NewMemory, RebuildReport, SearchHit,
-    SearchQuery, SearchResults,
+    Added, Archived, CompactReport, Error, GcReport, ListOptions, Memory, NewMemory, SearchHit, SearchQuery,
+    SearchResults,
 };
 use crate::collection::{Memories, People};
 use crate::gc::{self, ArchiveReason};
+use crate::index_sync::index_entry;
 use crate::lifecycle;
 use crate::memory_type::classify;
-use crate::ports::{Collection, IndexEntry, IndexError, IndexInfo, Level, Ports, ScopeFilter};
+use crate::ports::{Collection, IndexEntry, IndexError, Level, Ports, ScopeFilter};
 use crate::record::{MemoryRecord, RECORD_VERSION, encode_embedding, format_time, parse_time};
 use crate::scope::{Caller, Scope};
 use crate::search::{MIN_VECTOR_SIMILARITY, fuse, query_terms};
 use crate::secrets;
 use crate::supersession;
+use crate::vectors::{self, cosine};
 
 /// Default number of search hits.
 pub const DEFAULT_SEARCH_LIMIT: u32 = 10;
+/// Most search hits one query returns (the vector index answers at most 4096 neighbours,
+/// and a search over-fetches four times its limit).
+pub const MAX_SEARCH_LIMIT: u32 = 1000;
 /// Longest memory accepted, in bytes: a memory is a fact, not a document.
 pub const MAX_CONTENT_BYTES: usize = 16 * 1024;
-/// Records per index write and embedding call during a rebuild.
-const REBUILD_BATCH: usize = 256;
+/// Longest expiry accepted, in days: a hundred years.
+pub const MAX_EXPIRES_DAYS: u32 = 36_500;
+/// Shortest id prefix that `get`, `delete` and `history` accept, as git does.
+pub const MIN_ID_PREFIX: usize = 8;
+/// The years a timestamp may fall in: records must stay readable by RFC 3339 parsers.
+const YEARS: std::ops::RangeInclusive<i32> = 1970..=9999;
 
 /// The memory API, generic over its host.
 pub struct MemoryService<P: Ports> {
     pub(crate) ports: P,
     pub(crate) memories: Memories,
     pub(crate) people: People,
-    /// Whether this instance has checked the index against the collection yet.
-    index_checked: bool,
+    /// Whether this instance has checked the index's model against the embedder yet.
+    pub(crate) index_checked: bool,
+    /// Whether this instance has tried to embed memories stored while the embedder was down.
+    pub(crate) pending_checked: bool,
+}
+
+/// A verified decision to supersede, waiting to be written.
+enum Replaces {
+    /// An existing memory, by id.
+    Existing(String),
+    /// An earlier record of the same batch, by position.
+    Batch(usize),
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -44,6 +63,7 @@ impl<P: Ports> MemoryService<P> {
             memories: Memories::default(),
             people: People::default(),
             index_checked: false,
+            pending_checked: false,
         }
     }
 
@@ -53,114 +73,15 @@ impl<P: Ports> MemoryService<P> {
     }
 
     pub(crate) fn now(&self) -> Result<DateTime<Utc>, Error> {
-        parse_time(&self.ports.now()).map_err(|e| Error::Storage(format!("host clock: {e}")))
-    }
-
-    /// Reads what changed on disk, then makes sure the index matches the collection.
-    fn load(&mut self) -> Result<u64, Error> {
-        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
-        self.people.refresh(&self.ports).map_err(storage)?;
-        if !self.index_checked {
-            self.ensure_index()?;
-            self.index_checked = true;
+        let now = parse_time(&self.ports.now()).map_err(|e| Error::Storage(format!("host clock: {e}")))?;
+        // A hundred years of expiry must still be a readable timestamp.
+        if !(1970..=9899).contains(&now.year()) {
+            return Err(Error::InvalidInput(format!(
+                "the clock reads {}, outside the years 1970 to 9899",
+                format_time(now)
+            )));
         }
-        Ok(quarantined)
-    }
-
-    fn wanted_index(&self) -> IndexInfo {
-        IndexInfo {
-            model: self.ports.embedder_model(),
-            dimension: self.ports.embedder_dimension(),
-        }
-    }
-
-    /// Rebuilds the index when it is missing, corrupt, built by another model, or holds a
-    /// different number of entries than the collection has indexable memories (a crash
-    /// between a file write and an index write). The files are the truth; the index only
-    /// ever follows them.
-    fn ensure_index(&mut self) -> Result<(), Error> {
-        let want = self.wanted_index();
-        let reason = match self.ports.index_info() {
-            Err(IndexError::Unavailable(e)) => Some(format!("the index is unusable ({e})")),
-            Err(e) => return Err(Error::Index(e.to_string())),
-            // A new home: record the model, nothing to say.
-            Ok(None) if self.memories.is_empty() => {
-                return self.ports.index_clear(&want).map_err(|e| Error::Index(e.to_string()));
-            }
-            Ok(None) => Some("the index is missing or empty".to_owned()),
-            Ok(Some(have)) if have != want => {
-                // Rebuilding is free when the stored vectors already fit the embedder; when
-                // they would all have to be embedded again (possibly by a paid service),
-                // that is the user's call.
-                let stale = self
-                    .memories
-                    .iter()
-                    .filter(|r| r.superseded_at.is_none() && !fits(r, &want))
-                    .count();
-                if stale > 0 {
-                    return Err(Error::Index(format!(
-                        "the index was built by {} ({} dimensions) but the embedder is {} ({} dimensions); \
-                         run `ash-memory rebuild-index` to embed {stale} memories again",
-                        have.model, have.dimension, want.model, want.dimension
-                    )));
-                }
-                Some(format!(
-                    "the index was built by {} and the embedder is {}",
-                    have.model, want.model
-                ))
-            }
-            Ok(Some(_)) => {
-                let count = self.ports.index_count().map_err(|e| Error::Index(e.to_string()))?;
-                let indexable = self.memories.iter().filter(|r| r.superseded_at.is_none()).count() as u64;
-                (count != indexable).then(|| format!("the index holds {count} entries for {indexable} memories"))
-            }
-        };
-        if let Some(reason) = reason {
-            self.ports
-                .log(Level::Warn, &format!("{reason}: rebuilding it from memories.jsonl"));
-            self.rebuild()?;
-        } else {
-            self.fill_pending()?;
-        }
-        Ok(())
-    }
-
-    /// Embeds memories stored while the embedder was down, now that this instance
-    /// starts, and indexes their vectors. If the embedder is still down, they wait.
-    fn fill_pending(&mut self) -> Result<(), Error> {
-        let pending: Vec<MemoryRecord> = self
-            .memories
-            .iter()
-            .filter(|r| r.superseded_at.is_none() && r.embedding.is_none())
-            .cloned()
-            .collect();
-        if pending.is_empty() {
-            return Ok(());
-        }
-        let texts: Vec<String> = pending.iter().map(|r| r.content.clone()).collect();
-        let vectors = match self.ports.embed(&texts) {
-            Ok(v) if v.len() == pending.len() => v,
-            Ok(_) | Err(_) => return Ok(()),
-        };
-        let model = self.ports.embedder_model();
-        let mut updated = Vec::with_capacity(pending.len());
-        let mut entries = Vec::with_capacity(pending.len());
-        for (mut record, vector) in pending.into_iter().zip(vectors) {
-            record.embedding = Some(encode_embedding(&vector));
-            record.embedding_model = Some(model.clone());
-            entries.push(index_entry(&record, Some(vector)));
-            updated.push(record);
-        }
-        let n = updated.len();
-        self.memories.append(&self.ports, updated).map_err(storage)?;
-        self.ports
-            .index_upsert(&entries)
-            .map_err(|e| Error::Index(e.to_string()))?;
-        self.ports.log(
-            Level::Info,
-            &format!("embedded {n} memories stored while the embedder was down"),
-        );
-        Ok(())
+        Ok(now)
     }
 
     /// Stores one memory; see `add` in `wit/memory.wit`.
@@ -170,12 +91,16 @@ impl<P: Ports> MemoryService<P> {
 
     /// Stores several memories in one append, all or none, then supersedes what they
     /// replace and evicts beyond `max_entries`.
+    ///
+    /// The embedder and the language model may be remote services, which the host calls
+    /// without holding the home's lock. So they are asked first, and everything they were
+    /// asked about is checked again against a fresh read before anything is written.
     pub fn add_batch(&mut self, caller: &Caller, items: Vec<NewMemory>) -> Result<Added, Error> {
         if items.is_empty() {
             return Err(Error::InvalidInput("nothing to add".into()));
         }
         let now = self.now()?;
-        // Validate everything before anything is written.
+        // Validate everything before anything is read or written.
         let mut records = Vec::with_capacity(items.len());
         let mut subjects = Vec::with_capacity(items.len());
         for (i, mut item) in items.into_iter().enumerate() {
@@ -184,75 +109,108 @@ impl<P: Ports> MemoryService<P> {
             } else {
                 format!("fact {}: ", i + 1)
             };
-            subjects.push(std::mem::take(&mut item.subjects));
-            let record = self.new_record(caller, item, now).map_err(|e| match e {
-                Error::InvalidInput(m) => Error::InvalidInput(format!("{which}{m}")),
-                Error::SecretRefused(m) => Error::SecretRefused(format!("{which}{m}")),
-                other => other,
-            })?;
+            let refs = std::mem::take(&mut item.subjects);
+            let record = self
+                .new_record(caller, item, now)
+                .and_then(|r| check_subjects(&refs).map(|()| r))
+                .map_err(|e| match e {
+                    Error::InvalidInput(m) => Error::InvalidInput(format!("{which}{m}")),
+                    Error::SecretRefused(m) => Error::SecretRefused(format!("{which}{m}")),
+                    other => other,
+                })?;
+            subjects.push(refs);
             records.push(record);
         }
-        self.load()?;
-        // People: the subjects named, anyone the content introduces ("My wife's name is
-        // Sarah"), and known people it names. Resolved before anything is written.
-        let stamp = format_time(now);
-        let mut people_writes = HashMap::new();
-        for (record, refs) in records.iter_mut().zip(&subjects) {
-            let mut ids: Vec<String> = Vec::new();
-            for reference in refs {
-                ids.push(self.resolve_person(caller, reference, &stamp, &mut people_writes)?);
-            }
-            if caller.user_id.is_some() {
-                if let Some((name, relation)) = crate::people::introduced(&record.content) {
-                    let reference = format!("my {relation} {name}");
-                    ids.push(self.resolve_person(caller, &reference, &stamp, &mut people_writes)?);
-                }
-                let known = crate::people::named_in(&record.content, &self.people_of(caller));
-                ids.extend(known.iter().map(|p| p.id.clone()));
-            }
-            let mut seen = HashSet::new();
-            ids.retain(|id| seen.insert(id.clone()));
-            record.subject_person_ids = ids;
-        }
-        self.write_people(people_writes)?;
 
         let vectors = self.embed_new(&records);
         let model = self.ports.embedder_model();
-        if let Some(vectors) = &vectors {
-            for (record, vector) in records.iter_mut().zip(vectors) {
+        for (record, vector) in records.iter_mut().zip(&vectors) {
+            if let Some(vector) = vector {
                 record.embedding = Some(encode_embedding(vector));
                 record.embedding_model = Some(model.clone());
             }
         }
-        let superseded = match &vectors {
-            Some(vectors) => self.supersede(&mut records, vectors, now)?,
-            // Without vectors there are no candidates: keep everything.
-            None => Vec::new(),
-        };
 
+        self.load()?;
+        let stamp = format_time(now);
+        let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
+        let mut candidates = self.supersession_candidates(&records, &vectors, now)?;
+        let verdicts: Vec<bool> = candidates
+            .iter()
+            .map(|(i, c, _)| {
+                let old = match c {
+                    Replaces::Existing(id) => self.memories.get(id).map(|r| r.content.clone()).unwrap_or_default(),
+                    Replaces::Batch(j) => records[*j].content.clone(),
+                };
+                self.verify(
+                    &old,
+                    &records[*i].content,
+                    &self.rule_context(&records[*i], &people_writes),
+                )
+            })
+            .collect();
+        if !candidates.is_empty() {
+            // The language model may have been asked without the lock: read again, resolve
+            // the people again, and keep only verdicts on memories that are still live
+            // candidates (anything new is kept, unjudged: doubt keeps both).
+            self.load()?;
+            people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
+            let still = self.supersession_candidates(&records, &vectors, now)?;
+            let key = |(i, c, _): &(usize, Replaces, f32)| match c {
+                Replaces::Existing(id) => format!("{i}:{id}"),
+                Replaces::Batch(j) => format!("{i}#{j}"),
+            };
+            let live: HashSet<String> = still.iter().map(key).collect();
+            let judged: Vec<((usize, Replaces, f32), bool)> = candidates.into_iter().zip(verdicts).collect();
+            candidates = Vec::new();
+            let mut kept_verdicts = Vec::new();
+            for (c, verdict) in judged {
+                if live.contains(&key(&c)) {
+                    candidates.push(c);
+                    kept_verdicts.push(verdict);
+                }
+            }
+            self.apply_verdicts(&mut records, candidates, kept_verdicts, &stamp)
+        } else {
+            Ok(Vec::new())
+        }
+        .and_then(|superseded| self.write_added(caller, records, superseded, people_writes, &vectors, now))
+    }
+
+    /// Writes what an add decided: people first, then the new memories with the marks on
+    /// what they replace in one append, then the index; then enforces `max_entries`.
+    fn write_added(
+        &mut self,
+        caller: &Caller,
+        records: Vec<MemoryRecord>,
+        superseded: Vec<MemoryRecord>,
+        people_writes: HashMap<String, crate::people::PersonRecord>,
+        vectors: &[Option<Vec<f32>>],
+        now: DateTime<Utc>,
+    ) -> Result<Added, Error> {
+        let _ = caller;
+        self.write_people(people_writes)?;
         let mut lines = records.clone();
         lines.extend(superseded.iter().cloned());
         self.memories.append(&self.ports, lines).map_err(storage)?;
 
         let entries: Vec<IndexEntry> = records
             .iter()
-            .enumerate()
-            .filter(|(_, r)| r.superseded_at.is_none())
-            .map(|(i, r)| index_entry(r, vectors.as_ref().map(|v| v[i].clone())))
+            .zip(vectors)
+            .filter(|(r, _)| r.superseded_at.is_none())
+            .map(|(r, v)| index_entry(r, v.clone()))
             .collect();
-        let gone: Vec<String> = superseded.iter().map(|r| r.id.clone()).collect();
-        let indexed = self
-            .ports
-            .index_upsert(&entries)
-            .and_then(|()| self.ports.index_remove(&gone));
-        if let Err(e) = indexed {
-            // The memories are safe in the file; the next start rebuilds the index.
-            self.ports.log(Level::Warn, &format!("{e}; the index will be rebuilt"));
-            self.index_checked = false;
-        }
+        let mut gone: Vec<String> = superseded.iter().map(|r| r.id.clone()).collect();
+        gone.extend(
+            records
+                .iter()
+                .filter(|r| r.superseded_at.is_some())
+                .map(|r| r.id.clone()),
+        );
+        self.index_written(&entries, &gone);
 
         let new_ids: Vec<String> = records.iter().map(|r| r.id.clone()).collect();
-        let evicted = self.enforce_max_entries(&new_ids, now)?;
+        let evicted = self.enforce_max_entries(&records, &new_ids, now)?;
         Ok(Added {
             memories: records.iter().map(Memory::from).collect(),
             superseded: superseded
@@ -263,12 +221,56 @@ impl<P: Ports> MemoryService<P> {
         })
     }
 
-    /// Embeds new memories; `None` (with a warning) when the embedder fails, so that the
-    /// memories are still stored.
-    fn embed_new(&self, records: &[MemoryRecord]) -> Option<Vec<Vec<f32>>> {
+    /// People: the subjects named, anyone the content introduces ("My wife's name is
+    /// Sarah"), and known people it names. Returns the people to write (not yet written).
+    fn link_people(
+        &self,
+        caller: &Caller,
+        records: &mut [MemoryRecord],
+        subjects: &[Vec<String>],
+        stamp: &str,
+    ) -> Result<HashMap<String, crate::people::PersonRecord>, Error> {
+        let mut writes = HashMap::new();
+        for (record, refs) in records.iter_mut().zip(subjects) {
+            let mut ids: Vec<String> = Vec::new();
+            for reference in refs {
+                ids.push(self.resolve_person_in(caller, reference, Some(&record.content), stamp, &mut writes)?);
+            }
+            if caller.user_id.is_some() {
+                if let Some((name, relation)) = crate::people::introduced(&record.content) {
+                    let reference = format!("my {relation} {name}");
+                    if secrets::detect(&reference).is_none() {
+                        ids.push(self.resolve_person(caller, &reference, stamp, &mut writes)?);
+                    }
+                }
+                let known = crate::people::named_in(&record.content, &self.people_of(caller));
+                ids.extend(known.iter().map(|p| p.id.clone()));
+            }
+            let mut seen = HashSet::new();
+            ids.retain(|id| seen.insert(id.clone()));
+            record.subject_person_ids = ids;
+        }
+        Ok(writes)
+    }
+
+    /// Embeds new memories. A memory whose vector is unusable (the embedder failed, or
+    /// returned zeros, NaN or the wrong length) gets none and is found by its words.
+    fn embed_new(&self, records: &[MemoryRecord]) -> Vec<Option<Vec<f32>>> {
         let texts: Vec<String> = records.iter().map(|r| r.content.clone()).collect();
+        let dimension = self.ports.embedder_dimension();
         match self.ports.embed(&texts) {
-            Ok(vectors) if vectors.len() == records.len() => Some(vectors),
+            Ok(vectors) if vectors.len() == records.len() => {
+                let usable: Vec<Option<Vec<f32>>> =
+                    vectors.into_iter().map(|v| vectors::usable(v, dimension)).collect();
+                let bad = usable.iter().filter(|v| v.is_none()).count();
+                if bad > 0 {
+                    self.ports.log(
+                        Level::Warn,
+                        &format!("{bad} embedding(s) had no usable direction; stored for full-text search only"),
+                    );
+                }
+                usable
+            }
             Ok(vectors) => {
                 self.ports.log(
                     Level::Warn,
@@ -278,34 +280,31 @@ impl<P: Ports> MemoryService<P> {
                         records.len()
                     ),
                 );
-                None
+                vec![None; records.len()]
             }
             Err(e) => {
                 self.ports.log(
                     Level::Warn,
                     &format!("{e}; stored without an embedding (found by words only until the embedder is back)"),
                 );
-                None
+                vec![None; records.len()]
             }
         }
     }
 
-    /// Finds and verifies what each new record replaces: live memories in the same scope
-    /// about the same subjects at or above the similarity threshold, and earlier records
-    /// of the same batch. Marks batch records in place; returns the existing memories
-    /// to mark, already updated.
-    fn supersede(
-        &mut self,
-        records: &mut [MemoryRecord],
-        vectors: &[Vec<f32>],
+    /// What each new record might replace, most similar first: live memories in the same
+    /// scope about the same subjects at or above the threshold, and earlier records of the
+    /// same batch. Each is (new record's position, candidate, similarity).
+    fn supersession_candidates(
+        &self,
+        records: &[MemoryRecord],
+        vectors: &[Option<Vec<f32>>],
         now: DateTime<Utc>,
-    ) -> Result<Vec<MemoryRecord>, Error> {
+    ) -> Result<Vec<(usize, Replaces, f32)>, Error> {
         let threshold = self.ports.settings().supersession_threshold;
-        let stamp = format_time(now);
-        let mut replaced: Vec<MemoryRecord> = Vec::new();
-        let mut taken: HashSet<String> = HashSet::new();
-        for i in 0..records.len() {
-            let new = records[i].clone();
+        let mut out = Vec::new();
+        for (i, new) in records.iter().enumerate() {
+            let Some(vector) = &vectors[i] else { continue };
             // Only the new memory's own scope: a group fact never replaces a personal one.
             let scope = match &new.chat_id {
                 Some(chat) => ScopeFilter {
@@ -317,43 +316,63 @@ impl<P: Ports> MemoryService<P> {
                     chat_id: None,
                 },
             };
-            let hits = self
-                .ports
-                .index_knn(&vectors[i], 8, &scope)
-                .map_err(|e| Error::Index(e.to_string()))?;
-            let mut candidates: Vec<(f32, Result<String, usize>)> = hits
+            let hits = self.ports.index_knn(vector, 8, &scope).map_err(index_err)?;
+            let mut mine: Vec<(usize, Replaces, f32)> = hits
                 .into_iter()
-                .filter(|h| h.score >= threshold && !taken.contains(&h.id))
+                .filter(|h| h.score >= threshold)
                 .filter(|h| {
                     self.memories
                         .get(&h.id)
-                        .is_some_and(|old| same_slot(old, &new) && lifecycle::is_live(old, now))
+                        .is_some_and(|old| same_slot(old, new) && lifecycle::is_live(old, now))
                 })
-                .map(|h| (h.score, Ok(h.id)))
+                .map(|h| (i, Replaces::Existing(h.id), h.score))
                 .collect();
             for j in 0..i {
-                let sim = cosine(&vectors[i], &vectors[j]);
-                if sim >= threshold && records[j].superseded_at.is_none() && same_slot(&records[j], &new) {
-                    candidates.push((sim, Err(j)));
+                if let Some(earlier) = &vectors[j] {
+                    let sim = cosine(vector, earlier);
+                    if sim >= threshold && same_slot(&records[j], new) {
+                        mine.push((i, Replaces::Batch(j), sim));
+                    }
                 }
             }
-            candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-            for (_, candidate) in candidates {
-                match candidate {
-                    Ok(id) => {
-                        let mut old = self.memories.get(&id).expect("filtered above").clone();
-                        if self.verify(&old.content, &new.content) {
-                            old.superseded_at = Some(stamp.clone());
-                            old.superseded_by_id = Some(new.id.clone());
-                            taken.insert(id);
-                            replaced.push(old);
-                        }
+            mine.sort_by(|a, b| b.2.total_cmp(&a.2));
+            out.extend(mine);
+        }
+        Ok(out)
+    }
+
+    /// Marks what the verdicts say is replaced: batch records in place; existing memories
+    /// returned, already updated. A memory is replaced once, by the first new record that
+    /// claims it.
+    fn apply_verdicts(
+        &self,
+        records: &mut [MemoryRecord],
+        candidates: Vec<(usize, Replaces, f32)>,
+        verdicts: Vec<bool>,
+        stamp: &str,
+    ) -> Result<Vec<MemoryRecord>, Error> {
+        let mut replaced: Vec<MemoryRecord> = Vec::new();
+        let mut taken: HashSet<String> = HashSet::new();
+        for ((i, candidate, _), verdict) in candidates.into_iter().zip(verdicts) {
+            if !verdict {
+                continue;
+            }
+            let new_id = records[i].id.clone();
+            match candidate {
+                Replaces::Existing(id) => {
+                    if taken.insert(id.clone())
+                        && let Some(old) = self.memories.get(&id)
+                    {
+                        let mut old = old.clone();
+                        old.superseded_at = Some(stamp.to_owned());
+                        old.superseded_by_id = Some(new_id);
+                        replaced.push(old);
                     }
-                    Err(j) => {
-                        if self.verify(&records[j].content, &new.content) {
-                            records[j].superseded_at = Some(stamp.clone());
-                            records[j].superseded_by_id = Some(new.id.clone());
-                        }
+                }
+                Replaces::Batch(j) => {
+                    if records[j].superseded_at.is_none() {
+                        records[j].superseded_at = Some(stamp.to_owned());
+                        records[j].superseded_by_id = Some(new_id);
                     }
                 }
             }
@@ -363,7 +382,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// Whether `new` replaces `old`: the language model's clear yes, or, when it cannot
     /// be asked, the conservative rule. An unclear answer keeps both.
-    fn verify(&self, old: &str, new: &str) -> bool {
+    fn verify(&self, old: &str, new: &str, context: &supersession::RuleContext) -> bool {
         match self.ports.complete(&supersession::verification_request(old, new)) {
             Ok(answer) => match supersession::parse_verdict(&answer) {
                 Some(verdict) => verdict,
@@ -379,34 +398,54 @@ impl<P: Ports> MemoryService<P> {
             Err(e) => {
                 self.ports
                     .log(Level::Debug, &format!("{}; the supersession rule decides", e.0));
-                supersession::rule_says_replaces(old, new)
+                supersession::rule_replaces(old, new, context)
             }
         }
     }
 
-    /// Archives the oldest, most ephemeral memories beyond `max_entries`, never the ones
-    /// just added.
-    fn enforce_max_entries(&mut self, protected: &[String], now: DateTime<Utc>) -> Result<Vec<Memory>, Error> {
+    /// Archives the oldest, most ephemeral memories beyond `max_entries` in each scope the
+    /// new records went to, never the ones just added. The limit is per scope (a user's
+    /// personal memories, a chat's group memories): one user's adds never evict another's.
+    fn enforce_max_entries(
+        &mut self,
+        added: &[MemoryRecord],
+        protected: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Memory>, Error> {
         let Some(max) = self.ports.settings().max_entries else {
             return Ok(Vec::new());
         };
-        let count = self.memories.len() as u64;
-        if count <= max {
-            return Ok(Vec::new());
+        let mut scopes: Vec<(Option<String>, Option<String>)> = Vec::new();
+        for r in added {
+            let key = (r.owner_user_id.clone(), r.chat_id.clone());
+            if !scopes.contains(&key) {
+                scopes.push(key);
+            }
         }
-        let victims: Vec<MemoryRecord> =
-            gc::eviction_order(self.memories.iter(), (count - max) as usize, protected, now)
-                .into_iter()
-                .cloned()
+        let mut victims: Vec<MemoryRecord> = Vec::new();
+        for (owner, chat) in scopes {
+            let in_scope: Vec<&MemoryRecord> = self
+                .memories
+                .iter()
+                .filter(|r| r.owner_user_id == owner && r.chat_id == chat)
                 .collect();
+            let count = in_scope.len() as u64;
+            if count > max {
+                victims.extend(
+                    gc::eviction_order(in_scope.into_iter(), (count - max) as usize, protected, now)
+                        .into_iter()
+                        .cloned(),
+                );
+            }
+        }
         let evicted = victims.iter().map(Memory::from).collect();
         self.archive(victims.into_iter().map(|r| (r, ArchiveReason::Evicted)).collect(), now)?;
         Ok(evicted)
     }
 
     /// Appends records to the archive with a reason, then rewrites the collection without
-    /// them and drops them from the index. The archive is written first: a crash between
-    /// the two leaves a copy in both, never in neither.
+    /// them and drops them from the index. The archive is written first: the host treats
+    /// the rewrite as the commit point, and a crash before it rolls the archive back.
     fn archive(&mut self, victims: Vec<(MemoryRecord, ArchiveReason)>, now: DateTime<Utc>) -> Result<(), Error> {
         if victims.is_empty() {
             return Ok(());
@@ -424,10 +463,7 @@ impl<P: Ports> MemoryService<P> {
         self.ports.append(Collection::Archive, &lines).map_err(storage)?;
         let ids: Vec<String> = victims.iter().map(|(r, _)| r.id.clone()).collect();
         self.memories.remove(&self.ports, &ids).map_err(storage)?;
-        if let Err(e) = self.ports.index_remove(&ids) {
-            self.ports.log(Level::Warn, &format!("{e}; the index will be rebuilt"));
-            self.index_checked = false;
-        }
+        self.index_written(&[], &ids);
         Ok(())
     }
 
@@ -457,7 +493,10 @@ impl<P: Ports> MemoryService<P> {
     /// Removes archive entries archived more than `older_than_days` ago, if `force`.
     pub fn compact(&mut self, older_than_days: u32, force: bool) -> Result<CompactReport, Error> {
         let now = self.now()?;
-        let cutoff = now - TimeDelta::days(i64::from(older_than_days));
+        // A cutoff before the calendar begins means nothing is that old.
+        let cutoff = now
+            .checked_sub_signed(TimeDelta::days(i64::from(older_than_days)))
+            .unwrap_or(DateTime::<Utc>::MIN_UTC);
         let chunk = self.ports.read(Collection::Archive, 0, None).map_err(storage)?;
         let mut kept: Vec<String> = Vec::new();
         let mut removed: Vec<String> = Vec::new();
@@ -498,10 +537,8 @@ impl<P: Ports> MemoryService<P> {
         for r in self.memories.iter() {
             all.insert(r.id.clone(), r.clone());
         }
-        match all.get(id) {
-            Some(r) if caller.can_see(r) => {}
-            _ => return Err(not_found(id)),
-        }
+        let id = resolve_id(id, all.values().filter(|r| caller.can_see(r)).map(|r| r.id.as_str()))?;
+        let id = id.as_str();
         let mut predecessors: HashMap<&str, Vec<&str>> = HashMap::new();
         for r in all.values() {
             if let Some(by) = &r.superseded_by_id {
@@ -535,8 +572,12 @@ impl<P: Ports> MemoryService<P> {
     /// Builds a record for a new memory, applying every rule that can refuse it.
     fn new_record(&self, caller: &Caller, item: NewMemory, now: DateTime<Utc>) -> Result<MemoryRecord, Error> {
         let content = item.content.trim().to_owned();
-        if content.is_empty() {
-            return Err(Error::InvalidInput("content is empty".into()));
+        if content.chars().all(is_invisible) {
+            return Err(Error::InvalidInput(if content.is_empty() {
+                "content is empty".into()
+            } else {
+                "content is empty: it holds only invisible or control characters".into()
+            }));
         }
         if content.len() > MAX_CONTENT_BYTES {
             return Err(Error::InvalidInput(format!(
@@ -550,21 +591,35 @@ impl<P: Ports> MemoryService<P> {
                 kind.describe()
             )));
         }
+        let source = item.source.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        if let Some(kind) = source.as_deref().and_then(secrets::detect) {
+            return Err(Error::SecretRefused(format!(
+                "the source looks like {}; secrets are never stored in memory",
+                kind.describe()
+            )));
+        }
         let scope = caller.scope_for_new(item.shared).map_err(Error::InvalidInput)?;
         let expires_at = match item.expires_in_days {
-            Some(0) => return Err(Error::InvalidInput("expires-in-days must be at least 1".into())),
+            Some(days) if !(1..=MAX_EXPIRES_DAYS).contains(&days) => {
+                return Err(Error::InvalidInput(format!(
+                    "expires-in-days is {days}; it must be from 1 to {MAX_EXPIRES_DAYS} (a hundred years)"
+                )));
+            }
             Some(days) => Some(format_time(now + TimeDelta::days(i64::from(days)))),
             None => None,
         };
         let observed_at = match item.observed_at {
-            Some(t) => Some(format_time(parse_time(&t).map_err(Error::InvalidInput)?)),
+            Some(t) => {
+                let t = parse_time(&t).map_err(Error::InvalidInput)?;
+                check_year("observed-at", t)?;
+                Some(format_time(t))
+            }
             None => None,
         };
         let (owner_user_id, chat_id) = match scope {
             Scope::Personal { owner_user_id } => (Some(owner_user_id), None),
             Scope::Group { chat_id } => (None, Some(chat_id)),
         };
-        let source = item.source.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
         Ok(MemoryRecord {
             id: self.ports.new_id(),
             version: RECORD_VERSION,
@@ -594,10 +649,22 @@ impl<P: Ports> MemoryService<P> {
     /// One memory the caller may see, in any state.
     pub fn get(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
         self.memories.refresh(&self.ports).map_err(storage)?;
-        match self.memories.get(id) {
+        let id = self.visible_id(caller, id)?;
+        match self.memories.get(&id) {
             Some(r) if caller.can_see(r) => Ok(Memory::from(r)),
-            _ => Err(not_found(id)),
+            _ => Err(not_found(&id)),
         }
+    }
+
+    /// The full id of a memory the caller may see, from its id or a unique prefix.
+    fn visible_id(&self, caller: &Caller, reference: &str) -> Result<String, Error> {
+        resolve_id(
+            reference,
+            self.memories
+                .iter()
+                .filter(|r| caller.can_see(r))
+                .map(|r| r.id.as_str()),
+        )
     }
 
     /// The caller's memories, newest first.
@@ -637,11 +704,23 @@ impl<P: Ports> MemoryService<P> {
         if text.is_empty() {
             return Err(Error::InvalidInput("the query is empty".into()));
         }
-        let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).max(1);
+        let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
+        let mut notices = Vec::new();
+        // The query is embedded before the collections are read: a remote embedder is
+        // asked without the home's lock.
+        let dimension = self.ports.embedder_dimension();
+        let query_vector = match self.ports.embed(&[text.to_owned()]) {
+            Ok(mut vectors) if vectors.len() == 1 => vectors::usable(vectors.remove(0), dimension),
+            Ok(_) | Err(_) => {
+                let notice = "the embedding service is unavailable: full-text search only".to_owned();
+                self.ports.log(Level::Warn, &notice);
+                notices.push(notice);
+                None
+            }
+        };
         self.load()?;
         let now = self.now()?;
         let scope = caller.filter();
-        let mut notices = Vec::new();
 
         // Whom the search is about: `about` filters to that person and one hop; a person
         // named in the query only adds their memories to the candidates.
@@ -667,42 +746,32 @@ impl<P: Ports> MemoryService<P> {
         }
 
         // Over-fetch: expired memories stay in the index until GC and are dropped here.
-        let k = (limit * 4).max(32);
+        let k = (limit * 4).clamp(32, 4096);
         let usable = |id: &str| {
             self.memories
                 .get(id)
                 .is_some_and(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         };
         let mut similarity = HashMap::new();
-        let mut query_vector = None;
-        let vector_ids: Vec<String> = match self.ports.embed(&[text.to_owned()]) {
-            Ok(mut vectors) if vectors.len() == 1 => {
-                let v = vectors.remove(0);
-                let hits = self
-                    .ports
-                    .index_knn(&v, k, &scope)
-                    .map_err(|e| Error::Index(e.to_string()))?;
-                query_vector = Some(v);
-                hits.into_iter()
-                    .filter(|h| h.score >= min_similarity && usable(&h.id))
-                    .map(|h| {
-                        similarity.insert(h.id.clone(), h.score);
-                        h.id
-                    })
-                    .collect()
-            }
-            Ok(_) | Err(_) => {
-                let notice = "the embedding service is unavailable: full-text search only".to_owned();
-                self.ports.log(Level::Warn, &notice);
-                notices.push(notice);
-                Vec::new()
-            }
+        let vector_ids: Vec<String> = match &query_vector {
+            Some(v) => self
+                .ports
+                .index_knn(v, k, &scope)
+                .map_err(index_err)?
+                .into_iter()
+                .filter(|h| h.score >= min_similarity && usable(&h.id))
+                .map(|h| {
+                    similarity.insert(h.id.clone(), h.score);
+                    h.id
+                })
+                .collect(),
+            None => Vec::new(),
         };
         let terms = query_terms(text);
         let text_ids: Vec<String> = self
             .ports
             .index_text_search(&terms, k, &scope)
-            .map_err(|e| Error::Index(e.to_string()))?
+            .map_err(index_err)?
             .into_iter()
             .filter(|h| usable(&h.id))
             .map(|h| h.id)
@@ -776,16 +845,15 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// Deletes a memory the caller may change; it goes to the archive first.
-    pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<(), Error> {
+    pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
         self.load()?;
-        let record = match self.memories.get(id) {
+        let id = self.visible_id(caller, id)?;
+        let record = match self.memories.get(&id) {
             Some(r) if caller.can_see(r) => r.clone(),
-            _ => return Err(not_found(id)),
+            _ => return Err(not_found(&id)),
         };
         if !caller.can_delete(&record) {
-            return Err(Error::Unauthorized(format!(
-                "deleting memory {id} needs a user (--user)"
-            )));
+            return Err(Error::Unauthorized(format!("deleting memory {id} needs a user")));
         }
         let mut archived = record;
         archived.archived_at = Some(format_time(self.now()?));
@@ -793,85 +861,12 @@ impl<P: Ports> MemoryService<P> {
         self.ports
             .append(Collection::Archive, &[archived.to_line()])
             .map_err(storage)?;
-        self.memories.remove(&self.ports, &[id.to_owned()]).map_err(storage)?;
-        if let Err(e) = self.ports.index_remove(&[id.to_owned()]) {
-            self.ports.log(Level::Warn, &format!("{e}; the index will be rebuilt"));
-            self.index_checked = false;
-        }
-        Ok(())
+        self.memories
+            .remove(&self.ports, std::slice::from_ref(&id))
+            .map_err(storage)?;
+        self.index_written(&[], std::slice::from_ref(&id));
+        Ok(id)
     }
-
-    /// Clears the index and fills it from the collection.
-    pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
-        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
-        let mut report = self.rebuild()?;
-        report.quarantined = quarantined;
-        self.index_checked = true;
-        Ok(report)
-    }
-
-    fn rebuild(&mut self) -> Result<RebuildReport, Error> {
-        let want = self.wanted_index();
-        self.ports.index_clear(&want).map_err(|e| Error::Index(e.to_string()))?;
-        let indexable: Vec<MemoryRecord> = self
-            .memories
-            .iter()
-            .filter(|r| r.superseded_at.is_none())
-            .cloned()
-            .collect();
-        let total = indexable.len() as u64;
-        let mut report = RebuildReport::default();
-        let mut refreshed: Vec<MemoryRecord> = Vec::new();
-        let mut embedder_down = false;
-        self.ports.progress("rebuilding index", 0, total);
-        for batch in indexable.chunks(REBUILD_BATCH) {
-            // Reuse stored vectors made by this model at this dimension; embed the rest.
-            let mut vectors: Vec<Option<Vec<f32>>> = batch
-                .iter()
-                .map(|r| if fits(r, &want) { r.vector() } else { None })
-                .collect();
-            let missing: Vec<usize> = (0..batch.len()).filter(|&i| vectors[i].is_none()).collect();
-            if !missing.is_empty() && !embedder_down {
-                let texts: Vec<String> = missing.iter().map(|&i| batch[i].content.clone()).collect();
-                match self.ports.embed(&texts) {
-                    Ok(new) if new.len() == texts.len() => {
-                        for (&i, vector) in missing.iter().zip(new) {
-                            let mut record = batch[i].clone();
-                            record.embedding = Some(encode_embedding(&vector));
-                            record.embedding_model = Some(want.model.clone());
-                            refreshed.push(record);
-                            vectors[i] = Some(vector);
-                            report.embedded += 1;
-                        }
-                    }
-                    Ok(_) | Err(_) => {
-                        self.ports.log(
-                            Level::Warn,
-                            "embedder unavailable during rebuild; some memories are full-text only",
-                        );
-                        embedder_down = true;
-                    }
-                }
-            }
-            let entries: Vec<IndexEntry> = batch.iter().zip(vectors).map(|(r, v)| index_entry(r, v)).collect();
-            report.pending += entries.iter().filter(|e| e.embedding.is_none()).count() as u64;
-            self.ports
-                .index_upsert(&entries)
-                .map_err(|e| Error::Index(e.to_string()))?;
-            report.indexed += batch.len() as u64;
-            self.ports.progress("rebuilding index", report.indexed, total);
-        }
-        // New embeddings go back to the file, so the next rebuild needs no embedding calls.
-        self.memories.append(&self.ports, refreshed).map_err(storage)?;
-        Ok(report)
-    }
-}
-
-/// Whether the record's stored vector can be indexed for `want` without embedding again:
-/// made by the same model (or by an unrecorded one) at the same dimension.
-fn fits(record: &MemoryRecord, want: &IndexInfo) -> bool {
-    let same_model = record.embedding_model.as_deref().is_none_or(|m| m == want.model);
-    same_model && record.vector().is_some_and(|v| v.len() == want.dimension as usize)
 }
 
 /// Whether two records could state the same fact: the same scope and the same set of
@@ -886,27 +881,77 @@ fn same_slot(a: &MemoryRecord, b: &MemoryRecord) -> bool {
     a.owner_user_id == b.owner_user_id && a.chat_id == b.chat_id && subjects(a) == subjects(b)
 }
 
-fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let na = a.iter().map(|x| x * x).sum::<f32>().sqrt();
-    let nb = b.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if na == 0.0 || nb == 0.0 { 0.0 } else { dot / (na * nb) }
+/// Subject references are user text like any other: a secret in one is refused.
+fn check_subjects(refs: &[String]) -> Result<(), Error> {
+    for r in refs {
+        if let Some(kind) = secrets::detect(r) {
+            return Err(Error::SecretRefused(format!(
+                "a subject looks like {}; secrets are never stored in memory",
+                kind.describe()
+            )));
+        }
+    }
+    Ok(())
 }
 
-fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) -> IndexEntry {
-    IndexEntry {
-        id: record.id.clone(),
-        content: record.content.clone(),
-        embedding,
-        owner_user_id: record.owner_user_id.clone(),
-        chat_id: record.chat_id.clone(),
+/// Whether a character shows nothing: controls, zero-width and formatting characters,
+/// variation selectors. Content made only of these (and spaces) is empty.
+fn is_invisible(c: char) -> bool {
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{E0000}'..='\u{E007F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// A timestamp's year must stay within what RFC 3339 can write and read back.
+fn check_year(name: &str, t: DateTime<Utc>) -> Result<(), Error> {
+    if YEARS.contains(&t.year()) {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "{name} {} is outside the years {} to {}",
+            format_time(t),
+            YEARS.start(),
+            YEARS.end()
+        )))
     }
 }
 
-fn storage(e: crate::ports::FileError) -> Error {
+pub(crate) fn index_err(e: IndexError) -> Error {
+    Error::Index(e.to_string())
+}
+
+pub(crate) fn storage(e: crate::ports::FileError) -> Error {
     Error::Storage(e.0)
 }
 
-fn not_found(id: &str) -> Error {
+pub(crate) fn not_found(id: &str) -> Error {
     Error::NotFound(format!("no memory {id} is visible to you"))
+}
+
+/// Finds the one id among `candidates` that `reference` names: the id itself, or a unique
+/// prefix of at least [`MIN_ID_PREFIX`] characters. Callers pass only ids the caller may
+/// see, so neither an ambiguous nor a missing prefix says anything about other scopes.
+pub(crate) fn resolve_id<'a>(reference: &str, candidates: impl Iterator<Item = &'a str>) -> Result<String, Error> {
+    let reference = reference.trim();
+    let mut found: Vec<&str> = Vec::new();
+    for id in candidates {
+        if id == reference {
+            return Ok(id.to_owned());
+        }
+        if reference.len() >= MIN_ID_PREFIX && id.starts_with(reference) && !found.contains(&id) {
+            found.push(id);
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok((*one).to_owned()),
+        [] => Err(not_found(reference)),
+        many => Err(Error::InvalidInput(format!(
+            "{reference} is ambiguous: {} of your memories start with it; give more characters",
+            many.len()
+        ))),
+    }
 }

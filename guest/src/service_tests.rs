@@ -470,7 +470,7 @@ fn references_converge_and_people_stay_with_their_owner() {
     let sarah = &a.subject_person_ids[0];
     assert!(matches!(
         s.add(&bob, with_subjects("x", &[sarah])),
-        Err(Error::Unauthorized(_))
+        Err(Error::NotFound(_))
     ));
     assert!(matches!(s.people_show(&bob, "Sarah"), Err(Error::NotFound(_))));
 }

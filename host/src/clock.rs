@@ -15,10 +15,17 @@ pub enum Clock {
 
 impl Clock {
     /// Parses an RFC 3339 instant into a fixed clock.
+    /// The years are bounded so that a hundred years of expiry still writes a timestamp
+    /// that RFC 3339 can read back.
     pub fn fixed(rfc3339: &str) -> Result<Self, String> {
-        DateTime::parse_from_rfc3339(rfc3339)
-            .map(|t| Clock::Fixed(t.with_timezone(&Utc)))
-            .map_err(|e| format!("{rfc3339:?} is not an RFC 3339 time ({e}); for example 2026-03-01T12:00:00Z"))
+        use chrono::Datelike;
+        let t = DateTime::parse_from_rfc3339(rfc3339)
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(|e| format!("{rfc3339:?} is not an RFC 3339 time ({e}); for example 2026-03-01T12:00:00Z"))?;
+        if !(1970..=9899).contains(&t.year()) {
+            return Err(format!("{rfc3339:?} is outside the years 1970 to 9899"));
+        }
+        Ok(Clock::Fixed(t))
     }
 
     pub fn now(&self) -> DateTime<Utc> {

@@ -29,6 +29,11 @@ pub trait Embedder: Send {
     fn supersession_threshold(&self) -> f32 {
         0.75
     }
+    /// Whether a call may wait on a network service; the host then releases the home's
+    /// lock while it waits, so that a slow service never stalls other callers.
+    fn is_remote(&self) -> bool {
+        false
+    }
 }
 
 /// The embedded default model.
@@ -157,6 +162,9 @@ impl Embedder for OpenAiEmbedder {
     }
     fn dimension(&self) -> u32 {
         self.dimension
+    }
+    fn is_remote(&self) -> bool {
+        true
     }
 }
 

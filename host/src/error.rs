@@ -37,9 +37,13 @@ pub enum Error {
     /// The component could not be compiled, loaded or instantiated.
     #[error("cannot load the policy component: {0}")]
     Component(String),
-    /// A file or folder of the home could not be used.
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    /// A file or folder of the home could not be used. (The cause is part of the message,
+    /// not a `source`, so that error chains print it once.)
+    #[error("{}: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
+    /// Another process held the home's lock for longer than the wait allows.
+    #[error("{0}")]
+    Busy(String),
     /// `config.toml` is malformed.
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
@@ -49,7 +53,7 @@ impl Error {
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_owned(),
-            source,
+            cause: source,
         }
     }
 }

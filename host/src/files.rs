@@ -1,14 +1,17 @@
-//! The `files` capability: whole-line appends, atomic replaces and quarantine on the
-//! three JSONL collections. Callers hold the home lock, so no two writers interleave.
+//! The `files` capability: whole-line appends, atomic replaces and quarantine on the three
+//! JSONL collections. Callers hold the home lock, so no two writers interleave; the writes
+//! of one exported call form a transaction (see [`crate::journal`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
+use crate::fault;
 use crate::home::Home;
+use crate::journal::Journal;
 
 /// A collection, named as the `files` interface names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +19,20 @@ pub enum Collection {
     Memories,
     People,
     Archive,
+}
+
+impl Collection {
+    /// All three, in a fixed order.
+    pub const ALL: [Collection; 3] = [Collection::Memories, Collection::People, Collection::Archive];
+
+    /// The name used in the journal and in fault points.
+    pub fn name(self) -> &'static str {
+        match self {
+            Collection::Memories => "memories",
+            Collection::People => "people",
+            Collection::Archive => "archive",
+        }
+    }
 }
 
 /// A failed file operation, as the `files` interface reports it.
@@ -35,19 +52,47 @@ pub struct Chunk {
     pub generation: u64,
 }
 
-/// The JSONL files of one home.
-#[derive(Debug, Clone)]
-pub struct FileStore {
-    home: Home,
+/// Where a collection stands; see `file-state` in `wit/files.wit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileState {
+    pub generation: u64,
+    pub end: u64,
 }
 
-fn io_error(path: &Path, e: std::io::Error) -> FileError {
+/// The JSONL files of one home.
+#[derive(Debug)]
+pub struct FileStore {
+    home: Home,
+    journal: Journal,
+}
+
+pub(crate) fn io_error(path: &Path, e: std::io::Error) -> FileError {
     FileError::Io(format!("{}: {e}", path.display()))
+}
+
+/// Files of the home are personal: readable and writable by their owner only.
+pub(crate) const FILE_MODE: u32 = 0o600;
+
+/// Opens for appending, creating the file owner-only.
+pub(crate) fn open_append(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new().create(true).append(true).mode(FILE_MODE).open(path)
+}
+
+/// Mixes the parts of a generation into one number (splitmix64's finalizer): any change
+/// of a part changes the result.
+fn mix(parts: &[u64]) -> u64 {
+    parts.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &p| {
+        let mut z = (h ^ p).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    })
 }
 
 impl FileStore {
     pub fn new(home: Home) -> Self {
-        FileStore { home }
+        let journal = Journal::new(home.journal());
+        FileStore { home, journal }
     }
 
     /// The file behind a collection.
@@ -61,33 +106,96 @@ impl FileStore {
 
     /// Where a collection's unparseable lines are kept.
     pub fn quarantine_path(&self, c: Collection) -> PathBuf {
-        let path = self.path(c);
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("collection")
-            .to_owned();
-        path.with_file_name(format!("{stem}.quarantine.jsonl"))
+        self.sibling(c, ".quarantine.jsonl", false)
     }
 
-    /// Reads from `from` to the end; see `read` in `wit/files.wit`. The generation is the
-    /// file's inode number, which a replace (a rename of a new file) changes.
+    /// The file that holds the random part of a collection's generation.
+    fn token_path(&self, c: Collection) -> PathBuf {
+        self.sibling(c, ".generation", true)
+    }
+
+    fn sibling(&self, c: Collection, suffix: &str, hidden: bool) -> PathBuf {
+        let path = self.path(c);
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("collection");
+        let dot = if hidden { "." } else { "" };
+        path.with_file_name(format!("{dot}{stem}{suffix}"))
+    }
+
+    /// The random token of the collection's current incarnation (0 before the first
+    /// replace).
+    fn token(&self, c: Collection) -> u64 {
+        std::fs::read_to_string(self.token_path(c))
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Gives the collection a new random token, so that its generation is one never
+    /// handed out before. Written (and flushed) before the change it announces: a crash in
+    /// between only makes readers read again.
+    pub(crate) fn new_token(&self, c: Collection) -> Result<(), FileError> {
+        let path = self.token_path(c);
+        let token = uuid::Uuid::new_v4().as_u64_pair().0;
+        let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+        let written = (|| {
+            let mut f = OpenOptions::new()
+                .create(true)
+                .write(true)
+                .truncate(true)
+                .mode(FILE_MODE)
+                .open(&tmp)?;
+            f.write_all(token.to_string().as_bytes())?;
+            f.sync_data()?;
+            std::fs::rename(&tmp, &path)
+        })();
+        written.map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            io_error(&path, e)
+        })
+    }
+
+    /// The generation: the random token, the inode and the device. The token changes at
+    /// every replace and rollback (inode numbers alone come back: ext4 hands the same one
+    /// out again after two renames); the inode catches a file deleted and made anew by hand.
+    fn generation(&self, c: Collection, meta: &std::fs::Metadata) -> u64 {
+        mix(&[self.token(c), meta.ino(), meta.dev()])
+    }
+
+    /// Where the collection stands now. A missing file is empty, with a generation of its
+    /// own (creating it changes the generation).
+    pub fn state(&self, c: Collection) -> Result<FileState, FileError> {
+        let path = self.path(c);
+        match std::fs::metadata(&path) {
+            Ok(meta) => Ok(FileState {
+                generation: self.generation(c, &meta),
+                end: meta.len(),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(FileState {
+                generation: mix(&[self.token(c), 0, 0]),
+                end: 0,
+            }),
+            Err(e) => Err(io_error(&path, e)),
+        }
+    }
+
+    /// Reads from `from` to the end; see `read` in `wit/files.wit`.
     pub fn read(&self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
         let path = self.path(c);
         let mut file = match File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let state = self.state(c)?;
                 return Ok(Chunk {
                     data: String::new(),
                     end: 0,
-                    generation: 0,
+                    generation: state.generation,
                 });
             }
             Err(e) => return Err(io_error(&path, e)),
         };
         let meta = file.metadata().map_err(|e| io_error(&path, e))?;
         let len = meta.len();
-        let gen_ = meta.ino();
+        let gen_ = self.generation(c, &meta);
         let start = if generation == Some(gen_) && from <= len {
             from
         } else {
@@ -109,20 +217,29 @@ impl FileStore {
     }
 
     /// A WIT string must be UTF-8, so lines that are not cannot reach the guest intact.
-    /// Their raw bytes go to the quarantine file (base64) here; the guest receives a lossy
-    /// copy, fails to parse it, and removes it from the collection as usual.
+    /// Their raw bytes go to the quarantine file (base64) here; the guest receives in their
+    /// place a line that is not a record, quarantines it as usual and rewrites the
+    /// collection without it, so the bad bytes leave the collection once, not every call.
     fn set_aside_invalid_utf8(&self, c: Collection, bytes: Vec<u8>) -> Result<String, FileError> {
         let mut records = Vec::new();
-        for line in bytes.split(|b| *b == b'\n') {
-            if std::str::from_utf8(line).is_err() {
-                records.push(
-                    serde_json::json!({
-                        "quarantined_at": chrono::Utc::now().to_rfc3339(),
-                        "reason": "not valid UTF-8",
-                        "line_base64": base64::engine::general_purpose::STANDARD.encode(line),
-                    })
-                    .to_string(),
-                );
+        let mut text = String::with_capacity(bytes.len());
+        for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            match std::str::from_utf8(line) {
+                Ok(s) => text.push_str(s),
+                Err(_) => {
+                    records.push(
+                        serde_json::json!({
+                            "quarantined_at": chrono::Utc::now().to_rfc3339(),
+                            "reason": "not valid UTF-8",
+                            "line_base64": base64::engine::general_purpose::STANDARD.encode(line),
+                        })
+                        .to_string(),
+                    );
+                    text.push_str("\u{FFFD} a line that was not valid UTF-8; its bytes are in the quarantine file");
+                }
             }
         }
         self.append_raw(&self.quarantine_path(c), &records)?;
@@ -131,15 +248,52 @@ impl FileStore {
             self.path(c).display(),
             records.len()
         );
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(text)
     }
 
-    /// Appends whole lines in one write and flushes them to disk.
-    pub fn append(&self, c: Collection, lines: &[String]) -> Result<(), FileError> {
+    /// Appends whole lines in one write and flushes them to disk; ends an unterminated
+    /// last line first, so that nothing is glued onto it.
+    pub fn append(&mut self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
         check_lines(lines)?;
-        self.append_raw(&self.path(c), lines)
+        if !lines.is_empty() {
+            self.begin()?;
+            let path = self.path(c);
+            let name = format!("append:{}", c.name());
+            fault::point(&format!("{name}:before")).map_err(|e| io_error(&path, e))?;
+            // Read access too: the last byte tells whether the file ends its last line.
+            let mut file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .read(true)
+                .mode(FILE_MODE)
+                .open(&path)
+                .map_err(|e| io_error(&path, e))?;
+            let mut buf = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
+            let len = file.metadata().map_err(|e| io_error(&path, e))?.len();
+            if len > 0 {
+                let mut last = [0u8; 1];
+                file.read_at(&mut last, len - 1).map_err(|e| io_error(&path, e))?;
+                if last[0] != b'\n' {
+                    buf.push('\n');
+                }
+            }
+            for line in lines {
+                buf.push_str(line);
+                buf.push('\n');
+            }
+            if fault::torn(&format!("{name}:torn")) {
+                let _ = file.write_all(&buf.as_bytes()[..buf.len() / 2]);
+                fault::abort(&name);
+            }
+            file.write_all(buf.as_bytes()).map_err(|e| io_error(&path, e))?;
+            fault::point(&format!("{name}:written")).map_err(|e| io_error(&path, e))?;
+            file.sync_data().map_err(|e| io_error(&path, e))?;
+            fault::point(&format!("{name}:synced")).map_err(|e| io_error(&path, e))?;
+        }
+        self.state(c)
     }
 
+    /// Appends lines to a file that is not a collection (quarantine), flushed.
     fn append_raw(&self, path: &Path, lines: &[String]) -> Result<(), FileError> {
         if lines.is_empty() {
             return Ok(());
@@ -149,42 +303,67 @@ impl FileStore {
             buf.push_str(line);
             buf.push('\n');
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| io_error(path, e))?;
+        let mut file = open_append(path).map_err(|e| io_error(path, e))?;
         file.write_all(buf.as_bytes()).map_err(|e| io_error(path, e))?;
         file.sync_data().map_err(|e| io_error(path, e))
     }
 
-    /// Replaces a collection atomically: temp file, fsync, rename, fsync the folder.
-    pub fn replace(&self, c: Collection, lines: &[String]) -> Result<(), FileError> {
+    /// Replaces a collection atomically: temp file, fsync, new token, rename, fsync the
+    /// folder. A commit point of the call's transaction.
+    pub fn replace(&mut self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
         check_lines(lines)?;
+        self.begin()?;
         let path = self.path(c);
-        let dir = path.parent().expect("collections live in a folder");
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("collection");
-        let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-        let result = (|| {
-            let mut file = File::create(&tmp).map_err(|e| io_error(&tmp, e))?;
-            let mut writer = std::io::BufWriter::new(&mut file);
-            for line in lines {
-                writer.write_all(line.as_bytes()).map_err(|e| io_error(&tmp, e))?;
-                writer.write_all(b"\n").map_err(|e| io_error(&tmp, e))?;
-            }
-            writer.flush().map_err(|e| io_error(&tmp, e))?;
-            drop(writer);
-            file.sync_all().map_err(|e| io_error(&tmp, e))?;
-            std::fs::rename(&tmp, &path).map_err(|e| io_error(&path, e))?;
-            File::open(dir).and_then(|d| d.sync_all()).map_err(|e| io_error(dir, e))
-        })();
+        let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        let result = self.write_replacement(c, lines, &tmp);
         if result.is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
-        result
+        result?;
+        // A new baseline, so that appends after the rewrite still roll back.
+        let states = self.states()?;
+        self.journal.begin(&states, None)?;
+        self.state(c)
     }
 
-    /// Keeps unparseable lines, with the reason and time, in the quarantine file.
+    fn write_replacement(&mut self, c: Collection, lines: &[String], tmp: &Path) -> Result<(), FileError> {
+        let path = self.path(c);
+        let dir = path.parent().expect("collections live in a folder").to_path_buf();
+        let point = format!("replace:{}", c.name());
+        fault::point(&format!("{point}:before")).map_err(|e| io_error(&path, e))?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .mode(FILE_MODE)
+            .open(tmp)
+            .map_err(|e| io_error(tmp, e))?;
+        let mut writer = std::io::BufWriter::new(&mut file);
+        for line in lines {
+            writer.write_all(line.as_bytes()).map_err(|e| io_error(tmp, e))?;
+            writer.write_all(b"\n").map_err(|e| io_error(tmp, e))?;
+        }
+        writer.flush().map_err(|e| io_error(tmp, e))?;
+        drop(writer);
+        file.sync_all().map_err(|e| io_error(tmp, e))?;
+        fault::point(&format!("{point}:temp-written")).map_err(|e| io_error(tmp, e))?;
+        // The commit point, recorded before the rename: what the call appended so far
+        // (the archive copy of what this rewrite drops) must survive a crash from here on.
+        // A crash before the rename then leaves a copy in both places, never in neither.
+        let states = self.states()?;
+        self.journal.begin(&states, Some((c, tmp)))?;
+        self.new_token(c)?;
+        fault::point(&format!("{point}:token")).map_err(|e| io_error(tmp, e))?;
+        std::fs::rename(tmp, &path).map_err(|e| io_error(&path, e))?;
+        fault::point(&format!("{point}:renamed")).map_err(|e| io_error(&path, e))?;
+        File::open(&dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| io_error(&dir, e))
+    }
+
+    /// Keeps unparseable lines, with the reason and time, in the quarantine file. Never
+    /// rolled back: extra copies of a line are harmless, a lost one is not.
     pub fn quarantine(&self, c: Collection, lines: &[String], reason: &str) -> Result<(), FileError> {
         let now = chrono::Utc::now().to_rfc3339();
         let records: Vec<String> = lines
@@ -195,6 +374,110 @@ impl FileStore {
         self.append_raw(&path, &records)?;
         tracing::warn!("{} line(s) quarantined in {}", lines.len(), path.display());
         Ok(())
+    }
+
+    fn states(&self) -> Result<Vec<(Collection, FileState)>, FileError> {
+        Collection::ALL.iter().map(|&c| Ok((c, self.state(c)?))).collect()
+    }
+
+    /// Starts the call's transaction at its first write: records where every collection
+    /// stands, durably, before anything changes.
+    fn begin(&mut self) -> Result<(), FileError> {
+        if self.journal.is_active() {
+            return Ok(());
+        }
+        let states = self.states()?;
+        self.journal.begin(&states, None)
+    }
+
+    /// Ends the call's transaction: its writes stand.
+    pub fn commit(&mut self) -> Result<(), FileError> {
+        self.journal.commit()
+    }
+
+    /// Undoes the call's writes since its last commit point: each collection appended to
+    /// is cut back to where it stood. Also run at the start of every call, for a call
+    /// that died (kill -9, power cut) with its transaction open.
+    pub fn roll_back(&mut self) -> Result<(), FileError> {
+        let Some(pending) = self.journal.pending()? else {
+            return Ok(());
+        };
+        if let Some((c, tmp)) = &pending.replace
+            && tmp.exists()
+        {
+            // Committed but not in place: finish the rename.
+            let path = self.path(*c);
+            self.new_token(*c)?;
+            std::fs::rename(tmp, &path).map_err(|e| io_error(&path, e))?;
+            if let Some(dir) = path.parent() {
+                File::open(dir)
+                    .and_then(|d| d.sync_all())
+                    .map_err(|e| io_error(dir, e))?;
+            }
+            tracing::warn!("{}: finished a rewrite that was interrupted", path.display());
+        }
+        self.sweep_temporary_files();
+        for (c, before) in pending.states {
+            let path = self.path(c);
+            let now = match self.state(c) {
+                Ok(s) => s,
+                Err(_) => continue,
+            };
+            // Creating a file changes its generation; a file that was empty before the
+            // call is cut back to empty either way (a replace would have rewritten the
+            // journal with the new generation).
+            let same_file = now.generation == before.generation || before.end == 0;
+            if !same_file || now.end <= before.end {
+                continue;
+            }
+            // A file the call created goes away again.
+            if before.end == 0 && before.generation == mix(&[self.token(c), 0, 0]) {
+                std::fs::remove_file(&path).map_err(|e| io_error(&path, e))?;
+                tracing::warn!("{}: removed, made by an unfinished write", path.display());
+                continue;
+            }
+            // New token first: readers that saw the bytes being cut read again.
+            self.new_token(c)?;
+            let file = OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .map_err(|e| io_error(&path, e))?;
+            file.set_len(before.end).map_err(|e| io_error(&path, e))?;
+            file.sync_all().map_err(|e| io_error(&path, e))?;
+            tracing::warn!(
+                "{}: rolled back {} bytes of an unfinished write",
+                path.display(),
+                now.end - before.end
+            );
+        }
+        self.journal.clear()
+    }
+}
+
+impl FileStore {
+    /// Removes temporary files a replace left when its process died. Only run while the
+    /// lock is held and a transaction is being rolled back, when no replace is under way.
+    fn sweep_temporary_files(&self) {
+        let mut dirs: Vec<PathBuf> = Collection::ALL
+            .iter()
+            .filter_map(|&c| self.path(c).parent().map(Path::to_path_buf))
+            .collect();
+        dirs.dedup();
+        for dir in dirs {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let ours = Collection::ALL.iter().any(|&c| {
+                    let file = self.path(c);
+                    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                    let full = file.file_name().and_then(|s| s.to_str()).unwrap_or("");
+                    name.starts_with(&format!(".{full}.tmp-")) || name.starts_with(&format!(".{stem}.tmp-"))
+                });
+                if ours && std::fs::remove_file(entry.path()).is_ok() {
+                    tracing::info!("removed {name}, left by an interrupted rewrite");
+                }
+            }
+        }
     }
 }
 
@@ -211,59 +494,5 @@ fn check_lines(lines: &[String]) -> Result<(), FileError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn store() -> (tempfile::TempDir, FileStore) {
-        let dir = tempfile::tempdir().unwrap();
-        let home = Home::open(dir.path()).unwrap();
-        (dir, FileStore::new(home))
-    }
-
-    #[test]
-    fn reads_incrementally_and_notices_a_replace() {
-        let (_d, files) = store();
-        assert_eq!(files.read(Collection::Memories, 0, None).unwrap().data, "");
-        files.append(Collection::Memories, &["a".into(), "b".into()]).unwrap();
-        let first = files.read(Collection::Memories, 0, None).unwrap();
-        assert_eq!(first.data, "a\nb\n");
-        files.append(Collection::Memories, &["c".into()]).unwrap();
-        let next = files
-            .read(Collection::Memories, first.end, Some(first.generation))
-            .unwrap();
-        assert_eq!((next.data.as_str(), next.generation), ("c\n", first.generation));
-        files.replace(Collection::Memories, &["z".into()]).unwrap();
-        let after = files
-            .read(Collection::Memories, next.end, Some(next.generation))
-            .unwrap();
-        assert_eq!(after.data, "z\n");
-        assert_ne!(after.generation, next.generation);
-    }
-
-    #[test]
-    fn refuses_lines_that_would_tear_the_file() {
-        let (_d, files) = store();
-        for bad in ["", "two\nlines"] {
-            let err = files
-                .append(Collection::Memories, &["ok".into(), bad.into()])
-                .unwrap_err();
-            assert!(matches!(err, FileError::InvalidLine(_)));
-            assert!(files.replace(Collection::Memories, &[bad.into()]).is_err());
-        }
-        assert!(!files.path(Collection::Memories).exists(), "nothing was written");
-    }
-
-    #[test]
-    fn invalid_utf8_is_kept_raw_in_quarantine() {
-        let (_d, files) = store();
-        std::fs::write(files.path(Collection::Memories), b"good\n\xff\xfe bad\n").unwrap();
-        let chunk = files.read(Collection::Memories, 0, None).unwrap();
-        assert!(chunk.data.starts_with("good\n"));
-        let q = std::fs::read_to_string(files.quarantine_path(Collection::Memories)).unwrap();
-        let v: serde_json::Value = serde_json::from_str(q.trim()).unwrap();
-        let raw = base64::engine::general_purpose::STANDARD
-            .decode(v["line_base64"].as_str().unwrap())
-            .unwrap();
-        assert_eq!(raw, b"\xff\xfe bad");
-    }
-}
+#[path = "files_tests.rs"]
+mod tests;

@@ -1,9 +1,16 @@
 //! The `$ASH_HOME` layout and the lock that serializes writers across processes.
 
 use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::error::Error;
+
+/// How long a call waits for another process's lock before giving up with
+/// [`Error::Busy`], unless `ASH_LOCK_TIMEOUT_SECS` says otherwise.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Where everything lives:
 ///
@@ -13,9 +20,12 @@ use crate::error::Error;
 ///   people.jsonl                 person entities
 ///   memory/memories.jsonl        active memories: the source of truth
 ///   memory/archive.jsonl         archived memories, append-only
+///   memory/.journal              where the running call's writes would roll back to
 ///   data/memory.db               the search index, rebuildable from the JSONL files
 ///   .lock                        held by whoever is reading or writing
 /// ```
+///
+/// Memories are personal: folders are created owner-only (0700), files 0600.
 #[derive(Debug, Clone)]
 pub struct Home {
     root: PathBuf,
@@ -26,7 +36,11 @@ impl Home {
     pub fn open(root: impl Into<PathBuf>) -> Result<Self, Error> {
         let home = Home { root: root.into() };
         for dir in [home.root.clone(), home.root.join("memory"), home.root.join("data")] {
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&dir)
+                .map_err(|e| Error::io(&dir, e))?;
         }
         Ok(home)
     }
@@ -60,18 +74,62 @@ impl Home {
     pub fn index(&self) -> PathBuf {
         self.root.join("data").join("memory.db")
     }
+    pub fn journal(&self) -> PathBuf {
+        self.root.join("memory").join(".journal")
+    }
 
-    /// Takes the home's exclusive lock, waiting for any other process that holds it. The
-    /// lock is an OS file lock (flock), so it is released even if the holder crashes.
+    /// Takes the home's exclusive lock, waiting for any other process that holds it, but
+    /// not for ever: after `ASH_LOCK_TIMEOUT_SECS` (default 30) it gives up with
+    /// [`Error::Busy`] naming the holder. The lock is an OS file lock (flock), so it is
+    /// released even if the holder crashes.
     pub fn lock(&self) -> Result<HomeLock, Error> {
+        let timeout = std::env::var("ASH_LOCK_TIMEOUT_SECS")
+            .ok()
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_secs_f64);
+        self.lock_within(timeout)
+    }
+
+    /// Takes the lock, waiting at most `timeout`.
+    pub fn lock_within(&self, timeout: Duration) -> Result<HomeLock, Error> {
         let path = self.root.join(".lock");
-        let file = OpenOptions::new()
+        let mut file = OpenOptions::new()
             .create(true)
             .truncate(false)
+            .read(true)
             .write(true)
+            .mode(0o600)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        file.lock().map_err(|e| Error::io(&path, e))?;
+        let start = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+            if start.elapsed() >= timeout {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                let holder = holder.trim();
+                return Err(Error::Busy(format!(
+                    "{} is busy: another process{} has held its lock for over {:.1} s; try again",
+                    self.root.display(),
+                    if holder.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (pid {holder})")
+                    },
+                    timeout.as_secs_f64()
+                )));
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
+        // Who holds it, for the message another process prints while it waits.
+        let _ = file.set_len(0);
+        let _ = file.write_all(std::process::id().to_string().as_bytes());
         Ok(HomeLock { _file: file })
     }
 }

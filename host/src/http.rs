@@ -20,6 +20,11 @@ pub enum HttpError {
     Invalid { url: String, reason: String },
 }
 
+/// The largest answer read from a service. An embedding answer for a batch of 256 texts
+/// at 3072 dimensions is about 16 MB of JSON; anything larger is refused unread rather
+/// than held in memory whole.
+pub const MAX_BODY_BYTES: usize = 32 << 20;
+
 /// A JSON-over-HTTP client for one service.
 pub struct HttpClient {
     runtime: tokio::runtime::Runtime,
@@ -81,9 +86,23 @@ impl HttpClient {
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key);
         }
-        let response = request.send().await.map_err(|e| self.describe(url, e))?;
+        let mut response = request.send().await.map_err(|e| self.describe(url, e))?;
         let status = response.status();
-        let text = response.text().await.map_err(|e| self.describe(url, e))?;
+        let too_big = || HttpError::Invalid {
+            url: url.to_owned(),
+            reason: format!("the answer is larger than {} MiB", MAX_BODY_BYTES >> 20),
+        };
+        if response.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            return Err(too_big());
+        }
+        let mut bytes: Vec<u8> = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| self.describe(url, e))? {
+            if bytes.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(too_big());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        let text = String::from_utf8_lossy(&bytes);
         if !status.is_success() {
             let body: String = text.chars().take(200).collect();
             return Err(HttpError::Status {

@@ -10,7 +10,8 @@ use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log,
 use crate::clock::Clock;
 use crate::config::PolicySettings;
 use crate::embedder::{EmbedError, Embedder};
-use crate::files::{Collection, FileError, FileStore};
+use crate::files::{Collection, FileError, FileState, FileStore};
+use crate::home::{Home, HomeLock};
 use crate::index::{Entry, IndexError, IndexInfo, ScopeFilter, SqliteIndex};
 use crate::llm::{Llm, LlmRequest};
 
@@ -24,10 +25,19 @@ pub struct HostState {
     pub(crate) limits: StoreLimits,
     pub(crate) settings: PolicySettings,
     progress: Option<ProgressBar>,
+    /// The home, to take its lock back after a remote call.
+    pub(crate) home: Home,
+    /// The home's lock, held for the whole of an exported call except while a remote
+    /// service is asked.
+    pub(crate) lock: Option<HomeLock>,
+    /// Why the lock could not be taken back after a remote call: the call may then write
+    /// nothing more.
+    pub(crate) lock_lost: Option<String>,
 }
 
 impl HostState {
     pub(crate) fn new(
+        home: Home,
         files: FileStore,
         index: SqliteIndex,
         embedder: Box<dyn Embedder>,
@@ -44,7 +54,51 @@ impl HostState {
             limits: StoreLimits::default(),
             settings,
             progress: None,
+            home,
+            lock: None,
+            lock_lost: None,
         }
+    }
+
+    /// Runs a call to a remote service without the home's lock, so that a slow service
+    /// never stalls other processes. What the exported call wrote so far is committed
+    /// first; after the lock is taken back, a transaction left by a process that died
+    /// meanwhile is rolled back, and the guest reads the files again before it writes.
+    fn unlocked<T>(&mut self, remote: bool, f: impl FnOnce(&mut Self) -> T) -> T {
+        if !remote || self.lock.is_none() {
+            return f(self);
+        }
+        if let Err(e) = self.files.commit() {
+            tracing::warn!("cannot commit before a remote call: {e}");
+            return f(self);
+        }
+        self.lock = None;
+        let out = f(self);
+        match self.home.lock() {
+            Ok(lock) => {
+                self.lock = Some(lock);
+                if let Err(e) = self.files.roll_back() {
+                    self.lock_lost = Some(format!("cannot recover the home after a remote call: {e}"));
+                }
+            }
+            Err(e) => self.lock_lost = Some(e.to_string()),
+        }
+        out
+    }
+
+    /// Refuses writes once the lock could not be taken back.
+    fn writable(&self) -> Result<(), String> {
+        match &self.lock_lost {
+            Some(why) => Err(format!("not written: {why}")),
+            None => Ok(()),
+        }
+    }
+}
+
+fn file_state(s: FileState) -> files::FileState {
+    files::FileState {
+        generation: s.generation,
+        end: s.end,
     }
 }
 
@@ -74,13 +128,22 @@ impl files::Host for HostState {
             })
             .map_err(file_error)
     }
-    fn append(&mut self, c: files::Collection, lines: Vec<String>) -> Result<(), files::Error> {
-        self.files.append(collection(c), &lines).map_err(file_error)
+    fn append(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
+        self.writable().map_err(files::Error::Io)?;
+        self.files
+            .append(collection(c), &lines)
+            .map(file_state)
+            .map_err(file_error)
     }
-    fn replace(&mut self, c: files::Collection, lines: Vec<String>) -> Result<(), files::Error> {
-        self.files.replace(collection(c), &lines).map_err(file_error)
+    fn replace(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
+        self.writable().map_err(files::Error::Io)?;
+        self.files
+            .replace(collection(c), &lines)
+            .map(file_state)
+            .map_err(file_error)
     }
     fn quarantine(&mut self, c: files::Collection, lines: Vec<String>, reason: String) -> Result<(), files::Error> {
+        self.writable().map_err(files::Error::Io)?;
         self.files
             .quarantine(collection(c), &lines, &reason)
             .map_err(file_error)
@@ -113,6 +176,7 @@ fn hits(h: Vec<crate::index::Hit>) -> Vec<index::Hit> {
 
 impl index::Host for HostState {
     fn upsert(&mut self, entries: Vec<index::Entry>) -> Result<(), index::Error> {
+        self.writable().map_err(index::Error::Sql)?;
         let entries: Vec<Entry> = entries
             .into_iter()
             .map(|e| Entry {
@@ -126,6 +190,7 @@ impl index::Host for HostState {
         self.index.upsert(&entries).map_err(index_error)
     }
     fn remove(&mut self, ids: Vec<String>) -> Result<(), index::Error> {
+        self.writable().map_err(index::Error::Sql)?;
         self.index.remove(&ids).map_err(index_error)
     }
     fn knn(&mut self, query: Vec<f32>, k: u32, s: index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
@@ -146,10 +211,23 @@ impl index::Host for HostState {
         self.index.count().map_err(index_error)
     }
     fn clear(&mut self, info: index::IndexInfo) -> Result<(), index::Error> {
+        self.writable().map_err(index::Error::Sql)?;
         self.index
             .clear(&IndexInfo {
                 model: info.model,
                 dimension: info.dimension,
+            })
+            .map_err(index_error)
+    }
+    fn reflects(&mut self) -> Result<Option<index::FileState>, index::Error> {
+        self.index.reflects().map(|s| s.map(file_state)).map_err(index_error)
+    }
+    fn set_reflects(&mut self, state: index::FileState) -> Result<(), index::Error> {
+        self.writable().map_err(index::Error::Sql)?;
+        self.index
+            .set_reflects(FileState {
+                generation: state.generation,
+                end: state.end,
             })
             .map_err(index_error)
     }
@@ -168,10 +246,12 @@ impl index::Host for HostState {
 
 impl embedder::Host for HostState {
     fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, embedder::Error> {
-        self.embedder.embed(&texts).map_err(|e| match e {
-            EmbedError::Unavailable(m) => embedder::Error::Unavailable(m),
-            EmbedError::DimensionMismatch(a, b) => embedder::Error::DimensionMismatch((a, b)),
-        })
+        let remote = self.embedder.is_remote();
+        self.unlocked(remote, |s| s.embedder.embed(&texts))
+            .map_err(|e| match e {
+                EmbedError::Unavailable(m) => embedder::Error::Unavailable(m),
+                EmbedError::DimensionMismatch(a, b) => embedder::Error::DimensionMismatch((a, b)),
+            })
     }
     fn model_id(&mut self) -> String {
         self.embedder.model_id().to_owned()
@@ -188,7 +268,9 @@ impl llm::Host for HostState {
             prompt: r.prompt,
             max_tokens: r.max_tokens,
         };
-        self.llm.complete(&request).map_err(|e| llm::Error::Unavailable(e.0))
+        let remote = self.llm.is_remote();
+        self.unlocked(remote, |s| s.llm.complete(&request))
+            .map_err(|e| llm::Error::Unavailable(e.0))
     }
 }
 

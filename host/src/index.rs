@@ -10,6 +10,12 @@ use std::sync::Once;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::fault;
+use crate::files::FileState;
+
+/// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
+pub const MAX_K: u32 = 4096;
+
 /// A failed index operation, as the `index` interface reports it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
@@ -130,6 +136,15 @@ impl SqliteIndex {
 
     fn conn(&mut self) -> Result<&mut Connection, IndexError> {
         if self.conn.is_none() {
+            // Created owner-only; SQLite gives its -wal and -shm files the same mode.
+            if !self.path.exists() {
+                use std::os::unix::fs::OpenOptionsExt;
+                let _ = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .mode(crate::files::FILE_MODE)
+                    .open(&self.path);
+            }
             let conn = Connection::open(&self.path).map_err(|e| IndexError::Unavailable(e.to_string()))?;
             // A junk file opens fine; the first real statement is what fails.
             conn.execute_batch(SCHEMA)
@@ -181,6 +196,7 @@ impl SqliteIndex {
     /// Empties the index for `info`'s model. A file SQLite cannot use is deleted and
     /// created anew: it holds nothing that the JSONL files do not.
     pub fn clear(&mut self, info: &IndexInfo) -> Result<(), IndexError> {
+        fault::point("index:clear").map_err(|e| IndexError::Sql(e.to_string()))?;
         if self.conn().is_err() || self.info().is_err() {
             self.conn = None;
             for suffix in ["", "-journal", "-wal", "-shm"] {
@@ -209,8 +225,42 @@ impl SqliteIndex {
         tx.commit().map_err(sql)
     }
 
-    /// Inserts or replaces entries, all in one transaction.
+    /// Which state of memories.jsonl the index reflects; none after `clear`.
+    pub fn reflects(&mut self) -> Result<Option<FileState>, IndexError> {
+        let conn = self.conn()?;
+        let value: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'reflects'", [], |r| r.get(0))
+            .optional()
+            .map_err(sql)?;
+        Ok(value.and_then(|v| {
+            let (generation, end) = v.split_once(' ')?;
+            Some(FileState {
+                generation: generation.parse().ok()?,
+                end: end.parse().ok()?,
+            })
+        }))
+    }
+
+    /// Records the state of memories.jsonl the index now reflects.
+    pub fn set_reflects(&mut self, state: FileState) -> Result<(), IndexError> {
+        fault::point("index:reflects").map_err(|e| IndexError::Sql(e.to_string()))?;
+        let conn = self.conn()?;
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('reflects', ?1)",
+            [format!("{} {}", state.generation, state.end)],
+        )
+        .map_err(sql)?;
+        Ok(())
+    }
+
+    /// Inserts or replaces entries, all in one transaction. A vector that is not finite
+    /// or has no direction is left out (the entry is full-text only): sqlite-vec would
+    /// store it and then answer NULL distances for it.
     pub fn upsert(&mut self, entries: &[Entry]) -> Result<(), IndexError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        fault::point("index:upsert").map_err(|e| IndexError::Sql(e.to_string()))?;
         let dim = self.dimension()?;
         if let Some(bad) = entries
             .iter()
@@ -255,7 +305,7 @@ impl SqliteIndex {
                     }
                 };
                 ins_fts.execute(params![rowid, e.content]).map_err(sql)?;
-                if let Some(v) = &e.embedding {
+                if let Some(v) = e.embedding.as_deref().filter(|v| usable(v)) {
                     ins_vec.execute(params![rowid, scope, f32_bytes(v)]).map_err(sql)?;
                 }
             }
@@ -265,6 +315,10 @@ impl SqliteIndex {
 
     /// Removes entries by id.
     pub fn remove(&mut self, ids: &[String]) -> Result<(), IndexError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        fault::point("index:remove").map_err(|e| IndexError::Sql(e.to_string()))?;
         let conn = self.conn()?;
         let has_vecs = conn
             .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'", [], |r| {
@@ -289,11 +343,17 @@ impl SqliteIndex {
         tx.commit().map_err(sql)
     }
 
-    /// The `k` nearest vectors within the scopes, by cosine similarity, best first.
+    /// The `k` nearest vectors within the scopes, by cosine similarity, best first. A
+    /// query without a direction finds nothing; a row whose distance is not a number (a
+    /// vector stored by an older version) is skipped rather than failing the search.
     pub fn knn(&mut self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
         let dim = self.dimension()?;
         if query.len() != dim as usize {
             return Err(IndexError::DimensionMismatch(dim, query.len() as u32));
+        }
+        let k = k.min(MAX_K);
+        if k == 0 || !usable(query) {
+            return Ok(Vec::new());
         }
         let conn = self.conn()?;
         let mut hits = Vec::new();
@@ -309,14 +369,17 @@ impl SqliteIndex {
         for key in scope.keys() {
             let rows = stmt
                 .query_map(params![q, k, key], |r| {
-                    Ok(Hit {
-                        id: r.get(0)?,
-                        score: 1.0 - r.get::<_, f64>(1)? as f32,
-                    })
+                    Ok((r.get::<_, String>(0)?, r.get::<_, Option<f64>>(1)?))
                 })
                 .map_err(sql)?;
             for row in rows {
-                hits.push(row.map_err(sql)?);
+                let (id, distance) = row.map_err(sql)?;
+                if let Some(d) = distance.filter(|d| d.is_finite()) {
+                    hits.push(Hit {
+                        id,
+                        score: 1.0 - d as f32,
+                    });
+                }
             }
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -364,6 +427,12 @@ impl SqliteIndex {
             .map(|n| n as u64)
             .map_err(sql)
     }
+}
+
+/// Whether a vector has a direction: finite components, a norm that is not zero.
+fn usable(v: &[f32]) -> bool {
+    let norm: f64 = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum();
+    v.iter().all(|x| x.is_finite()) && norm.is_finite() && norm > 1e-12
 }
 
 fn f32_bytes(v: &[f32]) -> Vec<u8> {
@@ -429,6 +498,65 @@ mod tests {
         );
         // Query syntax in terms is quoted, not interpreted.
         assert!(index.text_search(&["\"AND(".into()], 10, &alice()).is_ok());
+    }
+
+    #[test]
+    fn vectors_without_direction_never_poison_a_scope() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = SqliteIndex::new(dir.path().join("i.db"));
+        index
+            .clear(&IndexInfo {
+                model: "m".into(),
+                dimension: 2,
+            })
+            .unwrap();
+        index
+            .upsert(&[
+                entry("zero", "smiley", vec![0.0, 0.0], "alice"),
+                entry("nan", "broken", vec![f32::NAN, 1.0], "alice"),
+                entry("a", "peanut allergy", vec![1.0, 0.0], "alice"),
+            ])
+            .unwrap();
+        let hits = index.knn(&[1.0, 0.0], 5000, &alice()).unwrap();
+        assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a"]);
+        assert!(index.knn(&[0.0, 0.0], 10, &alice()).unwrap().is_empty());
+        assert_eq!(
+            index.text_search(&["smiley".into()], 10, &alice()).unwrap()[0].id,
+            "zero",
+            "still found by its words"
+        );
+        // A zero vector that an older version stored directly answers a NULL distance.
+        let conn = index.conn().unwrap();
+        conn.execute("INSERT INTO items (id, scope) VALUES ('old', 'u:alice')", [])
+            .unwrap();
+        let rowid = conn.last_insert_rowid();
+        conn.execute(
+            "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, 'u:alice', ?2)",
+            params![rowid, f32_bytes(&[0.0, 0.0])],
+        )
+        .unwrap();
+        let hits = index.knn(&[1.0, 0.0], 10, &alice()).unwrap();
+        assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a"]);
+    }
+
+    #[test]
+    fn reflects_is_recorded_and_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = SqliteIndex::new(dir.path().join("i.db"));
+        let info = IndexInfo {
+            model: "m".into(),
+            dimension: 2,
+        };
+        index.clear(&info).unwrap();
+        assert_eq!(index.reflects().unwrap(), None);
+        let state = FileState {
+            generation: u64::MAX,
+            end: 1234,
+        };
+        index.set_reflects(state).unwrap();
+        assert_eq!(index.reflects().unwrap(), Some(state));
+        index.clear(&info).unwrap();
+        assert_eq!(index.reflects().unwrap(), None);
     }
 
     #[test]

@@ -37,13 +37,16 @@ mod bindings {
 
 pub mod clock;
 pub mod config;
+mod doctor;
 pub mod embedder;
 pub mod error;
+mod fault;
 pub mod files;
 pub mod home;
 pub mod http;
 mod imports;
 pub mod index;
+mod journal;
 pub mod llm;
 pub mod sandbox;
 pub mod store;
@@ -53,6 +56,7 @@ pub use error::Error;
 pub use home::Home;
 pub use sandbox::Limits;
 pub use store::{
-    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, GcReport, ListOptions, Memory, MemoryStore,
-    MemoryStoreBuilder, MemoryType, NewMemory, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
+    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, GcReport, ListOptions, Memory,
+    MemoryStore, MemoryStoreBuilder, MemoryType, NewMemory, Person, RebuildReport, SearchHit, SearchQuery,
+    SearchResults,
 };

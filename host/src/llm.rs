@@ -17,6 +17,10 @@ pub struct LlmError(pub String);
 /// Answers completion requests.
 pub trait Llm: Send {
     fn complete(&self, request: &LlmRequest) -> Result<String, LlmError>;
+    /// Whether a call may wait on a network service (see [`crate::embedder::Embedder::is_remote`]).
+    fn is_remote(&self) -> bool {
+        false
+    }
 }
 
 /// No model: every request is unavailable.
@@ -48,6 +52,9 @@ impl OpenAiLlm {
 }
 
 impl Llm for OpenAiLlm {
+    fn is_remote(&self) -> bool {
+        true
+    }
     fn complete(&self, request: &LlmRequest) -> Result<String, LlmError> {
         let body = serde_json::json!({
             "model": self.model,

@@ -148,10 +148,13 @@ impl Sandbox {
     }
 }
 
-/// Compiles the component, or loads it from the cache: compiling takes tens of
-/// milliseconds, loading a cached artifact a fraction of one. The key covers the
-/// wasmtime version, the engine's settings and the component's bytes.
+/// Compiles the component, or loads it from the cache: compiling takes a second or two,
+/// loading a cached artifact a millisecond. The key covers the wasmtime version, the
+/// engine's settings and the component's bytes. Deserializing trusts the bytes as machine
+/// code, so the artifact is written with its SHA-256 beside it and loaded only when the
+/// digest matches: a flipped bit or a truncated file means compile again.
 fn load(engine: &Engine, bytes: &[u8], cache_dir: Option<&Path>) -> Result<Component, Error> {
+    use sha2::{Digest, Sha256};
     let compile = || Component::new(engine, bytes).map_err(|e| Error::Component(format!("{e:#}")));
     let Some(dir) = cache_dir else { return compile() };
     let mut hasher = DefaultHasher::new();
@@ -159,26 +162,42 @@ fn load(engine: &Engine, bytes: &[u8], cache_dir: Option<&Path>) -> Result<Compo
     engine.precompile_compatibility_hash().hash(&mut hasher);
     bytes.hash(&mut hasher);
     let path = dir.join(format!("policy-{:016x}.cwasm", hasher.finish()));
-    if path.exists() {
-        // SAFETY: the file is one this function wrote, under a key that pins the
-        // wasmtime version and engine settings it was compiled for.
-        match unsafe { Component::deserialize_file(engine, &path) } {
-            Ok(component) => return Ok(component),
-            Err(e) => tracing::debug!(
-                "compiled component cache {} unusable ({e}); recompiling",
+    let digest_path = path.with_extension("cwasm.sha256");
+    if let (Ok(artifact), Ok(digest)) = (std::fs::read(&path), std::fs::read_to_string(&digest_path)) {
+        let actual = format!("{:x}", Sha256::digest(&artifact));
+        if actual == digest.trim() {
+            // SAFETY: the bytes are the ones this function serialized (their digest
+            // matches the one written with them), under a key that pins the wasmtime
+            // version and engine settings they were compiled for.
+            match unsafe { Component::deserialize(engine, &artifact) } {
+                Ok(component) => return Ok(component),
+                Err(e) => tracing::debug!(
+                    "compiled component cache {} unusable ({e}); recompiling",
+                    path.display()
+                ),
+            }
+        } else {
+            tracing::warn!(
+                "compiled component cache {} does not match its digest; compiling again",
                 path.display()
-            ),
+            );
         }
     }
     let component = compile()?;
-    // The cache is an optimisation: failing to write it is not an error.
+    // The cache is an optimisation: failing to write it is not an error. The digest is
+    // renamed into place last, so a half-written artifact is never trusted.
     if let Ok(serialized) = component.serialize() {
+        let digest = format!("{:x}", Sha256::digest(&serialized));
         let tmp = dir.join(format!(".policy-{}.tmp", std::process::id()));
+        let tmp_digest = dir.join(format!(".policy-{}.sha256.tmp", std::process::id()));
         let written = std::fs::create_dir_all(dir)
             .and_then(|()| std::fs::write(&tmp, serialized))
-            .and_then(|()| std::fs::rename(&tmp, &path));
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .and_then(|()| std::fs::write(&tmp_digest, digest))
+            .and_then(|()| std::fs::rename(&tmp_digest, &digest_path));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
+            let _ = std::fs::remove_file(&tmp_digest);
             tracing::debug!("cannot cache the compiled component in {}: {e}", dir.display());
         }
     }

@@ -16,8 +16,8 @@ use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
 pub use wit::{
-    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, GcReport, ListOptions, Memory, MemoryType,
-    NewMemory, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
+    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, GcReport, ListOptions, Memory,
+    MemoryType, NewMemory, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
 };
 
 /// A memory home opened through the policy component.
@@ -86,6 +86,7 @@ impl MemoryStoreBuilder {
         };
         let settings = config.policy_settings(embedder.as_ref());
         let state = HostState::new(
+            home.clone(),
             FileStore::new(home.clone()),
             SqliteIndex::new(home.index()),
             embedder,
@@ -150,13 +151,46 @@ impl MemoryStore {
         self.sandbox.state_mut().clock = clock;
     }
 
-    /// Runs one export under the home's lock.
+    /// Runs one export under the home's lock, as one transaction: a transaction left
+    /// open by a process that died is rolled back first; the call's writes are committed
+    /// when it succeeds and rolled back when it fails or traps.
     fn call<T>(
         &mut self,
         f: impl FnOnce(&crate::bindings::Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, wit::Error>>,
     ) -> Result<T, Error> {
-        let _lock = self.home.lock()?;
-        self.sandbox.call(f)?.map_err(policy_error)
+        let lock = self.home.lock()?;
+        let state = self.sandbox.state_mut();
+        state.lock = Some(lock);
+        state.lock_lost = None;
+        let recovered = state.files.roll_back();
+        let outcome = match recovered {
+            Err(e) => Err(Error::Storage(format!("cannot roll back an unfinished write: {e}"))),
+            Ok(()) => match self.sandbox.call(f) {
+                Ok(Ok(value)) => {
+                    let state = self.sandbox.state_mut();
+                    match (&state.lock_lost, state.files.commit()) {
+                        (Some(why), _) => Err(Error::Busy(why.clone())),
+                        (None, Err(e)) => Err(Error::Storage(e.to_string())),
+                        (None, Ok(())) => Ok(value),
+                    }
+                }
+                failed => {
+                    let state = self.sandbox.state_mut();
+                    if state.lock_lost.is_none()
+                        && let Err(e) = state.files.roll_back()
+                    {
+                        tracing::error!("cannot roll back the failed call's writes: {e}");
+                    }
+                    match failed {
+                        Ok(Err(e)) => Err(policy_error(e)),
+                        Err(e) => Err(e),
+                        Ok(Ok(_)) => unreachable!("matched above"),
+                    }
+                }
+            },
+        };
+        self.sandbox.state_mut().lock = None;
+        outcome
     }
 
     /// Stores one memory, superseding what it replaces; see `add` in `wit/memory.wit`.
@@ -199,8 +233,9 @@ impl MemoryStore {
         self.call(|p, s| p.ash_memory_memory().call_search(s, caller, query))
     }
 
-    /// Deletes a memory the caller may change (it is archived first).
-    pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<(), Error> {
+    /// Deletes a memory the caller may change (it is archived first). `id` may be a
+    /// unique prefix of 8 or more characters; returns the full id deleted.
+    pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
         self.call(|p, s| p.ash_memory_memory().call_delete(s, caller, id))
     }
 
@@ -258,6 +293,16 @@ impl MemoryStore {
     /// Rebuilds the index from `memories.jsonl`.
     pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
         self.call(|p, s| p.ash_memory_memory().call_rebuild_index(s))
+    }
+
+    /// Checks the home: the policy's checks (index against files, embeddings, people)
+    /// and the host's (quarantined lines, leftover temporary files, file modes). With
+    /// `fix`, mends what is safe to mend.
+    pub fn doctor(&mut self, fix: bool) -> Result<Vec<Finding>, Error> {
+        let mut findings = self.call(|p, s| p.ash_memory_memory().call_doctor(s, fix))?;
+        let _lock = self.home.lock()?;
+        findings.extend(crate::doctor::host_checks(&self.home, fix));
+        Ok(findings)
     }
 }
 

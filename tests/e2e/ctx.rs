@@ -15,6 +15,7 @@ fn cache_dir() -> &'static Path {
 }
 
 /// A fresh home and the CLI pointed at it.
+#[derive(Debug)]
 pub struct Ctx {
     dir: tempfile::TempDir,
     env: Vec<(String, String)>,
@@ -129,7 +130,18 @@ impl Ctx {
         contents(&self.json(&["--user", user, "search", query])["hits"])
     }
 
-    /// Every file under the home except the index and the lock, with its bytes.
+    /// A new context with the same settings and a byte-for-byte copy of this home.
+    pub fn copy(&self) -> Ctx {
+        let copy = Ctx {
+            dir: tempfile::tempdir().expect("a temp dir"),
+            env: self.env.clone(),
+        };
+        copy_dir(self.home(), copy.home());
+        copy
+    }
+
+    /// Every file under the home except the index, the lock and the host's hidden
+    /// bookkeeping (the journal, generation tokens), with its bytes.
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         let mut files = BTreeMap::new();
         let mut stack = vec![self.home().to_path_buf()];
@@ -138,7 +150,9 @@ impl Ctx {
                 let path = entry.expect("an entry").path();
                 if path.is_dir() {
                     stack.push(path);
-                } else if !path.ends_with(".lock") && path.extension().is_none_or(|e| e != "db") {
+                } else if !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                    && path.extension().is_none_or(|e| e != "db")
+                {
                     files.insert(path.clone(), std::fs::read(&path).expect("readable file"));
                 }
             }
@@ -153,6 +167,21 @@ impl Ctx {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
             .collect()
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create the copy");
+    let mode = std::fs::metadata(from).expect("a folder").permissions();
+    std::fs::set_permissions(to, mode).expect("copy the folder's mode");
+    for entry in std::fs::read_dir(from).expect("readable home") {
+        let entry = entry.expect("an entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy a file");
+        }
     }
 }
 

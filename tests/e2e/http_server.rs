@@ -24,6 +24,8 @@ pub enum Reply {
     Json(u16, Value),
     /// Hold the connection open without answering, for this long.
     Silence(Duration),
+    /// These bytes as the body, whatever they are.
+    Bytes(u16, Vec<u8>),
 }
 
 type Handler = dyn Fn(&Request) -> Reply + Send + Sync;
@@ -121,6 +123,13 @@ fn serve(stream: TcpStream, handler: &Handler, requests: &Mutex<Vec<Request>>) {
     let mut stream = stream;
     match handler(&request) {
         Reply::Silence(d) => std::thread::sleep(d),
+        Reply::Bytes(status, body) => {
+            let head = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
+        }
         Reply::Json(status, value) => {
             let body = value.to_string();
             let head = format!(

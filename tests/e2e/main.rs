@@ -6,6 +6,7 @@ mod ctx;
 mod http_server;
 
 mod cli;
+mod crash;
 mod embedder_http;
 mod evolution;
 mod llm_http;
@@ -14,3 +15,4 @@ mod recall;
 mod sandbox;
 mod scoping;
 mod storage;
+mod trust;

@@ -6,6 +6,8 @@ mod output;
 
 use std::path::PathBuf;
 
+use std::io::Write as _;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
@@ -108,6 +110,12 @@ enum Command {
     },
     /// Rebuild the search index from memories.jsonl
     RebuildIndex,
+    /// Check the home: index against files, embeddings, people, quarantine, modes
+    Doctor {
+        /// Mend what is safe to mend
+        #[arg(long)]
+        fix: bool,
+    },
     /// The people in your life that memory knows
     #[command(subcommand)]
     People(PeopleCommand),
@@ -162,6 +170,11 @@ fn parse_type(s: &str) -> Result<MemoryType, String> {
         let names: Vec<&str> = MemoryType::ALL.iter().map(|t| t.as_str()).collect();
         format!("unknown type {s:?}; one of {}", names.join(", "))
     })
+}
+
+/// Writes what the command printed; see `output::flush`.
+pub fn flush_output() -> std::io::Result<()> {
+    output::flush()
 }
 
 /// Logs go to stderr: warnings by default, more with `ASH_LOG=debug`.
@@ -235,7 +248,7 @@ pub fn run() -> Result<()> {
                 },
             )?;
             for notice in &results.notices {
-                eprintln!("note: {notice}");
+                let _ = writeln!(std::io::stderr(), "note: {notice}");
             }
             out.search(&results);
         }
@@ -255,13 +268,20 @@ pub fn run() -> Result<()> {
         }
         Command::Show { id } => out.show(&store.get(&caller, &id)?),
         Command::Delete { id } => {
-            store.delete(&caller, &id)?;
+            let id = store.delete(&caller, &id)?;
             out.deleted(&id);
         }
         Command::History { id } => out.history(&store.history(&caller, &id)?),
         Command::Gc { dry_run } => out.gc(&store.gc(dry_run)?),
         Command::Compact { older_than, force } => out.compact(&store.compact(older_than, force)?, older_than),
         Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
+        Command::Doctor { fix } => {
+            let findings = store.doctor(fix)?;
+            out.doctor(&findings);
+            if findings.iter().any(|f| !f.ok && !f.fixed) {
+                anyhow::bail!("doctor found problems it did not fix");
+            }
+        }
         Command::People(people) => match people {
             PeopleCommand::List => out.people(&store.people_list(&caller)?),
             PeopleCommand::Show { reference } => out.person(&store.people_show(&caller, &reference)?),

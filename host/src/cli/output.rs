@@ -1,11 +1,54 @@
 //! Printing results: aligned text for people, one JSON document for programs. JSON
 //! field names are the JSONL field names.
 
+use std::cell::RefCell;
+use std::io::Write as _;
+
 use serde_json::{Value, json};
 
 use ash_memory::{
-    Added, CompactReport, ContextBlock, GcReport, Memory, Person, RebuildReport, SearchHit, SearchResults,
+    Added, CompactReport, ContextBlock, Finding, GcReport, Memory, Person, RebuildReport, SearchHit, SearchResults,
 };
+
+thread_local! {
+    /// What the command prints, written to stdout once at the end, so that a closed or
+    /// broken stdout is one clean error after the work is done, never a panic half way.
+    static OUT: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Adds text to the output. Stored text is shown to people, never obeyed by their
+/// terminal: control characters (escape sequences) and bidirectional overrides are
+/// printed as visible escapes. JSON output needs none of this: serde escapes controls.
+fn emit(text: &str) {
+    OUT.with(|out| {
+        let mut out = out.borrow_mut();
+        for c in text.chars() {
+            let hidden =
+                (c.is_control() && c != '\n') || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+            if hidden {
+                out.push_str(&c.escape_unicode().to_string());
+            } else {
+                out.push(c);
+            }
+        }
+    });
+}
+
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let mut line = format!($($arg)*);
+        line.push('\n');
+        emit(&line);
+    }};
+}
+
+/// Writes what the command printed to stdout.
+pub fn flush() -> std::io::Result<()> {
+    let text = OUT.with(|out| std::mem::take(&mut *out.borrow_mut()));
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
 
 pub struct Output {
     pub json: bool,
@@ -58,7 +101,7 @@ pub fn person_json(p: &Person) -> Value {
 }
 
 fn print_json(v: &Value) {
-    println!("{}", serde_json::to_string_pretty(v).expect("JSON values serialize"));
+    say!("{}", serde_json::to_string_pretty(v).expect("JSON values serialize"));
 }
 
 /// Scope as people read it.
@@ -80,18 +123,18 @@ impl Output {
             v["evicted"] = Value::Array(a.evicted.iter().map(memory_json).collect());
             return print_json(&v);
         }
-        println!("Remembered {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
+        say!("Remembered {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
         if let Some(at) = &m.expires_at {
-            println!("  expires {at}");
+            say!("  expires {at}");
         }
         if !m.embedded {
-            println!("  (no embedding yet: found by words only until the embedder is back)");
+            say!("  (no embedding yet: found by words only until the embedder is back)");
         }
         for (old, _) in &a.superseded {
-            println!("  replaces {} {}", old.id, old.content);
+            say!("  replaces {} {}", old.id, old.content);
         }
         for gone in &a.evicted {
-            println!("  evicted (max_entries) {} {}", gone.id, gone.content);
+            say!("  evicted (max_entries) {} {}", gone.id, gone.content);
         }
     }
 
@@ -106,7 +149,7 @@ impl Output {
                 "current"
             };
             let created: String = m.created_at.chars().take(19).collect();
-            println!("{}. {created}  {state:<8}  {}  {}", i + 1, m.id, m.content);
+            say!("{}. {created}  {state:<8}  {}  {}", i + 1, m.id, m.content);
         }
     }
 
@@ -125,9 +168,9 @@ impl Output {
             return print_json(&json!({ "dry_run": r.dry_run, "archived": archived, "counts": counts }));
         }
         let verb = if r.dry_run { "Would archive" } else { "Archived" };
-        println!("{verb} {} memories", r.archived.len());
+        say!("{verb} {} memories", r.archived.len());
         for a in &r.archived {
-            println!("  {:<16} {}  {}", a.reason.as_str(), a.id, a.content);
+            say!("  {:<16} {}  {}", a.reason.as_str(), a.id, a.content);
         }
     }
 
@@ -138,13 +181,13 @@ impl Output {
             );
         }
         if r.forced {
-            println!(
+            say!(
                 "Removed {} archive entries older than {days} days; {} kept",
                 r.removed.len(),
                 r.kept
             );
         } else {
-            println!(
+            say!(
                 "{} archive entries are older than {days} days ({} kept); run with --force to remove them",
                 r.removed.len(),
                 r.kept
@@ -158,10 +201,10 @@ impl Output {
             return print_json(&json!({ "hits": hits, "notices": r.notices }));
         }
         if r.hits.is_empty() {
-            println!("No memories match.");
+            say!("No memories match.");
             return;
         }
-        println!("{:<7} {:<36}  {:<12}  CONTENT", "SCORE", "ID", "TYPE");
+        say!("{:<7} {:<36}  {:<12}  CONTENT", "SCORE", "ID", "TYPE");
         for h in &r.hits {
             let about = if h.subjects.is_empty() {
                 String::new()
@@ -169,7 +212,7 @@ impl Output {
                 format!("  (about {})", h.subjects.join(", "))
             };
             let (id, ty) = (&h.memory.id, h.memory.memory_type.as_str());
-            println!("{:<7.4} {id:<36}  {ty:<12}  {}{about}", h.score, h.memory.content);
+            say!("{:<7.4} {id:<36}  {ty:<12}  {}{about}", h.score, h.memory.content);
         }
     }
 
@@ -178,17 +221,17 @@ impl Output {
             return print_json(&Value::Array(memories.iter().map(memory_json).collect()));
         }
         if memories.is_empty() {
-            println!("No memories.");
+            say!("No memories.");
             return;
         }
-        println!("{:<36}  {:<12}  {:<20}  CONTENT", "ID", "TYPE", "CREATED");
+        say!("{:<36}  {:<12}  {:<20}  CONTENT", "ID", "TYPE", "CREATED");
         for m in memories {
             let created: String = m.created_at.chars().take(19).collect();
             let mut flags = String::new();
             if m.superseded_at.is_some() {
                 flags.push_str(" (superseded)");
             }
-            println!(
+            say!(
                 "{:<36}  {:<12}  {:<20}  {}{flags}",
                 m.id,
                 m.memory_type.as_str(),
@@ -217,7 +260,7 @@ impl Output {
             ("embedded", if m.embedded { "yes" } else { "pending" }.to_owned()),
         ];
         for (k, v) in rows {
-            println!("{k:>13}: {v}");
+            say!("{k:>13}: {v}");
         }
     }
 
@@ -225,7 +268,7 @@ impl Output {
         if self.json {
             return print_json(&json!({ "deleted": id }));
         }
-        println!("Deleted {id} (a copy is kept in memory/archive.jsonl)");
+        say!("Deleted {id} (a copy is kept in memory/archive.jsonl)");
     }
 
     pub fn rebuilt(&self, r: &RebuildReport) {
@@ -234,9 +277,12 @@ impl Output {
                 "indexed": r.indexed, "embedded": r.embedded, "pending": r.pending, "quarantined": r.quarantined,
             }));
         }
-        println!(
+        say!(
             "Indexed {} memories ({} newly embedded, {} without an embedding, {} lines quarantined)",
-            r.indexed, r.embedded, r.pending, r.quarantined
+            r.indexed,
+            r.embedded,
+            r.pending,
+            r.quarantined
         );
     }
 
@@ -245,13 +291,13 @@ impl Output {
             return print_json(&Value::Array(people.iter().map(person_json).collect()));
         }
         if people.is_empty() {
-            println!("No people yet.");
+            say!("No people yet.");
             return;
         }
-        println!("{:<36}  {:<20}  {:<12}  ALIASES", "ID", "NAME", "RELATION");
+        say!("{:<36}  {:<20}  {:<12}  ALIASES", "ID", "NAME", "RELATION");
         for p in people {
             let relation = p.relation.as_deref().unwrap_or("-");
-            println!(
+            say!(
                 "{:<36}  {:<20}  {:<12}  {}",
                 p.id,
                 p.name,
@@ -265,10 +311,10 @@ impl Output {
         if self.json {
             return print_json(&person_json(p));
         }
-        println!("{:>13}: {}", "id", p.id);
-        println!("{:>13}: {}", "name", p.name);
-        println!("{:>13}: {}", "relation", p.relation.as_deref().unwrap_or("-"));
-        println!(
+        say!("{:>13}: {}", "id", p.id);
+        say!("{:>13}: {}", "name", p.name);
+        say!("{:>13}: {}", "relation", p.relation.as_deref().unwrap_or("-"));
+        say!(
             "{:>13}: {}",
             "aliases",
             if p.aliases.is_empty() {
@@ -278,7 +324,7 @@ impl Output {
             }
         );
         for (id, relation) in &p.relationships {
-            println!("{:>13}: {relation} is {id}", "relationship");
+            say!("{:>13}: {relation} is {id}", "relationship");
         }
     }
 
@@ -292,7 +338,27 @@ impl Output {
                 "dropped": c.dropped,
             }));
         }
-        print!("{}", c.markdown);
+        emit(&c.markdown);
+    }
+
+    /// What `doctor` found.
+    pub fn doctor(&self, findings: &[Finding]) {
+        if self.json {
+            let items: Vec<Value> = findings
+                .iter()
+                .map(|f| json!({ "check": f.check, "ok": f.ok, "detail": f.detail, "fixed": f.fixed }))
+                .collect();
+            let ok = findings.iter().all(|f| f.ok || f.fixed);
+            return print_json(&json!({ "ok": ok, "findings": items }));
+        }
+        for f in findings {
+            let mark = match (f.ok, f.fixed) {
+                (true, _) => "ok   ",
+                (false, true) => "fixed",
+                (false, false) => "WARN ",
+            };
+            say!("{mark} {:<16} {}", f.check, f.detail);
+        }
     }
 
     pub fn tools(&self, schemas: &Value) {
@@ -303,6 +369,6 @@ impl Output {
         if self.json {
             return print_json(&json!({ "result": text }));
         }
-        println!("{text}");
+        say!("{text}");
     }
 }

@@ -67,7 +67,7 @@ mod component {
                 notices: Vec::new(),
             })
         }
-        fn delete(_c: wit::Caller, id: String) -> Result<(), wit::Error> {
+        fn delete(_c: wit::Caller, id: String) -> Result<String, wit::Error> {
             Err(wit::Error::NotFound(id))
         }
         fn people_list(_c: wit::Caller) -> Result<Vec<wit::Person>, wit::Error> {
@@ -112,6 +112,9 @@ mod component {
                 pending: 0,
                 quarantined: 0,
             })
+        }
+        fn doctor(_fix: bool) -> Result<Vec<wit::Finding>, wit::Error> {
+            Ok(Vec::new())
         }
     }
 

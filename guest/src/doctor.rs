@@ -1,0 +1,201 @@
+//! `doctor`: checks the collections against the index and against each other, and with
+//! `fix` mends what is safe to mend. It reports the state as found, before the repairs
+//! that an ordinary call makes on its own.
+
+use std::collections::HashSet;
+
+use crate::api::{Error, Finding};
+use crate::index_sync::fits;
+use crate::ports::{IndexError, Ports};
+use crate::service::{MemoryService, index_err, storage};
+
+impl<P: Ports> MemoryService<P> {
+    /// See `doctor` in `wit/memory.wit`.
+    pub fn doctor(&mut self, fix: bool) -> Result<Vec<Finding>, Error> {
+        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
+        self.people.refresh(&self.ports).map_err(storage)?;
+        let mut findings = vec![self.check_records(quarantined)];
+        findings.push(self.check_index(fix)?);
+        findings.push(self.check_embeddings(fix)?);
+        findings.push(self.check_people(fix)?);
+        Ok(findings)
+    }
+
+    fn check_records(&self, quarantined: u64) -> Finding {
+        let newer = self.memories.newer_count() + self.people.newer_count();
+        let mut detail = format!("{} memories and {} people read", self.memories.len(), self.people.len());
+        if quarantined > 0 {
+            detail.push_str(&format!(
+                "; {quarantined} unreadable line(s) were set aside in the quarantine file"
+            ));
+        }
+        if newer > 0 {
+            detail.push_str(&format!("; {newer} record(s) of a newer format are kept untouched"));
+        }
+        Finding {
+            check: "records".into(),
+            ok: quarantined == 0,
+            detail,
+            fixed: quarantined > 0,
+        }
+    }
+
+    fn check_index(&mut self, fix: bool) -> Result<Finding, Error> {
+        let want = self.wanted_index();
+        let state = self.memories.state();
+        let indexable = self.memories.iter().filter(|r| r.superseded_at.is_none()).count() as u64;
+        let problem = match self.ports.index_info() {
+            Err(IndexError::Unavailable(e)) => Some(format!("the index is unusable ({e})")),
+            Err(e) => return Err(index_err(e)),
+            Ok(None) => Some("the index is missing".to_owned()),
+            Ok(Some(have)) if have != want => Some(format!(
+                "the index was built by {} ({} dimensions), the embedder is {} ({} dimensions)",
+                have.model, have.dimension, want.model, want.dimension
+            )),
+            Ok(Some(_)) => {
+                let reflects = self.ports.index_reflects().map_err(index_err)?;
+                let count = self.ports.index_count().map_err(index_err)?;
+                if reflects != Some(state) {
+                    Some(match reflects {
+                        Some(r) if r.generation == state.generation && r.end < state.end => {
+                            format!("the index is {} bytes behind memories.jsonl", state.end - r.end)
+                        }
+                        Some(_) => "the index reflects another version of memories.jsonl".to_owned(),
+                        None => "the index reflects no known state of memories.jsonl".to_owned(),
+                    })
+                } else if count != indexable {
+                    Some(format!("the index holds {count} entries for {indexable} memories"))
+                } else {
+                    None
+                }
+            }
+        };
+        let Some(problem) = problem else {
+            return Ok(Finding {
+                check: "index".into(),
+                ok: true,
+                detail: format!("{indexable} memories indexed, in step with memories.jsonl"),
+                fixed: false,
+            });
+        };
+        let fixed = fix && {
+            self.rebuild()?;
+            self.index_checked = true;
+            true
+        };
+        Ok(Finding {
+            check: "index".into(),
+            ok: false,
+            detail: if fixed {
+                format!("{problem}; rebuilt from memories.jsonl")
+            } else {
+                format!("{problem}; `doctor --fix` rebuilds it")
+            },
+            fixed,
+        })
+    }
+
+    fn check_embeddings(&mut self, fix: bool) -> Result<Finding, Error> {
+        let want = self.wanted_index();
+        let pending = |s: &Self| {
+            s.memories
+                .iter()
+                .filter(|r| r.superseded_at.is_none() && !fits(r, &want))
+                .count()
+        };
+        let before = pending(self);
+        if before == 0 {
+            return Ok(Finding {
+                check: "embeddings".into(),
+                ok: true,
+                detail: "every live memory has a usable embedding".into(),
+                fixed: false,
+            });
+        }
+        let mut fixed = false;
+        let mut detail = format!("{before} live memories have no usable embedding (found by words only)");
+        if fix {
+            self.load()?;
+            let report = self.rebuild()?;
+            let after = pending(self);
+            fixed = after < before;
+            detail.push_str(&format!(
+                "; embedded {} of them, {after} still waiting (no text the embedder can place, or the embedder is down)",
+                report.embedded
+            ));
+        }
+        Ok(Finding {
+            check: "embeddings".into(),
+            // A report, not a fault: memories the embedder cannot place at all (only
+            // emoji, say) are found by their words, as designed.
+            ok: true,
+            detail,
+            fixed,
+        })
+    }
+
+    fn check_people(&mut self, fix: bool) -> Result<Finding, Error> {
+        let known: HashSet<String> = self.people.iter().map(|p| p.id.clone()).collect();
+        let dangling_memories: Vec<_> = self
+            .memories
+            .iter()
+            .filter(|m| m.subject_person_ids.iter().any(|s| !known.contains(s)))
+            .cloned()
+            .collect();
+        let dangling_people: Vec<_> = self
+            .people
+            .iter()
+            .filter(|p| p.relationships.iter().any(|r| !known.contains(&r.person_id)))
+            .cloned()
+            .collect();
+        if dangling_memories.is_empty() && dangling_people.is_empty() {
+            return Ok(Finding {
+                check: "people".into(),
+                ok: true,
+                detail: format!(
+                    "every subject and relationship names a known person ({} people)",
+                    known.len()
+                ),
+                fixed: false,
+            });
+        }
+        let detail = format!(
+            "{} memories and {} people refer to people who are not on file",
+            dangling_memories.len(),
+            dangling_people.len()
+        );
+        if !fix {
+            return Ok(Finding {
+                check: "people".into(),
+                ok: false,
+                detail: format!("{detail}; `doctor --fix` drops those references"),
+                fixed: false,
+            });
+        }
+        let memories = dangling_memories
+            .into_iter()
+            .map(|mut m| {
+                m.subject_person_ids.retain(|s| known.contains(s));
+                m
+            })
+            .collect();
+        let people = dangling_people
+            .into_iter()
+            .map(|mut p| {
+                p.relationships.retain(|r| known.contains(&r.person_id));
+                p
+            })
+            .collect();
+        self.load()?;
+        self.memories.append(&self.ports, memories).map_err(storage)?;
+        self.people.append(&self.ports, people).map_err(storage)?;
+        // Brings the index up to the lines just written.
+        self.load()?;
+        Ok(Finding {
+            check: "people".into(),
+            ok: false,
+            detail: format!("{detail}; dropped those references"),
+            fixed: true,
+        })
+    }
+}

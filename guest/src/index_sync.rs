@@ -1,0 +1,356 @@
+//! Keeping the index honest. The index is a cache of `memories.jsonl` that records which
+//! state of the file it reflects (generation and end offset). Before every answer the
+//! guest compares that with the file: equal means nothing to do; the same file grown
+//! means replay only the lines written since (a crash between a file write and an index
+//! write, or another process that wrote and died); anything else means rebuild.
+
+use std::collections::HashSet;
+
+use crate::api::{Error, RebuildReport};
+use crate::ports::{FileState, IndexEntry, IndexError, IndexInfo, Level, Ports};
+use crate::record::{MemoryRecord, encode_embedding};
+use crate::service::{MemoryService, index_err, storage};
+use crate::vectors;
+
+/// Records per index write and embedding call during a rebuild.
+const REBUILD_BATCH: usize = 256;
+
+impl<P: Ports> MemoryService<P> {
+    /// Reads what changed on disk, then brings the index up to the files' state.
+    pub(crate) fn load(&mut self) -> Result<u64, Error> {
+        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
+        self.people.refresh(&self.ports).map_err(storage)?;
+        if !self.index_checked {
+            self.check_index_model()?;
+            self.index_checked = true;
+        }
+        self.sync_index()?;
+        if !self.pending_checked {
+            self.pending_checked = true;
+            self.fill_pending()?;
+        }
+        Ok(quarantined)
+    }
+
+    pub(crate) fn wanted_index(&self) -> IndexInfo {
+        IndexInfo {
+            model: self.ports.embedder_model(),
+            dimension: self.ports.embedder_dimension(),
+        }
+    }
+
+    /// Rebuilds the index when it is missing, corrupt or built by another model whose
+    /// vectors the records can replace without embedding again; refuses to search with
+    /// mixed vectors when they cannot.
+    fn check_index_model(&mut self) -> Result<(), Error> {
+        let want = self.wanted_index();
+        let reason = match self.ports.index_info() {
+            Err(IndexError::Unavailable(e)) => Some(format!("the index is unusable ({e})")),
+            Err(e) => return Err(index_err(e)),
+            Ok(None) if self.memories.is_empty() => {
+                self.ports.index_clear(&want).map_err(index_err)?;
+                return self.mark_index(self.memories.state());
+            }
+            Ok(None) => Some("the index is missing or empty".to_owned()),
+            Ok(Some(have)) if have != want => {
+                // Rebuilding is free when the stored vectors already fit the embedder; when
+                // they would all have to be embedded again (possibly by a paid service),
+                // that is the user's call.
+                let stale = self
+                    .memories
+                    .iter()
+                    .filter(|r| r.superseded_at.is_none() && !fits(r, &want))
+                    .count();
+                if stale > 0 {
+                    return Err(Error::Index(format!(
+                        "the index was built by {} ({} dimensions) but the embedder is {} ({} dimensions); \
+                         call rebuild-index to embed {stale} memories again",
+                        have.model, have.dimension, want.model, want.dimension
+                    )));
+                }
+                Some(format!(
+                    "the index was built by {} and the embedder is {}",
+                    have.model, want.model
+                ))
+            }
+            Ok(Some(_)) => None,
+        };
+        if let Some(reason) = reason {
+            self.ports
+                .log(Level::Warn, &format!("{reason}: rebuilding it from memories.jsonl"));
+            self.rebuild()?;
+        }
+        Ok(())
+    }
+
+    /// Compares the state the index reflects with the file's and closes the gap.
+    fn sync_index(&mut self) -> Result<(), Error> {
+        let current = self.memories.state();
+        let reflects = match self.ports.index_reflects() {
+            Ok(r) => r,
+            Err(IndexError::Unavailable(e)) => {
+                self.ports
+                    .log(Level::Warn, &format!("the index is unusable ({e}): rebuilding it"));
+                self.rebuild()?;
+                return Ok(());
+            }
+            Err(e) => return Err(index_err(e)),
+        };
+        match reflects {
+            Some(s) if s == current => Ok(()),
+            // The index reflects an empty file (a new home): what was written since, under
+            // whatever generation creating the file gave it, is all there is to replay.
+            Some(s) if s.end == 0 => {
+                if self.replay_tail(s)? {
+                    Ok(())
+                } else {
+                    self.rebuild().map(drop)
+                }
+            }
+            Some(s) if s.generation == current.generation && s.end < current.end => {
+                if self.replay_tail(s)? {
+                    Ok(())
+                } else {
+                    self.rebuild().map(drop)
+                }
+            }
+            Some(_) => {
+                self.ports.log(
+                    Level::Warn,
+                    "the index does not reflect the current memories.jsonl: rebuilding it",
+                );
+                self.rebuild().map(drop)
+            }
+            None => {
+                if !self.memories.is_empty() {
+                    self.ports.log(
+                        Level::Warn,
+                        "the index reflects no known state of memories.jsonl: rebuilding it",
+                    );
+                }
+                self.rebuild().map(drop)
+            }
+        }
+    }
+
+    /// Re-indexes every memory named by a line written after `from`, as its newest line
+    /// has it now. Returns false when the file changed under the replay (rebuild instead).
+    fn replay_tail(&mut self, from: FileState) -> Result<bool, Error> {
+        let chunk = self
+            .ports
+            .read(crate::ports::Collection::Memories, from.end, Some(from.generation))
+            .map_err(storage)?;
+        let current = self.memories.state();
+        let whole_file = from.end == 0;
+        if (chunk.generation != from.generation && !whole_file) || chunk.end != current.end {
+            return Ok(false);
+        }
+        let mut seen = HashSet::new();
+        let ids: Vec<String> = chunk
+            .data
+            .split('\n')
+            .filter_map(|line| MemoryRecord::parse(line.trim_end_matches('\r')).ok())
+            .map(|r| r.id)
+            .filter(|id| seen.insert(id.clone()))
+            .collect();
+        let want = self.wanted_index();
+        let mut upserts = Vec::new();
+        let mut removes = Vec::new();
+        for id in ids {
+            match self.memories.get(&id) {
+                Some(r) if r.superseded_at.is_none() => {
+                    let vector = if fits(r, &want) { r.vector() } else { None };
+                    upserts.push(index_entry(r, vector));
+                }
+                _ => removes.push(id),
+            }
+        }
+        self.ports.log(
+            Level::Info,
+            &format!(
+                "the index was behind memories.jsonl: replayed {} line(s)",
+                upserts.len() + removes.len()
+            ),
+        );
+        self.ports.index_upsert(&upserts).map_err(index_err)?;
+        self.ports.index_remove(&removes).map_err(index_err)?;
+        self.mark_index(current)?;
+        Ok(true)
+    }
+
+    /// Records that the index reflects `state`, when the cache is known to match it.
+    pub(crate) fn mark_index(&mut self, state: FileState) -> Result<(), Error> {
+        if !self.memories.in_step() {
+            return Ok(());
+        }
+        self.ports.index_set_reflects(state).map_err(index_err)
+    }
+
+    /// After this call wrote to memories.jsonl: index what changed and record the new
+    /// state. A failure here loses nothing; the next call sees the gap and closes it.
+    pub(crate) fn index_written(&mut self, upserts: &[IndexEntry], removes: &[String]) {
+        let state = self.memories.state();
+        let result = self
+            .ports
+            .index_upsert(upserts)
+            .and_then(|()| self.ports.index_remove(removes))
+            .map_err(index_err)
+            .and_then(|()| self.mark_index(state));
+        if let Err(e) = result {
+            self.ports
+                .log(Level::Warn, &format!("{e}; the index will catch up at the next call"));
+            self.index_checked = false;
+        }
+    }
+
+    /// Embeds memories stored while the embedder was down, once per instance, and indexes
+    /// their vectors. The embedder may be a remote service called without the home's
+    /// lock, so the collection is read again afterwards and only memories that did not
+    /// change meanwhile get the new vectors.
+    fn fill_pending(&mut self) -> Result<(), Error> {
+        let pending: Vec<(String, String)> = self
+            .memories
+            .iter()
+            .filter(|r| r.superseded_at.is_none() && r.embedding.is_none())
+            .map(|r| (r.id.clone(), r.content.clone()))
+            .collect();
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let texts: Vec<String> = pending.iter().map(|(_, c)| c.clone()).collect();
+        let dimension = self.ports.embedder_dimension();
+        let vectors = match self.ports.embed(&texts) {
+            Ok(v) if v.len() == pending.len() => v,
+            Ok(_) | Err(_) => return Ok(()),
+        };
+        self.memories.refresh(&self.ports).map_err(storage)?;
+        self.sync_index()?;
+        let model = self.ports.embedder_model();
+        let mut updated = Vec::new();
+        for ((id, content), vector) in pending.into_iter().zip(vectors) {
+            let Some(vector) = vectors::usable(vector, dimension) else {
+                continue;
+            };
+            match self.memories.get(&id) {
+                Some(r) if r.embedding.is_none() && r.superseded_at.is_none() && r.content == content => {
+                    let mut r = r.clone();
+                    r.embedding = Some(encode_embedding(&vector));
+                    r.embedding_model = Some(model.clone());
+                    updated.push(r);
+                }
+                _ => {}
+            }
+        }
+        if updated.is_empty() {
+            return Ok(());
+        }
+        let n = updated.len();
+        let entries: Vec<IndexEntry> = updated.iter().map(|r| index_entry(r, r.vector())).collect();
+        self.memories.append(&self.ports, updated).map_err(storage)?;
+        self.index_written(&entries, &[]);
+        self.ports.log(
+            Level::Info,
+            &format!("embedded {n} memories stored while the embedder was down"),
+        );
+        Ok(())
+    }
+
+    /// Clears the index and fills it from the collection.
+    pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
+        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
+        self.people.refresh(&self.ports).map_err(storage)?;
+        let mut report = self.rebuild()?;
+        report.quarantined = quarantined;
+        self.index_checked = true;
+        Ok(report)
+    }
+
+    /// Clears the index and fills it from the cached collection, reusing stored vectors
+    /// that fit the embedder and embedding the rest.
+    pub(crate) fn rebuild(&mut self) -> Result<RebuildReport, Error> {
+        let want = self.wanted_index();
+        self.ports.index_clear(&want).map_err(index_err)?;
+        let indexable: Vec<MemoryRecord> = self
+            .memories
+            .iter()
+            .filter(|r| r.superseded_at.is_none())
+            .cloned()
+            .collect();
+        let total = indexable.len() as u64;
+        let mut report = RebuildReport::default();
+        let mut refreshed: Vec<MemoryRecord> = Vec::new();
+        let mut embedder_down = false;
+        self.ports.progress("rebuilding index", 0, total);
+        for batch in indexable.chunks(REBUILD_BATCH) {
+            let mut vectors: Vec<Option<Vec<f32>>> = batch
+                .iter()
+                .map(|r| if fits(r, &want) { r.vector() } else { None })
+                .collect();
+            let missing: Vec<usize> = (0..batch.len()).filter(|&i| vectors[i].is_none()).collect();
+            if !missing.is_empty() && !embedder_down {
+                let texts: Vec<String> = missing.iter().map(|&i| batch[i].content.clone()).collect();
+                match self.ports.embed(&texts) {
+                    Ok(new) if new.len() == texts.len() => {
+                        for (&i, vector) in missing.iter().zip(new) {
+                            let Some(vector) = vectors::usable(vector, want.dimension) else {
+                                continue;
+                            };
+                            let mut record = batch[i].clone();
+                            record.embedding = Some(encode_embedding(&vector));
+                            record.embedding_model = Some(want.model.clone());
+                            refreshed.push(record);
+                            vectors[i] = Some(vector);
+                            report.embedded += 1;
+                        }
+                    }
+                    Ok(_) | Err(_) => {
+                        self.ports.log(
+                            Level::Warn,
+                            "embedder unavailable during rebuild; some memories are full-text only",
+                        );
+                        embedder_down = true;
+                    }
+                }
+            }
+            let entries: Vec<IndexEntry> = batch.iter().zip(vectors).map(|(r, v)| index_entry(r, v)).collect();
+            report.pending += entries.iter().filter(|e| e.embedding.is_none()).count() as u64;
+            self.ports.index_upsert(&entries).map_err(index_err)?;
+            report.indexed += batch.len() as u64;
+            self.ports.progress("rebuilding index", report.indexed, total);
+        }
+        // New embeddings go back to the file, so the next rebuild needs no embedding calls.
+        // Only records that did not change while a remote embedder was being asked.
+        if !refreshed.is_empty() {
+            let before = self.memories.state();
+            self.memories.refresh(&self.ports).map_err(storage)?;
+            if self.memories.state() != before {
+                // Someone wrote meanwhile: index from scratch at the next call.
+                return Ok(report);
+            }
+            self.memories.append(&self.ports, refreshed).map_err(storage)?;
+        }
+        self.mark_index(self.memories.state())?;
+        Ok(report)
+    }
+}
+
+/// Whether the record's stored vector can be indexed for `want` without embedding again:
+/// made by the same model (or by an unrecorded one) at the same dimension, and usable.
+pub(crate) fn fits(record: &MemoryRecord, want: &IndexInfo) -> bool {
+    let same_model = record.embedding_model.as_deref().is_none_or(|m| m == want.model);
+    same_model
+        && record
+            .vector()
+            .is_some_and(|v| vectors::usable(v, want.dimension).is_some())
+}
+
+/// The index entry for a record.
+pub(crate) fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) -> IndexEntry {
+    IndexEntry {
+        id: record.id.clone(),
+        content: record.content.clone(),
+        embedding,
+        owner_user_id: record.owner_user_id.clone(),
+        chat_id: record.chat_id.clone(),
+    }
+}

@@ -1,0 +1,181 @@
+//! Unit tests of the files capability on a real temporary folder.
+
+use std::collections::HashSet;
+use std::os::unix::fs::PermissionsExt;
+
+use super::*;
+
+fn store() -> (tempfile::TempDir, FileStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::open(dir.path()).unwrap();
+    (dir, FileStore::new(home))
+}
+
+#[test]
+fn reads_incrementally_and_notices_a_replace() {
+    let (_d, mut files) = store();
+    assert_eq!(files.read(Collection::Memories, 0, None).unwrap().data, "");
+    files.append(Collection::Memories, &["a".into(), "b".into()]).unwrap();
+    let first = files.read(Collection::Memories, 0, None).unwrap();
+    assert_eq!(first.data, "a\nb\n");
+    let state = files.append(Collection::Memories, &["c".into()]).unwrap();
+    let next = files
+        .read(Collection::Memories, first.end, Some(first.generation))
+        .unwrap();
+    assert_eq!((next.data.as_str(), next.generation), ("c\n", first.generation));
+    assert_eq!((state.end, state.generation), (next.end, next.generation));
+    files.replace(Collection::Memories, &["z".into()]).unwrap();
+    let after = files
+        .read(Collection::Memories, next.end, Some(next.generation))
+        .unwrap();
+    assert_eq!(after.data, "z\n");
+    assert_ne!(after.generation, next.generation);
+}
+
+#[test]
+fn a_generation_is_never_handed_out_twice() {
+    // ext4 gives a renamed-over file's inode number back after two replaces; the
+    // generation must not follow it.
+    let (_d, mut files) = store();
+    let mut seen = HashSet::new();
+    for i in 0..50 {
+        let state = files.replace(Collection::Memories, &[format!("line {i}")]).unwrap();
+        assert!(seen.insert(state.generation), "generation repeated at replace {i}");
+    }
+}
+
+#[test]
+fn an_append_ends_an_unterminated_last_line_first() {
+    let (_d, mut files) = store();
+    std::fs::write(files.path(Collection::Memories), "{\"torn\": 1}").unwrap();
+    files.append(Collection::Memories, &["next".into()]).unwrap();
+    let text = std::fs::read_to_string(files.path(Collection::Memories)).unwrap();
+    assert_eq!(text, "{\"torn\": 1}\nnext\n");
+}
+
+#[test]
+fn refuses_lines_that_would_tear_the_file() {
+    let (_d, mut files) = store();
+    for bad in ["", "two\nlines"] {
+        let err = files
+            .append(Collection::Memories, &["ok".into(), bad.into()])
+            .unwrap_err();
+        assert!(matches!(err, FileError::InvalidLine(_)));
+        assert!(files.replace(Collection::Memories, &[bad.into()]).is_err());
+    }
+    assert!(!files.path(Collection::Memories).exists(), "nothing was written");
+}
+
+#[test]
+fn invalid_utf8_is_kept_raw_in_quarantine_and_hidden_from_the_guest() {
+    let (_d, files) = store();
+    std::fs::write(files.path(Collection::Memories), b"good\n\xff\xfe bad\n").unwrap();
+    let chunk = files.read(Collection::Memories, 0, None).unwrap();
+    assert!(chunk.data.starts_with("good\n"));
+    assert!(
+        !chunk.data.contains(" bad"),
+        "the guest gets a marker, not a lossy copy"
+    );
+    assert_eq!(chunk.end, 12, "offsets count the raw bytes");
+    let q = std::fs::read_to_string(files.quarantine_path(Collection::Memories)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(q.trim()).unwrap();
+    let raw = base64::engine::general_purpose::STANDARD
+        .decode(v["line_base64"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(raw, b"\xff\xfe bad");
+}
+
+#[test]
+fn a_failed_call_is_rolled_back_and_a_replace_commits() {
+    let (_d, mut files) = store();
+    files.append(Collection::Memories, &["kept".into()]).unwrap();
+    files.commit().unwrap();
+    let before = files.state(Collection::Memories).unwrap();
+    files.append(Collection::People, &["p".into()]).unwrap();
+    files.append(Collection::Memories, &["undone".into()]).unwrap();
+    files.roll_back().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(files.path(Collection::Memories)).unwrap(),
+        "kept\n"
+    );
+    assert!(
+        !files.path(Collection::People).exists(),
+        "a file the call made is gone again"
+    );
+    assert_ne!(
+        files.state(Collection::Memories).unwrap().generation,
+        before.generation,
+        "readers that saw the undone bytes read again"
+    );
+
+    files.append(Collection::Archive, &["archived".into()]).unwrap();
+    files.replace(Collection::Memories, &["rewritten".into()]).unwrap();
+    files
+        .append(Collection::People, &["after the commit point".into()])
+        .unwrap();
+    files.roll_back().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(files.path(Collection::Archive)).unwrap(),
+        "archived\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(files.path(Collection::Memories)).unwrap(),
+        "rewritten\n"
+    );
+    assert!(!files.path(Collection::People).exists());
+}
+
+#[test]
+fn a_journal_left_by_a_dead_process_is_rolled_back_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::open(dir.path()).unwrap();
+    {
+        let mut files = FileStore::new(home.clone());
+        files.append(Collection::Memories, &["acknowledged".into()]).unwrap();
+        files.commit().unwrap();
+        files
+            .append(Collection::Memories, &["never acknowledged".into()])
+            .unwrap();
+        // Dropped without commit or rollback, as a killed process would leave it.
+    }
+    let mut next = FileStore::new(home);
+    next.roll_back().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(next.path(Collection::Memories)).unwrap(),
+        "acknowledged\n"
+    );
+}
+
+#[test]
+fn files_are_owner_only() {
+    let (_d, mut files) = store();
+    files.append(Collection::Memories, &["x".into()]).unwrap();
+    files.replace(Collection::People, &["y".into()]).unwrap();
+    for c in [Collection::Memories, Collection::People] {
+        let mode = std::fs::metadata(files.path(c)).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{c:?}");
+    }
+}
+
+#[test]
+fn a_rewrite_interrupted_before_its_rename_is_finished_by_the_next_call() {
+    let (_d, mut files) = store();
+    files.append(Collection::Memories, &["a".into(), "b".into()]).unwrap();
+    files.commit().unwrap();
+    // A delete of "a": its archive copy, then the rewrite committed in the journal, and
+    // the process dies before the rename.
+    files.append(Collection::Archive, &["a archived".into()]).unwrap();
+    let tmp = files.path(Collection::Memories).with_file_name(".memories.jsonl.tmp-1");
+    std::fs::write(&tmp, "b\n").unwrap();
+    let states = files.states().unwrap();
+    files
+        .journal
+        .begin(&states, Some((Collection::Memories, &tmp)))
+        .unwrap();
+    let mut next = FileStore::new(files.home.clone());
+    next.roll_back().unwrap();
+    let read = |c| std::fs::read_to_string(next.path(c)).unwrap();
+    assert_eq!(read(Collection::Memories), "b\n", "the delete is whole");
+    assert_eq!(read(Collection::Archive), "a archived\n", "and its copy kept");
+    assert!(!tmp.exists());
+}

@@ -1,0 +1,319 @@
+//! Crashes and concurrency. Each operation is first run with `ASH_FAULT_TRACE` to count
+//! its write steps; then, for every step, a copy of the same home runs it again and is
+//! aborted there (`ASH_FAULT=N`: no unwinding, no cleanup, as `kill -9` leaves it; at
+//! `:torn` steps half the bytes are written first). After each kill the next commands must
+//! find every acknowledged memory, no torn line, the operation whole or not at all, and a
+//! search that agrees with the files.
+
+use std::collections::BTreeSet;
+use std::os::unix::process::ExitStatusExt;
+
+use serde_json::Value;
+
+use crate::ctx::{Ctx, contents};
+
+const NOW: &str = "2026-03-01T12:00:00Z";
+const LATER: &str = "2026-06-01T12:00:00Z";
+
+/// A home with personal and group memories, people, a superseded pair and an expired one.
+fn base() -> (Ctx, Vec<String>) {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    let mut ids = Vec::new();
+    for fact in [
+        "My favorite color is red",
+        "I'm allergic to peanuts",
+        "I live in Lisbon",
+        "I live in Porto",
+    ] {
+        ids.push(ctx.add("u", fact));
+    }
+    for (text, subject) in [("Sarah loves hiking", "my wife Sarah"), ("Sally plays chess", "Sally")] {
+        let m = ctx.json(&["--user", "u", "add", text, "--subject", subject]);
+        ids.push(m["id"].as_str().unwrap().to_owned());
+    }
+    let m = ctx.json(&["--user", "u", "add", "Dentist on Tuesday", "--type", "event"]);
+    ids.push(m["id"].as_str().unwrap().to_owned());
+    let m = ctx.json(&["--user", "u", "--chat", "c", "add", "Standup at 9", "--shared"]);
+    ids.push(m["id"].as_str().unwrap().to_owned());
+    (ctx, ids)
+}
+
+/// Every id in the collection and the archive, parsed line by line: no line may be torn.
+fn all_ids(ctx: &Ctx) -> (BTreeSet<String>, BTreeSet<String>) {
+    let read = |path: &str| -> BTreeSet<String> {
+        let text = std::fs::read_to_string(ctx.home().join(path)).unwrap_or_default();
+        assert!(text.is_empty() || text.ends_with('\n'), "{path} ends in a torn line");
+        text.lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("torn line in {path} ({e}): {l}"));
+                v["id"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    (read("memory/memories.jsonl"), read("memory/archive.jsonl"))
+}
+
+/// How many write steps the command makes on a copy of this home.
+fn count_points(base: &Ctx, args: &[&str]) -> usize {
+    let copy = base.copy();
+    let out = copy.command().env("ASH_FAULT_TRACE", "1").args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.starts_with("ash-fault-point "))
+        .count()
+}
+
+/// Kills `args` at every write step and checks the invariants after each; `whole` says,
+/// for the home after recovery, whether the operation took effect entirely (Some(true)),
+/// not at all (Some(false)), or partly (None, a failure).
+fn crash_everywhere(args_for: impl Fn(&Ctx) -> Vec<String>, whole: impl Fn(&Ctx, &[String]) -> Option<bool>) -> usize {
+    let (base, acknowledged) = base();
+    let args = args_for(&base);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let args = args.as_slice();
+    let owned: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let whole = |ctx: &Ctx| whole(ctx, &owned);
+    assert_eq!(whole(&base), Some(false), "the base home is before the operation");
+    let points = count_points(&base, args);
+    assert!(points >= 3, "{args:?} made only {points} write steps");
+    for k in 1..=points {
+        let ctx = base.copy();
+        let out = ctx
+            .command()
+            .env("ASH_FAULT", k.to_string())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.signal(),
+            Some(6),
+            "{args:?} at step {k} of {points} was not aborted: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Recovery happens at the next call; search brings the index up to the files.
+        let found = contents(&ctx.json(&["--user", "u", "search", "where do I live", "--limit", "50"])["hits"]);
+        let (memories, archive) = all_ids(&ctx);
+        for id in &acknowledged {
+            assert!(
+                memories.contains(id) || archive.contains(id),
+                "{args:?} killed at step {k}: acknowledged memory {id} lost"
+            );
+        }
+        assert!(
+            !ctx.home().join("memory/memories.quarantine.jsonl").exists(),
+            "{args:?} killed at step {k}: a line was quarantined"
+        );
+        assert!(
+            whole(&ctx).is_some(),
+            "{args:?} killed at step {k}: the operation is half done"
+        );
+        let live = contents(&ctx.json(&["--user", "u", "list", "--limit", "100"]));
+        for c in &found {
+            assert!(
+                live.contains(c),
+                "{args:?} at step {k}: search found {c:?}, not live in the files"
+            );
+        }
+        let lives_in: Vec<&String> = live.iter().filter(|c| c.starts_with("I live in")).collect();
+        assert_eq!(lives_in.len(), 1, "{args:?} at step {k}: {live:?}");
+        assert!(
+            found.contains(lives_in[0]),
+            "{args:?} at step {k}: the index lost {:?}",
+            lives_in[0]
+        );
+        let doctor = ctx.json(&["doctor"]);
+        assert_eq!(doctor["ok"], true, "{args:?} at step {k}: {doctor}");
+    }
+    points
+}
+
+fn fixed(args: &[&str]) -> impl Fn(&Ctx) -> Vec<String> + use<> {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    move |_| args.clone()
+}
+
+fn has_memory(ctx: &Ctx, content: &str) -> bool {
+    contents(&ctx.json(&["--user", "u", "list", "--include-archived", "--limit", "100"])).contains(&content.to_owned())
+}
+
+fn person_named(ctx: &Ctx, name: &str) -> bool {
+    ctx.json(&["--user", "u", "people", "list"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["name"] == name)
+}
+
+#[test]
+fn crash_during_add() {
+    let n = crash_everywhere(fixed(&["--user", "u", "add", "I have a cat named Tom"]), |ctx, _| {
+        Some(has_memory(ctx, "I have a cat named Tom"))
+    });
+    eprintln!("add: {n} kill points");
+}
+
+#[test]
+fn crash_during_a_superseding_add() {
+    let n = crash_everywhere(fixed(&["--user", "u", "add", "My favorite color is blue"]), |ctx, _| {
+        let blue = has_memory(ctx, "My favorite color is blue");
+        let live = contents(&ctx.json(&["--user", "u", "list"]));
+        let red_live = live.contains(&"My favorite color is red".to_owned());
+        match (blue, red_live) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        }
+    });
+    eprintln!("superseding add: {n} kill points");
+}
+
+#[test]
+fn crash_during_an_add_with_a_new_person() {
+    let n = crash_everywhere(
+        fixed(&["--user", "u", "add", "Likes tulips", "--subject", "my aunt Rosa"]),
+        |ctx, _| match (has_memory(ctx, "Likes tulips"), person_named(ctx, "Rosa")) {
+            (true, true) => Some(true),
+            (false, false) => Some(false),
+            _ => None,
+        },
+    );
+    eprintln!("add with a new person: {n} kill points");
+}
+
+#[test]
+fn crash_during_delete() {
+    let peanuts = |ctx: &Ctx| -> String {
+        ctx.json(&["--user", "u", "list"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["content"] == "I'm allergic to peanuts")
+            .unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let n = crash_everywhere(
+        move |ctx| vec!["--user".into(), "u".into(), "delete".into(), peanuts(ctx)],
+        |ctx, args| {
+            let id = &args[3];
+            let (memories, archive) = all_ids(ctx);
+            match (memories.contains(id), archive.contains(id)) {
+                (false, true) => Some(true),
+                (true, false) => Some(false),
+                _ => None,
+            }
+        },
+    );
+    eprintln!("delete: {n} kill points");
+}
+
+#[test]
+fn crash_during_gc() {
+    // At LATER the event has decayed and Lisbon (superseded by Porto) is archived.
+    let n = crash_everywhere(fixed(&["--now", LATER, "gc"]), |ctx, _| {
+        let (memories, archive) = all_ids(ctx);
+        match (memories.len(), archive.len()) {
+            (_, 0) => Some(false),
+            (m, a) if a >= 2 && m + a == 8 => Some(true),
+            _ => None,
+        }
+    });
+    eprintln!("gc: {n} kill points");
+}
+
+#[test]
+fn crash_during_merge() {
+    let n = crash_everywhere(
+        fixed(&["--user", "u", "people", "merge", "Sarah", "Sally"]),
+        |ctx, _| {
+            let merged = !person_named(ctx, "Sally");
+            let lines = ctx.memory_lines();
+            let chess = lines
+                .iter()
+                .rev()
+                .find(|l| l["content"] == "Sally plays chess")
+                .unwrap();
+            let hiking = lines
+                .iter()
+                .rev()
+                .find(|l| l["content"] == "Sarah loves hiking")
+                .unwrap();
+            let relinked = chess["subject_person_ids"] == hiking["subject_person_ids"];
+            match (merged, relinked) {
+                (true, true) => Some(true),
+                (false, false) => Some(false),
+                _ => None,
+            }
+        },
+    );
+    eprintln!("merge: {n} kill points");
+}
+
+#[test]
+fn crash_during_rebuild() {
+    let n = crash_everywhere(fixed(&["rebuild-index"]), |_, _| Some(false));
+    eprintln!("rebuild: {n} kill points");
+}
+
+/// Four writers and two searchers at once: every add acknowledged is there, nothing fails.
+#[test]
+fn four_writers_and_two_searchers() {
+    let ctx = Ctx::new();
+    ctx.add("seed", "A seed fact so that searchers have an index");
+    const PER_WRITER: usize = 25;
+    let mut children = Vec::new();
+    for w in 0..4 {
+        let script: Vec<String> = (0..PER_WRITER)
+            .map(|i| {
+                format!(
+                    "\"$BIN\" --user w{w} add 'Writer {w} keeps item {i} in box {}'",
+                    i * 7 + w
+                )
+            })
+            .collect();
+        let mut cmd = std::process::Command::new("sh");
+        for (k, v) in ctx.command().get_envs() {
+            if let Some(v) = v {
+                cmd.env(k, v);
+            }
+        }
+        cmd.env("BIN", env!("CARGO_BIN_EXE_ash-memory"))
+            .env("ASH_LOCK_TIMEOUT_SECS", "60")
+            .arg("-ec")
+            .arg(script.join("\n"));
+        children.push(cmd.spawn().unwrap());
+    }
+    for s in 0..2 {
+        let mut cmd = std::process::Command::new("sh");
+        for (k, v) in ctx.command().get_envs() {
+            if let Some(v) = v {
+                cmd.env(k, v);
+            }
+        }
+        let script: Vec<String> = (0..15)
+            .map(|i| format!("\"$BIN\" --user w{} search 'box {i}' >/dev/null", (s + i) % 4))
+            .collect();
+        cmd.env("BIN", env!("CARGO_BIN_EXE_ash-memory"))
+            .env("ASH_LOCK_TIMEOUT_SECS", "60")
+            .arg("-ec")
+            .arg(script.join("\n"));
+        children.push(cmd.spawn().unwrap());
+    }
+    for child in children {
+        let status = child.wait_with_output().unwrap().status;
+        assert!(status.success(), "a writer or searcher failed");
+    }
+    for w in 0..4 {
+        let listed = contents(&ctx.json(&["--user", &format!("w{w}"), "list"]));
+        assert_eq!(listed.len(), PER_WRITER, "writer {w}: {listed:?}");
+        let last = format!(
+            "Writer {w} keeps item {} in box {}",
+            PER_WRITER - 1,
+            (PER_WRITER - 1) * 7 + w
+        );
+        assert!(ctx.search(&format!("w{w}"), &last).contains(&last));
+    }
+    assert_eq!(ctx.json(&["doctor"])["ok"], true);
+}
