@@ -9,6 +9,7 @@ mod cli;
 mod crash;
 mod embedder_http;
 mod evolution;
+mod fidelity;
 mod llm_http;
 mod people;
 mod recall;
