@@ -453,6 +453,19 @@ mod tests {
         }
     }
 
+    /// An empty index for model "m" at this dimension, in a folder kept while it lives.
+    fn fresh_index(dimension: u32) -> (tempfile::TempDir, SqliteIndex) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = SqliteIndex::new(dir.path().join("i.db"));
+        index
+            .clear(&IndexInfo {
+                model: "m".into(),
+                dimension,
+            })
+            .unwrap();
+        (dir, index)
+    }
+
     fn alice() -> ScopeFilter {
         ScopeFilter {
             user_id: Some("alice".into()),
@@ -502,14 +515,7 @@ mod tests {
 
     #[test]
     fn vectors_without_direction_never_poison_a_scope() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut index = SqliteIndex::new(dir.path().join("i.db"));
-        index
-            .clear(&IndexInfo {
-                model: "m".into(),
-                dimension: 2,
-            })
-            .unwrap();
+        let (_dir, mut index) = fresh_index(2);
         index
             .upsert(&[
                 entry("zero", "smiley", vec![0.0, 0.0], "alice"),

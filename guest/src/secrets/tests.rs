@@ -1,0 +1,151 @@
+//! Unit tests of the detectors; the catalogue of examples is in `catalogue`.
+
+use super::numbers::IBAN_LENGTHS;
+use super::{SecretKind, detect, words};
+use std::time::{Duration, Instant};
+
+#[test]
+fn describe_never_names_the_secret_and_names_each_kind() {
+    for kind in [
+        SecretKind::PrivateKey,
+        SecretKind::ApiKey,
+        SecretKind::Password,
+        SecretKind::CardNumber,
+        SecretKind::CloudCredential,
+        SecretKind::Webhook,
+        SecretKind::ConnectionString,
+        SecretKind::BankAccount,
+        SecretKind::NationalId,
+        SecretKind::RecoveryPhrase,
+    ] {
+        assert!(!kind.describe().is_empty());
+    }
+    assert!(SecretKind::Password.describe().contains("password"));
+}
+
+#[test]
+fn odd_unicode_never_panics() {
+    let samples = [
+        "",
+        "\u{0}",
+        "e\u{301}\u{301}\u{301}password\u{301}: hu\u{308}nter2",
+        "👨‍👩‍👧‍👦 password is 🔑🔑🔑🔑",
+        "\u{202e}drowssap\u{202c} is hunter2",
+        "كلمة المرور: abc123xyz",
+        "ｐａｓｓｗｏｒｄ：ｈｕｎｔｅｒ２",
+        "İİİİ password İİİ: İ",
+        "ß password ẞ is ǅ",
+        "密码是",
+        "パスワードは",
+        "password",
+        "password:",
+        "password is",
+        "'",
+        "MII",
+        "eyJ.",
+        "eyJ..",
+        "://@:",
+        ":/",
+        "a://:@",
+        "GB82",
+        "123-45-678",
+        "4111 1111 1111 111",
+        "ghp_",
+        "sk-",
+        "\u{FEFF}\u{200B}",
+        "𝟒𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏",
+        "\u{10FFFF}\u{E000}\u{FFFD}",
+    ];
+    for s in samples {
+        let _ = detect(s);
+        // Every prefix and suffix, cut on character boundaries.
+        for (k, _) in s.char_indices() {
+            let _ = detect(&s[..k]);
+            let _ = detect(&s[k..]);
+        }
+    }
+    assert_eq!(detect("ｐａｓｓｗｏｒｄ：ｈｕｎｔｅｒ２"), Some(SecretKind::Password));
+    assert_eq!(detect("𝟒𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏"), Some(SecretKind::CardNumber));
+    assert_eq!(detect("👨‍👩‍👧‍👦 I like emoji ✨"), None);
+}
+
+/// Lists are matched against lower-cased text, so an entry with a capital would never
+/// match; and a list with duplicates has been edited carelessly.
+#[test]
+fn word_lists_are_lower_case_and_distinct() {
+    let lists: [(&str, Vec<&str>); 9] = [
+        ("TRIGGERS", words::TRIGGERS.iter().map(|t| t.word).collect()),
+        ("CONNECTORS", words::CONNECTORS.iter().collect()),
+        ("AMBIGUOUS_CONNECTORS", words::AMBIGUOUS_CONNECTORS.iter().collect()),
+        ("BRIDGES", words::BRIDGES.iter().collect()),
+        ("ADVERBS", words::ADVERBS.iter().collect()),
+        ("CHANGE_VERBS", words::CHANGE_VERBS.iter().collect()),
+        ("UNITS", words::UNITS.iter().collect()),
+        ("PASS_COMPOUNDS", words::PASS_COMPOUNDS.iter().collect()),
+        ("DESCRIPTIONS", words::DESCRIPTIONS.iter().collect()),
+    ];
+    for (name, list) in lists {
+        let mut seen = std::collections::BTreeSet::new();
+        for w in list {
+            assert_eq!(w, w.to_lowercase(), "{name}: {w}");
+            assert!(seen.insert(w), "{name} lists {w} twice");
+        }
+    }
+    for c in words::AMBIGUOUS_CONNECTORS.iter() {
+        assert!(words::CONNECTORS.contains(c), "{c}");
+    }
+    assert!(
+        IBAN_LENGTHS.windows(2).all(|w| w[0].0 < w[1].0),
+        "IBAN_LENGTHS is searched by halves"
+    );
+}
+
+#[test]
+fn checksums_decide_numbers() {
+    assert_eq!(detect("4111 1111 1111 1111"), Some(SecretKind::CardNumber));
+    assert_eq!(detect("4111 1111 1111 1112"), None); // Luhn fails
+    assert_eq!(detect("GB82 WEST 1234 5698 7654 32"), Some(SecretKind::BankAccount));
+    assert_eq!(detect("GB82 WEST 1234 5698 7654 23"), None); // mod 97 fails
+    assert_eq!(detect("SSN 123-45-6789"), Some(SecretKind::NationalId));
+    for never_issued in [
+        "000-12-3456",
+        "666-12-3456",
+        "912-12-3456",
+        "123-00-4567",
+        "123-45-0000",
+    ] {
+        assert_eq!(detect(never_issued), None, "{never_issued}");
+    }
+}
+
+#[test]
+fn megabyte_inputs_return_quickly() {
+    const MB: usize = 1 << 20;
+    let fill = |unit: &str| unit.repeat(MB / unit.len() + 1);
+    // Plain text, and the shapes that make each detector do the most work per character.
+    let inputs = [
+        ("prose", fill("the quick brown fox jumps over the lazy dog ")),
+        ("one long word", "a".repeat(MB)),
+        ("password statements", fill("my password is ")),
+        ("bridged statements", fill("the password for my ")),
+        ("assignments", fill("api_key=")),
+        ("url schemes", fill("a://b:c")),
+        ("jwt runs", fill("eyJabc-")),
+        ("token prefixes", fill("sk-")),
+        ("base64", fill("MIIBase64/+")),
+        ("digit groups", fill("4111 ")),
+        ("iban groups", fill("GB82 ")),
+        ("full-width digits", fill("４１１１")),
+        ("emoji and combining marks", fill("🔑e\u{301}")),
+        ("ideographs", fill("密码是")),
+    ];
+    for (name, input) in &inputs {
+        let started = Instant::now();
+        let _ = detect(input);
+        let took = started.elapsed();
+        println!("secrets: 1 MB of {name}: {took:?}");
+        // Generous for unoptimised test builds on a busy machine (an optimised build takes
+        // well under a tenth of a second); a quadratic scan would take minutes.
+        assert!(took < Duration::from_secs(10), "{name} took {took:?}");
+    }
+}
