@@ -48,13 +48,17 @@ pub struct MemoryService<P: Ports> {
     pub(crate) pending_checked: bool,
 }
 
-/// A verified decision to supersede, waiting to be written.
+/// What a new record might replace.
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Replaces {
     /// An existing memory, by id.
     Existing(String),
     /// An earlier record of the same batch, by position.
     Batch(usize),
 }
+
+/// A supersession candidate: (the new record's position, what it might replace, cosine).
+type Candidate = (usize, Replaces, f32);
 
 impl<P: Ports> MemoryService<P> {
     pub fn new(ports: P) -> Self {
@@ -134,61 +138,64 @@ impl<P: Ports> MemoryService<P> {
         self.load()?;
         let stamp = format_time(now);
         let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
-        let mut candidates = self.supersession_candidates(&records, &vectors, now)?;
-        let verdicts: Vec<bool> = candidates
-            .iter()
-            .map(|(i, c, _)| {
-                let old = match c {
-                    Replaces::Existing(id) => self.memories.get(id).map(|r| r.content.clone()).unwrap_or_default(),
-                    Replaces::Batch(j) => records[*j].content.clone(),
-                };
-                self.verify(
-                    &old,
-                    &records[*i].content,
-                    &self.rule_context(&records[*i], &people_writes),
-                )
+        let candidates = self.supersession_candidates(&records, &vectors, now)?;
+        let judged: Vec<(Candidate, String, bool)> = candidates
+            .into_iter()
+            .map(|c| {
+                let old = self.candidate_content(&c, &records);
+                let context = self.rule_context(&records[c.0], &people_writes);
+                let verdict = self.verify(&old, &records[c.0].content, &context);
+                (c, old, verdict)
             })
             .collect();
-        if !candidates.is_empty() {
+        let superseded = if judged.is_empty() {
+            Vec::new()
+        } else {
             // The language model may have been asked without the lock: read again, resolve
-            // the people again, and keep only verdicts on memories that are still live
-            // candidates (anything new is kept, unjudged: doubt keeps both).
+            // the people again, and keep only verdicts on candidates that are still live and
+            // still say what was judged (anything new is kept, unjudged: doubt keeps both).
             self.load()?;
             people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
-            let still = self.supersession_candidates(&records, &vectors, now)?;
-            let key = |(i, c, _): &(usize, Replaces, f32)| match c {
-                Replaces::Existing(id) => format!("{i}:{id}"),
-                Replaces::Batch(j) => format!("{i}#{j}"),
-            };
-            let live: HashSet<String> = still.iter().map(key).collect();
-            let judged: Vec<((usize, Replaces, f32), bool)> = candidates.into_iter().zip(verdicts).collect();
-            candidates = Vec::new();
-            let mut kept_verdicts = Vec::new();
-            for (c, verdict) in judged {
-                if live.contains(&key(&c)) {
-                    candidates.push(c);
-                    kept_verdicts.push(verdict);
-                }
-            }
-            self.apply_verdicts(&mut records, candidates, kept_verdicts, &stamp)
-        } else {
-            Ok(Vec::new())
+            let still: Vec<(Candidate, String)> = self
+                .supersession_candidates(&records, &vectors, now)?
+                .into_iter()
+                .map(|c| {
+                    let old = self.candidate_content(&c, &records);
+                    (c, old)
+                })
+                .collect();
+            let (candidates, verdicts): (Vec<Candidate>, Vec<bool>) = judged
+                .into_iter()
+                .filter(|(c, old, _)| {
+                    still
+                        .iter()
+                        .any(|(s, now_old)| s.0 == c.0 && s.1 == c.1 && now_old == old)
+                })
+                .map(|(c, _, verdict)| (c, verdict))
+                .unzip();
+            self.apply_verdicts(&mut records, candidates, verdicts, &stamp)
+        };
+        self.write_added(records, superseded, people_writes, &vectors, now)
+    }
+
+    /// The text of what a candidate would replace.
+    fn candidate_content(&self, candidate: &Candidate, records: &[MemoryRecord]) -> String {
+        match &candidate.1 {
+            Replaces::Existing(id) => self.memories.get(id).map(|r| r.content.clone()).unwrap_or_default(),
+            Replaces::Batch(j) => records[*j].content.clone(),
         }
-        .and_then(|superseded| self.write_added(caller, records, superseded, people_writes, &vectors, now))
     }
 
     /// Writes what an add decided: people first, then the new memories with the marks on
     /// what they replace in one append, then the index; then enforces `max_entries`.
     fn write_added(
         &mut self,
-        caller: &Caller,
         records: Vec<MemoryRecord>,
         superseded: Vec<MemoryRecord>,
         people_writes: HashMap<String, crate::people::PersonRecord>,
         vectors: &[Option<Vec<f32>>],
         now: DateTime<Utc>,
     ) -> Result<Added, Error> {
-        let _ = caller;
         self.write_people(people_writes)?;
         let mut lines = records.clone();
         lines.extend(superseded.iter().cloned());
@@ -300,7 +307,7 @@ impl<P: Ports> MemoryService<P> {
         records: &[MemoryRecord],
         vectors: &[Option<Vec<f32>>],
         now: DateTime<Utc>,
-    ) -> Result<Vec<(usize, Replaces, f32)>, Error> {
+    ) -> Result<Vec<Candidate>, Error> {
         let threshold = self.ports.settings().supersession_threshold;
         let mut out = Vec::new();
         for (i, new) in records.iter().enumerate() {
@@ -317,7 +324,7 @@ impl<P: Ports> MemoryService<P> {
                 },
             };
             let hits = self.ports.index_knn(vector, 8, &scope).map_err(index_err)?;
-            let mut mine: Vec<(usize, Replaces, f32)> = hits
+            let mut mine: Vec<Candidate> = hits
                 .into_iter()
                 .filter(|h| h.score >= threshold)
                 .filter(|h| {
@@ -347,10 +354,10 @@ impl<P: Ports> MemoryService<P> {
     fn apply_verdicts(
         &self,
         records: &mut [MemoryRecord],
-        candidates: Vec<(usize, Replaces, f32)>,
+        candidates: Vec<Candidate>,
         verdicts: Vec<bool>,
         stamp: &str,
-    ) -> Result<Vec<MemoryRecord>, Error> {
+    ) -> Vec<MemoryRecord> {
         let mut replaced: Vec<MemoryRecord> = Vec::new();
         let mut taken: HashSet<String> = HashSet::new();
         for ((i, candidate, _), verdict) in candidates.into_iter().zip(verdicts) {
@@ -377,7 +384,7 @@ impl<P: Ports> MemoryService<P> {
                 }
             }
         }
-        Ok(replaced)
+        replaced
     }
 
     /// Whether `new` replaces `old`: the language model's clear yes, or, when it cannot
