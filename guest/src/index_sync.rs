@@ -98,16 +98,9 @@ impl<P: Ports> MemoryService<P> {
         };
         match reflects {
             Some(s) if s == current => Ok(()),
-            // The index reflects an empty file (a new home): what was written since, under
-            // whatever generation creating the file gave it, is all there is to replay.
-            Some(s) if s.end == 0 => {
-                if self.replay_tail(s)? {
-                    Ok(())
-                } else {
-                    self.rebuild().map(drop)
-                }
-            }
-            Some(s) if s.generation == current.generation && s.end < current.end => {
+            // The same file grown, or an empty file (a new home) that creating gave a new
+            // generation: what was written since is all there is to replay.
+            Some(s) if s.end == 0 || (s.generation == current.generation && s.end < current.end) => {
                 if self.replay_tail(s)? {
                     Ok(())
                 } else {

@@ -165,29 +165,25 @@ impl MemoryStore {
         let recovered = state.files.roll_back();
         let outcome = match recovered {
             Err(e) => Err(Error::Storage(format!("cannot roll back an unfinished write: {e}"))),
-            Ok(()) => match self.sandbox.call(f) {
-                Ok(Ok(value)) => {
-                    let state = self.sandbox.state_mut();
-                    match (&state.lock_lost, state.files.commit()) {
+            Ok(()) => {
+                let result = self.sandbox.call(f).and_then(|r| r.map_err(policy_error));
+                let state = self.sandbox.state_mut();
+                match result {
+                    Ok(value) => match (&state.lock_lost, state.files.commit()) {
                         (Some(why), _) => Err(Error::Busy(why.clone())),
                         (None, Err(e)) => Err(Error::Storage(e.to_string())),
                         (None, Ok(())) => Ok(value),
+                    },
+                    Err(e) => {
+                        if state.lock_lost.is_none()
+                            && let Err(rollback) = state.files.roll_back()
+                        {
+                            tracing::error!("cannot roll back the failed call's writes: {rollback}");
+                        }
+                        Err(e)
                     }
                 }
-                failed => {
-                    let state = self.sandbox.state_mut();
-                    if state.lock_lost.is_none()
-                        && let Err(e) = state.files.roll_back()
-                    {
-                        tracing::error!("cannot roll back the failed call's writes: {e}");
-                    }
-                    match failed {
-                        Ok(Err(e)) => Err(policy_error(e)),
-                        Err(e) => Err(e),
-                        Ok(Ok(_)) => unreachable!("matched above"),
-                    }
-                }
-            },
+            }
         };
         self.sandbox.state_mut().lock = None;
         outcome

@@ -273,33 +273,15 @@ fn four_writers_and_two_searchers() {
                 )
             })
             .collect();
-        let mut cmd = std::process::Command::new("sh");
-        for (k, v) in ctx.command().get_envs() {
-            if let Some(v) = v {
-                cmd.env(k, v);
-            }
-        }
-        cmd.env("BIN", env!("CARGO_BIN_EXE_ash-memory"))
-            .env("ASH_LOCK_TIMEOUT_SECS", "60")
-            .arg("-ec")
-            .arg(script.join("\n"));
-        children.push(cmd.spawn().unwrap());
+        let mut cmd = ctx.shell(&script.join("\n"));
+        children.push(cmd.env("ASH_LOCK_TIMEOUT_SECS", "60").spawn().unwrap());
     }
     for s in 0..2 {
-        let mut cmd = std::process::Command::new("sh");
-        for (k, v) in ctx.command().get_envs() {
-            if let Some(v) = v {
-                cmd.env(k, v);
-            }
-        }
         let script: Vec<String> = (0..15)
             .map(|i| format!("\"$BIN\" --user w{} search 'box {i}' >/dev/null", (s + i) % 4))
             .collect();
-        cmd.env("BIN", env!("CARGO_BIN_EXE_ash-memory"))
-            .env("ASH_LOCK_TIMEOUT_SECS", "60")
-            .arg("-ec")
-            .arg(script.join("\n"));
-        children.push(cmd.spawn().unwrap());
+        let mut cmd = ctx.shell(&script.join("\n"));
+        children.push(cmd.env("ASH_LOCK_TIMEOUT_SECS", "60").spawn().unwrap());
     }
     for child in children {
         let status = child.wait_with_output().unwrap().status;

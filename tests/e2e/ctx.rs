@@ -74,6 +74,20 @@ impl Ctx {
         cmd
     }
 
+    /// `sh -c SCRIPT` with this context's environment and `$BIN` naming the binary, for
+    /// tests that run many calls in one process of their own.
+    pub fn shell(&self, script: &str) -> Command {
+        let mut sh = Command::new("sh");
+        for (k, v) in self.command().get_envs() {
+            match v {
+                Some(v) => sh.env(k, v),
+                None => sh.env_remove(k),
+            };
+        }
+        sh.env("BIN", env!("CARGO_BIN_EXE_ash-memory")).arg("-ec").arg(script);
+        sh
+    }
+
     /// Runs with these arguments.
     pub fn run(&self, args: &[&str]) -> Output {
         self.command().args(args).output().expect("the binary runs")
