@@ -8,13 +8,10 @@
 pub mod api;
 pub mod collection;
 pub mod context;
-mod doctor;
 pub mod gc;
-mod index_sync;
 pub mod lifecycle;
 pub mod memory_type;
 pub mod people;
-mod person_graph;
 pub mod ports;
 pub mod record;
 pub mod scope;
@@ -28,11 +25,7 @@ pub mod vectors;
 #[cfg(test)]
 mod fake;
 #[cfg(test)]
-mod person_graph_tests;
-#[cfg(test)]
 mod reader_props;
-#[cfg(test)]
-mod service_tests;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

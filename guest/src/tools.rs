@@ -1,12 +1,10 @@
 //! The `remember` and `recall` tools for agent frameworks (seed 002's schemas), and the
-//! handler that turns a tool call's JSON arguments into the text the model reads back.
+//! reading of a tool call's JSON arguments. The service runs the call and words the
+//! answer in `service::tools`.
 
 use serde_json::{Value, json};
 
-use crate::api::{Error, NewMemory, SearchQuery};
-use crate::ports::Ports;
-use crate::scope::Caller;
-use crate::service::MemoryService;
+use crate::api::{Error, NewMemory};
 
 /// The tools' JSON schemas, as a JSON array of `{name, description, input_schema}`.
 pub fn schemas() -> Value {
@@ -57,12 +55,12 @@ pub fn schemas() -> Value {
     ])
 }
 
-fn bad(message: impl Into<String>) -> Error {
+pub(crate) fn bad(message: impl Into<String>) -> Error {
     Error::InvalidInput(message.into())
 }
 
 /// Reads one fact object (or the top level of a `content` call).
-fn fact(v: &Value, at: &str) -> Result<NewMemory, Error> {
+pub(crate) fn fact(v: &Value, at: &str) -> Result<NewMemory, Error> {
     let content = v["content"]
         .as_str()
         .ok_or_else(|| bad(format!("{at}content must be a string")))?;
@@ -105,77 +103,4 @@ fn fact(v: &Value, at: &str) -> Result<NewMemory, Error> {
         source: Some("tool".to_owned()),
         ..Default::default()
     })
-}
-
-impl<P: Ports> MemoryService<P> {
-    /// Runs a tool call; see `tool-call` in `wit/memory.wit`.
-    pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
-        let args: Value =
-            serde_json::from_str(arguments).map_err(|e| bad(format!("the arguments are not JSON: {e}")))?;
-        if !args.is_object() {
-            return Err(bad("the arguments must be a JSON object"));
-        }
-        match name {
-            "remember" => self.remember(caller, &args),
-            "recall" => self.recall(caller, &args),
-            other => Err(bad(format!(
-                "no tool named {other:?}; the tools are remember and recall"
-            ))),
-        }
-    }
-
-    fn remember(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
-        let mut items = Vec::new();
-        if !args["content"].is_null() {
-            items.push(fact(args, "")?);
-        }
-        match &args["facts"] {
-            Value::Null => {}
-            Value::Array(facts) => {
-                for (i, f) in facts.iter().enumerate() {
-                    items.push(fact(f, &format!("facts[{i}]."))?);
-                }
-            }
-            _ => return Err(bad("facts must be a list of objects")),
-        }
-        if items.is_empty() {
-            return Err(bad("remember needs `content` or a non-empty `facts` list"));
-        }
-        let added = self.add_batch(caller, items)?;
-        let n = added.memories.len();
-        let mut text = format!("Remembered {n} fact{}.", if n == 1 { "" } else { "s" });
-        for (old, _) in &added.superseded {
-            text.push_str(&format!(" It replaces: \"{}\".", old.content));
-        }
-        Ok(text)
-    }
-
-    fn recall(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
-        let query = args["query"]
-            .as_str()
-            .ok_or_else(|| bad("recall needs a `query` string"))?;
-        let about = match &args["about"] {
-            Value::Null => None,
-            v => Some(v.as_str().ok_or_else(|| bad("about must be a string"))?.to_owned()),
-        };
-        let results = self.search(
-            caller,
-            &SearchQuery {
-                text: query.to_owned(),
-                limit: Some(10),
-                about,
-            },
-        )?;
-        let mut lines: Vec<String> = results.notices.iter().map(|n| format!("(note: {n})")).collect();
-        if results.hits.is_empty() {
-            lines.push("No matching memories.".to_owned());
-        }
-        for h in &results.hits {
-            match h.subjects.as_slice() {
-                [] => lines.push(format!("- {}", h.memory.content)),
-                names => lines.push(format!("- {} (about {})", h.memory.content, names.join(", "))),
-            }
-        }
-        Ok(lines.join("\n"))
-    }
 }

@@ -6,32 +6,13 @@
 
 use std::collections::HashSet;
 
-use crate::api::{Error, RebuildReport};
-use crate::ports::{FileState, IndexEntry, IndexError, IndexInfo, Level, Ports};
+use super::MemoryService;
+use crate::api::Error;
+use crate::ports::{Collection, FileState, IndexEntry, IndexError, IndexInfo, Level, Ports};
 use crate::record::{MemoryRecord, encode_embedding};
-use crate::service::{MemoryService, index_err, storage};
 use crate::vectors;
 
-/// Records per index write and embedding call during a rebuild.
-const REBUILD_BATCH: usize = 256;
-
 impl<P: Ports> MemoryService<P> {
-    /// Reads what changed on disk, then brings the index up to the files' state.
-    pub(crate) fn load(&mut self) -> Result<u64, Error> {
-        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
-        self.people.refresh(&self.ports).map_err(storage)?;
-        if !self.index_checked {
-            self.check_index_model()?;
-            self.index_checked = true;
-        }
-        self.sync_index()?;
-        if !self.pending_checked {
-            self.pending_checked = true;
-            self.fill_pending()?;
-        }
-        Ok(quarantined)
-    }
-
     pub(crate) fn wanted_index(&self) -> IndexInfo {
         IndexInfo {
             model: self.ports.embedder_model(),
@@ -42,13 +23,13 @@ impl<P: Ports> MemoryService<P> {
     /// Rebuilds the index when it is missing, corrupt or built by another model whose
     /// vectors the records can replace without embedding again; refuses to search with
     /// mixed vectors when they cannot.
-    fn check_index_model(&mut self) -> Result<(), Error> {
+    pub(super) fn check_index_model(&mut self) -> Result<(), Error> {
         let want = self.wanted_index();
         let reason = match self.ports.index_info() {
             Err(IndexError::Unavailable(e)) => Some(format!("the index is unusable ({e})")),
-            Err(e) => return Err(index_err(e)),
+            Err(e) => return Err(e.into()),
             Ok(None) if self.memories.is_empty() => {
-                self.ports.index_clear(&want).map_err(index_err)?;
+                self.ports.index_clear(&want)?;
                 return self.mark_index(self.memories.state());
             }
             Ok(None) => Some("the index is missing or empty".to_owned()),
@@ -84,7 +65,7 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// Compares the state the index reflects with the file's and closes the gap.
-    fn sync_index(&mut self) -> Result<(), Error> {
+    pub(super) fn sync_index(&mut self) -> Result<(), Error> {
         let current = self.memories.state();
         let reflects = match self.ports.index_reflects() {
             Ok(r) => r,
@@ -94,7 +75,7 @@ impl<P: Ports> MemoryService<P> {
                 self.rebuild()?;
                 return Ok(());
             }
-            Err(e) => return Err(index_err(e)),
+            Err(e) => return Err(e.into()),
         };
         match reflects {
             Some(s) if s == current => Ok(()),
@@ -129,10 +110,7 @@ impl<P: Ports> MemoryService<P> {
     /// Re-indexes every memory named by a line written after `from`, as its newest line
     /// has it now. Returns false when the file changed under the replay (rebuild instead).
     fn replay_tail(&mut self, from: FileState) -> Result<bool, Error> {
-        let chunk = self
-            .ports
-            .read(crate::ports::Collection::Memories, from.end, Some(from.generation))
-            .map_err(storage)?;
+        let chunk = self.ports.read(Collection::Memories, from.end, Some(from.generation))?;
         let current = self.memories.state();
         let whole_file = from.end == 0;
         if (chunk.generation != from.generation && !whole_file) || chunk.end != current.end {
@@ -165,8 +143,8 @@ impl<P: Ports> MemoryService<P> {
                 upserts.len() + removes.len()
             ),
         );
-        self.ports.index_upsert(&upserts).map_err(index_err)?;
-        self.ports.index_remove(&removes).map_err(index_err)?;
+        self.ports.index_upsert(&upserts)?;
+        self.ports.index_remove(&removes)?;
         self.mark_index(current)?;
         Ok(true)
     }
@@ -176,7 +154,8 @@ impl<P: Ports> MemoryService<P> {
         if !self.memories.in_step() {
             return Ok(());
         }
-        self.ports.index_set_reflects(state).map_err(index_err)
+        self.ports.index_set_reflects(state)?;
+        Ok(())
     }
 
     /// After this call wrote to memories.jsonl: index what changed and record the new
@@ -187,7 +166,7 @@ impl<P: Ports> MemoryService<P> {
             .ports
             .index_upsert(upserts)
             .and_then(|()| self.ports.index_remove(removes))
-            .map_err(index_err)
+            .map_err(Error::from)
             .and_then(|()| self.mark_index(state));
         if let Err(e) = result {
             self.ports
@@ -200,7 +179,7 @@ impl<P: Ports> MemoryService<P> {
     /// their vectors. The embedder may be a remote service called without the home's
     /// lock, so the collection is read again afterwards and only memories that did not
     /// change meanwhile get the new vectors.
-    fn fill_pending(&mut self) -> Result<(), Error> {
+    pub(super) fn fill_pending(&mut self) -> Result<(), Error> {
         let pending: Vec<(String, String)> = self
             .memories
             .iter()
@@ -216,7 +195,7 @@ impl<P: Ports> MemoryService<P> {
             Ok(v) if v.len() == pending.len() => v,
             Ok(_) | Err(_) => return Ok(()),
         };
-        self.memories.refresh(&self.ports).map_err(storage)?;
+        self.memories.refresh(&self.ports)?;
         self.sync_index()?;
         let model = self.ports.embedder_model();
         let mut updated = Vec::new();
@@ -239,91 +218,13 @@ impl<P: Ports> MemoryService<P> {
         }
         let n = updated.len();
         let entries: Vec<IndexEntry> = updated.iter().map(|r| index_entry(r, r.vector())).collect();
-        self.memories.append(&self.ports, updated).map_err(storage)?;
+        self.memories.append(&self.ports, updated)?;
         self.index_written(&entries, &[]);
         self.ports.log(
             Level::Info,
             &format!("embedded {n} memories stored while the embedder was down"),
         );
         Ok(())
-    }
-
-    /// Clears the index and fills it from the collection.
-    pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
-        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
-        self.people.refresh(&self.ports).map_err(storage)?;
-        let mut report = self.rebuild()?;
-        report.quarantined = quarantined;
-        self.index_checked = true;
-        Ok(report)
-    }
-
-    /// Clears the index and fills it from the cached collection, reusing stored vectors
-    /// that fit the embedder and embedding the rest.
-    pub(crate) fn rebuild(&mut self) -> Result<RebuildReport, Error> {
-        let want = self.wanted_index();
-        self.ports.index_clear(&want).map_err(index_err)?;
-        let indexable: Vec<MemoryRecord> = self
-            .memories
-            .iter()
-            .filter(|r| r.superseded_at.is_none())
-            .cloned()
-            .collect();
-        let total = indexable.len() as u64;
-        let mut report = RebuildReport::default();
-        let mut refreshed: Vec<MemoryRecord> = Vec::new();
-        let mut embedder_down = false;
-        self.ports.progress("rebuilding index", 0, total);
-        for batch in indexable.chunks(REBUILD_BATCH) {
-            let mut vectors: Vec<Option<Vec<f32>>> = batch
-                .iter()
-                .map(|r| if fits(r, &want) { r.vector() } else { None })
-                .collect();
-            let missing: Vec<usize> = (0..batch.len()).filter(|&i| vectors[i].is_none()).collect();
-            if !missing.is_empty() && !embedder_down {
-                let texts: Vec<String> = missing.iter().map(|&i| batch[i].content.clone()).collect();
-                match self.ports.embed(&texts) {
-                    Ok(new) if new.len() == texts.len() => {
-                        for (&i, vector) in missing.iter().zip(new) {
-                            let Some(vector) = vectors::usable(vector, want.dimension) else {
-                                continue;
-                            };
-                            let mut record = batch[i].clone();
-                            record.embedding = Some(encode_embedding(&vector));
-                            record.embedding_model = Some(want.model.clone());
-                            refreshed.push(record);
-                            vectors[i] = Some(vector);
-                            report.embedded += 1;
-                        }
-                    }
-                    Ok(_) | Err(_) => {
-                        self.ports.log(
-                            Level::Warn,
-                            "embedder unavailable during rebuild; some memories are full-text only",
-                        );
-                        embedder_down = true;
-                    }
-                }
-            }
-            let entries: Vec<IndexEntry> = batch.iter().zip(vectors).map(|(r, v)| index_entry(r, v)).collect();
-            report.pending += entries.iter().filter(|e| e.embedding.is_none()).count() as u64;
-            self.ports.index_upsert(&entries).map_err(index_err)?;
-            report.indexed += batch.len() as u64;
-            self.ports.progress("rebuilding index", report.indexed, total);
-        }
-        // New embeddings go back to the file, so the next rebuild needs no embedding calls.
-        // Only records that did not change while a remote embedder was being asked.
-        if !refreshed.is_empty() {
-            let before = self.memories.state();
-            self.memories.refresh(&self.ports).map_err(storage)?;
-            if self.memories.state() != before {
-                // Someone wrote meanwhile: index from scratch at the next call.
-                return Ok(report);
-            }
-            self.memories.append(&self.ports, refreshed).map_err(storage)?;
-        }
-        self.mark_index(self.memories.state())?;
-        Ok(report)
     }
 }
 

@@ -4,16 +4,16 @@
 
 use std::collections::HashSet;
 
+use super::MemoryService;
+use super::index_sync::fits;
 use crate::api::{Error, Finding};
-use crate::index_sync::fits;
 use crate::ports::{IndexError, Ports};
-use crate::service::{MemoryService, index_err, storage};
 
 impl<P: Ports> MemoryService<P> {
     /// See `doctor` in `wit/memory.wit`.
     pub fn doctor(&mut self, fix: bool) -> Result<Vec<Finding>, Error> {
-        let quarantined = self.memories.refresh(&self.ports).map_err(storage)?;
-        self.people.refresh(&self.ports).map_err(storage)?;
+        let quarantined = self.memories.refresh(&self.ports)?;
+        self.people.refresh(&self.ports)?;
         let mut findings = vec![self.check_records(quarantined)];
         findings.push(self.check_index(fix)?);
         findings.push(self.check_embeddings(fix)?);
@@ -46,15 +46,15 @@ impl<P: Ports> MemoryService<P> {
         let indexable = self.memories.iter().filter(|r| r.superseded_at.is_none()).count() as u64;
         let problem = match self.ports.index_info() {
             Err(IndexError::Unavailable(e)) => Some(format!("the index is unusable ({e})")),
-            Err(e) => return Err(index_err(e)),
+            Err(e) => return Err(e.into()),
             Ok(None) => Some("the index is missing".to_owned()),
             Ok(Some(have)) if have != want => Some(format!(
                 "the index was built by {} ({} dimensions), the embedder is {} ({} dimensions)",
                 have.model, have.dimension, want.model, want.dimension
             )),
             Ok(Some(_)) => {
-                let reflects = self.ports.index_reflects().map_err(index_err)?;
-                let count = self.ports.index_count().map_err(index_err)?;
+                let reflects = self.ports.index_reflects()?;
+                let count = self.ports.index_count()?;
                 if reflects != Some(state) {
                     Some(match reflects {
                         Some(r) if r.generation == state.generation && r.end < state.end => {
@@ -187,8 +187,8 @@ impl<P: Ports> MemoryService<P> {
             })
             .collect();
         self.load()?;
-        self.memories.append(&self.ports, memories).map_err(storage)?;
-        self.people.append(&self.ports, people).map_err(storage)?;
+        self.memories.append(&self.ports, memories)?;
+        self.people.append(&self.ports, people)?;
         // Brings the index up to the lines just written.
         self.load()?;
         Ok(Finding {

@@ -1,0 +1,154 @@
+//! `add` and `add_batch`: validate, embed, link people, supersede, then write it all and
+//! evict beyond `max_entries`. The rules that refuse a memory are in `validation`, the
+//! supersession decision in `superseding`.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use super::MemoryService;
+use super::index_sync::index_entry;
+use super::validation::check_subjects;
+use crate::api::{Added, Error, Memory, NewMemory};
+use crate::people::PersonRecord;
+use crate::ports::{IndexEntry, Level, Ports};
+use crate::record::{MemoryRecord, encode_embedding, format_time};
+use crate::scope::Caller;
+use crate::vectors;
+
+impl<P: Ports> MemoryService<P> {
+    /// Stores one memory; see `add` in `wit/memory.wit`.
+    pub fn add(&mut self, caller: &Caller, item: NewMemory) -> Result<Added, Error> {
+        self.add_batch(caller, vec![item])
+    }
+
+    /// Stores several memories in one append, all or none, then supersedes what they
+    /// replace and evicts beyond `max_entries`.
+    ///
+    /// The embedder and the language model may be remote services, which the host calls
+    /// without holding the home's lock. So they are asked first, and everything they were
+    /// asked about is checked again against a fresh read before anything is written.
+    pub fn add_batch(&mut self, caller: &Caller, items: Vec<NewMemory>) -> Result<Added, Error> {
+        if items.is_empty() {
+            return Err(Error::InvalidInput("nothing to add".into()));
+        }
+        let now = self.now()?;
+        // Validate everything before anything is read or written.
+        let mut records = Vec::with_capacity(items.len());
+        let mut subjects = Vec::with_capacity(items.len());
+        for (i, mut item) in items.into_iter().enumerate() {
+            let which = if i == 0 {
+                String::new()
+            } else {
+                format!("fact {}: ", i + 1)
+            };
+            let refs = std::mem::take(&mut item.subjects);
+            let record = self
+                .new_record(caller, item, now)
+                .and_then(|r| check_subjects(&refs).map(|()| r))
+                .map_err(|e| match e {
+                    Error::InvalidInput(m) => Error::InvalidInput(format!("{which}{m}")),
+                    Error::SecretRefused(m) => Error::SecretRefused(format!("{which}{m}")),
+                    other => other,
+                })?;
+            subjects.push(refs);
+            records.push(record);
+        }
+
+        let vectors = self.embed_new(&records);
+        let model = self.ports.embedder_model();
+        for (record, vector) in records.iter_mut().zip(&vectors) {
+            if let Some(vector) = vector {
+                record.embedding = Some(encode_embedding(vector));
+                record.embedding_model = Some(model.clone());
+            }
+        }
+
+        self.load()?;
+        let stamp = format_time(now);
+        let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
+        let superseded = self.supersede(caller, &mut records, &subjects, &vectors, &mut people_writes, now)?;
+        self.write_added(records, superseded, people_writes, &vectors, now)
+    }
+
+    /// Writes what an add decided: people first, then the new memories with the marks on
+    /// what they replace in one append, then the index; then enforces `max_entries`.
+    fn write_added(
+        &mut self,
+        records: Vec<MemoryRecord>,
+        superseded: Vec<MemoryRecord>,
+        people_writes: HashMap<String, PersonRecord>,
+        vectors: &[Option<Vec<f32>>],
+        now: DateTime<Utc>,
+    ) -> Result<Added, Error> {
+        self.write_people(people_writes)?;
+        let mut lines = records.clone();
+        lines.extend(superseded.iter().cloned());
+        self.memories.append(&self.ports, lines)?;
+
+        let entries: Vec<IndexEntry> = records
+            .iter()
+            .zip(vectors)
+            .filter(|(r, _)| r.superseded_at.is_none())
+            .map(|(r, v)| index_entry(r, v.clone()))
+            .collect();
+        let mut gone: Vec<String> = superseded.iter().map(|r| r.id.clone()).collect();
+        gone.extend(
+            records
+                .iter()
+                .filter(|r| r.superseded_at.is_some())
+                .map(|r| r.id.clone()),
+        );
+        self.index_written(&entries, &gone);
+
+        let new_ids: Vec<String> = records.iter().map(|r| r.id.clone()).collect();
+        let evicted = self.enforce_max_entries(&records, &new_ids, now)?;
+        Ok(Added {
+            memories: records.iter().map(Memory::from).collect(),
+            superseded: superseded
+                .iter()
+                .map(|r| (Memory::from(r), r.superseded_by_id.clone().unwrap_or_default()))
+                .collect(),
+            evicted,
+        })
+    }
+
+    /// Embeds new memories. A memory whose vector is unusable (the embedder failed, or
+    /// returned zeros, NaN or the wrong length) gets none and is found by its words.
+    fn embed_new(&self, records: &[MemoryRecord]) -> Vec<Option<Vec<f32>>> {
+        let texts: Vec<String> = records.iter().map(|r| r.content.clone()).collect();
+        let dimension = self.ports.embedder_dimension();
+        match self.ports.embed(&texts) {
+            Ok(vectors) if vectors.len() == records.len() => {
+                let usable: Vec<Option<Vec<f32>>> =
+                    vectors.into_iter().map(|v| vectors::usable(v, dimension)).collect();
+                let bad = usable.iter().filter(|v| v.is_none()).count();
+                if bad > 0 {
+                    self.ports.log(
+                        Level::Warn,
+                        &format!("{bad} embedding(s) had no usable direction; stored for full-text search only"),
+                    );
+                }
+                usable
+            }
+            Ok(vectors) => {
+                self.ports.log(
+                    Level::Warn,
+                    &format!(
+                        "the embedder returned {} vectors for {} texts; stored without embeddings",
+                        vectors.len(),
+                        records.len()
+                    ),
+                );
+                vec![None; records.len()]
+            }
+            Err(e) => {
+                self.ports.log(
+                    Level::Warn,
+                    &format!("{e}; stored without an embedding (found by words only until the embedder is back)"),
+                );
+                vec![None; records.len()]
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! `context`: the block an agent injects before each response, fitted to a token budget
+//! by dropping the least relevant memory first, then the least recently active person.
+//! What the block says and how it is rendered is `crate::context`'s.
+
+use std::collections::HashMap;
+
+use chrono::DateTime;
+
+use super::MemoryService;
+use crate::api::{ContextBlock, Error, Person, SearchQuery};
+use crate::context::{DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
+use crate::ports::Ports;
+use crate::record::parse_time;
+use crate::scope::Caller;
+
+impl<P: Ports> MemoryService<P> {
+    /// The context for a message; see `context` in `wit/memory.wit`.
+    pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
+        let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        let mut memories = if message.trim().is_empty() {
+            Vec::new()
+        } else {
+            let query = SearchQuery {
+                text: message.to_owned(),
+                limit: Some(MAX_MEMORIES),
+                about: None,
+            };
+            self.search_with(caller, &query, f32::NEG_INFINITY)?.hits
+        };
+        let mut people = self.recently_active_people(caller);
+        let mut dropped = 0;
+        let markdown = loop {
+            let markdown = render(&people, &memories);
+            if estimate_tokens(&markdown) <= budget {
+                break markdown;
+            }
+            // The least relevant memory goes first, then the least recently active person.
+            if memories.pop().is_some() || people.pop().is_some() {
+                dropped += 1;
+            } else {
+                break String::new();
+            }
+        };
+        Ok(ContextBlock {
+            estimated_tokens: estimate_tokens(&markdown),
+            people,
+            memories,
+            markdown,
+            dropped,
+        })
+    }
+
+    /// The caller's people, most recently active first: by the latest of their creation,
+    /// their last update, and the newest memory about them.
+    fn recently_active_people(&self, caller: &Caller) -> Vec<Person> {
+        let time = |t: &str| parse_time(t).unwrap_or(DateTime::UNIX_EPOCH);
+        // One pass over the memories: the newest memory about each person.
+        let mut latest: HashMap<&str, &str> = HashMap::new();
+        for m in self.memories.iter() {
+            for id in &m.subject_person_ids {
+                let newest = latest.entry(id.as_str()).or_insert(m.created_at.as_str());
+                if time(&m.created_at) > time(newest) {
+                    *newest = m.created_at.as_str();
+                }
+            }
+        }
+        let mut people: Vec<(DateTime<chrono::Utc>, Person)> = self
+            .people_of(caller)
+            .into_iter()
+            .map(|p| {
+                let mut active = time(&p.created_at);
+                for t in p
+                    .updated_at
+                    .as_deref()
+                    .into_iter()
+                    .chain(latest.get(p.id.as_str()).copied())
+                {
+                    active = active.max(time(t));
+                }
+                (active, Person::from(p))
+            })
+            .collect();
+        people.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
+        people.into_iter().take(MAX_PEOPLE).map(|(_, p)| p).collect()
+    }
+}

@@ -1,0 +1,27 @@
+//! The one place where what a port reports becomes an [`Error`] for the caller, so that
+//! the service can use `?` on port calls.
+//!
+//! Only file, index and clock failures reach the caller. A failed embedding
+//! ([`crate::ports::EmbedError`]) or completion ([`crate::ports::LlmError`]) never does:
+//! the service logs it and degrades (full-text search only, the supersession rule instead
+//! of the language model), so they have no conversion here.
+
+use crate::api::Error;
+use crate::ports::{FileError, IndexError};
+
+impl From<FileError> for Error {
+    fn from(e: FileError) -> Self {
+        Error::Storage(e.0)
+    }
+}
+
+impl From<IndexError> for Error {
+    fn from(e: IndexError) -> Self {
+        Error::Index(e.to_string())
+    }
+}
+
+/// The host's clock gave a time that cannot be read.
+pub(super) fn host_clock(e: String) -> Error {
+    Error::Storage(format!("host clock: {e}"))
+}

@@ -1,0 +1,117 @@
+//! The memory API over the ports: it validates, decides and orchestrates; the ports do
+//! the I/O. One `MemoryService` lives for the lifetime of a component instance and keeps
+//! the collections cached between calls.
+//!
+//! This file holds the service itself, its constructor, the clock and [`MemoryService::load`],
+//! which every call that needs fresh collections and a usable index goes through. The
+//! operations are spread over one file per capability, each adding its own
+//! `impl<P: Ports> MemoryService<P>` block:
+//!
+//! - `adding`: `add` and `add_batch`, and writing what an add decided;
+//!   `validation` builds the new records and holds every rule that can refuse one;
+//!   `superseding` decides what a new memory replaces.
+//! - `reading`: `get`, `list`, `history`, and ids by unique prefix.
+//! - `searching`: `search`.
+//! - `retention`: `delete`, `gc`, `compact` and eviction beyond `max_entries`.
+//! - `people`: the `people` commands and linking an add's subjects to people;
+//!   `person_lookup` finds the caller's people; `person_resolution` turns references
+//!   into people, creating and completing them.
+//! - `context` and `tools`: the service side of the context block and the agent tools
+//!   (rendering, schemas and argument parsing stay in `crate::context` and `crate::tools`).
+//! - `index_sync`: keeping the index in step with `memories.jsonl`; `maintenance`:
+//!   `rebuild-index`; `doctor`: checks and repairs.
+//! - `errors`: the one place port errors become [`Error`]s.
+
+use chrono::{DateTime, Datelike, Utc};
+
+use crate::api::Error;
+use crate::collection::{Memories, People};
+use crate::ports::Ports;
+use crate::record::{format_time, parse_time};
+
+mod adding;
+mod context;
+mod doctor;
+mod errors;
+mod index_sync;
+mod maintenance;
+mod people;
+mod person_lookup;
+mod person_resolution;
+mod reading;
+mod retention;
+mod searching;
+mod superseding;
+mod tools;
+mod validation;
+
+#[cfg(test)]
+mod tests;
+
+/// Default number of search hits.
+pub const DEFAULT_SEARCH_LIMIT: u32 = 10;
+/// Most search hits one query returns (the vector index answers at most 4096 neighbours,
+/// and a search over-fetches four times its limit).
+pub const MAX_SEARCH_LIMIT: u32 = 1000;
+/// Longest memory accepted, in bytes: a memory is a fact, not a document.
+pub const MAX_CONTENT_BYTES: usize = 16 * 1024;
+/// Longest expiry accepted, in days: a hundred years.
+pub const MAX_EXPIRES_DAYS: u32 = 36_500;
+/// Shortest id prefix that `get`, `delete` and `history` accept, as git does.
+pub const MIN_ID_PREFIX: usize = 8;
+
+/// The memory API, generic over its host.
+pub struct MemoryService<P: Ports> {
+    pub(crate) ports: P,
+    pub(crate) memories: Memories,
+    pub(crate) people: People,
+    /// Whether this instance has checked the index's model against the embedder yet.
+    pub(crate) index_checked: bool,
+    /// Whether this instance has tried to embed memories stored while the embedder was down.
+    pub(crate) pending_checked: bool,
+}
+
+impl<P: Ports> MemoryService<P> {
+    pub fn new(ports: P) -> Self {
+        MemoryService {
+            ports,
+            memories: Memories::default(),
+            people: People::default(),
+            index_checked: false,
+            pending_checked: false,
+        }
+    }
+
+    /// The ports, for tests that inspect what was written.
+    pub fn ports(&self) -> &P {
+        &self.ports
+    }
+
+    pub(crate) fn now(&self) -> Result<DateTime<Utc>, Error> {
+        let now = parse_time(&self.ports.now()).map_err(errors::host_clock)?;
+        // A hundred years of expiry must still be a readable timestamp.
+        if !(1970..=9899).contains(&now.year()) {
+            return Err(Error::InvalidInput(format!(
+                "the clock reads {}, outside the years 1970 to 9899",
+                format_time(now)
+            )));
+        }
+        Ok(now)
+    }
+
+    /// Reads what changed on disk, then brings the index up to the files' state.
+    pub(crate) fn load(&mut self) -> Result<u64, Error> {
+        let quarantined = self.memories.refresh(&self.ports)?;
+        self.people.refresh(&self.ports)?;
+        if !self.index_checked {
+            self.check_index_model()?;
+            self.index_checked = true;
+        }
+        self.sync_index()?;
+        if !self.pending_checked {
+            self.pending_checked = true;
+            self.fill_pending()?;
+        }
+        Ok(quarantined)
+    }
+}

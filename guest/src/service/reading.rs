@@ -1,0 +1,129 @@
+//! Reading memories: one by id (or unique id prefix), the caller's list, and the
+//! supersession chain through one, archive included. Everything here sees only what the
+//! caller may see, and says nothing about the rest.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+
+use super::{MIN_ID_PREFIX, MemoryService};
+use crate::api::{Error, ListOptions, Memory};
+use crate::lifecycle;
+use crate::ports::{Collection, Ports};
+use crate::record::{MemoryRecord, parse_time};
+use crate::scope::Caller;
+
+impl<P: Ports> MemoryService<P> {
+    /// One memory the caller may see, in any state.
+    pub fn get(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
+        self.memories.refresh(&self.ports)?;
+        let id = self.visible_id(caller, id)?;
+        match self.memories.get(&id) {
+            Some(r) if caller.can_see(r) => Ok(Memory::from(r)),
+            _ => Err(not_found(&id)),
+        }
+    }
+
+    /// The full id of a memory the caller may see, from its id or a unique prefix.
+    pub(super) fn visible_id(&self, caller: &Caller, reference: &str) -> Result<String, Error> {
+        resolve_id(
+            reference,
+            self.memories
+                .iter()
+                .filter(|r| caller.can_see(r))
+                .map(|r| r.id.as_str()),
+        )
+    }
+
+    /// The caller's memories, newest first.
+    pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
+        self.memories.refresh(&self.ports)?;
+        let now = self.now()?;
+        let mut found: Vec<(DateTime<Utc>, usize, &MemoryRecord)> = self
+            .memories
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| caller.can_see(r))
+            .filter(|(_, r)| options.memory_type.is_none_or(|t| r.memory_type == t))
+            .filter(|(_, r)| options.include_superseded || r.superseded_at.is_none())
+            .filter(|(_, r)| options.include_expired || !lifecycle::is_expired(r, now))
+            .map(|(i, r)| (parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH), i, r))
+            .collect();
+        found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+        let limit = options.limit.map_or(usize::MAX, |l| l as usize);
+        Ok(found.into_iter().take(limit).map(|(_, _, r)| Memory::from(r)).collect())
+    }
+
+    /// The supersession chain through `id`, oldest first; see `history` in the WIT.
+    pub fn history(&mut self, caller: &Caller, id: &str) -> Result<Vec<Memory>, Error> {
+        self.memories.refresh(&self.ports)?;
+        let chunk = self.ports.read(Collection::Archive, 0, None)?;
+        let mut all: HashMap<String, MemoryRecord> = HashMap::new();
+        for line in chunk.data.lines() {
+            if let Ok(r) = MemoryRecord::parse(line) {
+                all.insert(r.id.clone(), r);
+            }
+        }
+        for r in self.memories.iter() {
+            all.insert(r.id.clone(), r.clone());
+        }
+        let id = resolve_id(id, all.values().filter(|r| caller.can_see(r)).map(|r| r.id.as_str()))?;
+        let id = id.as_str();
+        let mut predecessors: HashMap<&str, Vec<&str>> = HashMap::new();
+        for r in all.values() {
+            if let Some(by) = &r.superseded_by_id {
+                predecessors.entry(by.as_str()).or_default().push(r.id.as_str());
+            }
+        }
+        let mut chain: Vec<&MemoryRecord> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut stack = vec![id];
+        while let Some(cur) = stack.pop() {
+            if !seen.insert(cur) {
+                continue;
+            }
+            let Some(r) = all.get(cur) else { continue };
+            chain.push(r);
+            stack.extend(predecessors.get(cur).into_iter().flatten());
+            if let Some(next) = &r.superseded_by_id {
+                stack.push(next);
+            }
+        }
+        chain.retain(|r| caller.can_see(r));
+        chain.sort_by_key(|r| {
+            (
+                parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
+                r.superseded_at.is_none(),
+            )
+        });
+        Ok(chain.into_iter().map(Memory::from).collect())
+    }
+}
+
+pub(crate) fn not_found(id: &str) -> Error {
+    Error::NotFound(format!("no memory {id} is visible to you"))
+}
+
+/// Finds the one id among `candidates` that `reference` names: the id itself, or a unique
+/// prefix of at least [`MIN_ID_PREFIX`] characters. Callers pass only ids the caller may
+/// see, so neither an ambiguous nor a missing prefix says anything about other scopes.
+pub(crate) fn resolve_id<'a>(reference: &str, candidates: impl Iterator<Item = &'a str>) -> Result<String, Error> {
+    let reference = reference.trim();
+    let mut found: Vec<&str> = Vec::new();
+    for id in candidates {
+        if id == reference {
+            return Ok(id.to_owned());
+        }
+        if reference.len() >= MIN_ID_PREFIX && id.starts_with(reference) && !found.contains(&id) {
+            found.push(id);
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok((*one).to_owned()),
+        [] => Err(not_found(reference)),
+        many => Err(Error::InvalidInput(format!(
+            "{reference} is ambiguous: {} of your memories start with it; give more characters",
+            many.len()
+        ))),
+    }
+}

@@ -1,0 +1,173 @@
+//! `search`: vector, full-text and person-graph search, fused by rank, within the
+//! caller's scope and over live memories only.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+
+use super::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MemoryService};
+use crate::api::{Error, Memory, SearchHit, SearchQuery, SearchResults};
+use crate::lifecycle;
+use crate::ports::{Level, Ports};
+use crate::record::parse_time;
+use crate::scope::Caller;
+use crate::search::{MIN_VECTOR_SIMILARITY, fuse, query_terms};
+use crate::vectors::{self, cosine};
+
+impl<P: Ports> MemoryService<P> {
+    /// Vector, full-text and person-graph search, fused, within the caller's scope, live
+    /// memories only; see `search` in `wit/memory.wit`.
+    pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
+        self.search_with(caller, query, MIN_VECTOR_SIMILARITY)
+    }
+
+    /// Search with a floor on vector similarity (context assembly passes none: a small
+    /// store's best memories are worth showing even when they are weak matches).
+    pub(crate) fn search_with(
+        &mut self,
+        caller: &Caller,
+        query: &SearchQuery,
+        min_similarity: f32,
+    ) -> Result<SearchResults, Error> {
+        let text = query.text.trim();
+        if text.is_empty() {
+            return Err(Error::InvalidInput("the query is empty".into()));
+        }
+        let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
+        let mut notices = Vec::new();
+        // The query is embedded before the collections are read: a remote embedder is
+        // asked without the home's lock.
+        let dimension = self.ports.embedder_dimension();
+        let query_vector = match self.ports.embed(&[text.to_owned()]) {
+            Ok(mut vectors) if vectors.len() == 1 => vectors::usable(vectors.remove(0), dimension),
+            Ok(_) | Err(_) => {
+                let notice = "the embedding service is unavailable: full-text search only".to_owned();
+                self.ports.log(Level::Warn, &notice);
+                notices.push(notice);
+                None
+            }
+        };
+        self.load()?;
+        let now = self.now()?;
+        let scope = caller.filter();
+
+        // Whom the search is about: `about` filters to that person and one hop; a person
+        // named in the query only adds their memories to the candidates.
+        let mut about: HashSet<String> = HashSet::new();
+        let mut filter_to_about = false;
+        if let Some(reference) = query.about.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+            match self.find_person(caller, reference)? {
+                Some(person) => {
+                    about = self.neighbourhood(caller, &person.id);
+                    filter_to_about = true;
+                }
+                None => notices.push(format!("no person {reference:?} is known to you; showing all results")),
+            }
+        } else {
+            let named: Vec<String> = crate::people::named_in(text, &self.people_of(caller))
+                .iter()
+                .map(|p| p.id.clone())
+                .chain(self.relations_in(caller, text))
+                .collect();
+            for id in named {
+                about.extend(self.neighbourhood(caller, &id));
+            }
+        }
+
+        // Over-fetch: expired memories stay in the index until GC and are dropped here.
+        let k = (limit * 4).clamp(32, 4096);
+        let usable = |id: &str| {
+            self.memories
+                .get(id)
+                .is_some_and(|r| caller.can_see(r) && lifecycle::is_live(r, now))
+        };
+        let mut similarity = HashMap::new();
+        let vector_ids: Vec<String> = match &query_vector {
+            Some(v) => self
+                .ports
+                .index_knn(v, k, &scope)?
+                .into_iter()
+                .filter(|h| h.score >= min_similarity && usable(&h.id))
+                .map(|h| {
+                    similarity.insert(h.id.clone(), h.score);
+                    h.id
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let terms = query_terms(text);
+        let text_ids: Vec<String> = self
+            .ports
+            .index_text_search(&terms, k, &scope)?
+            .into_iter()
+            .filter(|h| usable(&h.id))
+            .map(|h| h.id)
+            .collect();
+
+        // Person graph: memories about those people, closest to the query first.
+        let mut graph: Vec<(f32, DateTime<Utc>, String)> = self
+            .memories
+            .iter()
+            .filter(|r| !about.is_empty() && r.subject_person_ids.iter().any(|s| about.contains(s)))
+            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
+            .map(|r| {
+                let sim = match (&query_vector, r.vector()) {
+                    (Some(q), Some(v)) => cosine(q, &v),
+                    _ => 0.0,
+                };
+                (
+                    sim,
+                    parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
+                    r.id.clone(),
+                )
+            })
+            .collect();
+        graph.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        let graph_ids: Vec<String> = graph.into_iter().map(|g| g.2).collect();
+        for id in &graph_ids {
+            if let (Some(q), Some(v)) = (&query_vector, self.memories.get(id).and_then(|r| r.vector())) {
+                similarity.entry(id.clone()).or_insert_with(|| cosine(q, &v));
+            }
+        }
+
+        let hits = fuse(&[vector_ids, text_ids, graph_ids])
+            .into_iter()
+            .filter(|(id, _)| {
+                !filter_to_about
+                    || self
+                        .memories
+                        .get(id)
+                        .is_some_and(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
+            })
+            .take(limit as usize)
+            .filter_map(|(id, score)| {
+                let record = self.memories.get(&id)?;
+                Some(SearchHit {
+                    memory: Memory::from(record),
+                    score,
+                    similarity: similarity.get(&id).copied(),
+                    subjects: self.names(caller, &record.subject_person_ids),
+                })
+            })
+            .collect();
+        Ok(SearchResults { hits, notices })
+    }
+
+    /// People the text refers to by relation: "my wife" in "What does my wife like?".
+    fn relations_in(&self, caller: &Caller, text: &str) -> Vec<String> {
+        let lower = text.to_lowercase();
+        self.people_of(caller)
+            .into_iter()
+            .filter(|p| {
+                p.relation.as_deref().is_some_and(|r| {
+                    let needle = format!("my {r}");
+                    lower.match_indices(&needle).any(|(i, _)| {
+                        let after = lower[i + needle.len()..].chars().next();
+                        after.is_none_or(|c| !c.is_alphanumeric() || c == '\'')
+                    })
+                })
+            })
+            .map(|p| p.id.clone())
+            .collect()
+    }
+}

@@ -1,0 +1,73 @@
+//! Adding: what one add writes, and what it refuses before writing anything.
+
+use super::{alice, service};
+use crate::api::*;
+use crate::memory_type::MemoryType;
+use crate::ports::Collection;
+use crate::record::MemoryRecord;
+use crate::scope::Caller;
+
+#[test]
+fn add_writes_one_seed_schema_line_with_its_embedding() {
+    let mut s = service();
+    let m = s
+        .add(&alice(), NewMemory::text("I prefer dark mode"))
+        .unwrap()
+        .memories
+        .remove(0);
+    assert_eq!(m.memory_type, MemoryType::Preference);
+    assert_eq!(m.owner_user_id.as_deref(), Some("alice"));
+    assert_eq!(m.chat_id, None);
+    let file = s.ports().file(Collection::Memories);
+    assert_eq!(file.lines().count(), 1);
+    let record = MemoryRecord::parse(file.lines().next().unwrap()).unwrap();
+    assert_eq!(record.vector().unwrap().len(), crate::fake::DIM);
+    assert_eq!(record.source, "user");
+    assert_eq!(record.created_at, "2026-03-01T12:00:00+00:00");
+}
+
+#[test]
+fn secrets_are_refused_before_anything_is_written() {
+    let mut s = service();
+    let err = s.add(&alice(), NewMemory::text("my password is hunter2")).unwrap_err();
+    assert!(matches!(&err, Error::SecretRefused(m) if m.contains("password") && !m.contains("hunter2")));
+    let batch = vec![
+        NewMemory::text("I like tea"),
+        NewMemory::text("key AKIAIOSFODNN7EXAMPLE"),
+    ];
+    let err = s.add_batch(&alice(), batch).unwrap_err();
+    assert!(
+        matches!(&err, Error::SecretRefused(m) if m.starts_with("fact 2")),
+        "{err:?}"
+    );
+    assert_eq!(s.ports().file(Collection::Memories), "");
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let mut s = service();
+    assert!(matches!(
+        s.add(&alice(), NewMemory::text("  ")),
+        Err(Error::InvalidInput(_))
+    ));
+    let nobody = Caller::new(None, None);
+    assert!(matches!(
+        s.add(&nobody, NewMemory::text("x y z")),
+        Err(Error::InvalidInput(_))
+    ));
+    let zero = NewMemory {
+        expires_in_days: Some(0),
+        ..NewMemory::text("x")
+    };
+    assert!(matches!(s.add(&alice(), zero), Err(Error::InvalidInput(_))));
+    let bad_time = NewMemory {
+        observed_at: Some("last tuesday".into()),
+        ..NewMemory::text("x")
+    };
+    assert!(matches!(s.add(&alice(), bad_time), Err(Error::InvalidInput(_))));
+    assert!(matches!(
+        s.search(&alice(), &SearchQuery::default()),
+        Err(Error::InvalidInput(_))
+    ));
+    assert_eq!(s.ports().file(Collection::Memories), "");
+}

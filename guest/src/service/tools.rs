@@ -1,0 +1,84 @@
+//! `tool-call`: runs the agent tools `remember` (an add) and `recall` (a search) and
+//! words the answer for the model. Their schemas and argument parsing are
+//! `crate::tools`'s.
+
+use serde_json::Value;
+
+use super::MemoryService;
+use crate::api::{Error, SearchQuery};
+use crate::ports::Ports;
+use crate::scope::Caller;
+use crate::tools::{bad, fact};
+
+impl<P: Ports> MemoryService<P> {
+    /// Runs a tool call; see `tool-call` in `wit/memory.wit`.
+    pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
+        let args: Value =
+            serde_json::from_str(arguments).map_err(|e| bad(format!("the arguments are not JSON: {e}")))?;
+        if !args.is_object() {
+            return Err(bad("the arguments must be a JSON object"));
+        }
+        match name {
+            "remember" => self.remember(caller, &args),
+            "recall" => self.recall(caller, &args),
+            other => Err(bad(format!(
+                "no tool named {other:?}; the tools are remember and recall"
+            ))),
+        }
+    }
+
+    fn remember(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
+        let mut items = Vec::new();
+        if !args["content"].is_null() {
+            items.push(fact(args, "")?);
+        }
+        match &args["facts"] {
+            Value::Null => {}
+            Value::Array(facts) => {
+                for (i, f) in facts.iter().enumerate() {
+                    items.push(fact(f, &format!("facts[{i}]."))?);
+                }
+            }
+            _ => return Err(bad("facts must be a list of objects")),
+        }
+        if items.is_empty() {
+            return Err(bad("remember needs `content` or a non-empty `facts` list"));
+        }
+        let added = self.add_batch(caller, items)?;
+        let n = added.memories.len();
+        let mut text = format!("Remembered {n} fact{}.", if n == 1 { "" } else { "s" });
+        for (old, _) in &added.superseded {
+            text.push_str(&format!(" It replaces: \"{}\".", old.content));
+        }
+        Ok(text)
+    }
+
+    fn recall(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
+        let query = args["query"]
+            .as_str()
+            .ok_or_else(|| bad("recall needs a `query` string"))?;
+        let about = match &args["about"] {
+            Value::Null => None,
+            v => Some(v.as_str().ok_or_else(|| bad("about must be a string"))?.to_owned()),
+        };
+        let results = self.search(
+            caller,
+            &SearchQuery {
+                text: query.to_owned(),
+                limit: Some(10),
+                about,
+            },
+        )?;
+        let mut lines: Vec<String> = results.notices.iter().map(|n| format!("(note: {n})")).collect();
+        if results.hits.is_empty() {
+            lines.push("No matching memories.".to_owned());
+        }
+        for h in &results.hits {
+            match h.subjects.as_slice() {
+                [] => lines.push(format!("- {}", h.memory.content)),
+                names => lines.push(format!("- {} (about {})", h.memory.content, names.join(", "))),
+            }
+        }
+        Ok(lines.join("\n"))
+    }
+}

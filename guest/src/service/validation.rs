@@ -1,0 +1,139 @@
+//! Building the record for a new memory, and every rule that can refuse one: empty or
+//! invisible content, oversized content, secrets (in the content, the source or a
+//! subject), a caller with no scope to write to, an expiry or a time out of range.
+
+use chrono::{DateTime, Datelike, TimeDelta, Utc};
+
+use super::{MAX_CONTENT_BYTES, MAX_EXPIRES_DAYS, MemoryService};
+use crate::api::{Error, NewMemory};
+use crate::memory_type::classify;
+use crate::ports::Ports;
+use crate::record::{MemoryRecord, RECORD_VERSION, format_time, parse_time};
+use crate::scope::{Caller, Scope};
+use crate::secrets;
+
+/// The years a timestamp may fall in: records must stay readable by RFC 3339 parsers.
+const YEARS: std::ops::RangeInclusive<i32> = 1970..=9999;
+
+impl<P: Ports> MemoryService<P> {
+    /// Builds a record for a new memory, applying every rule that can refuse it.
+    pub(super) fn new_record(
+        &self,
+        caller: &Caller,
+        item: NewMemory,
+        now: DateTime<Utc>,
+    ) -> Result<MemoryRecord, Error> {
+        let content = item.content.trim().to_owned();
+        if content.chars().all(is_invisible) {
+            return Err(Error::InvalidInput(if content.is_empty() {
+                "content is empty".into()
+            } else {
+                "content is empty: it holds only invisible or control characters".into()
+            }));
+        }
+        if content.len() > MAX_CONTENT_BYTES {
+            return Err(Error::InvalidInput(format!(
+                "content is {} bytes; a memory holds at most {MAX_CONTENT_BYTES}",
+                content.len()
+            )));
+        }
+        if let Some(kind) = secrets::detect(&content) {
+            return Err(Error::SecretRefused(format!(
+                "this looks like {}; secrets are never stored in memory",
+                kind.describe()
+            )));
+        }
+        let source = item.source.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        if let Some(kind) = source.as_deref().and_then(secrets::detect) {
+            return Err(Error::SecretRefused(format!(
+                "the source looks like {}; secrets are never stored in memory",
+                kind.describe()
+            )));
+        }
+        let scope = caller.scope_for_new(item.shared).map_err(Error::InvalidInput)?;
+        let expires_at = match item.expires_in_days {
+            Some(days) if !(1..=MAX_EXPIRES_DAYS).contains(&days) => {
+                return Err(Error::InvalidInput(format!(
+                    "expires-in-days is {days}; it must be from 1 to {MAX_EXPIRES_DAYS} (a hundred years)"
+                )));
+            }
+            Some(days) => Some(format_time(now + TimeDelta::days(i64::from(days)))),
+            None => None,
+        };
+        let observed_at = match item.observed_at {
+            Some(t) => {
+                let t = parse_time(&t).map_err(Error::InvalidInput)?;
+                check_year("observed-at", t)?;
+                Some(format_time(t))
+            }
+            None => None,
+        };
+        let (owner_user_id, chat_id) = match scope {
+            Scope::Personal { owner_user_id } => (Some(owner_user_id), None),
+            Scope::Group { chat_id } => (None, Some(chat_id)),
+        };
+        Ok(MemoryRecord {
+            id: self.ports.new_id(),
+            version: RECORD_VERSION,
+            memory_type: item.memory_type.unwrap_or_else(|| classify(&content)),
+            content,
+            embedding: None,
+            created_at: format_time(now),
+            observed_at,
+            owner_user_id,
+            chat_id,
+            subject_person_ids: Vec::new(),
+            source: source.unwrap_or_else(|| "user".to_owned()),
+            source_session_id: None,
+            source_message_id: None,
+            extraction_confidence: None,
+            expires_at,
+            superseded_at: None,
+            superseded_by_id: None,
+            archived_at: None,
+            archive_reason: None,
+            metadata: None,
+            embedding_model: None,
+            extra: Default::default(),
+        })
+    }
+}
+
+/// Subject references are user text like any other: a secret in one is refused.
+pub(super) fn check_subjects(refs: &[String]) -> Result<(), Error> {
+    for r in refs {
+        if let Some(kind) = secrets::detect(r) {
+            return Err(Error::SecretRefused(format!(
+                "a subject looks like {}; secrets are never stored in memory",
+                kind.describe()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a character shows nothing: controls, zero-width and formatting characters,
+/// variation selectors. Content made only of these (and spaces) is empty.
+fn is_invisible(c: char) -> bool {
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{E0000}'..='\u{E007F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// A timestamp's year must stay within what RFC 3339 can write and read back.
+fn check_year(name: &str, t: DateTime<Utc>) -> Result<(), Error> {
+    if YEARS.contains(&t.year()) {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "{name} {} is outside the years {} to {}",
+            format_time(t),
+            YEARS.start(),
+            YEARS.end()
+        )))
+    }
+}
