@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::gc::ArchiveReason;
 use crate::memory_type::MemoryType;
 use crate::record::MemoryRecord;
 
@@ -44,6 +45,10 @@ pub struct Memory {
     pub superseded_at: Option<String>,
     pub superseded_by_id: Option<String>,
     pub embedded: bool,
+    /// Set on archived memories only (`history` shows archived links).
+    pub archived_at: Option<String>,
+    /// Set on archived memories only: the archive's `archive_reason`.
+    pub archive_reason: Option<ArchiveReason>,
 }
 
 impl From<&MemoryRecord> for Memory {
@@ -62,6 +67,8 @@ impl From<&MemoryRecord> for Memory {
             superseded_at: r.superseded_at.clone(),
             superseded_by_id: r.superseded_by_id.clone(),
             embedded: r.embedding.is_some(),
+            archived_at: r.archived_at.clone(),
+            archive_reason: r.archive_reason.as_deref().and_then(ArchiveReason::parse),
         }
     }
 }
@@ -171,7 +178,7 @@ pub struct Added {
 pub struct Archived {
     pub id: String,
     pub content: String,
-    pub reason: crate::gc::ArchiveReason,
+    pub reason: ArchiveReason,
 }
 
 /// What GC did.
@@ -198,15 +205,28 @@ pub struct CompactReport {
     pub forced: bool,
 }
 
-/// Why a call failed; see `error` in `wit/memory.wit`. Every error leaves the
-/// collections as they were.
+/// Why a call failed: the union of the exported interfaces' `error` variants, whose
+/// payloads it carries. The component adapter maps it onto each interface's own variant.
+/// Every error leaves the collections as they were.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
+    /// A malformed request; the text names the field.
     InvalidInput(String),
+    /// The content looks like a credential; the text names what was detected.
     SecretRefused(String),
+    /// No memory with this id (or prefix) is visible to the caller.
     NotFound(String),
+    /// This id prefix starts more than one of the caller's memories.
+    AmbiguousId(String),
+    /// No person of the caller's answers to this reference or id.
+    UnknownPerson(String),
+    /// The caller may see this memory but not change it.
     Unauthorized(String),
+    /// No agent tool has this name.
+    UnknownTool(String),
+    /// A file operation failed.
     Storage(String),
+    /// The index failed in a way a rebuild did not mend.
     Index(String),
 }
 
@@ -215,8 +235,11 @@ impl fmt::Display for Error {
         match self {
             Error::InvalidInput(m) => write!(f, "invalid input: {m}"),
             Error::SecretRefused(m) => write!(f, "refused: {m}"),
-            Error::NotFound(m) => write!(f, "not found: {m}"),
-            Error::Unauthorized(m) => write!(f, "unauthorized: {m}"),
+            Error::NotFound(id) => write!(f, "no memory {id} is visible to you"),
+            Error::AmbiguousId(p) => write!(f, "{p} is ambiguous: several of your memories start with it"),
+            Error::UnknownPerson(r) => write!(f, "no person {r:?} is known to you"),
+            Error::Unauthorized(id) => write!(f, "memory {id} can be changed only by its owner"),
+            Error::UnknownTool(name) => write!(f, "unknown tool {name:?}"),
             Error::Storage(m) => write!(f, "storage error: {m}"),
             Error::Index(m) => write!(f, "index error: {m}"),
         }

@@ -1,9 +1,11 @@
 //! The thin wit-bindgen adapter: WIT imports become [`Ports`], WIT exports call the
-//! [`MemoryService`]. No policy lives here.
+//! [`MemoryService`]. No policy lives here; every conversion between the WIT types and
+//! the policy's plain-Rust mirrors (`api`, `ports`) is in this file, and nowhere else.
 
 use std::cell::RefCell;
 
 use crate::api;
+use crate::gc::ArchiveReason;
 use crate::memory_type::MemoryType;
 use crate::ports::{self, Collection, Ports};
 use crate::scope::Caller;
@@ -14,8 +16,9 @@ wit_bindgen::generate!({
     path: "../wit",
 });
 
+use ash::memory::types;
 use ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
-use exports::ash::memory::memory as wit;
+use exports::ash::memory::{maintenance, memories, people, recall, tools};
 
 /// The imports, as the policy's ports.
 struct WitPorts;
@@ -200,52 +203,124 @@ thread_local! {
     static SERVICE: RefCell<MemoryService<WitPorts>> = RefCell::new(MemoryService::new(WitPorts));
 }
 
-fn with_service<T>(f: impl FnOnce(&mut MemoryService<WitPorts>) -> Result<T, api::Error>) -> Result<T, wit::Error> {
-    SERVICE.with(|s| f(&mut s.borrow_mut())).map_err(to_wit_error)
+/// Runs `f` on the instance's service, mapping the policy's error onto the calling
+/// interface's own `error` variant.
+fn with_service<T, E>(
+    f: impl FnOnce(&mut MemoryService<WitPorts>) -> Result<T, api::Error>,
+    to_wit: impl FnOnce(api::Error) -> E,
+) -> Result<T, E> {
+    SERVICE.with(|s| f(&mut s.borrow_mut())).map_err(to_wit)
 }
 
-fn to_wit_error(e: api::Error) -> wit::Error {
+// ---- errors: the policy's one error type onto each interface's variant ----
+//
+// A case an interface has no variant for cannot happen there (the service does not
+// produce it for that call); it is still mapped, to the closest case with its text,
+// rather than trapping.
+
+fn memories_error(e: api::Error) -> memories::Error {
+    use api::Error as E;
     match e {
-        api::Error::InvalidInput(m) => wit::Error::InvalidInput(m),
-        api::Error::SecretRefused(m) => wit::Error::SecretRefused(m),
-        api::Error::NotFound(m) => wit::Error::NotFound(m),
-        api::Error::Unauthorized(m) => wit::Error::Unauthorized(m),
-        api::Error::Storage(m) => wit::Error::Storage(m),
-        api::Error::Index(m) => wit::Error::Index(m),
+        E::InvalidInput(m) => memories::Error::InvalidInput(m),
+        E::SecretRefused(m) => memories::Error::SecretRefused(m),
+        E::NotFound(id) => memories::Error::NotFound(id),
+        E::AmbiguousId(prefix) => memories::Error::AmbiguousId(prefix),
+        E::UnknownPerson(reference) => memories::Error::UnknownPerson(reference),
+        E::Unauthorized(id) => memories::Error::Unauthorized(id),
+        E::Storage(m) => memories::Error::Storage(m),
+        E::Index(m) => memories::Error::Index(m),
+        e @ E::UnknownTool(_) => memories::Error::InvalidInput(e.to_string()),
     }
 }
 
-fn caller(c: wit::Caller) -> Caller {
+fn recall_error(e: api::Error) -> recall::Error {
+    use api::Error as E;
+    match e {
+        E::InvalidInput(m) => recall::Error::InvalidInput(m),
+        E::Storage(m) => recall::Error::Storage(m),
+        E::Index(m) => recall::Error::Index(m),
+        e => recall::Error::InvalidInput(e.to_string()),
+    }
+}
+
+fn people_error(e: api::Error) -> people::Error {
+    use api::Error as E;
+    match e {
+        E::InvalidInput(m) => people::Error::InvalidInput(m),
+        E::UnknownPerson(reference) => people::Error::NotFound(reference),
+        E::Storage(m) => people::Error::Storage(m),
+        e @ E::Index(_) => people::Error::Storage(e.to_string()),
+        e => people::Error::InvalidInput(e.to_string()),
+    }
+}
+
+fn tools_error(e: api::Error) -> tools::Error {
+    use api::Error as E;
+    match e {
+        E::UnknownTool(name) => tools::Error::UnknownTool(name),
+        E::InvalidInput(m) => tools::Error::InvalidArguments(m),
+        E::SecretRefused(m) => tools::Error::SecretRefused(m),
+        E::Storage(m) => tools::Error::Storage(m),
+        E::Index(m) => tools::Error::Index(m),
+        e => tools::Error::InvalidArguments(e.to_string()),
+    }
+}
+
+fn maintenance_error(e: api::Error) -> maintenance::Error {
+    use api::Error as E;
+    match e {
+        E::Storage(m) => maintenance::Error::Storage(m),
+        E::Index(m) => maintenance::Error::Index(m),
+        e => maintenance::Error::Storage(e.to_string()),
+    }
+}
+
+// ---- types ----
+
+fn caller(c: types::Caller) -> Caller {
     Caller::new(c.user_id.as_deref(), c.chat_id.as_deref())
 }
 
-fn from_wit_type(t: wit::MemoryType) -> MemoryType {
+fn from_wit_type(t: types::MemoryType) -> MemoryType {
+    use types::MemoryType as W;
     match t {
-        wit::MemoryType::Preference => MemoryType::Preference,
-        wit::MemoryType::Identity => MemoryType::Identity,
-        wit::MemoryType::Relationship => MemoryType::Relationship,
-        wit::MemoryType::Knowledge => MemoryType::Knowledge,
-        wit::MemoryType::Context => MemoryType::Context,
-        wit::MemoryType::Event => MemoryType::Event,
-        wit::MemoryType::Task => MemoryType::Task,
-        wit::MemoryType::Observation => MemoryType::Observation,
+        W::Preference => MemoryType::Preference,
+        W::Identity => MemoryType::Identity,
+        W::Relationship => MemoryType::Relationship,
+        W::Knowledge => MemoryType::Knowledge,
+        W::Context => MemoryType::Context,
+        W::Event => MemoryType::Event,
+        W::Task => MemoryType::Task,
+        W::Observation => MemoryType::Observation,
     }
 }
 
-fn to_wit_type(t: MemoryType) -> wit::MemoryType {
+fn to_wit_type(t: MemoryType) -> types::MemoryType {
+    use types::MemoryType as W;
     match t {
-        MemoryType::Preference => wit::MemoryType::Preference,
-        MemoryType::Identity => wit::MemoryType::Identity,
-        MemoryType::Relationship => wit::MemoryType::Relationship,
-        MemoryType::Knowledge => wit::MemoryType::Knowledge,
-        MemoryType::Context => wit::MemoryType::Context,
-        MemoryType::Event => wit::MemoryType::Event,
-        MemoryType::Task => wit::MemoryType::Task,
-        MemoryType::Observation => wit::MemoryType::Observation,
+        MemoryType::Preference => W::Preference,
+        MemoryType::Identity => W::Identity,
+        MemoryType::Relationship => W::Relationship,
+        MemoryType::Knowledge => W::Knowledge,
+        MemoryType::Context => W::Context,
+        MemoryType::Event => W::Event,
+        MemoryType::Task => W::Task,
+        MemoryType::Observation => W::Observation,
     }
 }
 
-fn new_memory(m: wit::NewMemory) -> api::NewMemory {
+fn reason(r: ArchiveReason) -> types::ArchiveReason {
+    use types::ArchiveReason as W;
+    match r {
+        ArchiveReason::Superseded => W::Superseded,
+        ArchiveReason::Expired => W::Expired,
+        ArchiveReason::EphemeralDecay => W::EphemeralDecay,
+        ArchiveReason::Evicted => W::Evicted,
+        ArchiveReason::Deleted => W::Deleted,
+    }
+}
+
+fn new_memory(m: memories::NewMemory) -> api::NewMemory {
     api::NewMemory {
         content: m.content,
         memory_type: m.memory_type.map(from_wit_type),
@@ -257,8 +332,8 @@ fn new_memory(m: wit::NewMemory) -> api::NewMemory {
     }
 }
 
-fn memory(m: api::Memory) -> wit::Memory {
-    wit::Memory {
+fn memory(m: api::Memory) -> types::Memory {
+    types::Memory {
         id: m.id,
         content: m.content,
         memory_type: to_wit_type(m.memory_type),
@@ -272,28 +347,25 @@ fn memory(m: api::Memory) -> wit::Memory {
         superseded_at: m.superseded_at,
         superseded_by_id: m.superseded_by_id,
         embedded: m.embedded,
+        archived_at: m.archived_at,
+        archive_reason: m.archive_reason.map(reason),
     }
 }
 
-fn added(a: api::Added) -> wit::Added {
-    wit::Added {
-        memories: a.memories.into_iter().map(memory).collect(),
+fn memories_of(v: Vec<api::Memory>) -> Vec<types::Memory> {
+    v.into_iter().map(memory).collect()
+}
+
+fn added(a: api::Added) -> memories::Added {
+    memories::Added {
+        memories: memories_of(a.memories),
         superseded: a.superseded.into_iter().map(|(m, by)| (memory(m), by)).collect(),
-        evicted: a.evicted.into_iter().map(memory).collect(),
+        evicted: memories_of(a.evicted),
     }
 }
 
-fn reason(r: crate::gc::ArchiveReason) -> wit::ArchiveReason {
-    match r {
-        crate::gc::ArchiveReason::Superseded => wit::ArchiveReason::Superseded,
-        crate::gc::ArchiveReason::Expired => wit::ArchiveReason::Expired,
-        crate::gc::ArchiveReason::EphemeralDecay => wit::ArchiveReason::EphemeralDecay,
-        crate::gc::ArchiveReason::Evicted => wit::ArchiveReason::Evicted,
-    }
-}
-
-fn hit(h: api::SearchHit) -> wit::SearchHit {
-    wit::SearchHit {
+fn hit(h: api::SearchHit) -> types::SearchHit {
+    types::SearchHit {
         memory: memory(h.memory),
         score: h.score,
         similarity: h.similarity,
@@ -301,8 +373,8 @@ fn hit(h: api::SearchHit) -> wit::SearchHit {
     }
 }
 
-fn person(p: api::Person) -> wit::Person {
-    wit::Person {
+fn person(p: api::Person) -> types::Person {
+    types::Person {
         id: p.id,
         name: p.name,
         relation: p.relation,
@@ -313,28 +385,114 @@ fn person(p: api::Person) -> wit::Person {
     }
 }
 
+// ---- exports: one impl per interface ----
+
 struct Component;
 
-impl wit::Guest for Component {
-    fn add(c: wit::Caller, item: wit::NewMemory) -> Result<wit::Added, wit::Error> {
-        with_service(|s| s.add(&caller(c), new_memory(item))).map(added)
+impl memories::Guest for Component {
+    fn add(c: types::Caller, item: memories::NewMemory) -> Result<memories::Added, memories::Error> {
+        with_service(|s| s.add(&caller(c), new_memory(item)), memories_error).map(added)
     }
 
-    fn add_batch(c: wit::Caller, items: Vec<wit::NewMemory>) -> Result<wit::Added, wit::Error> {
+    fn add_batch(c: types::Caller, items: Vec<memories::NewMemory>) -> Result<memories::Added, memories::Error> {
         let items = items.into_iter().map(new_memory).collect();
-        with_service(|s| s.add_batch(&caller(c), items)).map(added)
+        with_service(|s| s.add_batch(&caller(c), items), memories_error).map(added)
     }
 
-    fn history(c: wit::Caller, id: String) -> Result<Vec<wit::Memory>, wit::Error> {
-        with_service(|s| s.history(&caller(c), &id)).map(|v| v.into_iter().map(memory).collect())
+    fn get(c: types::Caller, id: String) -> Result<types::Memory, memories::Error> {
+        with_service(|s| s.get(&caller(c), &id), memories_error).map(memory)
     }
 
-    fn gc(dry_run: bool) -> Result<wit::GcReport, wit::Error> {
-        with_service(|s| s.gc(dry_run)).map(|r| wit::GcReport {
+    fn list(c: types::Caller, o: memories::ListOptions) -> Result<Vec<types::Memory>, memories::Error> {
+        let options = api::ListOptions {
+            limit: o.limit,
+            memory_type: o.memory_type.map(from_wit_type),
+            include_expired: o.include_expired,
+            include_superseded: o.include_superseded,
+        };
+        with_service(|s| s.list(&caller(c), &options), memories_error).map(memories_of)
+    }
+
+    fn history(c: types::Caller, id: String) -> Result<Vec<types::Memory>, memories::Error> {
+        with_service(|s| s.history(&caller(c), &id), memories_error).map(memories_of)
+    }
+
+    fn delete(c: types::Caller, id: String) -> Result<String, memories::Error> {
+        with_service(|s| s.delete(&caller(c), &id), memories_error)
+    }
+}
+
+impl recall::Guest for Component {
+    fn search(c: types::Caller, q: recall::SearchQuery) -> Result<recall::SearchResults, recall::Error> {
+        let query = api::SearchQuery {
+            text: q.text,
+            limit: q.limit,
+            about: q.about,
+        };
+        with_service(|s| s.search(&caller(c), &query), recall_error).map(|r| recall::SearchResults {
+            hits: r.hits.into_iter().map(hit).collect(),
+            notices: r.notices,
+        })
+    }
+
+    fn context(
+        c: types::Caller,
+        message: String,
+        max_tokens: Option<u32>,
+    ) -> Result<recall::ContextBlock, recall::Error> {
+        with_service(|s| s.context(&caller(c), &message, max_tokens), recall_error).map(|b| recall::ContextBlock {
+            people: b.people.into_iter().map(person).collect(),
+            memories: b.memories.into_iter().map(hit).collect(),
+            markdown: b.markdown,
+            estimated_tokens: b.estimated_tokens,
+            dropped: b.dropped,
+        })
+    }
+}
+
+impl people::Guest for Component {
+    fn list(c: types::Caller) -> Result<Vec<types::Person>, people::Error> {
+        with_service(|s| s.people_list(&caller(c)), people_error).map(|v| v.into_iter().map(person).collect())
+    }
+
+    fn show(c: types::Caller, reference: String) -> Result<types::Person, people::Error> {
+        with_service(|s| s.people_show(&caller(c), &reference), people_error).map(person)
+    }
+
+    fn add(c: types::Caller, p: people::NewPerson) -> Result<types::Person, people::Error> {
+        with_service(
+            |s| s.people_add(&caller(c), &p.name, p.relation.as_deref(), &p.aliases),
+            people_error,
+        )
+        .map(person)
+    }
+
+    fn alias(c: types::Caller, reference: String, alias: String) -> Result<types::Person, people::Error> {
+        with_service(|s| s.people_alias(&caller(c), &reference, &alias), people_error).map(person)
+    }
+
+    fn merge(c: types::Caller, keep: String, merge: String) -> Result<types::Person, people::Error> {
+        with_service(|s| s.people_merge(&caller(c), &keep, &merge), people_error).map(person)
+    }
+}
+
+impl tools::Guest for Component {
+    fn schemas() -> String {
+        crate::tools::schemas().to_string()
+    }
+
+    fn call(c: types::Caller, name: String, arguments: String) -> Result<String, tools::Error> {
+        with_service(|s| s.tool_call(&caller(c), &name, &arguments), tools_error)
+    }
+}
+
+impl maintenance::Guest for Component {
+    fn gc(dry_run: bool) -> Result<maintenance::GcReport, maintenance::Error> {
+        with_service(|s| s.gc(dry_run), maintenance_error).map(|r| maintenance::GcReport {
             archived: r
                 .archived
                 .into_iter()
-                .map(|a| wit::Archived {
+                .map(|a| maintenance::Archived {
                     id: a.id,
                     content: a.content,
                     reason: reason(a.reason),
@@ -344,89 +502,16 @@ impl wit::Guest for Component {
         })
     }
 
-    fn compact(older_than_days: u32, force: bool) -> Result<wit::CompactReport, wit::Error> {
-        with_service(|s| s.compact(older_than_days, force)).map(|r| wit::CompactReport {
+    fn compact(older_than_days: u32, force: bool) -> Result<maintenance::CompactReport, maintenance::Error> {
+        with_service(|s| s.compact(older_than_days, force), maintenance_error).map(|r| maintenance::CompactReport {
             removed: r.removed,
             kept: r.kept,
             forced: r.forced,
         })
     }
 
-    fn get(c: wit::Caller, id: String) -> Result<wit::Memory, wit::Error> {
-        with_service(|s| s.get(&caller(c), &id)).map(memory)
-    }
-
-    fn list(c: wit::Caller, o: wit::ListOptions) -> Result<Vec<wit::Memory>, wit::Error> {
-        let options = api::ListOptions {
-            limit: o.limit,
-            memory_type: o.memory_type.map(from_wit_type),
-            include_expired: o.include_expired,
-            include_superseded: o.include_superseded,
-        };
-        with_service(|s| s.list(&caller(c), &options)).map(|v| v.into_iter().map(memory).collect())
-    }
-
-    fn search(c: wit::Caller, q: wit::SearchQuery) -> Result<wit::SearchResults, wit::Error> {
-        let query = api::SearchQuery {
-            text: q.text,
-            limit: q.limit,
-            about: q.about,
-        };
-        with_service(|s| s.search(&caller(c), &query)).map(|r| wit::SearchResults {
-            hits: r.hits.into_iter().map(hit).collect(),
-            notices: r.notices,
-        })
-    }
-
-    fn delete(c: wit::Caller, id: String) -> Result<String, wit::Error> {
-        with_service(|s| s.delete(&caller(c), &id))
-    }
-
-    fn people_list(c: wit::Caller) -> Result<Vec<wit::Person>, wit::Error> {
-        with_service(|s| s.people_list(&caller(c))).map(|v| v.into_iter().map(person).collect())
-    }
-
-    fn people_show(c: wit::Caller, reference: String) -> Result<wit::Person, wit::Error> {
-        with_service(|s| s.people_show(&caller(c), &reference)).map(person)
-    }
-
-    fn people_add(
-        c: wit::Caller,
-        name: String,
-        relation: Option<String>,
-        aliases: Vec<String>,
-    ) -> Result<wit::Person, wit::Error> {
-        with_service(|s| s.people_add(&caller(c), &name, relation.as_deref(), &aliases)).map(person)
-    }
-
-    fn people_alias(c: wit::Caller, reference: String, alias: String) -> Result<wit::Person, wit::Error> {
-        with_service(|s| s.people_alias(&caller(c), &reference, &alias)).map(person)
-    }
-
-    fn people_merge(c: wit::Caller, keep: String, merge: String) -> Result<wit::Person, wit::Error> {
-        with_service(|s| s.people_merge(&caller(c), &keep, &merge)).map(person)
-    }
-
-    fn context(c: wit::Caller, message: String, max_tokens: Option<u32>) -> Result<wit::ContextBlock, wit::Error> {
-        with_service(|s| s.context(&caller(c), &message, max_tokens)).map(|b| wit::ContextBlock {
-            people: b.people.into_iter().map(person).collect(),
-            memories: b.memories.into_iter().map(hit).collect(),
-            markdown: b.markdown,
-            estimated_tokens: b.estimated_tokens,
-            dropped: b.dropped,
-        })
-    }
-
-    fn tool_schemas() -> String {
-        crate::tools::schemas().to_string()
-    }
-
-    fn tool_call(c: wit::Caller, name: String, arguments: String) -> Result<String, wit::Error> {
-        with_service(|s| s.tool_call(&caller(c), &name, &arguments))
-    }
-
-    fn rebuild_index() -> Result<wit::RebuildReport, wit::Error> {
-        with_service(|s| s.rebuild_index()).map(|r| wit::RebuildReport {
+    fn rebuild_index() -> Result<maintenance::RebuildReport, maintenance::Error> {
+        with_service(|s| s.rebuild_index(), maintenance_error).map(|r| maintenance::RebuildReport {
             indexed: r.indexed,
             embedded: r.embedded,
             pending: r.pending,
@@ -434,11 +519,11 @@ impl wit::Guest for Component {
         })
     }
 
-    fn doctor(fix: bool) -> Result<Vec<wit::Finding>, wit::Error> {
-        with_service(|s| s.doctor(fix)).map(|findings| {
+    fn doctor(fix: bool) -> Result<Vec<maintenance::Finding>, maintenance::Error> {
+        with_service(|s| s.doctor(fix), maintenance_error).map(|findings| {
             findings
                 .into_iter()
-                .map(|f| wit::Finding {
+                .map(|f| maintenance::Finding {
                     check: f.check,
                     ok: f.ok,
                     detail: f.detail,

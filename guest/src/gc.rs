@@ -13,16 +13,34 @@ pub enum ArchiveReason {
     Expired,
     EphemeralDecay,
     Evicted,
+    /// A caller deleted it; never chosen by GC.
+    Deleted,
 }
 
 impl ArchiveReason {
+    /// Every reason, in the order of `archive-reason` in `wit/types.wit`.
+    pub const ALL: [ArchiveReason; 5] = [
+        ArchiveReason::Superseded,
+        ArchiveReason::Expired,
+        ArchiveReason::EphemeralDecay,
+        ArchiveReason::Evicted,
+        ArchiveReason::Deleted,
+    ];
+
+    /// The `archive_reason` written to the archive.
     pub fn as_str(self) -> &'static str {
         match self {
             ArchiveReason::Superseded => "superseded",
             ArchiveReason::Expired => "expired",
             ArchiveReason::EphemeralDecay => "ephemeral_decay",
             ArchiveReason::Evicted => "evicted",
+            ArchiveReason::Deleted => "deleted",
         }
+    }
+
+    /// Reads an `archive_reason` back; unknown reasons (from a newer version) are none.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.as_str() == text)
     }
 }
 

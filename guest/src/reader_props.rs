@@ -1098,7 +1098,12 @@ fn check_tool_call(caller: &Caller, name: &str, arguments: &str, seeded: bool) -
         prop_assert_eq!(files(&service), before, "{:?} {:?} gave {:?}", name, arguments, result);
     }
     let is_object = serde_json::from_str::<Value>(arguments).is_ok_and(|v| v.is_object());
-    if !is_object || !matches!(name, "remember" | "recall") {
+    if !matches!(name, "remember" | "recall") {
+        prop_assert!(
+            matches!(&result, Err(Error::UnknownTool(n)) if n == name),
+            "{name:?} {arguments:?} gave {result:?}"
+        );
+    } else if !is_object {
         prop_assert!(
             matches!(result, Err(Error::InvalidInput(_))),
             "{name:?} {arguments:?} gave {result:?}"

@@ -51,14 +51,14 @@ impl Caller {
                 Some(chat_id) => Ok(Scope::Group {
                     chat_id: chat_id.clone(),
                 }),
-                None => Err("a shared memory needs a chat (--chat or ASH_CHAT_ID)".into()),
+                None => Err("a shared memory needs a chat, and the caller has none".into()),
             }
         } else {
             match &self.user_id {
                 Some(user) => Ok(Scope::Personal {
                     owner_user_id: user.clone(),
                 }),
-                None => Err("a personal memory needs a user (--user or ASH_USER_ID)".into()),
+                None => Err("a personal memory needs a user, and the caller has none".into()),
             }
         }
     }

@@ -15,12 +15,7 @@ use crate::sandbox::Limits;
 /// Retries after a 429 or 5xx answer, with exponential backoff from 250 ms.
 const HTTP_RETRIES: u32 = 2;
 
-/// The policy settings handed to the guest.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PolicySettings {
-    pub supersession_threshold: f32,
-    pub max_entries: Option<u64>,
-}
+pub(crate) use crate::bindings::ash::memory::settings::PolicySettings;
 
 /// The parsed `config.toml`.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -72,7 +67,11 @@ pub struct EmbedderConfig {
 pub struct MemoryConfig {
     pub auto_gc: Option<bool>,
     pub max_entries: Option<u64>,
+    /// Accepted so that a config written for extraction (seed 000) loads; extraction
+    /// itself is not built yet.
+    #[allow(dead_code)]
     pub extraction_enabled: Option<bool>,
+    #[allow(dead_code)]
     pub extraction_confidence_threshold: Option<f64>,
     /// Cosine similarity for supersession candidates (default: the embedder's, 0.6 for
     /// the embedded model, 0.75 for HTTP services).

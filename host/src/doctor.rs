@@ -6,8 +6,8 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::contract::Finding;
 use crate::home::Home;
-use crate::store::Finding;
 
 /// Runs the host's checks; the caller holds the home's lock.
 pub(crate) fn host_checks(home: &Home, fix: bool) -> Vec<Finding> {

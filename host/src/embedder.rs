@@ -6,16 +6,10 @@ use std::sync::OnceLock;
 
 use model2vec_rs::model::StaticModel;
 
-/// A failed embedding, as the `embedder` interface reports it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EmbedError {
-    #[error("embedding service unavailable: {0}")]
-    Unavailable(String),
-    #[error("embedding has dimension {1}, expected {0}")]
-    DimensionMismatch(u32, u32),
-}
+pub use crate::bindings::ash::memory::embedder::Error as EmbedError;
 
-/// Turns texts into unit vectors of a fixed dimension.
+/// Turns texts into unit vectors of a fixed dimension: the `embedder` import. Implement
+/// it to give the policy an embedding model of your own; see `wit/embedder.wit`.
 pub trait Embedder: Send {
     /// One vector per text, in order.
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
@@ -76,7 +70,7 @@ impl Embedder for StaticEmbedder {
         let model = self.model()?;
         let vectors = model.encode(texts);
         if let Some(bad) = vectors.iter().find(|v| v.len() != Self::DIMENSION as usize) {
-            return Err(EmbedError::DimensionMismatch(Self::DIMENSION, bad.len() as u32));
+            return Err(EmbedError::DimensionMismatch((Self::DIMENSION, bad.len() as u32)));
         }
         Ok(vectors)
     }
@@ -145,7 +139,7 @@ impl Embedder for OpenAiEmbedder {
                 .collect::<Option<_>>()
                 .ok_or_else(|| bad("an embedding holds a non-number"))?;
             if v.len() != self.dimension as usize {
-                return Err(EmbedError::DimensionMismatch(self.dimension, v.len() as u32));
+                return Err(EmbedError::DimensionMismatch((self.dimension, v.len() as u32)));
             }
             // Search and supersession compare by cosine; unit vectors make that a dot product.
             let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();

@@ -1,24 +1,41 @@
-//! The library's error type. The first six variants are the policy's own answers (the
-//! WIT `memory.error`); the rest come from the host and the sandbox.
+//! The library's error type. The first variants are the policy's own answers (the
+//! `error` variants of the exported WIT interfaces, with their payloads); the rest come
+//! from the host and the sandbox. [`Error::kind`] groups them for callers that branch.
 
 use std::path::{Path, PathBuf};
 
+use crate::bindings::exports::ash::memory::{maintenance, memories, people, recall, tools};
+
 /// Why a call failed. No variant means data was lost: every error leaves the files as
 /// they were before the call.
+///
+/// New variants may come in later versions: match on [`Error::kind`] to branch, and keep
+/// a `_` arm when matching variants.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
-    /// The request is malformed.
+    /// The request is malformed; the text names the field.
     #[error("{0}")]
     InvalidInput(String),
-    /// The content looks like a credential and was not stored.
+    /// The content looks like a credential and was not stored; the text names what was
+    /// detected, never the secret.
     #[error("refused: {0}")]
     SecretRefused(String),
-    /// No such memory is visible to the caller.
-    #[error("{0}")]
-    NotFound(String),
-    /// The caller may see the memory but not change it.
-    #[error("not allowed: {0}")]
+    /// No memory with this id (or id prefix) is visible to the caller.
+    #[error("no memory {0} is visible to you")]
+    MemoryNotFound(String),
+    /// This id prefix starts more than one of the caller's memories.
+    #[error("{0} is ambiguous: several of your memories start with it; give more characters")]
+    AmbiguousId(String),
+    /// No person the caller knows answers to this reference or id.
+    #[error("no person {0:?} is known to you")]
+    PersonNotFound(String),
+    /// The caller may see this memory but not change it.
+    #[error("not allowed: memory {0} can be changed only by its owner")]
     Unauthorized(String),
+    /// No agent tool has this name.
+    #[error("unknown tool {0:?}: the tools are \"remember\" and \"recall\"")]
+    UnknownTool(String),
     /// A file operation failed inside the call.
     #[error("storage error: {0}")]
     Storage(String),
@@ -49,11 +66,107 @@ pub enum Error {
     Config { path: PathBuf, message: String },
 }
 
+/// What kind of failure an [`Error`] is: what a caller (a server mapping errors onto
+/// status codes, an agent deciding whether to retry) branches on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The request is wrong and will fail the same way again: fix it.
+    InvalidInput,
+    /// The content holds a credential; it was not stored.
+    SecretRefused,
+    /// The memory or person does not exist for this caller.
+    NotFound,
+    /// The caller may not change this memory.
+    Unauthorized,
+    /// Another process holds the home; retrying later may succeed.
+    Busy,
+    /// The files or the index failed; the home is as it was before the call.
+    Storage,
+    /// The policy component was stopped or could not be loaded.
+    Sandbox,
+    /// The configuration is malformed.
+    Config,
+}
+
 impl Error {
+    /// The kind of failure.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::InvalidInput(_) | Error::AmbiguousId(_) | Error::UnknownTool(_) => ErrorKind::InvalidInput,
+            Error::SecretRefused(_) => ErrorKind::SecretRefused,
+            Error::MemoryNotFound(_) | Error::PersonNotFound(_) => ErrorKind::NotFound,
+            Error::Unauthorized(_) => ErrorKind::Unauthorized,
+            Error::Busy(_) => ErrorKind::Busy,
+            Error::Storage(_) | Error::Index(_) | Error::Io { .. } => ErrorKind::Storage,
+            Error::CpuLimit(_) | Error::MemoryLimit(_) | Error::Trap(_) | Error::Component(_) => ErrorKind::Sandbox,
+            Error::Config { .. } => ErrorKind::Config,
+        }
+    }
+
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_owned(),
             cause: source,
+        }
+    }
+}
+
+// One conversion per exported interface's `error` variant.
+
+impl From<memories::Error> for Error {
+    fn from(e: memories::Error) -> Self {
+        use memories::Error as E;
+        match e {
+            E::InvalidInput(m) => Error::InvalidInput(m),
+            E::SecretRefused(m) => Error::SecretRefused(m),
+            E::NotFound(id) => Error::MemoryNotFound(id),
+            E::AmbiguousId(prefix) => Error::AmbiguousId(prefix),
+            E::UnknownPerson(reference) => Error::PersonNotFound(reference),
+            E::Unauthorized(id) => Error::Unauthorized(id),
+            E::Storage(m) => Error::Storage(m),
+            E::Index(m) => Error::Index(m),
+        }
+    }
+}
+
+impl From<recall::Error> for Error {
+    fn from(e: recall::Error) -> Self {
+        match e {
+            recall::Error::InvalidInput(m) => Error::InvalidInput(m),
+            recall::Error::Storage(m) => Error::Storage(m),
+            recall::Error::Index(m) => Error::Index(m),
+        }
+    }
+}
+
+impl From<people::Error> for Error {
+    fn from(e: people::Error) -> Self {
+        match e {
+            people::Error::InvalidInput(m) => Error::InvalidInput(m),
+            people::Error::NotFound(reference) => Error::PersonNotFound(reference),
+            people::Error::Storage(m) => Error::Storage(m),
+        }
+    }
+}
+
+impl From<tools::Error> for Error {
+    fn from(e: tools::Error) -> Self {
+        match e {
+            tools::Error::UnknownTool(name) => Error::UnknownTool(name),
+            tools::Error::InvalidArguments(m) => Error::InvalidInput(m),
+            tools::Error::SecretRefused(m) => Error::SecretRefused(m),
+            tools::Error::Storage(m) => Error::Storage(m),
+            tools::Error::Index(m) => Error::Index(m),
+        }
+    }
+}
+
+impl From<maintenance::Error> for Error {
+    fn from(e: maintenance::Error) -> Self {
+        match e {
+            maintenance::Error::Storage(m) => Error::Storage(m),
+            maintenance::Error::Index(m) => Error::Index(m),
         }
     }
 }

@@ -13,13 +13,7 @@ use crate::fault;
 use crate::home::Home;
 use crate::journal::Journal;
 
-/// A collection, named as the `files` interface names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Collection {
-    Memories,
-    People,
-    Archive,
-}
+pub(crate) use crate::bindings::ash::memory::files::{Chunk, Collection, Error as FileError, FileState};
 
 impl Collection {
     /// All three, in a fixed order.
@@ -35,28 +29,14 @@ impl Collection {
     }
 }
 
-/// A failed file operation, as the `files` interface reports it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FileError {
-    #[error("{0}")]
-    Io(String),
-    #[error("invalid line: {0}")]
-    InvalidLine(String),
-}
-
-/// What `read` returns; see `chunk` in `wit/files.wit`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chunk {
-    pub data: String,
-    pub end: u64,
-    pub generation: u64,
-}
-
-/// Where a collection stands; see `file-state` in `wit/files.wit`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileState {
-    pub generation: u64,
-    pub end: u64,
+impl FileError {
+    /// The error in words. (The generated `Display` prints the debug form.)
+    pub(crate) fn message(&self) -> String {
+        match self {
+            FileError::Io(m) => m.clone(),
+            FileError::InvalidLine(m) => format!("invalid line: {m}"),
+        }
+    }
 }
 
 /// The JSONL files of one home.

@@ -1,19 +1,20 @@
 //! The host side of the WIT imports: one `Host` impl per interface, each a thin adapter
-//! over a capability module (files, index, embedder, llm, clock).
+//! over a capability module (files, index, embedder, llm, clock). The capability modules
+//! speak the generated WIT types themselves, so nothing is converted here.
 
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use wasmtime::StoreLimits;
 
-use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
+use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings, types};
 use crate::clock::Clock;
 use crate::config::PolicySettings;
-use crate::embedder::{EmbedError, Embedder};
-use crate::files::{Collection, FileError, FileState, FileStore};
+use crate::embedder::Embedder;
+use crate::files::FileStore;
 use crate::home::{Home, HomeLock};
-use crate::index::{Entry, IndexError, IndexInfo, ScopeFilter, SqliteIndex};
-use crate::llm::{Llm, LlmRequest};
+use crate::index::SqliteIndex;
+use crate::llm::Llm;
 
 /// Everything the guest can reach, and nothing more: the data of a wasmtime `Store`.
 pub struct HostState {
@@ -95,152 +96,60 @@ impl HostState {
     }
 }
 
-fn file_state(s: FileState) -> files::FileState {
-    files::FileState {
-        generation: s.generation,
-        end: s.end,
-    }
-}
-
-fn collection(c: files::Collection) -> Collection {
-    match c {
-        files::Collection::Memories => Collection::Memories,
-        files::Collection::People => Collection::People,
-        files::Collection::Archive => Collection::Archive,
-    }
-}
-
-fn file_error(e: FileError) -> files::Error {
-    match e {
-        FileError::Io(m) => files::Error::Io(m),
-        FileError::InvalidLine(m) => files::Error::InvalidLine(m),
-    }
-}
-
 impl files::Host for HostState {
     fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
-        self.files
-            .read(collection(c), from, generation)
-            .map(|c| files::Chunk {
-                data: c.data,
-                end: c.end,
-                generation: c.generation,
-            })
-            .map_err(file_error)
+        self.files.read(c, from, generation)
     }
     fn append(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
         self.writable().map_err(files::Error::Io)?;
-        self.files
-            .append(collection(c), &lines)
-            .map(file_state)
-            .map_err(file_error)
+        self.files.append(c, &lines)
     }
     fn replace(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
         self.writable().map_err(files::Error::Io)?;
-        self.files
-            .replace(collection(c), &lines)
-            .map(file_state)
-            .map_err(file_error)
+        self.files.replace(c, &lines)
     }
     fn quarantine(&mut self, c: files::Collection, lines: Vec<String>, reason: String) -> Result<(), files::Error> {
         self.writable().map_err(files::Error::Io)?;
-        self.files
-            .quarantine(collection(c), &lines, &reason)
-            .map_err(file_error)
+        self.files.quarantine(c, &lines, &reason)
     }
-}
-
-fn index_error(e: IndexError) -> index::Error {
-    match e {
-        IndexError::Unavailable(m) => index::Error::Unavailable(m),
-        IndexError::DimensionMismatch(a, b) => index::Error::DimensionMismatch((a, b)),
-        IndexError::Sql(m) => index::Error::Sql(m),
-    }
-}
-
-fn scope(s: index::ScopeFilter) -> ScopeFilter {
-    ScopeFilter {
-        user_id: s.user_id,
-        chat_id: s.chat_id,
-    }
-}
-
-fn hits(h: Vec<crate::index::Hit>) -> Vec<index::Hit> {
-    h.into_iter()
-        .map(|h| index::Hit {
-            id: h.id,
-            score: h.score,
-        })
-        .collect()
 }
 
 impl index::Host for HostState {
     fn upsert(&mut self, entries: Vec<index::Entry>) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        let entries: Vec<Entry> = entries
-            .into_iter()
-            .map(|e| Entry {
-                id: e.id,
-                content: e.content,
-                embedding: e.embedding,
-                owner_user_id: e.owner_user_id,
-                chat_id: e.chat_id,
-            })
-            .collect();
-        self.index.upsert(&entries).map_err(index_error)
+        self.index.upsert(&entries)
     }
     fn remove(&mut self, ids: Vec<String>) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index.remove(&ids).map_err(index_error)
+        self.index.remove(&ids)
     }
-    fn knn(&mut self, query: Vec<f32>, k: u32, s: index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
-        self.index.knn(&query, k, &scope(s)).map(hits).map_err(index_error)
+    fn knn(&mut self, query: Vec<f32>, k: u32, scope: index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
+        self.index.knn(&query, k, &scope)
     }
     fn text_search(
         &mut self,
         terms: Vec<String>,
         k: u32,
-        s: index::ScopeFilter,
+        scope: index::ScopeFilter,
     ) -> Result<Vec<index::Hit>, index::Error> {
-        self.index
-            .text_search(&terms, k, &scope(s))
-            .map(hits)
-            .map_err(index_error)
+        self.index.text_search(&terms, k, &scope)
     }
     fn count(&mut self) -> Result<u64, index::Error> {
-        self.index.count().map_err(index_error)
+        self.index.count()
     }
     fn clear(&mut self, info: index::IndexInfo) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index
-            .clear(&IndexInfo {
-                model: info.model,
-                dimension: info.dimension,
-            })
-            .map_err(index_error)
+        self.index.clear(&info)
     }
-    fn reflects(&mut self) -> Result<Option<index::FileState>, index::Error> {
-        self.index.reflects().map(|s| s.map(file_state)).map_err(index_error)
+    fn reflects(&mut self) -> Result<Option<files::FileState>, index::Error> {
+        self.index.reflects()
     }
-    fn set_reflects(&mut self, state: index::FileState) -> Result<(), index::Error> {
+    fn set_reflects(&mut self, state: files::FileState) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index
-            .set_reflects(FileState {
-                generation: state.generation,
-                end: state.end,
-            })
-            .map_err(index_error)
+        self.index.set_reflects(state)
     }
     fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error> {
-        self.index
-            .info()
-            .map(|i| {
-                i.map(|i| index::IndexInfo {
-                    model: i.model,
-                    dimension: i.dimension,
-                })
-            })
-            .map_err(index_error)
+        self.index.info()
     }
 }
 
@@ -248,10 +157,6 @@ impl embedder::Host for HostState {
     fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, embedder::Error> {
         let remote = self.embedder.is_remote();
         self.unlocked(remote, |s| s.embedder.embed(&texts))
-            .map_err(|e| match e {
-                EmbedError::Unavailable(m) => embedder::Error::Unavailable(m),
-                EmbedError::DimensionMismatch(a, b) => embedder::Error::DimensionMismatch((a, b)),
-            })
     }
     fn model_id(&mut self) -> String {
         self.embedder.model_id().to_owned()
@@ -262,15 +167,9 @@ impl embedder::Host for HostState {
 }
 
 impl llm::Host for HostState {
-    fn complete(&mut self, r: llm::Request) -> Result<String, llm::Error> {
-        let request = LlmRequest {
-            system: r.system,
-            prompt: r.prompt,
-            max_tokens: r.max_tokens,
-        };
+    fn complete(&mut self, request: llm::Request) -> Result<String, llm::Error> {
         let remote = self.llm.is_remote();
         self.unlocked(remote, |s| s.llm.complete(&request))
-            .map_err(|e| llm::Error::Unavailable(e.0))
     }
 }
 
@@ -321,9 +220,9 @@ impl log::Host for HostState {
 
 impl settings::Host for HostState {
     fn get(&mut self) -> settings::PolicySettings {
-        settings::PolicySettings {
-            supersession_threshold: self.settings.supersession_threshold,
-            max_entries: self.settings.max_entries,
-        }
+        self.settings
     }
 }
+
+/// The shared types carry no functions.
+impl types::Host for HostState {}

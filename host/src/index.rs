@@ -16,23 +16,7 @@ use crate::files::FileState;
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 pub const MAX_K: u32 = 4096;
 
-/// A failed index operation, as the `index` interface reports it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum IndexError {
-    #[error("index unavailable: {0}")]
-    Unavailable(String),
-    #[error("vector has dimension {1}, the index holds dimension {0}")]
-    DimensionMismatch(u32, u32),
-    #[error("index error: {0}")]
-    Sql(String),
-}
-
-/// Which scopes a query sees; see `scope-filter` in `wit/index.wit`.
-#[derive(Debug, Clone, Default)]
-pub struct ScopeFilter {
-    pub user_id: Option<String>,
-    pub chat_id: Option<String>,
-}
+pub(crate) use crate::bindings::ash::memory::index::{Entry, Error as IndexError, Hit, IndexInfo, ScopeFilter};
 
 impl ScopeFilter {
     /// The scope keys this filter admits: `u:<user>` for personal, `c:<chat>` for group.
@@ -48,16 +32,6 @@ impl ScopeFilter {
     }
 }
 
-/// One entry to index.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    pub id: String,
-    pub content: String,
-    pub embedding: Option<Vec<f32>>,
-    pub owner_user_id: Option<String>,
-    pub chat_id: Option<String>,
-}
-
 impl Entry {
     /// The scope key, matching the guest's visibility rule: a chat id makes it a group
     /// memory; otherwise the owner's personal one.
@@ -68,20 +42,6 @@ impl Entry {
             (None, None) => "none".to_owned(),
         }
     }
-}
-
-/// A hit: memory id and score, higher is better.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hit {
-    pub id: String,
-    pub score: f32,
-}
-
-/// Which model built the index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexInfo {
-    pub model: String,
-    pub dimension: u32,
 }
 
 /// The SQLite index file, opened on first use.
@@ -267,7 +227,7 @@ impl SqliteIndex {
             .filter_map(|e| e.embedding.as_ref())
             .find(|v| v.len() != dim as usize)
         {
-            return Err(IndexError::DimensionMismatch(dim, bad.len() as u32));
+            return Err(IndexError::DimensionMismatch((dim, bad.len() as u32)));
         }
         let conn = self.conn()?;
         let tx = conn.transaction().map_err(sql)?;
@@ -349,7 +309,7 @@ impl SqliteIndex {
     pub fn knn(&mut self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
         let dim = self.dimension()?;
         if query.len() != dim as usize {
-            return Err(IndexError::DimensionMismatch(dim, query.len() as u32));
+            return Err(IndexError::DimensionMismatch((dim, query.len() as u32)));
         }
         let k = k.min(MAX_K);
         if k == 0 || !usable(query) {
@@ -507,7 +467,7 @@ mod tests {
         assert_eq!(index.count().unwrap(), 2);
         assert_eq!(
             index.upsert(&[entry("d", "x", vec![1.0], "alice")]),
-            Err(IndexError::DimensionMismatch(2, 1))
+            Err(IndexError::DimensionMismatch((2, 1)))
         );
         // Query syntax in terms is quoted, not interpreted.
         assert!(index.text_search(&["\"AND(".into()], 10, &alice()).is_ok());

@@ -1,62 +1,74 @@
 //! # ash-memory
 //!
-//! Long-term memory for AI agents. The memory *policy* (typing, expiry, scoping, secret
-//! refusal, search fusion) is a sandboxed WebAssembly component; this crate is its native
-//! host. It supplies the component's only capabilities, each a module here:
+//! Long-term memory for AI agents. The memory *policy* (typing, expiry, scoping, people,
+//! supersession, secret refusal, search fusion, context) is a sandboxed WebAssembly
+//! component defined by the WIT files in `wit/`; this crate is its native host, a library
+//! first and the `ash-memory` command line second.
 //!
-//! | WIT import | module | what it does |
-//! | --- | --- | --- |
-//! | `files` | [`files`] | JSONL collections under `$ASH_HOME`: whole-line appends, atomic replace, quarantine |
-//! | `index` | [`index`] | sqlite-vec vectors + FTS5 full text in `data/memory.db`, rebuildable |
-//! | `embedder` | [`embedder`] | the embedded static model (no network) |
-//! | `llm` | [`llm`] | OpenAI-compatible completions ([`http`]); none by default |
-//! | `clock`, `ids`, `log` | [`clock`], `imports` | time (fixable), UUIDs, logging and progress |
-//! | `settings` | [`config`] | the policy's knobs from `config.toml` |
-//!
-//! [`sandbox`] owns wasmtime: compile once, cache, instantiate, limit fuel and memory.
-//! [`MemoryStore`] is the API an agent host calls:
+//! [`MemoryStore`] is the front door: open a home with [`MemoryStore::builder`], then call
+//! it. Each call takes the home's lock, runs in the component as one transaction over the
+//! files, and returns the contract's own types ([`Memory`], [`SearchResults`], ...).
 //!
 //! ```no_run
 //! use ash_memory::{Caller, MemoryStore, NewMemory, SearchQuery};
+//!
 //! let mut store = MemoryStore::builder("/tmp/ash-home").open()?;
-//! let me = Caller::user("alice", None);
+//! let me = Caller::user("alice");
 //! store.add(&me, &NewMemory::text("I'm allergic to peanuts"))?;
-//! let query = SearchQuery { text: "What should I avoid eating?".into(), limit: None, about: None };
-//! let found = store.search(&me, &query)?;
+//! let found = store.search(&me, &SearchQuery::new("What should I avoid eating?").limit(3))?;
 //! println!("{}", found.hits[0].memory.content);
 //! # Ok::<(), ash_memory::Error>(())
 //! ```
+//!
+//! The component's capabilities are the host's modules, one per WIT import: `files`
+//! (JSONL collections with a journal, so that each call is one transaction), `index`
+//! (sqlite-vec and FTS5 in one SQLite file), `embedder` (a static model in the binary, or
+//! an OpenAI-compatible service), `llm` (OpenAI-compatible, or none), `clock`, `ids`,
+//! `log` and `settings` (`config.toml`). Bring your own model by implementing [`Embedder`]
+//! or [`Llm`] and handing it to the builder.
+//!
+//! Errors are [`Error`]; [`Error::kind`] says what kind of failure it is. No error loses
+//! data: a failed call leaves the home as it was.
 
-/// Generated from `wit/`; the public types are re-exported from [`store`].
+/// Generated from `wit/`. The types are used as they are: [`contract`] re-exports the
+/// ones callers see, and the capability modules take and return the import types.
 mod bindings {
     wasmtime::component::bindgen!({
         world: "policy",
         path: "../wit",
+        additional_derives: [PartialEq],
     });
 }
 
-pub mod clock;
-pub mod config;
+mod clock;
+mod config;
+mod contract;
 mod doctor;
-pub mod embedder;
-pub mod error;
+mod embedder;
+mod error;
 mod fault;
-pub mod files;
-pub mod home;
-pub mod http;
+mod files;
+mod home;
+mod http;
 mod imports;
-pub mod index;
+mod index;
 mod journal;
-pub mod llm;
-pub mod sandbox;
-pub mod store;
+mod llm;
+mod sandbox;
+mod store;
 
 pub use clock::Clock;
-pub use error::Error;
-pub use home::Home;
-pub use sandbox::Limits;
-pub use store::{
+pub use contract::{
     Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, GcReport, ListOptions, Memory,
-    MemoryStore, MemoryStoreBuilder, MemoryType, NewMemory, Person, RebuildReport, SearchHit, SearchQuery,
-    SearchResults,
+    MemoryType, NewMemory, NewPerson, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
 };
+pub use embedder::{EmbedError, Embedder, StaticEmbedder};
+pub use error::{Error, ErrorKind};
+pub use llm::{Llm, LlmError, LlmRequest};
+pub use sandbox::{Limits, POLICY_COMPONENT};
+pub use store::{MemoryStore, MemoryStoreBuilder};
+
+/// The home used when none is given: `$ASH_HOME`, else `~/.ash`.
+pub fn default_home() -> std::path::PathBuf {
+    home::Home::default_root()
+}

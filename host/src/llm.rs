@@ -1,21 +1,12 @@
 //! The `llm` capability. With no model configured every completion is `Unavailable`, and
 //! the guest uses its heuristics.
 
-/// A completion request; see `request` in `wit/llm.wit`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LlmRequest {
-    pub system: String,
-    pub prompt: String,
-    pub max_tokens: u32,
-}
+pub use crate::bindings::ash::memory::llm::{Error as LlmError, Request as LlmRequest};
 
-/// A failed completion.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("language model unavailable: {0}")]
-pub struct LlmError(pub String);
-
-/// Answers completion requests.
+/// Answers completion requests: the `llm` import. Implement it to give the policy a
+/// language model of your own; see `wit/llm.wit` for what the policy asks.
 pub trait Llm: Send {
+    /// The model's answer to one request, or [`LlmError::Unavailable`] with the reason.
     fn complete(&self, request: &LlmRequest) -> Result<String, LlmError>;
     /// Whether a call may wait on a network service (see [`crate::embedder::Embedder::is_remote`]).
     fn is_remote(&self) -> bool {
@@ -29,7 +20,7 @@ pub struct NoLlm;
 
 impl Llm for NoLlm {
     fn complete(&self, _request: &LlmRequest) -> Result<String, LlmError> {
-        Err(LlmError("no language model is configured".into()))
+        Err(LlmError::Unavailable("no language model is configured".into()))
     }
 }
 
@@ -68,10 +59,10 @@ impl Llm for OpenAiLlm {
         let answer = self
             .http
             .post_json(&self.url, &body)
-            .map_err(|e| LlmError(e.to_string()))?;
+            .map_err(|e| LlmError::Unavailable(e.to_string()))?;
         answer["choices"][0]["message"]["content"]
             .as_str()
             .map(str::to_owned)
-            .ok_or_else(|| LlmError(format!("{}: the answer has no choices[0].message.content", self.url)))
+            .ok_or_else(|| LlmError::Unavailable(format!("{}: the answer has no choices[0].message.content", self.url)))
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::bindings::exports::ash::memory::memory as wit;
+use crate::bindings::Policy;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::embedder::Embedder;
@@ -15,9 +15,9 @@ use crate::index::SqliteIndex;
 use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
-pub use wit::{
-    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, GcReport, ListOptions, Memory,
-    MemoryType, NewMemory, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
+use crate::contract::{
+    Added, Caller, CompactReport, ContextBlock, Finding, GcReport, ListOptions, Memory, NewMemory, NewPerson, Person,
+    RebuildReport, SearchQuery, SearchResults,
 };
 
 /// A memory home opened through the policy component.
@@ -115,17 +115,6 @@ impl MemoryStoreBuilder {
     }
 }
 
-fn policy_error(e: wit::Error) -> Error {
-    match e {
-        wit::Error::InvalidInput(m) => Error::InvalidInput(m),
-        wit::Error::SecretRefused(m) => Error::SecretRefused(m),
-        wit::Error::NotFound(m) => Error::NotFound(m),
-        wit::Error::Unauthorized(m) => Error::Unauthorized(m),
-        wit::Error::Storage(m) => Error::Storage(m),
-        wit::Error::Index(m) => Error::Index(m),
-    }
-}
-
 impl MemoryStore {
     /// A builder for the home at `home`.
     pub fn builder(home: impl Into<PathBuf>) -> MemoryStoreBuilder {
@@ -142,8 +131,8 @@ impl MemoryStore {
     }
 
     /// The home folder.
-    pub fn home(&self) -> &Home {
-        &self.home
+    pub fn home(&self) -> &std::path::Path {
+        self.home.root()
     }
 
     /// Sets the clock for later calls.
@@ -154,9 +143,9 @@ impl MemoryStore {
     /// Runs one export under the home's lock, as one transaction: a transaction left
     /// open by a process that died is rolled back first; the call's writes are committed
     /// when it succeeds and rolled back when it fails or traps.
-    fn call<T>(
+    fn call<T, E: Into<Error>>(
         &mut self,
-        f: impl FnOnce(&crate::bindings::Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, wit::Error>>,
+        f: impl FnOnce(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
     ) -> Result<T, Error> {
         let lock = self.home.lock()?;
         let state = self.sandbox.state_mut();
@@ -164,21 +153,24 @@ impl MemoryStore {
         state.lock_lost = None;
         let recovered = state.files.roll_back();
         let outcome = match recovered {
-            Err(e) => Err(Error::Storage(format!("cannot roll back an unfinished write: {e}"))),
+            Err(e) => Err(Error::Storage(format!(
+                "cannot roll back an unfinished write: {}",
+                e.message()
+            ))),
             Ok(()) => {
-                let result = self.sandbox.call(f).and_then(|r| r.map_err(policy_error));
+                let result = self.sandbox.call(f).and_then(|r| r.map_err(Into::into));
                 let state = self.sandbox.state_mut();
                 match result {
                     Ok(value) => match (&state.lock_lost, state.files.commit()) {
                         (Some(why), _) => Err(Error::Busy(why.clone())),
-                        (None, Err(e)) => Err(Error::Storage(e.to_string())),
+                        (None, Err(e)) => Err(Error::Storage(e.message())),
                         (None, Ok(())) => Ok(value),
                     },
                     Err(e) => {
                         if state.lock_lost.is_none()
                             && let Err(rollback) = state.files.roll_back()
                         {
-                            tracing::error!("cannot roll back the failed call's writes: {rollback}");
+                            tracing::error!("cannot roll back the failed call's writes: {}", rollback.message());
                         }
                         Err(e)
                     }
@@ -189,185 +181,116 @@ impl MemoryStore {
         outcome
     }
 
-    /// Stores one memory, superseding what it replaces; see `add` in `wit/memory.wit`.
+    // ---- memories: remembering and reading (`wit/memories.wit`) ----
+
+    /// Stores one memory, superseding what it replaces; see `add` in `wit/memories.wit`.
     pub fn add(&mut self, caller: &Caller, item: &NewMemory) -> Result<Added, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_add(s, caller, item))
+        self.call(|p, s| p.ash_memory_memories().call_add(s, caller, item))
     }
 
     /// Stores several memories in one write, all or none.
     pub fn add_batch(&mut self, caller: &Caller, items: &[NewMemory]) -> Result<Added, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_add_batch(s, caller, items))
+        self.call(|p, s| p.ash_memory_memories().call_add_batch(s, caller, items))
     }
 
-    /// The supersession chain through a memory, oldest first.
-    pub fn history(&mut self, caller: &Caller, id: &str) -> Result<Vec<Memory>, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_history(s, caller, id))
-    }
-
-    /// Archives superseded, expired and decayed memories (or reports them, on a dry run).
-    pub fn gc(&mut self, dry_run: bool) -> Result<GcReport, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_gc(s, dry_run))
-    }
-
-    /// Removes archive entries older than `older_than_days` (or reports them, without `force`).
-    pub fn compact(&mut self, older_than_days: u32, force: bool) -> Result<CompactReport, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_compact(s, older_than_days, force))
-    }
-
-    /// One memory the caller may see.
+    /// One memory the caller may see, by id or a unique prefix of 8 or more characters.
     pub fn get(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_get(s, caller, id))
+        self.call(|p, s| p.ash_memory_memories().call_get(s, caller, id))
     }
 
     /// The caller's memories, newest first.
     pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_list(s, caller, *options))
+        self.call(|p, s| p.ash_memory_memories().call_list(s, caller, *options))
     }
 
-    /// Hybrid search within the caller's scope.
-    pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_search(s, caller, query))
+    /// The supersession chain through a memory, oldest first, archived links included.
+    pub fn history(&mut self, caller: &Caller, id: &str) -> Result<Vec<Memory>, Error> {
+        self.call(|p, s| p.ash_memory_memories().call_history(s, caller, id))
     }
 
     /// Deletes a memory the caller may change (it is archived first). `id` may be a
     /// unique prefix of 8 or more characters; returns the full id deleted.
     pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_delete(s, caller, id))
+        self.call(|p, s| p.ash_memory_memories().call_delete(s, caller, id))
     }
 
-    /// The caller's people.
-    pub fn people_list(&mut self, caller: &Caller) -> Result<Vec<Person>, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_people_list(s, caller))
-    }
+    // ---- recall (`wit/recall.wit`) ----
 
-    /// One of the caller's people, by reference ("my wife", "Sarah") or id.
-    pub fn people_show(&mut self, caller: &Caller, reference: &str) -> Result<Person, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_people_show(s, caller, reference))
-    }
-
-    /// Adds or completes a person.
-    pub fn people_add(
-        &mut self,
-        caller: &Caller,
-        name: &str,
-        relation: Option<&str>,
-        aliases: &[String],
-    ) -> Result<Person, Error> {
-        self.call(|p, s| {
-            p.ash_memory_memory()
-                .call_people_add(s, caller, name, relation, aliases)
-        })
-    }
-
-    /// Adds an alias to a person.
-    pub fn people_alias(&mut self, caller: &Caller, reference: &str, alias: &str) -> Result<Person, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_people_alias(s, caller, reference, alias))
-    }
-
-    /// Folds `merge` into `keep`, re-linking memories.
-    pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_people_merge(s, caller, keep, merge))
+    /// Hybrid search within the caller's scope.
+    pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
+        self.call(|p, s| p.ash_memory_recall().call_search(s, caller, query))
     }
 
     /// The context block for a message, within `max_tokens` (default 2000).
     pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_context(s, caller, message, max_tokens))
+        self.call(|p, s| p.ash_memory_recall().call_context(s, caller, message, max_tokens))
     }
+
+    // ---- people (`wit/people.wit`) ----
+
+    /// The caller's people.
+    pub fn people_list(&mut self, caller: &Caller) -> Result<Vec<Person>, Error> {
+        self.call(|p, s| p.ash_memory_people().call_list(s, caller))
+    }
+
+    /// One of the caller's people, by reference ("my wife", "Sarah") or id.
+    pub fn people_show(&mut self, caller: &Caller, reference: &str) -> Result<Person, Error> {
+        self.call(|p, s| p.ash_memory_people().call_show(s, caller, reference))
+    }
+
+    /// Adds a person, or completes the one who already answers to the name.
+    pub fn people_add(&mut self, caller: &Caller, person: &NewPerson) -> Result<Person, Error> {
+        self.call(|p, s| p.ash_memory_people().call_add(s, caller, person))
+    }
+
+    /// Adds an alias to a person.
+    pub fn people_alias(&mut self, caller: &Caller, reference: &str, alias: &str) -> Result<Person, Error> {
+        self.call(|p, s| p.ash_memory_people().call_alias(s, caller, reference, alias))
+    }
+
+    /// Folds `merge` into `keep`, re-linking memories.
+    pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
+        self.call(|p, s| p.ash_memory_people().call_merge(s, caller, keep, merge))
+    }
+
+    // ---- agent tools (`wit/tools.wit`) ----
 
     /// The `remember` and `recall` tool schemas, as JSON.
     pub fn tool_schemas(&mut self) -> Result<serde_json::Value, Error> {
-        let text = self.call(|p, s| p.ash_memory_memory().call_tool_schemas(s).map(Ok))?;
+        let text = self.call(|p, s| p.ash_memory_tools().call_schemas(s).map(Ok::<_, Error>))?;
         serde_json::from_str(&text).map_err(|e| Error::Trap(format!("the component's tool schemas are not JSON: {e}")))
     }
 
     /// Runs a tool call (`remember` or `recall`) with its JSON arguments and returns the
     /// text for the model: the second of the two functions an agent loop needs.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_tool_call(s, caller, name, arguments))
+        self.call(|p, s| p.ash_memory_tools().call_call(s, caller, &name.to_owned(), arguments))
+    }
+
+    // ---- maintenance (`wit/maintenance.wit`) ----
+
+    /// Archives superseded, expired and decayed memories (or reports them, on a dry run).
+    pub fn gc(&mut self, dry_run: bool) -> Result<GcReport, Error> {
+        self.call(|p, s| p.ash_memory_maintenance().call_gc(s, dry_run))
+    }
+
+    /// Removes archive entries older than `older_than_days` (or reports them, without `force`).
+    pub fn compact(&mut self, older_than_days: u32, force: bool) -> Result<CompactReport, Error> {
+        self.call(|p, s| p.ash_memory_maintenance().call_compact(s, older_than_days, force))
     }
 
     /// Rebuilds the index from `memories.jsonl`.
     pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
-        self.call(|p, s| p.ash_memory_memory().call_rebuild_index(s))
+        self.call(|p, s| p.ash_memory_maintenance().call_rebuild_index(s))
     }
 
     /// Checks the home: the policy's checks (index against files, embeddings, people)
     /// and the host's (quarantined lines, leftover temporary files, file modes). With
     /// `fix`, mends what is safe to mend.
     pub fn doctor(&mut self, fix: bool) -> Result<Vec<Finding>, Error> {
-        let mut findings = self.call(|p, s| p.ash_memory_memory().call_doctor(s, fix))?;
+        let mut findings = self.call(|p, s| p.ash_memory_maintenance().call_doctor(s, fix))?;
         let _lock = self.home.lock()?;
         findings.extend(crate::doctor::host_checks(&self.home, fix));
         Ok(findings)
-    }
-}
-
-impl Caller {
-    /// A caller with a user and, optionally, a chat.
-    pub fn user(user_id: &str, chat_id: Option<&str>) -> Self {
-        Caller {
-            user_id: Some(user_id.to_owned()),
-            chat_id: chat_id.map(str::to_owned),
-        }
-    }
-}
-
-impl NewMemory {
-    /// A personal memory with everything else defaulted (type inferred).
-    pub fn text(content: &str) -> Self {
-        NewMemory {
-            content: content.to_owned(),
-            memory_type: None,
-            expires_in_days: None,
-            subjects: Vec::new(),
-            shared: false,
-            source: None,
-            observed_at: None,
-        }
-    }
-}
-
-impl ArchiveReason {
-    /// The `archive_reason` written to the archive.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ArchiveReason::Superseded => "superseded",
-            ArchiveReason::Expired => "expired",
-            ArchiveReason::EphemeralDecay => "ephemeral_decay",
-            ArchiveReason::Evicted => "evicted",
-        }
-    }
-}
-
-impl MemoryType {
-    /// All types, long-lived first.
-    pub const ALL: [MemoryType; 8] = [
-        MemoryType::Preference,
-        MemoryType::Identity,
-        MemoryType::Relationship,
-        MemoryType::Knowledge,
-        MemoryType::Context,
-        MemoryType::Event,
-        MemoryType::Task,
-        MemoryType::Observation,
-    ];
-
-    /// The lowercase name used in JSONL and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MemoryType::Preference => "preference",
-            MemoryType::Identity => "identity",
-            MemoryType::Relationship => "relationship",
-            MemoryType::Knowledge => "knowledge",
-            MemoryType::Context => "context",
-            MemoryType::Event => "event",
-            MemoryType::Task => "task",
-            MemoryType::Observation => "observation",
-        }
-    }
-
-    /// Parses a lowercase name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == name.trim().to_lowercase())
     }
 }

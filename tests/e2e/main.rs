@@ -6,6 +6,7 @@ mod ctx;
 mod http_server;
 
 mod cli;
+mod contract;
 mod crash;
 mod embedder_http;
 mod evolution;

@@ -406,7 +406,7 @@ fn the_remember_and_recall_tools_handle_batches_and_refuse_bad_input() {
         ),
         ("remember", r#"{"content": "my password is hunter2"}"#, "refused"),
         ("recall", r#"{"about": "Sarah"}"#, "`query`"),
-        ("forget", "{}", "no tool named"),
+        ("forget", "{}", "unknown tool \"forget\""),
     ] {
         let err = ctx.fails(&["--user", "u", "tools", "call", name, args]);
         assert!(err.contains(expect), "{name} {args}: {err}");

@@ -1,6 +1,6 @@
 //! The component's authority and the host's limits on it.
 
-use ash_memory::{Caller, Error, Limits, ListOptions, MemoryStore, NewMemory, sandbox::POLICY_COMPONENT};
+use ash_memory::{Caller, Error, Limits, ListOptions, MemoryStore, NewMemory, POLICY_COMPONENT};
 
 use crate::ctx::Ctx;
 
@@ -15,18 +15,24 @@ fn the_component_imports_only_ash_memory_interfaces() {
     assert!(!imports.is_empty());
     for name in &imports {
         assert!(
-            name.starts_with("ash:memory/") && name.ends_with("@0.1.0"),
+            name.starts_with("ash:memory/") && name.ends_with("@0.2.0"),
             "unexpected import {name}"
         );
     }
-    let expected = ["clock", "embedder", "files", "ids", "index", "llm", "log", "settings"]
-        .map(|i| format!("ash:memory/{i}@0.1.0"))
-        .to_vec();
+    // `types` holds only the shared types of the exports; it carries no functions.
+    let expected = [
+        "clock", "embedder", "files", "ids", "index", "llm", "log", "settings", "types",
+    ]
+    .map(|i| format!("ash:memory/{i}@0.2.0"))
+    .to_vec();
     let mut sorted = imports.clone();
     sorted.sort();
     assert_eq!(sorted, expected);
     let exports: Vec<String> = ty.exports(&engine).map(|(name, _)| name.to_owned()).collect();
-    assert_eq!(exports, ["ash:memory/memory@0.1.0"]);
+    assert_eq!(
+        exports,
+        ["memories", "recall", "people", "tools", "maintenance"].map(|i| format!("ash:memory/{i}@0.2.0"))
+    );
 }
 
 fn hostile_store(home: &std::path::Path) -> MemoryStore {
@@ -45,17 +51,12 @@ fn hostile_store(home: &std::path::Path) -> MemoryStore {
 fn a_runaway_loop_and_a_memory_hog_are_stopped_and_the_next_call_works() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = hostile_store(dir.path());
-    let me = Caller::user("u", None);
+    let me = Caller::user("u");
 
     let err = store.add(&me, &NewMemory::text("loop")).unwrap_err();
     assert!(matches!(err, Error::CpuLimit(200_000_000)), "{err:?}");
     // A fresh instance answers the next call.
-    let none = ListOptions {
-        limit: None,
-        memory_type: None,
-        include_expired: false,
-        include_superseded: false,
-    };
+    let none = ListOptions::new();
     assert!(store.list(&me, &none).unwrap().is_empty());
 
     let err = store.add(&me, &NewMemory::text("hog")).unwrap_err();
@@ -86,20 +87,13 @@ fn the_real_policy_runs_within_the_default_limits_after_a_trap_elsewhere() {
     // The same home, first opened with the hostile guest, then with the real one.
     let dir = tempfile::tempdir().unwrap();
     let mut hostile = hostile_store(dir.path());
-    let me = Caller::user("u", None);
+    let me = Caller::user("u");
     assert!(hostile.add(&me, &NewMemory::text("loop")).is_err());
     drop(hostile);
     let mut store = MemoryStore::builder(dir.path()).cache_dir(None).open().unwrap();
     store.add(&me, &NewMemory::text("I'm allergic to peanuts")).unwrap();
     let found = store
-        .search(
-            &me,
-            &ash_memory::SearchQuery {
-                text: "What should I avoid eating?".into(),
-                limit: None,
-                about: None,
-            },
-        )
+        .search(&me, &ash_memory::SearchQuery::new("What should I avoid eating?"))
         .unwrap();
     assert_eq!(found.hits[0].memory.content, "I'm allergic to peanuts");
 }

@@ -2,7 +2,7 @@
 
 use base64::Engine as _;
 
-use ash_memory::embedder::{Embedder, StaticEmbedder};
+use ash_memory::{Embedder, StaticEmbedder};
 
 use crate::ctx::{Ctx, contents};
 

@@ -212,25 +212,20 @@ fn a_kill_between_file_and_index_leaves_them_in_agreement() {
 #[test]
 fn a_long_lived_store_never_misses_a_rewrite() {
     let dir = tempfile::tempdir().unwrap();
-    let me = ash_memory::Caller::user("u", None);
+    let me = ash_memory::Caller::user("u");
     let mut server = ash_memory::MemoryStore::builder(dir.path()).open().unwrap();
     let mut cli = ash_memory::MemoryStore::builder(dir.path()).open().unwrap();
-    let options = ash_memory::ListOptions {
-        limit: None,
-        memory_type: None,
-        include_expired: false,
-        include_superseded: false,
-    };
+    let options = ash_memory::ListOptions::new();
     let mut expected: Vec<String> = Vec::new();
     for i in 0..6 {
         let a = cli
             .add(
                 &me,
-                &ash_memory::NewMemory::text(&format!("fact number {i} about rivers")),
+                &ash_memory::NewMemory::text(format!("fact number {i} about rivers")),
             )
             .unwrap();
         let b = cli
-            .add(&me, &ash_memory::NewMemory::text(&format!("note {i} on mountains")))
+            .add(&me, &ash_memory::NewMemory::text(format!("note {i} on mountains")))
             .unwrap();
         expected.push(a.memories[0].id.clone());
         // Each delete rewrites the file: the server must see every one of them.

@@ -89,7 +89,7 @@ impl<P: Ports> MemoryService<P> {
             detail: if fixed {
                 format!("{problem}; rebuilt from memories.jsonl")
             } else {
-                format!("{problem}; `doctor --fix` rebuilds it")
+                format!("{problem}; a fix rebuilds it")
             },
             fixed,
         })
@@ -168,7 +168,7 @@ impl<P: Ports> MemoryService<P> {
             return Ok(Finding {
                 check: "people".into(),
                 ok: false,
-                detail: format!("{detail}; `doctor --fix` drops those references"),
+                detail: format!("{detail}; a fix drops those references"),
                 fixed: false,
             });
         }

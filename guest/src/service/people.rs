@@ -69,7 +69,7 @@ impl<P: Ports> MemoryService<P> {
         Self::owner(caller)?;
         self.find_person(caller, reference)?
             .map(|p| Person::from(&p))
-            .ok_or_else(|| Error::NotFound(format!("no person {reference:?} is known to you")))
+            .ok_or_else(|| Error::UnknownPerson(reference.to_owned()))
     }
 
     /// `people add NAME [--relation R] [--alias A]...`: creates the person, or completes
@@ -136,7 +136,7 @@ impl<P: Ports> MemoryService<P> {
         Self::owner(caller)?;
         let mut person = self
             .find_person(caller, reference)?
-            .ok_or_else(|| Error::NotFound(format!("no person {reference:?} is known to you")))?;
+            .ok_or_else(|| Error::UnknownPerson(reference.to_owned()))?;
         if alias.trim().is_empty() {
             return Err(Error::InvalidInput("an empty alias".into()));
         }
@@ -155,7 +155,7 @@ impl<P: Ports> MemoryService<P> {
         self.people.refresh(&self.ports)?;
         self.memories.refresh(&self.ports)?;
         Self::owner(caller)?;
-        let not_found = |r: &str| Error::NotFound(format!("no person {r:?} is known to you"));
+        let not_found = |r: &str| Error::UnknownPerson(r.to_owned());
         let mut a = self.find_person(caller, keep)?.ok_or_else(|| not_found(keep))?;
         let mut b = self.find_person(caller, merge)?.ok_or_else(|| not_found(merge))?;
         if a.id == b.id {

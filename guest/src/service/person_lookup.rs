@@ -61,7 +61,7 @@ impl<P: Ports> MemoryService<P> {
         caller
             .user_id
             .as_deref()
-            .ok_or_else(|| Error::InvalidInput("people belong to a user (--user)".into()))
+            .ok_or_else(|| Error::InvalidInput("people belong to a user, and the caller has none".into()))
     }
 
     /// Reads a reference as an id. A merged person's id leads to the person they were

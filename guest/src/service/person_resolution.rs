@@ -25,7 +25,7 @@ pub(crate) fn refuse_secret(text: &str) -> Result<(), Error> {
 }
 
 fn unknown_person(reference: &str) -> Error {
-    Error::NotFound(format!("no person {reference} is known to you"))
+    Error::UnknownPerson(reference.to_owned())
 }
 
 impl<P: Ports> MemoryService<P> {

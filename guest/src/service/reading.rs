@@ -101,7 +101,7 @@ impl<P: Ports> MemoryService<P> {
 }
 
 pub(crate) fn not_found(id: &str) -> Error {
-    Error::NotFound(format!("no memory {id} is visible to you"))
+    Error::NotFound(id.to_owned())
 }
 
 /// Finds the one id among `candidates` that `reference` names: the id itself, or a unique
@@ -121,9 +121,6 @@ pub(crate) fn resolve_id<'a>(reference: &str, candidates: impl Iterator<Item = &
     match found.as_slice() {
         [one] => Ok((*one).to_owned()),
         [] => Err(not_found(reference)),
-        many => Err(Error::InvalidInput(format!(
-            "{reference} is ambiguous: {} of your memories start with it; give more characters",
-            many.len()
-        ))),
+        _ => Err(Error::AmbiguousId(reference.to_owned())),
     }
 }

@@ -22,11 +22,11 @@ impl<P: Ports> MemoryService<P> {
             _ => return Err(not_found(&id)),
         };
         if !caller.can_delete(&record) {
-            return Err(Error::Unauthorized(format!("deleting memory {id} needs a user")));
+            return Err(Error::Unauthorized(id));
         }
         let mut archived = record;
         archived.archived_at = Some(format_time(self.now()?));
-        archived.archive_reason = Some("deleted".to_owned());
+        archived.archive_reason = Some(ArchiveReason::Deleted.as_str().to_owned());
         self.ports.append(Collection::Archive, &[archived.to_line()])?;
         self.memories.remove(&self.ports, std::slice::from_ref(&id))?;
         self.index_written(&[], std::slice::from_ref(&id));

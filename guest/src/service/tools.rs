@@ -13,17 +13,18 @@ use crate::tools::{bad, fact};
 impl<P: Ports> MemoryService<P> {
     /// Runs a tool call; see `tool-call` in `wit/memory.wit`.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
+        if !matches!(name, "remember" | "recall") {
+            return Err(Error::UnknownTool(name.to_owned()));
+        }
         let args: Value =
             serde_json::from_str(arguments).map_err(|e| bad(format!("the arguments are not JSON: {e}")))?;
         if !args.is_object() {
             return Err(bad("the arguments must be a JSON object"));
         }
-        match name {
-            "remember" => self.remember(caller, &args),
-            "recall" => self.recall(caller, &args),
-            other => Err(bad(format!(
-                "no tool named {other:?}; the tools are remember and recall"
-            ))),
+        if name == "remember" {
+            self.remember(caller, &args)
+        } else {
+            self.recall(caller, &args)
         }
     }
 

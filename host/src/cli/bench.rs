@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
-use ash_memory::{Caller, MemoryStore, MemoryType, NewMemory, SearchQuery, sandbox};
+use ash_memory::{Caller, MemoryStore, MemoryType, NewMemory, NewPerson, POLICY_COMPONENT, SearchQuery};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -122,7 +122,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     let dir = tempfile::tempdir()?;
     let home = dir.path().join("home");
     let cache = dir.path().join("cache");
-    let me = Caller::user("bench", None);
+    let me = Caller::user("bench");
 
     let t = Instant::now();
     drop(MemoryStore::builder(&home).cache_dir(None).open()?);
@@ -136,7 +136,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     // "Known People" block.
     for n in 0..PEOPLE_IN_BENCH {
         let relation = if n % 2 == 0 { "friend" } else { "colleague" };
-        store.people_add(&me, &format!("Person{n}"), Some(relation), &[])?;
+        store.people_add(&me, &NewPerson::named(format!("Person{n}")).relation(relation))?;
     }
     // One memory in ten is an observation seen 30 days ago, already decayed, so that
     // GC below has real work: archive, rewrite, unindex.
@@ -146,7 +146,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     while i < args.memories {
         let items: Vec<NewMemory> = (i..(i + batch).min(args.memories))
             .map(|j| {
-                let mut item = NewMemory::text(&fact(j));
+                let mut item = NewMemory::text(fact(j));
                 if j % 2 == 0 {
                     item.subjects = vec![format!("Person{}", j % PEOPLE_IN_BENCH)];
                 }
@@ -168,7 +168,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     let mut superseded = 0;
     let written = bytes_written();
     for k in 0..args.samples {
-        let item = NewMemory::text(&fact(args.memories + k));
+        let item = NewMemory::text(fact(args.memories + k));
         let t = Instant::now();
         superseded += store.add(&me, &item)?.superseded.len();
         adds.push(t.elapsed());
@@ -184,11 +184,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         "my sister's hobbies",
     ];
     for k in 0..args.samples {
-        let query = SearchQuery {
-            text: queries[k % queries.len()].to_owned(),
-            limit: Some(10),
-            about: None,
-        };
+        let query = SearchQuery::new(queries[k % queries.len()]).limit(10);
         let t = Instant::now();
         let found = store.search(&me, &query)?;
         searches.push(t.elapsed());
@@ -211,7 +207,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     let rebuilt = store.rebuild_index()?;
     let rebuild = t.elapsed();
     let total = args.memories + args.samples;
-    let jsonl = std::fs::metadata(store.home().memories())?.len();
+    let jsonl = std::fs::metadata(store.home().join("memory/memories.jsonl"))?.len();
 
     let t = Instant::now();
     let dry = store.gc(true)?;
@@ -235,7 +231,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
             "{}",
             serde_json::to_string_pretty(&json!({
                 "memories": total,
-                "component_bytes": sandbox::POLICY_COMPONENT.len(),
+                "component_bytes": POLICY_COMPONENT.len(),
                 "compile_ms": ms(compile),
                 "open_cached_ms": ms(open_cached),
                 "fill_ms": ms(fill),
@@ -262,10 +258,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         args.samples,
         dir.path().display()
     );
-    println!(
-        "  component size          {:>10} bytes",
-        sandbox::POLICY_COMPONENT.len()
-    );
+    println!("  component size          {:>10} bytes", POLICY_COMPONENT.len());
     println!("  compile component       {:>10.2} ms (no cache)", ms(compile));
     println!("  open store, cached      {:>10.2} ms", ms(open_cached));
     println!(

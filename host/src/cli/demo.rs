@@ -6,14 +6,7 @@ use anyhow::Result;
 use ash_memory::{Caller, Error, ListOptions, MemoryStore, NewMemory, SearchQuery};
 
 fn ask(store: &mut MemoryStore, who: &Caller, name: &str, question: &str) -> Result<()> {
-    let found = store.search(
-        who,
-        &SearchQuery {
-            text: question.into(),
-            limit: Some(3),
-            about: None,
-        },
-    )?;
+    let found = store.search(who, &SearchQuery::new(question).limit(3))?;
     println!("\n{name} asks: {question:?}");
     if found.hits.is_empty() {
         println!("  (nothing)");
@@ -28,9 +21,9 @@ fn ask(store: &mut MemoryStore, who: &Caller, name: &str, question: &str) -> Res
 pub fn run() -> Result<()> {
     let dir = tempfile::tempdir()?;
     let mut store = MemoryStore::builder(dir.path()).open()?;
-    let alice = Caller::user("alice", Some("team-chat"));
-    let bob = Caller::user("bob", Some("team-chat"));
-    let carol = Caller::user("carol", Some("another-chat"));
+    let alice = Caller::user("alice").in_chat("team-chat");
+    let bob = Caller::user("bob").in_chat("team-chat");
+    let carol = Caller::user("carol").in_chat("another-chat");
 
     println!("A temporary memory home: {}", dir.path().display());
     println!("\nalice remembers:");
@@ -48,10 +41,7 @@ pub fn run() -> Result<()> {
         .memories
         .remove(0);
     println!("bob remembers:\n  [{:<10}] {}", m.memory_type.as_str(), m.content);
-    let shared = NewMemory {
-        shared: true,
-        ..NewMemory::text("Our standup is at 9am")
-    };
+    let shared = NewMemory::text("Our standup is at 9am").shared();
     let m = store.add(&alice, &shared)?.memories.remove(0);
     println!(
         "alice shares with team-chat:\n  [{:<10}] {}",
@@ -78,10 +68,7 @@ pub fn run() -> Result<()> {
 
     println!("\nalice talks about her wife:");
     store.add(&alice, &NewMemory::text("My wife's name is Sarah"))?;
-    let likes = NewMemory {
-        subjects: vec!["my wife".into()],
-        ..NewMemory::text("She likes Italian food")
-    };
+    let likes = NewMemory::text("She likes Italian food").subject("my wife");
     store.add(&alice, &likes)?;
     let block = store.context(&alice, "What does my wife like?", Some(400))?;
     println!(
@@ -101,25 +88,17 @@ pub fn run() -> Result<()> {
         other => anyhow::bail!("the secret was not refused: {other:?}"),
     }
 
-    std::fs::remove_file(store.home().index())?;
+    std::fs::remove_file(store.home().join("data/memory.db"))?;
     println!("\nThe index file is deleted; the JSONL files are the truth, so it is rebuilt:");
     drop(store);
     let mut store = MemoryStore::builder(dir.path()).open()?;
     ask(&mut store, &alice, "alice", "What should I avoid eating?")?;
-    let all = store.list(
-        &alice,
-        &ListOptions {
-            limit: None,
-            memory_type: None,
-            include_expired: false,
-            include_superseded: false,
-        },
-    )?;
+    let all = store.list(&alice, &ListOptions::new())?;
     println!(
         "\nalice can see {} memories; memories.jsonl has one line per memory:",
         all.len()
     );
-    let first = std::fs::read_to_string(store.home().memories())?;
+    let first = std::fs::read_to_string(store.home().join("memory/memories.jsonl"))?;
     let line = first.lines().next().unwrap_or_default();
     println!("  {}...", line.chars().take(160).collect::<String>());
     Ok(())

@@ -11,7 +11,7 @@ use std::io::Write as _;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use ash_memory::{Caller, Clock, ListOptions, MemoryStore, MemoryType, NewMemory, SearchQuery};
+use ash_memory::{Caller, Clock, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery};
 
 /// Long-term memory for AI agents, with its policy in a sandboxed WebAssembly component.
 #[derive(Debug, Parser)]
@@ -200,7 +200,7 @@ pub fn run() -> Result<()> {
         Command::Demo => return demo::run(),
         _ => {}
     }
-    let home = cli.home.clone().unwrap_or_else(ash_memory::Home::default_root);
+    let home = cli.home.clone().unwrap_or_else(ash_memory::default_home);
     let mut builder = MemoryStore::builder(home).clock(clock);
     if let Some(path) = &cli.component {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
@@ -239,14 +239,9 @@ pub fn run() -> Result<()> {
             out.added(&store.add(&caller, &item)?);
         }
         Command::Search { query, limit, about } => {
-            let results = store.search(
-                &caller,
-                &SearchQuery {
-                    text: query,
-                    limit: Some(limit),
-                    about,
-                },
-            )?;
+            let mut request = SearchQuery::new(query).limit(limit);
+            request.about = about;
+            let results = store.search(&caller, &request)?;
             for notice in &results.notices {
                 let _ = writeln!(std::io::stderr(), "note: {notice}");
             }
@@ -289,7 +284,14 @@ pub fn run() -> Result<()> {
                 name,
                 relation,
                 aliases,
-            } => out.person(&store.people_add(&caller, &name, relation.as_deref(), &aliases)?),
+            } => {
+                let person = NewPerson {
+                    name,
+                    relation,
+                    aliases,
+                };
+                out.person(&store.people_add(&caller, &person)?)
+            }
             PeopleCommand::Alias { reference, alias } => out.person(&store.people_alias(&caller, &reference, &alias)?),
             PeopleCommand::Merge { keep, merge } => out.person(&store.people_merge(&caller, &keep, &merge)?),
         },

@@ -70,6 +70,8 @@ pub fn memory_json(m: &Memory) -> Value {
         "superseded_at": m.superseded_at,
         "superseded_by_id": m.superseded_by_id,
         "embedded": m.embedded,
+        "archived_at": m.archived_at,
+        "archive_reason": m.archive_reason.map(|r| r.as_str()),
     })
 }
 
@@ -143,10 +145,10 @@ impl Output {
             return print_json(&Value::Array(chain.iter().map(memory_json).collect()));
         }
         for (i, m) in chain.iter().enumerate() {
-            let state = if m.superseded_at.is_some() {
-                "replaced"
-            } else {
-                "current"
+            let state = match (m.archive_reason, &m.superseded_at) {
+                (Some(reason), _) => reason.as_str(),
+                (None, Some(_)) => "replaced",
+                (None, None) => "current",
             };
             let created: String = m.created_at.chars().take(19).collect();
             say!("{}. {created}  {state:<8}  {}  {}", i + 1, m.id, m.content);

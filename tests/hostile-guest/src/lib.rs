@@ -1,6 +1,6 @@
 //! A misbehaving policy component for the host's sandbox tests. It implements the same
-//! world as the real guest, but `add` with the content "loop" spins forever and "hog"
-//! allocates until memory runs out. Everything else answers like an empty memory.
+//! world as the real guest, but `memories.add` with the content "loop" spins forever and
+//! "hog" allocates until memory runs out. Everything else answers like an empty memory.
 
 #[cfg(target_arch = "wasm32")]
 mod component {
@@ -9,12 +9,13 @@ mod component {
         path: "../../wit",
     });
 
-    use exports::ash::memory::memory as wit;
+    use ash::memory::types::{Caller, Memory, Person};
+    use exports::ash::memory::{maintenance, memories, people, recall, tools};
 
     struct Hostile;
 
-    impl wit::Guest for Hostile {
-        fn add(_c: wit::Caller, item: wit::NewMemory) -> Result<wit::Added, wit::Error> {
+    impl memories::Guest for Hostile {
+        fn add(_c: Caller, item: memories::NewMemory) -> Result<memories::Added, memories::Error> {
             match item.content.as_str() {
                 "loop" => {
                     let mut n: u64 = 0;
@@ -29,69 +30,39 @@ mod component {
                         std::hint::black_box(&hoard);
                     }
                 }
-                _ => Err(wit::Error::InvalidInput("the hostile guest stores nothing".into())),
+                _ => Err(memories::Error::InvalidInput("the hostile guest stores nothing".into())),
             }
         }
-        fn add_batch(_c: wit::Caller, _items: Vec<wit::NewMemory>) -> Result<wit::Added, wit::Error> {
-            Ok(wit::Added {
+        fn add_batch(_c: Caller, _items: Vec<memories::NewMemory>) -> Result<memories::Added, memories::Error> {
+            Ok(memories::Added {
                 memories: Vec::new(),
                 superseded: Vec::new(),
                 evicted: Vec::new(),
             })
         }
-        fn history(_c: wit::Caller, id: String) -> Result<Vec<wit::Memory>, wit::Error> {
-            Err(wit::Error::NotFound(id))
+        fn get(_c: Caller, id: String) -> Result<Memory, memories::Error> {
+            Err(memories::Error::NotFound(id))
         }
-        fn gc(dry_run: bool) -> Result<wit::GcReport, wit::Error> {
-            Ok(wit::GcReport {
-                archived: Vec::new(),
-                dry_run,
-            })
-        }
-        fn compact(_days: u32, force: bool) -> Result<wit::CompactReport, wit::Error> {
-            Ok(wit::CompactReport {
-                removed: Vec::new(),
-                kept: 0,
-                forced: force,
-            })
-        }
-        fn get(_c: wit::Caller, id: String) -> Result<wit::Memory, wit::Error> {
-            Err(wit::Error::NotFound(id))
-        }
-        fn list(_c: wit::Caller, _o: wit::ListOptions) -> Result<Vec<wit::Memory>, wit::Error> {
+        fn list(_c: Caller, _o: memories::ListOptions) -> Result<Vec<Memory>, memories::Error> {
             Ok(Vec::new())
         }
-        fn search(_c: wit::Caller, _q: wit::SearchQuery) -> Result<wit::SearchResults, wit::Error> {
-            Ok(wit::SearchResults {
+        fn history(_c: Caller, id: String) -> Result<Vec<Memory>, memories::Error> {
+            Err(memories::Error::NotFound(id))
+        }
+        fn delete(_c: Caller, id: String) -> Result<String, memories::Error> {
+            Err(memories::Error::NotFound(id))
+        }
+    }
+
+    impl recall::Guest for Hostile {
+        fn search(_c: Caller, _q: recall::SearchQuery) -> Result<recall::SearchResults, recall::Error> {
+            Ok(recall::SearchResults {
                 hits: Vec::new(),
                 notices: Vec::new(),
             })
         }
-        fn delete(_c: wit::Caller, id: String) -> Result<String, wit::Error> {
-            Err(wit::Error::NotFound(id))
-        }
-        fn people_list(_c: wit::Caller) -> Result<Vec<wit::Person>, wit::Error> {
-            Ok(Vec::new())
-        }
-        fn people_show(_c: wit::Caller, r: String) -> Result<wit::Person, wit::Error> {
-            Err(wit::Error::NotFound(r))
-        }
-        fn people_add(
-            _c: wit::Caller,
-            name: String,
-            _relation: Option<String>,
-            _aliases: Vec<String>,
-        ) -> Result<wit::Person, wit::Error> {
-            Err(wit::Error::InvalidInput(name))
-        }
-        fn people_alias(_c: wit::Caller, r: String, _alias: String) -> Result<wit::Person, wit::Error> {
-            Err(wit::Error::NotFound(r))
-        }
-        fn people_merge(_c: wit::Caller, keep: String, _merge: String) -> Result<wit::Person, wit::Error> {
-            Err(wit::Error::NotFound(keep))
-        }
-        fn context(_c: wit::Caller, _m: String, _t: Option<u32>) -> Result<wit::ContextBlock, wit::Error> {
-            Ok(wit::ContextBlock {
+        fn context(_c: Caller, _m: String, _t: Option<u32>) -> Result<recall::ContextBlock, recall::Error> {
+            Ok(recall::ContextBlock {
                 people: Vec::new(),
                 memories: Vec::new(),
                 markdown: String::new(),
@@ -99,21 +70,58 @@ mod component {
                 dropped: 0,
             })
         }
-        fn tool_schemas() -> String {
+    }
+
+    impl people::Guest for Hostile {
+        fn list(_c: Caller) -> Result<Vec<Person>, people::Error> {
+            Ok(Vec::new())
+        }
+        fn show(_c: Caller, r: String) -> Result<Person, people::Error> {
+            Err(people::Error::NotFound(r))
+        }
+        fn add(_c: Caller, p: people::NewPerson) -> Result<Person, people::Error> {
+            Err(people::Error::InvalidInput(p.name))
+        }
+        fn alias(_c: Caller, r: String, _alias: String) -> Result<Person, people::Error> {
+            Err(people::Error::NotFound(r))
+        }
+        fn merge(_c: Caller, keep: String, _merge: String) -> Result<Person, people::Error> {
+            Err(people::Error::NotFound(keep))
+        }
+    }
+
+    impl tools::Guest for Hostile {
+        fn schemas() -> String {
             "[]".into()
         }
-        fn tool_call(_c: wit::Caller, name: String, _a: String) -> Result<String, wit::Error> {
-            Err(wit::Error::InvalidInput(name))
+        fn call(_c: Caller, name: String, _a: String) -> Result<String, tools::Error> {
+            Err(tools::Error::UnknownTool(name))
         }
-        fn rebuild_index() -> Result<wit::RebuildReport, wit::Error> {
-            Ok(wit::RebuildReport {
+    }
+
+    impl maintenance::Guest for Hostile {
+        fn gc(dry_run: bool) -> Result<maintenance::GcReport, maintenance::Error> {
+            Ok(maintenance::GcReport {
+                archived: Vec::new(),
+                dry_run,
+            })
+        }
+        fn compact(_days: u32, force: bool) -> Result<maintenance::CompactReport, maintenance::Error> {
+            Ok(maintenance::CompactReport {
+                removed: Vec::new(),
+                kept: 0,
+                forced: force,
+            })
+        }
+        fn rebuild_index() -> Result<maintenance::RebuildReport, maintenance::Error> {
+            Ok(maintenance::RebuildReport {
                 indexed: 0,
                 embedded: 0,
                 pending: 0,
                 quarantined: 0,
             })
         }
-        fn doctor(_fix: bool) -> Result<Vec<wit::Finding>, wit::Error> {
+        fn doctor(_fix: bool) -> Result<Vec<maintenance::Finding>, maintenance::Error> {
             Ok(Vec::new())
         }
     }

@@ -23,7 +23,7 @@ fn ids_of_other_users_people_are_as_unknown_as_ids_that_never_existed() {
             s.people_merge(&bob_alone(), id, "Someone").map(|_| ()).unwrap_err(),
         ];
         for e in &errors {
-            assert!(matches!(e, Error::NotFound(_)), "{id}: {e:?}");
+            assert!(matches!(e, Error::UnknownPerson(_)), "{id}: {e:?}");
         }
         messages.push(errors.map(|e| e.to_string().replace(id, "ID")));
     }
@@ -47,7 +47,10 @@ fn an_own_merged_person_shows_whom_they_were_merged_into() {
     assert!(shown.aliases.iter().any(|a| a == "Sally"));
     assert_eq!(subjects_of(&mut s, &alice_alone(), &[&sally]), one(&sarah));
     // Still nobody else's.
-    assert!(matches!(s.people_show(&bob_alone(), &sally), Err(Error::NotFound(_))));
+    assert!(matches!(
+        s.people_show(&bob_alone(), &sally),
+        Err(Error::UnknownPerson(_))
+    ));
 }
 
 #[test]

@@ -34,9 +34,9 @@ fn references_converge_and_people_stay_with_their_owner() {
     let sarah = &a.subject_person_ids[0];
     assert!(matches!(
         s.add(&bob, with_subjects("x", &[sarah])),
-        Err(Error::NotFound(_))
+        Err(Error::UnknownPerson(_))
     ));
-    assert!(matches!(s.people_show(&bob, "Sarah"), Err(Error::NotFound(_))));
+    assert!(matches!(s.people_show(&bob, "Sarah"), Err(Error::UnknownPerson(_))));
 }
 
 #[test]

@@ -1,0 +1,221 @@
+//! The contract's request and response types: the types `bindgen!` generates from `wit/`,
+//! used as they are (one definition, no mirrors), plus constructors that make requests
+//! short to write:
+//!
+//! ```
+//! use ash_memory::{Caller, ListOptions, MemoryType, NewMemory, SearchQuery};
+//! let me = Caller::user("alice");
+//! let fact = NewMemory::text("Dinner with Sarah on Friday").memory_type(MemoryType::Event).subject("Sarah");
+//! let query = SearchQuery::new("what is planned with Sarah?").limit(5);
+//! let recent = ListOptions::new().limit(20).include_superseded(true);
+//! # let _ = (me, fact, query, recent);
+//! ```
+
+pub use crate::bindings::ash::memory::types::{ArchiveReason, Caller, Memory, MemoryType, Person, SearchHit};
+pub use crate::bindings::exports::ash::memory::maintenance::{
+    Archived, CompactReport, Finding, GcReport, RebuildReport,
+};
+pub use crate::bindings::exports::ash::memory::memories::{Added, ListOptions, NewMemory};
+pub use crate::bindings::exports::ash::memory::people::NewPerson;
+pub use crate::bindings::exports::ash::memory::recall::{ContextBlock, SearchQuery, SearchResults};
+
+impl Caller {
+    /// A user, in no chat: sees their personal memories.
+    pub fn user(user_id: impl Into<String>) -> Self {
+        Caller {
+            user_id: Some(user_id.into()),
+            chat_id: None,
+        }
+    }
+
+    /// The same caller in a chat: also sees, and may share into, that chat's memories.
+    pub fn in_chat(mut self, chat_id: impl Into<String>) -> Self {
+        self.chat_id = Some(chat_id.into());
+        self
+    }
+}
+
+impl NewMemory {
+    /// A personal memory with everything else defaulted (type inferred, source "user").
+    pub fn text(content: impl Into<String>) -> Self {
+        NewMemory {
+            content: content.into(),
+            memory_type: None,
+            expires_in_days: None,
+            subjects: Vec::new(),
+            shared: false,
+            source: None,
+            observed_at: None,
+        }
+    }
+
+    /// Sets the type instead of inferring it.
+    pub fn memory_type(mut self, memory_type: MemoryType) -> Self {
+        self.memory_type = Some(memory_type);
+        self
+    }
+
+    /// Expires this many days after now (1 to 36500).
+    pub fn expires_in_days(mut self, days: u32) -> Self {
+        self.expires_in_days = Some(days);
+        self
+    }
+
+    /// Adds a person the fact is about: "Sarah", "my wife", or a person id.
+    pub fn subject(mut self, reference: impl Into<String>) -> Self {
+        self.subjects.push(reference.into());
+        self
+    }
+
+    /// Stores it in the caller's chat (group scope) instead of for the caller alone.
+    pub fn shared(mut self) -> Self {
+        self.shared = true;
+        self
+    }
+
+    /// Where the fact came from ("cli", "rpc", "extraction", ...).
+    pub fn source(mut self, source: impl Into<String>) -> Self {
+        self.source = Some(source.into());
+        self
+    }
+
+    /// When it was observed (RFC 3339); decay is measured from then.
+    pub fn observed_at(mut self, timestamp: impl Into<String>) -> Self {
+        self.observed_at = Some(timestamp.into());
+        self
+    }
+}
+
+impl ListOptions {
+    /// Every live memory: no limit, any type, neither expired nor superseded ones.
+    pub fn new() -> Self {
+        ListOptions {
+            limit: None,
+            memory_type: None,
+            include_expired: false,
+            include_superseded: false,
+        }
+    }
+
+    /// At most this many, newest first.
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Only this type.
+    pub fn memory_type(mut self, memory_type: MemoryType) -> Self {
+        self.memory_type = Some(memory_type);
+        self
+    }
+
+    /// Also memories past their expiry or their type's lifetime.
+    pub fn include_expired(mut self, yes: bool) -> Self {
+        self.include_expired = yes;
+        self
+    }
+
+    /// Also memories that a newer one replaced.
+    pub fn include_superseded(mut self, yes: bool) -> Self {
+        self.include_superseded = yes;
+        self
+    }
+}
+
+impl Default for ListOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SearchQuery {
+    /// A search for `text`, with the default limit (10) and no person filter.
+    pub fn new(text: impl Into<String>) -> Self {
+        SearchQuery {
+            text: text.into(),
+            limit: None,
+            about: None,
+        }
+    }
+
+    /// At most this many hits (1 to 1000).
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Only memories about this person ("Sarah", "my wife") and people one hop away.
+    pub fn about(mut self, person: impl Into<String>) -> Self {
+        self.about = Some(person.into());
+        self
+    }
+}
+
+impl NewPerson {
+    /// A person by name, with no relation or aliases yet.
+    pub fn named(name: impl Into<String>) -> Self {
+        NewPerson {
+            name: name.into(),
+            relation: None,
+            aliases: Vec::new(),
+        }
+    }
+
+    /// What they are to the user: "wife", "boss".
+    pub fn relation(mut self, relation: impl Into<String>) -> Self {
+        self.relation = Some(relation.into());
+        self
+    }
+
+    /// Another name or reference that means them.
+    pub fn alias(mut self, alias: impl Into<String>) -> Self {
+        self.aliases.push(alias.into());
+        self
+    }
+}
+
+impl ArchiveReason {
+    /// The `archive_reason` written to the archive.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArchiveReason::Superseded => "superseded",
+            ArchiveReason::Expired => "expired",
+            ArchiveReason::EphemeralDecay => "ephemeral_decay",
+            ArchiveReason::Evicted => "evicted",
+            ArchiveReason::Deleted => "deleted",
+        }
+    }
+}
+
+impl MemoryType {
+    /// All types, long-lived first.
+    pub const ALL: [MemoryType; 8] = [
+        MemoryType::Preference,
+        MemoryType::Identity,
+        MemoryType::Relationship,
+        MemoryType::Knowledge,
+        MemoryType::Context,
+        MemoryType::Event,
+        MemoryType::Task,
+        MemoryType::Observation,
+    ];
+
+    /// The lowercase name used in JSONL and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryType::Preference => "preference",
+            MemoryType::Identity => "identity",
+            MemoryType::Relationship => "relationship",
+            MemoryType::Knowledge => "knowledge",
+            MemoryType::Context => "context",
+            MemoryType::Event => "event",
+            MemoryType::Task => "task",
+            MemoryType::Observation => "observation",
+        }
+    }
+
+    /// Parses a lowercase name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == name.trim().to_lowercase())
+    }
+}
