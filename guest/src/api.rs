@@ -7,7 +7,7 @@ use crate::gc::ArchiveReason;
 use crate::memory_type::MemoryType;
 use crate::record::MemoryRecord;
 
-/// A memory to store; see `new-memory` in `wit/memory.wit`.
+/// A memory to store; see `new-memory` in `wit/memories.wit`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NewMemory {
     pub content: String,
@@ -29,7 +29,7 @@ impl NewMemory {
     }
 }
 
-/// A stored memory without its embedding; see `memory` in `wit/memory.wit`.
+/// A stored memory without its embedding; see `memory` in `wit/types.wit`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Memory {
     pub id: String,
@@ -188,7 +188,7 @@ pub struct GcReport {
     pub dry_run: bool,
 }
 
-/// One thing `doctor` checked; see `finding` in `wit/memory.wit`.
+/// One thing `doctor` checked; see `finding` in `wit/maintenance.wit`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub check: String,

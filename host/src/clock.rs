@@ -28,6 +28,7 @@ impl Clock {
         Ok(Clock::Fixed(t))
     }
 
+    /// Now: the system's time, or the fixed one.
     pub fn now(&self) -> DateTime<Utc> {
         match self {
             Clock::System => Utc::now(),

@@ -57,13 +57,23 @@ pub enum Error {
     /// A file or folder of the home could not be used. (The cause is part of the message,
     /// not a `source`, so that error chains print it once.)
     #[error("{}: {cause}", path.display())]
-    Io { path: PathBuf, cause: std::io::Error },
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the operating system said.
+        cause: std::io::Error,
+    },
     /// Another process held the home's lock for longer than the wait allows.
     #[error("{0}")]
     Busy(String),
     /// `config.toml` is malformed.
     #[error("{path}: {message}")]
-    Config { path: PathBuf, message: String },
+    Config {
+        /// The `config.toml` read.
+        path: PathBuf,
+        /// What is wrong with it, naming the key.
+        message: String,
+    },
 }
 
 /// What kind of failure an [`Error`] is: what a caller (a server mapping errors onto

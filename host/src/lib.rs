@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! # ash-memory
 //!
 //! Long-term memory for AI agents. The memory *policy* (typing, expiry, scoping, people,

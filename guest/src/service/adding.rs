@@ -17,7 +17,7 @@ use crate::scope::Caller;
 use crate::vectors;
 
 impl<P: Ports> MemoryService<P> {
-    /// Stores one memory; see `add` in `wit/memory.wit`.
+    /// Stores one memory; see `add` in `wit/memories.wit`.
     pub fn add(&mut self, caller: &Caller, item: NewMemory) -> Result<Added, Error> {
         self.add_batch(caller, vec![item])
     }

@@ -14,7 +14,7 @@ use crate::record::parse_time;
 use crate::scope::Caller;
 
 impl<P: Ports> MemoryService<P> {
-    /// The context for a message; see `context` in `wit/memory.wit`.
+    /// The context for a message; see `context` in `wit/recall.wit`.
     pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
         let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
         let mut memories = if message.trim().is_empty() {

@@ -10,7 +10,7 @@ use crate::api::{Error, Finding};
 use crate::ports::{IndexError, Ports};
 
 impl<P: Ports> MemoryService<P> {
-    /// See `doctor` in `wit/memory.wit`.
+    /// See `doctor` in `wit/maintenance.wit`.
     pub fn doctor(&mut self, fix: bool) -> Result<Vec<Finding>, Error> {
         let quarantined = self.memories.refresh(&self.ports)?;
         self.people.refresh(&self.ports)?;

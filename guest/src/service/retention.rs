@@ -97,7 +97,7 @@ impl<P: Ports> MemoryService<P> {
         Ok(())
     }
 
-    /// Archives superseded, expired and decayed memories; see `gc` in `wit/memory.wit`.
+    /// Archives superseded, expired and decayed memories; see `gc` in `wit/maintenance.wit`.
     pub fn gc(&mut self, dry_run: bool) -> Result<GcReport, Error> {
         self.load()?;
         let now = self.now()?;

@@ -16,7 +16,7 @@ use crate::vectors::{self, cosine};
 
 impl<P: Ports> MemoryService<P> {
     /// Vector, full-text and person-graph search, fused, within the caller's scope, live
-    /// memories only; see `search` in `wit/memory.wit`.
+    /// memories only; see `search` in `wit/recall.wit`.
     pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
         self.search_with(caller, query, MIN_VECTOR_SIMILARITY)
     }

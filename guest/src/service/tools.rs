@@ -11,7 +11,7 @@ use crate::scope::Caller;
 use crate::tools::{bad, fact};
 
 impl<P: Ports> MemoryService<P> {
-    /// Runs a tool call; see `tool-call` in `wit/memory.wit`.
+    /// Runs a tool call; see `call` in `wit/tools.wit`.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
         if !matches!(name, "remember" | "recall") {
             return Err(Error::UnknownTool(name.to_owned()));
