@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 /// One compiled-component cache for the whole run, so only the first call compiles.
-fn cache_dir() -> &'static Path {
+pub fn cache_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| tempfile::tempdir().expect("a temp dir")).path()
 }

@@ -5,6 +5,7 @@
 mod ctx;
 mod http_server;
 
+mod async_host;
 mod cli;
 mod contract;
 mod crash;
