@@ -1,6 +1,7 @@
 //! The OpenAI-compatible embedder against a real `/v1/embeddings` server on loopback.
 
 use crate::ctx::Ctx;
+use crate::fixtures::free_port;
 use crate::http_server::{Server, embeddings};
 
 fn config(base_url: &str) -> String {
@@ -53,11 +54,7 @@ fn a_wrong_dimension_is_reported_and_never_indexed() {
 
 #[test]
 fn an_add_while_the_service_is_down_is_kept_and_embedded_when_it_returns() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let ctx = Ctx::new();
     ctx.config(&config(&format!("http://127.0.0.1:{port}/v1")));
     let out = ctx.run(&["--json", "--user", "u", "add", "Peanuts make me ill"]);

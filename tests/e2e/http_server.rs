@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::fixtures::hash_embedding;
+
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -151,8 +153,8 @@ pub fn chat(content: &str) -> Reply {
     )
 }
 
-/// An embeddings answer for the request's inputs: words hashed into `dim` buckets, so
-/// texts that share words are similar. Stands in for a model server, not for a model.
+/// An embeddings answer for the request's inputs, each embedded by
+/// [`hash_embedding`]. Stands in for a model server, not for a model.
 pub fn embeddings(request: &Request, dim: usize) -> Reply {
     let inputs: Vec<String> = match &request.body["input"] {
         Value::Array(items) => items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
@@ -162,21 +164,7 @@ pub fn embeddings(request: &Request, dim: usize) -> Reply {
     let data: Vec<Value> = inputs
         .iter()
         .enumerate()
-        .map(|(i, text)| {
-            let mut v = vec![0.0f32; dim];
-            for word in text
-                .to_lowercase()
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| w.len() > 2)
-            {
-                let h = word
-                    .bytes()
-                    .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
-                v[h as usize % dim] += 1.0;
-            }
-            v[0] += 0.01; // never the zero vector
-            serde_json::json!({ "object": "embedding", "index": i, "embedding": v })
-        })
+        .map(|(i, text)| serde_json::json!({ "object": "embedding", "index": i, "embedding": hash_embedding(text, dim) }))
         .collect();
     Reply::Json(200, serde_json::json!({ "object": "list", "data": data }))
 }

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::ctx::Ctx;
+use crate::fixtures::free_port;
 use crate::http_server::{Reply, Server, chat};
 
 const KEY: &str = "sk-test-0123456789abcdefKEY";
@@ -99,11 +100,7 @@ fn a_silent_service_times_out_and_the_rule_decides() {
 
 #[test]
 fn an_unreachable_service_falls_back_to_the_rule() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let ctx = Ctx::new();
     ctx.config(&format!(
         "[llm]\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\n"

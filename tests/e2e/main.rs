@@ -1,8 +1,10 @@
 //! End-to-end tests: the real `ash-memory` binary and library, running the real policy
 //! component in wasmtime over real files, a real SQLite index with sqlite-vec, and the
-//! embedded model. One test binary; `ctx` is the shared helper.
+//! embedded model. One test binary; `ctx`, `fixtures` and `http_server` are the shared
+//! helpers.
 
 mod ctx;
+mod fixtures;
 mod http_server;
 
 mod async_host;

@@ -1,0 +1,29 @@
+//! Small stand-ins shared by the tests: a free loopback port and a word-hashing embedding.
+
+/// A loopback port that was free a moment ago, with nothing listening on it: a service
+/// that is down, or one to start there later.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind loopback")
+        .local_addr()
+        .expect("a local address")
+        .port()
+}
+
+/// Words (of three letters or more) hashed into `dim` buckets, so texts that share words
+/// are similar. Stands in for a model, not for a good one; never the zero vector.
+pub fn hash_embedding(text: &str, dim: usize) -> Vec<f32> {
+    let mut v = vec![0.0f32; dim];
+    for word in text
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+    {
+        let h = word
+            .bytes()
+            .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+        v[h as usize % dim] += 1.0;
+    }
+    v[0] += 0.01;
+    v
+}
