@@ -1,7 +1,9 @@
-//! Builds the policy component (and the test-only hostile component) from the guest
-//! crates: `cargo build` for wasm32-unknown-unknown, then `wit-component` wraps each core
-//! module into a component. Building for wasm32-unknown-unknown rather than wasip2 is
-//! what keeps WASI out: the component imports only `ash:memory/*`.
+//! Builds the policy component from `guest/`: `cargo build` for wasm32-unknown-unknown,
+//! then `wit-component` wraps the core module into a component. Building for
+//! wasm32-unknown-unknown rather than wasip2 is what keeps WASI out: the component imports
+//! only `ash:memory/*`. The test-only hostile component (`tests/hostile-guest`) is not
+//! built here: the e2e tests build it the same way on first use (`tests/e2e/fixtures.rs`),
+//! so `cargo build`, `cargo run` and `cargo install` never do.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,13 +20,7 @@ fn main() -> Result<()> {
         .unwrap_or_else(|| root.join("target"))
         .join("wasm-guest");
 
-    for path in [
-        "wit",
-        "guest/src",
-        "guest/Cargo.toml",
-        "tests/hostile-guest/src",
-        "tests/hostile-guest/Cargo.toml",
-    ] {
+    for path in ["wit", "guest/src", "guest/Cargo.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(path).display());
     }
 
@@ -33,7 +29,7 @@ fn main() -> Result<()> {
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
         .args(["build", "--profile", "guest", "--target", "wasm32-unknown-unknown"])
-        .args(["-p", "ash-memory-guest", "-p", "ash-memory-hostile-guest"])
+        .args(["-p", "ash-memory-guest"])
         .arg("--target-dir")
         .arg(&target_dir);
     // Flags meant for the host build must not leak into the wasm build.
@@ -50,15 +46,10 @@ fn main() -> Result<()> {
         bail!("building the guest component failed");
     }
 
-    let built = target_dir.join("wasm32-unknown-unknown/guest");
     encode(
-        &built.join("ash_memory_guest.wasm"),
+        &target_dir.join("wasm32-unknown-unknown/guest/ash_memory_guest.wasm"),
         &out_dir.join("ash_memory_policy.wasm"),
     )?;
-    let hostile = out_dir.join("ash_memory_hostile.wasm");
-    encode(&built.join("ash_memory_hostile_guest.wasm"), &hostile)?;
-    // The e2e tests load the hostile component to prove the sandbox limits.
-    println!("cargo:rustc-env=ASH_HOSTILE_COMPONENT={}", hostile.display());
     Ok(())
 }
 

@@ -3,8 +3,7 @@
 use ash_memory::{Caller, Error, Limits, ListOptions, MemoryStore, NewMemory, POLICY_COMPONENT};
 
 use crate::ctx::Ctx;
-
-const HOSTILE: &str = env!("ASH_HOSTILE_COMPONENT");
+use crate::fixtures::hostile_component;
 
 #[test]
 fn the_component_imports_only_ash_memory_interfaces() {
@@ -37,7 +36,7 @@ fn the_component_imports_only_ash_memory_interfaces() {
 
 fn hostile_store(home: &std::path::Path) -> MemoryStore {
     MemoryStore::builder(home)
-        .component(std::fs::read(HOSTILE).unwrap())
+        .component(std::fs::read(hostile_component()).unwrap())
         .limits(Limits {
             fuel_per_call: 200_000_000,
             memory_limit_mib: 64,
@@ -68,7 +67,7 @@ fn a_runaway_loop_and_a_memory_hog_are_stopped_and_the_next_call_works() {
 
 #[test]
 fn the_cli_reports_a_stopped_guest_cleanly_and_changes_nothing() {
-    let ctx = Ctx::new().env("ASH_COMPONENT", HOSTILE);
+    let ctx = Ctx::new().env("ASH_COMPONENT", hostile_component().to_str().unwrap());
     std::fs::write(
         ctx.home().join("config.toml"),
         "[sandbox]\nfuel_per_call = 200000000\nmemory_limit_mib = 64\n",
