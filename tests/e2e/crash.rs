@@ -134,7 +134,8 @@ fn fixed(args: &[&str]) -> impl Fn(&Ctx) -> Vec<String> + use<> {
 }
 
 fn has_memory(ctx: &Ctx, content: &str) -> bool {
-    contents(&ctx.json(&["--user", "u", "list", "--include-archived", "--limit", "100"])).contains(&content.to_owned())
+    contents(&ctx.json(&["--user", "u", "list", "--include-superseded", "--limit", "100"]))
+        .contains(&content.to_owned())
 }
 
 fn person_named(ctx: &Ctx, name: &str) -> bool {

@@ -19,7 +19,7 @@ fn red_then_blue_recalls_blue_keeps_red_auditable_and_gc_archives_red() {
         ["My favorite color is blue"]
     );
     assert_eq!(
-        ctx.json(&["--user", "u", "list", "--include-archived"])
+        ctx.json(&["--user", "u", "list", "--include-superseded"])
             .as_array()
             .unwrap()
             .len(),
@@ -58,6 +58,11 @@ fn red_then_blue_recalls_blue_keeps_red_auditable_and_gc_archives_red() {
         "history reads the archive"
     );
     assert_eq!(ctx.search("u", "favorite color"), ["My favorite color is blue"]);
+    assert_eq!(
+        contents(&ctx.json(&["--user", "u", "list", "--include-superseded"])),
+        ["My favorite color is blue"],
+        "list reads memories.jsonl only: once archived, red is in history, not in list"
+    );
 }
 
 #[test]

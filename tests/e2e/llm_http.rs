@@ -29,7 +29,7 @@ fn dogs_then_cats(ctx: &Ctx) -> usize {
         "the API key leaked"
     );
     let added: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let all = ctx.json(&["--user", "u", "list", "--include-archived"]);
+    let all = ctx.json(&["--user", "u", "list", "--include-superseded"]);
     assert_eq!(all.as_array().unwrap().len(), 2, "nothing is lost");
     added["superseded"].as_array().unwrap().len()
 }

@@ -197,7 +197,7 @@ fn a_kill_between_file_and_index_leaves_them_in_agreement() {
         .output()
         .unwrap();
     assert!(!killed.status.success());
-    let listed = contents(&ctx.json(&["--user", "u", "list", "--include-archived"]));
+    let listed = contents(&ctx.json(&["--user", "u", "list", "--include-superseded"]));
     let found = ctx.search("u", "favorite color");
     let live: Vec<String> = contents(&ctx.json(&["--user", "u", "list"]));
     assert_eq!(

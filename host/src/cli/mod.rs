@@ -83,9 +83,9 @@ enum Command {
         /// Include memories past their expiry or lifetime
         #[arg(long)]
         include_expired: bool,
-        /// Include memories a newer one replaced
+        /// Include memories a newer one replaced that gc has not archived yet
         #[arg(long)]
-        include_archived: bool,
+        include_superseded: bool,
     },
     /// Show one memory
     Show { id: String },
@@ -251,13 +251,13 @@ pub fn run() -> Result<()> {
             limit,
             memory_type,
             include_expired,
-            include_archived,
+            include_superseded,
         } => {
             let options = ListOptions {
                 limit,
                 memory_type,
                 include_expired,
-                include_superseded: include_archived,
+                include_superseded,
             };
             out.list(&store.list(&caller, &options)?);
         }
