@@ -1,4 +1,5 @@
-//! Argument parsing and dispatch. The contract is DESIGN.md's "Command line".
+//! Argument parsing and dispatch. The commands and flags are documented in the README's
+//! "Command line" section; `--help` is generated from the doc comments below.
 
 mod bench;
 mod demo;
