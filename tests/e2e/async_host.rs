@@ -57,12 +57,27 @@ fn add_and_search_over_http() {
     drop(store);
 }
 
-#[tokio::test]
-async fn a_store_over_http_works_inside_a_current_thread_runtime() {
-    add_and_search_over_http();
+/// What `#[tokio::test]` and `#[tokio::main]` do: run the body as a task of a runtime.
+fn inside(runtime: tokio::runtime::Runtime) {
+    runtime.block_on(async { add_and_search_over_http() });
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_store_over_http_works_inside_a_multi_thread_runtime() {
-    add_and_search_over_http();
+#[test]
+fn a_store_over_http_works_inside_a_current_thread_runtime() {
+    inside(
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap(),
+    );
+}
+
+#[test]
+fn a_store_over_http_works_inside_a_multi_thread_runtime() {
+    inside(
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap(),
+    );
 }
