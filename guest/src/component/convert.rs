@@ -1,0 +1,182 @@
+//! The export types to and from the policy's own, and the policy's one error onto each
+//! interface's `error` variant.
+
+use super::ash::memory::types;
+use super::exports::ash::memory::{maintenance, memories, people, recall, tools};
+use crate::api;
+use crate::gc::ArchiveReason;
+use crate::memory_type::MemoryType;
+use crate::scope::Caller;
+
+// ---- errors: the policy's one error type onto each interface's variant ----
+//
+// A case an interface has no variant for cannot happen there (the service does not
+// produce it for that call); it is still mapped, to the closest case with its text,
+// rather than trapping.
+
+pub(super) fn memories_error(e: api::Error) -> memories::Error {
+    use api::Error as E;
+    match e {
+        E::InvalidInput(m) => memories::Error::InvalidInput(m),
+        E::SecretRefused(m) => memories::Error::SecretRefused(m),
+        E::NotFound(id) => memories::Error::NotFound(id),
+        E::AmbiguousId(prefix) => memories::Error::AmbiguousId(prefix),
+        E::UnknownPerson(reference) => memories::Error::UnknownPerson(reference),
+        E::Unauthorized(id) => memories::Error::Unauthorized(id),
+        E::Storage(m) => memories::Error::Storage(m),
+        E::Index(m) => memories::Error::Index(m),
+        e @ E::UnknownTool(_) => memories::Error::InvalidInput(e.to_string()),
+    }
+}
+
+pub(super) fn recall_error(e: api::Error) -> recall::Error {
+    use api::Error as E;
+    match e {
+        E::InvalidInput(m) => recall::Error::InvalidInput(m),
+        E::Storage(m) => recall::Error::Storage(m),
+        E::Index(m) => recall::Error::Index(m),
+        e => recall::Error::InvalidInput(e.to_string()),
+    }
+}
+
+pub(super) fn people_error(e: api::Error) -> people::Error {
+    use api::Error as E;
+    match e {
+        E::InvalidInput(m) => people::Error::InvalidInput(m),
+        E::UnknownPerson(reference) => people::Error::NotFound(reference),
+        E::Storage(m) => people::Error::Storage(m),
+        e @ E::Index(_) => people::Error::Storage(e.to_string()),
+        e => people::Error::InvalidInput(e.to_string()),
+    }
+}
+
+pub(super) fn tools_error(e: api::Error) -> tools::Error {
+    use api::Error as E;
+    match e {
+        E::UnknownTool(name) => tools::Error::UnknownTool(name),
+        E::InvalidInput(m) => tools::Error::InvalidArguments(m),
+        E::SecretRefused(m) => tools::Error::SecretRefused(m),
+        E::Storage(m) => tools::Error::Storage(m),
+        E::Index(m) => tools::Error::Index(m),
+        e => tools::Error::InvalidArguments(e.to_string()),
+    }
+}
+
+pub(super) fn maintenance_error(e: api::Error) -> maintenance::Error {
+    use api::Error as E;
+    match e {
+        E::Storage(m) => maintenance::Error::Storage(m),
+        E::Index(m) => maintenance::Error::Index(m),
+        e => maintenance::Error::Storage(e.to_string()),
+    }
+}
+
+// ---- types ----
+
+pub(super) fn caller(c: types::Caller) -> Caller {
+    Caller::new(c.user_id.as_deref(), c.chat_id.as_deref())
+}
+
+pub(super) fn from_wit_type(t: types::MemoryType) -> MemoryType {
+    use types::MemoryType as W;
+    match t {
+        W::Preference => MemoryType::Preference,
+        W::Identity => MemoryType::Identity,
+        W::Relationship => MemoryType::Relationship,
+        W::Knowledge => MemoryType::Knowledge,
+        W::Context => MemoryType::Context,
+        W::Event => MemoryType::Event,
+        W::Task => MemoryType::Task,
+        W::Observation => MemoryType::Observation,
+    }
+}
+
+pub(super) fn to_wit_type(t: MemoryType) -> types::MemoryType {
+    use types::MemoryType as W;
+    match t {
+        MemoryType::Preference => W::Preference,
+        MemoryType::Identity => W::Identity,
+        MemoryType::Relationship => W::Relationship,
+        MemoryType::Knowledge => W::Knowledge,
+        MemoryType::Context => W::Context,
+        MemoryType::Event => W::Event,
+        MemoryType::Task => W::Task,
+        MemoryType::Observation => W::Observation,
+    }
+}
+
+pub(super) fn reason(r: ArchiveReason) -> types::ArchiveReason {
+    use types::ArchiveReason as W;
+    match r {
+        ArchiveReason::Superseded => W::Superseded,
+        ArchiveReason::Expired => W::Expired,
+        ArchiveReason::EphemeralDecay => W::EphemeralDecay,
+        ArchiveReason::Evicted => W::Evicted,
+        ArchiveReason::Deleted => W::Deleted,
+    }
+}
+
+pub(super) fn new_memory(m: memories::NewMemory) -> api::NewMemory {
+    api::NewMemory {
+        content: m.content,
+        memory_type: m.memory_type.map(from_wit_type),
+        expires_in_days: m.expires_in_days,
+        subjects: m.subjects,
+        shared: m.shared,
+        source: m.source,
+        observed_at: m.observed_at,
+    }
+}
+
+pub(super) fn memory(m: api::Memory) -> types::Memory {
+    types::Memory {
+        id: m.id,
+        content: m.content,
+        memory_type: to_wit_type(m.memory_type),
+        created_at: m.created_at,
+        observed_at: m.observed_at,
+        owner_user_id: m.owner_user_id,
+        chat_id: m.chat_id,
+        subject_person_ids: m.subject_person_ids,
+        source: m.source,
+        expires_at: m.expires_at,
+        superseded_at: m.superseded_at,
+        superseded_by_id: m.superseded_by_id,
+        embedded: m.embedded,
+        archived_at: m.archived_at,
+        archive_reason: m.archive_reason.map(reason),
+    }
+}
+
+pub(super) fn memories_of(v: Vec<api::Memory>) -> Vec<types::Memory> {
+    v.into_iter().map(memory).collect()
+}
+
+pub(super) fn added(a: api::Added) -> memories::Added {
+    memories::Added {
+        memories: memories_of(a.memories),
+        superseded: a.superseded.into_iter().map(|(m, by)| (memory(m), by)).collect(),
+        evicted: memories_of(a.evicted),
+    }
+}
+
+pub(super) fn hit(h: api::SearchHit) -> types::SearchHit {
+    types::SearchHit {
+        memory: memory(h.memory),
+        score: h.score,
+        similarity: h.similarity,
+        subjects: h.subjects,
+    }
+}
+
+pub(super) fn person(p: api::Person) -> types::Person {
+    types::Person {
+        id: p.id,
+        name: p.name,
+        relation: p.relation,
+        aliases: p.aliases,
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+        relationships: p.relationships,
+    }
+}

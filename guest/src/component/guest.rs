@@ -1,0 +1,176 @@
+//! One `Guest` impl per exported interface: convert, call the service, convert back.
+
+use std::cell::RefCell;
+
+use super::ash::memory::types;
+use super::convert::*;
+use super::exports::ash::memory::{maintenance, memories, people, recall, tools};
+use super::ports::WitPorts;
+use crate::api;
+use crate::service::MemoryService;
+
+thread_local! {
+    /// One service per instance, so the collection cache lives between calls. The host
+    /// throws the whole instance away after a trap, which also resets this.
+    static SERVICE: RefCell<MemoryService<WitPorts>> = RefCell::new(MemoryService::new(WitPorts));
+}
+
+/// Runs `f` on the instance's service, mapping the policy's error onto the calling
+/// interface's own `error` variant.
+fn with_service<T, E>(
+    f: impl FnOnce(&mut MemoryService<WitPorts>) -> Result<T, api::Error>,
+    to_wit: impl FnOnce(api::Error) -> E,
+) -> Result<T, E> {
+    SERVICE.with(|s| f(&mut s.borrow_mut())).map_err(to_wit)
+}
+
+// ---- exports: one impl per interface ----
+
+struct Component;
+
+impl memories::Guest for Component {
+    fn add(c: types::Caller, item: memories::NewMemory) -> Result<memories::Added, memories::Error> {
+        with_service(|s| s.add(&caller(c), new_memory(item)), memories_error).map(added)
+    }
+
+    fn add_batch(c: types::Caller, items: Vec<memories::NewMemory>) -> Result<memories::Added, memories::Error> {
+        let items = items.into_iter().map(new_memory).collect();
+        with_service(|s| s.add_batch(&caller(c), items), memories_error).map(added)
+    }
+
+    fn get(c: types::Caller, id: String) -> Result<types::Memory, memories::Error> {
+        with_service(|s| s.get(&caller(c), &id), memories_error).map(memory)
+    }
+
+    fn list(c: types::Caller, o: memories::ListOptions) -> Result<Vec<types::Memory>, memories::Error> {
+        let options = api::ListOptions {
+            limit: o.limit,
+            memory_type: o.memory_type.map(from_wit_type),
+            include_expired: o.include_expired,
+            include_superseded: o.include_superseded,
+        };
+        with_service(|s| s.list(&caller(c), &options), memories_error).map(memories_of)
+    }
+
+    fn history(c: types::Caller, id: String) -> Result<Vec<types::Memory>, memories::Error> {
+        with_service(|s| s.history(&caller(c), &id), memories_error).map(memories_of)
+    }
+
+    fn delete(c: types::Caller, id: String) -> Result<String, memories::Error> {
+        with_service(|s| s.delete(&caller(c), &id), memories_error)
+    }
+}
+
+impl recall::Guest for Component {
+    fn search(c: types::Caller, q: recall::SearchQuery) -> Result<recall::SearchResults, recall::Error> {
+        let query = api::SearchQuery {
+            text: q.text,
+            limit: q.limit,
+            about: q.about,
+        };
+        with_service(|s| s.search(&caller(c), &query), recall_error).map(|r| recall::SearchResults {
+            hits: r.hits.into_iter().map(hit).collect(),
+            notices: r.notices,
+        })
+    }
+
+    fn context(
+        c: types::Caller,
+        message: String,
+        max_tokens: Option<u32>,
+    ) -> Result<recall::ContextBlock, recall::Error> {
+        with_service(|s| s.context(&caller(c), &message, max_tokens), recall_error).map(|b| recall::ContextBlock {
+            people: b.people.into_iter().map(person).collect(),
+            memories: b.memories.into_iter().map(hit).collect(),
+            markdown: b.markdown,
+            estimated_tokens: b.estimated_tokens,
+            dropped: b.dropped,
+        })
+    }
+}
+
+impl people::Guest for Component {
+    fn list(c: types::Caller) -> Result<Vec<types::Person>, people::Error> {
+        with_service(|s| s.people_list(&caller(c)), people_error).map(|v| v.into_iter().map(person).collect())
+    }
+
+    fn show(c: types::Caller, reference: String) -> Result<types::Person, people::Error> {
+        with_service(|s| s.people_show(&caller(c), &reference), people_error).map(person)
+    }
+
+    fn add(c: types::Caller, p: people::NewPerson) -> Result<types::Person, people::Error> {
+        with_service(
+            |s| s.people_add(&caller(c), &p.name, p.relation.as_deref(), &p.aliases),
+            people_error,
+        )
+        .map(person)
+    }
+
+    fn alias(c: types::Caller, reference: String, alias: String) -> Result<types::Person, people::Error> {
+        with_service(|s| s.people_alias(&caller(c), &reference, &alias), people_error).map(person)
+    }
+
+    fn merge(c: types::Caller, keep: String, merge: String) -> Result<types::Person, people::Error> {
+        with_service(|s| s.people_merge(&caller(c), &keep, &merge), people_error).map(person)
+    }
+}
+
+impl tools::Guest for Component {
+    fn schemas() -> String {
+        crate::tools::schemas().to_string()
+    }
+
+    fn call(c: types::Caller, name: String, arguments: String) -> Result<String, tools::Error> {
+        with_service(|s| s.tool_call(&caller(c), &name, &arguments), tools_error)
+    }
+}
+
+impl maintenance::Guest for Component {
+    fn gc(dry_run: bool) -> Result<maintenance::GcReport, maintenance::Error> {
+        with_service(|s| s.gc(dry_run), maintenance_error).map(|r| maintenance::GcReport {
+            archived: r
+                .archived
+                .into_iter()
+                .map(|a| maintenance::Archived {
+                    id: a.id,
+                    content: a.content,
+                    reason: reason(a.reason),
+                })
+                .collect(),
+            dry_run: r.dry_run,
+        })
+    }
+
+    fn compact(older_than_days: u32, force: bool) -> Result<maintenance::CompactReport, maintenance::Error> {
+        with_service(|s| s.compact(older_than_days, force), maintenance_error).map(|r| maintenance::CompactReport {
+            removed: r.removed,
+            kept: r.kept,
+            forced: r.forced,
+        })
+    }
+
+    fn rebuild_index() -> Result<maintenance::RebuildReport, maintenance::Error> {
+        with_service(|s| s.rebuild_index(), maintenance_error).map(|r| maintenance::RebuildReport {
+            indexed: r.indexed,
+            embedded: r.embedded,
+            pending: r.pending,
+            quarantined: r.quarantined,
+        })
+    }
+
+    fn doctor(fix: bool) -> Result<Vec<maintenance::Finding>, maintenance::Error> {
+        with_service(|s| s.doctor(fix), maintenance_error).map(|findings| {
+            findings
+                .into_iter()
+                .map(|f| maintenance::Finding {
+                    check: f.check,
+                    ok: f.ok,
+                    detail: f.detail,
+                    fixed: f.fixed,
+                })
+                .collect()
+        })
+    }
+}
+
+super::export!(Component with_types_in super);
