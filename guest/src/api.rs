@@ -1,5 +1,6 @@
-//! The memory API's request and response types, as plain Rust. The component adapter
-//! converts them to and from the WIT `memory` interface one to one.
+//! The memory API's request and response types, as plain Rust: the one mirror of the
+//! exported WIT interfaces' types, so that the policy is tested natively. The component
+//! adapter (`component/convert.rs`) converts them to and from the WIT types.
 
 use std::fmt;
 
@@ -236,10 +237,13 @@ impl fmt::Display for Error {
             Error::InvalidInput(m) => write!(f, "invalid input: {m}"),
             Error::SecretRefused(m) => write!(f, "refused: {m}"),
             Error::NotFound(id) => write!(f, "no memory {id} is visible to you"),
-            Error::AmbiguousId(p) => write!(f, "{p} is ambiguous: several of your memories start with it"),
+            Error::AmbiguousId(p) => write!(
+                f,
+                "{p} is ambiguous: several of your memories start with it; give more characters"
+            ),
             Error::UnknownPerson(r) => write!(f, "no person {r:?} is known to you"),
-            Error::Unauthorized(id) => write!(f, "memory {id} can be changed only by its owner"),
-            Error::UnknownTool(name) => write!(f, "unknown tool {name:?}"),
+            Error::Unauthorized(id) => write!(f, "not allowed: deleting memory {id} needs a user"),
+            Error::UnknownTool(name) => write!(f, "unknown tool {name:?}: the tools are \"remember\" and \"recall\""),
             Error::Storage(m) => write!(f, "storage error: {m}"),
             Error::Index(m) => write!(f, "index error: {m}"),
         }

@@ -30,8 +30,8 @@ pub enum Error {
     /// No person the caller knows answers to this reference or id.
     #[error("no person {0:?} is known to you")]
     PersonNotFound(String),
-    /// The caller may see this memory but not change it.
-    #[error("not allowed: memory {0} can be changed only by its owner")]
+    /// The caller may see this memory but not delete it: deleting needs a user.
+    #[error("not allowed: deleting memory {0} needs a user")]
     Unauthorized(String),
     /// No agent tool has this name.
     #[error("unknown tool {0:?}: the tools are \"remember\" and \"recall\"")]
@@ -155,6 +155,7 @@ impl From<people::Error> for Error {
         match e {
             people::Error::InvalidInput(m) => Error::InvalidInput(m),
             people::Error::NotFound(reference) => Error::PersonNotFound(reference),
+            people::Error::SecretRefused(m) => Error::SecretRefused(m),
             people::Error::Storage(m) => Error::Storage(m),
         }
     }

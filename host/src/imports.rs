@@ -70,7 +70,7 @@ impl HostState {
             return f(self);
         }
         if let Err(e) = self.files.commit() {
-            tracing::warn!("cannot commit before a remote call: {e}");
+            tracing::warn!("cannot commit before a remote call: {}", e.message());
             return f(self);
         }
         self.lock = None;
@@ -79,7 +79,7 @@ impl HostState {
             Ok(lock) => {
                 self.lock = Some(lock);
                 if let Err(e) = self.files.roll_back() {
-                    self.lock_lost = Some(format!("cannot recover the home after a remote call: {e}"));
+                    self.lock_lost = Some(format!("cannot recover the home after a remote call: {}", e.message()));
                 }
             }
             Err(e) => self.lock_lost = Some(e.to_string()),

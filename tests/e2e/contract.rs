@@ -60,6 +60,44 @@ fn each_interface_reports_what_failed_with_its_payload_and_kind() {
     assert_eq!(err.kind(), ErrorKind::SecretRefused, "{err:?}");
     assert_eq!(ctx.snapshot(), before, "refused calls write nothing");
 
+    // people: a secret in an alias is refused as a secret, not as bad input.
+    let err = store
+        .people_add(&alice, &NewPerson::named("Sam").alias("password: hunter2"))
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::SecretRefused(_)) && err.kind() == ErrorKind::SecretRefused,
+        "{err:?}"
+    );
+    assert_eq!(ctx.snapshot(), before, "refused people calls write nothing");
+
+    // memories: a caller with a chat but no user sees the chat's memories but may not
+    // delete them.
+    let note = store
+        .add(
+            &alice.clone().in_chat("team"),
+            &NewMemory::text("The team meets on Mondays").shared(),
+        )
+        .unwrap();
+    let id = note.memories[0].id.clone();
+    let chat_only = Caller {
+        user_id: None,
+        chat_id: Some("team".into()),
+    };
+    assert_eq!(store.get(&chat_only, &id).unwrap().content, "The team meets on Mondays");
+    match store.delete(&chat_only, &id) {
+        Err(e @ Error::Unauthorized(_)) => {
+            assert!(matches!(&e, Error::Unauthorized(got) if *got == id));
+            assert_eq!(e.kind(), ErrorKind::Unauthorized);
+            assert_eq!(e.to_string(), format!("not allowed: deleting memory {id} needs a user"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        store.get(&alice.clone().in_chat("team"), &id).unwrap().id,
+        id,
+        "still there"
+    );
+
     // memories: another user's person id reads as an unknown person.
     let sarah = store
         .people_add(&alice, &NewPerson::named("Sarah").relation("wife"))

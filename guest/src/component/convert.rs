@@ -43,6 +43,7 @@ pub(super) fn people_error(e: api::Error) -> people::Error {
     use api::Error as E;
     match e {
         E::InvalidInput(m) => people::Error::InvalidInput(m),
+        E::SecretRefused(m) => people::Error::SecretRefused(m),
         E::UnknownPerson(reference) => people::Error::NotFound(reference),
         E::Storage(m) => people::Error::Storage(m),
         e @ E::Index(_) => people::Error::Storage(e.to_string()),
@@ -178,5 +179,84 @@ pub(super) fn person(p: api::Person) -> types::Person {
         created_at: p.created_at,
         updated_at: p.updated_at,
         relationships: p.relationships,
+    }
+}
+
+pub(super) fn people_of(v: Vec<api::Person>) -> Vec<types::Person> {
+    v.into_iter().map(person).collect()
+}
+
+pub(super) fn list_options(o: memories::ListOptions) -> api::ListOptions {
+    api::ListOptions {
+        limit: o.limit,
+        memory_type: o.memory_type.map(from_wit_type),
+        include_expired: o.include_expired,
+        include_superseded: o.include_superseded,
+    }
+}
+
+pub(super) fn search_query(q: recall::SearchQuery) -> api::SearchQuery {
+    api::SearchQuery {
+        text: q.text,
+        limit: q.limit,
+        about: q.about,
+    }
+}
+
+pub(super) fn search_results(r: api::SearchResults) -> recall::SearchResults {
+    recall::SearchResults {
+        hits: r.hits.into_iter().map(hit).collect(),
+        notices: r.notices,
+    }
+}
+
+pub(super) fn context_block(b: api::ContextBlock) -> recall::ContextBlock {
+    recall::ContextBlock {
+        people: people_of(b.people),
+        memories: b.memories.into_iter().map(hit).collect(),
+        markdown: b.markdown,
+        estimated_tokens: b.estimated_tokens,
+        dropped: b.dropped,
+    }
+}
+
+pub(super) fn gc_report(r: api::GcReport) -> maintenance::GcReport {
+    maintenance::GcReport {
+        archived: r
+            .archived
+            .into_iter()
+            .map(|a| maintenance::Archived {
+                id: a.id,
+                content: a.content,
+                reason: reason(a.reason),
+            })
+            .collect(),
+        dry_run: r.dry_run,
+    }
+}
+
+pub(super) fn compact_report(r: api::CompactReport) -> maintenance::CompactReport {
+    maintenance::CompactReport {
+        removed: r.removed,
+        kept: r.kept,
+        forced: r.forced,
+    }
+}
+
+pub(super) fn rebuild_report(r: api::RebuildReport) -> maintenance::RebuildReport {
+    maintenance::RebuildReport {
+        indexed: r.indexed,
+        embedded: r.embedded,
+        pending: r.pending,
+        quarantined: r.quarantined,
+    }
+}
+
+pub(super) fn finding(f: api::Finding) -> maintenance::Finding {
+    maintenance::Finding {
+        check: f.check,
+        ok: f.ok,
+        detail: f.detail,
+        fixed: f.fixed,
     }
 }

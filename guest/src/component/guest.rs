@@ -43,13 +43,7 @@ impl memories::Guest for Component {
     }
 
     fn list(c: types::Caller, o: memories::ListOptions) -> Result<Vec<types::Memory>, memories::Error> {
-        let options = api::ListOptions {
-            limit: o.limit,
-            memory_type: o.memory_type.map(from_wit_type),
-            include_expired: o.include_expired,
-            include_superseded: o.include_superseded,
-        };
-        with_service(|s| s.list(&caller(c), &options), memories_error).map(memories_of)
+        with_service(|s| s.list(&caller(c), &list_options(o)), memories_error).map(memories_of)
     }
 
     fn history(c: types::Caller, id: String) -> Result<Vec<types::Memory>, memories::Error> {
@@ -63,15 +57,7 @@ impl memories::Guest for Component {
 
 impl recall::Guest for Component {
     fn search(c: types::Caller, q: recall::SearchQuery) -> Result<recall::SearchResults, recall::Error> {
-        let query = api::SearchQuery {
-            text: q.text,
-            limit: q.limit,
-            about: q.about,
-        };
-        with_service(|s| s.search(&caller(c), &query), recall_error).map(|r| recall::SearchResults {
-            hits: r.hits.into_iter().map(hit).collect(),
-            notices: r.notices,
-        })
+        with_service(|s| s.search(&caller(c), &search_query(q)), recall_error).map(search_results)
     }
 
     fn context(
@@ -79,19 +65,13 @@ impl recall::Guest for Component {
         message: String,
         max_tokens: Option<u32>,
     ) -> Result<recall::ContextBlock, recall::Error> {
-        with_service(|s| s.context(&caller(c), &message, max_tokens), recall_error).map(|b| recall::ContextBlock {
-            people: b.people.into_iter().map(person).collect(),
-            memories: b.memories.into_iter().map(hit).collect(),
-            markdown: b.markdown,
-            estimated_tokens: b.estimated_tokens,
-            dropped: b.dropped,
-        })
+        with_service(|s| s.context(&caller(c), &message, max_tokens), recall_error).map(context_block)
     }
 }
 
 impl people::Guest for Component {
     fn list(c: types::Caller) -> Result<Vec<types::Person>, people::Error> {
-        with_service(|s| s.people_list(&caller(c)), people_error).map(|v| v.into_iter().map(person).collect())
+        with_service(|s| s.people_list(&caller(c)), people_error).map(people_of)
     }
 
     fn show(c: types::Caller, reference: String) -> Result<types::Person, people::Error> {
@@ -127,49 +107,19 @@ impl tools::Guest for Component {
 
 impl maintenance::Guest for Component {
     fn gc(dry_run: bool) -> Result<maintenance::GcReport, maintenance::Error> {
-        with_service(|s| s.gc(dry_run), maintenance_error).map(|r| maintenance::GcReport {
-            archived: r
-                .archived
-                .into_iter()
-                .map(|a| maintenance::Archived {
-                    id: a.id,
-                    content: a.content,
-                    reason: reason(a.reason),
-                })
-                .collect(),
-            dry_run: r.dry_run,
-        })
+        with_service(|s| s.gc(dry_run), maintenance_error).map(gc_report)
     }
 
     fn compact(older_than_days: u32, force: bool) -> Result<maintenance::CompactReport, maintenance::Error> {
-        with_service(|s| s.compact(older_than_days, force), maintenance_error).map(|r| maintenance::CompactReport {
-            removed: r.removed,
-            kept: r.kept,
-            forced: r.forced,
-        })
+        with_service(|s| s.compact(older_than_days, force), maintenance_error).map(compact_report)
     }
 
     fn rebuild_index() -> Result<maintenance::RebuildReport, maintenance::Error> {
-        with_service(|s| s.rebuild_index(), maintenance_error).map(|r| maintenance::RebuildReport {
-            indexed: r.indexed,
-            embedded: r.embedded,
-            pending: r.pending,
-            quarantined: r.quarantined,
-        })
+        with_service(|s| s.rebuild_index(), maintenance_error).map(rebuild_report)
     }
 
     fn doctor(fix: bool) -> Result<Vec<maintenance::Finding>, maintenance::Error> {
-        with_service(|s| s.doctor(fix), maintenance_error).map(|findings| {
-            findings
-                .into_iter()
-                .map(|f| maintenance::Finding {
-                    check: f.check,
-                    ok: f.ok,
-                    detail: f.detail,
-                    fixed: f.fixed,
-                })
-                .collect()
-        })
+        with_service(|s| s.doctor(fix), maintenance_error).map(|f| f.into_iter().map(finding).collect())
     }
 }
 

@@ -54,7 +54,7 @@ impl<P: Ports> MemoryService<P> {
         Ok(())
     }
 
-    /// `people list`: the caller's people, by name.
+    /// `people.list`: the caller's people, by name.
     pub fn people_list(&mut self, caller: &Caller) -> Result<Vec<Person>, Error> {
         self.people.refresh(&self.ports)?;
         Self::owner(caller)?;
@@ -63,7 +63,7 @@ impl<P: Ports> MemoryService<P> {
         Ok(list)
     }
 
-    /// `people show REF`.
+    /// `people.show`: one of the caller's people, by reference or id.
     pub fn people_show(&mut self, caller: &Caller, reference: &str) -> Result<Person, Error> {
         self.people.refresh(&self.ports)?;
         Self::owner(caller)?;
@@ -72,7 +72,7 @@ impl<P: Ports> MemoryService<P> {
             .ok_or_else(|| Error::UnknownPerson(reference.to_owned()))
     }
 
-    /// `people add NAME [--relation R] [--alias A]...`: creates the person, or completes
+    /// `people.add`: creates the person, or completes
     /// the one who already answers to the name.
     pub fn people_add(
         &mut self,
@@ -130,7 +130,7 @@ impl<P: Ports> MemoryService<P> {
         }
     }
 
-    /// `people alias REF ALIAS`.
+    /// `people.alias`: another name for one of the caller's people.
     pub fn people_alias(&mut self, caller: &Caller, reference: &str, alias: &str) -> Result<Person, Error> {
         self.people.refresh(&self.ports)?;
         Self::owner(caller)?;
@@ -149,7 +149,7 @@ impl<P: Ports> MemoryService<P> {
         Ok(Person::from(&person))
     }
 
-    /// `people merge A B`: B turns out to be A. A keeps B's name as an alias, B's aliases,
+    /// `people.merge`: B turns out to be A. A keeps B's name as an alias, B's aliases,
     /// edges and memories; B stays on file marked `merged_into`, never resolved again.
     pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
         self.people.refresh(&self.ports)?;

@@ -1,4 +1,4 @@
-//! `tool-call`: runs the agent tools `remember` (an add) and `recall` (a search) and
+//! `tools.call`: runs the agent tools `remember` (an add) and `recall` (a search) and
 //! words the answer for the model. Their schemas and argument parsing are
 //! `crate::tools`'s.
 

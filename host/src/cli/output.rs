@@ -151,7 +151,7 @@ impl Output {
                 (None, None) => "current",
             };
             let created: String = m.created_at.chars().take(19).collect();
-            say!("{}. {created}  {state:<8}  {}  {}", i + 1, m.id, m.content);
+            say!("{}. {created}  {state:<15}  {}  {}", i + 1, m.id, m.content);
         }
     }
 
