@@ -119,7 +119,7 @@ impl Embedder for OpenAiEmbedder {
         let body = serde_json::json!({ "model": self.model, "input": texts, "dimensions": self.dimension });
         let answer = self
             .http
-            .post_json(&self.url, &body)
+            .post_json(&self.url, body)
             .map_err(|e| EmbedError::Unavailable(e.to_string()))?;
         let bad = |why: &str| EmbedError::Unavailable(format!("{}: {why}", self.url));
         let data = answer["data"]

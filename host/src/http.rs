@@ -113,9 +113,10 @@ impl HttpClient {
         }
     }
 
-    /// POSTs `body` as JSON and returns the JSON answer. Blocks the calling thread, on a
+    /// POSTs `body` as JSON and returns the JSON answer. The body moves to the worker (an
+    /// embedding batch can be megabytes: it is not copied); the calling thread blocks, on a
     /// channel only, until the worker has the answer.
-    pub fn post_json(&self, url: &str, body: &Value) -> Result<Value, HttpError> {
+    pub fn post_json(&self, url: &str, body: Value) -> Result<Value, HttpError> {
         let stopped = || HttpError::Invalid {
             url: url.to_owned(),
             reason: "the HTTP worker thread has stopped".into(),
@@ -123,7 +124,7 @@ impl HttpClient {
         let (reply, answer) = mpsc::sync_channel(1);
         let job = Job {
             url: url.to_owned(),
-            body: body.clone(),
+            body,
             reply,
         };
         self.jobs

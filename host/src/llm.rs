@@ -58,7 +58,7 @@ impl Llm for OpenAiLlm {
         });
         let answer = self
             .http
-            .post_json(&self.url, &body)
+            .post_json(&self.url, body)
             .map_err(|e| LlmError::Unavailable(e.to_string()))?;
         answer["choices"][0]["message"]["content"]
             .as_str()
