@@ -1,6 +1,8 @@
 //! `ash-memory`: the command line over the [`ash_memory`] library.
 
 mod cli;
+mod server;
+mod wire;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -8,7 +10,6 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // (A closed stdout needs no care here: Rust's runtime opens /dev/null on it before
     // main, so no file the command opens can take its descriptor.)
-    cli::init_logging();
     let result = cli::run();
     // The output is written after the work: a reader that went away (`| head`) is no
     // error; a stdout that cannot be written is reported once, cleanly.

@@ -132,6 +132,24 @@ enum Command {
         #[command(subcommand)]
         call: Option<ToolsCommand>,
     },
+    /// Serve this home to agent hosts: JSON-RPC on a Unix socket (and loopback TCP), MCP
+    /// over HTTP; until SIGINT or SIGTERM
+    Serve {
+        /// The Unix socket [default: $ASH_HOME/run/ash.sock]
+        #[arg(long, value_name = "PATH")]
+        socket: Option<PathBuf>,
+        /// Also serve JSON-RPC on this loopback address (clients need a token)
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<std::net::SocketAddr>,
+        /// Also serve MCP (streamable HTTP, at /mcp) on this loopback address (clients need a token)
+        #[arg(long, value_name = "ADDR")]
+        mcp: Option<std::net::SocketAddr>,
+    },
+    /// Serve MCP on stdin and stdout, for the user and chat given, as agent apps launch it
+    Mcp,
+    /// Tokens that let a sandboxed client act as one user (and chat), and no one else
+    #[command(subcommand)]
+    Token(TokenCommand),
     /// Measure add and search at a given size, in a temporary home
     Bench(bench::BenchArgs),
     /// A short tour: remember, recall, scoping and secrets, in a temporary home
@@ -161,6 +179,20 @@ enum PeopleCommand {
 }
 
 #[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Mint a token for --user (and --chat); it is printed once and stored hashed
+    Issue {
+        /// How long it is valid: 30d, 12h, 90m, 3600s [default: until revoked]
+        #[arg(long, value_name = "TTL", value_parser = crate::server::tokens::parse_ttl)]
+        ttl: Option<chrono::Duration>,
+    },
+    /// Revoke a token, by id (or 4+ characters of it) or by the token itself
+    Revoke { id: String },
+    /// List the tokens of this home
+    List,
+}
+
+#[derive(Debug, Subcommand)]
 enum ToolsCommand {
     /// Run a tool call: NAME is remember or recall, ARGUMENTS its JSON arguments
     Call { name: String, arguments: String },
@@ -178,10 +210,11 @@ pub fn flush_output() -> std::io::Result<()> {
     output::flush()
 }
 
-/// Logs go to stderr: warnings by default, more with `ASH_LOG=debug`.
-pub fn init_logging() {
+/// Logs go to stderr: warnings by default (what the server does, for `serve`), more
+/// with `ASH_LOG=debug`.
+fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("ASH_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -192,6 +225,7 @@ pub fn init_logging() {
 
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
+    init_logging(if matches!(cli.command, Command::Serve { .. }) { "info" } else { "warn" });
     let clock = match &cli.now {
         Some(t) => Clock::fixed(t).map_err(anyhow::Error::msg).context("--now")?,
         None => Clock::System,
@@ -202,7 +236,10 @@ pub fn run() -> Result<()> {
         _ => {}
     }
     let home = cli.home.clone().unwrap_or_else(ash_memory::default_home);
-    let mut builder = MemoryStore::builder(home).clock(clock);
+    if let Command::Token(command) = &cli.command {
+        return token(&home, &cli, command);
+    }
+    let mut builder = MemoryStore::builder(home.clone()).clock(clock);
     if let Some(path) = &cli.component {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         builder = builder.component(bytes);
@@ -211,11 +248,24 @@ pub fn run() -> Result<()> {
     if matches!(cli.command, Command::Gc { dry_run: true }) {
         builder = builder.skip_auto_gc();
     }
-    let mut store = builder.open()?;
     let caller = Caller {
         user_id: Some(cli.user.clone()),
         chat_id: cli.chat.clone(),
     };
+    match cli.command {
+        Command::Serve { socket, listen, mcp } => {
+            let options = crate::server::ServeOptions {
+                home,
+                socket,
+                listen,
+                mcp,
+            };
+            return crate::server::serve(options, builder);
+        }
+        Command::Mcp => return crate::server::mcp::serve_stdio(builder, caller),
+        _ => {}
+    }
+    let mut store = builder.open()?;
     let out = output::Output { json: cli.json };
 
     match cli.command {
@@ -301,7 +351,25 @@ pub fn run() -> Result<()> {
         Command::Tools {
             call: Some(ToolsCommand::Call { name, arguments }),
         } => out.tool_result(&store.tool_call(&caller, &name, &arguments)?),
-        Command::Bench(_) | Command::Demo => unreachable!("handled above"),
+        Command::Bench(_) | Command::Demo | Command::Serve { .. } | Command::Mcp | Command::Token(_) => {
+            unreachable!("handled above")
+        }
+    }
+    Ok(())
+}
+
+/// `token issue|revoke|list`: needs the home, not the policy component.
+fn token(home: &std::path::Path, cli: &Cli, command: &TokenCommand) -> Result<()> {
+    std::fs::create_dir_all(home).with_context(|| format!("creating {}", home.display()))?;
+    let book = crate::server::tokens::TokenBook::new(home);
+    let out = output::Output { json: cli.json };
+    match command {
+        TokenCommand::Issue { ttl } => {
+            let (token, issued) = book.issue(&cli.user, cli.chat.as_deref(), *ttl)?;
+            out.token_issued(&token, &issued);
+        }
+        TokenCommand::Revoke { id } => out.token_revoked(&book.revoke(id)?),
+        TokenCommand::List => out.tokens(&book.list()?),
     }
     Ok(())
 }

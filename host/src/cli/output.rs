@@ -6,9 +6,10 @@ use std::io::Write as _;
 
 use serde_json::{Value, json};
 
-use ash_memory::{
-    Added, CompactReport, ContextBlock, Finding, GcReport, Memory, Person, RebuildReport, SearchHit, SearchResults,
-};
+use ash_memory::{Added, CompactReport, ContextBlock, Finding, GcReport, Memory, Person, RebuildReport, SearchResults};
+
+use crate::server::tokens::{Issued, TokenInfo};
+use crate::wire;
 
 thread_local! {
     /// What the command prints, written to stdout once at the end, so that a closed or
@@ -54,54 +55,6 @@ pub struct Output {
     pub json: bool,
 }
 
-/// A memory as JSON, with the JSONL field names.
-pub fn memory_json(m: &Memory) -> Value {
-    json!({
-        "id": m.id,
-        "content": m.content,
-        "memory_type": m.memory_type.as_str(),
-        "created_at": m.created_at,
-        "observed_at": m.observed_at,
-        "owner_user_id": m.owner_user_id,
-        "chat_id": m.chat_id,
-        "subject_person_ids": m.subject_person_ids,
-        "source": m.source,
-        "expires_at": m.expires_at,
-        "superseded_at": m.superseded_at,
-        "superseded_by_id": m.superseded_by_id,
-        "embedded": m.embedded,
-        "archived_at": m.archived_at,
-        "archive_reason": m.archive_reason.map(|r| r.as_str()),
-    })
-}
-
-/// A search hit: the memory's fields plus `score`, `similarity` and `subjects` (names).
-fn hit_json(h: &SearchHit) -> Value {
-    let mut v = memory_json(&h.memory);
-    v["score"] = json!(h.score);
-    v["similarity"] = json!(h.similarity);
-    v["subjects"] = json!(h.subjects);
-    v
-}
-
-/// A person, with the people.jsonl field names.
-pub fn person_json(p: &Person) -> Value {
-    let relationships: Vec<Value> = p
-        .relationships
-        .iter()
-        .map(|(id, relation)| json!({ "person_id": id, "relation": relation }))
-        .collect();
-    json!({
-        "id": p.id,
-        "name": p.name,
-        "relation": p.relation,
-        "aliases": p.aliases,
-        "created_at": p.created_at,
-        "updated_at": p.updated_at,
-        "relationships": relationships,
-    })
-}
-
 fn print_json(v: &Value) {
     say!("{}", serde_json::to_string_pretty(v).expect("JSON values serialize"));
 }
@@ -120,9 +73,9 @@ impl Output {
     pub fn added(&self, a: &Added) {
         let Some(m) = a.memories.first() else { return };
         if self.json {
-            let mut v = memory_json(m);
-            v["superseded"] = Value::Array(a.superseded.iter().map(|(old, _)| memory_json(old)).collect());
-            v["evicted"] = Value::Array(a.evicted.iter().map(memory_json).collect());
+            let mut v = wire::memory(m);
+            v["superseded"] = Value::Array(a.superseded.iter().map(|(old, _)| wire::memory(old)).collect());
+            v["evicted"] = wire::memories(&a.evicted);
             return print_json(&v);
         }
         say!("Remembered {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
@@ -142,7 +95,7 @@ impl Output {
 
     pub fn history(&self, chain: &[Memory]) {
         if self.json {
-            return print_json(&Value::Array(chain.iter().map(memory_json).collect()));
+            return print_json(&wire::memories(chain));
         }
         for (i, m) in chain.iter().enumerate() {
             let state = match (m.archive_reason, &m.superseded_at) {
@@ -157,17 +110,7 @@ impl Output {
 
     pub fn gc(&self, r: &GcReport) {
         if self.json {
-            let archived: Vec<Value> = r
-                .archived
-                .iter()
-                .map(|a| json!({ "id": a.id, "content": a.content, "archive_reason": a.reason.as_str() }))
-                .collect();
-            let mut counts = serde_json::Map::new();
-            for a in &r.archived {
-                let n = counts.entry(a.reason.as_str()).or_insert(json!(0));
-                *n = json!(n.as_u64().unwrap_or(0) + 1);
-            }
-            return print_json(&json!({ "dry_run": r.dry_run, "archived": archived, "counts": counts }));
+            return print_json(&wire::gc(r));
         }
         let verb = if r.dry_run { "Would archive" } else { "Archived" };
         say!("{verb} {} memories", r.archived.len());
@@ -199,8 +142,7 @@ impl Output {
 
     pub fn search(&self, r: &SearchResults) {
         if self.json {
-            let hits: Vec<Value> = r.hits.iter().map(hit_json).collect();
-            return print_json(&json!({ "hits": hits, "notices": r.notices }));
+            return print_json(&wire::search(r));
         }
         if r.hits.is_empty() {
             say!("No memories match.");
@@ -220,7 +162,7 @@ impl Output {
 
     pub fn list(&self, memories: &[Memory]) {
         if self.json {
-            return print_json(&Value::Array(memories.iter().map(memory_json).collect()));
+            return print_json(&wire::memories(memories));
         }
         if memories.is_empty() {
             say!("No memories.");
@@ -245,7 +187,7 @@ impl Output {
 
     pub fn show(&self, m: &Memory) {
         if self.json {
-            return print_json(&memory_json(m));
+            return print_json(&wire::memory(m));
         }
         let none = || "-".to_owned();
         let rows = [
@@ -290,7 +232,7 @@ impl Output {
 
     pub fn people(&self, people: &[Person]) {
         if self.json {
-            return print_json(&Value::Array(people.iter().map(person_json).collect()));
+            return print_json(&wire::people(people));
         }
         if people.is_empty() {
             say!("No people yet.");
@@ -311,7 +253,7 @@ impl Output {
 
     pub fn person(&self, p: &Person) {
         if self.json {
-            return print_json(&person_json(p));
+            return print_json(&wire::person(p));
         }
         say!("{:>13}: {}", "id", p.id);
         say!("{:>13}: {}", "name", p.name);
@@ -332,13 +274,7 @@ impl Output {
 
     pub fn context(&self, c: &ContextBlock) {
         if self.json {
-            return print_json(&json!({
-                "people": c.people.iter().map(person_json).collect::<Vec<_>>(),
-                "memories": c.memories.iter().map(hit_json).collect::<Vec<_>>(),
-                "markdown": c.markdown,
-                "estimated_tokens": c.estimated_tokens,
-                "dropped": c.dropped,
-            }));
+            return print_json(&wire::context(c));
         }
         emit(&c.markdown);
     }
@@ -373,4 +309,51 @@ impl Output {
         }
         say!("{text}");
     }
+
+    /// A new token: printed once, never stored.
+    pub fn token_issued(&self, token: &str, t: &Issued) {
+        if self.json {
+            return print_json(&json!({ "token": token, "token_info": token_json(t, None) }));
+        }
+        say!("{token}");
+        let chat = t.chat_id.as_deref().map(|c| format!(" in chat {c}")).unwrap_or_default();
+        let until = t.expires_at.as_deref().map_or("until revoked".to_owned(), |e| format!("until {e}"));
+        say!("  token {} for user {}{chat}, {until}; shown only once", t.id, t.user_id);
+    }
+
+    pub fn token_revoked(&self, t: &Issued) {
+        if self.json {
+            return print_json(&json!({ "revoked": t.id }));
+        }
+        say!("Revoked token {} (user {})", t.id, t.user_id);
+    }
+
+    pub fn tokens(&self, tokens: &[TokenInfo]) {
+        if self.json {
+            let all: Vec<Value> = tokens.iter().map(|t| token_json(&t.issued, t.revoked_at.as_deref())).collect();
+            return print_json(&Value::Array(all));
+        }
+        if tokens.is_empty() {
+            say!("No tokens.");
+            return;
+        }
+        say!("{:<12}  {:<16}  {:<16}  {:<20}  STATE", "ID", "USER", "CHAT", "CREATED");
+        for t in tokens {
+            let i = &t.issued;
+            let state = match (&t.revoked_at, &i.expires_at) {
+                (Some(at), _) => format!("revoked {at}"),
+                (None, Some(e)) => format!("expires {e}"),
+                (None, None) => "until revoked".to_owned(),
+            };
+            let chat = i.chat_id.as_deref().unwrap_or("-");
+            say!("{:<12}  {:<16}  {chat:<16}  {:<20}  {state}", i.id, i.user_id, i.created_at);
+        }
+    }
+}
+
+fn token_json(t: &Issued, revoked_at: Option<&str>) -> Value {
+    json!({
+        "id": t.id, "user_id": t.user_id, "chat_id": t.chat_id, "created_at": t.created_at,
+        "expires_at": t.expires_at, "revoked_at": revoked_at,
+    })
 }

@@ -1,0 +1,206 @@
+//! `ash-memory serve`: one long-lived host per home, holding one [`MemoryStore`] (the
+//! compiled component, the index connection, the loaded collections) for many clients.
+//!
+//! - `instance`: one server per home, and the socket's stale-or-live check.
+//! - `worker`: the thread that owns the store; calls run in arrival order.
+//! - `connection`: framing (newline-delimited JSON, 4 MiB a frame) over a Unix socket or
+//!   loopback TCP; `session`: who a connection speaks for; `rpc`: JSON-RPC envelopes and
+//!   error codes; `methods`: the methods.
+//! - `tokens`: caller tokens, which pin a connection to one user.
+//! - `mcp`: the Model Context Protocol, on stdio (`ash-memory mcp`) or streamable HTTP.
+//!
+//! The store re-reads what changed on disk before every call, so a CLI `add` made while
+//! the server runs is seen by the server's next answer; the home's lock serializes the two.
+//!
+//! [`MemoryStore`]: ash_memory::MemoryStore
+
+mod connection;
+mod instance;
+pub mod mcp;
+mod methods;
+mod rpc;
+mod session;
+pub mod tokens;
+mod worker;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use tokio::net::{TcpListener, UnixListener};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use ash_memory::MemoryStoreBuilder;
+
+use session::{Session, Shared, Transport};
+use tokens::TokenBook;
+use worker::Worker;
+
+/// How long shutdown waits for requests in flight before giving up on them.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What `serve` listens on.
+pub struct ServeOptions {
+    pub home: PathBuf,
+    /// The Unix socket; `None` means `$ASH_HOME/run/ash.sock`.
+    pub socket: Option<PathBuf>,
+    /// Loopback TCP for JSON-RPC (tokens required).
+    pub listen: Option<SocketAddr>,
+    /// Loopback TCP for MCP's streamable HTTP transport (tokens required).
+    pub mcp: Option<SocketAddr>,
+}
+
+/// The default socket of a home.
+pub fn default_socket(home: &std::path::Path) -> PathBuf {
+    home.join("run").join("ash.sock")
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+pub fn serve(options: ServeOptions, builder: MemoryStoreBuilder) -> Result<()> {
+    for (flag, addr) in [("--listen", options.listen), ("--mcp", options.mcp)] {
+        if let Some(addr) = addr
+            && !addr.ip().is_loopback()
+        {
+            bail!("{flag} {addr}: only loopback addresses are served (put a TLS proxy in front for anything else)");
+        }
+    }
+    let instance = instance::Instance::claim(&options.home)?;
+    let socket_path = options.socket.clone().unwrap_or_else(|| default_socket(&options.home));
+    let socket = instance::bind_socket(&socket_path)?;
+    let (worker, store_thread) = Worker::start(builder)?;
+    let shared = Arc::new(Shared {
+        worker,
+        tokens: TokenBook::new(&options.home),
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("ash-serve")
+        .build()
+        .context("starting the server's runtime")?;
+    let served = runtime.block_on(run(&options, &socket_path, socket, shared));
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    // Every worker handle is gone with the runtime's tasks: the store thread finishes.
+    store_thread.join();
+    let _ = std::fs::remove_file(&socket_path);
+    drop(instance);
+    tracing::info!("stopped");
+    served
+}
+
+async fn run(
+    options: &ServeOptions,
+    socket_path: &std::path::Path,
+    socket: std::os::unix::net::UnixListener,
+    shared: Arc<Shared>,
+) -> Result<()> {
+    let (stop, stopped) = watch::channel(false);
+    let mut tasks = JoinSet::new();
+
+    socket.set_nonblocking(true)?;
+    let unix = UnixListener::from_std(socket)?;
+    tracing::info!("serving {} on {}", options.home.display(), socket_path.display());
+    tasks.spawn(accept(unix, Transport::OwnerSocket, shared.clone(), stopped.clone()));
+
+    if let Some(addr) = options.listen {
+        let tcp = TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening on {addr}"))?;
+        tracing::info!("JSON-RPC on tcp://{} (tokens required)", tcp.local_addr()?);
+        tasks.spawn(accept(tcp, Transport::Tcp, shared.clone(), stopped.clone()));
+    }
+    if let Some(addr) = options.mcp {
+        let listener = TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening on {addr}"))?;
+        tracing::info!("MCP on http://{}/mcp (tokens required)", listener.local_addr()?);
+        tasks.spawn(mcp::serve_http(listener, shared.clone(), stopped.clone()));
+    }
+    drop(shared);
+
+    wait_for_signal().await?;
+    tracing::info!("stopping: finishing requests in flight");
+    let _ = stop.send(true);
+    let drained = tokio::time::timeout(DRAIN_TIMEOUT, async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!("requests still running after {DRAIN_TIMEOUT:?} were abandoned");
+        tasks.abort_all();
+    }
+    Ok(())
+}
+
+async fn wait_for_signal() -> Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    tokio::select! {
+        _ = interrupt.recv() => {}
+        _ = terminate.recv() => {}
+    }
+    Ok(())
+}
+
+/// A listening socket of either kind.
+trait Listener: Send + 'static {
+    type Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + 'static;
+    fn next(&self) -> impl Future<Output = std::io::Result<Self::Stream>> + Send;
+}
+
+impl Listener for UnixListener {
+    type Stream = tokio::net::UnixStream;
+    async fn next(&self) -> std::io::Result<Self::Stream> {
+        Ok(self.accept().await?.0)
+    }
+}
+
+impl Listener for TcpListener {
+    type Stream = tokio::net::TcpStream;
+    async fn next(&self) -> std::io::Result<Self::Stream> {
+        let (stream, _) = self.accept().await?;
+        stream.set_nodelay(true)?;
+        Ok(stream)
+    }
+}
+
+/// Accepts connections until shutdown; each runs as its own task, and shutdown waits
+/// for all of them to answer what they already read.
+async fn accept<L: Listener>(
+    listener: L,
+    transport: Transport,
+    shared: Arc<Shared>,
+    stopped: watch::Receiver<bool>,
+) {
+    let mut connections = JoinSet::new();
+    let mut stopping = stopped.clone();
+    loop {
+        tokio::select! {
+            accepted = listener.next() => match accepted {
+                Ok(stream) => {
+                    let session = Session::new(shared.clone(), transport);
+                    connections.spawn(connection::serve(stream, session, stopped.clone()));
+                }
+                Err(e) => {
+                    // Out of descriptors, usually: wait a little rather than spin.
+                    tracing::warn!("accepting a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
+            () = until_stopped(&mut stopping) => break,
+        }
+        // Reap finished connections as we go.
+        while connections.try_join_next().is_some() {}
+    }
+    drop(shared);
+    while connections.join_next().await.is_some() {}
+}
+
+/// Resolves once shutdown has begun.
+pub(crate) async fn until_stopped(stopped: &mut watch::Receiver<bool>) {
+    // (The guard `wait_for` returns is dropped here, so that callers' futures stay `Send`.)
+    let _ = stopped.wait_for(|stop| *stop).await.map(|_| ());
+}

@@ -1,0 +1,86 @@
+//! The one thread that owns the [`MemoryStore`]. Every connection's calls wait in one
+//! queue and run in arrival order: the store's calls are serialized by the home's lock
+//! anyway, and a first-come queue means no client starves however busy the others are.
+
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use anyhow::{Context as _, Result};
+use tokio::sync::oneshot;
+
+use ash_memory::{Error, MemoryStore, MemoryStoreBuilder};
+
+type Job = Box<dyn FnOnce(&mut MemoryStore) + Send>;
+
+/// A handle on the store thread; cheap to clone, one per connection.
+#[derive(Clone)]
+pub struct Worker {
+    jobs: mpsc::Sender<Job>,
+}
+
+/// Joins the store thread once every [`Worker`] handle is gone (dropping the store, and
+/// with it the compiled component and the index connection).
+pub struct WorkerThread(JoinHandle<()>);
+
+impl Worker {
+    /// Opens the store on its own thread (auto_gc included) and returns once it is ready,
+    /// or with the reason it could not open.
+    pub fn start(builder: MemoryStoreBuilder) -> Result<(Worker, WorkerThread)> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (ready_tx, ready) = mpsc::channel::<Result<(), Error>>();
+        let thread = std::thread::Builder::new()
+            .name("ash-store".into())
+            .spawn(move || {
+                let mut store = match builder.open() {
+                    Ok(store) => {
+                        let _ = ready_tx.send(Ok(()));
+                        store
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                while let Ok(job) = queue.recv() {
+                    // A panic is a bug in the host, never the client's doing: it fails
+                    // that one call (the next call rolls back what it left half done),
+                    // and the server keeps serving.
+                    let run = std::panic::AssertUnwindSafe(|| job(&mut store));
+                    if std::panic::catch_unwind(run).is_err() {
+                        tracing::error!("a call panicked; it was answered with an error");
+                    }
+                }
+            })
+            .context("starting the store thread")?;
+        ready
+            .recv()
+            .context("the store thread stopped while opening the home")?
+            .context("opening the memory home")?;
+        Ok((Worker { jobs }, WorkerThread(thread)))
+    }
+
+    /// Runs `f` on the store, after every call queued before it.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut MemoryStore) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move |store| {
+            let _ = tx.send(f(store));
+        });
+        if self.jobs.send(job).is_err() {
+            return Err(Error::Busy("the server is shutting down".into()));
+        }
+        rx.await
+            .unwrap_or_else(|_| Err(Error::Storage("the call failed inside the server; see its log".into())))
+    }
+}
+
+impl WorkerThread {
+    /// Waits for the store thread to finish its queue and close the store.
+    pub fn join(self) {
+        if self.0.join().is_err() {
+            tracing::error!("the store thread panicked");
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The contract's results as JSON, with the JSONL field names: one definition for what
+//! `--json` prints and what the JSON-RPC and MCP servers answer, so that every surface
+//! shows the same memory the same way.
+
+use serde_json::{Value, json};
+
+use ash_memory::{Added, ContextBlock, GcReport, Memory, Person, SearchHit, SearchResults};
+
+/// A memory, with the JSONL field names (the embedding left out).
+pub fn memory(m: &Memory) -> Value {
+    json!({
+        "id": m.id,
+        "content": m.content,
+        "memory_type": m.memory_type.as_str(),
+        "created_at": m.created_at,
+        "observed_at": m.observed_at,
+        "owner_user_id": m.owner_user_id,
+        "chat_id": m.chat_id,
+        "subject_person_ids": m.subject_person_ids,
+        "source": m.source,
+        "expires_at": m.expires_at,
+        "superseded_at": m.superseded_at,
+        "superseded_by_id": m.superseded_by_id,
+        "embedded": m.embedded,
+        "archived_at": m.archived_at,
+        "archive_reason": m.archive_reason.map(|r| r.as_str()),
+    })
+}
+
+/// Several memories.
+pub fn memories(ms: &[Memory]) -> Value {
+    Value::Array(ms.iter().map(memory).collect())
+}
+
+/// A search hit: the memory's fields plus `score`, `similarity` and `subjects` (names).
+pub fn hit(h: &SearchHit) -> Value {
+    let mut v = memory(&h.memory);
+    v["score"] = json!(h.score);
+    v["similarity"] = json!(h.similarity);
+    v["subjects"] = json!(h.subjects);
+    v
+}
+
+/// Search results: `hits` and `notices`.
+pub fn search(r: &SearchResults) -> Value {
+    json!({ "hits": r.hits.iter().map(hit).collect::<Vec<_>>(), "notices": r.notices })
+}
+
+/// What an add stored (`memories`), replaced (`superseded`, each with the id that
+/// replaced it) and evicted.
+pub fn added(a: &Added) -> Value {
+    let superseded: Vec<Value> = a
+        .superseded
+        .iter()
+        .map(|(old, by)| json!({ "memory": memory(old), "superseded_by_id": by }))
+        .collect();
+    json!({ "memories": memories(&a.memories), "superseded": superseded, "evicted": memories(&a.evicted) })
+}
+
+/// A person, with the people.jsonl field names.
+pub fn person(p: &Person) -> Value {
+    let relationships: Vec<Value> = p
+        .relationships
+        .iter()
+        .map(|(id, relation)| json!({ "person_id": id, "relation": relation }))
+        .collect();
+    json!({
+        "id": p.id,
+        "name": p.name,
+        "relation": p.relation,
+        "aliases": p.aliases,
+        "created_at": p.created_at,
+        "updated_at": p.updated_at,
+        "relationships": relationships,
+    })
+}
+
+/// Several people.
+pub fn people(ps: &[Person]) -> Value {
+    Value::Array(ps.iter().map(person).collect())
+}
+
+/// The context block: both sections' items, the markdown, and what the budget dropped.
+pub fn context(c: &ContextBlock) -> Value {
+    json!({
+        "people": people(&c.people),
+        "memories": c.memories.iter().map(hit).collect::<Vec<_>>(),
+        "markdown": c.markdown,
+        "estimated_tokens": c.estimated_tokens,
+        "dropped": c.dropped,
+    })
+}
+
+/// What gc archived (or would archive), with a count per reason.
+pub fn gc(r: &GcReport) -> Value {
+    let archived: Vec<Value> = r
+        .archived
+        .iter()
+        .map(|a| json!({ "id": a.id, "content": a.content, "archive_reason": a.reason.as_str() }))
+        .collect();
+    let mut counts = serde_json::Map::new();
+    for a in &r.archived {
+        let n = counts.entry(a.reason.as_str()).or_insert(json!(0));
+        *n = json!(n.as_u64().unwrap_or(0) + 1);
+    }
+    json!({ "dry_run": r.dry_run, "archived": archived, "counts": counts })
+}
