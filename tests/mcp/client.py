@@ -1,0 +1,65 @@
+"""An MCP client for the end-to-end tests, on the official Python SDK (`mcp` on PyPI).
+
+It connects to ash-memory, initializes, lists the tools, runs the tool calls it reads as
+JSON from stdin (a list of [name, arguments]) in order, and prints one JSON report:
+{"server": {...}, "tools": [...], "results": [{"tool", "is_error", "text"}]}.
+
+    python3 client.py stdio ENV_JSON COMMAND [ARG...]   # launches the server, as desktop apps do
+    python3 client.py http URL TOKEN                     # streamable HTTP with a bearer token
+"""
+
+import json
+import sys
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+
+async def drive(session, calls):
+    init = await session.initialize()
+    listed = await session.list_tools()
+    results = []
+    for name, arguments in calls:
+        result = await session.call_tool(name, arguments)
+        text = "\n".join(block.text for block in result.content if block.type == "text")
+        results.append({"tool": name, "is_error": bool(result.is_error), "text": text})
+    return {
+        "server": {"name": init.server_info.name, "version": init.server_info.version,
+                   "instructions": init.instructions},
+        "tools": [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                  for t in listed.tools],
+        "results": results,
+    }
+
+
+async def over_stdio(env, command, args, calls):
+    params = StdioServerParameters(command=command, args=args, env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            return await drive(session, calls)
+
+
+async def over_http(url, token, calls):
+    client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+    async with client:
+        async with streamable_http_client(url, http_client=client) as (read, write):
+            async with ClientSession(read, write) as session:
+                return await drive(session, calls)
+
+
+def main():
+    calls = json.load(sys.stdin)
+    mode = sys.argv[1]
+    if mode == "stdio":
+        report = anyio.run(over_stdio, json.loads(sys.argv[2]), sys.argv[3], sys.argv[4:], calls)
+    elif mode == "http":
+        report = anyio.run(over_http, sys.argv[2], sys.argv[3], calls)
+    else:
+        raise SystemExit(__doc__)
+    json.dump(report, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
