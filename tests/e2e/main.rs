@@ -1,11 +1,12 @@
 //! End-to-end tests: the real `ash-memory` binary and library, running the real policy
 //! component in wasmtime over real files, a real SQLite index with sqlite-vec, and the
-//! embedded model. One test binary; `ctx`, `fixtures` and `http_server` are the shared
-//! helpers.
+//! embedded model. One test binary; `ctx`, `fixtures`, `http_server` and `server` are the
+//! shared helpers.
 
 mod ctx;
 mod fixtures;
 mod http_server;
+mod server;
 
 mod async_host;
 mod cli;
@@ -15,9 +16,12 @@ mod embedder_http;
 mod evolution;
 mod fidelity;
 mod llm_http;
+mod mcp;
 mod people;
 mod recall;
 mod sandbox;
+mod sandbox_client;
 mod scoping;
+mod serve;
 mod storage;
 mod trust;

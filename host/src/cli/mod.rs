@@ -226,7 +226,11 @@ fn init_logging(default: &str) {
 
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    init_logging(if matches!(cli.command, Command::Serve { .. }) { "info" } else { "warn" });
+    init_logging(if matches!(cli.command, Command::Serve { .. }) {
+        "info"
+    } else {
+        "warn"
+    });
     let clock = match &cli.now {
         Some(t) => Clock::fixed(t).map_err(anyhow::Error::msg).context("--now")?,
         None => Clock::System,

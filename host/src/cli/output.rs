@@ -316,9 +316,20 @@ impl Output {
             return print_json(&json!({ "token": token, "token_info": token_json(t, None) }));
         }
         say!("{token}");
-        let chat = t.chat_id.as_deref().map(|c| format!(" in chat {c}")).unwrap_or_default();
-        let until = t.expires_at.as_deref().map_or("until revoked".to_owned(), |e| format!("until {e}"));
-        say!("  token {} for user {}{chat}, {until}; shown only once", t.id, t.user_id);
+        let chat = t
+            .chat_id
+            .as_deref()
+            .map(|c| format!(" in chat {c}"))
+            .unwrap_or_default();
+        let until = t
+            .expires_at
+            .as_deref()
+            .map_or("until revoked".to_owned(), |e| format!("until {e}"));
+        say!(
+            "  token {} for user {}{chat}, {until}; shown only once",
+            t.id,
+            t.user_id
+        );
     }
 
     pub fn token_revoked(&self, t: &Issued) {
@@ -330,7 +341,10 @@ impl Output {
 
     pub fn tokens(&self, tokens: &[TokenInfo]) {
         if self.json {
-            let all: Vec<Value> = tokens.iter().map(|t| token_json(&t.issued, t.revoked_at.as_deref())).collect();
+            let all: Vec<Value> = tokens
+                .iter()
+                .map(|t| token_json(&t.issued, t.revoked_at.as_deref()))
+                .collect();
             return print_json(&Value::Array(all));
         }
         if tokens.is_empty() {
@@ -346,7 +360,12 @@ impl Output {
                 (None, None) => "until revoked".to_owned(),
             };
             let chat = i.chat_id.as_deref().unwrap_or("-");
-            say!("{:<12}  {:<16}  {chat:<16}  {:<20}  {state}", i.id, i.user_id, i.created_at);
+            say!(
+                "{:<12}  {:<16}  {chat:<16}  {:<20}  {state}",
+                i.id,
+                i.user_id,
+                i.created_at
+            );
         }
     }
 }

@@ -91,7 +91,8 @@ pub fn bind_socket(path: &Path) -> Result<std::os::unix::net::UnixListener> {
             }
         }
     }
-    let listener = std::os::unix::net::UnixListener::bind(path).with_context(|| format!("binding {}", path.display()))?;
+    let listener =
+        std::os::unix::net::UnixListener::bind(path).with_context(|| format!("binding {}", path.display()))?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
         .with_context(|| format!("restricting {}", path.display()))?;
     Ok(listener)

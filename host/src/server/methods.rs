@@ -20,7 +20,12 @@ pub fn health() -> Value {
 }
 
 /// Runs `method` for `caller`.
-pub async fn call(session: &Session, method: &str, caller: Caller, params: Map<String, Value>) -> Result<Value, RpcError> {
+pub async fn call(
+    session: &Session,
+    method: &str,
+    caller: Caller,
+    params: Map<String, Value>,
+) -> Result<Value, RpcError> {
     let worker = session.worker();
     match method {
         "memory.search" => {
@@ -84,7 +89,9 @@ pub async fn call(session: &Session, method: &str, caller: Caller, params: Map<S
         }
         "people.show" => {
             let p: ReferenceParams = parse(params)?;
-            Ok(wire::person(&worker.run(move |s| s.people_show(&caller, &p.reference)).await?))
+            Ok(wire::person(
+                &worker.run(move |s| s.people_show(&caller, &p.reference)).await?,
+            ))
         }
         "people.add" => {
             let p: PersonParams = parse(params)?;
@@ -93,11 +100,15 @@ pub async fn call(session: &Session, method: &str, caller: Caller, params: Map<S
                 relation: p.relation,
                 aliases: p.aliases,
             };
-            Ok(wire::person(&worker.run(move |s| s.people_add(&caller, &person)).await?))
+            Ok(wire::person(
+                &worker.run(move |s| s.people_add(&caller, &person)).await?,
+            ))
         }
         "people.alias" => {
             let p: AliasParams = parse(params)?;
-            let person = worker.run(move |s| s.people_alias(&caller, &p.reference, &p.alias)).await?;
+            let person = worker
+                .run(move |s| s.people_alias(&caller, &p.reference, &p.alias))
+                .await?;
             Ok(wire::person(&person))
         }
         "people.merge" => {
@@ -120,7 +131,9 @@ pub async fn call(session: &Session, method: &str, caller: Caller, params: Map<S
         }
         "maintenance.gc" => {
             if !session.is_owner() {
-                return Err(RpcError::forbidden("maintenance is for the owner's socket, not a token"));
+                return Err(RpcError::forbidden(
+                    "maintenance is for the owner's socket, not a token",
+                ));
             }
             let p: GcParams = parse(params)?;
             Ok(wire::gc(&worker.run(move |s| s.gc(p.dry_run)).await?))

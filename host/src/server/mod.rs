@@ -123,10 +123,7 @@ async fn run(
     wait_for_signal().await?;
     tracing::info!("stopping: finishing requests in flight");
     let _ = stop.send(true);
-    let drained = tokio::time::timeout(DRAIN_TIMEOUT, async {
-        while tasks.join_next().await.is_some() {}
-    })
-    .await;
+    let drained = tokio::time::timeout(DRAIN_TIMEOUT, async { while tasks.join_next().await.is_some() {} }).await;
     if drained.is_err() {
         tracing::warn!("requests still running after {DRAIN_TIMEOUT:?} were abandoned");
         tasks.abort_all();
@@ -169,12 +166,7 @@ impl Listener for TcpListener {
 
 /// Accepts connections until shutdown; each runs as its own task, and shutdown waits
 /// for all of them to answer what they already read.
-async fn accept<L: Listener>(
-    listener: L,
-    transport: Transport,
-    shared: Arc<Shared>,
-    stopped: watch::Receiver<bool>,
-) {
+async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shared>, stopped: watch::Receiver<bool>) {
     let mut connections = JoinSet::new();
     let mut stopping = stopped.clone();
     loop {

@@ -30,7 +30,10 @@ impl RpcError {
         Self::new(-32600, message)
     }
     pub fn method_not_found(method: &str) -> Self {
-        Self::new(-32601, format!("no method {method:?}; see the README's JSON-RPC section"))
+        Self::new(
+            -32601,
+            format!("no method {method:?}; see the README's JSON-RPC section"),
+        )
     }
     pub fn invalid_params(message: impl Into<String>) -> Self {
         Self::new(-32602, message)
@@ -117,7 +120,10 @@ impl Request {
             }
         };
         if let Some(extra) = object.keys().find(|k| *k != "jsonrpc") {
-            return Err((answer_id, RpcError::invalid_request(format!("unexpected member {extra:?}"))));
+            return Err((
+                answer_id,
+                RpcError::invalid_request(format!("unexpected member {extra:?}")),
+            ));
         }
         Ok(Request { id, method, params })
     }
@@ -144,7 +150,10 @@ mod tests {
     #[test]
     fn envelopes_are_checked() {
         let ok = Request::from_value(json!({"jsonrpc": "2.0", "id": 7, "method": "health"})).unwrap();
-        assert_eq!((ok.id, ok.method.as_str(), ok.params.len()), (Some(json!(7)), "health", 0));
+        assert_eq!(
+            (ok.id, ok.method.as_str(), ok.params.len()),
+            (Some(json!(7)), "health", 0)
+        );
         let note = Request::from_value(json!({"jsonrpc": "2.0", "method": "health"})).unwrap();
         assert_eq!(note.id, None);
         for (bad, code) in [

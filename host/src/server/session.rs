@@ -67,7 +67,12 @@ impl Session {
     pub async fn answer(&mut self, frame: &[u8]) -> Option<Value> {
         let value: Value = match serde_json::from_slice(frame) {
             Ok(v) => v,
-            Err(e) => return Some(rpc::response(Value::Null, Err(RpcError::parse(format!("not JSON: {e}"))))),
+            Err(e) => {
+                return Some(rpc::response(
+                    Value::Null,
+                    Err(RpcError::parse(format!("not JSON: {e}"))),
+                ));
+            }
         };
         match value {
             Value::Array(batch) if batch.is_empty() => Some(rpc::response(
@@ -117,7 +122,9 @@ impl Session {
             _ => return Err(RpcError::invalid_params("auth takes {\"token\": \"ash_...\"}")),
         };
         if let Some(extra) = params.keys().next() {
-            return Err(RpcError::invalid_params(format!("auth takes only \"token\", not {extra:?}")));
+            return Err(RpcError::invalid_params(format!(
+                "auth takes only \"token\", not {extra:?}"
+            )));
         }
         if let Authority::Pinned { .. } = self.authority {
             return Err(RpcError::forbidden("this connection is already pinned to a token"));

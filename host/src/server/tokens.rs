@@ -111,12 +111,16 @@ impl TokenBook {
         std::fs::File::open("/dev/urandom")
             .and_then(|mut f| f.read_exact(&mut secret))
             .context("reading /dev/urandom")?;
-        let token = format!("{PREFIX}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret));
+        let token = format!(
+            "{PREFIX}{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret)
+        );
         let sha256 = hash(&token);
         let now = Utc::now();
         let expires_at = match ttl {
             Some(ttl) => Some(stamp(
-                now.checked_add_signed(ttl).context("the expiry is too far in the future")?,
+                now.checked_add_signed(ttl)
+                    .context("the expiry is too far in the future")?,
             )),
             None => None,
         };
@@ -211,7 +215,8 @@ impl TokenBook {
             .open(&self.path)
             .with_context(|| format!("opening {}", self.path.display()))?;
         // Exclusive while appending, so that a torn last line is ended before ours.
-        file.lock().with_context(|| format!("locking {}", self.path.display()))?;
+        file.lock()
+            .with_context(|| format!("locking {}", self.path.display()))?;
         let torn = std::fs::read(&self.path)
             .map(|bytes| bytes.last().is_some_and(|b| *b != b'\n'))
             .unwrap_or(false);

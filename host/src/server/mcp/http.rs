@@ -67,7 +67,10 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, mut stopped:
         });
     }
     cancel.cancel();
-    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown()).await.is_err() {
+    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
+        .await
+        .is_err()
+    {
         tracing::warn!("MCP connections still open at shutdown were dropped");
     }
 }
@@ -87,7 +90,10 @@ async fn answer(
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_owned);
     let Some(token) = bearer else {
-        return plain(StatusCode::UNAUTHORIZED, "a token is required: Authorization: Bearer <token>");
+        return plain(
+            StatusCode::UNAUTHORIZED,
+            "a token is required: Authorization: Bearer <token>",
+        );
     };
     match shared.tokens.verify(&token) {
         Ok(issued) => {
@@ -102,9 +108,15 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from(format!("{text}\n"))).boxed());
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    headers.insert(hyper::header::CONTENT_TYPE, "text/plain; charset=utf-8".parse().expect("a valid header"));
+    headers.insert(
+        hyper::header::CONTENT_TYPE,
+        "text/plain; charset=utf-8".parse().expect("a valid header"),
+    );
     if status == StatusCode::UNAUTHORIZED {
-        headers.insert(hyper::header::WWW_AUTHENTICATE, "Bearer".parse().expect("a valid header"));
+        headers.insert(
+            hyper::header::WWW_AUTHENTICATE,
+            "Bearer".parse().expect("a valid header"),
+        );
     }
     response
 }

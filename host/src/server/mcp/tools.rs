@@ -31,7 +31,11 @@ pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
         ) else {
             bail!("the component's tool schema is not {{name, description, input_schema}}: {schema}");
         };
-        tools.push(Tool::new(name.to_owned(), description.to_owned(), Arc::new(input.clone())));
+        tools.push(Tool::new(
+            name.to_owned(),
+            description.to_owned(),
+            Arc::new(input.clone()),
+        ));
     }
     let own = [
         (
@@ -75,7 +79,9 @@ pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
         ),
     ];
     for (name, description, schema) in own {
-        let Value::Object(schema) = schema else { unreachable!("schemas are objects") };
+        let Value::Object(schema) = schema else {
+            unreachable!("schemas are objects")
+        };
         tools.push(Tool::new(name, description, Arc::new(schema)));
     }
     Ok(tools)

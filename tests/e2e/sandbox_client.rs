@@ -1,0 +1,129 @@
+//! `ash-sb`, the sandbox client, against a real `ash-memory serve`: the environment names
+//! the caller and the server, a token pins it, and a missing server is a clear error.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::ctx::Ctx;
+use crate::fixtures::free_port;
+use crate::server::{Server, contents, issue_token};
+
+/// `ash-sb`, built beside `ash-memory` by `cargo test --workspace` (it is its own crate,
+/// so that sandboxes can install it without wasmtime).
+fn ash_sb() -> Command {
+    let path: PathBuf = PathBuf::from(env!("CARGO_BIN_EXE_ash-memory")).with_file_name("ash-sb");
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo test --workspace` (or `cargo build -p ash-sb`)",
+        path.display()
+    );
+    let mut cmd = Command::new(path);
+    for var in [
+        "ASH_USER_ID",
+        "ASH_CHAT_ID",
+        "ASH_RPC_SOCKET",
+        "ASH_RPC_URL",
+        "ASH_RPC_TOKEN",
+        "ASH_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "ash-sb failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn ash_sb_adds_searches_lists_and_deletes_as_the_environment_says() {
+    let ctx = Ctx::new();
+    let server = Server::start(&ctx, &[]);
+    let sb = |args: &[&str]| {
+        ash_sb()
+            .env("ASH_RPC_SOCKET", &server.socket)
+            .env("ASH_USER_ID", "alice")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let added = ok(sb(&["memory", "add", "I am vegetarian", "--source", "sandbox"]));
+    assert!(added.contains("I am vegetarian"), "{added}");
+    let found = ok(sb(&["memory", "search", "what do I eat?"]));
+    assert!(found.contains("I am vegetarian"), "{found}");
+    let json: Value = serde_json::from_str(&ok(sb(&["--json", "memory", "list"]))).unwrap();
+    assert_eq!(contents(&json["memories"]), ["I am vegetarian"]);
+    assert_eq!(json["memories"][0]["owner_user_id"], "alice");
+    let context = ok(sb(&["memory", "context", "Dinner plans tonight?"]));
+    assert!(context.contains("Relevant Context from Memory"), "{context}");
+    // What ash-sb stored is alice's, as the CLI sees it.
+    assert_eq!(ctx.search("alice", "what do I eat")[0], "I am vegetarian");
+    assert!(ctx.search("bob", "what do I eat").is_empty());
+    let id = json["memories"][0]["id"].as_str().unwrap();
+    ok(sb(&["memory", "delete", id]));
+    assert!(ctx.search("alice", "vegetarian").is_empty());
+    let bad = sb(&["memory", "delete", id]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no memory"), "{bad:?}");
+}
+
+#[test]
+fn ash_sb_with_a_token_over_tcp_cannot_claim_another_user() {
+    let ctx = Ctx::new();
+    ctx.add("bob", "I keep my bike in the garage");
+    let (token, _) = issue_token(&ctx, "alice", None, &[]);
+    let port = free_port();
+    let server = Server::start(&ctx, &["--listen", &format!("127.0.0.1:{port}")]);
+    let sb = |user: &str, args: &[&str]| {
+        ash_sb()
+            .env("ASH_RPC_URL", format!("tcp://127.0.0.1:{port}"))
+            .env("ASH_RPC_TOKEN", &token)
+            .env("ASH_USER_ID", user)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    ok(sb("alice", &["memory", "add", "I cycle to work"]));
+    let forged = sb("bob", &["memory", "list"]);
+    assert_eq!(forged.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&forged.stderr).contains("acts for user \"alice\" only"),
+        "{forged:?}"
+    );
+    let mine = ok(sb("alice", &["--json", "memory", "search", "bike garage"]));
+    let hits: Value = serde_json::from_str(&mine).unwrap();
+    assert!(contents(&hits["hits"]).iter().all(|c| c == "I cycle to work"), "{hits}");
+    // Without the token, TCP answers nothing.
+    let anonymous = ash_sb()
+        .env("ASH_RPC_URL", format!("127.0.0.1:{port}"))
+        .args(["memory", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(anonymous.status.code(), Some(1));
+    drop(server);
+}
+
+#[test]
+fn ash_sb_says_how_to_start_a_missing_server() {
+    let ctx = Ctx::new();
+    let socket = ctx.home().join("run/ash.sock");
+    let out = ash_sb()
+        .env("ASH_RPC_SOCKET", &socket)
+        .args(["memory", "list"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains(&format!("no ash-memory server at {}", socket.display()))
+            && stderr.contains("ash-memory serve"),
+        "{stderr}"
+    );
+}
