@@ -107,6 +107,10 @@ fn ash_sb_with_a_token_over_tcp_cannot_claim_another_user() {
         .output()
         .unwrap();
     assert_eq!(anonymous.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&anonymous.stderr).contains("ASH_RPC_TOKEN"),
+        "{anonymous:?}"
+    );
     drop(server);
 }
 

@@ -238,6 +238,23 @@ fn a_token_pins_its_connection_to_one_caller_that_requests_cannot_widen() {
     assert_eq!(tcp.code("memory.get", json!({"memory_id": bobs})), -32012);
     assert_eq!(tcp.code("memory.history", json!({"memory_id": bobs})), -32012);
     assert_eq!(tcp.code("people.show", json!({"reference": "Carol"})), -32014);
+    let carol = ctx.json(&["--user", "bob", "people", "show", "Carol"])["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(tcp.code("people.show", json!({"reference": carol})), -32014);
+    assert_eq!(
+        tcp.code("people.merge", json!({"keep": "Carol", "merge": carol})),
+        -32014
+    );
+    // Naming "Carol" makes alice a Carol of her own; bob's is never linked.
+    let about = tcp.ok(
+        "memory.add",
+        json!({"content": "Carol plays the cello", "subjects": ["Carol"]}),
+    );
+    let linked = about["memories"][0]["subject_person_ids"].as_array().unwrap().clone();
+    assert_eq!(linked.len(), 1);
+    assert_ne!(linked[0], json!(carol));
     let found = tcp.ok(
         "memory.search",
         json!({"query": "favourite cafe Tartine launch Friday"}),
@@ -302,21 +319,29 @@ fn a_chat_token_reaches_that_chat_only_and_an_expired_token_nothing() {
         "The other chat meets on Mondays",
     ]);
     let (team, _) = issue_token(&ctx, "alice", Some("team"), &[]);
-    let (short, _) = issue_token(&ctx, "alice", None, &["--ttl", "1s"]);
     let server = Server::start(&ctx, &[]);
     let mut rpc = server.client();
     rpc.ok("auth", json!({"token": team}));
     let found = rpc.ok("memory.search", json!({"query": "deploys meets Mondays"}));
     assert_eq!(contents(&found["hits"]), ["Deploys happen on Tuesdays"]);
     assert_eq!(rpc.code("memory.list", json!({"chat_id": "other"})), -32003);
-    std::thread::sleep(Duration::from_millis(1100));
-    let mut late = server.client();
-    let expired = late.call("auth", json!({"token": short}));
+
+    // A short-lived token works, then stops working on the connection that holds it.
+    let (short, _) = issue_token(&ctx, "alice", None, &["--ttl", "2s"]);
+    let mut brief = server.client();
+    brief.ok("auth", json!({"token": short}));
+    assert_eq!(
+        brief.ok("memory.list", json!({}))["memories"].as_array().unwrap().len(),
+        0
+    );
+    std::thread::sleep(Duration::from_millis(2100));
+    let expired = brief.call("memory.list", json!({}));
     assert_eq!(expired["error"]["code"], -32001);
     assert!(
         expired["error"]["message"].as_str().unwrap().contains("expired"),
         "{expired}"
     );
+    assert_eq!(server.client().code("auth", json!({"token": short})), -32001);
 }
 
 #[test]
@@ -341,14 +366,17 @@ fn one_server_per_home_and_sigterm_answers_the_request_in_flight_then_cleans_up(
             .to_string()
             .as_bytes(),
     );
-    std::thread::sleep(Duration::from_millis(300));
+    // The add is queued behind the lock we hold; stop the server, and let go only once
+    // it says it is stopping.
+    std::thread::sleep(Duration::from_millis(200));
+    server.send_signal("TERM");
+    server.wait_for_log("stopping: finishing requests in flight");
     let socket = server.socket.clone();
-    let stopping = std::thread::spawn(move || server.signal("TERM"));
-    std::thread::sleep(Duration::from_millis(300));
+    assert!(!socket.exists(), "a stopping server takes its socket away at once");
     lock.unlock().unwrap();
     let answer = rpc.read().expect("the request in flight is answered");
     assert!(answer["result"]["memories"][0]["id"].is_string(), "{answer}");
-    let status = stopping.join().unwrap();
+    let status = server.wait();
     assert!(status.success(), "exit status {status:?}");
     assert!(!socket.exists(), "the socket is removed");
     assert_eq!(
@@ -387,16 +415,97 @@ fn the_cli_and_the_server_writing_at_once_lose_nothing() {
         .shell("for i in 1 2 3 4 5 6 7 8 9 10; do $BIN --user alice add \"CLI note $i about birds\" >/dev/null; done")
         .spawn()
         .unwrap();
+    // The server keeps writing for as long as the CLI does, so the two overlap.
     let mut rpc = server.client();
-    for i in 1..=10 {
+    let mut mine = 0;
+    let mut cli = cli;
+    while cli.try_wait().unwrap().is_none() || mine < 5 {
+        mine += 1;
         rpc.ok(
             "memory.add",
-            json!({"content": format!("Server note {i} about fish"), "user_id": "alice"}),
+            json!({"content": format!("Server note {mine} about fish"), "user_id": "alice"}),
         );
     }
-    let mut cli = cli;
     assert!(cli.wait().unwrap().success());
     let listed = rpc.ok("memory.list", json!({"user_id": "alice", "include_superseded": true}));
-    assert_eq!(listed["memories"].as_array().unwrap().len(), 20, "{listed}");
-    assert_eq!(ctx.memory_lines().len(), 20);
+    assert_eq!(listed["memories"].as_array().unwrap().len(), 10 + mine, "{listed}");
+    assert_eq!(ctx.memory_lines().len(), 10 + mine);
+}
+
+#[test]
+fn serve_runs_auto_gc_when_it_starts() {
+    let ctx = Ctx::new();
+    let old = ctx.json(&[
+        "--now",
+        "2020-01-01T00:00:00Z",
+        "add",
+        "Saw a fox in the garden",
+        "--expires-days",
+        "1",
+    ]);
+    ctx.config("[memory]\nauto_gc = true\n");
+    let _server = Server::start(&ctx, &[]);
+    let archived = ctx.archive_lines();
+    assert_eq!(archived.len(), 1, "{archived:?}");
+    assert_eq!(
+        (archived[0]["id"].clone(), archived[0]["archive_reason"].clone()),
+        (old["id"].clone(), json!("expired"))
+    );
+}
+
+#[test]
+fn the_sandbox_socket_needs_a_token_for_everything_and_never_runs_maintenance() {
+    let ctx = Ctx::new();
+    ctx.add("bob", "I keep a spare key under the blue pot");
+    let (token, _) = issue_token(&ctx, "alice", None, &[]);
+    let sandbox = ctx.home().join("sandbox/ash.sock");
+    let server = Server::start(&ctx, &["--sandbox-socket", sandbox.to_str().unwrap()]);
+    let mode = std::fs::metadata(&sandbox).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let mut rpc = Client::unix(&sandbox).unwrap();
+    assert_eq!(rpc.ok("health", json!({}))["status"], "ok");
+    assert_eq!(rpc.code("memory.list", json!({"user_id": "bob"})), -32001);
+    assert_eq!(rpc.code("maintenance.gc", json!({})), -32001);
+    rpc.ok("auth", json!({"token": token}));
+    assert_eq!(rpc.code("maintenance.gc", json!({"dry_run": true})), -32003);
+    assert!(
+        rpc.ok("memory.list", json!({}))["memories"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // Before a token, a frame is small.
+    let mut anonymous = Client::unix(&sandbox).unwrap();
+    anonymous.send_lossy(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "auth", "params": {"token": "x".repeat(100_000)}})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(anonymous.read().unwrap()["error"]["code"], -32600);
+    let owner = server.socket.clone();
+    assert!(server.signal("TERM").success());
+    assert!(
+        !sandbox.exists() && !owner.exists(),
+        "both sockets go when the server does"
+    );
+}
+
+#[test]
+fn a_batch_is_capped() {
+    let ctx = Ctx::new();
+    let server = Server::start(&ctx, &[]);
+    let mut rpc = server.client();
+    let batch: Vec<Value> = (0..101)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "health"}))
+        .collect();
+    rpc.send_raw(Value::Array(batch).to_string().as_bytes());
+    assert_eq!(rpc.read().unwrap()["error"]["code"], -32600);
+    let batch: Vec<Value> = (0..100)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "health"}))
+        .collect();
+    rpc.send_raw(Value::Array(batch).to_string().as_bytes());
+    assert_eq!(rpc.read().unwrap().as_array().unwrap().len(), 100);
+    // A lone notification gets no answer: the next line read answers the next request.
+    rpc.send_raw(br#"{"jsonrpc":"2.0","method":"health"}"#);
+    assert_eq!(rpc.ok("health", json!([]))["status"], "ok");
 }

@@ -33,7 +33,7 @@ impl Server {
             .stderr(std::fs::File::create(&log).expect("a log file"))
             .spawn()
             .expect("serve starts");
-        let server = Server {
+        let mut server = Server {
             child: Some(child),
             log,
             _log_dir: log_dir,
@@ -43,9 +43,19 @@ impl Server {
         server
     }
 
-    fn wait_ready(&self) {
+    fn wait_ready(&mut self) {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(120) {
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().expect("the server's state"))
+            {
+                panic!(
+                    "the server exited ({status}) before answering; its log:\n{}",
+                    self.log()
+                );
+            }
             if let Ok(mut client) = Client::unix(&self.socket)
                 && client.call("health", json!({})).get("result").is_some()
             {
@@ -70,15 +80,37 @@ impl Server {
         Client::unix(&self.socket).unwrap_or_else(|e| panic!("connect: {e}; log:\n{}", self.log()))
     }
 
-    /// Sends a signal and waits for the exit.
-    pub fn signal(mut self, signal: &str) -> ExitStatus {
-        let mut child = self.child.take().expect("running");
+    /// Waits until the log shows `text`.
+    pub fn wait_for_log(&self, text: &str) {
+        let start = Instant::now();
+        while !self.log().contains(text) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the log never showed {text:?}:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Sends a signal (without waiting).
+    pub fn send_signal(&self, signal: &str) {
         let sent = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
+            .args([&format!("-{signal}"), &self.pid().to_string()])
             .status()
             .expect("kill runs");
         assert!(sent.success());
-        let status = child.wait().expect("the server exits");
+    }
+
+    /// Sends a signal and waits for the exit.
+    pub fn signal(self, signal: &str) -> ExitStatus {
+        self.send_signal(signal);
+        self.wait()
+    }
+
+    /// Waits for the server to exit.
+    pub fn wait(mut self) -> ExitStatus {
+        let status = self.child.take().expect("running").wait().expect("the server exits");
         eprintln!("server log:\n{}", self.log());
         status
     }

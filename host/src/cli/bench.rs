@@ -18,6 +18,10 @@ pub struct BenchArgs {
     /// How many timed adds and searches
     #[arg(long, default_value_t = 50)]
     samples: usize,
+    /// Measure the server instead: JSON-RPC round trips over the Unix socket, `ash-sb`
+    /// as a whole process, and eight concurrent clients, beside the in-process search
+    #[arg(long)]
+    serve: bool,
 }
 
 const PEOPLE: &[&str] = &[
@@ -70,7 +74,7 @@ const WHEN: &[&str] = &[
 ];
 
 /// A varied, deterministic fact.
-fn fact(i: usize) -> String {
+pub(super) fn fact(i: usize) -> String {
     let pick = |list: &[&'static str], salt: usize| {
         list[(i.wrapping_mul(2654435761).wrapping_add(salt * 40503) >> 7) % list.len()]
     };
@@ -86,13 +90,48 @@ fn fact(i: usize) -> String {
 /// People created before the fill.
 const PEOPLE_IN_BENCH: usize = 200;
 
-struct Stats {
-    median: Duration,
-    p95: Duration,
-    mean: Duration,
+/// Adds `memories` facts in batches of 250; every other one is about one of the
+/// bench's people. One memory in ten is an observation seen 30 days ago, already
+/// decayed, so that GC has real work: archive, rewrite, unindex.
+pub(super) fn fill(store: &mut MemoryStore, me: &Caller, memories: usize) -> Result<()> {
+    let batch = 250;
+    let mut i = 0;
+    while i < memories {
+        let items: Vec<NewMemory> = (i..(i + batch).min(memories))
+            .map(|j| {
+                let mut item = NewMemory::text(fact(j));
+                if j % 2 == 0 {
+                    item.subjects = vec![format!("Person{}", j % PEOPLE_IN_BENCH)];
+                }
+                if j % 10 == 9 {
+                    item.memory_type = Some(MemoryType::Observation);
+                    item.observed_at = Some((chrono::Utc::now() - chrono::TimeDelta::days(30)).to_rfc3339());
+                }
+                item
+            })
+            .collect();
+        store.add_batch(me, &items)?;
+        i += batch;
+    }
+    Ok(())
 }
 
-fn stats(mut samples: Vec<Duration>) -> Stats {
+/// Creates the bench's people: half friends, half colleagues.
+pub(super) fn add_people(store: &mut MemoryStore, me: &Caller) -> Result<()> {
+    for n in 0..PEOPLE_IN_BENCH {
+        let relation = if n % 2 == 0 { "friend" } else { "colleague" };
+        store.people_add(me, &NewPerson::named(format!("Person{n}")).relation(relation))?;
+    }
+    Ok(())
+}
+
+pub(super) struct Stats {
+    pub median: Duration,
+    pub p95: Duration,
+    pub mean: Duration,
+}
+
+pub(super) fn stats(mut samples: Vec<Duration>) -> Stats {
     samples.sort();
     let n = samples.len().max(1);
     Stats {
@@ -114,11 +153,14 @@ fn bytes_written() -> u64 {
         .unwrap_or(0)
 }
 
-fn ms(d: Duration) -> f64 {
+pub(super) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
 pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
+    if args.serve {
+        return super::bench_serve::run(args.memories, args.samples, json_out);
+    }
     let dir = tempfile::tempdir()?;
     let home = dir.path().join("home");
     let cache = dir.path().join("cache");
@@ -134,32 +176,9 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
 
     // 200 people; every other memory is about one of them, for the person graph and the
     // "Known People" block.
-    for n in 0..PEOPLE_IN_BENCH {
-        let relation = if n % 2 == 0 { "friend" } else { "colleague" };
-        store.people_add(&me, &NewPerson::named(format!("Person{n}")).relation(relation))?;
-    }
-    // One memory in ten is an observation seen 30 days ago, already decayed, so that
-    // GC below has real work: archive, rewrite, unindex.
+    add_people(&mut store, &me)?;
     let t = Instant::now();
-    let batch = 250;
-    let mut i = 0;
-    while i < args.memories {
-        let items: Vec<NewMemory> = (i..(i + batch).min(args.memories))
-            .map(|j| {
-                let mut item = NewMemory::text(fact(j));
-                if j % 2 == 0 {
-                    item.subjects = vec![format!("Person{}", j % PEOPLE_IN_BENCH)];
-                }
-                if j % 10 == 9 {
-                    item.memory_type = Some(MemoryType::Observation);
-                    item.observed_at = Some((chrono::Utc::now() - chrono::TimeDelta::days(30)).to_rfc3339());
-                }
-                item
-            })
-            .collect();
-        store.add_batch(&me, &items)?;
-        i += batch;
-    }
+    fill(&mut store, &me, args.memories)?;
     let fill = t.elapsed();
 
     // Every add runs the full path: secret check, embedding, supersession candidates from

@@ -2,6 +2,7 @@
 //! "Command line" section; `--help` is generated from the doc comments below.
 
 mod bench;
+mod bench_serve;
 mod demo;
 mod output;
 
@@ -21,9 +22,9 @@ pub struct Cli {
     /// The memory home folder [default: ~/.ash]
     #[arg(long, global = true, env = "ASH_HOME", value_name = "DIR")]
     home: Option<PathBuf>,
-    /// Whose memory: the user personal memories belong to
-    #[arg(long, global = true, env = "ASH_USER_ID", value_name = "ID", default_value = "local")]
-    user: String,
+    /// Whose memory: the user personal memories belong to [default: local]
+    #[arg(long, global = true, env = "ASH_USER_ID", value_name = "ID")]
+    user: Option<String>,
     /// The chat the call comes from: group memories belong to it
     #[arg(long, global = true, env = "ASH_CHAT_ID", value_name = "ID")]
     chat: Option<String>,
@@ -138,6 +139,10 @@ enum Command {
         /// The Unix socket [default: $ASH_HOME/run/ash.sock]
         #[arg(long, value_name = "PATH")]
         socket: Option<PathBuf>,
+        /// Also serve JSON-RPC on this Unix socket for sandboxes: every connection must
+        /// present a token
+        #[arg(long, value_name = "PATH")]
+        sandbox_socket: Option<PathBuf>,
         /// Also serve JSON-RPC on this loopback address (clients need a token)
         #[arg(long, value_name = "ADDR")]
         listen: Option<std::net::SocketAddr>,
@@ -180,7 +185,8 @@ enum PeopleCommand {
 
 #[derive(Debug, Subcommand)]
 enum TokenCommand {
-    /// Mint a token for --user (and --chat); it is printed once and stored hashed
+    /// Mint a token for --user (and --chat), which must be given; it is printed once and
+    /// stored hashed
     Issue {
         /// How long it is valid: 30d, 12h, 90m, 3600s [default: until revoked]
         #[arg(long, value_name = "TTL", value_parser = crate::server::tokens::parse_ttl)]
@@ -254,14 +260,20 @@ pub fn run() -> Result<()> {
         builder = builder.skip_auto_gc();
     }
     let caller = Caller {
-        user_id: Some(cli.user.clone()),
+        user_id: Some(cli.user.clone().unwrap_or_else(|| "local".to_owned())),
         chat_id: cli.chat.clone(),
     };
     match cli.command {
-        Command::Serve { socket, listen, mcp } => {
+        Command::Serve {
+            socket,
+            sandbox_socket,
+            listen,
+            mcp,
+        } => {
             let options = crate::server::ServeOptions {
                 home,
                 socket,
+                sandbox_socket,
                 listen,
                 mcp,
             };
@@ -365,12 +377,19 @@ pub fn run() -> Result<()> {
 
 /// `token issue|revoke|list`: needs the home, not the policy component.
 fn token(home: &std::path::Path, cli: &Cli, command: &TokenCommand) -> Result<()> {
-    std::fs::create_dir_all(home).with_context(|| format!("creating {}", home.display()))?;
+    // Owner-only, as every folder of a home.
+    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+        .create(home)
+        .with_context(|| format!("creating {}", home.display()))?;
     let book = crate::server::tokens::TokenBook::new(home);
     let out = output::Output { json: cli.json };
     match command {
         TokenCommand::Issue { ttl } => {
-            let (token, issued) = book.issue(&cli.user, cli.chat.as_deref(), *ttl)?;
+            // A token is authority handed out: whose it is must be said, not defaulted.
+            let Some(user) = &cli.user else {
+                anyhow::bail!("say whose token it is: token issue --user ID [--chat ID]");
+            };
+            let (token, issued) = book.issue(user, cli.chat.as_deref(), *ttl)?;
             out.token_issued(&token, &issued);
         }
         TokenCommand::Revoke { id } => out.token_revoked(&book.revoke(id)?),

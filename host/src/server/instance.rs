@@ -20,11 +20,7 @@ pub struct Instance {
 /// `$ASH_HOME/run/`: the socket and the lock, owner-only.
 pub fn run_dir(home: &Path) -> Result<PathBuf> {
     let dir = home.join("run");
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(&dir)
-        .with_context(|| format!("creating {}", dir.display()))?;
+    private_dir(&dir)?;
     Ok(dir)
 }
 
@@ -62,38 +58,79 @@ impl Instance {
     }
 }
 
-/// Binds the Unix socket at `path`, owner-only, replacing a stale socket a killed server
-/// left; refuses when a live server answers there.
-pub fn bind_socket(path: &Path) -> Result<std::os::unix::net::UnixListener> {
-    if let Some(parent) = path.parent()
-        && !parent.as_os_str().is_empty()
-    {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-    }
-    match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("checking {}", path.display())),
-        Ok(meta) => {
-            use std::os::unix::fs::FileTypeExt as _;
-            if !meta.file_type().is_socket() {
-                bail!("{} exists and is not a socket; move it away", path.display());
-            }
-            match UnixStream::connect(path) {
-                Ok(_) => bail!("a server already answers at {}", path.display()),
-                Err(_) => {
-                    tracing::info!("replacing the stale socket {}", path.display());
-                    std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+/// A bound Unix socket whose file is removed when this is dropped: at shutdown, and on
+/// any error after binding.
+pub struct SocketFile {
+    path: PathBuf,
+    listener: Option<std::os::unix::net::UnixListener>,
+}
+
+impl SocketFile {
+    /// Binds `path`, owner-only, replacing a stale socket a killed server left; refuses
+    /// when a live server answers there, or when it cannot tell.
+    pub fn bind(path: &Path) -> Result<SocketFile> {
+        if let Some(parent) = path.parent()
+            && !parent.as_os_str().is_empty()
+        {
+            private_dir(parent)?;
+        }
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("checking {}", path.display())),
+            Ok(meta) => {
+                use std::os::unix::fs::FileTypeExt as _;
+                if !meta.file_type().is_socket() {
+                    bail!("{} exists and is not a socket; move it away", path.display());
+                }
+                // Only a refused connection proves nobody listens; "permission denied"
+                // or a full backlog may well be a live server.
+                match UnixStream::connect(path) {
+                    Ok(_) => bail!("a server already answers at {}", path.display()),
+                    Err(e) if e.kind() == ErrorKind::ConnectionRefused => {
+                        tracing::info!("replacing the stale socket {}", path.display());
+                        std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+                    }
+                    Err(e) => bail!("cannot tell whether a server answers at {}: {e}", path.display()),
                 }
             }
         }
+        let listener =
+            std::os::unix::net::UnixListener::bind(path).with_context(|| format!("binding {}", path.display()))?;
+        let socket = SocketFile {
+            path: path.to_owned(),
+            listener: Some(listener),
+        };
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .with_context(|| format!("restricting {}", path.display()))?;
+        Ok(socket)
     }
-    let listener =
-        std::os::unix::net::UnixListener::bind(path).with_context(|| format!("binding {}", path.display()))?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-        .with_context(|| format!("restricting {}", path.display()))?;
-    Ok(listener)
+
+    /// Where the socket is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The listener, for the runtime (once).
+    pub fn listener(&mut self) -> Result<tokio::net::UnixListener> {
+        let listener = self
+            .listener
+            .take()
+            .context("the socket's listener was already taken")?;
+        listener.set_nonblocking(true)?;
+        Ok(tokio::net::UnixListener::from_std(listener)?)
+    }
+}
+
+impl Drop for SocketFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn private_dir(dir: &Path) -> Result<()> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("creating {}", dir.display()))
 }

@@ -35,18 +35,31 @@ use tokio::task::JoinSet;
 
 use ash_memory::MemoryStoreBuilder;
 
-use session::{Session, Shared, Transport};
+use session::{Session, Transport};
 use tokens::TokenBook;
 use worker::Worker;
 
 /// How long shutdown waits for requests in flight before giving up on them.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most connections one listener holds at once; more wait in the kernel's backlog.
+const MAX_CONNECTIONS: usize = 512;
+
+/// What every connection of one server shares.
+pub struct Shared {
+    /// The store thread.
+    pub worker: Worker,
+    /// The home's tokens.
+    pub tokens: TokenBook,
+}
 
 /// What `serve` listens on.
 pub struct ServeOptions {
+    /// The home served.
     pub home: PathBuf,
-    /// The Unix socket; `None` means `$ASH_HOME/run/ash.sock`.
+    /// The owner's Unix socket; `None` means `$ASH_HOME/run/ash.sock`.
     pub socket: Option<PathBuf>,
+    /// A Unix socket for sandboxes: every connection must present a token.
+    pub sandbox_socket: Option<PathBuf>,
     /// Loopback TCP for JSON-RPC (tokens required).
     pub listen: Option<SocketAddr>,
     /// Loopback TCP for MCP's streamable HTTP transport (tokens required).
@@ -68,59 +81,90 @@ pub fn serve(options: ServeOptions, builder: MemoryStoreBuilder) -> Result<()> {
         }
     }
     let instance = instance::Instance::claim(&options.home)?;
-    let socket_path = options.socket.clone().unwrap_or_else(|| default_socket(&options.home));
-    let socket = instance::bind_socket(&socket_path)?;
-    let (worker, store_thread) = Worker::start(builder)?;
-    let shared = Arc::new(Shared {
-        worker,
-        tokens: TokenBook::new(&options.home),
-    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("ash-serve")
         .build()
         .context("starting the server's runtime")?;
-    let served = runtime.block_on(run(&options, &socket_path, socket, shared));
+    // Signals are caught from here on: a Ctrl-C while the store opens stops cleanly.
+    let signals = {
+        let _entered = runtime.enter();
+        Signals::install()?
+    };
+    let (worker, store_thread) = Worker::start(builder)?;
+    let shared = Arc::new(Shared {
+        worker,
+        tokens: TokenBook::new(&options.home),
+    });
+    let served = runtime.block_on(run(&options, shared, signals));
     runtime.shutdown_timeout(Duration::from_secs(1));
     // Every worker handle is gone with the runtime's tasks: the store thread finishes.
     store_thread.join();
-    let _ = std::fs::remove_file(&socket_path);
     drop(instance);
     tracing::info!("stopped");
     served
 }
 
-async fn run(
-    options: &ServeOptions,
-    socket_path: &std::path::Path,
-    socket: std::os::unix::net::UnixListener,
-    shared: Arc<Shared>,
-) -> Result<()> {
+async fn run(options: &ServeOptions, shared: Arc<Shared>, mut signals: Signals) -> Result<()> {
+    // Everything is bound before anything is served, so that a client that had an answer
+    // on one listener finds all the others.
+    let owner_path = options.socket.clone().unwrap_or_else(|| default_socket(&options.home));
+    let mut owner = instance::SocketFile::bind(&owner_path)?;
+    let mut sandbox = options
+        .sandbox_socket
+        .as_deref()
+        .map(instance::SocketFile::bind)
+        .transpose()?;
+    let tcp = match options.listen {
+        Some(addr) => Some(
+            TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("listening on {addr}"))?,
+        ),
+        None => None,
+    };
+    let mcp = match options.mcp {
+        Some(addr) => {
+            let listener = TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("listening on {addr}"))?;
+            Some((listener, mcp::MemoryTools::new(shared.worker.clone(), None).await?))
+        }
+        None => None,
+    };
+
     let (stop, stopped) = watch::channel(false);
     let mut tasks = JoinSet::new();
-
-    socket.set_nonblocking(true)?;
-    let unix = UnixListener::from_std(socket)?;
-    tracing::info!("serving {} on {}", options.home.display(), socket_path.display());
-    tasks.spawn(accept(unix, Transport::OwnerSocket, shared.clone(), stopped.clone()));
-
-    if let Some(addr) = options.listen {
-        let tcp = TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("listening on {addr}"))?;
+    tracing::info!("serving {} on {}", options.home.display(), owner.path().display());
+    tasks.spawn(accept(
+        owner.listener()?,
+        Transport::OwnerSocket,
+        shared.clone(),
+        stopped.clone(),
+    ));
+    if let Some(sandbox) = &mut sandbox {
+        tracing::info!("sandboxes on {} (tokens required)", sandbox.path().display());
+        tasks.spawn(accept(
+            sandbox.listener()?,
+            Transport::SandboxSocket,
+            shared.clone(),
+            stopped.clone(),
+        ));
+    }
+    if let Some(tcp) = tcp {
         tracing::info!("JSON-RPC on tcp://{} (tokens required)", tcp.local_addr()?);
         tasks.spawn(accept(tcp, Transport::Tcp, shared.clone(), stopped.clone()));
     }
-    if let Some(addr) = options.mcp {
-        let listener = TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("listening on {addr}"))?;
+    if let Some((listener, tools)) = mcp {
         tracing::info!("MCP on http://{}/mcp (tokens required)", listener.local_addr()?);
-        tasks.spawn(mcp::serve_http(listener, shared.clone(), stopped.clone()));
+        tasks.spawn(mcp::serve_http(listener, tools, shared.clone(), stopped.clone()));
     }
     drop(shared);
 
-    wait_for_signal().await?;
+    signals.wait().await;
+    // New clients find no socket at once ("no server"), rather than waiting on a listener
+    // that no longer accepts.
+    drop((owner, sandbox));
     tracing::info!("stopping: finishing requests in flight");
     let _ = stop.send(true);
     let drained = tokio::time::timeout(DRAIN_TIMEOUT, async { while tasks.join_next().await.is_some() {} }).await;
@@ -131,15 +175,27 @@ async fn run(
     Ok(())
 }
 
-async fn wait_for_signal() -> Result<()> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut interrupt = signal(SignalKind::interrupt())?;
-    let mut terminate = signal(SignalKind::terminate())?;
-    tokio::select! {
-        _ = interrupt.recv() => {}
-        _ = terminate.recv() => {}
+/// SIGINT and SIGTERM, caught from the moment they are installed.
+struct Signals {
+    interrupt: tokio::signal::unix::Signal,
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn install() -> Result<Signals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Signals {
+            interrupt: signal(SignalKind::interrupt()).context("catching SIGINT")?,
+            terminate: signal(SignalKind::terminate()).context("catching SIGTERM")?,
+        })
     }
-    Ok(())
+
+    async fn wait(&mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
 }
 
 /// A listening socket of either kind.
@@ -159,7 +215,9 @@ impl Listener for TcpListener {
     type Stream = tokio::net::TcpStream;
     async fn next(&self) -> std::io::Result<Self::Stream> {
         let (stream, _) = self.accept().await?;
-        stream.set_nodelay(true)?;
+        // Answers are single small writes: send them now. (A peer that already hung up
+        // makes this fail; its connection fails at the first read instead.)
+        let _ = stream.set_nodelay(true);
         Ok(stream)
     }
 }
@@ -169,12 +227,21 @@ impl Listener for TcpListener {
 async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shared>, stopped: watch::Receiver<bool>) {
     let mut connections = JoinSet::new();
     let mut stopping = stopped.clone();
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+            () = until_stopped(&mut stopping) => break,
+        };
         tokio::select! {
             accepted = listener.next() => match accepted {
                 Ok(stream) => {
                     let session = Session::new(shared.clone(), transport);
-                    connections.spawn(connection::serve(stream, session, stopped.clone()));
+                    let served = connection::serve(stream, session, stopped.clone());
+                    connections.spawn(async move {
+                        served.await;
+                        drop(slot);
+                    });
                 }
                 Err(e) => {
                     // Out of descriptors, usually: wait a little rather than spin.
@@ -187,7 +254,7 @@ async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shar
         // Reap finished connections as we go.
         while connections.try_join_next().is_some() {}
     }
-    drop(shared);
+    drop((listener, shared));
     while connections.join_next().await.is_some() {}
 }
 

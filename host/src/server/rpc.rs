@@ -111,6 +111,8 @@ impl Request {
         };
         let params = match object.remove("params") {
             None | Some(Value::Null) => serde_json::Map::new(),
+            // Many clients send `[]` for a call without parameters.
+            Some(Value::Array(p)) if p.is_empty() => serde_json::Map::new(),
             Some(Value::Object(p)) => p,
             Some(_) => {
                 return Err((

@@ -1,8 +1,8 @@
 //! One connection's state: who it speaks for. A connection on the owner-only Unix socket
 //! is trusted to name its caller in each request (it is the local agent host); one that
 //! presented a token is pinned to the token's caller, and a request naming anyone else
-//! is refused, not quietly narrowed; a TCP connection must present a token before
-//! anything but `health`.
+//! is refused, not quietly narrowed. A connection on the sandbox socket or on TCP must
+//! present a token before anything but `health`.
 
 use std::sync::Arc;
 
@@ -10,21 +10,22 @@ use serde_json::{Map, Value};
 
 use ash_memory::Caller;
 
+use super::Shared;
 use super::rpc::{self, Request, RpcError};
-use super::tokens::TokenBook;
+use super::tokens::TokenError;
 use super::worker::Worker;
 
-/// What every connection of one server shares.
-pub struct Shared {
-    pub worker: Worker,
-    pub tokens: TokenBook,
-}
+/// The most requests one batch may hold: a batch is answered whole, so its size bounds
+/// what one frame can make the server build.
+pub const MAX_BATCH: usize = 100;
 
 /// Where a connection came in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
     /// The owner-only Unix socket: callers may be named in requests.
     OwnerSocket,
+    /// The sandbox socket (`serve --sandbox-socket`): a token first, always.
+    SandboxSocket,
     /// Loopback TCP: a token first, always.
     Tcp,
 }
@@ -50,16 +51,24 @@ pub struct Session {
 pub const DEFAULT_USER: &str = "local";
 
 impl Session {
+    /// A connection that came in on `transport`.
     pub fn new(shared: Arc<Shared>, transport: Transport) -> Self {
         let authority = match transport {
             Transport::OwnerSocket => Authority::Owner,
-            Transport::Tcp => Authority::Nobody,
+            Transport::SandboxSocket | Transport::Tcp => Authority::Nobody,
         };
         Session { shared, authority }
     }
 
+    /// The store thread, for the methods.
     pub fn worker(&self) -> &Worker {
         &self.shared.worker
+    }
+
+    /// Whether the connection still has to present a token (it is then held to a small
+    /// frame and a deadline).
+    pub fn awaiting_token(&self) -> bool {
+        matches!(self.authority, Authority::Nobody)
     }
 
     /// Answers one frame (a request or a batch); `None` when nothing is to be sent back
@@ -78,6 +87,12 @@ impl Session {
             Value::Array(batch) if batch.is_empty() => Some(rpc::response(
                 Value::Null,
                 Err(RpcError::invalid_request("an empty batch")),
+            )),
+            Value::Array(batch) if batch.len() > MAX_BATCH => Some(rpc::response(
+                Value::Null,
+                Err(RpcError::invalid_request(format!(
+                    "a batch holds at most {MAX_BATCH} requests"
+                ))),
             )),
             Value::Array(batch) => {
                 let mut answers = Vec::new();
@@ -129,11 +144,7 @@ impl Session {
         if let Authority::Pinned { .. } = self.authority {
             return Err(RpcError::forbidden("this connection is already pinned to a token"));
         }
-        let issued = self
-            .shared
-            .tokens
-            .verify(&token)
-            .map_err(|e| RpcError::unauthenticated(e.to_string()))?;
+        let issued = self.shared.tokens.verify(&token).map_err(refusal)?;
         let caller = issued.caller();
         tracing::info!("a connection authenticated as token {}", issued.id);
         self.authority = Authority::Pinned {
@@ -158,8 +169,7 @@ impl Session {
             Authority::Pinned { token_id, caller } => {
                 // A revoked or expired token stops working on the next request, not at
                 // the next connection.
-                let still = self.shared.tokens.verify_id(token_id);
-                still.map_err(|e| RpcError::unauthenticated(e.to_string()))?;
+                self.shared.tokens.verify_id(token_id).map_err(refusal)?;
                 if user.is_some() && user != caller.user_id {
                     return Err(RpcError::forbidden(format!(
                         "this connection acts for user {:?} only",
@@ -181,6 +191,16 @@ impl Session {
     pub fn is_owner(&self) -> bool {
         matches!(self.authority, Authority::Owner)
     }
+}
+
+/// Why a token is refused, as the client may see it: a token file that cannot be read
+/// is the owner's problem, logged in full, and its path is not told to the client.
+fn refusal(e: TokenError) -> RpcError {
+    if let TokenError::Unreadable(_) = &e {
+        tracing::error!("{e}");
+        return RpcError::unauthenticated("tokens cannot be checked now; the server's log says why");
+    }
+    RpcError::unauthenticated(e.to_string())
 }
 
 fn take_id(params: &mut Map<String, Value>, key: &str) -> Result<Option<String>, RpcError> {

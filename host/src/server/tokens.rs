@@ -214,14 +214,16 @@ impl TokenBook {
             .mode(0o600)
             .open(&self.path)
             .with_context(|| format!("opening {}", self.path.display()))?;
-        // Exclusive while appending, so that a torn last line is ended before ours.
+        // Exclusive while appending. A torn last line (a writer died mid-line) was never
+        // acknowledged: it is cut off, so that it cannot become a malformed line that
+        // stops every token.
         file.lock()
             .with_context(|| format!("locking {}", self.path.display()))?;
-        let torn = std::fs::read(&self.path)
-            .map(|bytes| bytes.last().is_some_and(|b| *b != b'\n'))
-            .unwrap_or(false);
-        if torn {
-            text.insert(0, '\n');
+        let bytes = std::fs::read(&self.path).with_context(|| format!("reading {}", self.path.display()))?;
+        if bytes.last().is_some_and(|b| *b != b'\n') {
+            let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |end| end + 1);
+            file.set_len(whole as u64)
+                .with_context(|| format!("cutting a torn line off {}", self.path.display()))?;
         }
         file.write_all(text.as_bytes())
             .and_then(|()| file.sync_all())
@@ -281,8 +283,9 @@ fn hash(token: &str) -> String {
         .collect()
 }
 
+/// Milliseconds, so that a token lives its whole lifetime, not up to a second less.
 fn stamp(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 fn check_id(what: &str, id: &str) -> Result<()> {
@@ -348,14 +351,19 @@ mod tests {
     }
 
     #[test]
-    fn a_malformed_line_fails_closed_but_a_torn_last_line_is_ignored() {
+    fn a_malformed_line_fails_closed_but_a_torn_last_line_is_ignored_and_cut_off() {
         let (dir, book) = book();
         let (token, _) = book.issue("alice", None, None).unwrap();
         let path = dir.path().join("tokens.jsonl");
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"id\":\"abc").unwrap();
         assert!(book.verify(&token).is_ok(), "a torn last line was never acknowledged");
-        f.write_all(b"\n").unwrap();
+        let (second, _) = book.issue("bob", None, None).unwrap();
+        assert!(
+            book.verify(&token).is_ok() && book.verify(&second).is_ok(),
+            "the torn line was cut off"
+        );
+        f.write_all(b"not json\n").unwrap();
         assert!(matches!(book.verify(&token), Err(TokenError::Unreadable(_))));
     }
 

@@ -42,12 +42,17 @@ impl Worker {
                     }
                 };
                 while let Ok(job) = queue.recv() {
-                    // A panic is a bug in the host, never the client's doing: it fails
-                    // that one call (the next call rolls back what it left half done),
-                    // and the server keeps serving.
+                    // A panic is a bug in ash-memory. The store may hold the home's lock
+                    // and half a call's writes: close it (releasing the lock; the next
+                    // process rolls the writes back) and end the process, so that a
+                    // restart begins clean. Nothing acknowledged is lost.
                     let run = std::panic::AssertUnwindSafe(|| job(&mut store));
                     if std::panic::catch_unwind(run).is_err() {
-                        tracing::error!("a call panicked; it was answered with an error");
+                        drop(store);
+                        tracing::error!(
+                            "a call panicked (a bug in ash-memory): stopping so that a restart begins clean"
+                        );
+                        std::process::exit(70);
                     }
                 }
             })
@@ -72,7 +77,7 @@ impl Worker {
             return Err(Error::Busy("the server is shutting down".into()));
         }
         rx.await
-            .unwrap_or_else(|_| Err(Error::Storage("the call failed inside the server; see its log".into())))
+            .unwrap_or_else(|_| Err(Error::Busy("the server is shutting down".into())))
     }
 }
 

@@ -1,7 +1,9 @@
 //! MCP's streamable HTTP transport inside `serve --mcp ADDR`, at `/mcp`. Every HTTP
 //! request must carry `Authorization: Bearer <token>`; the token is checked on each one
-//! (so a revoked token stops at once, and a session opened with one token cannot be
-//! used with another), and its caller travels to the tools in the request's extensions.
+//! (so a revoked token stops at once), and its caller travels to the tools in the
+//! request's extensions. The server is stateless: it keeps no MCP sessions, so there is
+//! no session that another token could reuse and nothing for idle clients to pile up,
+//! and it answers each request with plain JSON.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -19,28 +21,39 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::MemoryTools;
-use crate::server::session::Shared;
+use crate::server::Shared;
 
 type Body = BoxBody<Bytes, Infallible>;
 
-/// Serves MCP on `listener` until shutdown.
-pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, mut stopped: watch::Receiver<bool>) {
-    let tools = match MemoryTools::new(shared.worker.clone(), None).await {
-        Ok(tools) => tools,
-        Err(e) => {
-            tracing::error!("MCP over HTTP cannot start: {e:#}");
-            return;
-        }
-    };
+/// The most MCP connections at once, and how long a client may take to send a request's
+/// headers.
+const MAX_CONNECTIONS: usize = 256;
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves `tools` on `listener` until shutdown.
+pub async fn serve_http(
+    listener: TcpListener,
+    tools: MemoryTools,
+    shared: Arc<Shared>,
+    mut stopped: watch::Receiver<bool>,
+) {
     let cancel = CancellationToken::new();
-    let config = StreamableHttpServerConfig::default().with_cancellation_token(cancel.child_token());
+    let config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(cancel.child_token())
+        .with_legacy_session_mode(false)
+        .with_json_response(true);
     let mcp = StreamableHttpService::new(
         move || Ok(tools.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+            () = crate::server::until_stopped(&mut stopped) => break,
+        };
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
@@ -58,12 +71,16 @@ pub async fn serve_http(listener: TcpListener, shared: Arc<Shared>, mut stopped:
             let (mcp, shared) = (mcp.clone(), shared.clone());
             async move { Ok::<_, Infallible>(answer(request, &mcp, &shared).await) }
         });
-        let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT)
+            .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(e) = connection.await {
                 tracing::debug!("MCP connection: {e}");
             }
+            drop(slot);
         });
     }
     cancel.cancel();
@@ -83,12 +100,14 @@ async fn answer(
     if request.uri().path() != "/mcp" {
         return plain(StatusCode::NOT_FOUND, "MCP is served at /mcp");
     }
+    // The scheme is case-insensitive (RFC 9110, section 11.1).
     let bearer = request
         .headers()
         .get(hyper::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::to_owned);
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim().to_owned());
     let Some(token) = bearer else {
         return plain(
             StatusCode::UNAUTHORIZED,
@@ -99,6 +118,13 @@ async fn answer(
         Ok(issued) => {
             request.extensions_mut().insert(issued.caller());
             mcp.handle(request).await
+        }
+        Err(crate::server::tokens::TokenError::Unreadable(why)) => {
+            tracing::error!("tokens cannot be checked: {why}");
+            plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "tokens cannot be checked now; the server's log says why",
+            )
         }
         Err(e) => plain(StatusCode::UNAUTHORIZED, &e.to_string()),
     }

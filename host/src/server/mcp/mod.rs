@@ -42,7 +42,7 @@ pub struct MemoryTools {
 
 impl MemoryTools {
     /// The tools, with `remember` and `recall` as the policy component defines them.
-    async fn new(worker: Worker, fixed_caller: Option<Caller>) -> Result<Self> {
+    pub async fn new(worker: Worker, fixed_caller: Option<Caller>) -> Result<Self> {
         let schemas = worker
             .run(|s| s.tool_schemas())
             .await
