@@ -217,7 +217,7 @@ impl Client {
     /// Whether the server closed the connection (reading hits the end).
     pub fn closed(&mut self) -> bool {
         let mut rest = Vec::new();
-        matches!(self.reader.read_to_end(&mut rest), Ok(_)) && rest.is_empty()
+        self.reader.read_to_end(&mut rest).is_ok() && rest.is_empty()
     }
 }
 

@@ -85,11 +85,14 @@ pub enum TokenError {
 /// takes effect on the next request of every connection.
 pub struct TokenBook {
     path: PathBuf,
-    cache: Mutex<Option<(FileStamp, Result<HashMap<String, TokenInfo>, String>)>>,
+    cache: Mutex<Option<(FileStamp, Tokens)>>,
 }
 
 /// What tells a changed file: length, modification time and inode.
 type FileStamp = (u64, Option<SystemTime>, u64);
+
+/// The tokens by id as last read, or why they could not be.
+type Tokens = Result<HashMap<String, TokenInfo>, String>;
 
 impl TokenBook {
     /// The tokens of the home at `home`.
@@ -183,7 +186,7 @@ impl TokenBook {
     }
 
     /// The tokens by id, from the cache while the file is unchanged.
-    fn read(&self) -> Result<HashMap<String, TokenInfo>, String> {
+    fn read(&self) -> Tokens {
         let stamp = match std::fs::metadata(&self.path) {
             Ok(m) => {
                 use std::os::unix::fs::MetadataExt as _;
