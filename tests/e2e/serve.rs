@@ -483,7 +483,7 @@ fn the_sandbox_socket_needs_a_token_for_everything_and_never_runs_maintenance() 
     );
     assert_eq!(anonymous.read().unwrap()["error"]["code"], -32600);
     let owner = server.socket.clone();
-    assert!(server.signal("TERM").success());
+    assert!(server.signal("INT").success(), "Ctrl-C stops cleanly too");
     assert!(
         !sandbox.exists() && !owner.exists(),
         "both sockets go when the server does"

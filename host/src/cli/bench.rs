@@ -87,6 +87,16 @@ pub(super) fn fact(i: usize) -> String {
     )
 }
 
+/// The searches timed, in turn.
+pub(super) const QUERIES: [&str; 6] = [
+    "What does Sarah like to eat?",
+    "travel plans",
+    "paperwork deadlines",
+    "sports",
+    "music",
+    "my sister's hobbies",
+];
+
 /// People created before the fill.
 const PEOPLE_IN_BENCH: usize = 200;
 
@@ -194,14 +204,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     }
     let bytes_per_add = (bytes_written() - written) as f64 / args.samples.max(1) as f64;
     let mut searches = Vec::with_capacity(args.samples);
-    let queries = [
-        "What does Sarah like to eat?",
-        "travel plans",
-        "paperwork deadlines",
-        "sports",
-        "music",
-        "my sister's hobbies",
-    ];
+    let queries = QUERIES;
     for k in 0..args.samples {
         let query = SearchQuery::new(queries[k % queries.len()]).limit(10);
         let t = Instant::now();

@@ -1,8 +1,9 @@
 //! `ash-memory bench --serve`: what the server costs beside the library, at a given
-//! size, in a temporary home. The same store is first searched in-process; then a real
-//! `ash-memory serve` (this binary) is started on it and measured over its Unix socket:
-//! search and add round trips, `ash-sb memory search` as a whole process, and eight
-//! concurrent clients mixing 90% searches with 10% adds. Prints figures; asserts nothing.
+//! size, in a temporary home. A real `ash-memory serve` (this binary) is started on the
+//! home and measured over its Unix socket: search round trips (in turn with the same
+//! search in-process), add round trips, `ash-sb memory search` as a whole process, and
+//! eight concurrent clients mixing 90% searches with 10% adds. Prints figures; asserts
+//! nothing.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::os::unix::net::UnixStream;
@@ -15,16 +16,8 @@ use serde_json::{Value, json};
 
 use ash_memory::{Caller, MemoryStore, SearchQuery};
 
-use super::bench::{Stats, add_people, fact, fill, ms, stats};
+use super::bench::{QUERIES, Stats, add_people, fact, fill, ms, stats};
 
-const QUERIES: [&str; 6] = [
-    "What does Sarah like to eat?",
-    "travel plans",
-    "paperwork deadlines",
-    "sports",
-    "music",
-    "my sister's hobbies",
-];
 /// Concurrent clients in the mixed run (each makes four times `--samples` calls).
 const CLIENTS: usize = 8;
 
@@ -34,27 +27,24 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
     let cache = dir.path().join("cache");
     let me = Caller::user("bench");
 
-    // The baseline: the same searches in-process, on the store the server will hold.
+    // The baseline is the same search in-process, on a store open on the same home at the
+    // same time, taken in turn with the RPC one so that both see the same machine.
     let mut store = MemoryStore::builder(&home).cache_dir(Some(cache.clone())).open()?;
     add_people(&mut store, &me)?;
     fill(&mut store, &me, memories)?;
-    let mut local = Vec::new();
+    let server = Server::start(&home, &cache)?;
+    let mut rpc = Rpc::connect(&server.socket)?;
+    let (mut local, mut searches) = (Vec::new(), Vec::new());
     for k in 0..samples {
         let query = SearchQuery::new(QUERIES[k % QUERIES.len()]).limit(10);
         let t = Instant::now();
         store.search(&me, &query)?;
         local.push(t.elapsed());
-    }
-    drop(store);
-
-    let server = Server::start(&home, &cache)?;
-    let mut rpc = Rpc::connect(&server.socket)?;
-    let mut searches = Vec::new();
-    for k in 0..samples {
         let t = Instant::now();
         rpc.call("memory.search", search_params(k))?;
         searches.push(t.elapsed());
     }
+    drop(store);
     let mut adds = Vec::new();
     for k in 0..samples {
         let t = Instant::now();
@@ -64,8 +54,13 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
 
     // `ash-sb` as a sandboxed tool runs it: a whole process per call.
     let ash_sb = std::env::current_exe()?.with_file_name("ash-sb");
-    let mut processes = Vec::new();
+    let (mut processes, mut floor) = (Vec::new(), Vec::new());
     if ash_sb.exists() {
+        for _ in 0..samples {
+            let t = Instant::now();
+            Command::new(&ash_sb).arg("--version").stdout(Stdio::null()).status()?;
+            floor.push(t.elapsed());
+        }
         for k in 0..samples {
             let t = Instant::now();
             let out = Command::new(&ash_sb)
@@ -116,6 +111,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
     let search = stats(searches);
     let add = stats(adds);
     let process = (!processes.is_empty()).then(|| stats(processes));
+    let floor = (!floor.is_empty()).then(|| stats(floor));
     let worst_p95 = per_client_stats.iter().map(|s| s.p95).max().unwrap_or_default();
     let best_p95 = per_client_stats.iter().map(|s| s.p95).min().unwrap_or_default();
     let triple = |s: &Stats| json!({ "median": ms(s.median), "p95": ms(s.p95), "mean": ms(s.mean) });
@@ -128,6 +124,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
                 "rpc_search_ms": triple(&search),
                 "rpc_add_ms": triple(&add),
                 "ash_sb_search_process_ms": process.as_ref().map(triple),
+                "ash_sb_version_process_ms": floor.as_ref().map(triple),
                 "mixed": {
                     "clients": CLIENTS, "operations": ops, "seconds": mixed.as_secs_f64(),
                     "per_second": ops / mixed.as_secs_f64(),
@@ -154,9 +151,12 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
         ms(search.median) - ms(local.median)
     );
     row("add, JSON-RPC round trip", &add);
-    match &process {
-        Some(p) => row("ash-sb memory search (process)", p),
-        None => println!("  ash-sb not found beside this binary: cargo build --release -p ash-sb"),
+    match (&process, &floor) {
+        (Some(p), Some(f)) => {
+            row("ash-sb memory search (process)", p);
+            row("ash-sb --version (process)", f);
+        }
+        _ => println!("  ash-sb not found beside this binary: cargo build --release -p ash-sb"),
     }
     println!(
         "  {CLIENTS} clients, 90% search / 10% add: {:.0} calls/s ({ops:.0} calls in {:.2} s); \
