@@ -45,6 +45,13 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
         searches.push(t.elapsed());
     }
     drop(store);
+    // The transport's floor: a call that does not reach the store.
+    let mut healths = Vec::new();
+    for _ in 0..samples {
+        let t = Instant::now();
+        rpc.call("health", json!({}))?;
+        healths.push(t.elapsed());
+    }
     let mut adds = Vec::new();
     for k in 0..samples {
         let t = Instant::now();
@@ -109,6 +116,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
 
     let local = stats(local);
     let search = stats(searches);
+    let health = stats(healths);
     let add = stats(adds);
     let process = (!processes.is_empty()).then(|| stats(processes));
     let floor = (!floor.is_empty()).then(|| stats(floor));
@@ -122,6 +130,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
                 "memories": memories,
                 "in_process_search_ms": triple(&local),
                 "rpc_search_ms": triple(&search),
+                "rpc_health_ms": triple(&health),
                 "rpc_add_ms": triple(&add),
                 "ash_sb_search_process_ms": process.as_ref().map(triple),
                 "ash_sb_version_process_ms": floor.as_ref().map(triple),
@@ -150,6 +159,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
         "  (RPC minus in-process)",
         ms(search.median) - ms(local.median)
     );
+    row("health, JSON-RPC round trip", &health);
     row("add, JSON-RPC round trip", &add);
     match (&process, &floor) {
         (Some(p), Some(f)) => {
