@@ -16,10 +16,18 @@ fn main() -> Result<()> {
     for path in ["wit", "guest/src", "guest/Cargo.toml", "host/wasm_component.rs"] {
         println!("cargo:rerun-if-changed={}", root.join(path).display());
     }
-    wasm_component::build(
-        &root,
-        "ash-memory-guest",
-        "ash_memory_guest",
-        &out_dir.join("ash_memory_policy.wasm"),
-    )
+    let component = out_dir.join("ash_memory_policy.wasm");
+    wasm_component::build(&root, "ash-memory-guest", "ash_memory_guest", &component)?;
+    publish(&component, &wasm_component::target_dir(&root).join(ARTIFACT))
+}
+
+/// Where the JavaScript and Python hosts (`hosts/`) find the very bytes this build embeds.
+const ARTIFACT: &str = "ash_memory_policy.wasm";
+
+/// Copies the component to `to`, through a temporary file and a rename, so that a debug
+/// and a release build running at once never leave a reader half a file.
+fn publish(component: &std::path::Path, to: &std::path::Path) -> Result<()> {
+    let tmp = to.with_extension(format!("wasm.{}.tmp", std::process::id()));
+    std::fs::copy(component, &tmp).with_context(|| format!("copying the component to {}", tmp.display()))?;
+    std::fs::rename(&tmp, to).with_context(|| format!("renaming {} to {}", tmp.display(), to.display()))
 }

@@ -14,10 +14,7 @@ use anyhow::{Context, Result, bail};
 /// and writes its component to `out`. `crate_name` is the package's library name.
 pub fn build(root: &Path, package: &str, crate_name: &str, out: &Path) -> Result<()> {
     // A target dir of its own: the outer cargo holds the lock on the workspace's.
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("wasm-guest");
+    let target_dir = target_dir(root).join("wasm-guest");
     ensure_wasm_target()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
@@ -43,6 +40,13 @@ pub fn build(root: &Path, package: &str, crate_name: &str, out: &Path) -> Result
     }
     let module = target_dir.join(format!("wasm32-unknown-unknown/guest/{crate_name}.wasm"));
     encode(&module, out)
+}
+
+/// The workspace's target folder: `$CARGO_TARGET_DIR`, else `<root>/target`.
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
 }
 
 /// A fresh rustup toolchain has only the host target. Rather than fail with "can't find

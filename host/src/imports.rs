@@ -13,6 +13,7 @@ use crate::config::PolicySettings;
 use crate::embedder::Embedder;
 use crate::files::FileStore;
 use crate::home::{Home, HomeLock};
+use crate::ids::IdSource;
 use crate::index::SqliteIndex;
 use crate::llm::Llm;
 
@@ -23,6 +24,7 @@ pub struct HostState {
     pub(crate) embedder: Box<dyn Embedder>,
     pub(crate) llm: Box<dyn Llm>,
     pub(crate) clock: Clock,
+    pub(crate) ids: IdSource,
     pub(crate) limits: StoreLimits,
     pub(crate) settings: PolicySettings,
     progress: Option<ProgressBar>,
@@ -44,6 +46,7 @@ impl HostState {
         embedder: Box<dyn Embedder>,
         llm: Box<dyn Llm>,
         clock: Clock,
+        ids: IdSource,
         settings: PolicySettings,
     ) -> Self {
         HostState {
@@ -52,6 +55,7 @@ impl HostState {
             embedder,
             llm,
             clock,
+            ids,
             limits: StoreLimits::default(),
             settings,
             progress: None,
@@ -181,7 +185,7 @@ impl clock::Host for HostState {
 
 impl ids::Host for HostState {
     fn new_id(&mut self) -> String {
-        uuid::Uuid::new_v4().to_string()
+        self.ids.next()
     }
 }
 

@@ -51,6 +51,7 @@ mod fault;
 mod files;
 mod home;
 mod http;
+mod ids;
 mod imports;
 mod index;
 mod journal;
@@ -65,6 +66,7 @@ pub use contract::{
 };
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};
+pub use ids::Ids;
 pub use llm::{Llm, LlmError, LlmRequest};
 pub use sandbox::{Limits, POLICY_COMPONENT};
 pub use store::{MemoryStore, MemoryStoreBuilder};

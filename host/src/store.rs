@@ -10,6 +10,7 @@ use crate::embedder::Embedder;
 use crate::error::Error;
 use crate::files::FileStore;
 use crate::home::Home;
+use crate::ids::{IdSource, Ids};
 use crate::imports::HostState;
 use crate::index::SqliteIndex;
 use crate::llm::Llm;
@@ -30,6 +31,7 @@ pub struct MemoryStore {
 pub struct MemoryStoreBuilder {
     home: PathBuf,
     clock: Clock,
+    ids: Ids,
     embedder: Option<Box<dyn Embedder>>,
     llm: Option<Box<dyn Llm>>,
     limits: Option<Limits>,
@@ -42,6 +44,11 @@ impl MemoryStoreBuilder {
     /// Fixes "now" (for tests and `--now`); the default is the system clock.
     pub fn clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
+        self
+    }
+    /// Where new ids come from; the default is random UUIDs.
+    pub fn ids(mut self, ids: Ids) -> Self {
+        self.ids = ids;
         self
     }
     /// Replaces the embedded static embedder.
@@ -92,6 +99,7 @@ impl MemoryStoreBuilder {
             embedder,
             llm,
             self.clock,
+            IdSource::new(self.ids),
             settings,
         );
         let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
@@ -121,6 +129,7 @@ impl MemoryStore {
         MemoryStoreBuilder {
             home: home.into(),
             clock: Clock::System,
+            ids: Ids::Random,
             embedder: None,
             llm: None,
             limits: None,

@@ -10,6 +10,7 @@ mod server;
 
 mod async_host;
 mod cli;
+mod conformance;
 mod contract;
 mod crash;
 mod embedder_http;

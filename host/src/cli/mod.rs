@@ -3,6 +3,8 @@
 
 mod bench;
 mod bench_serve;
+mod component;
+mod conformance;
 mod demo;
 mod output;
 
@@ -159,6 +161,27 @@ enum Command {
     Bench(bench::BenchArgs),
     /// A short tour: remember, recall, scoping and secrets, in a temporary home
     Demo,
+    /// The policy component this binary runs, for other hosts (JavaScript, Python) to load
+    Component {
+        /// Write it to this file (else to stdout, which must not be a terminal)
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Print its sha256 instead
+        #[arg(long, conflicts_with = "out")]
+        sha256: bool,
+    },
+    /// Run conformance scenarios (tests/conformance/*.json) against this host
+    Conformance {
+        /// Scenario files
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Leave each scenario's home in DIR/NAME
+        #[arg(long, value_name = "DIR")]
+        keep: Option<PathBuf>,
+        /// Print each step's result
+        #[arg(long)]
+        verbose: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -244,6 +267,13 @@ pub fn run() -> Result<()> {
     match &cli.command {
         Command::Bench(args) => return bench::run(args, cli.json),
         Command::Demo => return demo::run(),
+        Command::Component { out, sha256 } => return component::run(out.as_deref(), *sha256),
+        Command::Conformance { files, keep, verbose } => {
+            if !conformance::run(files, keep.as_deref(), *verbose)? {
+                anyhow::bail!("some scenarios failed");
+            }
+            return Ok(());
+        }
         _ => {}
     }
     let home = cli.home.clone().unwrap_or_else(ash_memory::default_home);
@@ -368,7 +398,13 @@ pub fn run() -> Result<()> {
         Command::Tools {
             call: Some(ToolsCommand::Call { name, arguments }),
         } => out.tool_result(&store.tool_call(&caller, &name, &arguments)?),
-        Command::Bench(_) | Command::Demo | Command::Serve { .. } | Command::Mcp | Command::Token(_) => {
+        Command::Bench(_)
+        | Command::Demo
+        | Command::Component { .. }
+        | Command::Conformance { .. }
+        | Command::Serve { .. }
+        | Command::Mcp
+        | Command::Token(_) => {
             unreachable!("handled above")
         }
     }

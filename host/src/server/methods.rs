@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use ash_memory::{Caller, ListOptions, MemoryType, NewMemory, NewPerson, SearchQuery};
+use ash_memory::{Caller, Error, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery};
 
 use super::rpc::RpcError;
 use super::session::Session;
@@ -19,22 +19,35 @@ pub fn health() -> Value {
     json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION"), "pid": std::process::id() })
 }
 
-/// Runs `method` for `caller`.
+/// One method's store call, its parameters parsed: what the store thread runs.
+pub type StoreCall = Box<dyn FnOnce(&mut MemoryStore) -> Result<Value, Error> + Send>;
+
+/// Runs `method` for `caller` on the session's store thread.
 pub async fn call(
     session: &Session,
     method: &str,
     caller: Caller,
     params: Map<String, Value>,
 ) -> Result<Value, RpcError> {
-    let worker = session.worker();
-    match method {
+    if method == "maintenance.gc" && !session.is_owner() {
+        return Err(RpcError::forbidden(
+            "maintenance is for the owner's socket, not a token",
+        ));
+    }
+    let job = prepare(method, caller, params)?;
+    Ok(session.worker().run(job).await?)
+}
+
+/// Parses `method`'s parameters into the one store call it makes. Parameter errors are
+/// found here, before the call waits its turn for the store.
+pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Result<StoreCall, RpcError> {
+    Ok(match method {
         "memory.search" => {
             let p: SearchParams = parse(params)?;
             let mut query = SearchQuery::new(p.query);
             query.limit = p.limit;
             query.about = p.about;
-            let results = worker.run(move |s| s.search(&caller, &query)).await?;
-            Ok(wire::search(&results))
+            Box::new(move |s| Ok(wire::search(&s.search(&caller, &query)?)))
         }
         "memory.add" => {
             let p: AddParams = parse(params)?;
@@ -47,8 +60,7 @@ pub async fn call(
                 source: Some(p.source.unwrap_or_else(|| "rpc".into())),
                 observed_at: p.observed_at,
             };
-            let added = worker.run(move |s| s.add(&caller, &item)).await?;
-            Ok(wire::added(&added))
+            Box::new(move |s| Ok(wire::added(&s.add(&caller, &item)?)))
         }
         "memory.list" => {
             let p: ListParams = parse(params)?;
@@ -58,40 +70,31 @@ pub async fn call(
                 include_expired: p.include_expired,
                 include_superseded: p.include_superseded,
             };
-            let found = worker.run(move |s| s.list(&caller, &options)).await?;
-            Ok(json!({ "memories": wire::memories(&found) }))
+            Box::new(move |s| Ok(json!({ "memories": wire::memories(&s.list(&caller, &options)?) })))
         }
         "memory.delete" => {
             let p: IdParams = parse(params)?;
-            let id = worker.run(move |s| s.delete(&caller, &p.memory_id)).await?;
-            Ok(json!({ "deleted": id }))
+            Box::new(move |s| Ok(json!({ "deleted": s.delete(&caller, &p.memory_id)? })))
         }
         "memory.get" => {
             let p: IdParams = parse(params)?;
-            let found = worker.run(move |s| s.get(&caller, &p.memory_id)).await?;
-            Ok(wire::memory(&found))
+            Box::new(move |s| Ok(wire::memory(&s.get(&caller, &p.memory_id)?)))
         }
         "memory.history" => {
             let p: IdParams = parse(params)?;
-            let chain = worker.run(move |s| s.history(&caller, &p.memory_id)).await?;
-            Ok(json!({ "memories": wire::memories(&chain) }))
+            Box::new(move |s| Ok(json!({ "memories": wire::memories(&s.history(&caller, &p.memory_id)?) })))
         }
         "memory.context" => {
             let p: ContextParams = parse(params)?;
-            let block = worker
-                .run(move |s| s.context(&caller, &p.message, p.max_tokens))
-                .await?;
-            Ok(wire::context(&block))
+            Box::new(move |s| Ok(wire::context(&s.context(&caller, &p.message, p.max_tokens)?)))
         }
         "people.list" => {
             let _: NoParams = parse(params)?;
-            Ok(json!({ "people": wire::people(&worker.run(move |s| s.people_list(&caller)).await?) }))
+            Box::new(move |s| Ok(json!({ "people": wire::people(&s.people_list(&caller)?) })))
         }
         "people.show" => {
             let p: ReferenceParams = parse(params)?;
-            Ok(wire::person(
-                &worker.run(move |s| s.people_show(&caller, &p.reference)).await?,
-            ))
+            Box::new(move |s| Ok(wire::person(&s.people_show(&caller, &p.reference)?)))
         }
         "people.add" => {
             let p: PersonParams = parse(params)?;
@@ -100,25 +103,19 @@ pub async fn call(
                 relation: p.relation,
                 aliases: p.aliases,
             };
-            Ok(wire::person(
-                &worker.run(move |s| s.people_add(&caller, &person)).await?,
-            ))
+            Box::new(move |s| Ok(wire::person(&s.people_add(&caller, &person)?)))
         }
         "people.alias" => {
             let p: AliasParams = parse(params)?;
-            let person = worker
-                .run(move |s| s.people_alias(&caller, &p.reference, &p.alias))
-                .await?;
-            Ok(wire::person(&person))
+            Box::new(move |s| Ok(wire::person(&s.people_alias(&caller, &p.reference, &p.alias)?)))
         }
         "people.merge" => {
             let p: MergeParams = parse(params)?;
-            let person = worker.run(move |s| s.people_merge(&caller, &p.keep, &p.merge)).await?;
-            Ok(wire::person(&person))
+            Box::new(move |s| Ok(wire::person(&s.people_merge(&caller, &p.keep, &p.merge)?)))
         }
         "tools.schemas" => {
             let _: NoParams = parse(params)?;
-            Ok(worker.run(|s| s.tool_schemas()).await?)
+            Box::new(|s| s.tool_schemas())
         }
         "tools.call" => {
             let p: ToolParams = parse(params)?;
@@ -126,20 +123,14 @@ pub async fn call(
                 Value::String(text) => text,
                 other => other.to_string(),
             };
-            let text = worker.run(move |s| s.tool_call(&caller, &p.name, &arguments)).await?;
-            Ok(json!({ "result": text }))
+            Box::new(move |s| Ok(json!({ "result": s.tool_call(&caller, &p.name, &arguments)? })))
         }
         "maintenance.gc" => {
-            if !session.is_owner() {
-                return Err(RpcError::forbidden(
-                    "maintenance is for the owner's socket, not a token",
-                ));
-            }
             let p: GcParams = parse(params)?;
-            Ok(wire::gc(&worker.run(move |s| s.gc(p.dry_run)).await?))
+            Box::new(move |s| Ok(wire::gc(&s.gc(p.dry_run)?)))
         }
-        other => Err(RpcError::method_not_found(other)),
-    }
+        other => return Err(RpcError::method_not_found(other)),
+    })
 }
 
 fn parse<T: DeserializeOwned>(params: Map<String, Value>) -> Result<T, RpcError> {

@@ -17,9 +17,9 @@
 mod connection;
 mod instance;
 pub mod mcp;
-mod methods;
-mod rpc;
-mod session;
+pub mod methods;
+pub mod rpc;
+pub mod session;
 pub mod tokens;
 mod worker;
 

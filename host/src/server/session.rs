@@ -156,17 +156,14 @@ impl Session {
 
     /// The caller of a request, taking `user_id` and `chat_id` out of its params.
     fn caller(&self, params: &mut Map<String, Value>) -> Result<Caller, RpcError> {
-        let user = take_id(params, "user_id")?;
-        let chat = take_id(params, "chat_id")?;
         match &self.authority {
-            Authority::Owner => Ok(Caller {
-                user_id: Some(user.unwrap_or_else(|| DEFAULT_USER.to_owned())),
-                chat_id: chat,
-            }),
+            Authority::Owner => owner_caller(params),
             Authority::Nobody => Err(RpcError::unauthenticated(
                 "this connection needs a token: call auth {\"token\": ...} first",
             )),
             Authority::Pinned { token_id, caller } => {
+                let user = take_id(params, "user_id")?;
+                let chat = take_id(params, "chat_id")?;
                 // A revoked or expired token stops working on the next request, not at
                 // the next connection.
                 self.shared.tokens.verify_id(token_id).map_err(refusal)?;
@@ -191,6 +188,17 @@ impl Session {
     pub fn is_owner(&self) -> bool {
         matches!(self.authority, Authority::Owner)
     }
+}
+
+/// Who a request on the owner's socket speaks for: `user_id` (default `local`, as for the
+/// CLI) and `chat_id`, taken out of its params.
+pub fn owner_caller(params: &mut Map<String, Value>) -> Result<Caller, RpcError> {
+    let user = take_id(params, "user_id")?;
+    let chat = take_id(params, "chat_id")?;
+    Ok(Caller {
+        user_id: Some(user.unwrap_or_else(|| DEFAULT_USER.to_owned())),
+        chat_id: chat,
+    })
 }
 
 /// Why a token is refused, as the client may see it: a token file that cannot be read
