@@ -46,7 +46,6 @@ impl HostState {
         embedder: Box<dyn Embedder>,
         llm: Box<dyn Llm>,
         clock: Clock,
-        ids: IdSource,
         settings: PolicySettings,
     ) -> Self {
         HostState {
@@ -55,7 +54,7 @@ impl HostState {
             embedder,
             llm,
             clock,
-            ids,
+            ids: IdSource::default(),
             limits: StoreLimits::default(),
             settings,
             progress: None,

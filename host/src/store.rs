@@ -92,16 +92,16 @@ impl MemoryStoreBuilder {
             None => config.build_llm(&home)?,
         };
         let settings = config.policy_settings(embedder.as_ref());
-        let state = HostState::new(
+        let mut state = HostState::new(
             home.clone(),
             FileStore::new(home.clone()),
             SqliteIndex::new(home.index()),
             embedder,
             llm,
             self.clock,
-            IdSource::new(self.ids),
             settings,
         );
+        state.ids = IdSource::new(self.ids);
         let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
         let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
         let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
