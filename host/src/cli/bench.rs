@@ -22,6 +22,10 @@ pub struct BenchArgs {
     /// as a whole process, and eight concurrent clients, beside the in-process search
     #[arg(long)]
     serve: bool,
+    /// Run this workload file instead (facts, adds, queries: the cross-host bench,
+    /// `scripts/bench_hosts.py`) and print one JSON line
+    #[arg(long, value_name = "FILE", conflicts_with = "serve")]
+    workload: Option<std::path::PathBuf>,
 }
 
 const PEOPLE: &[&str] = &[
@@ -170,6 +174,9 @@ pub(super) fn ms(d: Duration) -> f64 {
 pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     if args.serve {
         return super::bench_serve::run(args.memories, args.samples, json_out);
+    }
+    if let Some(file) = &args.workload {
+        return super::bench_workload::run(file);
     }
     let dir = tempfile::tempdir()?;
     let home = dir.path().join("home");

@@ -3,6 +3,7 @@
 
 mod bench;
 mod bench_serve;
+mod bench_workload;
 mod component;
 mod conformance;
 mod demo;
