@@ -1,0 +1,70 @@
+// `npm run build`: transpiles the policy component with jco (instantiation mode, so that
+// the imports are supplied as objects) into generated/, ships a copy of the component
+// itself, copies the embedded model into model/, and records the sha256 of the input and of every output, which the loader
+// checks: the JS that runs is the transpilation of the component the package ships.
+
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
+const input = path.resolve(process.env.ASH_COMPONENT || path.join(root, "../../target/ash_memory_policy.wasm"));
+const out = path.join(root, "generated");
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+
+if (!fs.existsSync(input)) {
+  console.error(`no component at ${input}: build it (cargo build) or set ASH_COMPONENT`);
+  process.exit(1);
+}
+const bytes = fs.readFileSync(input);
+// jco's package.json is not exported; its folder is found from its entry point.
+const require = createRequire(import.meta.url);
+let jcoDir = path.dirname(require.resolve("@bytecodealliance/jco"));
+while (!fs.existsSync(path.join(jcoDir, "package.json"))) jcoDir = path.dirname(jcoDir);
+const jcoPackage = JSON.parse(fs.readFileSync(path.join(jcoDir, "package.json"), "utf8"));
+const jcoVersion = jcoPackage.version;
+const jcoBin = path.join(jcoDir, jcoPackage.bin.jco);
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+const run = spawnSync(
+  process.execPath,
+  [jcoBin, "transpile", input, "-o", out, "--name", "policy", "--instantiation", "sync", "--quiet"],
+  { stdio: "inherit" },
+);
+if (run.status !== 0) {
+  console.error("jco transpile failed");
+  process.exit(run.status ?? 1);
+}
+fs.writeFileSync(path.join(out, "ash_memory_policy.wasm"), bytes);
+
+// The embedded model: the very files the Rust binary embeds, copied rather than kept in git
+// twice.
+const modelSource = path.join(root, "../../host/model");
+const modelDir = path.join(root, "model");
+fs.mkdirSync(modelDir, { recursive: true });
+for (const name of ["tokenizer.json", "model.safetensors", "config.json", "NOTICE"]) {
+  const from = path.join(modelSource, name);
+  if (fs.existsSync(from)) fs.copyFileSync(from, path.join(modelDir, name));
+  else if (!fs.existsSync(path.join(modelDir, name))) {
+    console.error(`no ${name} at ${modelSource}: build from the ash-memory repository`);
+    process.exit(1);
+  }
+}
+
+const files = {};
+for (const name of fs.readdirSync(out).sort()) {
+  if (name.endsWith(".wasm") || name.endsWith(".js")) files[name] = sha256(fs.readFileSync(path.join(out, name)));
+}
+const info = {
+  component: "ash_memory_policy.wasm",
+  sha256: sha256(bytes),
+  source: path.basename(input),
+  jco: jcoVersion,
+  files,
+};
+fs.writeFileSync(path.join(out, "build-info.json"), JSON.stringify(info, null, 2) + "\n");
+console.log(`built generated/ from ${input} (sha256 ${info.sha256})`);

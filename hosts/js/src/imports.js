@@ -1,0 +1,88 @@
+// The component's imports, as objects for jco's instantiation mode: each interface is a
+// thin adapter over a capability (files, index, embedder, llm, clock, ids, log, settings),
+// as the Rust host's imports.rs. Errors are thrown as the interface's `{ tag, val }`
+// variant; anything else thrown is a host bug and aborts the call.
+
+/**
+ * The host state the imports reach, and nothing more.
+ * @typedef {{
+ *   files: import("./files.js").FileStore,
+ *   index: import("./sqlite-index.js").SqliteIndex,
+ *   embedder: { embed(t: string[]): Float32Array[], modelId(): string, dimension(): number, isRemote(): boolean },
+ *   llm: { complete(r: object): string, isRemote(): boolean },
+ *   clock: import("./clock.js").Clock,
+ *   ids: () => string,
+ *   log: (level: string, message: string) => void,
+ *   settings: { supersessionThreshold: number, maxEntries?: bigint },
+ *   unlocked: <T>(remote: boolean, f: () => T) => T,
+ *   writable: () => string | null,
+ * }} HostState
+ */
+
+/**
+ * Builds the import object for one home.
+ * @param {HostState} s
+ */
+export function makeImports(s) {
+  const byInterface = interfaces(s);
+  // jco 1.35's types name the imports with their version and its JS without: give both.
+  const out = {};
+  for (const [name, impl] of Object.entries(byInterface)) {
+    out[name] = impl;
+    out[name.replace(/@[^@]+$/, "")] = impl;
+  }
+  return out;
+}
+
+/** The imports, one object per interface. */
+function interfaces(s) {
+  // Once the lock could not be taken back after a remote call, nothing more is written.
+  const refuseWrite = (tag) => {
+    const why = s.writable();
+    if (why) throw { tag, val: `not written: ${why}` };
+  };
+  return {
+    "ash:memory/files@0.2.0": {
+      read: (c, from, generation) => s.files.read(c, from, generation),
+      append: (c, lines) => (refuseWrite("io"), s.files.append(c, lines)),
+      replace: (c, lines) => (refuseWrite("io"), s.files.replace(c, lines)),
+      quarantine: (c, lines, reason) => (refuseWrite("io"), s.files.quarantine(c, lines, reason)),
+    },
+    "ash:memory/index@0.2.0": {
+      upsert: (entries) => (refuseWrite("sql"), s.index.upsert(entries)),
+      remove: (ids) => (refuseWrite("sql"), s.index.remove(ids)),
+      knn: (query, k, scope) => s.index.knn(query, k, scope),
+      textSearch: (terms, k, scope) => s.index.textSearch(terms, k, scope),
+      count: () => s.index.count(),
+      clear: (info) => (refuseWrite("sql"), s.index.clear(info)),
+      reflects: () => s.index.reflects(),
+      setReflects: (state) => (refuseWrite("sql"), s.index.setReflects(state)),
+      info: () => s.index.info(),
+    },
+    "ash:memory/embedder@0.2.0": {
+      embed: (texts) => s.unlocked(s.embedder.isRemote(), () => s.embedder.embed(texts)),
+      modelId: () => s.embedder.modelId(),
+      dimension: () => s.embedder.dimension(),
+    },
+    "ash:memory/llm@0.2.0": {
+      complete: (request) => s.unlocked(s.llm.isRemote(), () => s.llm.complete(request)),
+    },
+    "ash:memory/clock@0.2.0": {
+      now: () => s.clock.nowRfc3339(),
+    },
+    "ash:memory/ids@0.2.0": {
+      newId: () => s.ids(),
+    },
+    "ash:memory/log@0.2.0": {
+      log: (level, message) => s.log(level, message),
+      // No progress bar: a rebuild reports through the log at debug level.
+      progress: (task, done, total) => {
+        if (total > 0n && done >= total) s.log("debug", `${task}: ${done}/${total}`);
+      },
+    },
+    "ash:memory/settings@0.2.0": {
+      get: () => s.settings,
+    },
+    "ash:memory/types@0.2.0": {},
+  };
+}

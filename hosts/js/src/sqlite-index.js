@@ -1,0 +1,322 @@
+// The `index` import on SQLite (better-sqlite3) with the sqlite-vec extension and FTS5, with
+// the Rust host's schema, table names and meta rows (host/src/index.rs), so that a
+// data/memory.db written by one host is used by the other without a rebuild.
+
+import fs from "node:fs";
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+import { FILE_MODE } from "./home.js";
+
+/** The most neighbours one knn returns (sqlite-vec refuses k above 4096). */
+export const MAX_K = 4096;
+
+const SCHEMA = `
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS items_scope ON items (scope);
+    CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
+`;
+
+const unavailable = (m) => ({ tag: "unavailable", val: String(m) });
+const sqlErr = (m) => ({ tag: "sql", val: String(m) });
+
+/** SQLite's "not a database" and "corrupt" mean the file must be rebuilt. */
+function sql(e) {
+  if (e && e.tag) return e;
+  if (e && (e.code === "SQLITE_NOTADB" || e.code === "SQLITE_CORRUPT")) return unavailable(e.message);
+  return sqlErr(e && e.message ? e.message : e);
+}
+
+/** The scope keys a filter admits: `u:<user>` personal, `c:<chat>` group. */
+function scopeKeys(scope) {
+  const keys = [];
+  if (scope.userId !== undefined && scope.userId !== null) keys.push(`u:${scope.userId}`);
+  if (scope.chatId !== undefined && scope.chatId !== null) keys.push(`c:${scope.chatId}`);
+  return keys;
+}
+
+/** An entry's scope key: a chat makes it a group memory, else the owner's. */
+function entryScope(e) {
+  if (e.chatId !== undefined && e.chatId !== null) return `c:${e.chatId}`;
+  if (e.ownerUserId !== undefined && e.ownerUserId !== null) return `u:${e.ownerUserId}`;
+  return "none";
+}
+
+/** Whether a vector has a direction: finite components, a norm that is not zero. */
+export function usable(v) {
+  let norm = 0;
+  for (const x of v) {
+    if (!Number.isFinite(x)) return false;
+    norm += x * x;
+  }
+  return Number.isFinite(norm) && norm > 1e-12;
+}
+
+/** Little-endian f32 bytes, as sqlite-vec stores them. */
+function f32Bytes(v) {
+  const a = v instanceof Float32Array ? v : Float32Array.from(v);
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** The SQLite index file, opened on first use. */
+export class SqliteIndex {
+  /** @param {string} file */
+  constructor(file) {
+    this.path = file;
+    this.db = null;
+    this.stmts = new Map();
+  }
+
+  /** The connection, opened (and the schema made) on first use. */
+  conn() {
+    if (!this.db) {
+      // Created owner-only; SQLite gives its -wal and -shm files the same mode.
+      if (!fs.existsSync(this.path)) {
+        try {
+          fs.closeSync(fs.openSync(this.path, "a", FILE_MODE));
+        } catch {
+          // SQLite reports it below.
+        }
+      }
+      let db;
+      try {
+        db = new Database(this.path);
+        sqliteVec.load(db);
+        // A junk file opens fine; the first real statement is what fails.
+        db.exec(SCHEMA);
+      } catch (e) {
+        try { db?.close(); } catch { /* half open */ }
+        throw unavailable(e.message);
+      }
+      try {
+        // WAL writes each changed page once; the Rust host measured half the bytes per add.
+        db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = NORMAL");
+      } catch (e) {
+        db.close();
+        throw sql(e);
+      }
+      this.db = db;
+      this.stmts.clear();
+    }
+    return this.db;
+  }
+
+  /** A cached prepared statement. */
+  stmt(text) {
+    const db = this.conn();
+    let s = this.stmts.get(text);
+    if (!s) {
+      s = db.prepare(text);
+      this.stmts.set(text, s);
+    }
+    return s;
+  }
+
+  /** Runs `f`, turning SQLite errors into the interface's. */
+  guard(f) {
+    try {
+      return f();
+    } catch (e) {
+      throw sql(e);
+    }
+  }
+
+  /** The model and dimension recorded by the last `clear`, if any. */
+  info() {
+    return this.guard(() => {
+      const get = (key) => this.stmt("SELECT value FROM meta WHERE key = ?").pluck().get(key);
+      const model = get("model");
+      const dim = get("dimension");
+      if (model === undefined || dim === undefined) return undefined;
+      if (!/^\+?\d+$/.test(dim) || Number(dim) > 0xffffffff) throw unavailable(`bad dimension ${JSON.stringify(dim)}`);
+      // The vector table must exist too, or the file is from a half-done clear.
+      if (!this.hasVectors()) throw unavailable("the vector table is missing");
+      return { model, dimension: Number(dim) };
+    });
+  }
+
+  hasVectors() {
+    return this.stmt("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").pluck().get() > 0;
+  }
+
+  dimension() {
+    const info = this.info();
+    if (!info) throw unavailable("the index is not initialized");
+    return info.dimension;
+  }
+
+  /** Empties the index for `info`'s model; a file SQLite cannot use is made anew. */
+  clear(info) {
+    let usableFile = true;
+    try {
+      this.conn();
+      this.info();
+    } catch {
+      usableFile = false;
+    }
+    if (!usableFile) {
+      try { this.db?.close(); } catch { /* broken */ }
+      this.db = null;
+      for (const suffix of ["", "-journal", "-wal", "-shm"]) {
+        try { fs.unlinkSync(this.path + suffix); } catch { /* absent */ }
+      }
+    }
+    const dim = info.dimension >>> 0;
+    const db = this.conn();
+    this.guard(() => {
+      db.transaction(() => {
+        db.exec(`DELETE FROM items; DELETE FROM fts; DELETE FROM meta;
+             DROP TABLE IF EXISTS vecs;
+             CREATE VIRTUAL TABLE vecs USING vec0 (
+                 scope TEXT PARTITION KEY,
+                 embedding FLOAT[${dim}] distance_metric=cosine
+             );`);
+        db.prepare("INSERT INTO meta (key, value) VALUES ('model', ?), ('dimension', ?)").run(info.model, String(dim));
+      })();
+    });
+    // The vecs table was dropped: statements prepared against it are stale.
+    this.stmts.clear();
+  }
+
+  /** Which state of memories.jsonl the index reflects; none after `clear`. */
+  reflects() {
+    return this.guard(() => {
+      const v = this.stmt("SELECT value FROM meta WHERE key = 'reflects'").pluck().get();
+      if (v === undefined) return undefined;
+      const m = /^(\+?\d+) (\+?\d+)$/.exec(v);
+      if (!m) return undefined;
+      const generation = BigInt(m[1]);
+      const end = BigInt(m[2]);
+      if (generation >= 1n << 64n || end >= 1n << 64n) return undefined;
+      return { generation, end };
+    });
+  }
+
+  /** Records the state of memories.jsonl the index now reflects. */
+  setReflects(state) {
+    this.guard(() => {
+      this.stmt("INSERT OR REPLACE INTO meta (key, value) VALUES ('reflects', ?)").run(`${state.generation} ${state.end}`);
+    });
+  }
+
+  /**
+   * Inserts or replaces entries in one transaction. A vector that is not finite or has
+   * no direction is left out (full text only): sqlite-vec would answer NULL distances.
+   */
+  upsert(entries) {
+    if (entries.length === 0) return;
+    const dim = this.dimension();
+    const bad = entries.find((e) => e.embedding && e.embedding.length !== dim);
+    if (bad) throw { tag: "dimension-mismatch", val: [dim, bad.embedding.length] };
+    const db = this.conn();
+    this.guard(() => {
+      const find = this.stmt("SELECT rowid FROM items WHERE id = ?").pluck();
+      const insertItem = this.stmt("INSERT INTO items (id, scope) VALUES (?, ?)");
+      const setScope = this.stmt("UPDATE items SET scope = ? WHERE rowid = ?");
+      const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
+      const delVec = this.stmt("DELETE FROM vecs WHERE rowid = ?");
+      const insFts = this.stmt("INSERT INTO fts (rowid, content) VALUES (?, ?)");
+      const insVec = this.stmt("INSERT INTO vecs (rowid, scope, embedding) VALUES (?, ?, ?)");
+      db.transaction(() => {
+        for (const e of entries) {
+          const scope = entryScope(e);
+          const existing = find.get(e.id);
+          let rowid;
+          if (existing !== undefined) {
+            rowid = existing;
+            setScope.run(scope, rowid);
+            delFts.run(rowid);
+            delVec.run(rowid);
+          } else {
+            rowid = insertItem.run(e.id, scope).lastInsertRowid;
+          }
+          insFts.run(rowid, e.content);
+          if (e.embedding && usable(e.embedding)) insVec.run(BigInt(rowid), scope, f32Bytes(e.embedding));
+        }
+      })();
+    });
+  }
+
+  /** Removes entries by id; unknown ids are ignored. */
+  remove(ids) {
+    if (ids.length === 0) return;
+    const db = this.conn();
+    this.guard(() => {
+      const hasVecs = this.hasVectors();
+      db.transaction(() => {
+        for (const id of ids) {
+          const rowid = db.prepare("SELECT rowid FROM items WHERE id = ?").pluck().get(id);
+          if (rowid === undefined) continue;
+          db.prepare("DELETE FROM fts WHERE rowid = ?").run(rowid);
+          if (hasVecs) db.prepare("DELETE FROM vecs WHERE rowid = ?").run(rowid);
+          db.prepare("DELETE FROM items WHERE rowid = ?").run(rowid);
+        }
+      })();
+    });
+  }
+
+  /**
+   * The `k` nearest vectors within the scopes by cosine similarity, best first; one KNN
+   * per scope key (the partition key makes each a scan of that scope only).
+   */
+  knn(query, k, scope) {
+    const dim = this.dimension();
+    if (query.length !== dim) throw { tag: "dimension-mismatch", val: [dim, query.length] };
+    k = Math.min(k, MAX_K);
+    if (k === 0 || !usable(query)) return [];
+    return this.guard(() => {
+      const stmt = this.stmt(
+        `SELECT items.id, v.distance FROM
+                   (SELECT rowid, distance FROM vecs WHERE embedding MATCH ? AND k = ? AND scope = ?) v
+                 JOIN items ON items.rowid = v.rowid`,
+      ).raw();
+      const q = f32Bytes(query);
+      const hits = [];
+      for (const key of scopeKeys(scope)) {
+        for (const [id, distance] of stmt.all(q, k, key)) {
+          if (typeof distance === "number" && Number.isFinite(distance)) {
+            hits.push({ id, score: Math.fround(1 - Math.fround(distance)) });
+          }
+        }
+      }
+      // Stable, like Rust's sort_by on total_cmp.
+      hits.sort((a, b) => b.score - a.score);
+      return hits.slice(0, k);
+    });
+  }
+
+  /** BM25 full-text search for any of the quoted terms within the scopes, best first. */
+  textSearch(terms, k, scope) {
+    const keys = scopeKeys(scope);
+    const quoted = terms
+      .map((t) => t.trim())
+      .filter((t) => t !== "")
+      .map((t) => `"${t.replaceAll('"', '""')}"`);
+    if (quoted.length === 0 || keys.length === 0) return [];
+    return this.guard(() => {
+      const stmt = this.stmt(
+        `SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid
+                 WHERE fts MATCH ? AND items.scope IN (?, ?)
+                 ORDER BY bm25(fts) LIMIT ?`,
+      ).raw();
+      const rows = stmt.all(quoted.join(" OR "), keys[0], keys[1] ?? keys[0], k);
+      // bm25() is lower-is-better; negate so that higher is better.
+      return rows.map(([id, rank]) => ({ id, score: -Math.fround(rank) }));
+    });
+  }
+
+  /** How many entries the index holds. */
+  count() {
+    return this.guard(() => BigInt(this.stmt("SELECT count(*) FROM items").pluck().get()));
+  }
+
+  /** Closes the connection. */
+  close() {
+    if (this.db) {
+      this.db.close();
+      this.db = null;
+      this.stmts.clear();
+    }
+  }
+}

@@ -1,0 +1,185 @@
+// The public API end to end on the real component, files and SQLite: results, scoping,
+// error kinds, bad input that changes nothing, file modes, and homes shared with the Rust
+// CLI in both directions (when target/debug/ash-memory is there).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import {
+  openMemory, componentSha256, componentPath, MemoryError, MemoryNotFoundError, InvalidInputError,
+  SecretRefusedError, PersonNotFoundError, UnknownToolError, BusyError,
+} from "../src/index.js";
+import { Home } from "../src/home.js";
+
+const NOW = "2026-03-01T12:00:00Z";
+const RUST_CLI = process.env.ASH_CLI || new URL("../../../target/debug/ash-memory", import.meta.url).pathname;
+const hasRust = fs.existsSync(RUST_CLI);
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "ash-js-"));
+const alice = { user: "alice" };
+
+/** Every file under a folder with its bytes, to prove a call changed nothing. */
+function snapshot(dir) {
+  const out = {};
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!p.includes(`${path.sep}data${path.sep}`) && !p.endsWith(".lock")) out[p] = fs.readFileSync(p, "hex");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+test("add, search, list, get, history and delete", async () => {
+  const mem = await openMemory({ home: tmp(), now: NOW, ids: "sequential" });
+  const added = await mem.add(alice, { content: "I'm allergic to peanuts" });
+  assert.equal(added.memories[0].id, "00000000-0000-4000-8000-000000000001");
+  assert.equal(added.memories[0].memory_type, "identity");
+  await mem.add(alice, { content: "My favorite color is blue" });
+  const found = await mem.search(alice, { query: "What should I avoid eating?", limit: 3 });
+  assert.equal(found.hits[0].content, "I'm allergic to peanuts");
+  assert.ok(found.hits[0].similarity > 0.25);
+  assert.equal((await mem.list(alice)).length, 2);
+  assert.equal((await mem.get(alice, "00000000-0000-4000-8000-000000000002")).content, "My favorite color is blue");
+  assert.equal((await mem.history(alice, "00000000-0000-4000-8000-000000000001")).length, 1);
+  assert.equal(await mem.delete(alice, "00000000-0000-4000-8000-000000000001"), "00000000-0000-4000-8000-000000000001");
+  assert.equal((await mem.list(alice)).length, 1);
+  mem.close();
+});
+
+test("a caller sees only their own and their chat's memories", async () => {
+  const mem = await openMemory({ home: tmp(), now: NOW });
+  await mem.add(alice, { content: "I live in Lisbon" });
+  await mem.add({ user: "alice", chat: "team" }, { content: "The team meets on Mondays", shared: true });
+  assert.equal((await mem.list({ user: "bob" })).length, 0);
+  assert.equal((await mem.search({ user: "bob" }, { query: "Lisbon" })).hits.length, 0);
+  assert.equal((await mem.list({ user: "bob", chat: "team" })).length, 1);
+  assert.equal((await mem.list({ user: "alice", chat: "team" })).length, 2);
+  const [id] = (await mem.list(alice)).map((m) => m.id);
+  await assert.rejects(mem.get({ user: "bob" }, id), MemoryNotFoundError);
+  mem.close();
+});
+
+test("errors are MemoryError subclasses with a kind", async () => {
+  const mem = await openMemory({ home: tmp(), now: NOW });
+  const kind = async (p) => p.then(() => "ok", (e) => (assert.ok(e instanceof MemoryError, String(e)), e.kind));
+  assert.equal(await kind(mem.get(alice, "nope")), "memory_not_found");
+  assert.equal(await kind(mem.add(alice, { content: "" })), "invalid_input");
+  assert.equal(await kind(mem.add(alice, { content: "my key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD" })), "secret_refused");
+  assert.equal(await kind(mem.people.show(alice, "Nobody")), "person_not_found");
+  assert.equal(await kind(mem.tools.call(alice, "nope", {})), "unknown_tool");
+  await assert.rejects(mem.add(alice, { content: 42 }), InvalidInputError);
+  await assert.rejects(mem.people.show(alice, "Nobody"), PersonNotFoundError);
+  await assert.rejects(mem.tools.call(alice, "nope", {}), UnknownToolError);
+  await assert.rejects(mem.add(alice, { content: "token ghp_abcdefghijklmnopqrstuvwxyz0123456789" }), SecretRefusedError);
+  mem.close();
+});
+
+test("a bad input changes nothing on disk", async () => {
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW });
+  await mem.add(alice, { content: "I like tea" });
+  const before = snapshot(home);
+  const bad = [
+    () => mem.add(alice, { content: "" }),
+    () => mem.add(alice, { content: "password: hunter2hunter2 AKIAABCDEFGHIJKLMNOP" }),
+    () => mem.add(alice, { content: "x", memoryType: "nonsense" }),
+    () => mem.add(alice, { content: "x", expiresInDays: -1 }),
+    () => mem.add(42, { content: "x" }),
+    () => mem.addBatch(alice, [{ content: "fine" }, { content: "" }]),
+    () => mem.delete(alice, "00000000"),
+  ];
+  for (const call of bad) await assert.rejects(call(), MemoryError);
+  assert.deepEqual(snapshot(home), before);
+  mem.close();
+});
+
+test("files are 0600 and folders 0700", async () => {
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW });
+  await mem.add(alice, { content: "I like tea" });
+  await mem.people.add(alice, { name: "Sarah", relation: "wife" });
+  mem.close();
+  for (const d of [home, path.join(home, "memory"), path.join(home, "data")]) {
+    assert.equal(fs.statSync(d).mode & 0o777, 0o700, d);
+  }
+  for (const f of ["memory/memories.jsonl", "people.jsonl", "memory/.journal", "data/memory.db", ".lock"]) {
+    assert.equal(fs.statSync(path.join(home, f)).mode & 0o777, 0o600, f);
+  }
+});
+
+test("a call waits for the lock, then gives up as busy", async () => {
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW });
+  const held = new Home(home).lockWithin(1);
+  process.env.ASH_LOCK_TIMEOUT_SECS = "0.2";
+  try {
+    await assert.rejects(mem.list(alice), (e) => e instanceof BusyError && /busy/.test(e.message) && e.kind === "busy");
+  } finally {
+    delete process.env.ASH_LOCK_TIMEOUT_SECS;
+    held.release();
+  }
+  assert.deepEqual(await mem.list(alice), []);
+  mem.close();
+});
+
+test("a write a dead process left is rolled back by the next call", async () => {
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW });
+  await mem.add(alice, { content: "I like tea" });
+  const file = path.join(home, "memory/memories.jsonl");
+  const good = fs.readFileSync(file);
+  // What a process that died mid-call leaves: an open journal and a half-written line.
+  mem.files.begin();
+  fs.appendFileSync(file, '{"id":"torn');
+  mem.files.journal.active = false;
+  assert.equal((await mem.list(alice)).length, 1);
+  assert.deepEqual(fs.readFileSync(file), good);
+  mem.close();
+});
+
+test("the component shipped is the one transpiled", () => {
+  const sha = createHash("sha256").update(fs.readFileSync(componentPath())).digest("hex");
+  assert.equal(componentSha256(), sha);
+  const built = new URL("../../../target/ash_memory_policy.wasm", import.meta.url).pathname;
+  if (!process.env.ASH_COMPONENT && fs.existsSync(built)) {
+    const input = createHash("sha256").update(fs.readFileSync(built)).digest("hex");
+    assert.equal(sha, input, "generated/ is stale: run npm run build");
+  }
+});
+
+test("a home written here is read by the Rust CLI, and the reverse", { skip: !hasRust && "no Rust CLI" }, async () => {
+  const rust = (home, ...args) => {
+    const r = spawnSync(RUST_CLI, ["--home", home, "--user", "alice", "--now", NOW, ...args], {
+      encoding: "utf8",
+      env: { ...process.env, ASH_LOG: "info" },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return r;
+  };
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW });
+  await mem.add(alice, { content: "I'm allergic to peanuts" });
+  await mem.add(alice, { content: "My favorite color is blue" });
+  mem.close();
+  const search = rust(home, "--json", "search", "What should I avoid eating?");
+  assert.equal(JSON.parse(search.stdout).hits[0].content, "I'm allergic to peanuts");
+  assert.equal(search.stderr.trim(), "", "no warning, no rebuild");
+  assert.equal(rust(home, "list").stderr.trim(), "");
+
+  const other = tmp();
+  rust(other, "add", "I live in Lisbon");
+  rust(other, "add", "I prefer tea over coffee");
+  const lines = [];
+  const back = await openMemory({ home: other, now: NOW, log: (level, m) => lines.push(`${level}: ${m}`) });
+  const hits = (await back.search(alice, { query: "Where do I live?" })).hits;
+  assert.equal(hits[0].content, "I live in Lisbon");
+  assert.equal((await back.list(alice)).length, 2);
+  assert.deepEqual(lines, [], "no warning, no rebuild");
+  back.close();
+});
