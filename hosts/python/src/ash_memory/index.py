@@ -1,0 +1,375 @@
+"""The `index` import: sqlite-vec vectors and FTS5 full text in `data/memory.db`, with the
+Rust host's schema, table names and meta rows (index.rs), so that an index written by one
+host is accepted by the other without a rebuild.
+
+The index is a cache of `memories.jsonl`: whatever is wrong with the file is reported as
+`unavailable`, and the guest answers by clearing and rebuilding it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .files import FileState
+from .home import FILE_MODE
+
+# SQLite's primary result codes for a file that is not a database, or is corrupt.
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+#: The most neighbours one knn returns (sqlite-vec refuses k above 4096).
+MAX_K = 4096
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS items_scope ON items (scope)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
+)
+
+
+class IndexUnavailable(Exception):
+    """The index file cannot be opened or is corrupt; it must be cleared and rebuilt."""
+
+
+class IndexSql(Exception):
+    """Any other SQLite failure."""
+
+
+class IndexDimensionMismatch(Exception):
+    """A vector's length differs from the index's dimension."""
+
+    def __init__(self, expected: int, got: int) -> None:
+        super().__init__(f"expected {expected} dimensions, got {got}")
+        self.expected = expected
+        self.got = got
+
+
+@dataclass
+class Entry:
+    """One memory as the index holds it."""
+
+    id: str
+    content: str
+    embedding: Sequence[float] | None
+    owner_user_id: str | None
+    chat_id: str | None
+
+    def scope(self) -> str:
+        """The scope key, as the guest's visibility rule has it: a chat id makes it a group
+        memory; otherwise the owner's personal one."""
+        if self.chat_id is not None:
+            return f"c:{self.chat_id}"
+        if self.owner_user_id is not None:
+            return f"u:{self.owner_user_id}"
+        return "none"
+
+
+def scope_keys(user_id: str | None, chat_id: str | None) -> list[str]:
+    """The scope keys a filter admits: `u:<user>` for personal, `c:<chat>` for group."""
+    keys = []
+    if user_id is not None:
+        keys.append(f"u:{user_id}")
+    if chat_id is not None:
+        keys.append(f"c:{chat_id}")
+    return keys
+
+
+def _sql(e: sqlite3.Error) -> Exception:
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (_SQLITE_NOTADB, _SQLITE_CORRUPT):
+        return IndexUnavailable(str(e))
+    return IndexSql(str(e))
+
+
+def usable(v: Sequence[float]) -> bool:
+    """Whether a vector has a direction: finite components and a norm that is not zero."""
+    if not all(math.isfinite(x) for x in v):
+        return False
+    norm = math.fsum(x * x for x in v)
+    return math.isfinite(norm) and norm > 1e-12
+
+
+def f32_bytes(v: Sequence[float]) -> bytes:
+    """Little-endian float32, as sqlite-vec stores a vector."""
+    return struct.pack(f"<{len(v)}f", *v)
+
+
+def _load_vec(conn: sqlite3.Connection) -> None:
+    import sqlite_vec
+
+    if not hasattr(conn, "enable_load_extension"):
+        raise IndexUnavailable(
+            "this Python's sqlite3 cannot load extensions (built without "
+            "--enable-loadable-sqlite-extensions); use a Python whose sqlite3 can, such as "
+            "the system's python3 on Debian and Ubuntu"
+        )
+    conn.enable_load_extension(True)
+    try:
+        sqlite_vec.load(conn)
+    finally:
+        conn.enable_load_extension(False)
+
+
+class SqliteIndex:
+    """The SQLite index file, opened on first use."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn: sqlite3.Connection | None = None
+
+    def conn(self) -> sqlite3.Connection:
+        """The connection, opened (and the schema made) on first use."""
+        if self._conn is None:
+            # Created owner-only; SQLite gives its -wal and -shm files the same mode.
+            if not self.path.exists():
+                try:
+                    os.close(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE))
+                except OSError:
+                    pass
+            try:
+                conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            except sqlite3.Error as e:
+                raise IndexUnavailable(str(e)) from e
+            try:
+                _load_vec(conn)
+                # A junk file opens fine; the first real statement is what fails.
+                for statement in SCHEMA:
+                    conn.execute(statement)
+            except sqlite3.Error as e:
+                conn.close()
+                raise IndexUnavailable(str(e)) from e
+            try:
+                # WAL writes each changed page once: half the bytes per add.
+                conn.execute("PRAGMA journal_mode = WAL").fetchall()
+                conn.execute("PRAGMA synchronous = NORMAL")
+            except sqlite3.Error as e:
+                conn.close()
+                raise _sql(e) from e
+            self._conn = conn
+        return self._conn
+
+    def close(self) -> None:
+        """Closes the connection (it is opened again on next use)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def info(self) -> tuple[str, int] | None:
+        """The (model, dimension) recorded by the last clear, if any."""
+        conn = self.conn()
+        try:
+            model = conn.execute("SELECT value FROM meta WHERE key = 'model'").fetchone()
+            dim = conn.execute("SELECT value FROM meta WHERE key = 'dimension'").fetchone()
+            if model is None or dim is None:
+                return None
+            try:
+                dimension = int(dim[0])
+                if not 0 <= dimension <= 0xFFFFFFFF:
+                    raise ValueError
+            except ValueError:
+                raise IndexUnavailable(f'bad dimension "{dim[0]}"') from None
+            # The vector table must exist too, or the file is from a half-done clear.
+            (n,) = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").fetchone()
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        if n == 0:
+            raise IndexUnavailable("the vector table is missing")
+        return (model[0], dimension)
+
+    def _dimension(self) -> int:
+        info = self.info()
+        if info is None:
+            raise IndexUnavailable("the index is not initialized")
+        return info[1]
+
+    def clear(self, model: str, dimension: int) -> None:
+        """Empties the index for this model; a file SQLite cannot use is made anew."""
+        try:
+            self.conn()
+            self.info()
+            broken = False
+        except (IndexUnavailable, IndexSql):
+            broken = True
+        if broken:
+            self.close()
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                try:
+                    os.unlink(f"{self.path}{suffix}")
+                except OSError:
+                    pass
+        conn = self.conn()
+        try:
+            conn.execute("BEGIN")
+            try:
+                conn.execute("DELETE FROM items")
+                conn.execute("DELETE FROM fts")
+                conn.execute("DELETE FROM meta")
+                conn.execute("DROP TABLE IF EXISTS vecs")
+                conn.execute(
+                    "CREATE VIRTUAL TABLE vecs USING vec0 (\n"
+                    "                 scope TEXT PARTITION KEY,\n"
+                    f"                 embedding FLOAT[{int(dimension)}] distance_metric=cosine\n"
+                    "             )"
+                )
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('model', ?1), ('dimension', ?2)",
+                    (model, str(int(dimension))),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+
+    def reflects(self) -> FileState | None:
+        """Which state of memories.jsonl the index reflects; none after clear."""
+        try:
+            row = self.conn().execute("SELECT value FROM meta WHERE key = 'reflects'").fetchone()
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        if row is None:
+            return None
+        parts = str(row[0]).split(" ", 1)
+        try:
+            generation, end = int(parts[0]), int(parts[1])
+        except (ValueError, IndexError):
+            return None
+        if not (0 <= generation < 1 << 64 and 0 <= end < 1 << 64):
+            return None
+        return FileState(generation, end)
+
+    def set_reflects(self, state: FileState) -> None:
+        """Records the state of memories.jsonl the index now reflects."""
+        try:
+            self.conn().execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('reflects', ?1)",
+                (f"{state.generation} {state.end}",),
+            )
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+
+    def upsert(self, entries: Sequence[Entry]) -> None:
+        """Inserts or replaces entries in one transaction. A vector without a direction is
+        left out (full text only): sqlite-vec would store it and answer NULL distances."""
+        if not entries:
+            return
+        dim = self._dimension()
+        for e in entries:
+            if e.embedding is not None and len(e.embedding) != dim:
+                raise IndexDimensionMismatch(dim, len(e.embedding))
+        conn = self.conn()
+        try:
+            conn.execute("BEGIN")
+            try:
+                for e in entries:
+                    scope = e.scope()
+                    row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (e.id,)).fetchone()
+                    if row is not None:
+                        rowid = row[0]
+                        conn.execute("UPDATE items SET scope = ?2 WHERE rowid = ?1", (rowid, scope))
+                        conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
+                        conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
+                    else:
+                        cur = conn.execute("INSERT INTO items (id, scope) VALUES (?1, ?2)", (e.id, scope))
+                        rowid = cur.lastrowid
+                    conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
+                    if e.embedding is not None and usable(e.embedding):
+                        conn.execute(
+                            "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)",
+                            (rowid, scope, f32_bytes(e.embedding)),
+                        )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+
+    def remove(self, ids: Sequence[str]) -> None:
+        """Removes entries by id; unknown ids are ignored."""
+        if not ids:
+            return
+        conn = self.conn()
+        try:
+            (has_vecs,) = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").fetchone()
+            conn.execute("BEGIN")
+            try:
+                for id_ in ids:
+                    row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (id_,)).fetchone()
+                    if row is not None:
+                        conn.execute("DELETE FROM fts WHERE rowid = ?1", (row[0],))
+                        if has_vecs:
+                            conn.execute("DELETE FROM vecs WHERE rowid = ?1", (row[0],))
+                        conn.execute("DELETE FROM items WHERE rowid = ?1", (row[0],))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+
+    def knn(self, query: Sequence[float], k: int, user_id: str | None, chat_id: str | None) -> list[tuple[str, float]]:
+        """The k nearest vectors within the scopes by cosine similarity, best first."""
+        dim = self._dimension()
+        if len(query) != dim:
+            raise IndexDimensionMismatch(dim, len(query))
+        k = min(k, MAX_K)
+        if k == 0 or not usable(query):
+            return []
+        conn = self.conn()
+        q = f32_bytes(query)
+        hits: list[tuple[str, float]] = []
+        try:
+            # One KNN per scope key: the partition key makes each a scan of that scope only.
+            for key in scope_keys(user_id, chat_id):
+                rows = conn.execute(
+                    "SELECT items.id, v.distance FROM\n"
+                    "                   (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v\n"
+                    "                 JOIN items ON items.rowid = v.rowid",
+                    (q, k, key),
+                ).fetchall()
+                for id_, distance in rows:
+                    if distance is not None and math.isfinite(distance):
+                        # 1.0 - (d as f32), in float32 as the Rust host computes it.
+                        hits.append((id_, float(np.float32(1.0) - np.float32(distance))))
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        hits.sort(key=lambda h: -h[1])
+        return hits[:k]
+
+    def text_search(self, terms: Sequence[str], k: int, user_id: str | None, chat_id: str | None) -> list[tuple[str, float]]:
+        """BM25 full-text search for any of the terms within the scopes, best first."""
+        keys = scope_keys(user_id, chat_id)
+        quoted = ['"' + t.strip().replace('"', '""') + '"' for t in terms if t.strip()]
+        if not quoted or not keys:
+            return []
+        second = keys[1] if len(keys) > 1 else keys[0]
+        try:
+            rows = self.conn().execute(
+                "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid\n"
+                "                 WHERE fts MATCH ?1 AND items.scope IN (?2, ?3)\n"
+                "                 ORDER BY bm25(fts) LIMIT ?4",
+                (" OR ".join(quoted), keys[0], second, k),
+            ).fetchall()
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        # bm25() is lower-is-better; negate so that higher is better.
+        return [(id_, float(-np.float32(score))) for id_, score in rows]
+
+    def count(self) -> int:
+        """How many entries the index holds."""
+        try:
+            (n,) = self.conn().execute("SELECT count(*) FROM items").fetchone()
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        return int(n)

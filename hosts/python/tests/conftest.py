@@ -1,0 +1,57 @@
+"""Test setup: the component comes from $ASH_COMPONENT, else the workspace's build output;
+the Rust CLI (for interoperability tests) from $ASH_CLI, else target/debug/ash-memory."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+WORKSPACE = HERE.parents[2]
+
+if not os.environ.get("ASH_COMPONENT"):
+    built = WORKSPACE / "target" / "ash_memory_policy.wasm"
+    if built.is_file():
+        os.environ["ASH_COMPONENT"] = str(built)
+
+
+def rust_cli() -> str | None:
+    """The Rust CLI, if one is built."""
+    path = os.environ.get("ASH_CLI") or str(WORKSPACE / "target" / "debug" / "ash-memory")
+    return path if Path(path).is_file() or shutil.which(path) else None
+
+
+@pytest.fixture
+def cli():
+    """Runs the Rust CLI; skips the test when there is none."""
+    path = rust_cli()
+    if path is None:
+        pytest.skip("no Rust CLI (target/debug/ash-memory or $ASH_CLI)")
+
+    def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        r = subprocess.run([path, *args], capture_output=True, text=True)
+        if check and r.returncode != 0:
+            raise AssertionError(f"ash-memory {' '.join(args)} failed: {r.stderr}")
+        return r
+
+    return run
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A folder for a new home."""
+    return tmp_path / "home"
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file of a home but the lock and the index, by relative path."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if p.is_file() and rel != ".lock" and not rel.startswith("data/"):
+            out[rel] = p.read_bytes()
+    return out

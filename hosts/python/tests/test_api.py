@@ -1,0 +1,155 @@
+"""The idiomatic API: results, error kinds, scoping, and that a bad input changes nothing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import ash_memory
+from ash_memory import (
+    Busy, InvalidInput, Memory, MemoryError, MemoryNotFound, PersonNotFound, SecretRefused, UnknownTool,
+)
+from conftest import snapshot
+
+NOW = "2026-03-01T12:00:00Z"
+
+
+@pytest.fixture
+def m(home: Path):
+    with Memory(home, now=NOW, ids="sequential") as memory:
+        yield memory
+
+
+def test_add_search_list_and_shapes(m: Memory):
+    added = m.add("I'm allergic to peanuts", user="alice")
+    assert added.memory.id == "00000000-0000-4000-8000-000000000001"
+    assert added.memory.created_at == "2026-03-01T12:00:00+00:00"
+    d = added.to_dict()
+    assert set(d) == {"memories", "superseded", "evicted"}
+    assert d["memories"][0]["memory_type"] == "identity" and d["memories"][0]["embedded"] is True
+    results = m.search("What should I avoid eating?", user="alice", limit=3)
+    assert [h.memory.id for h in results] == [added.memory.id]
+    hit = results.to_dict()["hits"][0]
+    assert {"score", "similarity", "subjects", "content"} <= set(hit)
+    assert [x.content for x in m.list(user="alice")] == ["I'm allergic to peanuts"]
+    assert m.get(added.memory.id[:12], user="alice").content == "I'm allergic to peanuts"
+
+
+def test_scoping_keeps_users_and_chats_apart(m: Memory):
+    m.add("Alice likes green tea", user="alice")
+    m.add("The team meets on Mondays", user="alice", chat="team", shared=True)
+    assert m.search("tea", user="bob").hits == []
+    assert [x.content for x in m.list(user="bob", chat="team")] == ["The team meets on Mondays"]
+    assert len(m.list(user="alice", chat="team")) == 2
+    with pytest.raises(MemoryNotFound) as e:
+        m.get("00000000-0000-4000-8000-000000000001", user="bob")
+    assert e.value.kind == "memory_not_found" and isinstance(e.value, MemoryError)
+
+
+def test_error_kinds(m: Memory):
+    cases = [
+        (lambda: m.add(""), InvalidInput, "invalid_input"),
+        (lambda: m.add("my password is hunter2"), SecretRefused, "secret_refused"),
+        (lambda: m.get("nope"), MemoryNotFound, "memory_not_found"),
+        (lambda: m.people.show("nobody"), PersonNotFound, "person_not_found"),
+        (lambda: m.tools.call("nope", "{}"), UnknownTool, "unknown_tool"),
+        (lambda: m.add("x", expires_days=-1), InvalidInput, "invalid_input"),
+        (lambda: m.add("x", memory_type="mood"), InvalidInput, "invalid_input"),
+        (lambda: m.add(42), InvalidInput, "invalid_input"),  # type: ignore[arg-type]
+    ]
+    for run, cls, kind in cases:
+        with pytest.raises(cls) as e:
+            run()
+        assert e.value.kind == kind
+    assert ash_memory.errors.BY_KIND["busy"] is Busy
+
+
+def test_a_bad_input_changes_nothing_on_disk(m: Memory, home: Path):
+    m.add("I live in Lisbon")
+    m.people.add("Sarah", relation="wife")
+    before = snapshot(home)
+    for bad in (lambda: m.add("my password is hunter2"), lambda: m.add("   "),
+                lambda: m.add_batch([{"content": "fine"}, {"content": "token ghp_" + "a1B2" * 9}]),
+                lambda: m.add("x", observed_at="yesterday"), lambda: m.people.alias("Tom", "T"),
+                lambda: m.delete("nope")):
+        with pytest.raises(MemoryError):
+            bad()
+    assert snapshot(home) == before
+
+
+def test_people_tools_context_history_delete_gc(m: Memory):
+    m.add("My wife Sarah loves sushi", subjects=["my wife Sarah"])
+    sarah = m.people.show("my wife")
+    assert sarah.name == "Sarah" and [p.name for p in m.people.list()] == ["Sarah"]
+    assert "Sally" in m.people.alias("Sarah", "Sally").aliases
+    block = m.context("dinner with Sarah")
+    assert "Sarah" in block.markdown and block.to_dict()["estimated_tokens"] > 0
+    names = [t["name"] for t in m.tools.schemas()]
+    assert names[:2] == ["remember", "recall"]
+    assert "sushi" in m.tools.call("recall", {"query": "sushi"})
+    red = m.add("My favorite color is red").memory
+    m.set_now("2026-03-02T12:00:00Z")
+    blue = m.add("My favorite color is blue")
+    assert blue.superseded[0].memory.id == red.id
+    assert [x.id for x in m.history(red.id)] == [red.id, blue.memory.id]
+    assert m.delete(blue.memory.id) == blue.memory.id
+    report = m.gc()
+    assert [a.reason for a in report.archived] == ["superseded"]
+    assert report.to_dict()["counts"] == {"superseded": 1}
+
+
+def test_a_held_lock_makes_a_call_busy(m: Memory, home: Path, monkeypatch: pytest.MonkeyPatch):
+    import fcntl
+
+    m.add("warm up")
+    fd = os.open(home / ".lock", os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.pwrite(fd, b"4242", 0)
+    monkeypatch.setenv("ASH_LOCK_TIMEOUT_SECS", "0.2")
+    try:
+        with pytest.raises(Busy) as e:
+            m.list()
+        assert "pid 4242" in str(e.value) and e.value.kind == "busy"
+    finally:
+        os.close(fd)
+    assert len(m.list()) == 1
+
+
+def test_a_trap_is_a_sandbox_error_and_the_next_call_works(home: Path):
+    home.mkdir()
+    (home / "config.toml").write_text("[sandbox]\nfuel_per_call = 2000\n")
+    with Memory(home) as m:
+        with pytest.raises(ash_memory.SandboxError) as e:
+            m.add("I like tea")
+        assert "fuel" in str(e.value) and e.value.kind == "sandbox"
+        files = {k: v for k, v in snapshot(home).items() if k != "config.toml"}
+        assert files in ({}, {"memory/.journal": b""}), "nothing written"
+    (home / "config.toml").unlink()
+    with Memory(home) as m:
+        assert m.add("I like tea").memory.content == "I like tea"
+
+
+def test_a_malformed_config_is_a_config_error(home: Path):
+    home.mkdir()
+    (home / "config.toml").write_text("[memory]\nauto_gcc = true\n")
+    with pytest.raises(ash_memory.ConfigError) as e:
+        Memory(home)
+    assert "auto_gcc" in str(e.value) and e.value.kind == "config"
+
+
+def test_component_sha256_names_the_bytes_loaded():
+    path = ash_memory.component_path()
+    assert path is not None
+    import hashlib
+
+    assert ash_memory.component_sha256() == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_random_ids_are_uuid_v4(home: Path):
+    import uuid
+
+    with Memory(home) as m:
+        mid = m.add("I like tea").memory.id
+    assert uuid.UUID(mid).version == 4

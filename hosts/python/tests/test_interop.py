@@ -1,0 +1,46 @@
+"""A home written by this host is read by the Rust CLI without warnings or a rebuild, and
+the reverse; both load the same component."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+import ash_memory
+from ash_memory import Memory
+
+NOW = "2026-03-01T12:00:00Z"
+
+
+def test_the_rust_cli_reads_a_python_home(home: Path, cli):
+    with Memory(home, now=NOW) as m:
+        m.add("I'm allergic to peanuts", user="alice")
+        m.add("My wife Sarah loves sushi", user="alice", subjects=["my wife Sarah"])
+        m.search("warm the index", user="alice")
+    listed = cli("--home", str(home), "--user", "alice", "--json", "list")
+    assert listed.stderr == ""
+    assert [x["content"] for x in json.loads(listed.stdout)] == ["My wife Sarah loves sushi", "I'm allergic to peanuts"]
+    found = cli("--home", str(home), "--user", "alice", "--json", "search", "What should I avoid eating?")
+    assert found.stderr == "", "no warning: the index is accepted as it is"
+    assert json.loads(found.stdout)["hits"][0]["content"] == "I'm allergic to peanuts"
+    doctor = cli("--home", str(home), "doctor")
+    assert "WARN" not in doctor.stdout
+
+
+def test_python_reads_a_rust_home_without_a_rebuild(home: Path, cli, caplog: pytest.LogCaptureFixture):
+    cli("--home", str(home), "--user", "alice", "--now", NOW, "add", "I'm allergic to peanuts")
+    cli("--home", str(home), "--user", "alice", "--now", NOW, "add", "I live in Lisbon")
+    cli("--home", str(home), "--user", "alice", "search", "warm the index")
+    with caplog.at_level(logging.INFO, logger="ash_memory"):
+        with Memory(home, user="alice") as m:
+            hits = m.search("What should I avoid eating?").hits
+            assert hits[0].memory.content == "I'm allergic to peanuts"
+            assert len(m.list()) == 2
+    assert not [r for r in caplog.records if r.levelno >= logging.INFO], [r.getMessage() for r in caplog.records]
+
+
+def test_both_hosts_load_the_same_component(cli):
+    assert cli("component", "--sha256").stdout.split()[0] == ash_memory.component_sha256()
