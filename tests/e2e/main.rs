@@ -19,6 +19,7 @@ mod fidelity;
 mod llm_http;
 mod mcp;
 mod people;
+mod polyglot;
 mod recall;
 mod sandbox;
 mod sandbox_client;

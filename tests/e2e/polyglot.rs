@@ -1,0 +1,276 @@
+//! The same component in three hosts: the JavaScript (`hosts/js`) and Python
+//! (`hosts/python`) packages run their own suites here, against this build's component and
+//! CLI, and then all three hosts are held to one another: the same component bytes, the same
+//! conformance scenarios, homes identical byte for byte, and each host reading the homes
+//! the others wrote.
+//!
+//! The first run installs the packages' dependencies from the registries: `npm install` in
+//! `hosts/js` (better-sqlite3 and fs-ext compile with node-gyp, a few minutes) and a
+//! virtual environment under the target folder for the Python package.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::ctx::{Ctx, cache_dir};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// The component this build published for the other hosts.
+fn component() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"))
+        .join("ash_memory_policy.wasm")
+}
+
+/// Runs `cmd` and insists on success, showing everything it printed if not.
+fn run(what: &str, cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A command with the environment the hosts read cleaned out, and the Rust CLI named.
+fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut cmd = Command::new(program);
+    for var in ["ASH_HOME", "ASH_USER_ID", "ASH_CHAT_ID", "ASH_NOW", "ASH_COMPONENT", "ASH_LOG"] {
+        cmd.env_remove(var);
+    }
+    cmd.env("ASH_CLI", env!("CARGO_BIN_EXE_ash-memory"))
+        .env("ASH_CACHE_DIR", cache_dir());
+    cmd
+}
+
+/// `hosts/js` with its dependencies installed and this build's component transpiled.
+fn js() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = workspace().join("hosts/js");
+        let lock = std::fs::read_to_string(dir.join("package-lock.json")).expect("hosts/js/package-lock.json");
+        let stamp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("js-installed.txt");
+        if !dir.join("node_modules").is_dir() || std::fs::read_to_string(&stamp).ok() != Some(lock.clone()) {
+            // `npm ci` would refuse the lock file: the registry lacks some optional
+            // platform packages of jco's dependencies, so the lock cannot list them.
+            run(
+                "npm install in hosts/js",
+                command("npm")
+                    .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+                    .current_dir(&dir),
+            );
+            std::fs::write(&stamp, &lock).unwrap();
+        }
+        run(
+            "npm run build in hosts/js",
+            command("npm")
+                .args(["run", "build", "--silent"])
+                .env("ASH_COMPONENT", component())
+                .current_dir(&dir),
+        );
+        dir
+    })
+}
+
+/// A Python with the `hosts/python` package installed from this checkout (rebuilt each
+/// run, so that it holds this build's component) and pytest.
+fn python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let package = workspace().join("hosts/python");
+        let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hosts-venv");
+        let python = venv.join("bin/python");
+        let wanted = std::fs::read_to_string(package.join("pyproject.toml")).expect("hosts/python/pyproject.toml");
+        let stamp = venv.join("installed.txt");
+        if std::fs::read_to_string(&stamp).ok() != Some(wanted.clone()) {
+            let _ = std::fs::remove_dir_all(&venv);
+            run(
+                "python3 -m venv",
+                command(loading_python()).args(["-m", "venv"]).arg(&venv),
+            );
+            run(
+                "pip install hosts/python[test]",
+                command(&python)
+                    .args(["-m", "pip", "install", "--quiet", "hatchling"])
+                    .arg(format!("{}[test]", package.display()))
+                    .env("ASH_COMPONENT", component()),
+            );
+            std::fs::write(&stamp, &wanted).unwrap();
+        }
+        run(
+            "pip install hosts/python (this build's component)",
+            command(&python)
+                .args(["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--force-reinstall"])
+                .arg(&package)
+                .env("ASH_COMPONENT", component()),
+        );
+        python
+    })
+}
+
+/// A Python whose `sqlite3` can load extensions (sqlite-vec is one): pyenv's builds often
+/// cannot, the distribution's can.
+fn loading_python() -> &'static str {
+    let check = "import sqlite3; sqlite3.connect(':memory:').enable_load_extension(True)";
+    ["python3", "/usr/bin/python3"]
+        .into_iter()
+        .find(|p| Command::new(p).args(["-c", check]).output().is_ok_and(|o| o.status.success()))
+        .expect("no python3 here can load SQLite extensions; the Python host needs one")
+}
+
+#[test]
+fn the_javascript_host_passes_its_suite() {
+    run("npm test in hosts/js", command("npm").args(["test", "--silent"]).current_dir(js()));
+}
+
+#[test]
+fn the_python_host_passes_its_suite() {
+    run(
+        "pytest in hosts/python",
+        command(python())
+            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .current_dir(workspace().join("hosts/python")),
+    );
+}
+
+#[test]
+fn the_three_hosts_load_the_same_component() {
+    let published: String = Sha256::digest(std::fs::read(component()).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let rust = Ctx::new().ok(&["component", "--sha256"]);
+    let js = run(
+        "the JavaScript host's componentSha256",
+        command("node")
+            .args(["--input-type=module", "-e"])
+            .arg("import { componentSha256 } from './src/index.js'; console.log(componentSha256());")
+            .current_dir(js()),
+    );
+    // The installed package's own copy, from anywhere but its source folder.
+    let python = run(
+        "the Python host's component_sha256",
+        command(python())
+            .args(["-c", "import ash_memory; print(ash_memory.component_sha256())"])
+            .current_dir(std::env::temp_dir()),
+    );
+    assert_eq!(rust.trim(), published);
+    assert_eq!(String::from_utf8_lossy(&js.stdout).trim(), published);
+    assert_eq!(String::from_utf8_lossy(&python.stdout).trim(), published);
+}
+
+/// The collections of a home, by path: what must be the same bytes in every host.
+fn collections(home: &Path) -> BTreeMap<String, Vec<u8>> {
+    ["memory/memories.jsonl", "memory/archive.jsonl", "people.jsonl", "config.toml"]
+        .into_iter()
+        .filter_map(|f| Some((f.to_owned(), std::fs::read(home.join(f)).ok()?)))
+        .collect()
+}
+
+fn scenario_files() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(workspace().join("tests/conformance"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    files
+}
+
+/// What each host lists for alice in `home`, as JSON.
+fn listings(home: &Path) -> [Value; 3] {
+    let ctx = Ctx::new();
+    let rust = ctx.json(&["--home", home.to_str().unwrap(), "--user", "alice", "list", "--include-superseded"]);
+    let js = run(
+        "the JavaScript host lists",
+        command("node")
+            .args(["--input-type=module", "-e"])
+            .arg(
+                "import { openMemory } from './src/index.js';
+                 const m = await openMemory({ home: process.argv[1] });
+                 console.log(JSON.stringify(await m.list({ user: 'alice' }, { includeSuperseded: true })));
+                 m.close();",
+            )
+            .arg(home)
+            .current_dir(js()),
+    );
+    let python = run(
+        "the Python host lists",
+        command(python())
+            .args([
+                "-c",
+                "import json, sys; from ash_memory import Memory\n\
+                 with Memory(sys.argv[1], user='alice') as m:\n\
+                 \x20   print(json.dumps([x.to_dict() for x in m.list(include_superseded=True)]))",
+            ])
+            .arg(home),
+    );
+    let parse = |o: &Output| serde_json::from_slice(&o.stdout).expect("a JSON listing");
+    [rust, parse(&js), parse(&python)]
+}
+
+#[test]
+fn homes_are_the_same_bytes_in_every_host_and_each_reads_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = |host: &str| dir.path().join(host);
+    let files = scenario_files();
+    let mut rust = vec!["conformance".to_owned(), "--keep".to_owned(), keep("rust").display().to_string()];
+    rust.extend(files.iter().cloned());
+    run("the Rust conformance run", command(env!("CARGO_BIN_EXE_ash-memory")).args(&rust));
+    run(
+        "the JavaScript conformance run",
+        command("node")
+            .args(["test/conformance.mjs", "--keep"])
+            .arg(keep("js"))
+            .args(&files)
+            .current_dir(js()),
+    );
+    run(
+        "the Python conformance run",
+        command(python())
+            .args(["-m", "ash_memory.conformance", "--keep"])
+            .arg(keep("python"))
+            .args(&files),
+    );
+    for file in &files {
+        let name = Path::new(file).file_stem().unwrap();
+        let expected = collections(&keep("rust").join(name));
+        assert!(expected.contains_key("memory/memories.jsonl"), "{name:?} wrote no memories");
+        for host in ["js", "python"] {
+            let got = collections(&keep(host).join(name));
+            assert_eq!(
+                got.keys().collect::<Vec<_>>(),
+                expected.keys().collect::<Vec<_>>(),
+                "{host} wrote other files for {name:?}"
+            );
+            for (path, bytes) in &expected {
+                assert!(got[path] == *bytes, "{host}'s {path} differs from Rust's in {name:?}");
+            }
+        }
+    }
+    // Every host reads every host's home the same way; the Rust doctor finds each index in
+    // step with its files (nothing to rebuild), whoever wrote it.
+    for writer in ["rust", "js", "python"] {
+        for scenario in ["people", "supersession", "expiry-and-gc"] {
+            let home = keep(writer).join(scenario);
+            let [rust, js, python] = listings(&home);
+            assert!(rust.as_array().is_some_and(|a| !a.is_empty()), "{writer}/{scenario}: {rust}");
+            assert_eq!(js, rust, "the JavaScript host reads {writer}'s {scenario} home otherwise");
+            assert_eq!(python, rust, "the Python host reads {writer}'s {scenario} home otherwise");
+            let doctor = Ctx::new().ok(&["--home", home.to_str().unwrap(), "doctor"]);
+            assert!(!doctor.contains("WARN"), "{writer}/{scenario}: {doctor}");
+        }
+    }
+}
