@@ -67,15 +67,18 @@ def main() -> None:
             run("python", [args.python, "-m", "ash_memory.bench", "--workload", str(path)]),
         ]
     rust = results[0]
-    figures = ["instantiate_ms", "fill_ms", "add_p50_ms", "search_p50_ms"]
+    figures = ["instantiate_ms", "instantiate_cached_ms", "fill_ms", "add_p50_ms", "search_p50_ms"]
     print(f"cross-host bench: {args.memories} memories held, {args.samples} timed adds and searches")
-    print(f"{'':16}" + "".join(f"{r['host']:>22}" for r in results))
+    print(f"{'':22}" + "".join(f"{r['host']:>22}" for r in results))
     for key in figures:
         cells = []
         for r in results:
+            if key not in r:
+                cells.append("n/a")
+                continue
             ratio = r[key] / rust[key] if rust[key] else float("nan")
             cells.append(f"{r[key]:>10.2f} ms ({ratio:>5.2f}x)")
-        print(f"{key:16}" + "".join(f"{c:>22}" for c in cells))
+        print(f"{key:22}" + "".join(f"{c:>22}" for c in cells))
     print(json.dumps(results))
 
 

@@ -30,10 +30,17 @@ pub fn run(file: &Path) -> Result<()> {
     let me = Caller::user("bench");
 
     // Load the component from its bytes, compile and instantiate it: no compile cache,
-    // as a JavaScript or Python host has none either.
+    // as the other hosts' figure is taken in a process that has compiled nothing yet.
+    let home = dir.path().join("home");
     let t = Instant::now();
-    let mut store = MemoryStore::builder(dir.path().join("home")).cache_dir(None).open()?;
+    drop(MemoryStore::builder(&home).cache_dir(None).open()?);
     let instantiate = t.elapsed();
+    // What a CLI call pays after its first: the compiled component from the disk cache.
+    let cache = dir.path().join("cache");
+    drop(MemoryStore::builder(&home).cache_dir(Some(cache.clone())).open()?);
+    let t = Instant::now();
+    let mut store = MemoryStore::builder(&home).cache_dir(Some(cache)).open()?;
+    let instantiate_cached = t.elapsed();
 
     let t = Instant::now();
     for batch in work.facts.chunks(250) {
@@ -60,6 +67,7 @@ pub fn run(file: &Path) -> Result<()> {
             "host": "rust",
             "memories": work.facts.len() + work.adds.len(),
             "instantiate_ms": ms(instantiate),
+            "instantiate_cached_ms": ms(instantiate_cached),
             "fill_ms": ms(fill),
             "add_p50_ms": ms(stats(adds).median),
             "search_p50_ms": ms(stats(searches).median),
