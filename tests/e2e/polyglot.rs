@@ -46,7 +46,14 @@ fn run(what: &str, cmd: &mut Command) -> Output {
 /// A command with the environment the hosts read cleaned out, and the Rust CLI named.
 fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut cmd = Command::new(program);
-    for var in ["ASH_HOME", "ASH_USER_ID", "ASH_CHAT_ID", "ASH_NOW", "ASH_COMPONENT", "ASH_LOG"] {
+    for var in [
+        "ASH_HOME",
+        "ASH_USER_ID",
+        "ASH_CHAT_ID",
+        "ASH_NOW",
+        "ASH_COMPONENT",
+        "ASH_LOG",
+    ] {
         cmd.env_remove(var);
     }
     cmd.env("ASH_CLI", env!("CARGO_BIN_EXE_ash-memory"))
@@ -111,7 +118,15 @@ fn python() -> &'static Path {
         run(
             "pip install hosts/python (this build's component)",
             command(&python)
-                .args(["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--force-reinstall"])
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--no-deps",
+                    "--no-build-isolation",
+                    "--force-reinstall",
+                ])
                 .arg(&package)
                 .env("ASH_COMPONENT", component()),
         );
@@ -125,13 +140,21 @@ fn loading_python() -> &'static str {
     let check = "import sqlite3; sqlite3.connect(':memory:').enable_load_extension(True)";
     ["python3", "/usr/bin/python3"]
         .into_iter()
-        .find(|p| Command::new(p).args(["-c", check]).output().is_ok_and(|o| o.status.success()))
+        .find(|p| {
+            Command::new(p)
+                .args(["-c", check])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
         .expect("no python3 here can load SQLite extensions; the Python host needs one")
 }
 
 #[test]
 fn the_javascript_host_passes_its_suite() {
-    run("npm test in hosts/js", command("npm").args(["test", "--silent"]).current_dir(js()));
+    run(
+        "npm test in hosts/js",
+        command("npm").args(["test", "--silent"]).current_dir(js()),
+    );
 }
 
 #[test]
@@ -172,10 +195,15 @@ fn the_three_hosts_load_the_same_component() {
 
 /// The collections of a home, by path: what must be the same bytes in every host.
 fn collections(home: &Path) -> BTreeMap<String, Vec<u8>> {
-    ["memory/memories.jsonl", "memory/archive.jsonl", "people.jsonl", "config.toml"]
-        .into_iter()
-        .filter_map(|f| Some((f.to_owned(), std::fs::read(home.join(f)).ok()?)))
-        .collect()
+    [
+        "memory/memories.jsonl",
+        "memory/archive.jsonl",
+        "people.jsonl",
+        "config.toml",
+    ]
+    .into_iter()
+    .filter_map(|f| Some((f.to_owned(), std::fs::read(home.join(f)).ok()?)))
+    .collect()
 }
 
 fn scenario_files() -> Vec<String> {
@@ -192,7 +220,14 @@ fn scenario_files() -> Vec<String> {
 /// What each host lists for alice in `home`, as JSON.
 fn listings(home: &Path) -> [Value; 3] {
     let ctx = Ctx::new();
-    let rust = ctx.json(&["--home", home.to_str().unwrap(), "--user", "alice", "list", "--include-superseded"]);
+    let rust = ctx.json(&[
+        "--home",
+        home.to_str().unwrap(),
+        "--user",
+        "alice",
+        "list",
+        "--include-superseded",
+    ]);
     let js = run(
         "the JavaScript host lists",
         command("node")
@@ -226,9 +261,16 @@ fn homes_are_the_same_bytes_in_every_host_and_each_reads_the_others() {
     let dir = tempfile::tempdir().unwrap();
     let keep = |host: &str| dir.path().join(host);
     let files = scenario_files();
-    let mut rust = vec!["conformance".to_owned(), "--keep".to_owned(), keep("rust").display().to_string()];
+    let mut rust = vec![
+        "conformance".to_owned(),
+        "--keep".to_owned(),
+        keep("rust").display().to_string(),
+    ];
     rust.extend(files.iter().cloned());
-    run("the Rust conformance run", command(env!("CARGO_BIN_EXE_ash-memory")).args(&rust));
+    run(
+        "the Rust conformance run",
+        command(env!("CARGO_BIN_EXE_ash-memory")).args(&rust),
+    );
     run(
         "the JavaScript conformance run",
         command("node")
@@ -247,7 +289,10 @@ fn homes_are_the_same_bytes_in_every_host_and_each_reads_the_others() {
     for file in &files {
         let name = Path::new(file).file_stem().unwrap();
         let expected = collections(&keep("rust").join(name));
-        assert!(expected.contains_key("memory/memories.jsonl"), "{name:?} wrote no memories");
+        assert!(
+            expected.contains_key("memory/memories.jsonl"),
+            "{name:?} wrote no memories"
+        );
         for host in ["js", "python"] {
             let got = collections(&keep(host).join(name));
             assert_eq!(
@@ -266,9 +311,18 @@ fn homes_are_the_same_bytes_in_every_host_and_each_reads_the_others() {
         for scenario in ["people", "supersession", "expiry-and-gc"] {
             let home = keep(writer).join(scenario);
             let [rust, js, python] = listings(&home);
-            assert!(rust.as_array().is_some_and(|a| !a.is_empty()), "{writer}/{scenario}: {rust}");
-            assert_eq!(js, rust, "the JavaScript host reads {writer}'s {scenario} home otherwise");
-            assert_eq!(python, rust, "the Python host reads {writer}'s {scenario} home otherwise");
+            assert!(
+                rust.as_array().is_some_and(|a| !a.is_empty()),
+                "{writer}/{scenario}: {rust}"
+            );
+            assert_eq!(
+                js, rust,
+                "the JavaScript host reads {writer}'s {scenario} home otherwise"
+            );
+            assert_eq!(
+                python, rust,
+                "the Python host reads {writer}'s {scenario} home otherwise"
+            );
             let doctor = Ctx::new().ok(&["--home", home.to_str().unwrap(), "doctor"]);
             assert!(!doctor.contains("WARN"), "{writer}/{scenario}: {doctor}");
         }
