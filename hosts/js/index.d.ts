@@ -2,7 +2,9 @@
 // in generated/interfaces/*.d.ts (shipped with the package after `npm run build`).
 
 /** Who is asking: a user, and the chat the call comes from. A bare string is a user id. */
-export type Caller = string | { user?: string; chat?: string; userId?: string; chatId?: string };
+export type Caller =
+  | string
+  | { user?: string; chat?: string; userId?: string; chatId?: string; user_id?: string; chat_id?: string };
 
 export type MemoryType =
   | "preference" | "identity" | "relationship" | "knowledge"
@@ -11,7 +13,7 @@ export type MemoryType =
 export type ArchiveReason = "superseded" | "expired" | "ephemeral_decay" | "evicted" | "deleted";
 
 /** A stored memory, with the JSONL field names (as `ash-memory serve` answers). */
-export interface Memory {
+export interface MemoryRecord {
   id: string;
   content: string;
   memory_type: MemoryType;
@@ -30,7 +32,7 @@ export interface Memory {
 }
 
 /** A search hit: the memory plus its fused score, cosine similarity and subjects' names. */
-export interface SearchHit extends Memory {
+export interface SearchHit extends MemoryRecord {
   score: number;
   similarity: number | null;
   subjects: string[];
@@ -39,9 +41,9 @@ export interface SearchHit extends Memory {
 export interface SearchResults { hits: SearchHit[]; notices: string[] }
 
 export interface Added {
-  memories: Memory[];
-  superseded: { memory: Memory; superseded_by_id: string }[];
-  evicted: Memory[];
+  memories: MemoryRecord[];
+  superseded: { memory: MemoryRecord; superseded_by_id: string }[];
+  evicted: MemoryRecord[];
 }
 
 export interface Person {
@@ -122,15 +124,15 @@ export interface OpenOptions {
   skipAutoGc?: boolean;
 }
 
-/** A memory home opened through the policy component. */
-export interface MemoryHandle {
+/** A memory home opened through the policy component: made by `openMemory`. */
+export declare class Memory {
   readonly homePath: string;
   setNow(now?: string | Date): void;
   add(caller: Caller, item: NewMemory | string): Promise<Added>;
   addBatch(caller: Caller, items: (NewMemory | string)[]): Promise<Added>;
-  get(caller: Caller, id: string): Promise<Memory>;
-  list(caller: Caller, options?: ListOptions): Promise<Memory[]>;
-  history(caller: Caller, id: string): Promise<Memory[]>;
+  get(caller: Caller, id: string): Promise<MemoryRecord>;
+  list(caller: Caller, options?: ListOptions): Promise<MemoryRecord[]>;
+  history(caller: Caller, id: string): Promise<MemoryRecord[]>;
   delete(caller: Caller, id: string): Promise<string>;
   search(caller: Caller, query: SearchQuery | string): Promise<SearchResults>;
   context(caller: Caller, request: { message: string; maxTokens?: number } | string): Promise<ContextBlock>;
@@ -152,7 +154,7 @@ export interface MemoryHandle {
   close(): void;
 }
 
-export declare function openMemory(options?: OpenOptions): Promise<MemoryHandle>;
+export declare function openMemory(options?: OpenOptions): Promise<Memory>;
 /** The sha256 (hex) of the policy component this package ships. */
 export declare function componentSha256(): string;
 /** The path of the policy component file this package ships. */
@@ -179,3 +181,48 @@ export declare class SandboxError extends MemoryError {}
 export declare class ConfigError extends MemoryError {}
 export declare class IoError extends MemoryError {}
 export declare class InternalError extends MemoryError {}
+
+/** Every error class, by kind. */
+export declare const ERROR_CLASSES: Record<ErrorKind, typeof MemoryError>;
+/** The `MemoryError` for an error the component returned (a WIT `variant error`). */
+export declare function fromGuest(e: unknown): MemoryError;
+
+/** The embedded static model (the default embedder): 256 dimensions, no network. */
+export declare class StaticEmbedder implements Embedder {
+  constructor(dir?: string);
+  embed(texts: string[]): Float32Array[];
+  modelId(): string;
+  dimension(): number;
+  supersessionThreshold(): number;
+  isRemote(): boolean;
+}
+
+/** A synchronous HTTP client for OpenAI-compatible services (a worker thread does the I/O). */
+export declare class HttpClient {
+  constructor(options?: { timeoutSecs?: number; retries?: number; apiKeyEnv?: string; backoffMs?: number });
+  close(): void;
+}
+
+/** An OpenAI-compatible `/embeddings` service. */
+export declare class OpenAiEmbedder implements Embedder {
+  constructor(http: HttpClient, baseUrl: string, model: string, dimension: number);
+  embed(texts: string[]): Float32Array[];
+  modelId(): string;
+  dimension(): number;
+  isRemote(): boolean;
+  close(): void;
+}
+
+/** An OpenAI-compatible `/chat/completions` service. */
+export declare class OpenAiLlm implements Llm {
+  constructor(http: HttpClient, baseUrl: string, model: string);
+  complete(request: { system: string; prompt: string; maxTokens: number }): string;
+  isRemote(): boolean;
+  close(): void;
+}
+
+/** No language model: `complete` answers the `unavailable` error. */
+export declare class NoLlm implements Llm {
+  complete(request: { system: string; prompt: string; maxTokens: number }): string;
+  isRemote(): boolean;
+}

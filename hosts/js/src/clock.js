@@ -63,6 +63,21 @@ export function systemNow() {
   return { secs: Number(ns / 1_000_000_000n), nanos: Number(ns % 1_000_000_000n) };
 }
 
+/**
+ * A Date as an instant, within the years RFC 3339 text is: an invalid Date would fail
+ * only inside a call, and a year out of range would write timestamps Rust cannot read.
+ * @param {Date} d
+ * @returns {Instant}
+ */
+function fromDate(d) {
+  const ms = d.getTime();
+  if (!Number.isFinite(ms)) throw new Error("the Date is invalid; for example new Date(\"2026-03-01T12:00:00Z\")");
+  const year = d.getUTCFullYear();
+  if (year < 1970 || year > 9899) throw new Error(`${d.toISOString()} is outside the years 1970 to 9899`);
+  const secs = Math.floor(ms / 1000);
+  return { secs, nanos: (ms - secs * 1000) * 1e6 };
+}
+
 /** Where "now" comes from: the system clock, or a fixed instant that may be changed. */
 export class Clock {
   /** @param {string | Date | undefined | null} [fixed] an RFC 3339 time or a Date to fix */
@@ -76,10 +91,8 @@ export class Clock {
    */
   set(fixed) {
     if (fixed === undefined || fixed === null) this.fixed = null;
-    else if (fixed instanceof Date) {
-      const ms = fixed.getTime();
-      this.fixed = { secs: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 };
-    } else this.fixed = parseRfc3339(fixed);
+    else if (fixed instanceof Date) this.fixed = fromDate(fixed);
+    else this.fixed = parseRfc3339(fixed);
   }
 
   /** Now, as an RFC 3339 timestamp. */

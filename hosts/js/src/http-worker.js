@@ -9,8 +9,14 @@ const MAX_BODY_BYTES = 32 << 20;
 
 /** One POST, no retries: resolves to `{ ok, value }` or `{ ok: false, error }`. */
 async function once(job) {
-  const headers = { "content-type": "application/json", accept: "application/json" };
-  if (job.apiKey) headers.authorization = `Bearer ${job.apiKey}`;
+  let headers;
+  try {
+    headers = new Headers({ "content-type": "application/json", accept: "application/json" });
+    if (job.apiKey) headers.set("authorization", `Bearer ${job.apiKey}`);
+  } catch {
+    // undici's message quotes the header value, key included: say why without it.
+    return { ok: false, error: `${job.url}: the API key is not a valid HTTP header value` };
+  }
   let response;
   try {
     response = await fetch(job.url, {
@@ -69,8 +75,23 @@ async function post(job) {
   }
 }
 
+/**
+ * Keeps the key out of every message, whatever a library put in one: a message may be
+ * logged, shown to the guest or returned to the caller.
+ */
+function redact(outcome, key) {
+  if (outcome.ok || !key || !outcome.error.includes(key)) return outcome;
+  return { ...outcome, error: outcome.error.replaceAll(key, "[API key]") };
+}
+
 parentPort.on("message", async ({ job, port, flag }) => {
-  const outcome = await post(job);
+  let outcome;
+  try {
+    outcome = redact(await post(job), job.apiKey);
+  } catch {
+    // Whatever failed, the caller must be woken now rather than at its wait's limit.
+    outcome = { ok: false, error: `${job.url}: the request failed in the HTTP worker` };
+  }
   port.postMessage(outcome);
   port.close();
   const cell = new Int32Array(flag);

@@ -76,15 +76,7 @@ function buildLlm(config) {
  * @returns {Promise<Memory>}
  */
 export async function openMemory(options = {}) {
-  const home = new Home(options.home ?? Home.defaultRoot());
-  const config = loadConfig(home.config);
-  const embedder = options.embedder ?? buildEmbedder(config, home.config);
-  const llm = options.llm ?? buildLlm(config);
-  const threshold = config.memory.supersession_threshold ?? embedder.supersessionThreshold?.() ?? 0.75;
-  const settings = {
-    supersessionThreshold: Math.fround(threshold),
-    maxEntries: config.memory.max_entries === undefined ? undefined : BigInt(config.memory.max_entries),
-  };
+  // The options are checked before the home's folders are made: a bad one changes nothing.
   let ids;
   if (typeof options.ids === "function") ids = options.ids;
   else if (options.ids === "sequential") ids = sequentialIds();
@@ -96,11 +88,28 @@ export async function openMemory(options = {}) {
   } catch (e) {
     throw new InvalidInputError(e.message);
   }
+  const root = options.home ?? Home.defaultRoot();
+  if (typeof root !== "string" || root === "") throw new InvalidInputError("home must be a folder's path");
   const component = await loadComponent();
+  const home = new Home(root);
+  const config = loadConfig(home.config);
+  const embedder = options.embedder ?? buildEmbedder(config, home.config);
+  const llm = options.llm ?? buildLlm(config);
+  const threshold = config.memory.supersession_threshold ?? embedder.supersessionThreshold?.() ?? 0.75;
+  const settings = {
+    supersessionThreshold: Math.fround(threshold),
+    maxEntries: config.memory.max_entries === undefined ? undefined : BigInt(config.memory.max_entries),
+  };
   const memory = new Memory({ home, embedder, llm, clock, ids, log: makeLog(options.log), settings, component });
   if (config.memory.auto_gc === true && !options.skipAutoGc) {
-    const report = await memory.gc();
-    if (report.archived.length) memory.log("info", `auto_gc archived ${report.archived.length} memories`);
+    try {
+      const report = await memory.gc();
+      if (report.archived.length) memory.log("info", `auto_gc archived ${report.archived.length} memories`);
+    } catch (e) {
+      // The caller never gets the memory, so nobody else can release its handles.
+      memory.close();
+      throw e;
+    }
   }
   return memory;
 }
@@ -169,7 +178,14 @@ export class Memory {
        * for the model.
        */
       call: async (caller, name, args) => {
-        const text = typeof args === "string" ? args : JSON.stringify(args ?? {});
+        let text = args;
+        if (typeof args !== "string") {
+          try {
+            text = JSON.stringify(args ?? {});
+          } catch (e) {
+            throw new InvalidInputError(`the tool arguments cannot be JSON: ${e.message}`);
+          }
+        }
         return this.call("tools", (p) => p.tools.call(input.caller(caller), input.text(name, "name"), text));
       },
     };

@@ -20,10 +20,16 @@ const SCHEMA = `
 const unavailable = (m) => ({ tag: "unavailable", val: String(m) });
 const sqlErr = (m) => ({ tag: "sql", val: String(m) });
 
-/** SQLite's "not a database" and "corrupt" mean the file must be rebuilt. */
+/**
+ * SQLite's "not a database" and "corrupt" mean the file must be rebuilt. better-sqlite3
+ * gives extended codes (FTS5 says SQLITE_CORRUPT_VTAB); rusqlite compares primary ones.
+ */
 function sql(e) {
   if (e && e.tag) return e;
-  if (e && (e.code === "SQLITE_NOTADB" || e.code === "SQLITE_CORRUPT")) return unavailable(e.message);
+  const code = e && typeof e.code === "string" ? e.code : "";
+  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT" || code.startsWith("SQLITE_CORRUPT_")) {
+    return unavailable(e.message);
+  }
   return sqlErr(e && e.message ? e.message : e);
 }
 

@@ -99,6 +99,26 @@ test("a bad input changes nothing on disk", async () => {
   mem.close();
 });
 
+test("bad options are refused before the home is made", async () => {
+  const home = path.join(tmp(), "new-home");
+  const bad = [
+    { home, now: "yesterday" },
+    { home, now: new Date(Number.NaN) },
+    { home, now: new Date("1960-01-01T00:00:00Z") },
+    { home, ids: "uuid" },
+    { home: 42 },
+  ];
+  for (const options of bad) await assert.rejects(openMemory(options), InvalidInputError);
+  assert.equal(fs.existsSync(home), false);
+  const mem = await openMemory({ home, now: NOW });
+  assert.throws(() => mem.setNow(new Date(Number.NaN)), InvalidInputError);
+  assert.throws(() => mem.setNow(new Date("+010000-01-01T00:00:00Z")), InvalidInputError);
+  mem.setNow(new Date("2026-03-01T12:00:00.250Z"));
+  assert.equal((await mem.add(alice, "I like tea")).memories[0].created_at, "2026-03-01T12:00:00.250+00:00");
+  await assert.rejects(mem.tools.call(alice, "recall", { query: 1n }), InvalidInputError);
+  mem.close();
+});
+
 test("files are 0600 and folders 0700", async () => {
   const home = tmp();
   const mem = await openMemory({ home, now: NOW });

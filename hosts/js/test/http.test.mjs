@@ -1,6 +1,7 @@
 // The synchronous HTTP client and the OpenAI-compatible embedder and LLM against a real
 // HTTP server on loopback: answers, retries on 5xx and 429, timeouts, refused connections,
-// answers that are not JSON, and a memory whose embedder is the service.
+// answers that are not JSON, keys kept out of messages, timer-range timeouts, a stopped
+// worker replaced, and a memory whose embedder is the service.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -68,6 +69,35 @@ test("the LLM sends the key from the environment, never in a message", () => {
   assert.throws(() => down.complete({ system: "s", prompt: "p", maxTokens: 5 }), (e) => e.tag === "unavailable" && !e.val.includes("sekrit"));
   llm.close();
   down.close();
+});
+
+test("a key that is not a valid header value never appears in a message", () => {
+  // undici quotes an invalid header value in its error, "Bearer <key>" included.
+  process.env.ASH_TEST_BAD_KEY = "sk-sekrit\nsecond-line";
+  const http = new HttpClient({ timeoutSecs: 2, retries: 0, apiKeyEnv: "ASH_TEST_BAD_KEY" });
+  assert.throws(
+    () => http.postJson(`${base}/ok/v1/embeddings`, { input: ["x"], dimensions: 2 }),
+    (e) => /not a valid HTTP header value/.test(e.message) && !e.message.includes("sk-sekrit"),
+  );
+  http.close();
+  delete process.env.ASH_TEST_BAD_KEY;
+});
+
+test("a timeout beyond Node's timer range is capped, not cut to 1 ms", () => {
+  // 30 days: more than a Node timer holds (2^31 - 1 ms).
+  const e = new OpenAiEmbedder(new HttpClient({ timeoutSecs: 30 * 86400 }), `${base}/ok/v1`, "m", 4);
+  assert.equal(e.embed(["x"]).length, 1);
+  e.close();
+});
+
+test("a worker that stopped is replaced by the next request", async () => {
+  const http = new HttpClient({ timeoutSecs: 1, retries: 0, backoffMs: 10 });
+  await http.start().terminate();
+  await new Promise((r) => setImmediate(r));
+  const started = performance.now();
+  assert.deepEqual(http.postJson(`${base}/ok/v1/chat/completions`, { model: "m" }).choices.length, 1);
+  assert.ok(performance.now() - started < 1000, "answered at once, not at the wait's limit");
+  http.close();
 });
 
 test("a memory embeds through the configured service, and falls back when it is down", async () => {
