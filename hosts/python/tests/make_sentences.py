@@ -35,8 +35,7 @@ out.append(("word " * 700).strip())
 out.append(" ".join(f"token{i % 97}" for i in range(1500)))
 for n in range(120):
     out.append(f"Fact number {n}: the {objects[n % len(objects)]} reminds {subjects[n % len(subjects)]} of {verbs[n % len(verbs)]} things")
-seen = set()
-uniq = [s for s in out if not (s in seen or seen.add(s))]
+uniq = list(dict.fromkeys(out))  # first occurrences, in order
 path = pathlib.Path(__file__).parent / "data" / "sentences.json"
 path.write_text(json.dumps(uniq, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 print(len(uniq), "sentences")

@@ -153,3 +153,55 @@ def test_random_ids_are_uuid_v4(home: Path):
     with Memory(home) as m:
         mid = m.add("I like tea").memory.id
     assert uuid.UUID(mid).version == 4
+
+
+def test_threads_sharing_a_memory_take_turns(home: Path):
+    # The home's lock is let go while a remote embedder answers; without a lock of its own,
+    # another thread then entered the same wasmtime store and every call trapped.
+    import threading
+    import time
+
+    from ash_memory.embedder import StaticEmbedder
+
+    class SlowRemote(StaticEmbedder):
+        is_remote = True
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            time.sleep(0.1)
+            return super().embed(texts)
+
+    errors: list[BaseException] = []
+    with Memory(home, user="alice", embedder=SlowRemote()) as m:
+        def add(i: int) -> None:
+            try:
+                m.add(f"fact number {i} about topic {i}")
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=add, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+        assert len(m.list()) == 4
+
+
+def test_a_memory_dropped_without_close_releases_its_files(home: Path):
+    import gc
+
+    def open_files() -> list[str]:
+        out = []
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                out.append(os.readlink(f"/proc/self/fd/{fd}"))
+            except OSError:
+                pass
+        return [p for p in out if p.startswith(str(home))]
+
+    m = Memory(home, user="alice")
+    m.add("I like green tea")
+    assert open_files(), "the index and the journal are open"
+    del m
+    gc.collect()
+    assert open_files() == []

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import base64
 import json
+import math
+import random
+import struct
+from array import array
 from pathlib import Path
 
-import numpy as np
-
-from ash_memory.embedder import StaticEmbedder
+from ash_memory.embedder import StaticEmbedder, norm_f32
 
 DATA = Path(__file__).parent / "data"
 
@@ -21,20 +23,28 @@ def test_vectors_are_bit_identical_to_the_rust_host():
     vectors = StaticEmbedder().embed(texts)
     different = []
     for text, v in zip(texts, vectors):
-        mine = np.asarray(v, dtype="<f4").tobytes()
+        mine = struct.pack(f"<{len(v)}f", *v)
         if mine != base64.b64decode(reference[text]):
             different.append(text[:60])
     assert not different, different
     assert any(len(t) > 10_000 for t in texts), "a text longer than the character cut"
 
 
-def test_the_sum_of_squares_is_sequential_float32():
-    # np.add.accumulate must round at every step, as `sq += x * x` in f32 does.
-    x = np.random.default_rng(7).standard_normal(256).astype(np.float32)
-    sq = np.float32(0)
-    for v in x:
-        sq = np.float32(sq + np.float32(v * v))
-    assert np.add.accumulate(x * x, dtype=np.float32)[-1] == sq
+def test_the_norm_is_a_sequential_float32_sum():
+    # Rounded at every step, as `sq += x * x` in f32 is; not the exact sum rounded once.
+    def f32(v: float) -> float:
+        return float(struct.unpack("<f", struct.pack("<f", v))[0])
+
+    rng = random.Random(7)
+    differs = False
+    for _ in range(50):
+        x = array("f", [rng.gauss(0, 1) for _ in range(256)]).tolist()
+        sq = 0.0
+        for v in x:
+            sq = f32(sq + f32(v * v))
+        assert norm_f32(x) == f32(math.sqrt(sq))
+        differs |= f32(math.fsum(v * v for v in x)) != sq
+    assert differs, "the inputs never tell sequential rounding from exact summation"
 
 
 def test_texts_without_known_tokens_give_zero_vectors():

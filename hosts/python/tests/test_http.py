@@ -177,3 +177,47 @@ def test_an_unreachable_embedder_stores_without_a_vector(home: Path):
         results = m.search("green tea")
         assert results.hits[0].memory.content == "I like green tea"
         assert results.notices, "says it searched on full text only"
+
+
+def test_a_redirect_to_another_host_does_not_carry_the_key(monkeypatch: pytest.MonkeyPatch):
+    # reqwest drops the Authorization header when a redirect leaves the host; urllib copies
+    # every header it was given with add_header to the redirected request.
+    seen: list[dict[str, str]] = []
+
+    class Elsewhere(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            seen.append(dict(self.headers))
+            data = b"{}"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    elsewhere = ThreadingHTTPServer(("127.0.0.2", 0), Elsewhere)
+    target = f"http://127.0.0.2:{elsewhere.server_address[1]}/collect"
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(302)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    origin = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    for server in (elsewhere, origin):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("TEST_KEY", "sk-test-123")
+        HttpClient(5, 0, "TEST_KEY").post_json(f"http://127.0.0.1:{origin.server_address[1]}/v1/x", {})
+    finally:
+        for server in (elsewhere, origin):
+            server.shutdown()
+            server.server_close()
+    assert len(seen) == 1 and "Authorization" not in seen[0], seen

@@ -4,10 +4,7 @@ missing required key or a value of the wrong type is an error that names the fil
 
 from __future__ import annotations
 
-try:
-    import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +13,13 @@ from .embedder import Embedder, OpenAiEmbedder, StaticEmbedder
 from .errors import ConfigError, IoError
 from .http import HttpClient
 from .llm import Llm, NoLlm, OpenAiLlm
+
+# A version check rather than try/except ImportError, so that mypy reads only the branch
+# of the Python it checks for (tomli is not installed on 3.11 and later).
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 #: Retries after a 429 or 5xx answer, with exponential backoff from 250 ms.
 HTTP_RETRIES = 2

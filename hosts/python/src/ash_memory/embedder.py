@@ -6,17 +6,22 @@ because vectors are stored in `memories.jsonl` and compared across hosts. Every 
 rounds is therefore done in float32 exactly as the Rust code does it: integer row sums
 (exact), one division per component, a sequential float32 sum of squares, a float32 square
 root, one division per component.
+
+Python has no float32 arithmetic, so each step is computed in float64 and rounded to
+float32 (`array("f")` or `f32`). For +, -, *, / and sqrt of float32 operands that is
+exactly the float32 result: float64's 53 bits are more than the 2 * 24 + 2 that make the
+double rounding harmless. No numpy is needed.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import struct
 import threading
+from array import array
 from importlib import resources
 from typing import Protocol, Sequence
-
-import numpy as np
 
 from .http import HttpClient, HttpError, join_url
 
@@ -49,6 +54,45 @@ class Embedder(Protocol):
 
 MAX_TOKENS = 512
 
+def f32(x: float) -> float:
+    """`x` rounded to the nearest float32 (ties to even; `inf` beyond its range, as Rust's
+    `as f32`), as a Python float."""
+    return array("f", (x,))[0]
+
+
+#: The floor of a norm, as float32 (model2vec-rs divides by max(norm, 1e-12)).
+_NORM_FLOOR = f32(1e-12)
+
+
+def norm_f32(x: Sequence[float]) -> float:
+    """The float32 Euclidean norm of `x` (float32 values), as Rust's
+    `x.iter().map(|v| v * v).sum::<f32>().sqrt()`: squares rounded to float32, summed in
+    order with a rounding at every step, a float32 square root."""
+    squares = array("f", [v * v for v in x])
+    # Storing into a float32 array rounds: the cheapest per-step rounding Python has.
+    acc = array("f", (0.0,))
+    for v in squares:
+        acc[0] += v
+    return f32(math.sqrt(acc[0]))
+
+
+def divide_f32(x: Sequence[float], d: float) -> list[float]:
+    """Each component of `x` divided by `d`, rounded to float32."""
+    return array("f", [v / d for v in x]).tolist()
+
+
+class _Table:
+    """The model's int8 embedding table: `dim` signed bytes per token, read in place."""
+
+    def __init__(self, data: memoryview, rows: int, dim: int) -> None:
+        self.data = data
+        self.rows = rows
+        self.dim = dim
+
+    def row(self, i: int) -> memoryview:
+        """Token `i`'s row."""
+        return self.data[i * self.dim : (i + 1) * self.dim]
+
 
 class StaticEmbedder:
     """The embedded model2vec model: 256 dimensions, no network."""
@@ -61,9 +105,9 @@ class StaticEmbedder:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._loaded: tuple[object, np.ndarray, int, int] | None = None
+        self._loaded: tuple[object, _Table, int, int] | None = None
 
-    def _load(self) -> tuple[object, np.ndarray, int, int]:
+    def _load(self) -> tuple[object, _Table, int, int]:
         """Parses the model on first use: commands that embed nothing never pay for it."""
         with self._lock:
             if self._loaded is None:
@@ -78,11 +122,11 @@ class StaticEmbedder:
         tokenizer, table, unk_id, median = self._load()
         out = []
         for text in texts:
-            out.append(embed_one(tokenizer, table, unk_id, median, text).tolist())
+            out.append(embed_one(tokenizer, table, unk_id, median, text))
         return out
 
 
-def _load_model() -> tuple[object, np.ndarray, int, int]:
+def _load_model() -> tuple[object, _Table, int, int]:
     from tokenizers import Tokenizer
 
     base = resources.files("ash_memory") / "model"
@@ -101,7 +145,7 @@ def _load_model() -> tuple[object, np.ndarray, int, int]:
     return tokenizer, table, unk_id, median
 
 
-def _int8_tensor(data: bytes, name: str) -> np.ndarray:
+def _int8_tensor(data: bytes, name: str) -> _Table:
     """Reads one 2-D int8 tensor straight from a safetensors file: an 8-byte header length,
     a JSON header, then the raw little-endian data."""
     (header_len,) = struct.unpack("<Q", data[:8])
@@ -111,27 +155,25 @@ def _int8_tensor(data: bytes, name: str) -> np.ndarray:
         raise ValueError(f"tensor {name!r} is {info['dtype']} {info['shape']}, not a 2-D int8")
     start, end = info["data_offsets"]
     rows, cols = info["shape"]
-    raw = np.frombuffer(data, dtype=np.int8, count=end - start, offset=8 + header_len + start)
-    return raw.reshape(rows, cols)
+    if end - start != rows * cols or 8 + header_len + end > len(data):
+        raise ValueError(f"tensor {name!r} does not fit its shape or the file")
+    raw = memoryview(data)[8 + header_len + start : 8 + header_len + end].cast("b")
+    return _Table(raw, rows, cols)
 
 
-def embed_one(tokenizer: object, table: np.ndarray, unk_id: int, median: int, text: str) -> np.ndarray:
-    """The float32 vector of one text, as model2vec-rs computes it."""
+def embed_one(tokenizer: object, table: _Table, unk_id: int, median: int, text: str) -> list[float]:
+    """The float32 vector of one text (as Python floats), as model2vec-rs computes it."""
     # Cut to the first 512 * median characters (Unicode scalar values) before tokenizing.
     text = text[: MAX_TOKENS * median]
     ids = tokenizer.encode(text, add_special_tokens=False).ids[:MAX_TOKENS]  # type: ignore[attr-defined]
     ids = [i for i in ids if i != unk_id]
-    dim = table.shape[1]
-    if ids:
-        # Integer sums are exact, so their order does not matter (|sum| < 2**24).
-        sums = table[np.asarray(ids, dtype=np.int64)].sum(axis=0, dtype=np.int32)
-    else:
-        sums = np.zeros(dim, dtype=np.int32)
-    x = sums.astype(np.float32) / np.float32(max(len(ids), 1))
-    # Sequential float32 accumulation, rounded at each step (accumulate is not pairwise).
-    sq = np.add.accumulate(x * x, dtype=np.float32)[-1]
-    norm = max(np.float32(np.sqrt(np.float32(sq))), np.float32(1e-12))
-    return (x / np.float32(norm)).astype(np.float32)
+    # Integer sums are exact, so their order does not matter (|sum| < 2**24).
+    rows = [table.row(i).tolist() for i in ids]
+    sums = list(map(sum, zip(*rows))) if rows else [0] * table.dim
+    count = float(max(len(ids), 1))
+    # Each quotient rounded to float32, as `sum as f32 / count as f32` is.
+    x = array("f", [s / count for s in sums])
+    return divide_f32(x, max(norm_f32(x), _NORM_FLOOR))
 
 
 class OpenAiEmbedder:
@@ -172,15 +214,16 @@ class OpenAiEmbedder:
                 raise bad("an item has no `embedding`")
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
                 raise bad("an embedding holds a non-number")
-            v = np.asarray(values, dtype=np.float32)
-            if len(v) != self.dimension:
-                raise EmbedDimensionMismatch(self.dimension, len(v))
-            # Cosine is a dot product on unit vectors.
-            norm = np.float32(np.sqrt(np.add.accumulate(v * v, dtype=np.float32)[-1])) if len(v) else 0
-            if norm > 0:
-                v = v / np.float32(norm)
+            if len(values) != self.dimension:
+                raise EmbedDimensionMismatch(self.dimension, len(values))
+            try:
+                v = array("f", values)  # `as f32`, as the Rust host casts each number
+            except OverflowError:
+                raise bad("an embedding holds a number too large for float32") from None
+            # Cosine is a dot product on unit vectors; a vector without a norm is left as it is.
+            norm = norm_f32(v)
             index = item.get("index")
             order = index if isinstance(index, int) and not isinstance(index, bool) and index >= 0 else i
-            vectors.append((order, v.tolist()))
+            vectors.append((order, divide_f32(v, norm) if norm > 0 else v.tolist()))
         vectors.sort(key=lambda p: p[0])
         return [v for _, v in vectors]

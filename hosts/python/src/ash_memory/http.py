@@ -61,7 +61,9 @@ class HttpClient:
         request = urllib.request.Request(url, data=data, method="POST")
         request.add_header("Content-Type", "application/json")
         if self._api_key:
-            request.add_header("Authorization", f"Bearer {self._api_key}")
+            # Unredirected: urllib would copy a plain header to wherever a redirect points,
+            # where reqwest drops it when the redirect leaves the host.
+            request.add_unredirected_header("Authorization", f"Bearer {self._api_key}")
         secs = max(int(self.timeout), 1)
         deadline = time.monotonic() + self.timeout
         try:

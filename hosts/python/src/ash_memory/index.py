@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
-
+from .embedder import f32
 from .files import FileState
 from .home import FILE_MODE
 
@@ -104,7 +103,7 @@ def f32_bytes(v: Sequence[float]) -> bytes:
 
 
 def _load_vec(conn: sqlite3.Connection) -> None:
-    import sqlite_vec
+    import sqlite_vec  # type: ignore[import-untyped]  # the package ships no type information
 
     if not hasattr(conn, "enable_load_extension"):
         raise IndexUnavailable(
@@ -341,7 +340,7 @@ class SqliteIndex:
                 for id_, distance in rows:
                     if distance is not None and math.isfinite(distance):
                         # 1.0 - (d as f32), in float32 as the Rust host computes it.
-                        hits.append((id_, float(np.float32(1.0) - np.float32(distance))))
+                        hits.append((id_, f32(1.0 - f32(distance))))
         except sqlite3.Error as e:
             raise _sql(e) from e
         hits.sort(key=lambda h: -h[1])
@@ -364,7 +363,7 @@ class SqliteIndex:
         except sqlite3.Error as e:
             raise _sql(e) from e
         # bm25() is lower-is-better; negate so that higher is better.
-        return [(id_, float(-np.float32(score))) for id_, score in rows]
+        return [(id_, -f32(score)) for id_, score in rows]
 
     def count(self) -> int:
         """How many entries the index holds."""

@@ -14,6 +14,8 @@ import hashlib
 import json
 import logging
 import os
+import threading
+import weakref
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Sequence
@@ -46,8 +48,9 @@ _UNSET: Any = object()
 
 class Memory:
     """A memory home opened through the policy component. Use it as a context manager, or
-    call `close()`. Not thread-safe: one call at a time (other processes may share the home;
-    the home's lock serializes them)."""
+    call `close()` (a Memory that is garbage collected unclosed is closed then). Threads may
+    share it: their calls run one at a time (other processes may share the home; the home's
+    lock serializes them)."""
 
     def __init__(
         self,
@@ -87,6 +90,12 @@ class Memory:
         index = SqliteIndex(self.home.index)
         self._state = HostState(self.home, files, index, emb, model, self._clock, self._ids,
                                 config.supersession_threshold(emb), config.max_entries)
+        # One call at a time: wasmtime's store may not be entered from two threads, and the
+        # home's lock is let go around remote calls, when another thread could take it.
+        self._mutex = threading.RLock()
+        # The index connection and the journal's descriptor are closed when this object is
+        # collected unclosed (wasmtime keeps the connection referenced past that point).
+        self._finalizer = weakref.finalize(self, _release, self._state)
         wasm = component if component is not None else comp.component_bytes()
         self.component_sha256 = hashlib.sha256(wasm).hexdigest()
         cache = comp.default_cache_dir() if cache_dir is _UNSET else (Path(cache_dir) if cache_dir else None)
@@ -103,8 +112,8 @@ class Memory:
 
     def close(self) -> None:
         """Closes the index connection and the journal; the object is unusable after."""
-        self._state.index.close()
-        self._state.files.close()
+        with self._mutex:
+            self._finalizer()
 
     def __enter__(self) -> "Memory":
         return self
@@ -121,7 +130,8 @@ class Memory:
 
     def instantiate(self) -> None:
         """Instantiates the component now rather than at the first call (for timing)."""
-        self._sandbox.instantiate()
+        with self._mutex:
+            self._sandbox.instantiate()
 
     # ---- the transaction around each call ----
 
@@ -136,6 +146,10 @@ class Memory:
         """Runs one export under the home's lock as one transaction: a transaction left open
         by a process that died is rolled back first; the call's writes are committed when it
         succeeds and rolled back when it fails or traps."""
+        with self._mutex:
+            return self._call_locked(iface, name, *args)
+
+    def _call_locked(self, iface: str, name: str, *args: Any) -> Any:
         state = self._state
         state.lock = self.home.lock()
         state.lock_lost = None
@@ -330,6 +344,12 @@ def new_memory(content: str, *, memory_type: str | None = None, expires_days: in
     return record(content=content, memory_type=_memory_type(memory_type), expires_in_days=expires_days,
                   subjects=_str_list("subjects", subjects), shared=shared, source=source,
                   observed_at=observed_at)
+
+
+def _release(state: HostState) -> None:
+    """Closes what a Memory holds open (run once, by `close` or at collection)."""
+    state.index.close()
+    state.files.close()
 
 
 def _unwrap(iface: str, value: Any) -> Any:
