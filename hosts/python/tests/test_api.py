@@ -205,3 +205,29 @@ def test_a_memory_dropped_without_close_releases_its_files(home: Path):
     del m
     gc.collect()
     assert open_files() == []
+
+
+def test_ctrl_c_in_an_import_reaches_the_caller_and_the_call_rolls_back(home: Path):
+    # wasmtime's C callback used to swallow a KeyboardInterrupt raised in an import: the
+    # call trapped and the caller saw a SandboxError, the interrupt lost.
+    from ash_memory.embedder import StaticEmbedder
+
+    class Interrupted(StaticEmbedder):
+        armed = False
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            if self.armed:
+                raise KeyboardInterrupt
+            return super().embed(texts)
+
+    embedder = Interrupted()
+    with Memory(home, user="alice", embedder=embedder) as m:
+        m.add("I'm allergic to peanuts")
+        before = (home / "memory" / "memories.jsonl").read_bytes()
+        embedder.armed = True
+        with pytest.raises(KeyboardInterrupt):
+            m.add("I live in Lisbon")
+        assert (home / "memory" / "memories.jsonl").read_bytes() == before
+        embedder.armed = False
+        m.add("I live in Porto")
+        assert [x.content for x in m.list()] == ["I live in Porto", "I'm allergic to peanuts"]

@@ -160,7 +160,7 @@ class Memory:
                 raise StorageError(f"storage error: cannot roll back an unfinished write: {e}", str(e)) from None
             try:
                 value = _unwrap(iface, self._sandbox.call(iface, name, *args))
-            except MemoryError:
+            except BaseException:  # an error, a trap, or Ctrl-C passed on from an import
                 if state.lock_lost is None:
                     try:
                         state.files.roll_back()

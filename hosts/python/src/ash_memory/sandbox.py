@@ -92,6 +92,8 @@ class HostState:
         self.lock: HomeLock | None = None
         #: Why the lock could not be taken back after a remote call: nothing more may be written.
         self.lock_lost: str | None = None
+        #: A KeyboardInterrupt or SystemExit raised in an import, raised again by Sandbox.call.
+        self.interrupt: BaseException | None = None
 
     def unlocked(self, remote: bool, f: Callable[[], Any]) -> Any:
         """Runs a call to a remote service without the home's lock, so that a slow service
@@ -129,6 +131,31 @@ def _entry(r: Any) -> Entry:
                  field(r, "owner_user_id"), field(r, "chat_id"))
 
 
+class _Guarded:
+    """An instance of the linker whose functions pass Ctrl-C on. A KeyboardInterrupt or
+    SystemExit raised in an import cannot cross wasmtime's C callback (ctypes prints and
+    drops it): it is kept on the state, the call traps (and rolls back), and `Sandbox.call`
+    raises it again once the instance is dropped."""
+
+    def __init__(self, inner: Any, state: HostState) -> None:
+        self._inner = inner
+        self._state = state
+
+    def add_func(self, name: str, fn: Callable[..., Any]) -> None:
+        state = self._state
+
+        def guarded(*args: Any) -> Any:
+            try:
+                return fn(*args)
+            except Exception:
+                raise
+            except BaseException as e:
+                state.interrupt = e
+                raise RuntimeError(f"interrupted by {type(e).__name__}") from None
+
+        self._inner.add_func(name, guarded)
+
+
 def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.Engine,
                    state: HostState) -> None:
     """Defines every import of the `policy` world on `linker`, served by `state`."""
@@ -163,7 +190,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
         return record(generation=s.generation, end=s.end)
 
     with linker.root() as root:
-        with root.add_instance(interface("files")) as files:
+        with root.add_instance(interface("files")) as _files:
+            files = _Guarded(_files, state)
             files.add_func("read", lambda _s, c, start, gen: files_call(
                 "read", lambda: chunk(state.files.read(c, start, gen)), False))
             files.add_func("append", lambda _s, c, lines: files_call(
@@ -208,7 +236,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             r = state.index.reflects()
             return None if r is None else state_rec(r)
 
-        with root.add_instance(interface("index")) as index:
+        with root.add_instance(interface("index")) as _index:
+            index = _Guarded(_index, state)
             index.add_func("upsert", lambda _s, entries: index_call(
                 "upsert", lambda: state.index.upsert([_entry(e) for e in entries]), True))
             index.add_func("remove", lambda _s, ids: index_call(
@@ -243,7 +272,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
                     return s.err("dimension-mismatch", (emb.dimension, len(v)))
             return s.ok([[float(x) for x in v] for v in vectors])
 
-        with root.add_instance(interface("embedder")) as embedder:
+        with root.add_instance(interface("embedder")) as _embedder:
+            embedder = _Guarded(_embedder, state)
             embedder.add_func("embed", embed)
             embedder.add_func("model-id", lambda _s: state.embedder.model_id)
             embedder.add_func("dimension", lambda _s: int(state.embedder.dimension))
@@ -261,13 +291,16 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
                 return s.err("unavailable", f"the language model failed: {e}")
             return s.ok(text)
 
-        with root.add_instance(interface("llm")) as llm:
+        with root.add_instance(interface("llm")) as _llm:
+            llm = _Guarded(_llm, state)
             llm.add_func("complete", complete)
 
         # ---- clock, ids, log, settings, types ----
-        with root.add_instance(interface("clock")) as clock:
+        with root.add_instance(interface("clock")) as _clock:
+            clock = _Guarded(_clock, state)
             clock.add_func("now", lambda _s: state.clock.now())
-        with root.add_instance(interface("ids")) as ids:
+        with root.add_instance(interface("ids")) as _ids:
+            ids = _Guarded(_ids, state)
             ids.add_func("new-id", lambda _s: state.ids.next())
 
         levels = {"debug": logging.DEBUG, "info": logging.INFO, "warn": logging.WARNING, "error": logging.ERROR}
@@ -276,10 +309,12 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             if total:
                 guest_log.debug("%s: %d/%d", task, done, total)
 
-        with root.add_instance(interface("log")) as logi:
+        with root.add_instance(interface("log")) as _logi:
+            logi = _Guarded(_logi, state)
             logi.add_func("log", lambda _s, level, message: guest_log.log(levels.get(level, logging.INFO), "%s", message))
             logi.add_func("progress", progress)
-        with root.add_instance(interface("settings")) as settings:
+        with root.add_instance(interface("settings")) as _settings:
+            settings = _Guarded(_settings, state)
             settings.add_func("get", lambda _s: record(
                 supersession_threshold=float(state.supersession_threshold), max_entries=state.max_entries))
         with root.add_instance(interface("types")):
@@ -342,6 +377,9 @@ class Sandbox:
         except Exception as e:
             # A trapped instance may not be entered again: the next call makes a new one.
             self._store, self._instance, self._funcs = None, None, {}
+            interrupt, self.state.interrupt = self.state.interrupt, None
+            if interrupt is not None:
+                raise interrupt from None
             raise self._describe(e) from e
         return result
 
