@@ -60,7 +60,9 @@ export class Home {
    * @returns {HomeLock}
    */
   lock() {
-    const raw = Number.parseFloat((process.env.ASH_LOCK_TIMEOUT_SECS ?? "").trim());
+    // A decimal number, as Rust's f64 parse reads it: "5s" or "0x10" fall back to the default.
+    const text = (process.env.ASH_LOCK_TIMEOUT_SECS ?? "").trim();
+    const raw = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
     const secs = Number.isFinite(raw) && raw >= 0 ? raw : DEFAULT_LOCK_TIMEOUT_SECS;
     return this.lockWithin(secs);
   }

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   openMemory, componentSha256, componentPath, MemoryError, MemoryNotFoundError, InvalidInputError,
   SecretRefusedError, PersonNotFoundError, UnknownToolError, BusyError,
@@ -145,6 +145,18 @@ test("a call waits for the lock, then gives up as busy", async () => {
     held.release();
   }
   assert.deepEqual(await mem.list(alice), []);
+  // What Rust cannot parse as a number means the default (30 s), not its leading digits:
+  // another process holds the lock for a second and the call waits it out.
+  const holder = spawn("flock", [path.join(home, ".lock"), "-c", "echo held; sleep 1"]);
+  await new Promise((resolve) => holder.stdout.once("data", resolve));
+  process.env.ASH_LOCK_TIMEOUT_SECS = "0.2s";
+  const started = Date.now();
+  try {
+    assert.deepEqual(await mem.list(alice), []);
+  } finally {
+    delete process.env.ASH_LOCK_TIMEOUT_SECS;
+  }
+  assert.ok(Date.now() - started >= 700, "gave up at 0.2 s instead of waiting for the holder");
   mem.close();
 });
 
