@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -48,13 +49,35 @@ class HttpClient:
         attempt = 0
         while True:
             try:
-                return self._once(url, body)
+                return self._within_deadline(url, body)
             except HttpError as e:
                 retryable = e.status is not None and (e.status == 429 or e.status >= 500)
                 if not retryable or attempt >= self.retries:
                     raise
                 time.sleep(self.backoff * (2**attempt))
                 attempt += 1
+
+    def _within_deadline(self, url: str, body: Any) -> Any:
+        """One request, given up after `timeout` seconds in all, as reqwest's timeout is:
+        urllib's own timeout is per socket read, so a server that trickles its headers a
+        byte at a time could hold the caller far longer. The request runs on a daemon
+        thread; one given up on ends at its next socket timeout, unheard."""
+        outcome: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                outcome["value"] = self._once(url, body)
+            except Exception as e:  # carried to the caller below
+                outcome["error"] = e
+
+        worker = threading.Thread(target=run, name="ash-memory-http", daemon=True)
+        worker.start()
+        worker.join(self.timeout)
+        if worker.is_alive():
+            raise HttpError(f"{url}: no answer within {max(int(self.timeout), 1)} s")
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
 
     def _once(self, url: str, body: Any) -> Any:
         data = json.dumps(body).encode("utf-8")
