@@ -12,9 +12,10 @@ import math
 import os
 import sqlite3
 import struct
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .embedder import f32
 from .files import FileState
@@ -100,6 +101,22 @@ def usable(v: Sequence[float]) -> bool:
 def f32_bytes(v: Sequence[float]) -> bytes:
     """Little-endian float32, as sqlite-vec stores a vector."""
     return struct.pack(f"<{len(v)}f", *v)
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One explicit transaction: committed when the block ends, rolled back if it raises
+    (anything, Ctrl-C included), with SQLite's errors as the import's."""
+    try:
+        conn.execute("BEGIN")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as e:
+        raise _sql(e) from e
 
 
 def _load_vec(conn: sqlite3.Connection) -> None:
@@ -206,29 +223,21 @@ class SqliteIndex:
                 except OSError:
                     pass
         conn = self.conn()
-        try:
-            conn.execute("BEGIN")
-            try:
-                conn.execute("DELETE FROM items")
-                conn.execute("DELETE FROM fts")
-                conn.execute("DELETE FROM meta")
-                conn.execute("DROP TABLE IF EXISTS vecs")
-                conn.execute(
-                    "CREATE VIRTUAL TABLE vecs USING vec0 (\n"
-                    "                 scope TEXT PARTITION KEY,\n"
-                    f"                 embedding FLOAT[{int(dimension)}] distance_metric=cosine\n"
-                    "             )"
-                )
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('model', ?1), ('dimension', ?2)",
-                    (model, str(int(dimension))),
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as e:
-            raise _sql(e) from e
+        with _transaction(conn):
+            conn.execute("DELETE FROM items")
+            conn.execute("DELETE FROM fts")
+            conn.execute("DELETE FROM meta")
+            conn.execute("DROP TABLE IF EXISTS vecs")
+            conn.execute(
+                "CREATE VIRTUAL TABLE vecs USING vec0 (\n"
+                "                 scope TEXT PARTITION KEY,\n"
+                f"                 embedding FLOAT[{int(dimension)}] distance_metric=cosine\n"
+                "             )"
+            )
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('model', ?1), ('dimension', ?2)",
+                (model, str(int(dimension))),
+            )
 
     def reflects(self) -> FileState | None:
         """Which state of memories.jsonl the index reflects; none after clear."""
@@ -267,32 +276,24 @@ class SqliteIndex:
             if e.embedding is not None and len(e.embedding) != dim:
                 raise IndexDimensionMismatch(dim, len(e.embedding))
         conn = self.conn()
-        try:
-            conn.execute("BEGIN")
-            try:
-                for e in entries:
-                    scope = e.scope()
-                    row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (e.id,)).fetchone()
-                    if row is not None:
-                        rowid = row[0]
-                        conn.execute("UPDATE items SET scope = ?2 WHERE rowid = ?1", (rowid, scope))
-                        conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
-                        conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
-                    else:
-                        cur = conn.execute("INSERT INTO items (id, scope) VALUES (?1, ?2)", (e.id, scope))
-                        rowid = cur.lastrowid
-                    conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
-                    if e.embedding is not None and usable(e.embedding):
-                        conn.execute(
-                            "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)",
-                            (rowid, scope, f32_bytes(e.embedding)),
-                        )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as e:
-            raise _sql(e) from e
+        with _transaction(conn):
+            for e in entries:
+                scope = e.scope()
+                row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (e.id,)).fetchone()
+                if row is not None:
+                    rowid = row[0]
+                    conn.execute("UPDATE items SET scope = ?2 WHERE rowid = ?1", (rowid, scope))
+                    conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
+                    conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
+                else:
+                    cur = conn.execute("INSERT INTO items (id, scope) VALUES (?1, ?2)", (e.id, scope))
+                    rowid = cur.lastrowid
+                conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
+                if e.embedding is not None and usable(e.embedding):
+                    conn.execute(
+                        "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)",
+                        (rowid, scope, f32_bytes(e.embedding)),
+                    )
 
     def remove(self, ids: Sequence[str]) -> None:
         """Removes entries by id; unknown ids are ignored."""
@@ -301,21 +302,16 @@ class SqliteIndex:
         conn = self.conn()
         try:
             (has_vecs,) = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").fetchone()
-            conn.execute("BEGIN")
-            try:
-                for id_ in ids:
-                    row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (id_,)).fetchone()
-                    if row is not None:
-                        conn.execute("DELETE FROM fts WHERE rowid = ?1", (row[0],))
-                        if has_vecs:
-                            conn.execute("DELETE FROM vecs WHERE rowid = ?1", (row[0],))
-                        conn.execute("DELETE FROM items WHERE rowid = ?1", (row[0],))
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
         except sqlite3.Error as e:
             raise _sql(e) from e
+        with _transaction(conn):
+            for id_ in ids:
+                row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (id_,)).fetchone()
+                if row is not None:
+                    conn.execute("DELETE FROM fts WHERE rowid = ?1", (row[0],))
+                    if has_vecs:
+                        conn.execute("DELETE FROM vecs WHERE rowid = ?1", (row[0],))
+                    conn.execute("DELETE FROM items WHERE rowid = ?1", (row[0],))
 
     def knn(self, query: Sequence[float], k: int, user_id: str | None, chat_id: str | None) -> list[tuple[str, float]]:
         """The k nearest vectors within the scopes by cosine similarity, best first."""
