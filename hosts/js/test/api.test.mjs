@@ -5,7 +5,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
@@ -14,11 +13,12 @@ import {
   SecretRefusedError, PersonNotFoundError, UnknownToolError, BusyError,
 } from "../src/index.js";
 import { Home } from "../src/home.js";
+import { scratchDir } from "./helpers/scratch.mjs";
 
 const NOW = "2026-03-01T12:00:00Z";
 const RUST_CLI = process.env.ASH_CLI || new URL("../../../target/debug/ash-memory", import.meta.url).pathname;
 const hasRust = fs.existsSync(RUST_CLI);
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "ash-js-"));
+const tmp = () => scratchDir("ash-js-");
 const alice = { user: "alice" };
 
 /** Every file under a folder with its bytes, to prove a call changed nothing. */

@@ -6,13 +6,13 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { HttpClient } from "../src/http.js";
 import { OpenAiEmbedder, OpenAiLlm } from "../src/openai.js";
 import { openMemory } from "../src/index.js";
+import { scratchDir } from "./helpers/scratch.mjs";
 
 let server;
 let base;
@@ -101,7 +101,7 @@ test("a worker that stopped is replaced by the next request", async () => {
 });
 
 test("a memory embeds through the configured service, and falls back when it is down", async () => {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), "ash-http-"));
+  const home = scratchDir("ash-http-");
   fs.writeFileSync(
     path.join(home, "config.toml"),
     `[embedder]\nprovider = "openai"\nbase_url = "${base}/ok/v1"\nmodel = "m"\ndimensions = 16\n\n[llm]\nbase_url = "${base}/junk/v1"\nmodel = "x"\ntimeout_secs = 2\n`,

@@ -5,13 +5,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { SqliteIndex } from "../src/sqlite-index.js";
+import { scratchDir } from "./helpers/scratch.mjs";
 
 test("a corrupt full-text index (SQLITE_CORRUPT_VTAB) is unavailable, not an sql error", () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ash-index-")), "memory.db");
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
   const index = new SqliteIndex(file);
   index.clear({ model: "m", dimension: 2 });
   const scope = { userId: "alice", chatId: undefined };
