@@ -4,7 +4,11 @@
 //! overwritten with junk, built by another model) is reported as `Unavailable` or by
 //! `info`, and the guest answers by clearing and rebuilding it; `clear` recreates the file
 //! from nothing when SQLite cannot open it.
+//!
+//! Vectors are stored in sqlite-vec's `vec0` table, partitioned by scope; `knn` reads a
+//! scope's vectors into memory once and scans them there (`scan`), exactly.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Once;
 
@@ -12,6 +16,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::fault;
 use crate::files::FileState;
+
+mod scan;
+
+use scan::ScopeVectors;
 
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 pub const MAX_K: u32 = 4096;
@@ -48,6 +56,12 @@ impl Entry {
 pub struct SqliteIndex {
     path: PathBuf,
     conn: Option<Connection>,
+    /// The vectors of each scope searched so far, by scope key: knn scans these. They
+    /// follow this connection's own writes, and are dropped when another connection has
+    /// committed since (`PRAGMA data_version`), or the connection is reopened.
+    vectors: HashMap<String, ScopeVectors>,
+    /// `PRAGMA data_version` when `vectors` last matched the file.
+    data_version: i64,
 }
 
 fn register_sqlite_vec() {
@@ -91,6 +105,8 @@ impl SqliteIndex {
         SqliteIndex {
             path: path.into(),
             conn: None,
+            vectors: HashMap::new(),
+            data_version: 0,
         }
     }
 
@@ -114,6 +130,7 @@ impl SqliteIndex {
             conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
             conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
             self.conn = Some(conn);
+            self.vectors.clear();
         }
         Ok(self.conn.as_mut().expect("just opened"))
     }
@@ -182,7 +199,9 @@ impl SqliteIndex {
             params![info.model, dim.to_string()],
         )
         .map_err(sql)?;
-        tx.commit().map_err(sql)
+        tx.commit().map_err(sql)?;
+        self.vectors.clear();
+        Ok(())
     }
 
     /// Which state of memories.jsonl the index reflects; none after `clear`.
@@ -231,9 +250,11 @@ impl SqliteIndex {
         }
         let conn = self.conn()?;
         let tx = conn.transaction().map_err(sql)?;
+        // (rowid, scope, the scope it had before): what the cached vectors must follow.
+        let mut written: Vec<(i64, String, Option<String>)> = Vec::with_capacity(entries.len());
         {
             let mut find = tx
-                .prepare_cached("SELECT rowid FROM items WHERE id = ?1")
+                .prepare_cached("SELECT rowid, scope FROM items WHERE id = ?1")
                 .map_err(sql)?;
             let mut insert_item = tx
                 .prepare_cached("INSERT INTO items (id, scope) VALUES (?1, ?2)")
@@ -251,9 +272,13 @@ impl SqliteIndex {
                 .map_err(sql)?;
             for e in entries {
                 let scope = e.scope();
-                let existing: Option<i64> = find.query_row([&e.id], |r| r.get(0)).optional().map_err(sql)?;
+                let existing: Option<(i64, String)> = find
+                    .query_row([&e.id], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+                    .map_err(sql)?;
+                let old_scope = existing.as_ref().map(|(_, s)| s.clone());
                 let rowid = match existing {
-                    Some(rowid) => {
+                    Some((rowid, _)) => {
                         set_scope.execute(params![rowid, scope]).map_err(sql)?;
                         del_fts.execute([rowid]).map_err(sql)?;
                         del_vec.execute([rowid]).map_err(sql)?;
@@ -268,9 +293,23 @@ impl SqliteIndex {
                 if let Some(v) = e.embedding.as_deref().filter(|v| usable(v)) {
                     ins_vec.execute(params![rowid, scope, f32_bytes(v)]).map_err(sql)?;
                 }
+                written.push((rowid, scope, old_scope));
             }
         }
-        tx.commit().map_err(sql)
+        tx.commit().map_err(sql)?;
+        // The cached vectors follow only once the write is in: a failed transaction
+        // leaves them as the file is.
+        for (e, (rowid, scope, old_scope)) in entries.iter().zip(written) {
+            if let Some(cached) = old_scope.and_then(|old| self.vectors.get_mut(&old)) {
+                cached.remove(&e.id);
+            }
+            if let (Some(cached), Some(v)) = (self.vectors.get_mut(&scope), e.embedding.as_deref())
+                && usable(v)
+            {
+                cached.insert(&e.id, rowid, v);
+            }
+        }
+        Ok(())
     }
 
     /// Removes entries by id.
@@ -287,12 +326,16 @@ impl SqliteIndex {
             .map_err(sql)?
             > 0;
         let tx = conn.transaction().map_err(sql)?;
+        let mut removed: Vec<(&str, String)> = Vec::with_capacity(ids.len());
         for id in ids {
-            let rowid: Option<i64> = tx
-                .query_row("SELECT rowid FROM items WHERE id = ?1", [id], |r| r.get(0))
+            let found: Option<(i64, String)> = tx
+                .query_row("SELECT rowid, scope FROM items WHERE id = ?1", [id], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
                 .optional()
                 .map_err(sql)?;
-            if let Some(rowid) = rowid {
+            if let Some((rowid, scope)) = found {
+                removed.push((id, scope));
                 tx.execute("DELETE FROM fts WHERE rowid = ?1", [rowid]).map_err(sql)?;
                 if has_vecs {
                     tx.execute("DELETE FROM vecs WHERE rowid = ?1", [rowid]).map_err(sql)?;
@@ -300,12 +343,21 @@ impl SqliteIndex {
                 tx.execute("DELETE FROM items WHERE rowid = ?1", [rowid]).map_err(sql)?;
             }
         }
-        tx.commit().map_err(sql)
+        tx.commit().map_err(sql)?;
+        for (id, scope) in removed {
+            if let Some(cached) = self.vectors.get_mut(&scope) {
+                cached.remove(id);
+            }
+        }
+        Ok(())
     }
 
-    /// The `k` nearest vectors within the scopes, by cosine similarity, best first. A
-    /// query without a direction finds nothing; a row whose distance is not a number (a
-    /// vector stored by an older version) is skipped rather than failing the search.
+    /// The `k` nearest vectors within the scopes, by cosine similarity, best first (equal
+    /// scores in the order they were indexed). A query without a direction finds nothing;
+    /// a stored vector without one (written by an older version) is skipped.
+    ///
+    /// Exact: each scope's vectors are read from the file once, then scanned in memory
+    /// (see `scan`); they are read again after another connection writes.
     pub fn knn(&mut self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
         let dim = self.dimension()?;
         if query.len() != dim as usize {
@@ -315,36 +367,81 @@ impl SqliteIndex {
         if k == 0 || !usable(query) {
             return Ok(Vec::new());
         }
-        let conn = self.conn()?;
+        self.drop_if_written_elsewhere()?;
+        let query = scan::unit(query);
         let mut hits = Vec::new();
-        // One KNN per scope key: the partition key makes each a scan of that scope only.
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT items.id, v.distance FROM
-                   (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v
-                 JOIN items ON items.rowid = v.rowid",
-            )
-            .map_err(sql)?;
-        let q = f32_bytes(query);
         for key in scope.keys() {
-            let rows = stmt
-                .query_map(params![q, k, key], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, Option<f64>>(1)?))
-                })
-                .map_err(sql)?;
-            for row in rows {
-                let (id, distance) = row.map_err(sql)?;
-                if let Some(d) = distance.filter(|d| d.is_finite()) {
-                    hits.push(Hit {
-                        id,
-                        score: 1.0 - d as f32,
-                    });
-                }
+            if !self.vectors.contains_key(&key) {
+                let loaded = self.load_scope(&key, dim as usize)?;
+                self.vectors.insert(key.clone(), loaded);
             }
+            hits.extend(
+                self.vectors[&key]
+                    .nearest(&query, k as usize)
+                    .into_iter()
+                    .map(|(id, score)| Hit {
+                        id: id.to_owned(),
+                        score,
+                    }),
+            );
         }
+        // Stable: with two scopes, equal scores keep personal before group.
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
         hits.truncate(k as usize);
         Ok(hits)
+    }
+
+    /// Forgets the cached vectors when another connection has committed since they were
+    /// read: it may have changed any of them.
+    fn drop_if_written_elsewhere(&mut self) -> Result<(), IndexError> {
+        let version: i64 = self
+            .conn()?
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .map_err(sql)?;
+        if version != self.data_version {
+            self.vectors.clear();
+            self.data_version = version;
+        }
+        Ok(())
+    }
+
+    /// Reads one scope's vectors from the vector table, in rowid order.
+    fn load_scope(&mut self, key: &str, dimension: usize) -> Result<ScopeVectors, IndexError> {
+        let conn = self.conn()?;
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT items.rowid, items.id, vecs.embedding FROM items JOIN vecs ON vecs.rowid = items.rowid
+                 WHERE items.scope = ?1 ORDER BY items.rowid",
+            )
+            .map_err(sql)?;
+        let mut rows = stmt.query([key]).map_err(sql)?;
+        let mut vectors = ScopeVectors::new(dimension);
+        let mut vector = Vec::with_capacity(dimension);
+        while let Some(row) = rows.next().map_err(sql)? {
+            let bytes = row
+                .get_ref(2)
+                .map_err(sql)?
+                .as_blob()
+                .map_err(|e| IndexError::Sql(e.to_string()))?;
+            if bytes.len() != dimension * 4 {
+                continue;
+            }
+            vector.clear();
+            vector.extend(
+                bytes
+                    .chunks_exact(4)
+                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            );
+            if usable(&vector) {
+                let id = row
+                    .get_ref(1)
+                    .map_err(sql)?
+                    .as_str()
+                    .map_err(|e| IndexError::Sql(e.to_string()))?;
+                vectors.insert(id, row.get(0).map_err(sql)?, &vector);
+            }
+        }
+        Ok(vectors)
     }
 
     /// BM25 full-text search for any of the terms within the scopes, best first.
@@ -400,150 +497,4 @@ fn f32_bytes(v: &[f32]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
-        Entry {
-            id: id.into(),
-            content: content.into(),
-            embedding: Some(v),
-            owner_user_id: Some(user.into()),
-            chat_id: None,
-        }
-    }
-
-    /// An empty index for model "m" at this dimension, in a folder kept while it lives.
-    fn fresh_index(dimension: u32) -> (tempfile::TempDir, SqliteIndex) {
-        let dir = tempfile::tempdir().unwrap();
-        let mut index = SqliteIndex::new(dir.path().join("i.db"));
-        index
-            .clear(&IndexInfo {
-                model: "m".into(),
-                dimension,
-            })
-            .unwrap();
-        (dir, index)
-    }
-
-    fn alice() -> ScopeFilter {
-        ScopeFilter {
-            user_id: Some("alice".into()),
-            chat_id: None,
-        }
-    }
-
-    #[test]
-    fn knn_and_text_search_respect_scope_and_replace_by_id() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut index = SqliteIndex::new(dir.path().join("i.db"));
-        assert_eq!(index.info().unwrap(), None);
-        index
-            .clear(&IndexInfo {
-                model: "m".into(),
-                dimension: 2,
-            })
-            .unwrap();
-        index
-            .upsert(&[
-                entry("a", "peanut allergy", vec![1.0, 0.0], "alice"),
-                entry("b", "likes blue", vec![0.0, 1.0], "alice"),
-                entry("c", "peanut farmer", vec![1.0, 0.0], "bob"),
-            ])
-            .unwrap();
-        let hits = index.knn(&[1.0, 0.0], 10, &alice()).unwrap();
-        assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
-        assert!((hits[0].score - 1.0).abs() < 1e-5 && hits[1].score.abs() < 1e-5);
-        let text = index.text_search(&["peanuts".into()], 10, &alice()).unwrap();
-        assert_eq!(
-            text.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
-            ["a"],
-            "stemmed, scoped"
-        );
-        index.upsert(&[entry("a", "sky", vec![0.0, 1.0], "alice")]).unwrap();
-        assert_eq!(index.count().unwrap(), 3);
-        assert!(index.text_search(&["peanut".into()], 10, &alice()).unwrap().is_empty());
-        index.remove(&["a".into(), "nope".into()]).unwrap();
-        assert_eq!(index.count().unwrap(), 2);
-        assert_eq!(
-            index.upsert(&[entry("d", "x", vec![1.0], "alice")]),
-            Err(IndexError::DimensionMismatch((2, 1)))
-        );
-        // Query syntax in terms is quoted, not interpreted.
-        assert!(index.text_search(&["\"AND(".into()], 10, &alice()).is_ok());
-    }
-
-    #[test]
-    fn vectors_without_direction_never_poison_a_scope() {
-        let (_dir, mut index) = fresh_index(2);
-        index
-            .upsert(&[
-                entry("zero", "smiley", vec![0.0, 0.0], "alice"),
-                entry("nan", "broken", vec![f32::NAN, 1.0], "alice"),
-                entry("a", "peanut allergy", vec![1.0, 0.0], "alice"),
-            ])
-            .unwrap();
-        let hits = index.knn(&[1.0, 0.0], 5000, &alice()).unwrap();
-        assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a"]);
-        assert!(index.knn(&[0.0, 0.0], 10, &alice()).unwrap().is_empty());
-        assert_eq!(
-            index.text_search(&["smiley".into()], 10, &alice()).unwrap()[0].id,
-            "zero",
-            "still found by its words"
-        );
-        // A zero vector that an older version stored directly answers a NULL distance.
-        let conn = index.conn().unwrap();
-        conn.execute("INSERT INTO items (id, scope) VALUES ('old', 'u:alice')", [])
-            .unwrap();
-        let rowid = conn.last_insert_rowid();
-        conn.execute(
-            "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, 'u:alice', ?2)",
-            params![rowid, f32_bytes(&[0.0, 0.0])],
-        )
-        .unwrap();
-        let hits = index.knn(&[1.0, 0.0], 10, &alice()).unwrap();
-        assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a"]);
-    }
-
-    #[test]
-    fn reflects_is_recorded_and_cleared() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut index = SqliteIndex::new(dir.path().join("i.db"));
-        let info = IndexInfo {
-            model: "m".into(),
-            dimension: 2,
-        };
-        index.clear(&info).unwrap();
-        assert_eq!(index.reflects().unwrap(), None);
-        let state = FileState {
-            generation: u64::MAX,
-            end: 1234,
-        };
-        index.set_reflects(state).unwrap();
-        assert_eq!(index.reflects().unwrap(), Some(state));
-        index.clear(&info).unwrap();
-        assert_eq!(index.reflects().unwrap(), None);
-    }
-
-    #[test]
-    fn junk_file_is_unavailable_until_cleared() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("i.db");
-        std::fs::write(&path, vec![0x42u8; 8192]).unwrap();
-        let mut index = SqliteIndex::new(&path);
-        assert!(matches!(index.info(), Err(IndexError::Unavailable(_))));
-        index
-            .clear(&IndexInfo {
-                model: "m".into(),
-                dimension: 3,
-            })
-            .unwrap();
-        assert_eq!(
-            index.info().unwrap(),
-            Some(IndexInfo {
-                model: "m".into(),
-                dimension: 3
-            })
-        );
-    }
-}
+mod tests;

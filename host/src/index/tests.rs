@@ -1,0 +1,255 @@
+//! The index against a real SQLite file with sqlite-vec.
+
+use super::*;
+
+fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
+    Entry {
+        id: id.into(),
+        content: content.into(),
+        embedding: Some(v),
+        owner_user_id: Some(user.into()),
+        chat_id: None,
+    }
+}
+
+/// An empty index for model "m" at this dimension, in a folder kept while it lives.
+fn fresh_index(dimension: u32) -> (tempfile::TempDir, SqliteIndex) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    index
+        .clear(&IndexInfo {
+            model: "m".into(),
+            dimension,
+        })
+        .unwrap();
+    (dir, index)
+}
+
+fn alice() -> ScopeFilter {
+    ScopeFilter {
+        user_id: Some("alice".into()),
+        chat_id: None,
+    }
+}
+
+#[test]
+fn knn_and_text_search_respect_scope_and_replace_by_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    assert_eq!(index.info().unwrap(), None);
+    index
+        .clear(&IndexInfo {
+            model: "m".into(),
+            dimension: 2,
+        })
+        .unwrap();
+    index
+        .upsert(&[
+            entry("a", "peanut allergy", vec![1.0, 0.0], "alice"),
+            entry("b", "likes blue", vec![0.0, 1.0], "alice"),
+            entry("c", "peanut farmer", vec![1.0, 0.0], "bob"),
+        ])
+        .unwrap();
+    let hits = index.knn(&[1.0, 0.0], 10, &alice()).unwrap();
+    assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    assert!((hits[0].score - 1.0).abs() < 1e-5 && hits[1].score.abs() < 1e-5);
+    let text = index.text_search(&["peanuts".into()], 10, &alice()).unwrap();
+    assert_eq!(
+        text.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
+        ["a"],
+        "stemmed, scoped"
+    );
+    index.upsert(&[entry("a", "sky", vec![0.0, 1.0], "alice")]).unwrap();
+    assert_eq!(index.count().unwrap(), 3);
+    assert!(index.text_search(&["peanut".into()], 10, &alice()).unwrap().is_empty());
+    index.remove(&["a".into(), "nope".into()]).unwrap();
+    assert_eq!(index.count().unwrap(), 2);
+    assert_eq!(
+        index.upsert(&[entry("d", "x", vec![1.0], "alice")]),
+        Err(IndexError::DimensionMismatch((2, 1)))
+    );
+    // Query syntax in terms is quoted, not interpreted.
+    assert!(index.text_search(&["\"AND(".into()], 10, &alice()).is_ok());
+}
+
+#[test]
+fn vectors_without_direction_never_poison_a_scope() {
+    let (_dir, mut index) = fresh_index(2);
+    index
+        .upsert(&[
+            entry("zero", "smiley", vec![0.0, 0.0], "alice"),
+            entry("nan", "broken", vec![f32::NAN, 1.0], "alice"),
+            entry("a", "peanut allergy", vec![1.0, 0.0], "alice"),
+        ])
+        .unwrap();
+    let hits = index.knn(&[1.0, 0.0], 5000, &alice()).unwrap();
+    assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a"]);
+    assert!(index.knn(&[0.0, 0.0], 10, &alice()).unwrap().is_empty());
+    assert_eq!(
+        index.text_search(&["smiley".into()], 10, &alice()).unwrap()[0].id,
+        "zero",
+        "still found by its words"
+    );
+    // A zero vector that an older version stored directly answers a NULL distance.
+    let conn = index.conn().unwrap();
+    conn.execute("INSERT INTO items (id, scope) VALUES ('old', 'u:alice')", [])
+        .unwrap();
+    let rowid = conn.last_insert_rowid();
+    conn.execute(
+        "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, 'u:alice', ?2)",
+        params![rowid, f32_bytes(&[0.0, 0.0])],
+    )
+    .unwrap();
+    let hits = index.knn(&[1.0, 0.0], 10, &alice()).unwrap();
+    assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["a"]);
+}
+
+#[test]
+fn reflects_is_recorded_and_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    let info = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    index.clear(&info).unwrap();
+    assert_eq!(index.reflects().unwrap(), None);
+    let state = FileState {
+        generation: u64::MAX,
+        end: 1234,
+    };
+    index.set_reflects(state).unwrap();
+    assert_eq!(index.reflects().unwrap(), Some(state));
+    index.clear(&info).unwrap();
+    assert_eq!(index.reflects().unwrap(), None);
+}
+
+#[test]
+fn junk_file_is_unavailable_until_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    std::fs::write(&path, vec![0x42u8; 8192]).unwrap();
+    let mut index = SqliteIndex::new(&path);
+    assert!(matches!(index.info(), Err(IndexError::Unavailable(_))));
+    index
+        .clear(&IndexInfo {
+            model: "m".into(),
+            dimension: 3,
+        })
+        .unwrap();
+    assert_eq!(
+        index.info().unwrap(),
+        Some(IndexInfo {
+            model: "m".into(),
+            dimension: 3
+        })
+    );
+}
+
+/// A deterministic pseudo-random vector (xorshift), so that the test needs no crate.
+fn noise(seed: u64, dimension: usize) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..dimension)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 2001) as f32 / 1000.0 - 1.0
+        })
+        .collect()
+}
+
+/// sqlite-vec's own exact knn over the stored vectors, the reference the scan must match.
+fn sqlite_vec_knn(index: &mut SqliteIndex, query: &[f32], k: u32, key: &str) -> Vec<String> {
+    let conn = index.conn().unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT items.id FROM
+               (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v
+             JOIN items ON items.rowid = v.rowid ORDER BY v.distance",
+        )
+        .unwrap();
+    stmt.query_map(params![f32_bytes(query), k, key], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn the_scan_finds_what_sqlite_vec_finds_through_upserts_and_removes() {
+    let (_dir, mut index) = fresh_index(24);
+    let batch = |from: u64, to: u64| -> Vec<Entry> {
+        (from..to)
+            .map(|i| {
+                entry(
+                    &format!("m{i}"),
+                    "x",
+                    noise(i, 24),
+                    if i % 3 == 0 { "bob" } else { "alice" },
+                )
+            })
+            .collect()
+    };
+    index.upsert(&batch(0, 300)).unwrap();
+    let check = |index: &mut SqliteIndex, round: u64| {
+        for q in 0..20 {
+            let query = noise(10_000 + round * 100 + q, 24);
+            let ours: Vec<String> = index
+                .knn(&query, 10, &alice())
+                .unwrap()
+                .into_iter()
+                .map(|h| h.id)
+                .collect();
+            assert_eq!(
+                ours,
+                sqlite_vec_knn(index, &query, 10, "u:alice"),
+                "round {round}, query {q}"
+            );
+        }
+    };
+    check(&mut index, 0);
+    // Now cached: new, replaced, moved to another scope and removed vectors must follow.
+    index.upsert(&batch(300, 350)).unwrap();
+    index
+        .upsert(&[
+            entry("m1", "x", noise(77_777, 24), "alice"),
+            entry("m2", "x", noise(2, 24), "bob"),
+        ])
+        .unwrap();
+    index
+        .remove(&(0..300).step_by(7).map(|i| format!("m{i}")).collect::<Vec<_>>())
+        .unwrap();
+    check(&mut index, 1);
+    let all = index.knn(&noise(5, 24), MAX_K, &alice()).unwrap();
+    assert!(
+        all.iter().all(|h| h.id != "m2" && h.id != "m7"),
+        "moved and removed ids are gone"
+    );
+}
+
+#[test]
+fn another_connections_writes_are_seen_by_the_next_search() {
+    let (dir, mut index) = fresh_index(2);
+    index.upsert(&[entry("a", "x", vec![1.0, 0.0], "alice")]).unwrap();
+    assert_eq!(index.knn(&[0.0, 1.0], 5, &alice()).unwrap()[0].id, "a");
+    // A second process's index on the same file (the CLI beside a server).
+    let mut other = SqliteIndex::new(dir.path().join("i.db"));
+    other.upsert(&[entry("b", "x", vec![0.0, 1.0], "alice")]).unwrap();
+    assert_eq!(index.knn(&[0.0, 1.0], 5, &alice()).unwrap()[0].id, "b");
+    other.remove(&["b".into()]).unwrap();
+    let ids: Vec<String> = index
+        .knn(&[0.0, 1.0], 5, &alice())
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
+    assert_eq!(ids, ["a"]);
+    // And a clear by the other one empties what this one finds.
+    other
+        .clear(&IndexInfo {
+            model: "m".into(),
+            dimension: 2,
+        })
+        .unwrap();
+    assert!(index.knn(&[0.0, 1.0], 5, &alice()).unwrap().is_empty());
+}
