@@ -1,10 +1,14 @@
 //! A JSONL collection as the guest sees it: records folded by id (the last line for an id
 //! wins), kept in memory between calls and refreshed by reading only what was appended
 //! since, or everything when the file was replaced.
+//!
+//! Taking a record out appends a removal line (`{"id":…,"version":1,"removed_at":…}`)
+//! rather than rewriting the file, so that a delete costs one line however large the
+//! collection. Rewrites (GC, quarantine) fold removal lines away with what they removed.
 
 use std::collections::HashMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::people::{PERSON_VERSION, PersonRecord};
 use crate::ports::{Collection, FileError, FileState, Level, Ports};
@@ -64,6 +68,39 @@ struct VersionProbe {
     version: u32,
 }
 
+/// A line that takes the record with this id out of the collection. Only these three
+/// fields: a record line never parses as one.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Removal {
+    id: String,
+    version: u32,
+    removed_at: String,
+}
+
+/// The version removal lines carry: the first record version that knows them.
+const REMOVAL_VERSION: u32 = 1;
+
+/// The id a removal line removes, if the line is one.
+fn removal(line: &str) -> Option<String> {
+    serde_json::from_str::<Removal>(line)
+        .ok()
+        .filter(|r| r.version == REMOVAL_VERSION)
+        .map(|r| r.id)
+}
+
+/// The ids named by the lines of `data` (records and removals), first appearance first,
+/// each once: what a reader that missed these lines must look at again.
+pub fn ids_named<T: Record>(data: &str) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    data.split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .filter(|line| !line.trim().is_empty())
+        .filter_map(|line| T::parse(line).map(|r| r.id().to_owned()).ok().or_else(|| removal(line)))
+        .filter(|id| seen.insert(id.clone()))
+        .collect()
+}
+
 /// Whether a line that did not parse is a record of a newer format: such lines are kept in
 /// place, untouched, rather than quarantined, so that an older guest never takes a newer
 /// writer's data out of the source of truth.
@@ -76,8 +113,13 @@ fn is_newer<T: Record>(line: &str) -> bool {
 /// The folded records of one collection.
 #[derive(Debug)]
 pub struct Records<T: Record> {
-    records: Vec<T>,
+    /// In the order their ids first appeared; a removed record leaves an empty slot, so
+    /// that a removal costs no shifting (a rewrite packs them).
+    records: Vec<Option<T>>,
     positions: HashMap<String, usize>,
+    /// Lines in the file that no longer count: older versions of a record, removed
+    /// records and the removal lines themselves. What a rewrite would save.
+    stale_lines: u64,
     /// Lines of a newer format, kept verbatim and written back by every rewrite.
     newer: Vec<String>,
     end: u64,
@@ -89,6 +131,7 @@ impl<T: Record> Default for Records<T> {
         Records {
             records: Vec::new(),
             positions: HashMap::new(),
+            stale_lines: 0,
             newer: Vec::new(),
             end: 0,
             generation: None,
@@ -104,6 +147,7 @@ impl<T: Record> Records<T> {
         if Some(chunk.generation) != self.generation || chunk.end < self.end {
             self.records.clear();
             self.positions.clear();
+            self.stale_lines = 0;
             self.newer.clear();
         }
         self.generation = Some(chunk.generation);
@@ -119,6 +163,7 @@ impl<T: Record> Records<T> {
             match T::parse(line) {
                 Ok(record) => self.apply(record),
                 Err(_) if is_newer::<T>(line) => self.newer.push(line.to_owned()),
+                Err(_) if let Some(id) = removal(line) => self.unfold(&id),
                 Err(e) => {
                     ports.log(Level::Warn, &format!("{}: quarantined a line: {e}", T::FILE));
                     bad.push(line.to_owned());
@@ -148,12 +193,24 @@ impl<T: Record> Records<T> {
     /// Folds one record in: a record with a known id replaces the earlier one in place.
     fn apply(&mut self, record: T) {
         match self.positions.get(record.id()) {
-            Some(&i) => self.records[i] = record,
+            Some(&i) => {
+                self.records[i] = Some(record);
+                self.stale_lines += 1;
+            }
             None => {
                 self.positions.insert(record.id().to_owned(), self.records.len());
-                self.records.push(record);
+                self.records.push(Some(record));
             }
         }
+    }
+
+    /// Folds a removal in: the record and the removal line both stop counting.
+    fn unfold(&mut self, id: &str) {
+        if let Some(i) = self.positions.remove(id) {
+            self.records[i] = None;
+            self.stale_lines += 1;
+        }
+        self.stale_lines += 1;
     }
 
     /// Appends records (new ones, or new versions of existing ones) in one write.
@@ -162,39 +219,76 @@ impl<T: Record> Records<T> {
             return Ok(self.state());
         }
         let lines: Vec<String> = records.iter().map(T::to_line).collect();
-        let state = ports.append(T::COLLECTION, &lines)?;
-        let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
-        // The file should now end just after our lines (one byte more when the host had
-        // to end a last line that lacked its newline). Anything else means someone wrote
-        // in between: read the file again from the start at the next refresh.
-        let expected = self.end + written;
-        let in_step = Some(state.generation) == self.generation && (state.end == expected || state.end == expected + 1);
+        let (state, in_step) = self.append_lines(ports, &lines)?;
         for record in records {
             self.apply(record);
         }
+        self.follow(state, in_step);
+        Ok(state)
+    }
+
+    /// Takes records out by id with one appended removal line each, stamped `at`. Ids
+    /// not in the collection are skipped.
+    pub fn remove<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
+        let mut seen = std::collections::HashSet::new();
+        let gone: Vec<&String> = ids
+            .iter()
+            .filter(|id| self.positions.contains_key(id.as_str()) && seen.insert(id.as_str()))
+            .collect();
+        if gone.is_empty() {
+            return Ok(self.state());
+        }
+        let lines: Vec<String> = gone
+            .iter()
+            .map(|id| {
+                serde_json::to_string(&Removal {
+                    id: (*id).clone(),
+                    version: REMOVAL_VERSION,
+                    removed_at: at.to_owned(),
+                })
+                .expect("a removal serializes")
+            })
+            .collect();
+        let (state, in_step) = self.append_lines(ports, &lines)?;
+        for id in gone {
+            self.unfold(id);
+        }
+        self.follow(state, in_step);
+        Ok(state)
+    }
+
+    /// Appends lines; also says whether the file now ends just after them (one byte more
+    /// when the host had to end a last line that lacked its newline). Anything else means
+    /// someone wrote in between.
+    fn append_lines<P: Ports>(&self, ports: &P, lines: &[String]) -> Result<(FileState, bool), FileError> {
+        let state = ports.append(T::COLLECTION, lines)?;
+        let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
+        let expected = self.end + written;
+        let in_step = Some(state.generation) == self.generation && (state.end == expected || state.end == expected + 1);
+        Ok((state, in_step))
+    }
+
+    /// After an append: the cache reaches the new end, or, when someone else wrote too,
+    /// is read again from the start at the next refresh.
+    fn follow(&mut self, state: FileState, in_step: bool) {
         if in_step {
             self.end = state.end;
         } else {
             self.generation = None;
         }
-        Ok(state)
     }
 
-    /// Removes records by id and rewrites the collection atomically without them.
-    pub fn remove<P: Ports>(&mut self, ports: &P, ids: &[String]) -> Result<FileState, FileError> {
+    /// Takes records out by id and rewrites the collection atomically without them, and
+    /// without any line that no longer counts: GC's way, one write for any number.
+    pub fn remove_and_rewrite<P: Ports>(&mut self, ports: &P, ids: &[String]) -> Result<FileState, FileError> {
         let gone: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let keep: Vec<T> = self
-            .records
-            .iter()
-            .filter(|r| !gone.contains(r.id()))
-            .cloned()
-            .collect();
+        let keep: Vec<T> = self.iter().filter(|r| !gone.contains(r.id())).cloned().collect();
         self.replace_with(ports, keep)
     }
 
-    /// Rewrites the file from the cache: one line per record, superseded lines folded away.
-    fn rewrite<P: Ports>(&mut self, ports: &P) -> Result<FileState, FileError> {
-        let records = self.records.clone();
+    /// Rewrites the file from the cache: one line per record, stale lines folded away.
+    pub fn rewrite<P: Ports>(&mut self, ports: &P) -> Result<FileState, FileError> {
+        let records: Vec<T> = self.iter().cloned().collect();
         self.replace_with(ports, records)
     }
 
@@ -212,7 +306,8 @@ impl<T: Record> Records<T> {
             .enumerate()
             .map(|(i, r)| (r.id().to_owned(), i))
             .collect();
-        self.records = records;
+        self.records = records.into_iter().map(Some).collect();
+        self.stale_lines = 0;
         // The cache is exactly the new file.
         self.generation = Some(state.generation);
         self.end = state.end;
@@ -239,21 +334,95 @@ impl<T: Record> Records<T> {
 
     /// The record with this id.
     pub fn get(&self, id: &str) -> Option<&T> {
-        self.positions.get(id).map(|&i| &self.records[i])
+        self.positions.get(id).and_then(|&i| self.records[i].as_ref())
     }
 
     /// All records, in the order their ids first appeared (oldest first).
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> {
-        self.records.iter()
+        self.records.iter().flatten()
     }
 
     /// How many records there are.
     pub fn len(&self) -> usize {
-        self.records.len()
+        self.positions.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.positions.is_empty()
+    }
+
+    /// Lines in the file that a rewrite would drop (older versions, removals).
+    pub fn stale_lines(&self) -> u64 {
+        self.stale_lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fake::FakePorts;
+
+    fn person(id: &str, name: &str) -> PersonRecord {
+        PersonRecord::parse(&format!(
+            r#"{{"id":"{id}","version":1,"name":"{name}","owner_user_id":"alice","created_at":"2026-03-01T12:00:00+00:00"}}"#
+        ))
+        .unwrap()
+    }
+
+    fn names(people: &People) -> Vec<&str> {
+        people.iter().map(|p| p.name.as_str()).collect()
+    }
+
+    #[test]
+    fn removal_lines_fold_in_order_and_count_as_stale() {
+        let ports = FakePorts::new();
+        let mut people = People::default();
+        people.refresh(&ports).unwrap();
+        people
+            .append(&ports, vec![person("a", "Ann"), person("b", "Bea"), person("c", "Cy")])
+            .unwrap();
+        people
+            .remove(&ports, &["b".into(), "b".into(), "nobody".into()], "T")
+            .unwrap();
+        assert_eq!(names(&people), ["Ann", "Cy"]);
+        assert_eq!((people.len(), people.stale_lines()), (2, 2));
+        let file = ports.file(Collection::People);
+        assert_eq!(
+            file.lines().last(),
+            Some(r#"{"id":"b","version":1,"removed_at":"T"}"#),
+            "one line, once"
+        );
+        // The same id written again after its removal comes back, last in order.
+        people
+            .append(&ports, vec![person("b", "Bea again"), person("a", "Ann B.")])
+            .unwrap();
+        assert_eq!(names(&people), ["Ann B.", "Cy", "Bea again"]);
+        // A reader starting from nothing folds the file to the same records.
+        let mut fresh = People::default();
+        fresh.refresh(&ports).unwrap();
+        assert_eq!(names(&fresh), names(&people));
+        assert_eq!(fresh.stale_lines(), 3, "b's first line, its removal, Ann's first line");
+        assert!(ports.quarantined.borrow().is_empty());
+        fresh.rewrite(&ports).unwrap();
+        assert_eq!(fresh.stale_lines(), 0);
+        assert_eq!(ports.file(Collection::People).lines().count(), 3);
+    }
+
+    #[test]
+    fn ids_named_reads_records_and_removals_once_each() {
+        let data = format!(
+            "{}\n{{\"id\":\"a\",\"version\":1,\"removed_at\":\"T\"}}\n{}\nnot json\n",
+            person("a", "Ann").to_line(),
+            person("b", "Bea").to_line()
+        );
+        assert_eq!(ids_named::<PersonRecord>(&data), ["a", "b"]);
+        // Only exactly the removal shape counts: an extra field or a newer version is not one.
+        assert_eq!(removal(r#"{"id":"a","version":1,"removed_at":"T","x":1}"#), None);
+        assert_eq!(removal(r#"{"id":"a","version":2,"removed_at":"T"}"#), None);
+        assert_eq!(
+            removal(r#"{"id":"a","version":1,"removed_at":"T"}"#).as_deref(),
+            Some("a")
+        );
     }
 }

@@ -43,12 +43,18 @@ fn all_ids(ctx: &Ctx) -> (BTreeSet<String>, BTreeSet<String>) {
     let read = |path: &str| -> BTreeSet<String> {
         let text = std::fs::read_to_string(ctx.home().join(path)).unwrap_or_default();
         assert!(text.is_empty() || text.ends_with('\n'), "{path} ends in a torn line");
-        text.lines()
-            .map(|l| {
-                let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("torn line in {path} ({e}): {l}"));
-                v["id"].as_str().unwrap().to_owned()
-            })
-            .collect()
+        let mut ids = BTreeSet::new();
+        for l in text.lines() {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("torn line in {path} ({e}): {l}"));
+            let id = v["id"].as_str().unwrap().to_owned();
+            // A removal line takes its id out (a delete appends one).
+            if v.get("removed_at").is_some() && v.get("content").is_none() {
+                ids.remove(&id);
+            } else {
+                ids.insert(id);
+            }
+        }
+        ids
     };
     (read("memory/memories.jsonl"), read("memory/archive.jsonl"))
 }

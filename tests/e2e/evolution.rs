@@ -241,10 +241,21 @@ fn max_entries_evicts_ephemeral_then_oldest_never_the_new_one() {
         ["Alpha is the first project"],
         "the new task stays"
     );
-    assert_eq!(ctx.memory_lines().len(), 3);
+    let listed = ctx.json(&["--now", "2026-01-01T00:06:00Z", "--user", "u", "list"]);
+    assert_eq!(listed.as_array().unwrap().len(), 3);
     let archived = ctx.archive_lines();
     assert_eq!(archived.len(), 3);
     assert!(archived.iter().all(|a| a["archive_reason"] == "evicted"));
+    // Each eviction appended a removal line rather than rewriting the file.
+    let removed: Vec<String> = ctx
+        .memory_lines()
+        .iter()
+        .filter(|l| l.get("removed_at").is_some())
+        .map(|l| l["id"].as_str().unwrap().to_owned())
+        .collect();
+    let evicted_ids: Vec<String> = archived.iter().map(|a| a["id"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(removed, evicted_ids);
+    assert_eq!(ctx.memory_lines().len(), 6 + 3);
 }
 
 #[test]

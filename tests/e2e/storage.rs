@@ -165,3 +165,46 @@ fn two_processes_adding_at_once_lose_nothing() {
     }
     assert_eq!(ctx.json(&["--user", "w1", "list"]).as_array().unwrap().len(), 200);
 }
+
+#[test]
+fn a_delete_appends_one_removal_line_and_gc_folds_it_away() {
+    let ctx = Ctx::new().env("ASH_NOW", "2026-03-01T12:00:00Z");
+    let keep = ctx.add("u", "I play the cello");
+    let gone = ctx.add("u", "My cat is called Tom");
+    let before = std::fs::read(ctx.memories_path()).unwrap();
+    assert_eq!(ctx.json(&["--user", "u", "delete", &gone])["deleted"], gone.as_str());
+
+    // Nothing written before was touched: the file grew by exactly one line.
+    let after = std::fs::read(ctx.memories_path()).unwrap();
+    assert_eq!(&after[..before.len()], &before[..]);
+    let added = String::from_utf8(after[before.len()..].to_vec()).unwrap();
+    assert_eq!(
+        added,
+        format!("{{\"id\":\"{gone}\",\"version\":1,\"removed_at\":\"2026-03-01T12:00:00+00:00\"}}\n")
+    );
+    // Every later process sees it gone, by id, in lists and in searches; the archive has it.
+    assert!(ctx.fails(&["--user", "u", "show", &gone]).contains("no memory"));
+    let listed = ctx.json(&["--user", "u", "list"]);
+    assert_eq!(contents(&listed), ["I play the cello"]);
+    assert!(
+        ctx.search("u", "cat called Tom")
+            .iter()
+            .all(|c| c != "My cat is called Tom")
+    );
+    assert_eq!(ctx.archive_lines().last().unwrap()["archive_reason"], "deleted");
+    // A rebuilt index agrees, and doctor finds nothing to say.
+    ctx.ok(&["rebuild-index"]);
+    assert!(
+        ctx.search("u", "cat called Tom")
+            .iter()
+            .all(|c| c != "My cat is called Tom")
+    );
+    ctx.ok(&["doctor"]);
+
+    // GC with nothing to archive folds the stale lines away (two against one live memory).
+    ctx.ok(&["gc"]);
+    let lines = ctx.memory_lines();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["id"], keep.as_str());
+    assert_eq!(contents(&ctx.json(&["--user", "u", "list"])), ["I play the cello"]);
+}

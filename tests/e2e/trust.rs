@@ -228,8 +228,10 @@ fn a_long_lived_store_never_misses_a_rewrite() {
             .add(&me, &ash_memory::NewMemory::text(format!("note {i} on mountains")))
             .unwrap();
         expected.push(a.memories[0].id.clone());
-        // Each delete rewrites the file: the server must see every one of them.
+        // A delete appends a removal line, and an idle GC then rewrites the file once
+        // such lines are a quarter of it: the server must see every one of both.
         cli.delete(&me, &b.memories[0].id).unwrap();
+        cli.gc(false).unwrap();
         let mut seen: Vec<String> = server.list(&me, &options).unwrap().into_iter().map(|m| m.id).collect();
         seen.sort();
         let mut want = expected.clone();

@@ -4,10 +4,9 @@
 //! means replay only the lines written since (a crash between a file write and an index
 //! write, or another process that wrote and died); anything else means rebuild.
 
-use std::collections::HashSet;
-
 use super::MemoryService;
 use crate::api::Error;
+use crate::collection;
 use crate::ports::{Collection, FileState, IndexEntry, IndexError, IndexInfo, Level, Ports};
 use crate::record::{MemoryRecord, encode_embedding};
 use crate::vectors;
@@ -116,14 +115,7 @@ impl<P: Ports> MemoryService<P> {
         if (chunk.generation != from.generation && !whole_file) || chunk.end != current.end {
             return Ok(false);
         }
-        let mut seen = HashSet::new();
-        let ids: Vec<String> = chunk
-            .data
-            .split('\n')
-            .filter_map(|line| MemoryRecord::parse(line.trim_end_matches('\r')).ok())
-            .map(|r| r.id)
-            .filter(|id| seen.insert(id.clone()))
-            .collect();
+        let ids = collection::ids_named::<MemoryRecord>(&chunk.data);
         let want = self.wanted_index();
         let mut upserts = Vec::new();
         let mut removes = Vec::new();

@@ -12,6 +12,14 @@ use crate::ports::{Collection, Ports};
 use crate::record::{MemoryRecord, format_time, parse_time};
 use crate::scope::Caller;
 
+/// How records leave the live collection.
+enum Removing {
+    /// One removal line each: eviction after an add, which must not cost a rewrite.
+    Append,
+    /// One atomic rewrite without them and without any stale line: GC.
+    Rewrite,
+}
+
 impl<P: Ports> MemoryService<P> {
     /// Deletes a memory the caller may change; it goes to the archive first.
     pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
@@ -24,11 +32,13 @@ impl<P: Ports> MemoryService<P> {
         if !caller.can_delete(&record) {
             return Err(Error::Unauthorized(id));
         }
+        let stamp = format_time(self.now()?);
         let mut archived = record;
-        archived.archived_at = Some(format_time(self.now()?));
+        archived.archived_at = Some(stamp.clone());
         archived.archive_reason = Some(ArchiveReason::Deleted.as_str().to_owned());
         self.ports.append(Collection::Archive, &[archived.to_line()])?;
-        self.memories.remove(&self.ports, std::slice::from_ref(&id))?;
+        // One removal line, not a rewrite: a delete costs the same at any size.
+        self.memories.remove(&self.ports, std::slice::from_ref(&id), &stamp)?;
         self.index_written(&[], std::slice::from_ref(&id));
         Ok(id)
     }
@@ -69,14 +79,23 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         let evicted = victims.iter().map(Memory::from).collect();
-        self.archive(victims.into_iter().map(|r| (r, ArchiveReason::Evicted)).collect(), now)?;
+        self.archive(
+            victims.into_iter().map(|r| (r, ArchiveReason::Evicted)).collect(),
+            now,
+            Removing::Append,
+        )?;
         Ok(evicted)
     }
 
-    /// Appends records to the archive with a reason, then rewrites the collection without
-    /// them and drops them from the index. The archive is written first: the host treats
-    /// the rewrite as the commit point, and a crash before it rolls the archive back.
-    fn archive(&mut self, victims: Vec<(MemoryRecord, ArchiveReason)>, now: DateTime<Utc>) -> Result<(), Error> {
+    /// Appends records to the archive with a reason, then takes them out of the
+    /// collection and the index. The archive is written first: if the call then fails,
+    /// the host rolls the archive back with it.
+    fn archive(
+        &mut self,
+        victims: Vec<(MemoryRecord, ArchiveReason)>,
+        now: DateTime<Utc>,
+        removing: Removing,
+    ) -> Result<(), Error> {
         if victims.is_empty() {
             return Ok(());
         }
@@ -92,7 +111,10 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         self.ports.append(Collection::Archive, &lines)?;
         let ids: Vec<String> = victims.iter().map(|(r, _)| r.id.clone()).collect();
-        self.memories.remove(&self.ports, &ids)?;
+        match removing {
+            Removing::Append => self.memories.remove(&self.ports, &ids, &stamp)?,
+            Removing::Rewrite => self.memories.remove_and_rewrite(&self.ports, &ids)?,
+        };
         self.index_written(&[], &ids);
         Ok(())
     }
@@ -115,7 +137,18 @@ impl<P: Ports> MemoryService<P> {
             })
             .collect();
         if !dry_run {
-            self.archive(selected, now)?;
+            let stale = self.memories.stale_lines();
+            if selected.is_empty() {
+                // Nothing to archive, but deletes and updates left lines behind: fold them
+                // away once they are a quarter of the file, so that an idle GC (auto_gc at
+                // every start) does not rewrite it for a line or two.
+                if stale > 0 && stale * 4 >= self.memories.len() as u64 {
+                    self.memories.rewrite(&self.ports)?;
+                    self.mark_index(self.memories.state())?;
+                }
+            } else {
+                self.archive(selected, now, Removing::Rewrite)?;
+            }
         }
         Ok(GcReport { archived, dry_run })
     }

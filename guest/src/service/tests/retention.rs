@@ -1,11 +1,13 @@
 //! Retention: delete, eviction beyond `max_entries`, and compaction of the archive.
 
-use super::{alice, service};
+use super::{STAMP, alice, search, service};
 use crate::api::*;
+use crate::fake::FakePorts;
 use crate::memory_type::MemoryType;
 use crate::ports::Collection;
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
+use crate::service::MemoryService;
 
 #[test]
 fn delete_by_a_stranger_changes_nothing_and_delete_by_the_owner_archives() {
@@ -21,10 +23,86 @@ fn delete_by_a_stranger_changes_nothing_and_delete_by_the_owner_archives() {
     assert_eq!(s.ports().file(Collection::Memories), before);
     assert_eq!(s.ports().file(Collection::Archive), "");
     s.delete(&alice(), &m.id).unwrap();
-    assert_eq!(s.ports().file(Collection::Memories), "");
+    // One removal line appended; the record's own line stays until a rewrite.
+    let file = s.ports().file(Collection::Memories);
+    let lines: Vec<&str> = file.lines().collect();
+    assert_eq!(lines.len(), 2, "{file}");
+    assert!(file.starts_with(before.as_str()), "nothing before it was rewritten");
+    assert_eq!(
+        lines[1],
+        format!(
+            r#"{{"id":"{}","version":1,"removed_at":"2026-03-01T12:00:00+00:00"}}"#,
+            m.id
+        )
+    );
     let archived = MemoryRecord::parse(s.ports().file(Collection::Archive).trim()).unwrap();
     assert_eq!(archived.archive_reason.as_deref(), Some("deleted"));
     assert!(s.ports().index.borrow().is_empty());
+    assert!(matches!(s.get(&alice(), &m.id), Err(Error::NotFound(_))));
+}
+
+/// A fresh service over these files, as the next process would open them.
+fn reopened(s: &mut MemoryService<FakePorts>) -> MemoryService<FakePorts> {
+    let fresh = FakePorts::new();
+    *fresh.files.borrow_mut() = s.ports().files.borrow().clone();
+    MemoryService::new(fresh)
+}
+
+#[test]
+fn a_deleted_memory_stays_gone_for_the_next_reader_and_gc_folds_it_away() {
+    let mut s = service();
+    let ids: Vec<String> = ["I live in Lisbon", "My cat is called Tom", "I play the cello"]
+        .iter()
+        .map(|c| s.add(&alice(), NewMemory::text(*c)).unwrap().memories.remove(0).id)
+        .collect();
+    s.delete(&alice(), &ids[1]).unwrap();
+    let mut next = reopened(&mut s);
+    let listed = |s: &mut MemoryService<FakePorts>| {
+        let mut ids: Vec<String> = s
+            .list(&alice(), &ListOptions::default())
+            .unwrap()
+            .into_iter()
+            .map(|m| m.id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(listed(&mut next), [ids[0].clone(), ids[2].clone()]);
+    assert!(
+        search(&mut next, &alice(), "cat called Tom")
+            .iter()
+            .all(|c| c != "My cat is called Tom")
+    );
+    // An idle GC folds the stale lines away once they are a quarter of the file: here the
+    // deleted record's line and its removal, against two live records.
+    let report = s.gc(false).unwrap();
+    assert!(report.archived.is_empty());
+    let file = s.ports().file(Collection::Memories);
+    assert_eq!(file.lines().count(), 2, "{file}");
+    assert!(!file.contains("removed_at") && !file.contains("cat"));
+    assert_eq!(listed(&mut reopened(&mut s)), [ids[0].clone(), ids[2].clone()]);
+}
+
+#[test]
+fn a_removal_line_written_by_another_process_is_followed_and_replayed_into_the_index() {
+    let mut s = service();
+    let m = s
+        .add(&alice(), NewMemory::text("My cat is called Tom"))
+        .unwrap()
+        .memories
+        .remove(0);
+    assert_eq!(search(&mut s, &alice(), "cat called Tom"), ["My cat is called Tom"]);
+    // Another process deleted it and died before touching the index.
+    s.ports().write_raw(
+        Collection::Memories,
+        &format!("{{\"id\":\"{}\",\"version\":1,\"removed_at\":\"{STAMP}\"}}\n", m.id),
+    );
+    assert!(search(&mut s, &alice(), "cat called Tom").is_empty());
+    assert!(
+        s.ports().index.borrow().is_empty(),
+        "the replay took it out of the index"
+    );
+    assert!(s.ports().quarantined.borrow().is_empty());
 }
 
 #[test]
