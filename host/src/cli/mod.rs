@@ -2,6 +2,7 @@
 //! "Command line" section; `--help` is generated from the doc comments below.
 
 mod bench;
+mod bench_data;
 mod bench_serve;
 mod bench_workload;
 mod component;
