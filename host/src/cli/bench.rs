@@ -33,6 +33,9 @@ pub struct BenchArgs {
     /// `scripts/bench_hosts.py`) and print one JSON line
     #[arg(long, value_name = "FILE", conflicts_with = "serve")]
     workload: Option<std::path::PathBuf>,
+    /// Keep the homes in this folder (one `home-N` per size), to profile or inspect them
+    #[arg(long, value_name = "DIR")]
+    keep: Option<std::path::PathBuf>,
 }
 
 pub(super) struct Stats {
@@ -115,7 +118,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         if !json_out {
             eprintln!("bench: {memories} memories...");
         }
-        all.push(measure(memories, args.samples)?);
+        all.push(measure(memories, args.samples, args.keep.as_deref())?);
     }
     if json_out {
         let out = if all.len() == 1 {
@@ -131,9 +134,17 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
 }
 
 /// Fills a fresh home with `memories` and measures everything at that size.
-fn measure(memories: usize, samples: usize) -> Result<Figures> {
+fn measure(memories: usize, samples: usize, keep: Option<&Path>) -> Result<Figures> {
     let dir = tempfile::tempdir()?;
-    let home = dir.path().join("home");
+    let home = match keep {
+        Some(keep) => {
+            let home = keep.join(format!("home-{memories}"));
+            anyhow::ensure!(!home.exists(), "{} exists already", home.display());
+            std::fs::create_dir_all(keep)?;
+            home
+        }
+        None => dir.path().join("home"),
+    };
     let cache = dir.path().join("cache");
     let me = Caller::user("bench");
 

@@ -8,7 +8,7 @@
 //! Vectors are stored in sqlite-vec's `vec0` table, partitioned by scope; `knn` reads a
 //! scope's vectors into memory once and scans them there (`scan`), exactly.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Once;
 
@@ -62,6 +62,9 @@ pub struct SqliteIndex {
     vectors: HashMap<String, ScopeVectors>,
     /// `PRAGMA data_version` when `vectors` last matched the file.
     data_version: i64,
+    /// Scopes searched once through sqlite-vec: the second search of a scope loads it.
+    /// Loading costs more than one vec0 scan, so a one-call process (the CLI) never does.
+    searched: HashSet<String>,
 }
 
 fn register_sqlite_vec() {
@@ -107,6 +110,7 @@ impl SqliteIndex {
             conn: None,
             vectors: HashMap::new(),
             data_version: 0,
+            searched: HashSet::new(),
         }
     }
 
@@ -356,8 +360,9 @@ impl SqliteIndex {
     /// scores in the order they were indexed). A query without a direction finds nothing;
     /// a stored vector without one (written by an older version) is skipped.
     ///
-    /// Exact: each scope's vectors are read from the file once, then scanned in memory
-    /// (see `scan`); they are read again after another connection writes.
+    /// Exact either way: a scope's first search is sqlite-vec's own scan; from its second
+    /// on, its vectors are read into memory once and scanned there (`scan`), and read
+    /// again after another connection writes.
     pub fn knn(&mut self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
         let dim = self.dimension()?;
         if query.len() != dim as usize {
@@ -368,16 +373,20 @@ impl SqliteIndex {
             return Ok(Vec::new());
         }
         self.drop_if_written_elsewhere()?;
-        let query = scan::unit(query);
+        let unit = scan::unit(query);
         let mut hits = Vec::new();
         for key in scope.keys() {
             if !self.vectors.contains_key(&key) {
+                if self.searched.insert(key.clone()) {
+                    hits.extend(self.sqlite_vec_knn(query, k, &key)?);
+                    continue;
+                }
                 let loaded = self.load_scope(&key, dim as usize)?;
                 self.vectors.insert(key.clone(), loaded);
             }
             hits.extend(
                 self.vectors[&key]
-                    .nearest(&query, k as usize)
+                    .nearest(&unit, k as usize)
                     .into_iter()
                     .map(|(id, score)| Hit {
                         id: id.to_owned(),
@@ -403,6 +412,35 @@ impl SqliteIndex {
             self.data_version = version;
         }
         Ok(())
+    }
+
+    /// sqlite-vec's knn over one scope (the partition key makes it a scan of that scope
+    /// only). A row whose distance is not a number is skipped.
+    fn sqlite_vec_knn(&mut self, query: &[f32], k: u32, key: &str) -> Result<Vec<Hit>, IndexError> {
+        let conn = self.conn()?;
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT items.id, v.distance FROM
+                   (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v
+                 JOIN items ON items.rowid = v.rowid",
+            )
+            .map_err(sql)?;
+        let rows = stmt
+            .query_map(params![f32_bytes(query), k, key], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<f64>>(1)?))
+            })
+            .map_err(sql)?;
+        let mut hits = Vec::new();
+        for row in rows {
+            let (id, distance) = row.map_err(sql)?;
+            if let Some(d) = distance.filter(|d| d.is_finite()) {
+                hits.push(Hit {
+                    id,
+                    score: 1.0 - d as f32,
+                });
+            }
+        }
+        Ok(hits)
     }
 
     /// Reads one scope's vectors from the vector table, in rowid order.

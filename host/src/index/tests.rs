@@ -253,3 +253,26 @@ fn another_connections_writes_are_seen_by_the_next_search() {
         .unwrap();
     assert!(index.knn(&[0.0, 1.0], 5, &alice()).unwrap().is_empty());
 }
+
+#[test]
+fn a_scope_is_loaded_into_memory_at_its_second_search_only() {
+    let (_dir, mut index) = fresh_index(2);
+    index
+        .upsert(&[
+            entry("a", "x", vec![1.0, 0.0], "alice"),
+            entry("b", "x", vec![0.6, 0.8], "alice"),
+        ])
+        .unwrap();
+    let first = index.knn(&[1.0, 0.0], 5, &alice()).unwrap();
+    assert!(
+        index.vectors.is_empty(),
+        "one search is sqlite-vec's scan, nothing loaded"
+    );
+    let second = index.knn(&[1.0, 0.0], 5, &alice()).unwrap();
+    assert!(index.vectors.contains_key("u:alice"));
+    assert_eq!(first.iter().map(|h| &h.id).collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!(second.iter().map(|h| &h.id).collect::<Vec<_>>(), ["a", "b"]);
+    for (x, y) in first.iter().zip(&second) {
+        assert!((x.score - y.score).abs() < 1e-6, "{first:?} / {second:?}");
+    }
+}

@@ -53,7 +53,7 @@ fn a_deleted_memory_stays_gone_for_the_next_reader_and_gc_folds_it_away() {
     let mut s = service();
     let ids: Vec<String> = ["I live in Lisbon", "My cat is called Tom", "I play the cello"]
         .iter()
-        .map(|c| s.add(&alice(), NewMemory::text(*c)).unwrap().memories.remove(0).id)
+        .map(|c| s.add(&alice(), NewMemory::text(c)).unwrap().memories.remove(0).id)
         .collect();
     s.delete(&alice(), &ids[1]).unwrap();
     let mut next = reopened(&mut s);
