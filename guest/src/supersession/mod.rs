@@ -71,6 +71,13 @@ pub fn rule_replaces(old: &str, new: &str, ctx: &RuleContext) -> bool {
     }
 }
 
+/// The block of a fact under the rule, in context: [`rule_replaces`] is false for two facts
+/// whose blocks differ (or that have none), so candidates for the rule can be grouped by
+/// it instead of searched for. `None` when the rule cannot read the fact.
+pub fn rule_block(text: &str, ctx: &RuleContext) -> Option<String> {
+    statement::parse_in(text, ctx).map(|s| s.block())
+}
+
 /// The conservative rule without context: a personal memory about no one in particular.
 pub fn rule_says_replaces(old: &str, new: &str) -> bool {
     rule_replaces(old, new, &RuleContext::default())

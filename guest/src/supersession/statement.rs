@@ -124,6 +124,30 @@ impl Statement {
     }
 }
 
+impl Statement {
+    /// The statement's block: two statements whose blocks differ never replace one
+    /// another, so a bulk import compares a new fact only with the facts in its block.
+    /// It is [`Statement::replaced_by`]'s equalities, plus the part of the value each kind
+    /// of attribute compares: the whole value where only a flip of the same value
+    /// replaces, the last word for preferences, the counted noun for possessions.
+    pub fn block(&self) -> String {
+        let value = match self.valued {
+            Valued::Single | Valued::Named | Valued::Field => String::new(),
+            Valued::Multi => self.value.clone(),
+            Valued::Prefer => self.value.rsplit(' ').next().unwrap_or_default().to_owned(),
+            Valued::Count => match self.value.split_once(' ') {
+                Some((_, noun)) => singular(noun),
+                None => self.value.clone(),
+            },
+        };
+        // The unit separator cannot occur in a tokenized word.
+        format!(
+            "{}\u{1f}{}\u{1f}{}\u{1f}{:?}\u{1f}{value}",
+            self.subject, self.attribute, self.qualifier, self.valued
+        )
+    }
+}
+
 /// Who a fact is about, before the context says who that is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Who {
