@@ -100,6 +100,11 @@ impl Sandbox {
                 .build();
             let mut store = Store::new(&self.engine, state);
             store.limiter(|s| &mut s.limits);
+            // What one import call may hand the host (wasmtime's default is 128 MiB): the
+            // guest can hand over no more than its memory holds, so its memory cap is the
+            // bound, and GC must be able to rewrite a memories.jsonl bigger than 128 MiB
+            // (about 65,000 memories with embeddings).
+            store.set_hostcall_fuel(bytes);
             store
                 .set_fuel(self.limits.fuel_per_call)
                 .map_err(|e| Error::Component(e.to_string()))?;
