@@ -174,6 +174,21 @@ pub struct Added {
     pub evicted: Vec<Memory>,
 }
 
+/// What an import did; see `imported` in `wit/memories.wit`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Imported {
+    /// Facts stored as new memories.
+    pub added: u32,
+    /// Facts already stored, not stored again.
+    pub present: u32,
+    /// Older memories the new ones replace.
+    pub superseded: u32,
+    /// Memories archived to stay within `max_entries`.
+    pub evicted: u32,
+    /// Facts refused, by position in the list, and why.
+    pub refused: Vec<(u32, Error)>,
+}
+
 /// One memory GC archived or would archive.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Archived {

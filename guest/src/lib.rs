@@ -31,8 +31,8 @@ mod reader_props;
 mod component;
 
 pub use api::{
-    Added, Archived, CompactReport, Error, Finding, GcReport, ListOptions, Memory, NewMemory, RebuildReport, SearchHit,
-    SearchQuery, SearchResults,
+    Added, Archived, CompactReport, Error, Finding, GcReport, Imported, ListOptions, Memory, NewMemory, RebuildReport,
+    SearchHit, SearchQuery, SearchResults,
 };
 pub use memory_type::MemoryType;
 pub use ports::Ports;

@@ -52,6 +52,7 @@ mod files;
 mod home;
 mod http;
 mod ids;
+mod import;
 mod imports;
 mod index;
 mod journal;
@@ -67,6 +68,7 @@ pub use contract::{
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};
 pub use ids::Ids;
+pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact};
 pub use llm::{Llm, LlmError, LlmRequest};
 pub use sandbox::{Limits, POLICY_COMPONENT};
 pub use store::{MemoryStore, MemoryStoreBuilder};

@@ -152,7 +152,7 @@ impl MemoryStore {
     /// Runs one export under the home's lock, as one transaction: a transaction left
     /// open by a process that died is rolled back first; the call's writes are committed
     /// when it succeeds and rolled back when it fails or traps.
-    fn call<T, E: Into<Error>>(
+    pub(crate) fn call<T, E: Into<Error>>(
         &mut self,
         f: impl FnOnce(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
     ) -> Result<T, Error> {

@@ -161,6 +161,23 @@ pub(super) fn added(a: api::Added) -> memories::Added {
     }
 }
 
+pub(super) fn imported(i: api::Imported) -> memories::Imported {
+    memories::Imported {
+        added: i.added,
+        present: i.present,
+        superseded: i.superseded,
+        evicted: i.evicted,
+        refused: i
+            .refused
+            .into_iter()
+            .map(|(position, e)| memories::RefusedFact {
+                position,
+                error: memories_error(e),
+            })
+            .collect(),
+    }
+}
+
 pub(super) fn hit(h: api::SearchHit) -> types::SearchHit {
     types::SearchHit {
         memory: memory(h.memory),

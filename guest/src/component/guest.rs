@@ -38,6 +38,15 @@ impl memories::Guest for Component {
         with_service(|s| s.add_batch(&caller(c), items), memories_error).map(added)
     }
 
+    fn import_facts(
+        c: types::Caller,
+        items: Vec<memories::NewMemory>,
+        options: memories::ImportOptions,
+    ) -> Result<memories::Imported, memories::Error> {
+        let items = items.into_iter().map(new_memory).collect();
+        with_service(|s| s.import(&caller(c), items, options.check_only), memories_error).map(imported)
+    }
+
     fn get(c: types::Caller, id: String) -> Result<types::Memory, memories::Error> {
         with_service(|s| s.get(&caller(c), &id), memories_error).map(memory)
     }

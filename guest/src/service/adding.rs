@@ -55,14 +55,7 @@ impl<P: Ports> MemoryService<P> {
             records.push(record);
         }
 
-        let vectors = self.embed_new(&records);
-        let model = self.ports.embedder_model();
-        for (record, vector) in records.iter_mut().zip(&vectors) {
-            if let Some(vector) = vector {
-                record.embedding = Some(encode_embedding(vector));
-                record.embedding_model = Some(model.clone());
-            }
-        }
+        let vectors = self.embed_new(&mut records);
 
         self.load()?;
         let stamp = format_time(now);
@@ -73,7 +66,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// Writes what an add decided: people first, then the new memories with the marks on
     /// what they replace in one append, then the index; then enforces `max_entries`.
-    fn write_added(
+    pub(super) fn write_added(
         &mut self,
         records: Vec<MemoryRecord>,
         superseded: Vec<MemoryRecord>,
@@ -113,9 +106,22 @@ impl<P: Ports> MemoryService<P> {
         })
     }
 
-    /// Embeds new memories. A memory whose vector is unusable (the embedder failed, or
-    /// returned zeros, NaN or the wrong length) gets none and is found by its words.
-    fn embed_new(&self, records: &[MemoryRecord]) -> Vec<Option<Vec<f32>>> {
+    /// Embeds new memories, storing each vector in its record, and returns the vectors. A
+    /// memory whose vector is unusable (the embedder failed, or returned zeros, NaN or the
+    /// wrong length) gets none and is found by its words.
+    pub(super) fn embed_new(&self, records: &mut [MemoryRecord]) -> Vec<Option<Vec<f32>>> {
+        let vectors = self.vectors_for(records);
+        let model = self.ports.embedder_model();
+        for (record, vector) in records.iter_mut().zip(&vectors) {
+            if let Some(vector) = vector {
+                record.embedding = Some(encode_embedding(vector));
+                record.embedding_model = Some(model.clone());
+            }
+        }
+        vectors
+    }
+
+    fn vectors_for(&self, records: &[MemoryRecord]) -> Vec<Option<Vec<f32>>> {
         let texts: Vec<String> = records.iter().map(|r| r.content.clone()).collect();
         let dimension = self.ports.embedder_dimension();
         match self.ports.embed(&texts) {

@@ -7,7 +7,8 @@
 //! operations are spread over one file per capability, each adding its own
 //! `impl<P: Ports> MemoryService<P>` block:
 //!
-//! - `adding`: `add` and `add_batch`, and writing what an add decided;
+//! - `adding`: `add` and `add_batch`, and writing what an add decided; `importing`:
+//!   `import`, many facts at once;
 //!   `validation` builds the new records and holds every rule that can refuse one;
 //!   `superseding` decides what a new memory replaces.
 //! - `reading`: `get`, `list`, `history`, and ids by unique prefix.
@@ -33,6 +34,9 @@ mod adding;
 mod context;
 mod doctor;
 mod errors;
+mod importing;
+
+pub use importing::MAX_IMPORT_ITEMS;
 mod index_sync;
 mod maintenance;
 mod people;
@@ -69,6 +73,9 @@ pub struct MemoryService<P: Ports> {
     pub(crate) index_checked: bool,
     /// Whether this instance has tried to embed memories stored while the embedder was down.
     pub(crate) pending_checked: bool,
+    /// The supersession rule's block of each memory an import has read, kept between
+    /// calls so that a long import reads each stored fact once.
+    pub(crate) block_memo: importing::BlockMemo,
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -79,6 +86,7 @@ impl<P: Ports> MemoryService<P> {
             people: People::default(),
             index_checked: false,
             pending_checked: false,
+            block_memo: Default::default(),
         }
     }
 

@@ -19,7 +19,7 @@ use crate::vectors::cosine;
 
 /// What a new record might replace.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Replaces {
+pub(super) enum Replaces {
     /// An existing memory, by id.
     Existing(String),
     /// An earlier record of the same batch, by position.
@@ -27,7 +27,7 @@ enum Replaces {
 }
 
 /// A supersession candidate: (the new record's position, what it might replace, cosine).
-type Candidate = (usize, Replaces, f32);
+pub(super) type Candidate = (usize, Replaces, f32);
 
 impl<P: Ports> MemoryService<P> {
     /// Decides what the new records replace. Batch records are marked in place; the
@@ -141,7 +141,7 @@ impl<P: Ports> MemoryService<P> {
     /// Marks what the verdicts say is replaced: batch records in place; existing memories
     /// returned, already updated. A memory is replaced once, by the first new record that
     /// claims it.
-    fn apply_verdicts(
+    pub(super) fn apply_verdicts(
         &self,
         records: &mut [MemoryRecord],
         candidates: Vec<Candidate>,
@@ -203,7 +203,7 @@ impl<P: Ports> MemoryService<P> {
 
 /// Whether two records could state the same fact: the same scope and the same set of
 /// subjects. A fact about Sarah never replaces a fact about the user.
-fn same_slot(a: &MemoryRecord, b: &MemoryRecord) -> bool {
+pub(super) fn same_slot(a: &MemoryRecord, b: &MemoryRecord) -> bool {
     let subjects = |r: &MemoryRecord| {
         let mut s = r.subject_person_ids.clone();
         s.sort();

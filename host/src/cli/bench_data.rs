@@ -81,29 +81,30 @@ pub(super) const QUERIES: [&str; 6] = [
 /// People created before the fill.
 pub(super) const PEOPLE_IN_BENCH: usize = 200;
 
-/// Adds `memories` facts in batches of 250; every other one is about one of the
-/// bench's people. One memory in ten is an observation seen 30 days ago, already
-/// decayed, so that GC has real work: archive, rewrite, unindex.
+/// Imports `memories` facts (`MemoryStore::import`: the path `ash-memory import` takes);
+/// every other one is about one of the bench's people. One memory in ten is an
+/// observation seen 30 days ago, already decayed, so that GC has real work: archive,
+/// rewrite, unindex.
 pub(super) fn fill(store: &mut MemoryStore, me: &Caller, memories: usize) -> Result<()> {
-    let batch = 250;
-    let mut i = 0;
-    while i < memories {
-        let items: Vec<NewMemory> = (i..(i + batch).min(memories))
-            .map(|j| {
-                let mut item = NewMemory::text(fact(j));
-                if j % 2 == 0 {
-                    item.subjects = vec![format!("Person{}", j % PEOPLE_IN_BENCH)];
-                }
-                if j % 10 == 9 {
-                    item.memory_type = Some(MemoryType::Observation);
-                    item.observed_at = Some((chrono::Utc::now() - chrono::TimeDelta::days(30)).to_rfc3339());
-                }
-                item
-            })
-            .collect();
-        store.add_batch(me, &items)?;
-        i += batch;
-    }
+    let items: Vec<NewMemory> = (0..memories)
+        .map(|j| {
+            let mut item = NewMemory::text(fact(j));
+            if j % 2 == 0 {
+                item.subjects = vec![format!("Person{}", j % PEOPLE_IN_BENCH)];
+            }
+            if j % 10 == 9 {
+                item.memory_type = Some(MemoryType::Observation);
+                item.observed_at = Some((chrono::Utc::now() - chrono::TimeDelta::days(30)).to_rfc3339());
+            }
+            item
+        })
+        .collect();
+    let report = store.import(me, &items, |_| {})?;
+    anyhow::ensure!(
+        report.refused.is_empty() && report.added + report.present == memories,
+        "the fill stored {} of {memories} facts",
+        report.added
+    );
     Ok(())
 }
 

@@ -8,6 +8,7 @@ mod bench_workload;
 mod component;
 mod conformance;
 mod demo;
+mod import;
 mod output;
 
 use std::path::PathBuf;
@@ -70,6 +71,16 @@ enum Command {
         /// When it was observed (RFC 3339); decay counts from then
         #[arg(long, value_name = "T")]
         observed_at: Option<String>,
+    },
+    /// Remember many facts from a file: one per line, a JSON list, or JSON lines
+    Import {
+        /// The file: plain text (one fact per line), a JSON list of facts, or JSON lines;
+        /// a JSON fact is a string or {"content", "type", "subjects", "expires_in_days",
+        /// "shared", "source", "observed_at"}
+        file: PathBuf,
+        /// Import the other facts when some would be refused (else nothing is imported)
+        #[arg(long)]
+        skip_refused: bool,
     },
     /// Search by meaning and words
     Search {
@@ -338,6 +349,7 @@ pub fn run() -> Result<()> {
             };
             out.added(&store.add(&caller, &item)?);
         }
+        Command::Import { file, skip_refused } => import::run(&mut store, &caller, &file, skip_refused, &out)?,
         Command::Search { query, limit, about } => {
             let mut request = SearchQuery::new(query).limit(limit);
             request.about = about;

@@ -6,7 +6,9 @@ use std::io::Write as _;
 
 use serde_json::{Value, json};
 
-use ash_memory::{Added, CompactReport, ContextBlock, Finding, GcReport, Memory, Person, RebuildReport, SearchResults};
+use ash_memory::{
+    Added, CompactReport, ContextBlock, Finding, GcReport, Imported, Memory, Person, RebuildReport, SearchResults,
+};
 
 use crate::server::tokens::{Issued, TokenInfo};
 use crate::wire;
@@ -91,6 +93,32 @@ impl Output {
         for gone in &a.evicted {
             say!("  evicted (max_entries) {} {}", gone.id, gone.content);
         }
+    }
+
+    /// What an import did; `lines` maps each fact's position to its line in the file.
+    pub fn imported(&self, r: &Imported, lines: &[usize]) {
+        if self.json {
+            let refused: Vec<Value> = r
+                .refused
+                .iter()
+                .map(|f| json!({ "line": lines[f.position], "error": f.error.to_string() }))
+                .collect();
+            return print_json(&json!({
+                "added": r.added,
+                "present": r.present,
+                "superseded": r.superseded,
+                "evicted": r.evicted,
+                "refused": refused,
+            }));
+        }
+        say!(
+            "Imported {} facts ({} already present, {} refused); {} older memories replaced, {} evicted",
+            r.added,
+            r.present,
+            r.refused.len(),
+            r.superseded,
+            r.evicted
+        );
     }
 
     pub fn history(&self, chain: &[Memory]) {

@@ -40,6 +40,13 @@ mod component {
                 evicted: Vec::new(),
             })
         }
+        fn import_facts(
+            _c: Caller,
+            _items: Vec<memories::NewMemory>,
+            _o: memories::ImportOptions,
+        ) -> Result<memories::Imported, memories::Error> {
+            Err(memories::Error::InvalidInput("the hostile guest stores nothing".into()))
+        }
         fn get(_c: Caller, id: String) -> Result<Memory, memories::Error> {
             Err(memories::Error::NotFound(id))
         }

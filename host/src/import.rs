@@ -1,0 +1,276 @@
+//! Moving many facts in: reading them from a file ([`FactFile`]) and storing them in calls
+//! of a few thousand ([`MemoryStore::import`]), each call one write. The policy, which
+//! facts are refused, present already or replace older ones, is the component's
+//! `import-facts` (see `wit/memories.wit`).
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::bindings::exports::ash::memory::memories;
+use crate::contract::{Caller, MemoryType, NewMemory};
+use crate::error::Error;
+use crate::store::MemoryStore;
+
+/// Facts per `import-facts` call. Big enough that each call's fixed costs (the journal, a
+/// pass over the collection) are small beside its facts, small enough that a progress
+/// bar moves and a call's records stay far inside the sandbox's memory cap.
+pub const IMPORT_CHUNK: usize = 2_000;
+
+/// Largest file `FactFile::read` reads: a million facts of a line each is far less.
+const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Facts read from a file, each with the line it starts on.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FactFile {
+    /// The facts, in file order.
+    pub facts: Vec<NewMemory>,
+    /// For each fact, the line of the file it came from (from 1).
+    pub lines: Vec<usize>,
+}
+
+/// What an import did, summed over its calls.
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// Facts stored as new memories.
+    pub added: usize,
+    /// Facts already stored (the same text, scope and subjects), not stored again.
+    pub present: usize,
+    /// Older memories the new ones replace.
+    pub superseded: usize,
+    /// Memories archived to stay within `max_entries`.
+    pub evicted: usize,
+    /// Facts not stored, with why.
+    pub refused: Vec<RefusedFact>,
+}
+
+/// A fact an import did not store.
+#[derive(Debug)]
+pub struct RefusedFact {
+    /// Its position in the list given (from 0).
+    pub position: usize,
+    /// Why: what `add` would have answered.
+    pub error: Error,
+}
+
+/// One fact of a JSON list or a JSON line, as an object.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FactObject {
+    #[serde(alias = "memory", alias = "text")]
+    content: String,
+    #[serde(rename = "type", default)]
+    memory_type: Option<String>,
+    #[serde(default)]
+    subjects: Vec<String>,
+    #[serde(default)]
+    expires_in_days: Option<u32>,
+    #[serde(default)]
+    shared: bool,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    observed_at: Option<String>,
+}
+
+impl FactFile {
+    /// Reads facts from a file, by its shape: a JSON array (`[...]`), JSON lines (each
+    /// line a string or an object), or plain text with one fact per line. A JSON fact is
+    /// a string or `{"content": ..., "type", "subjects", "expires_in_days", "shared",
+    /// "source", "observed_at"}` (`memory` or `text` may stand for `content`). Blank
+    /// lines are skipped. Facts read as text get `source` "import".
+    ///
+    /// Errors: [`Error::Io`] when the file cannot be read; [`Error::InvalidInput`], naming
+    /// the line, for malformed JSON, an unknown field or type, or a file that is not text.
+    pub fn read(path: &Path) -> Result<FactFile, Error> {
+        let io = |e: std::io::Error| Error::io(path, e);
+        let size = std::fs::metadata(path).map_err(io)?.len();
+        if size > MAX_FILE_BYTES {
+            return Err(Error::InvalidInput(format!(
+                "{} is {size} bytes; an import file holds at most {MAX_FILE_BYTES}",
+                path.display()
+            )));
+        }
+        let bytes = std::fs::read(path).map_err(io)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| Error::InvalidInput(format!("{} is not UTF-8 text: {e}", path.display())))?;
+        Self::parse(&text)
+    }
+
+    /// Reads facts from text, as [`FactFile::read`] does.
+    pub fn parse(text: &str) -> Result<FactFile, Error> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut file = FactFile::default();
+        match text.trim_start().chars().next() {
+            Some('[') => {
+                let list: Vec<serde_json::Value> = serde_json::from_str(text)
+                    .map_err(|e| Error::InvalidInput(format!("line {}: not a JSON list of facts: {e}", e.line())))?;
+                for (i, value) in list.into_iter().enumerate() {
+                    let fact = to_new_memory(value).map_err(|m| Error::InvalidInput(format!("fact {}: {m}", i + 1)))?;
+                    file.push(fact, i + 1);
+                }
+            }
+            Some('{' | '"') => {
+                for (n, line) in (1..).zip(text.lines()) {
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    let fact = serde_json::from_str(line)
+                        .map_err(|e| describe(&e))
+                        .and_then(to_new_memory)
+                        .map_err(|m| Error::InvalidInput(format!("line {n}: {m}")))?;
+                    file.push(fact, n);
+                }
+            }
+            _ => {
+                for (n, line) in (1..).zip(text.lines()) {
+                    if !line.trim().is_empty() {
+                        let mut fact = NewMemory::text(line.trim());
+                        fact.source = Some("import".to_owned());
+                        file.push(fact, n);
+                    }
+                }
+            }
+        }
+        Ok(file)
+    }
+
+    fn push(&mut self, fact: NewMemory, line: usize) {
+        self.facts.push(fact);
+        self.lines.push(line);
+    }
+}
+
+/// A serde error without its position, which the caller gives as a line or a fact number.
+fn describe(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+/// A fact as JSON: a string, or an object of [`FactObject`]'s fields.
+fn to_new_memory(value: serde_json::Value) -> Result<NewMemory, String> {
+    let o: FactObject = match value {
+        serde_json::Value::String(text) => {
+            let mut fact = NewMemory::text(text);
+            fact.source = Some("import".to_owned());
+            return Ok(fact);
+        }
+        object @ serde_json::Value::Object(_) => serde_json::from_value(object).map_err(|e| describe(&e))?,
+        _ => return Err("a fact is a string or an object with a \"content\"".to_owned()),
+    };
+    Ok(NewMemory {
+        content: o.content,
+        memory_type: match o.memory_type {
+            Some(name) => Some(MemoryType::parse(&name).ok_or_else(|| format!("unknown type {name:?}"))?),
+            None => None,
+        },
+        expires_in_days: o.expires_in_days,
+        subjects: o.subjects,
+        shared: o.shared,
+        source: Some(o.source.unwrap_or_else(|| "import".to_owned())),
+        observed_at: o.observed_at,
+    })
+}
+
+impl MemoryStore {
+    /// Stores many facts for one caller, [`IMPORT_CHUNK`] per call, each call one write;
+    /// see `import-facts` in `wit/memories.wit`. A refused fact is reported, not stored,
+    /// and the others are; call [`MemoryStore::import_check`] first to refuse a whole list
+    /// instead. `progress` is told how many facts are done after each call.
+    ///
+    /// An import cut short (a crash, a full disk) keeps the calls that finished; running
+    /// it again stores only what is missing, as facts already present are not stored twice.
+    ///
+    /// Errors: those of `import-facts` for the call that failed; the calls before it stay.
+    pub fn import(
+        &mut self,
+        caller: &Caller,
+        facts: &[NewMemory],
+        mut progress: impl FnMut(usize),
+    ) -> Result<Imported, Error> {
+        let mut total = Imported::default();
+        let options = memories::ImportOptions { check_only: false };
+        for (n, chunk) in facts.chunks(IMPORT_CHUNK).enumerate() {
+            let done = self.call(|p, s| p.ash_memory_memories().call_import_facts(s, caller, chunk, options))?;
+            total.added += done.added as usize;
+            total.present += done.present as usize;
+            total.superseded += done.superseded as usize;
+            total.evicted += done.evicted as usize;
+            total.refused.extend(refused(done.refused, n * IMPORT_CHUNK));
+            progress(n * IMPORT_CHUNK + chunk.len());
+        }
+        Ok(total)
+    }
+
+    /// The facts [`MemoryStore::import`] would refuse, and why; writes nothing.
+    pub fn import_check(&mut self, caller: &Caller, facts: &[NewMemory]) -> Result<Vec<RefusedFact>, Error> {
+        let options = memories::ImportOptions { check_only: true };
+        let mut out = Vec::new();
+        for (n, chunk) in facts.chunks(IMPORT_CHUNK).enumerate() {
+            let done = self.call(|p, s| p.ash_memory_memories().call_import_facts(s, caller, chunk, options))?;
+            out.extend(refused(done.refused, n * IMPORT_CHUNK));
+        }
+        Ok(out)
+    }
+}
+
+fn refused(list: Vec<memories::RefusedFact>, offset: usize) -> impl Iterator<Item = RefusedFact> {
+    list.into_iter().map(move |r| RefusedFact {
+        position: offset + r.position as usize,
+        error: r.error.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_one_fact_per_line() {
+        let file = FactFile::parse("I live in Lisbon\n\n  My favorite color is blue  \n").unwrap();
+        let contents: Vec<&str> = file.facts.iter().map(|f| f.content.as_str()).collect();
+        assert_eq!(contents, ["I live in Lisbon", "My favorite color is blue"]);
+        assert_eq!(file.lines, [1, 3]);
+        assert_eq!(file.facts[0].source.as_deref(), Some("import"));
+    }
+
+    #[test]
+    fn a_json_list_holds_strings_and_objects() {
+        let file = FactFile::parse(
+            r#"[ "I live in Lisbon",
+                {"memory": "Sarah likes jazz", "subjects": ["Sarah"], "type": "preference", "source": "mem0"} ]"#,
+        )
+        .unwrap();
+        assert_eq!(file.facts.len(), 2);
+        assert_eq!(file.facts[1].content, "Sarah likes jazz");
+        assert_eq!(file.facts[1].subjects, ["Sarah"]);
+        assert_eq!(file.facts[1].memory_type, Some(MemoryType::Preference));
+        assert_eq!(file.facts[1].source.as_deref(), Some("mem0"));
+        assert_eq!(file.lines, [1, 2]);
+    }
+
+    #[test]
+    fn json_lines_name_the_line_that_is_wrong() {
+        let good = FactFile::parse("{\"content\": \"a\"}\n\n\"b\"\n").unwrap();
+        assert_eq!(good.lines, [1, 3]);
+        for (text, want) in [
+            (
+                "{\"content\": \"a\"}\n{\"content\": \"b\", \"colour\": 1}\n",
+                "line 2: ",
+            ),
+            ("{\"content\": \"a\"}\n{\"content\": \"b\"\n", "line 2: "),
+            (
+                "\"a\"\n{\"content\": \"b\", \"type\": \"mood\"}\n",
+                "line 2: unknown type \"mood\"",
+            ),
+            ("[\"a\", 3]", "fact 2: "),
+        ] {
+            let e = FactFile::parse(text).unwrap_err();
+            assert!(matches!(e, Error::InvalidInput(_)), "{e:?}");
+            assert!(e.to_string().starts_with(want), "{text:?}: {e}");
+        }
+    }
+}
