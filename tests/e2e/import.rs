@@ -93,8 +93,19 @@ fn a_text_file_is_imported_with_supersession_and_a_second_run_stores_nothing() {
         before,
         "memories.jsonl untouched"
     );
+    // And after gc has archived what blue and Porto replaced: still nothing comes back.
+    assert_eq!(ctx.json(&["gc"])["counts"]["superseded"], 2);
     let text = ctx.ok(&["--user", "u", "import", &file]);
     assert!(text.starts_with("Imported 0 facts (6 already present"), "{text}");
+    assert_eq!(
+        sorted(contents(&ctx.json(&["--user", "u", "list"]))),
+        [
+            "I like cats",
+            "I like dogs",
+            "I moved to Porto",
+            "My favorite color is blue"
+        ]
+    );
 }
 
 #[test]

@@ -23,7 +23,7 @@ use super::validation::check_subjects;
 use crate::api::{Error, Imported, NewMemory};
 use crate::lifecycle;
 use crate::people::PersonRecord;
-use crate::ports::{LlmRequest, Ports};
+use crate::ports::{Collection, LlmRequest, Ports};
 use crate::record::{MemoryRecord, format_time};
 use crate::scope::Caller;
 use crate::supersession::{self, RuleContext};
@@ -77,7 +77,7 @@ impl<P: Ports> MemoryService<P> {
         self.load()?;
         let stamp = format_time(now);
         let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
-        let keep = self.not_present(&records);
+        let keep = self.not_present(&records)?;
         report.present = keep.iter().filter(|k| !**k).count() as u32;
         let mut kept = Vec::with_capacity(records.len());
         let (mut kept_subjects, mut kept_vectors) = (Vec::new(), Vec::new());
@@ -111,11 +111,15 @@ impl<P: Ports> MemoryService<P> {
         Ok(report)
     }
 
-    /// For each new record, whether it is new: no memory in its slot (live, or replaced
-    /// or expired but not yet archived), and no earlier record of the list, holds the
-    /// same text. Replaced ones count, so that running an import again does not bring
-    /// back a fact that a later one of the same import replaced.
-    fn not_present(&self, records: &[MemoryRecord]) -> Vec<bool> {
+    /// For each new record, whether it is new: no memory in its slot (live, replaced,
+    /// expired or archived), and no earlier record of the list, holds the same text.
+    /// Replaced and archived ones count, so that running an import again does not bring
+    /// back a fact that a later one of the same import replaced, even after a `gc`.
+    fn not_present(&mut self, records: &[MemoryRecord]) -> Result<Vec<bool>, Error> {
+        let mut archived = std::mem::take(&mut self.archived);
+        let read = archived.refresh(&self.ports);
+        self.archived = archived;
+        read?;
         let texts: HashSet<&str> = records.iter().map(|r| r.content.as_str()).collect();
         let stored: Vec<&MemoryRecord> = self
             .memories
@@ -125,10 +129,12 @@ impl<P: Ports> MemoryService<P> {
         let mut keep = Vec::with_capacity(records.len());
         for (i, record) in records.iter().enumerate() {
             let same = |other: &MemoryRecord| other.content == record.content && same_slot(other, record);
-            let seen = stored.iter().any(|m| same(m)) || records[..i].iter().zip(&keep).any(|(r, k)| *k && same(r));
+            let seen = stored.iter().any(|m| same(m))
+                || self.archived.texts.contains(&slot_text(record))
+                || records[..i].iter().zip(&keep).any(|(r, k)| *k && same(r));
             keep.push(!seen);
         }
-        keep
+        Ok(keep)
     }
 
     /// Supersession by the rule alone, over candidates grouped by block: live memories in
@@ -228,6 +234,50 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         self.apply_verdicts(records, candidates, verdicts, stamp)
     }
+}
+
+/// What the archive holds, as [`slot_text`] keys, kept between calls and brought up to
+/// date by reading only what was appended since (the whole file again after `compact`).
+#[derive(Debug, Default)]
+pub(crate) struct ArchivedTexts {
+    generation: Option<u64>,
+    end: u64,
+    texts: HashSet<String>,
+}
+
+impl ArchivedTexts {
+    fn refresh<P: Ports>(&mut self, ports: &P) -> Result<(), Error> {
+        let chunk = ports.read(Collection::Archive, self.end, self.generation)?;
+        if Some(chunk.generation) != self.generation || chunk.end < self.end {
+            self.texts.clear();
+        }
+        self.generation = Some(chunk.generation);
+        self.end = chunk.end;
+        // A line that does not parse is the collection's business, not the import's.
+        self.texts.extend(
+            chunk
+                .data
+                .lines()
+                .filter_map(|l| MemoryRecord::parse(l).ok())
+                .map(|r| slot_text(&r)),
+        );
+        Ok(())
+    }
+}
+
+/// A memory's text with its scope and subjects: two records with the same key hold the
+/// same fact for the same people (see `same_slot`).
+fn slot_text(r: &MemoryRecord) -> String {
+    let mut subjects = r.subject_person_ids.clone();
+    subjects.sort();
+    subjects.dedup();
+    format!(
+        "{}\u{1f}{}\u{1f}{}\u{1f}{}",
+        r.owner_user_id.as_deref().unwrap_or_default(),
+        r.chat_id.as_deref().unwrap_or_default(),
+        subjects.join("\u{1e}"),
+        r.content
+    )
 }
 
 /// The question that tells whether a language model answers: one token, asked once per

@@ -76,6 +76,8 @@ pub struct MemoryService<P: Ports> {
     /// The supersession rule's block of each memory an import has read, kept between
     /// calls so that a long import reads each stored fact once.
     pub(crate) block_memo: importing::BlockMemo,
+    /// What the archive holds, for an import to tell the facts it stored before.
+    pub(crate) archived: importing::ArchivedTexts,
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -87,6 +89,7 @@ impl<P: Ports> MemoryService<P> {
             index_checked: false,
             pending_checked: false,
             block_memo: Default::default(),
+            archived: Default::default(),
         }
     }
 

@@ -91,8 +91,13 @@ fn running_an_import_again_stores_nothing_twice_and_brings_nothing_back() {
     ]);
     let first = s.import(&alice_alone(), list.clone(), false).unwrap();
     assert_eq!((first.added, first.present, first.superseded), (3, 1, 1));
-    let again = s.import(&alice_alone(), list, false).unwrap();
+    let again = s.import(&alice_alone(), list.clone(), false).unwrap();
     assert_eq!((again.added, again.present, again.superseded), (0, 4, 0));
+    assert_eq!(live(&mut s), ["I like dogs", "My favorite color is blue"]);
+    // Once gc has archived red, red is still a fact this import stored before.
+    assert_eq!(s.gc(false).unwrap().archived.len(), 1);
+    let after_gc = s.import(&alice_alone(), list, false).unwrap();
+    assert_eq!((after_gc.added, after_gc.present), (0, 4));
     assert_eq!(live(&mut s), ["I like dogs", "My favorite color is blue"]);
     // The same text about someone else, or in another scope, is not the same memory.
     let mut about_sarah = NewMemory::text("I like dogs");
