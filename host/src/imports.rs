@@ -11,6 +11,7 @@ use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log,
 use crate::clock::Clock;
 use crate::config::PolicySettings;
 use crate::embedder::Embedder;
+use crate::error::Error;
 use crate::files::FileStore;
 use crate::home::{Home, HomeLock};
 use crate::ids::IdSource;
@@ -62,6 +63,43 @@ impl HostState {
             lock: None,
             lock_lost: None,
         }
+    }
+
+    /// Starts one exported call under the home's lock: a transaction left open by a
+    /// process that died is rolled back first. On an error the lock is released.
+    pub(crate) fn begin_call(&mut self, lock: HomeLock) -> Result<(), Error> {
+        self.lock = Some(lock);
+        self.lock_lost = None;
+        if let Err(e) = self.files.roll_back() {
+            self.lock = None;
+            return Err(Error::Storage(format!(
+                "cannot roll back an unfinished write: {}",
+                e.message()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Ends the call [`HostState::begin_call`] started: its writes are committed when it
+    /// succeeded and rolled back when it failed or trapped; then the lock is released.
+    pub(crate) fn end_call<T>(&mut self, result: Result<T, Error>) -> Result<T, Error> {
+        let outcome = match result {
+            Ok(value) => match (&self.lock_lost, self.files.commit()) {
+                (Some(why), _) => Err(Error::Busy(why.clone())),
+                (None, Err(e)) => Err(Error::Storage(e.message())),
+                (None, Ok(())) => Ok(value),
+            },
+            Err(e) => {
+                if self.lock_lost.is_none()
+                    && let Err(rollback) = self.files.roll_back()
+                {
+                    tracing::error!("cannot roll back the failed call's writes: {}", rollback.message());
+                }
+                Err(e)
+            }
+        };
+        self.lock = None;
+        outcome
     }
 
     /// Runs a call to a remote service without the home's lock, so that a slow service

@@ -57,6 +57,8 @@ mod imports;
 mod index;
 mod journal;
 mod llm;
+#[cfg(feature = "native-policy")]
+pub mod native;
 mod sandbox;
 mod store;
 

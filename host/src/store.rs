@@ -79,15 +79,41 @@ impl MemoryStoreBuilder {
     }
 
     /// Opens the home (creating its folders) and loads the component.
-    pub fn open(self) -> Result<MemoryStore, Error> {
-        let home = Home::open(self.home)?;
-        let config = Config::load(&home)?;
+    pub fn open(mut self) -> Result<MemoryStore, Error> {
+        let (home, config, state) = self.host_state()?;
         let limits = self.limits.unwrap_or_else(|| config.limits());
-        let embedder = match self.embedder {
+        let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
+        let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
+        let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
+        let mut store = MemoryStore { home, sandbox };
+        // `[memory] auto_gc = true`: clean up when a host starts.
+        if config.memory.auto_gc == Some(true) && !self.skip_auto_gc {
+            let report = store.gc(false)?;
+            if !report.archived.is_empty() {
+                tracing::info!("auto_gc archived {} memories", report.archived.len());
+            }
+        }
+        Ok(store)
+    }
+
+    /// Opens the home with the policy linked natively instead of the component (to
+    /// measure the sandbox's cost; see [`crate::native`]). Limits, the component and its
+    /// cache do not apply, and neither does `auto_gc`.
+    #[cfg(feature = "native-policy")]
+    pub fn open_native(mut self) -> Result<crate::native::NativeStore, Error> {
+        let (home, _, state) = self.host_state()?;
+        Ok(crate::native::NativeStore::new(home, state))
+    }
+
+    /// Opens the home (creating its folders) and builds what every call runs on.
+    fn host_state(&mut self) -> Result<(Home, Config, HostState), Error> {
+        let home = Home::open(self.home.clone())?;
+        let config = Config::load(&home)?;
+        let embedder = match self.embedder.take() {
             Some(e) => e,
             None => config.build_embedder(&home)?,
         };
-        let llm = match self.llm {
+        let llm = match self.llm.take() {
             Some(l) => l,
             None => config.build_llm(&home)?,
         };
@@ -102,18 +128,7 @@ impl MemoryStoreBuilder {
             settings,
         );
         state.ids = IdSource::new(self.ids);
-        let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
-        let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
-        let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
-        let mut store = MemoryStore { home, sandbox };
-        // `[memory] auto_gc = true`: clean up when a host starts.
-        if config.memory.auto_gc == Some(true) && !self.skip_auto_gc {
-            let report = store.gc(false)?;
-            if !report.archived.is_empty() {
-                tracing::info!("auto_gc archived {} memories", report.archived.len());
-            }
-        }
-        Ok(store)
+        Ok((home, config, state))
     }
 
     /// Skips `auto_gc` for this open (commands that only report, such as `gc --dry-run`).
@@ -157,37 +172,9 @@ impl MemoryStore {
         f: impl FnOnce(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
     ) -> Result<T, Error> {
         let lock = self.home.lock()?;
-        let state = self.sandbox.state_mut();
-        state.lock = Some(lock);
-        state.lock_lost = None;
-        let recovered = state.files.roll_back();
-        let outcome = match recovered {
-            Err(e) => Err(Error::Storage(format!(
-                "cannot roll back an unfinished write: {}",
-                e.message()
-            ))),
-            Ok(()) => {
-                let result = self.sandbox.call(f).and_then(|r| r.map_err(Into::into));
-                let state = self.sandbox.state_mut();
-                match result {
-                    Ok(value) => match (&state.lock_lost, state.files.commit()) {
-                        (Some(why), _) => Err(Error::Busy(why.clone())),
-                        (None, Err(e)) => Err(Error::Storage(e.message())),
-                        (None, Ok(())) => Ok(value),
-                    },
-                    Err(e) => {
-                        if state.lock_lost.is_none()
-                            && let Err(rollback) = state.files.roll_back()
-                        {
-                            tracing::error!("cannot roll back the failed call's writes: {}", rollback.message());
-                        }
-                        Err(e)
-                    }
-                }
-            }
-        };
-        self.sandbox.state_mut().lock = None;
-        outcome
+        self.sandbox.state_mut().begin_call(lock)?;
+        let result = self.sandbox.call(f).and_then(|r| r.map_err(Into::into));
+        self.sandbox.state_mut().end_call(result)
     }
 
     // ---- memories: remembering and reading (`wit/memories.wit`) ----

@@ -19,6 +19,7 @@ mod fidelity;
 mod import;
 mod llm_http;
 mod mcp;
+mod native;
 mod people;
 mod polyglot;
 mod recall;

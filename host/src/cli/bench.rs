@@ -1,7 +1,8 @@
 //! `ash-memory bench`: add, search and context latency at one or more sizes, each in a
 //! fresh temporary home, through the real component, index and embedder; then the same
-//! home through whole CLI processes, as a sandboxed tool would call it. Prints one column
-//! per size (or `--json`); asserts nothing.
+//! home through whole CLI processes, as a sandboxed tool would call it. With `--native`,
+//! the same workload again on a second fresh home through the policy linked natively, and
+//! the component/native ratios. Prints one column per size (or `--json`); asserts nothing.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -11,10 +12,12 @@ use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use serde::Serialize;
 
-use ash_memory::{Caller, MemoryStore, NewMemory, POLICY_COMPONENT, SearchQuery};
+use ash_memory::{MemoryStore, POLICY_COMPONENT};
 
-use super::bench_data::PEOPLE_IN_BENCH;
 pub(super) use super::bench_data::{QUERIES, add_people, fact, fill};
+use super::bench_policy::BENCH_USER;
+use super::bench_timing::{self as timing, Latency, Maintenance, Online};
+pub(super) use super::bench_timing::{Stats, ms, stats};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -33,47 +36,13 @@ pub struct BenchArgs {
     /// `scripts/bench_hosts.py`) and print one JSON line
     #[arg(long, value_name = "FILE", conflicts_with = "serve")]
     workload: Option<std::path::PathBuf>,
+    /// Run the same workload a second time through the policy linked natively (no
+    /// sandbox) on its own fresh home, and print the component/native ratios
+    #[arg(long, conflicts_with_all = ["serve", "workload"])]
+    native: bool,
     /// Keep the homes in this folder (one `home-N` per size), to profile or inspect them
     #[arg(long, value_name = "DIR")]
     keep: Option<std::path::PathBuf>,
-}
-
-pub(super) struct Stats {
-    pub median: Duration,
-    pub p95: Duration,
-    pub mean: Duration,
-}
-
-pub(super) fn stats(mut samples: Vec<Duration>) -> Stats {
-    samples.sort();
-    let n = samples.len().max(1);
-    Stats {
-        median: samples[n / 2],
-        p95: samples[(n * 95 / 100).min(n - 1)],
-        mean: samples.iter().sum::<Duration>() / n as u32,
-    }
-}
-
-pub(super) fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-/// A latency in milliseconds, as printed.
-#[derive(Debug, Serialize)]
-struct Latency {
-    median: f64,
-    p95: f64,
-    mean: f64,
-}
-
-impl From<Stats> for Latency {
-    fn from(s: Stats) -> Self {
-        Latency {
-            median: ms(s.median),
-            p95: ms(s.p95),
-            mean: ms(s.mean),
-        }
-    }
 }
 
 /// Everything measured at one size.
@@ -83,27 +52,27 @@ struct Figures {
     component_bytes: usize,
     compile_ms: f64,
     open_cached_ms: f64,
-    /// Importing the memories into the fresh home (`MemoryStore::import`).
-    fill_ms: f64,
-    add_ms: Latency,
-    search_ms: Latency,
-    context_ms: Latency,
-    people: usize,
-    context_tokens: u32,
-    delete_ms: Latency,
-    superseded_during_adds: usize,
-    bytes_written_per_add: f64,
+    #[serde(flatten)]
+    online: Online,
     jsonl_bytes_per_memory: f64,
     cli_version_ms: f64,
     cli_add_ms: f64,
     cli_search_ms: f64,
     cli_peak_rss_mb: f64,
-    rebuild_ms: f64,
-    rebuild_embedded: u64,
-    gc_dry_run_ms: f64,
-    gc_ms: f64,
-    gc_archived: usize,
-    gc_idle_ms: f64,
+    #[serde(flatten)]
+    maintenance: Maintenance,
+    /// The same workload through the policy linked natively (`--native`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    native: Option<Native>,
+}
+
+/// The workload through the native policy, on its own fresh home.
+#[derive(Debug, Serialize)]
+struct Native {
+    #[serde(flatten)]
+    online: Online,
+    #[serde(flatten)]
+    maintenance: Maintenance,
 }
 
 pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
@@ -119,7 +88,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         if !json_out {
             eprintln!("bench: {memories} memories...");
         }
-        all.push(measure(memories, args.samples, args.keep.as_deref())?);
+        all.push(measure(memories, args.samples, args.keep.as_deref(), args.native)?);
     }
     if json_out {
         let out = if all.len() == 1 {
@@ -134,8 +103,9 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     Ok(())
 }
 
-/// Fills a fresh home with `memories` and measures everything at that size.
-fn measure(memories: usize, samples: usize, keep: Option<&Path>) -> Result<Figures> {
+/// Fills a fresh home with `memories` and measures everything at that size; with
+/// `native`, the same workload once more on another fresh home without the sandbox.
+fn measure(memories: usize, samples: usize, keep: Option<&Path>, native: bool) -> Result<Figures> {
     let dir = tempfile::tempdir()?;
     let home = match keep {
         Some(keep) => {
@@ -147,7 +117,6 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>) -> Result<Figur
         None => dir.path().join("home"),
     };
     let cache = dir.path().join("cache");
-    let me = Caller::user("bench");
 
     let t = Instant::now();
     drop(MemoryStore::builder(&home).cache_dir(None).open()?);
@@ -157,58 +126,9 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>) -> Result<Figur
     let mut store = MemoryStore::builder(&home).cache_dir(Some(cache.clone())).open()?;
     let open_cached = t.elapsed();
 
-    // 200 people; every other memory is about one of them, for the person graph and the
-    // "Known People" block.
-    add_people(&mut store, &me)?;
-    let t = Instant::now();
-    fill(&mut store, &me, memories)?;
-    let fill = t.elapsed();
-
-    // Every add runs the full path: secret check, embedding, supersession candidates from
-    // the index and their verification, append, index upsert, fsync.
-    let mut adds = Vec::with_capacity(samples);
-    let mut superseded = 0;
-    let mut added = Vec::with_capacity(samples);
-    let written = bytes_written();
-    for k in 0..samples {
-        let item = NewMemory::text(fact(memories + k));
-        let t = Instant::now();
-        let report = store.add(&me, &item)?;
-        adds.push(t.elapsed());
-        superseded += report.superseded.len();
-        added.extend(report.memories.into_iter().map(|m| m.id));
-    }
-    let bytes_per_add = (bytes_written() - written) as f64 / samples.max(1) as f64;
+    let online = timing::online(&mut store, memories, samples)?;
     let jsonl = std::fs::metadata(store.home().join("memory/memories.jsonl"))?.len();
     let jsonl_per_memory = jsonl as f64 / (memories + samples).max(1) as f64;
-    let mut searches = Vec::with_capacity(samples);
-    for k in 0..samples {
-        let query = SearchQuery::new(QUERIES[k % QUERIES.len()]).limit(10);
-        let t = Instant::now();
-        let found = store.search(&me, &query)?;
-        searches.push(t.elapsed());
-        anyhow::ensure!(!found.hits.is_empty(), "search found nothing");
-    }
-    let mut contexts = Vec::with_capacity(samples);
-    let mut context_tokens = 0;
-    for k in 0..samples {
-        let message = format!("{} Person{}?", QUERIES[k % QUERIES.len()], k % PEOPLE_IN_BENCH);
-        let t = Instant::now();
-        let block = store.context(&me, &message, None)?;
-        contexts.push(t.elapsed());
-        anyhow::ensure!(
-            block.people.len() == 50 && !block.memories.is_empty(),
-            "context came back short"
-        );
-        context_tokens = block.estimated_tokens;
-    }
-    // Half of the timed adds deleted again, one at a time.
-    let mut deletes = Vec::new();
-    for id in added.iter().step_by(2) {
-        let t = Instant::now();
-        store.delete(&me, id)?;
-        deletes.push(t.elapsed());
-    }
 
     let cli = CliRuns {
         home: &home,
@@ -220,49 +140,31 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>) -> Result<Figur
         vec!["search".into(), QUERIES[k % QUERIES.len()].into()]
     })?;
 
-    let t = Instant::now();
-    let rebuilt = store.rebuild_index()?;
-    let rebuild = t.elapsed();
-
-    let t = Instant::now();
-    let dry = store.gc(true)?;
-    let gc_dry = t.elapsed();
-    let t = Instant::now();
-    let collected = store.gc(false)?;
-    let gc = t.elapsed();
-    anyhow::ensure!(
-        collected.archived.len() == dry.archived.len(),
-        "dry run and GC disagree"
-    );
-    // A real GC with nothing to do: the steady-state cost of auto_gc at start.
-    let t = Instant::now();
-    store.gc(false)?;
-    let gc_idle = t.elapsed();
+    let maintenance = timing::maintenance(&mut store)?;
+    drop(store);
+    let native = if native {
+        let home = dir.path().join("native-home");
+        let mut store = MemoryStore::builder(&home).open_native()?;
+        Some(Native {
+            online: timing::online(&mut store, memories, samples)?,
+            maintenance: timing::maintenance(&mut store)?,
+        })
+    } else {
+        None
+    };
     Ok(Figures {
         memories,
         component_bytes: POLICY_COMPONENT.len(),
         compile_ms: ms(compile),
         open_cached_ms: ms(open_cached),
-        fill_ms: ms(fill),
-        add_ms: stats(adds).into(),
-        search_ms: stats(searches).into(),
-        context_ms: stats(contexts).into(),
-        people: PEOPLE_IN_BENCH,
-        context_tokens,
-        delete_ms: stats(deletes).into(),
-        superseded_during_adds: superseded,
-        bytes_written_per_add: bytes_per_add,
+        online,
         jsonl_bytes_per_memory: jsonl_per_memory,
         cli_version_ms: ms(version.0),
         cli_add_ms: ms(cli_adds.0),
         cli_search_ms: ms(cli_searches.0),
         cli_peak_rss_mb: cli_adds.1.max(cli_searches.1) as f64 / 1024.0,
-        rebuild_ms: ms(rebuild),
-        rebuild_embedded: rebuilt.embedded,
-        gc_dry_run_ms: ms(gc_dry),
-        gc_ms: ms(gc),
-        gc_archived: collected.archived.len(),
-        gc_idle_ms: ms(gc_idle),
+        maintenance,
+        native,
     })
 }
 
@@ -274,20 +176,19 @@ fn row(label: &str, all: &[Figures], cell: impl Fn(&Figures) -> String) {
 
 fn print_table(all: &[Figures], samples: usize) {
     let lat = |l: &Latency| format!("{:.3} / {:.3}", l.median, l.p95);
+    let rate = |f: &Figures, o: &Online| f.memories as f64 / (o.fill_ms / 1000.0).max(1e-9);
     println!("ash-memory bench: {samples} samples per figure, a fresh home per size");
     row("memories", all, |f| f.memories.to_string());
     row("component bytes", all, |f| f.component_bytes.to_string());
     row("compile, no cache (ms)", all, |f| format!("{:.1}", f.compile_ms));
     row("open, cached (ms)", all, |f| format!("{:.2}", f.open_cached_ms));
-    row("import (memories per s)", all, |f| {
-        format!("{:.0}", f.memories as f64 / (f.fill_ms / 1000.0).max(1e-9))
-    });
-    row("add p50 / p95 (ms)", all, |f| lat(&f.add_ms));
-    row("search p50 / p95 (ms)", all, |f| lat(&f.search_ms));
-    row("context p50 / p95 (ms)", all, |f| lat(&f.context_ms));
-    row("delete p50 / p95 (ms)", all, |f| lat(&f.delete_ms));
+    row("import (memories per s)", all, |f| format!("{:.0}", rate(f, &f.online)));
+    row("add p50 / p95 (ms)", all, |f| lat(&f.online.add_ms));
+    row("search p50 / p95 (ms)", all, |f| lat(&f.online.search_ms));
+    row("context p50 / p95 (ms)", all, |f| lat(&f.online.context_ms));
+    row("delete p50 / p95 (ms)", all, |f| lat(&f.online.delete_ms));
     row("written per add (bytes)", all, |f| {
-        format!("{:.0}", f.bytes_written_per_add)
+        format!("{:.0}", f.online.bytes_written_per_add)
     });
     row("memories.jsonl per memory", all, |f| {
         format!("{:.0}", f.jsonl_bytes_per_memory)
@@ -298,30 +199,65 @@ fn print_table(all: &[Figures], samples: usize) {
         format!("{:.1}", f.cli_search_ms)
     });
     row("CLI peak RSS (MB)", all, |f| format!("{:.0}", f.cli_peak_rss_mb));
-    row("rebuild-index (ms)", all, |f| format!("{:.1}", f.rebuild_ms));
-    row("gc --dry-run (ms)", all, |f| format!("{:.1}", f.gc_dry_run_ms));
-    row("gc (ms)", all, |f| format!("{:.1} ({})", f.gc_ms, f.gc_archived));
-    row("gc, nothing to do (ms)", all, |f| format!("{:.2}", f.gc_idle_ms));
+    row("rebuild-index (ms)", all, |f| {
+        format!("{:.1}", f.maintenance.rebuild_ms)
+    });
+    row("gc --dry-run (ms)", all, |f| {
+        format!("{:.1}", f.maintenance.gc_dry_run_ms)
+    });
+    row("gc (ms)", all, |f| {
+        format!("{:.1} ({})", f.maintenance.gc_ms, f.maintenance.gc_archived)
+    });
+    row("gc, nothing to do (ms)", all, |f| {
+        format!("{:.2}", f.maintenance.gc_idle_ms)
+    });
     for f in all {
-        if f.superseded_during_adds > 0 {
+        if f.online.superseded_during_adds > 0 {
             println!(
                 "  ({} of the timed adds at {} superseded an older memory)",
-                f.superseded_during_adds, f.memories
+                f.online.superseded_during_adds, f.memories
             );
         }
     }
+    if all.iter().all(|f| f.native.is_some()) && !all.is_empty() {
+        print_ratios(all, rate);
+    }
 }
 
-/// Bytes this process has handed to write(2) so far (`wchar` in /proc/self/io): the
-/// JSONL appends, the SQLite pages and journal, everything.
-fn bytes_written() -> u64 {
-    std::fs::read_to_string("/proc/self/io")
-        .ok()
-        .and_then(|io| {
-            io.lines()
-                .find_map(|l| l.strip_prefix("wchar: ").and_then(|n| n.trim().parse().ok()))
-        })
-        .unwrap_or(0)
+/// The sandbox's cost: each figure through the component and through the native policy
+/// (the same workload on a second fresh home), and their ratio.
+fn print_ratios(all: &[Figures], rate: impl Fn(&Figures, &Online) -> f64) {
+    println!("the sandbox's cost: component / native (p50 for latencies), same workload, same run");
+    fn native(f: &Figures) -> &Native {
+        f.native.as_ref().expect("checked by the caller")
+    }
+    let cell = |component: f64, native: f64| format!("{component:.2}/{native:.2} {:.2}x", component / native);
+    row("import (memories per s)", all, |f| {
+        // A rate: native over component, so that above 1 means the sandbox is slower.
+        let (c, n) = (rate(f, &f.online), rate(f, &native(f).online));
+        format!("{c:.0}/{n:.0} {:.2}x", n / c)
+    });
+    row("add (ms)", all, |f| {
+        cell(f.online.add_ms.median, native(f).online.add_ms.median)
+    });
+    row("search (ms)", all, |f| {
+        cell(f.online.search_ms.median, native(f).online.search_ms.median)
+    });
+    row("context (ms)", all, |f| {
+        cell(f.online.context_ms.median, native(f).online.context_ms.median)
+    });
+    row("delete (ms)", all, |f| {
+        cell(f.online.delete_ms.median, native(f).online.delete_ms.median)
+    });
+    row("rebuild-index (ms)", all, |f| {
+        cell(f.maintenance.rebuild_ms, native(f).maintenance.rebuild_ms)
+    });
+    row("gc (ms)", all, |f| {
+        cell(f.maintenance.gc_ms, native(f).maintenance.gc_ms)
+    });
+    row("gc, nothing to do (ms)", all, |f| {
+        cell(f.maintenance.gc_idle_ms, native(f).maintenance.gc_idle_ms)
+    });
 }
 
 /// This binary run as a whole process against the bench's home, as `bench` user.
@@ -353,7 +289,7 @@ impl CliRuns<'_> {
         command
             .arg("--home")
             .arg(self.home)
-            .args(["--user", "bench"])
+            .args(["--user", BENCH_USER])
             .args(args)
             .env("ASH_CACHE_DIR", self.cache)
             .env_remove("ASH_COMPONENT")

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use ash_memory::{Caller, MemoryStore, MemoryType, NewMemory, NewPerson};
+use super::bench_policy::{BenchPolicy, FillFact};
 
 const PEOPLE: &[&str] = &[
     "Sarah",
@@ -81,38 +81,28 @@ pub(super) const QUERIES: [&str; 6] = [
 /// People created before the fill.
 pub(super) const PEOPLE_IN_BENCH: usize = 200;
 
-/// Imports `memories` facts (`MemoryStore::import`: the path `ash-memory import` takes);
-/// every other one is about one of the bench's people. One memory in ten is an
-/// observation seen 30 days ago, already decayed, so that GC has real work: archive,
-/// rewrite, unindex.
-pub(super) fn fill(store: &mut MemoryStore, me: &Caller, memories: usize) -> Result<()> {
-    let items: Vec<NewMemory> = (0..memories)
-        .map(|j| {
-            let mut item = NewMemory::text(fact(j));
-            if j % 2 == 0 {
-                item.subjects = vec![format!("Person{}", j % PEOPLE_IN_BENCH)];
-            }
-            if j % 10 == 9 {
-                item.memory_type = Some(MemoryType::Observation);
-                item.observed_at = Some((chrono::Utc::now() - chrono::TimeDelta::days(30)).to_rfc3339());
-            }
-            item
+/// Imports `memories` facts (the path `ash-memory import` takes); every other one is
+/// about one of the bench's people. One memory in ten is an observation seen 30 days ago,
+/// already decayed, so that GC has real work: archive, rewrite, unindex.
+pub(super) fn fill(policy: &mut impl BenchPolicy, memories: usize) -> Result<()> {
+    let observed = (chrono::Utc::now() - chrono::TimeDelta::days(30)).to_rfc3339();
+    let facts: Vec<FillFact> = (0..memories)
+        .map(|j| FillFact {
+            content: fact(j),
+            subject: (j % 2 == 0).then(|| format!("Person{}", j % PEOPLE_IN_BENCH)),
+            observed_at: (j % 10 == 9).then(|| observed.clone()),
         })
         .collect();
-    let report = store.import(me, &items, |_| {})?;
-    anyhow::ensure!(
-        report.refused.is_empty() && report.added + report.present == memories,
-        "the fill stored {} of {memories} facts",
-        report.added
-    );
+    let stored = policy.import(&facts)?;
+    anyhow::ensure!(stored == memories, "the fill stored {stored} of {memories} facts");
     Ok(())
 }
 
 /// Creates the bench's people: half friends, half colleagues.
-pub(super) fn add_people(store: &mut MemoryStore, me: &Caller) -> Result<()> {
+pub(super) fn add_people(policy: &mut impl BenchPolicy) -> Result<()> {
     for n in 0..PEOPLE_IN_BENCH {
         let relation = if n % 2 == 0 { "friend" } else { "colleague" };
-        store.people_add(me, &NewPerson::named(format!("Person{n}")).relation(relation))?;
+        policy.add_person(&format!("Person{n}"), relation)?;
     }
     Ok(())
 }

@@ -30,8 +30,8 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
     // The baseline is the same search in-process, on a store open on the same home at the
     // same time, taken in turn with the RPC one so that both see the same machine.
     let mut store = MemoryStore::builder(&home).cache_dir(Some(cache.clone())).open()?;
-    add_people(&mut store, &me)?;
-    fill(&mut store, &me, memories)?;
+    add_people(&mut store)?;
+    fill(&mut store, memories)?;
     let server = Server::start(&home, &cache)?;
     let mut rpc = Rpc::connect(&server.socket)?;
     let (mut local, mut searches) = (Vec::new(), Vec::new());

@@ -3,7 +3,9 @@
 
 mod bench;
 mod bench_data;
+mod bench_policy;
 mod bench_serve;
+mod bench_timing;
 mod bench_workload;
 mod component;
 mod conformance;
