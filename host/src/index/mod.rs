@@ -17,6 +17,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::fault;
 use crate::files::FileState;
 
+mod chunks;
 mod scan;
 
 use scan::ScopeVectors;
@@ -381,7 +382,13 @@ impl SqliteIndex {
                     hits.extend(self.sqlite_vec_knn(query, k, &key)?);
                     continue;
                 }
+                let t = std::time::Instant::now();
                 let loaded = self.load_scope(&key, dim as usize)?;
+                tracing::debug!(
+                    "index: read {} vectors of scope {key} into memory in {:?}",
+                    loaded.len(),
+                    t.elapsed()
+                );
                 self.vectors.insert(key.clone(), loaded);
             }
             hits.extend(
@@ -443,8 +450,47 @@ impl SqliteIndex {
         Ok(hits)
     }
 
-    /// Reads one scope's vectors from the vector table, in rowid order.
+    /// Reads one scope's vectors, from sqlite-vec's chunks when their layout is the one
+    /// `chunks` reads, else row by row.
     fn load_scope(&mut self, key: &str, dimension: usize) -> Result<ScopeVectors, IndexError> {
+        match self.load_scope_from_chunks(key, dimension)? {
+            Some(vectors) => Ok(vectors),
+            None => self.load_scope_by_row(key, dimension),
+        }
+    }
+
+    /// Reads one scope's vectors a chunk at a time (see `chunks`), with their ids from
+    /// `items`; `None` when the chunks are not laid out as expected or name a rowid that
+    /// is not an item of this scope.
+    fn load_scope_from_chunks(&mut self, key: &str, dimension: usize) -> Result<Option<ScopeVectors>, IndexError> {
+        let conn = self.conn()?;
+        let Some(mut found) = chunks::read(conn, key, dimension).map_err(sql)? else {
+            return Ok(None);
+        };
+        let mut stmt = conn
+            .prepare_cached("SELECT rowid, id FROM items WHERE scope = ?1")
+            .map_err(sql)?;
+        let ids: HashMap<i64, String> = stmt
+            .query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(sql)?
+            .collect::<Result<_, _>>()
+            .map_err(sql)?;
+        found.sort_unstable_by_key(|(rowid, _)| *rowid);
+        let mut vectors = ScopeVectors::new(dimension);
+        for (rowid, vector) in found {
+            let Some(id) = ids.get(&rowid) else {
+                tracing::warn!("index: sqlite-vec's chunks hold rowid {rowid}, which is no item of {key}");
+                return Ok(None);
+            };
+            if usable(&vector) {
+                vectors.insert(id, rowid, &vector);
+            }
+        }
+        Ok(Some(vectors))
+    }
+
+    /// Reads one scope's vectors through the vector table, in rowid order.
+    fn load_scope_by_row(&mut self, key: &str, dimension: usize) -> Result<ScopeVectors, IndexError> {
         let conn = self.conn()?;
         let mut stmt = conn
             .prepare_cached(

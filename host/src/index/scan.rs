@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
 /// One scope's vectors at unit length, one after another, with their ids.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct ScopeVectors {
     dimension: usize,
     ids: Vec<String>,
@@ -59,7 +59,6 @@ impl ScopeVectors {
     }
 
     /// How many vectors there are.
-    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.ids.len()
     }
