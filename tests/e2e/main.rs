@@ -19,6 +19,7 @@ mod fidelity;
 mod import;
 mod llm_http;
 mod mcp;
+#[cfg(feature = "native-policy")]
 mod native;
 mod people;
 mod polyglot;

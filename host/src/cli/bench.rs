@@ -83,6 +83,10 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     if let Some(file) = &args.workload {
         return super::bench_workload::run(file);
     }
+    #[cfg(not(feature = "native-policy"))]
+    if args.native {
+        bail!(NO_NATIVE);
+    }
     let mut all = Vec::new();
     for &memories in &args.memories {
         if !json_out {
@@ -142,15 +146,9 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>, native: bool) -
 
     let maintenance = timing::maintenance(&mut store)?;
     drop(store);
-    let native = if native {
-        let home = dir.path().join("native-home");
-        let mut store = MemoryStore::builder(&home).open_native()?;
-        Some(Native {
-            online: timing::online(&mut store, memories, samples)?,
-            maintenance: timing::maintenance(&mut store)?,
-        })
-    } else {
-        None
+    let native = match native {
+        true => Some(measure_native(&dir.path().join("native-home"), memories, samples)?),
+        false => None,
     };
     Ok(Figures {
         memories,
@@ -167,6 +165,25 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>, native: bool) -
         native,
     })
 }
+
+/// The online calls and maintenance through the native policy on a fresh home.
+#[cfg(feature = "native-policy")]
+fn measure_native(home: &Path, memories: usize, samples: usize) -> Result<Native> {
+    let mut store = MemoryStore::builder(home).open_native()?;
+    Ok(Native {
+        online: timing::online(&mut store, memories, samples)?,
+        maintenance: timing::maintenance(&mut store)?,
+    })
+}
+
+#[cfg(not(feature = "native-policy"))]
+fn measure_native(_: &Path, _: usize, _: usize) -> Result<Native> {
+    bail!(NO_NATIVE)
+}
+
+/// Why `--native` cannot run.
+#[cfg(not(feature = "native-policy"))]
+const NO_NATIVE: &str = "bench --native needs the policy linked natively: build with the native-policy feature";
 
 /// One row: a label, then one cell per size.
 fn row(label: &str, all: &[Figures], cell: impl Fn(&Figures) -> String) {

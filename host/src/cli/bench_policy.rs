@@ -4,6 +4,7 @@
 
 use anyhow::{Result, ensure};
 
+#[cfg(feature = "native-policy")]
 use ash_memory::native::{NativeStore, policy};
 use ash_memory::{Caller, IMPORT_CHUNK, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery};
 
@@ -98,10 +99,12 @@ impl BenchPolicy for MemoryStore {
     }
 }
 
+#[cfg(feature = "native-policy")]
 fn native_me() -> policy::Caller {
     policy::Caller::new(Some(BENCH_USER), None)
 }
 
+#[cfg(feature = "native-policy")]
 impl BenchPolicy for NativeStore {
     fn add_person(&mut self, name: &str, relation: &str) -> Result<()> {
         let aliases = Vec::new();
