@@ -1,95 +1,74 @@
-// Types of the public API. The component's own types, generated from the WIT by jco, are
-// in generated/interfaces/*.d.ts (shipped with the package after `npm run build`).
+// Types of the public API. The data types are derived from the component's own types, which
+// jco generates from the WIT into generated/interfaces/*.d.ts (shipped with the package after
+// `npm run build`): a field added to or renamed in the WIT changes them here too, and
+// `npm test` type-checks the API's use against them.
+
+import type * as Wit from "./generated/interfaces/ash-memory-types.js";
+import type * as Memories from "./generated/interfaces/ash-memory-memories.js";
+import type * as People from "./generated/interfaces/ash-memory-people.js";
+import type * as Recall from "./generated/interfaces/ash-memory-recall.js";
+import type * as Maintenance from "./generated/interfaces/ash-memory-maintenance.js";
+
+/** `supersededById` → `superseded_by_id`: a WIT field as the JSONL (and `ash-memory serve`) names it. */
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Rest}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Rest>}`
+  : S;
+/** `ephemeral-decay` → `ephemeral_decay`: a WIT enum case as the JSONL spells it. */
+type EnumCase<S> = S extends `${infer Head}-${infer Rest}` ? `${Head}_${EnumCase<Rest>}` : S;
+/** A WIT value in a result: enum cases in snake_case, an absent option as `null`. */
+type WireValue<V> = undefined extends V ? EnumCase<Exclude<V, undefined>> | null : EnumCase<V>;
+/** A WIT record in a result: every field present, with its JSONL name. */
+type Wire<R> = { [K in keyof R as SnakeCase<K & string>]-?: WireValue<R[K]> };
+/** A WIT record as an argument: the fields the WIT requires that have a default here optional. */
+type WithDefaults<R, Required extends keyof R> = Pick<R, Required> & Partial<Omit<R, Required>>;
 
 /** Who is asking: a user, and the chat the call comes from. A bare string is a user id. */
 export type Caller =
   | string
-  | { user?: string; chat?: string; userId?: string; chatId?: string; user_id?: string; chat_id?: string };
+  | (Wit.Caller & { user?: Wit.UserId; chat?: Wit.ChatId; user_id?: Wit.UserId; chat_id?: Wit.ChatId });
 
-export type MemoryType =
-  | "preference" | "identity" | "relationship" | "knowledge"
-  | "context" | "event" | "task" | "observation";
+export type MemoryType = Wit.MemoryType;
 
-export type ArchiveReason = "superseded" | "expired" | "ephemeral_decay" | "evicted" | "deleted";
+export type ArchiveReason = EnumCase<Wit.ArchiveReason>;
 
 /** A stored memory, with the JSONL field names (as `ash-memory serve` answers). */
-export interface MemoryRecord {
-  id: string;
-  content: string;
-  memory_type: MemoryType;
-  created_at: string;
-  observed_at: string | null;
-  owner_user_id: string | null;
-  chat_id: string | null;
-  subject_person_ids: string[];
-  source: string;
-  expires_at: string | null;
-  superseded_at: string | null;
-  superseded_by_id: string | null;
-  embedded: boolean;
-  archived_at: string | null;
-  archive_reason: ArchiveReason | null;
-}
+export type MemoryRecord = Wire<Wit.Memory>;
 
 /** A search hit: the memory plus its fused score, cosine similarity and subjects' names. */
-export interface SearchHit extends MemoryRecord {
-  score: number;
-  similarity: number | null;
-  subjects: string[];
-}
+export type SearchHit = MemoryRecord & Wire<Omit<Wit.SearchHit, "memory">>;
 
-export interface SearchResults { hits: SearchHit[]; notices: string[] }
+export interface SearchResults { hits: SearchHit[]; notices: Recall.SearchResults["notices"] }
 
 export interface Added {
   memories: MemoryRecord[];
-  superseded: { memory: MemoryRecord; superseded_by_id: string }[];
+  superseded: { memory: MemoryRecord; superseded_by_id: Wit.MemoryId }[];
   evicted: MemoryRecord[];
 }
 
-export interface Person {
-  id: string;
-  name: string;
-  relation: string | null;
-  aliases: string[];
-  created_at: string;
-  updated_at: string | null;
-  relationships: { person_id: string; relation: string }[];
-}
+export type Person = Wire<Omit<Wit.Person, "relationships">> & {
+  relationships: { person_id: Wit.PersonId; relation: string }[];
+};
 
-export interface ContextBlock {
+export type ContextBlock = Wire<Omit<Recall.ContextBlock, "people" | "memories">> & {
   people: Person[];
   memories: SearchHit[];
-  markdown: string;
-  estimated_tokens: number;
-  dropped: number;
-}
+};
 
 export interface GcReport {
-  dry_run: boolean;
-  archived: { id: string; content: string; archive_reason: ArchiveReason }[];
+  dry_run: Maintenance.GcReport["dryRun"];
+  archived: (Wire<Omit<Maintenance.Archived, "reason">> & { archive_reason: ArchiveReason })[];
   counts: Partial<Record<ArchiveReason, number>>;
 }
 
-export interface NewMemory {
-  content: string;
-  memoryType?: MemoryType;
-  expiresInDays?: number;
-  subjects?: string[];
-  shared?: boolean;
-  source?: string;
-  observedAt?: string;
-}
+/** A memory to store: only `content` is required. */
+export type NewMemory = WithDefaults<Memories.NewMemory, "content">;
 
-export interface ListOptions {
-  limit?: number;
-  memoryType?: MemoryType;
-  includeExpired?: boolean;
-  includeSuperseded?: boolean;
-}
+export type ListOptions = Partial<Memories.ListOptions>;
 
-export interface SearchQuery { query: string; limit?: number; about?: string }
+/** A search: the text (`query`), at most `limit` hits, only about one person (`about`). */
+export type SearchQuery = { query: Recall.SearchQuery["text"] } & Omit<Recall.SearchQuery, "text">;
 
-export interface NewPerson { name: string; relation?: string; aliases?: string[] }
+export type NewPerson = WithDefaults<People.NewPerson, "name">;
 
 /** An embedder of your own (the `embedder` import). */
 export interface Embedder {
@@ -148,9 +127,9 @@ export declare class Memory {
     call(caller: Caller, name: string, args: unknown): Promise<string>;
   };
   gc(options?: { dryRun?: boolean }): Promise<GcReport>;
-  compact(options?: { olderThanDays?: number; force?: boolean }): Promise<{ removed: string[]; kept: number; forced: boolean }>;
+  compact(options?: { olderThanDays?: number; force?: boolean }): Promise<{ removed: Wit.MemoryId[]; kept: number; forced: boolean }>;
   rebuildIndex(): Promise<{ indexed: number; embedded: number; pending: number; quarantined: number }>;
-  doctor(options?: { fix?: boolean }): Promise<{ check: string; ok: boolean; detail: string; fixed: boolean }[]>;
+  doctor(options?: { fix?: boolean }): Promise<Maintenance.Finding[]>;
   close(): void;
 }
 

@@ -41,6 +41,17 @@ if (run.status !== 0) {
 }
 fs.writeFileSync(path.join(out, "ash_memory_policy.wasm"), bytes);
 
+// jco 1.35 declares an export named after a reserved word (`delete`) as a bare
+// `function _delete(...)` in the .d.ts, which TypeScript refuses outside `declare`
+// (TS1046) unless the user's project skips library checks; the public types import these.
+const interfaces = path.join(out, "interfaces");
+for (const name of fs.readdirSync(interfaces)) {
+  const file = path.join(interfaces, name);
+  const text = fs.readFileSync(file, "utf8");
+  const fixed = text.replace(/^function /gm, "declare function ");
+  if (fixed !== text) fs.writeFileSync(file, fixed);
+}
+
 // The embedded model: the very files the Rust binary embeds, copied rather than kept in git
 // twice.
 const modelSource = path.join(root, "../../host/model");

@@ -52,6 +52,29 @@ test("add, search, list, get, history and delete", async () => {
   mem.close();
 });
 
+// The same field lists test/types.ts holds against the WIT's generated types: a result has
+// exactly the fields its public type names, no more, no fewer.
+const MEMORY_FIELDS = [
+  "id", "content", "memory_type", "created_at", "observed_at", "owner_user_id", "chat_id",
+  "subject_person_ids", "source", "expires_at", "superseded_at", "superseded_by_id", "embedded",
+  "archived_at", "archive_reason",
+];
+const sorted = (o) => Object.keys(o).sort();
+
+test("results carry exactly the fields of their public types", async () => {
+  const mem = await openMemory({ home: tmp(), now: NOW, ids: "sequential" });
+  const sarah = await mem.people.add(alice, { name: "Sarah", relation: "sister" });
+  assert.deepEqual(sorted(sarah), ["aliases", "created_at", "id", "name", "relation", "relationships", "updated_at"]);
+  const added = await mem.add(alice, { content: "Sarah likes jazz", subjects: ["Sarah"] });
+  assert.deepEqual(sorted(added.memories[0]), [...MEMORY_FIELDS].sort());
+  assert.equal(added.memories[0].archive_reason, null, "an absent option is null");
+  const hit = (await mem.search(alice, { query: "jazz" })).hits[0];
+  assert.deepEqual(sorted(hit), [...MEMORY_FIELDS, "score", "similarity", "subjects"].sort());
+  const block = await mem.context(alice, "What does Sarah like?");
+  assert.deepEqual(sorted(block), ["dropped", "estimated_tokens", "markdown", "memories", "people"]);
+  mem.close();
+});
+
 test("a caller sees only their own and their chat's memories", async () => {
   const mem = await openMemory({ home: tmp(), now: NOW });
   await mem.add(alice, { content: "I live in Lisbon" });

@@ -1,11 +1,58 @@
-// Compiled (not run) by `npm test`: the public types in index.d.ts describe the API as it is used.
-import { openMemory, Memory, MemoryRecord, StaticEmbedder, OpenAiLlm, HttpClient, MemoryNotFoundError } from "../index.js";
+// Compiled (not run) by `npm test`: the public types in index.d.ts describe the API as it is
+// used, and they are the WIT's types (generated/interfaces/*.d.ts) in the JSONL's spelling.
+// The key lists below are exhaustive both ways (a Record over the keys), so a field the WIT
+// gains or loses fails this check until the lists, and src/wire.js, follow; api.test.mjs
+// holds the same lists against what the component really returns.
+import {
+  openMemory, Memory, MemoryRecord, SearchHit, Person, ContextBlock, GcReport, MemoryType,
+  ArchiveReason, StaticEmbedder, OpenAiLlm, HttpClient, MemoryNotFoundError,
+} from "../index.js";
+
+const memoryKeys: Record<keyof MemoryRecord, true> = {
+  id: true, content: true, memory_type: true, created_at: true, observed_at: true,
+  owner_user_id: true, chat_id: true, subject_person_ids: true, source: true, expires_at: true,
+  superseded_at: true, superseded_by_id: true, embedded: true, archived_at: true, archive_reason: true,
+};
+const hitKeys: Record<keyof SearchHit, true> = { ...memoryKeys, score: true, similarity: true, subjects: true };
+const personKeys: Record<keyof Person, true> = {
+  id: true, name: true, relation: true, aliases: true, created_at: true, updated_at: true, relationships: true,
+};
+const contextKeys: Record<keyof ContextBlock, true> = {
+  people: true, memories: true, markdown: true, estimated_tokens: true, dropped: true,
+};
+const reasons: Record<ArchiveReason, true> = {
+  superseded: true, expired: true, ephemeral_decay: true, evicted: true, deleted: true,
+};
+const types: Record<MemoryType, true> = {
+  preference: true, identity: true, relationship: true, knowledge: true,
+  context: true, event: true, task: true, observation: true,
+};
+
 async function main() {
   const m: Memory = await openMemory({ home: "/tmp/x", ids: "sequential" });
   const a = await m.add({ user: "alice" }, { content: "x" });
   const r: MemoryRecord = a.memories[0];
-  const hits = (await m.search("alice", { query: "x" })).hits;
+  // Absent options are null, and enum cases are spelled as in the JSONL.
+  const expires: string | null = r.expires_at;
+  // @ts-expect-error: an absent option is null, never undefined
+  const never: string | undefined = r.superseded_by_id;
+  // @ts-expect-error: the JSONL spells this reason with an underscore
+  if (r.archive_reason === "ephemeral-decay") console.log("unreachable");
+  // @ts-expect-error: not a memory type
+  const mood: MemoryType = "mood";
+  const hits = (await m.search("alice", { query: "x", about: "Sarah" })).hits;
+  const similarity: number | null = hits[0].similarity;
+  // @ts-expect-error: the search text is `query`, as the CLI and the server name it
+  await m.search("alice", { text: "x" });
+  const person: Person = await m.people.add("alice", { name: "Sarah" });
+  const related: string = person.relationships[0].person_id;
+  const block: ContextBlock = await m.context("alice", { message: "x", maxTokens: 100 });
+  const report: GcReport = await m.gc({ dryRun: true });
+  const reason: ArchiveReason | undefined = report.archived[0]?.archive_reason;
+  const findings = await m.doctor();
+  console.log(expires, never, mood, similarity, related, block.estimated_tokens, reason, findings[0].ok);
   console.log(r.id, hits[0].score, new StaticEmbedder().dimension(), new OpenAiLlm(new HttpClient(), "u", "m").isRemote());
+  console.log(hitKeys, personKeys, contextKeys, reasons, types);
   try { await m.get("alice", "nope"); } catch (e) { if (e instanceof MemoryNotFoundError) console.log(e.kind); }
 }
 main();
