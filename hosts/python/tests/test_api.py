@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,33 @@ def test_people_tools_context_history_delete_gc(m: Memory):
     report = m.gc()
     assert [a.reason for a in report.archived] == ["superseded"]
     assert report.to_dict()["counts"] == {"superseded": 1}
+
+
+def test_compact_and_doctor(m: Memory, home: Path):
+    red = m.add("My favorite color is red").memory
+    m.set_now("2026-03-02T12:00:00Z")
+    m.add("My favorite color is blue")
+    assert [a.id for a in m.gc().archived] == [red.id]
+    assert m.compact().removed == [], "archived a day ago, kept for 90"
+    m.set_now("2026-07-01T12:00:00Z")
+    before = (home / "memory" / "archive.jsonl").read_bytes()
+    report = m.compact()
+    assert (report.removed, report.forced) == ([red.id], False)
+    assert (home / "memory" / "archive.jsonl").read_bytes() == before, "without force, only a report"
+    assert m.compact(force=True).to_dict() == {"removed": [red.id], "kept": 0, "forced": True}
+    assert red.id.encode() not in (home / "memory" / "archive.jsonl").read_bytes()
+    with pytest.raises(InvalidInput):
+        m.compact(older_than_days=-1)
+    findings = m.doctor()
+    assert findings and all(f.ok for f in findings), [f.to_dict() for f in findings]
+    # Another process loses an index entry behind the files' back.
+    with sqlite3.connect(home / "data" / "memory.db") as db:
+        db.execute("DELETE FROM items WHERE rowid = (SELECT max(rowid) FROM items)")
+    db.close()
+    broken = [f for f in m.doctor() if not f.ok]
+    assert broken, "an index short of the files is found"
+    assert any(f.fixed for f in m.doctor(fix=True))
+    assert all(f.ok for f in m.doctor())
 
 
 def test_a_held_lock_makes_a_call_busy(m: Memory, home: Path, monkeypatch: pytest.MonkeyPatch):

@@ -31,7 +31,9 @@ from .memory import DEFAULT_USER, Memory
 from .results import (
     Added,
     Archived,
+    CompactReport,
     ContextBlock,
+    Finding,
     GcReport,
     MemoryItem,
     Person,
@@ -44,7 +46,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "Memory", "DEFAULT_USER", "component_sha256", "component_path",
-    "Added", "Archived", "ContextBlock", "GcReport", "MemoryItem", "Person", "SearchHit", "SearchResults",
+    "Added", "Archived", "CompactReport", "ContextBlock", "Finding", "GcReport", "MemoryItem", "Person", "SearchHit", "SearchResults",
     "Superseded",
     "MemoryError", "InvalidInput", "SecretRefused", "MemoryNotFound", "AmbiguousId", "PersonNotFound",
     "Unauthorized", "UnknownTool", "StorageError", "IndexFailure", "Busy", "SandboxError", "ConfigError",

@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .component import component_sha256
 from .memory import Memory
 
 PEOPLE = ["Sarah", "Mike", "my boss", "my sister", "Tom", "the landlord", "Priya", "my dentist"]
@@ -79,6 +80,7 @@ def run(work: dict[str, list[str]]) -> dict[str, object]:
                     raise SystemExit(f"search for {q!r} found nothing")
     return {
         "host": "python",
+        "component_sha256": component_sha256(),
         "memories": len(work["facts"]) + len(work["adds"]),
         "instantiate_ms": instantiate * 1e3,
         "fill_ms": fill * 1e3,

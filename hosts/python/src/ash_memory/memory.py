@@ -33,7 +33,7 @@ from .ids import IdSource
 from .index import SqliteIndex
 from .journal import FileIoError
 from .llm import Llm
-from .results import Added, ContextBlock, GcReport, MemoryItem, Person, SearchResults
+from .results import Added, CompactReport, ContextBlock, Finding, GcReport, MemoryItem, Person, SearchResults
 from .sandbox import HostState, Sandbox, record
 
 log = logging.getLogger("ash_memory")
@@ -266,6 +266,19 @@ class Memory:
         _bool("dry_run", dry_run)
         return GcReport.from_wit(self._call("maintenance", "gc", dry_run))
 
+    def compact(self, *, older_than_days: int = 90, force: bool = False) -> CompactReport:
+        """Removes archive entries archived more than `older_than_days` ago for good; without
+        `force` it only reports them."""
+        _u32("older_than_days", older_than_days)
+        _bool("force", force)
+        return CompactReport.from_wit(self._call("maintenance", "compact", older_than_days, force))
+
+    def doctor(self, *, fix: bool = False) -> builtins.list[Finding]:
+        """The policy's checks of the home (index against files, embeddings, people); with
+        `fix`, mends what is safe to mend."""
+        _bool("fix", fix)
+        return [Finding.from_wit(f) for f in self._call("maintenance", "doctor", fix)]
+
     def rebuild_index(self) -> dict[str, int]:
         """Clears the index and fills it again from memories.jsonl."""
         r = self._call("maintenance", "rebuild-index")
@@ -392,6 +405,12 @@ def _bool(name: str, v: Any) -> None:
 def _opt_u32(name: str, v: Any) -> None:
     if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= _U32_MAX):
         raise InvalidInput(f"{name} must be an integer from 0 to {_U32_MAX}")
+
+
+def _u32(name: str, v: Any) -> None:
+    if v is None:
+        raise InvalidInput(f"{name} must be an integer from 0 to {_U32_MAX}")
+    _opt_u32(name, v)
 
 
 def _str_list(name: str, v: Any) -> list[str]:

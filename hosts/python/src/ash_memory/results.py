@@ -228,3 +228,36 @@ class GcReport:
         for a in self.archived:
             counts[a.reason] = counts.get(a.reason, 0) + 1
         return {"dry_run": self.dry_run, "archived": [a.to_dict() for a in self.archived], "counts": counts}
+
+
+@dataclass(frozen=True)
+class CompactReport:
+    """What compact removed from the archive for good (or, without `force`, would remove)."""
+
+    removed: list[str]
+    kept: int
+    forced: bool
+
+    @classmethod
+    def from_wit(cls, r: Any) -> "CompactReport":
+        return cls(list(field(r, "removed")), field(r, "kept"), field(r, "forced"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"removed": self.removed, "kept": self.kept, "forced": self.forced}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One of doctor's checks: whether it passed, what it found, and whether it was mended."""
+
+    check: str
+    ok: bool
+    detail: str
+    fixed: bool
+
+    @classmethod
+    def from_wit(cls, f: Any) -> "Finding":
+        return cls(field(f, "check"), field(f, "ok"), field(f, "detail"), field(f, "fixed"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"check": self.check, "ok": self.ok, "detail": self.detail, "fixed": self.fixed}
