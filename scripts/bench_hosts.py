@@ -7,9 +7,11 @@ through the Rust host (`ash-memory bench --workload`), the JavaScript host
 and prints their figures with the ratio of each to Rust.
 
     cargo build --release -p ash-memory
-    (cd hosts/js && npm ci && npm run build)
-    python3 -m venv target/hosts-venv && target/hosts-venv/bin/pip install ./hosts/python
-    scripts/bench_hosts.py --memories 1000 --python target/hosts-venv/bin/python
+    (cd hosts/js && npm install && npm run build)
+    python3 -m venv target/tmp/hosts-venv && target/tmp/hosts-venv/bin/pip install ./hosts/python
+    scripts/bench_hosts.py --memories 1000 --python target/tmp/hosts-venv/bin/python
+
+The hosts must hold one build's component: the bench refuses to compare different ones.
 """
 
 import argparse
@@ -67,8 +69,13 @@ def main() -> None:
             run("python", [args.python, "-m", "ash_memory.bench", "--workload", str(path)]),
         ]
     rust = results[0]
+    components = {r["host"]: r.get("component_sha256") for r in results}
+    if len(set(components.values())) != 1:
+        sys.exit(f"the hosts ran different components: {components}\n"
+                 "rebuild them from one build (npm run build in hosts/js, pip install ./hosts/python)")
     figures = ["instantiate_ms", "instantiate_cached_ms", "fill_ms", "add_p50_ms", "search_p50_ms"]
-    print(f"cross-host bench: {args.memories} memories held, {args.samples} timed adds and searches")
+    print(f"cross-host bench: {args.memories} memories held, {args.samples} timed adds and searches,"
+          f" one component (sha256 {rust['component_sha256'][:16]}...)")
     print(f"{'':22}" + "".join(f"{r['host']:>22}" for r in results))
     for key in figures:
         cells = []

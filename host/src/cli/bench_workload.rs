@@ -65,6 +65,7 @@ pub fn run(file: &Path) -> Result<()> {
         "{}",
         json!({
             "host": "rust",
+            "component_sha256": super::component::sha256(),
             "memories": work.facts.len() + work.adds.len(),
             "instantiate_ms": ms(instantiate),
             "instantiate_cached_ms": ms(instantiate_cached),

@@ -12,7 +12,7 @@ use ash_memory::POLICY_COMPONENT;
 /// Writes the component to `out` (atomically) or stdout, or prints its sha256.
 pub fn run(out: Option<&Path>, sha256: bool) -> Result<()> {
     if sha256 {
-        println!("{}", hex(&Sha256::digest(POLICY_COMPONENT)));
+        println!("{}", self::sha256());
         return Ok(());
     }
     match out {
@@ -41,6 +41,10 @@ pub fn run(out: Option<&Path>, sha256: bool) -> Result<()> {
     Ok(())
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// The sha256 of the embedded component, in hex (as the other hosts print theirs).
+pub fn sha256() -> String {
+    Sha256::digest(POLICY_COMPONENT)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
