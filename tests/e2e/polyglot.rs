@@ -217,43 +217,75 @@ fn scenario_files() -> Vec<String> {
     files
 }
 
-/// What each host lists for alice in `home`, as JSON.
-fn listings(home: &Path) -> [Value; 3] {
+/// What each host reads for alice in `home`, as JSON: her memories (replaced ones too), a
+/// search for `query` (through the index whoever wrote it) and her people.
+fn readings(home: &Path, query: &str) -> [Value; 3] {
     let ctx = Ctx::new();
-    let rust = ctx.json(&[
-        "--home",
-        home.to_str().unwrap(),
-        "--user",
-        "alice",
-        "list",
-        "--include-superseded",
-    ]);
+    let alice = |args: &[&str]| {
+        let mut all = vec!["--home", home.to_str().unwrap(), "--user", "alice"];
+        all.extend_from_slice(args);
+        ctx.json(&all)
+    };
+    let rust = serde_json::json!({
+        "list": alice(&["list", "--include-superseded"]),
+        "search": alice(&["search", query]),
+        "people": alice(&["people", "list"]),
+    });
     let js = run(
-        "the JavaScript host lists",
+        "the JavaScript host reads",
         command("node")
             .args(["--input-type=module", "-e"])
             .arg(
                 "import { openMemory } from './src/index.js';
                  const m = await openMemory({ home: process.argv[1] });
-                 console.log(JSON.stringify(await m.list({ user: 'alice' }, { includeSuperseded: true })));
+                 const alice = { user: 'alice' };
+                 console.log(JSON.stringify({
+                   list: await m.list(alice, { includeSuperseded: true }),
+                   search: await m.search(alice, { query: process.argv[2] }),
+                   people: await m.people.list(alice),
+                 }));
                  m.close();",
             )
             .arg(home)
+            .arg(query)
             .current_dir(js()),
     );
     let python = run(
-        "the Python host lists",
+        "the Python host reads",
         command(python())
             .args([
                 "-c",
                 "import json, sys; from ash_memory import Memory\n\
                  with Memory(sys.argv[1], user='alice') as m:\n\
-                 \x20   print(json.dumps([x.to_dict() for x in m.list(include_superseded=True)]))",
+                 \x20   print(json.dumps({'list': [x.to_dict() for x in m.list(include_superseded=True)],\n\
+                 \x20                     'search': m.search(sys.argv[2]).to_dict(),\n\
+                 \x20                     'people': [p.to_dict() for p in m.people.list()]}))",
             ])
-            .arg(home),
+            .arg(home)
+            .arg(query),
     );
-    let parse = |o: &Output| serde_json::from_slice(&o.stdout).expect("a JSON listing");
-    [rust, parse(&js), parse(&python)]
+    let parse = |o: &Output| serde_json::from_slice(&o.stdout).expect("a JSON reading");
+    [rust, parse(&js), parse(&python)].map(|mut v| {
+        scores_as_f32(&mut v);
+        v
+    })
+}
+
+/// Scores are f32 in the contract: Rust prints them as f32, JavaScript and Python as the f64
+/// that holds the same value. Both are read back as that f32, so equal scores compare equal.
+fn scores_as_f32(v: &mut Value) {
+    match v {
+        Value::Object(fields) => {
+            for (key, value) in fields.iter_mut() {
+                match value.as_f64() {
+                    Some(x) if key == "score" || key == "similarity" => *value = serde_json::json!(x as f32),
+                    _ => scores_as_f32(value),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(scores_as_f32),
+        _ => {}
+    }
 }
 
 #[test]
@@ -305,16 +337,27 @@ fn homes_are_the_same_bytes_in_every_host_and_each_reads_the_others() {
             }
         }
     }
-    // Every host reads every host's home the same way; the Rust doctor finds each index in
-    // step with its files (nothing to rebuild), whoever wrote it.
+    // Every host reads every host's home the same way, its index included (a search for the
+    // first memory's text); the Rust doctor finds each index in step with its files (nothing
+    // to rebuild), whoever wrote it.
     for writer in ["rust", "js", "python"] {
         for scenario in ["people", "supersession", "expiry-and-gc"] {
             let home = keep(writer).join(scenario);
-            let [rust, js, python] = listings(&home);
+            let listed = Ctx::new().json(&["--home", home.to_str().unwrap(), "--user", "alice", "list"]);
+            let query = listed[0]["content"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{writer}/{scenario}: alice has no memory: {listed}"));
+            let [rust, js, python] = readings(&home, query);
             assert!(
-                rust.as_array().is_some_and(|a| !a.is_empty()),
+                rust["search"]["hits"].as_array().is_some_and(|h| !h.is_empty()),
                 "{writer}/{scenario}: {rust}"
             );
+            if scenario == "people" {
+                assert!(
+                    rust["people"].as_array().is_some_and(|p| !p.is_empty()),
+                    "{writer}/{scenario}: {rust}"
+                );
+            }
             assert_eq!(
                 js, rust,
                 "the JavaScript host reads {writer}'s {scenario} home otherwise"
