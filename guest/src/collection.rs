@@ -278,14 +278,6 @@ impl<T: Record> Records<T> {
         }
     }
 
-    /// Takes records out by id and rewrites the collection atomically without them, and
-    /// without any line that no longer counts: GC's way, one write for any number.
-    pub fn remove_and_rewrite<P: Ports>(&mut self, ports: &P, ids: &[String]) -> Result<FileState, FileError> {
-        let gone: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let keep: Vec<T> = self.iter().filter(|r| !gone.contains(r.id())).cloned().collect();
-        self.replace_with(ports, keep)
-    }
-
     /// Rewrites the file from the cache: one line per record, stale lines folded away.
     pub fn rewrite<P: Ports>(&mut self, ports: &P) -> Result<FileState, FileError> {
         let records: Vec<T> = self.iter().cloned().collect();

@@ -12,14 +12,6 @@ use crate::ports::{Collection, Ports};
 use crate::record::{MemoryRecord, format_time, parse_time};
 use crate::scope::Caller;
 
-/// How records leave the live collection.
-enum Removing {
-    /// One removal line each: eviction after an add, which must not cost a rewrite.
-    Append,
-    /// One atomic rewrite without them and without any stale line: GC.
-    Rewrite,
-}
-
 impl<P: Ports> MemoryService<P> {
     /// Deletes a memory the caller may change; it goes to the archive first.
     pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
@@ -79,23 +71,14 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         let evicted = victims.iter().map(Memory::from).collect();
-        self.archive(
-            victims.into_iter().map(|r| (r, ArchiveReason::Evicted)).collect(),
-            now,
-            Removing::Append,
-        )?;
+        self.archive(victims.into_iter().map(|r| (r, ArchiveReason::Evicted)).collect(), now)?;
         Ok(evicted)
     }
 
     /// Appends records to the archive with a reason, then takes them out of the
-    /// collection and the index. The archive is written first: if the call then fails,
-    /// the host rolls the archive back with it.
-    fn archive(
-        &mut self,
-        victims: Vec<(MemoryRecord, ArchiveReason)>,
-        now: DateTime<Utc>,
-        removing: Removing,
-    ) -> Result<(), Error> {
+    /// collection (a removal line each: never a rewrite) and the index. The archive is
+    /// written first: if the call then fails, the host rolls the archive back with it.
+    fn archive(&mut self, victims: Vec<(MemoryRecord, ArchiveReason)>, now: DateTime<Utc>) -> Result<(), Error> {
         if victims.is_empty() {
             return Ok(());
         }
@@ -111,10 +94,7 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         self.ports.append(Collection::Archive, &lines)?;
         let ids: Vec<String> = victims.iter().map(|(r, _)| r.id.clone()).collect();
-        match removing {
-            Removing::Append => self.memories.remove(&self.ports, &ids, &stamp)?,
-            Removing::Rewrite => self.memories.remove_and_rewrite(&self.ports, &ids)?,
-        };
+        self.memories.remove(&self.ports, &ids, &stamp)?;
         self.index_written(&[], &ids);
         Ok(())
     }
@@ -137,17 +117,17 @@ impl<P: Ports> MemoryService<P> {
             })
             .collect();
         if !dry_run {
+            // What GC archives leaves by removal lines, as a delete does, so that its cost
+            // follows what it archives rather than the collection's size. The stale lines
+            // (replaced versions, removed records, removal lines) are folded away by one
+            // rewrite once they are a quarter of the live records: after any GC they are
+            // fewer than that, and a GC that archives a line or two (auto_gc at every
+            // start) does not rewrite the file.
+            self.archive(selected, now)?;
             let stale = self.memories.stale_lines();
-            if selected.is_empty() {
-                // Nothing to archive, but deletes and updates left lines behind: fold them
-                // away once they are a quarter of the file, so that an idle GC (auto_gc at
-                // every start) does not rewrite it for a line or two.
-                if stale > 0 && stale * 4 >= self.memories.len() as u64 {
-                    self.memories.rewrite(&self.ports)?;
-                    self.mark_index(self.memories.state())?;
-                }
-            } else {
-                self.archive(selected, now, Removing::Rewrite)?;
+            if stale > 0 && stale * 4 >= self.memories.len() as u64 {
+                self.memories.rewrite(&self.ports)?;
+                self.mark_index(self.memories.state())?;
             }
         }
         Ok(GcReport { archived, dry_run })

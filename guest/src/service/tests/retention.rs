@@ -84,6 +84,63 @@ fn a_deleted_memory_stays_gone_for_the_next_reader_and_gc_folds_it_away() {
 }
 
 #[test]
+fn gc_archives_by_removal_lines_and_rewrites_only_once_a_quarter_is_stale() {
+    let mut s = service();
+    let short = |c: &str| NewMemory {
+        expires_in_days: Some(1),
+        ..NewMemory::text(c)
+    };
+    let facts = [
+        "Alpha likes tea",
+        "Bravo plays chess",
+        "Charlie owns a boat",
+        "Delta reads poetry",
+        "Echo grows tomatoes",
+        "Foxtrot speaks Dutch",
+        "Golf collects stamps",
+        "Hotel bakes bread",
+        "India paints murals",
+        "Juliet runs marathons",
+    ];
+    for fact in facts {
+        s.add(&alice(), NewMemory::text(fact)).unwrap();
+    }
+    s.add(&alice(), short("The parcel arrives tomorrow")).unwrap();
+    let before = s.ports().file(Collection::Memories);
+    *s.ports().now.borrow_mut() = "2026-03-03T12:00:00+00:00".into();
+    // One of eleven expired: its line and its removal line make 2 stale lines against 10
+    // live ones, under a quarter, so the file is appended to, not rewritten.
+    let report = s.gc(false).unwrap();
+    assert_eq!(report.archived.len(), 1);
+    let file = s.ports().file(Collection::Memories);
+    assert!(file.starts_with(before.as_str()), "nothing before it was rewritten");
+    assert_eq!(file.lines().count(), 12, "{file}");
+    assert!(file.lines().last().unwrap().contains("removed_at"));
+    assert!(
+        s.ports()
+            .file(Collection::Archive)
+            .contains("The parcel arrives tomorrow")
+    );
+    let mut next = reopened(&mut s);
+    assert_eq!(next.list(&alice(), &ListOptions::default()).unwrap().len(), 10);
+    let found = search(&mut next, &alice(), "parcel arrives");
+    assert!(found.iter().all(|c| !c.contains("parcel")), "{found:?}");
+    // One more expired memory: 4 stale lines against 10 live, a quarter, so this GC folds
+    // every stale line away in one rewrite.
+    s.add(&alice(), short("The plumber comes at noon")).unwrap();
+    *s.ports().now.borrow_mut() = "2026-03-05T12:00:00+00:00".into();
+    assert_eq!(s.gc(false).unwrap().archived.len(), 1);
+    let file = s.ports().file(Collection::Memories);
+    assert_eq!(file.lines().count(), 10, "{file}");
+    assert!(!file.contains("removed_at") && !file.contains("parcel") && !file.contains("plumber"));
+    assert_eq!(listed_after_reopen(&mut s), 10);
+}
+
+fn listed_after_reopen(s: &mut MemoryService<FakePorts>) -> usize {
+    reopened(s).list(&alice(), &ListOptions::default()).unwrap().len()
+}
+
+#[test]
 fn a_removal_line_written_by_another_process_is_followed_and_replayed_into_the_index() {
     let mut s = service();
     let m = s
