@@ -72,6 +72,58 @@ fn knn_and_text_search_respect_scope_and_replace_by_id() {
     assert!(index.text_search(&["\"AND(".into()], 10, &alice()).is_ok());
 }
 
+/// The ids whose text matches `term` for alice, sorted.
+fn texts(index: &mut SqliteIndex, term: &str) -> Vec<String> {
+    let mut ids: Vec<String> = index
+        .text_search(&[term.into()], 50, &alice())
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn full_text_follows_replacements_duplicates_and_removals_in_any_order() {
+    let (_dir, mut index) = fresh_index(2);
+    let v = || vec![1.0, 0.0];
+    index
+        .upsert(
+            &(0..20)
+                .map(|i| entry(&format!("m{i:02}"), "walnut", v(), "alice"))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+    // One call: replacements of older rows after a new one (smaller rowids after a larger),
+    // and an id twice, whose last text must win.
+    index
+        .upsert(&[
+            entry("new", "cashew", v(), "alice"),
+            entry("m15", "cashew", v(), "alice"),
+            entry("m03", "pecan", v(), "alice"),
+            entry("twice", "almond", v(), "alice"),
+            entry("twice", "hazelnut", v(), "alice"),
+        ])
+        .unwrap();
+    assert_eq!(texts(&mut index, "cashew"), ["m15", "new"]);
+    assert_eq!(texts(&mut index, "pecan"), ["m03"]);
+    assert_eq!(texts(&mut index, "hazelnut"), ["twice"]);
+    assert!(texts(&mut index, "almond").is_empty());
+    assert_eq!(texts(&mut index, "walnut").len(), 18);
+    // Removals out of rowid order, one unknown.
+    index
+        .remove(&["m19".into(), "m01".into(), "twice".into(), "ghost".into(), "m10".into()])
+        .unwrap();
+    assert_eq!(texts(&mut index, "walnut").len(), 15);
+    assert!(texts(&mut index, "hazelnut").is_empty());
+    assert_eq!(index.count().unwrap(), 18);
+    // FTS5's own check of its index against its content.
+    let conn = index.conn().unwrap();
+    conn.execute("INSERT INTO fts (fts, rank) VALUES ('integrity-check', 1)", [])
+        .unwrap();
+}
+
 #[test]
 fn vectors_without_direction_never_poison_a_scope() {
     let (_dir, mut index) = fresh_index(2);
