@@ -9,34 +9,53 @@
 //! `partition00`, `size`, `validity` with bit `i % 8` of byte `i / 8` for slot `i`,
 //! `rowids` as little-endian i64s; `vecs_vector_chunks00`: `vectors`, one per chunk, by
 //! chunk id). Anything else answers `None`, and the caller reads through `vecs`.
+//!
+//! The chunks and their vectors are read by two statements, not one join: SQLite plans
+//! that join as a scan of every vector blob sorted through a temporary B-tree, which
+//! copied each 1 MB blob to a temporary file (11.6 MB written for 10,000 vectors, and
+//! 0.14 s against 0.03 s for 30,000).
 
-use rusqlite::{Connection, ErrorCode};
+use rusqlite::{CachedStatement, Connection, ErrorCode};
 
 /// A vector and the rowid it has in `vecs` (and `items`).
 pub(super) type RowVector = (i64, Vec<f32>);
 
+/// The scope's chunks in order, and one chunk's vectors by chunk id.
+fn statements(conn: &Connection) -> rusqlite::Result<(CachedStatement<'_>, CachedStatement<'_>)> {
+    Ok((
+        conn.prepare_cached(
+            "SELECT chunk_id, size, validity, rowids FROM vecs_chunks
+              WHERE partition00 = ?1 ORDER BY chunk_id",
+        )?,
+        conn.prepare_cached("SELECT vectors FROM vecs_vector_chunks00 WHERE rowid = ?1")?,
+    ))
+}
+
 /// Every live vector of `scope`, in chunk order; `None` when the chunk tables do not have
 /// the layout this reads.
 pub(super) fn read(conn: &Connection, scope: &str, dimension: usize) -> rusqlite::Result<Option<Vec<RowVector>>> {
-    let mut stmt = match conn.prepare_cached(
-        "SELECT c.size, c.validity, c.rowids, v.vectors
-           FROM vecs_chunks c JOIN vecs_vector_chunks00 v ON v.rowid = c.chunk_id
-          WHERE c.partition00 = ?1 ORDER BY c.chunk_id",
-    ) {
-        Ok(stmt) => stmt,
+    let (mut chunks, mut blob) = match statements(conn) {
+        Ok(statements) => statements,
         // No such table or column: not the layout this reads.
         Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == ErrorCode::Unknown => return Ok(None),
         Err(e) => return Err(e),
     };
-    let mut rows = stmt.query([scope])?;
+    let mut rows = chunks.query([scope])?;
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
-        let (Ok(size), Ok(validity), Ok(rowids), Ok(vectors)) = (
+        let (Ok(chunk), Ok(size), Ok(validity), Ok(rowids)) = (
             row.get::<_, i64>(0),
-            row.get_ref(1)?.as_blob(),
+            row.get::<_, i64>(1),
             row.get_ref(2)?.as_blob(),
             row.get_ref(3)?.as_blob(),
         ) else {
+            return Ok(None);
+        };
+        let mut vector_rows = blob.query([chunk])?;
+        let Some(vector_row) = vector_rows.next()? else {
+            return Ok(None);
+        };
+        let Ok(vectors) = vector_row.get_ref(0)?.as_blob() else {
             return Ok(None);
         };
         let Ok(size) = usize::try_from(size) else {
