@@ -168,7 +168,8 @@ pub struct RebuildReport {
 pub struct Added {
     /// The new memories, in the order given.
     pub memories: Vec<Memory>,
-    /// Older memories now marked superseded, each with the id of its replacement.
+    /// Memories now marked superseded, each with the id of its replacement: older ones,
+    /// then those of this call replaced by a later one of it.
     pub superseded: Vec<(Memory, String)>,
     /// Memories archived to stay within `max_entries`.
     pub evicted: Vec<Memory>,
@@ -181,7 +182,7 @@ pub struct Imported {
     pub added: u32,
     /// Facts already stored, not stored again.
     pub present: u32,
-    /// Older memories the new ones replace.
+    /// Memories the new ones replace: older ones and facts of the list.
     pub superseded: u32,
     /// Memories archived to stay within `max_entries`.
     pub evicted: u32,

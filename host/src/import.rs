@@ -36,7 +36,7 @@ pub struct Imported {
     pub added: usize,
     /// Facts already stored (the same text, scope and subjects), not stored again.
     pub present: usize,
-    /// Older memories the new ones replace.
+    /// Memories the new ones replace: older ones and facts of the file.
     pub superseded: usize,
     /// Memories archived to stay within `max_entries`.
     pub evicted: usize,

@@ -388,6 +388,16 @@ fn the_remember_and_recall_tools_handle_batches_and_refuse_bad_input() {
         r#"{"content": "I prefer tea", "subjects": []}"#,
     ]);
     assert_eq!(single.trim(), "Remembered 1 fact.");
+    // A fact replaced by a later fact of the same call is reported like an older one.
+    let moved = ctx.ok(&[
+        "--user",
+        "v",
+        "tools",
+        "call",
+        "remember",
+        r#"{"facts": [{"content": "I live in Lisbon"}, {"content": "I live in Porto"}]}"#,
+    ]);
+    assert_eq!(moved.trim(), r#"Remembered 2 facts. It replaces: "I live in Lisbon"."#);
 
     let before = ctx.snapshot();
     for (name, args, expect) in [

@@ -96,12 +96,16 @@ impl<P: Ports> MemoryService<P> {
 
         let new_ids: Vec<String> = records.iter().map(|r| r.id.clone()).collect();
         let evicted = self.enforce_max_entries(&records, &new_ids, now)?;
+        // What was replaced: older memories, then facts of this batch that a later fact of
+        // it replaced (a caller told only of the former would think both facts are live).
+        let replaced = superseded
+            .iter()
+            .chain(records.iter().filter(|r| r.superseded_at.is_some()))
+            .map(|r| (Memory::from(r), r.superseded_by_id.clone().unwrap_or_default()))
+            .collect();
         Ok(Added {
             memories: records.iter().map(Memory::from).collect(),
-            superseded: superseded
-                .iter()
-                .map(|r| (Memory::from(r), r.superseded_by_id.clone().unwrap_or_default()))
-                .collect(),
+            superseded: replaced,
             evicted,
         })
     }

@@ -103,10 +103,9 @@ impl<P: Ports> MemoryService<P> {
         } else {
             self.supersede_by_block(&mut kept, &kept_vectors, &people_writes, now, &stamp)
         };
-        let replaced_in_list = kept.iter().filter(|r| r.superseded_at.is_some()).count();
         let added = self.write_added(kept, superseded, people_writes, &kept_vectors, now)?;
         report.added = added.memories.len() as u32;
-        report.superseded = (added.superseded.len() + replaced_in_list) as u32;
+        report.superseded = added.superseded.len() as u32;
         report.evicted = added.evicted.len() as u32;
         Ok(report)
     }

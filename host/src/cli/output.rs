@@ -112,7 +112,7 @@ impl Output {
             }));
         }
         say!(
-            "Imported {} facts ({} already present, {} refused); {} older memories replaced, {} evicted",
+            "Imported {} facts ({} already present, {} refused); {} memories replaced, {} evicted",
             r.added,
             r.present,
             r.refused.len(),

@@ -123,5 +123,12 @@ fn later_facts_in_a_batch_supersede_earlier_ones() {
     let batch = vec![NewMemory::text("I live in Lisbon"), NewMemory::text("I live in Porto")];
     let added = s.add_batch(&alice(), batch).unwrap();
     assert!(added.memories[0].superseded_by_id.as_deref() == Some(added.memories[1].id.as_str()));
+    // The caller is told, as for an older memory: the first fact, replaced by the second.
+    let told: Vec<(&str, &str)> = added
+        .superseded
+        .iter()
+        .map(|(m, by)| (m.content.as_str(), by.as_str()))
+        .collect();
+    assert_eq!(told, [("I live in Lisbon", added.memories[1].id.as_str())]);
     assert_eq!(search(&mut s, &alice(), "where do I live"), ["I live in Porto"]);
 }

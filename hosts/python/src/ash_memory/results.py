@@ -108,7 +108,8 @@ class SearchResults:
 
 @dataclass(frozen=True)
 class Superseded:
-    """An older memory a new one replaced, and the id of the one that replaced it."""
+    """A memory a new one replaced (an older one, or one of the same call), and the id of
+    the one that replaced it."""
 
     memory: MemoryItem
     superseded_by_id: str
