@@ -123,6 +123,19 @@ impl From<&crate::people::PersonRecord> for Person {
     }
 }
 
+/// What forgetting a person did; see `forgotten` in `wit/people.wit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forgotten {
+    /// The person, as they were.
+    pub person: Person,
+    /// Memories about them alone: archived, or removed with `purge`.
+    pub archived: Vec<String>,
+    /// Memories about them and others, which lost them as a subject.
+    pub unlinked: Vec<String>,
+    /// Older archive entries about them alone that `purge` removed.
+    pub purged: u32,
+}
+
 /// The context an agent injects before a response.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ContextBlock {

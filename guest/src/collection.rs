@@ -284,6 +284,35 @@ impl<T: Record> Records<T> {
         self.replace_with(ports, records)
     }
 
+    /// Applies new versions of records and takes others out, then rewrites the file from
+    /// the result: one write that leaves no line of the old file behind, for when what
+    /// leaves must be gone from the file and not only folded away (forgetting a person).
+    /// The cache must be fresh (refreshed under the home's lock).
+    pub fn rewrite_with<P: Ports>(
+        &mut self,
+        ports: &P,
+        changed: Vec<T>,
+        removed: &[String],
+    ) -> Result<FileState, FileError> {
+        let removed: std::collections::HashSet<&str> = removed.iter().map(String::as_str).collect();
+        let mut records: Vec<T> = self.iter().filter(|r| !removed.contains(r.id())).cloned().collect();
+        let mut at: HashMap<String, usize> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id().to_owned(), i))
+            .collect();
+        for record in changed {
+            match at.get(record.id()) {
+                Some(&i) => records[i] = record,
+                None => {
+                    at.insert(record.id().to_owned(), records.len());
+                    records.push(record);
+                }
+            }
+        }
+        self.replace_with(ports, records)
+    }
+
     /// Replaces the file with the newer-format lines and these records.
     fn replace_with<P: Ports>(&mut self, ports: &P, records: Vec<T>) -> Result<FileState, FileError> {
         let lines: Vec<String> = self

@@ -15,16 +15,19 @@ pub enum ArchiveReason {
     Evicted,
     /// A caller deleted it; never chosen by GC.
     Deleted,
+    /// Its owner forgot the only person it was about; never chosen by GC.
+    Forgotten,
 }
 
 impl ArchiveReason {
     /// Every reason, in the order of `archive-reason` in `wit/types.wit`.
-    pub const ALL: [ArchiveReason; 5] = [
+    pub const ALL: [ArchiveReason; 6] = [
         ArchiveReason::Superseded,
         ArchiveReason::Expired,
         ArchiveReason::EphemeralDecay,
         ArchiveReason::Evicted,
         ArchiveReason::Deleted,
+        ArchiveReason::Forgotten,
     ];
 
     /// The `archive_reason` written to the archive.
@@ -35,6 +38,7 @@ impl ArchiveReason {
             ArchiveReason::EphemeralDecay => "ephemeral_decay",
             ArchiveReason::Evicted => "evicted",
             ArchiveReason::Deleted => "deleted",
+            ArchiveReason::Forgotten => "forgotten",
         }
     }
 

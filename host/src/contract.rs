@@ -16,7 +16,7 @@ pub use crate::bindings::exports::ash::memory::maintenance::{
     Archived, CompactReport, Finding, GcReport, RebuildReport,
 };
 pub use crate::bindings::exports::ash::memory::memories::{Added, ListOptions, NewMemory};
-pub use crate::bindings::exports::ash::memory::people::NewPerson;
+pub use crate::bindings::exports::ash::memory::people::{Forgotten, NewPerson};
 pub use crate::bindings::exports::ash::memory::recall::{ContextBlock, SearchQuery, SearchResults};
 
 impl Caller {
@@ -183,6 +183,7 @@ impl ArchiveReason {
             ArchiveReason::EphemeralDecay => "ephemeral_decay",
             ArchiveReason::Evicted => "evicted",
             ArchiveReason::Deleted => "deleted",
+            ArchiveReason::Forgotten => "forgotten",
         }
     }
 }

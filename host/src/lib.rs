@@ -64,8 +64,8 @@ mod store;
 
 pub use clock::Clock;
 pub use contract::{
-    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, GcReport, ListOptions, Memory,
-    MemoryType, NewMemory, NewPerson, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
+    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, ListOptions,
+    Memory, MemoryType, NewMemory, NewPerson, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
 };
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};

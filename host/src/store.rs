@@ -17,8 +17,8 @@ use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
 use crate::contract::{
-    Added, Caller, CompactReport, ContextBlock, Finding, GcReport, ListOptions, Memory, NewMemory, NewPerson, Person,
-    RebuildReport, SearchQuery, SearchResults,
+    Added, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, ListOptions, Memory, NewMemory,
+    NewPerson, Person, RebuildReport, SearchQuery, SearchResults,
 };
 
 /// A memory home opened through the policy component.
@@ -247,6 +247,13 @@ impl MemoryStore {
     /// Folds `merge` into `keep`, re-linking memories.
     pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
         self.call(|p, s| p.ash_memory_people().call_merge(s, caller, keep, merge))
+    }
+
+    /// Forgets one of the caller's people: they leave the people file, memories about
+    /// them alone are archived (reason `forgotten`), others lose them as a subject. With
+    /// `purge`, nothing about them alone is kept, in the archive either.
+    pub fn people_forget(&mut self, caller: &Caller, reference: &str, purge: bool) -> Result<Forgotten, Error> {
+        self.call(|p, s| p.ash_memory_people().call_forget(s, caller, reference, purge))
     }
 
     // ---- agent tools (`wit/tools.wit`) ----

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use ash_memory::{Added, ContextBlock, GcReport, Memory, Person, SearchHit, SearchResults};
+use ash_memory::{Added, ContextBlock, Forgotten, GcReport, Memory, Person, SearchHit, SearchResults};
 
 /// A memory, with the JSONL field names (the embedding left out).
 pub fn memory(m: &Memory) -> Value {
@@ -72,6 +72,16 @@ pub fn person(p: &Person) -> Value {
         "created_at": p.created_at,
         "updated_at": p.updated_at,
         "relationships": relationships,
+    })
+}
+
+/// What forgetting a person did.
+pub fn forgotten(f: &Forgotten) -> Value {
+    json!({
+        "person": person(&f.person),
+        "archived": f.archived,
+        "unlinked": f.unlinked,
+        "purged": f.purged,
     })
 }
 

@@ -49,6 +49,9 @@ export type Person = Wire<Omit<Wit.Person, "relationships">> & {
   relationships: { person_id: Wit.PersonId; relation: string }[];
 };
 
+/** What forgetting a person did. */
+export type Forgotten = Wire<Omit<People.Forgotten, "person">> & { person: Person };
+
 export type ContextBlock = Wire<Omit<Recall.ContextBlock, "people" | "memories">> & {
   people: Person[];
   memories: SearchHit[];
@@ -121,6 +124,8 @@ export declare class Memory {
     add(caller: Caller, person: NewPerson | string): Promise<Person>;
     alias(caller: Caller, reference: string, alias: string): Promise<Person>;
     merge(caller: Caller, keep: string, merge: string): Promise<Person>;
+    /** Memories about them alone are archived (removed, with `purge`); others lose them. */
+    forget(caller: Caller, reference: string, options?: { purge?: boolean }): Promise<Forgotten>;
   };
   tools: {
     schemas(): Promise<unknown>;

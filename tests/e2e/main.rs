@@ -16,6 +16,7 @@ mod crash;
 mod embedder_http;
 mod evolution;
 mod fidelity;
+mod forgetting;
 mod import;
 mod llm_http;
 mod mcp;

@@ -114,6 +114,7 @@ pub(super) fn reason(r: ArchiveReason) -> types::ArchiveReason {
         ArchiveReason::EphemeralDecay => W::EphemeralDecay,
         ArchiveReason::Evicted => W::Evicted,
         ArchiveReason::Deleted => W::Deleted,
+        ArchiveReason::Forgotten => W::Forgotten,
     }
 }
 

@@ -102,6 +102,15 @@ impl people::Guest for Component {
     fn merge(c: types::Caller, keep: String, merge: String) -> Result<types::Person, people::Error> {
         with_service(|s| s.people_merge(&caller(c), &keep, &merge), people_error).map(person)
     }
+
+    fn forget(c: types::Caller, reference: String, purge: bool) -> Result<people::Forgotten, people::Error> {
+        with_service(|s| s.people_forget(&caller(c), &reference, purge), people_error).map(|f| people::Forgotten {
+            person: person(f.person),
+            archived: f.archived,
+            unlinked: f.unlinked,
+            purged: f.purged,
+        })
+    }
 }
 
 impl tools::Guest for Component {

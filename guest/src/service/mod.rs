@@ -15,6 +15,7 @@
 //! - `searching`: `search`.
 //! - `retention`: `delete`, `gc`, `compact` and eviction beyond `max_entries`.
 //! - `people`: the `people` commands and linking an add's subjects to people;
+//!   `forgetting`: `people.forget`;
 //!   `person_lookup` finds the caller's people; `person_resolution` turns references
 //!   into people, creating and completing them.
 //! - `context` and `tools`: the service side of the context block and the agent tools
@@ -34,6 +35,7 @@ mod adding;
 mod context;
 mod doctor;
 mod errors;
+mod forgetting;
 mod importing;
 
 pub use importing::MAX_IMPORT_ITEMS;

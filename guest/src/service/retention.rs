@@ -78,7 +78,11 @@ impl<P: Ports> MemoryService<P> {
     /// Appends records to the archive with a reason, then takes them out of the
     /// collection (a removal line each: never a rewrite) and the index. The archive is
     /// written first: if the call then fails, the host rolls the archive back with it.
-    fn archive(&mut self, victims: Vec<(MemoryRecord, ArchiveReason)>, now: DateTime<Utc>) -> Result<(), Error> {
+    pub(super) fn archive(
+        &mut self,
+        victims: Vec<(MemoryRecord, ArchiveReason)>,
+        now: DateTime<Utc>,
+    ) -> Result<(), Error> {
         if victims.is_empty() {
             return Ok(());
         }

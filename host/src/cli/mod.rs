@@ -219,6 +219,13 @@ enum PeopleCommand {
     Alias { reference: String, alias: String },
     /// Two entries that are one person: fold the second into the first
     Merge { keep: String, merge: String },
+    /// Forget a person: memories about them alone are archived, the others lose them
+    Forget {
+        reference: String,
+        /// Keep nothing about them alone, in the archive either
+        #[arg(long)]
+        purge: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -408,6 +415,9 @@ pub fn run() -> Result<()> {
             }
             PeopleCommand::Alias { reference, alias } => out.person(&store.people_alias(&caller, &reference, &alias)?),
             PeopleCommand::Merge { keep, merge } => out.person(&store.people_merge(&caller, &keep, &merge)?),
+            PeopleCommand::Forget { reference, purge } => {
+                out.forgotten(&store.people_forget(&caller, &reference, purge)?, purge)
+            }
         },
         Command::Context { message, max_tokens } => out.context(&store.context(&caller, &message, max_tokens)?),
         Command::Tools { call: None } => out.tools(&store.tool_schemas()?),

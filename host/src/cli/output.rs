@@ -7,7 +7,8 @@ use std::io::Write as _;
 use serde_json::{Value, json};
 
 use ash_memory::{
-    Added, CompactReport, ContextBlock, Finding, GcReport, Imported, Memory, Person, RebuildReport, SearchResults,
+    Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, Memory, Person, RebuildReport,
+    SearchResults,
 };
 
 use crate::server::tokens::{Issued, TokenInfo};
@@ -297,6 +298,22 @@ impl Output {
         );
         for (id, relation) in &p.relationships {
             say!("{:>13}: {relation} is {id}", "relationship");
+        }
+    }
+
+    pub fn forgotten(&self, f: &Forgotten, purge: bool) {
+        if self.json {
+            return print_json(&wire::forgotten(f));
+        }
+        let fate = if purge { "removed" } else { "archived" };
+        say!("Forgot {} ({})", f.person.name, f.person.id);
+        say!("  {} memories about them alone {fate}", f.archived.len());
+        say!(
+            "  {} memories about them and others kept, without them",
+            f.unlinked.len()
+        );
+        if purge {
+            say!("  {} older archive entries about them removed", f.purged);
         }
     }
 

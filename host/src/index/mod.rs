@@ -134,6 +134,9 @@ impl SqliteIndex {
             // the bytes per add, measured by `ash-memory bench`.
             conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
             conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
+            // What leaves the index leaves the file: freed pages are zeroed, so that a
+            // forgotten memory's text is not left behind in them.
+            conn.pragma_update(None, "secure_delete", "ON").map_err(sql)?;
             self.conn = Some(conn);
             self.vectors.clear();
         }
@@ -191,7 +194,9 @@ impl SqliteIndex {
         let conn = self.conn()?;
         let tx = conn.transaction().map_err(sql)?;
         tx.execute_batch(&format!(
-            "DELETE FROM items; DELETE FROM fts; DELETE FROM meta;
+            "DELETE FROM items; DELETE FROM meta;
+             DROP TABLE IF EXISTS fts;
+             CREATE VIRTUAL TABLE fts USING fts5 (content, tokenize = 'porter unicode61');
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,

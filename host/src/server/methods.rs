@@ -113,6 +113,10 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
             let p: MergeParams = parse(params)?;
             Box::new(move |s| Ok(wire::person(&s.people_merge(&caller, &p.keep, &p.merge)?)))
         }
+        "people.forget" => {
+            let p: ForgetParams = parse(params)?;
+            Box::new(move |s| Ok(wire::forgotten(&s.people_forget(&caller, &p.reference, p.purge)?)))
+        }
         "tools.schemas" => {
             let _: NoParams = parse(params)?;
             Box::new(|s| s.tool_schemas())
@@ -221,6 +225,14 @@ struct AliasParams {
 struct MergeParams {
     keep: String,
     merge: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForgetParams {
+    reference: String,
+    #[serde(default)]
+    purge: bool,
 }
 
 #[derive(Deserialize)]

@@ -161,6 +161,10 @@ export class Memory {
       merge: async (caller, keep, merge) =>
         wire.person(this.call("people", (p) =>
           p.people.merge(input.caller(caller), input.text(keep, "keep"), input.text(merge, "merge")))),
+      /** Forgets a person: memories about them alone are archived (or, with `purge`, removed). */
+      forget: async (caller, reference, options = {}) =>
+        wire.forgotten(this.call("people", (p) =>
+          p.people.forget(input.caller(caller), input.text(reference, "reference"), Boolean(options.purge)))),
     };
     /** The `remember` and `recall` tools for agent frameworks. */
     this.tools = {

@@ -168,6 +168,10 @@ export async function callMethod(mem, method, rawParams = {}) {
       const p = checkFields(params, { keep: "string", merge: "string" });
       return mem.people.merge(caller, p.keep, p.merge);
     }
+    case "people.forget": {
+      const p = checkFields(params, { reference: "string", purge: "bool=" });
+      return mem.people.forget(caller, p.reference, { purge: p.purge });
+    }
     case "tools.schemas":
       checkFields(params, {});
       return mem.tools.schemas();

@@ -98,6 +98,8 @@ export class SqliteIndex {
         // WAL writes each changed page once; the Rust host measured half the bytes per add.
         db.pragma("journal_mode = WAL");
         db.pragma("synchronous = NORMAL");
+        // Freed pages are zeroed: a forgotten memory's text does not stay in them.
+        db.pragma("secure_delete = ON");
       } catch (e) {
         db.close();
         throw sql(e);
@@ -172,7 +174,9 @@ export class SqliteIndex {
     const db = this.conn();
     this.guard(() => {
       db.transaction(() => {
-        db.exec(`DELETE FROM items; DELETE FROM fts; DELETE FROM meta;
+        db.exec(`DELETE FROM items; DELETE FROM meta;
+             DROP TABLE IF EXISTS fts;
+             CREATE VIRTUAL TABLE fts USING fts5 (content, tokenize = 'porter unicode61');
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,

@@ -65,6 +65,11 @@ export function person(p) {
 }
 
 /** Several people. */
+/** What forgetting a person did. */
+export function forgotten(f) {
+  return { person: person(f.person), archived: f.archived, unlinked: f.unlinked, purged: f.purged };
+}
+
 export function people(ps) {
   return ps.map(person);
 }

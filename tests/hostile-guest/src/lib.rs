@@ -95,6 +95,9 @@ mod component {
         fn merge(_c: Caller, keep: String, _merge: String) -> Result<Person, people::Error> {
             Err(people::Error::NotFound(keep))
         }
+        fn forget(_c: Caller, r: String, _purge: bool) -> Result<people::Forgotten, people::Error> {
+            Err(people::Error::NotFound(r))
+        }
     }
 
     impl tools::Guest for Hostile {

@@ -10,6 +10,7 @@ use crate::scope::Caller;
 use crate::service::MemoryService;
 
 mod adding;
+mod forgetting;
 mod importing;
 mod maintenance;
 mod people;

@@ -34,6 +34,7 @@ from .results import (
     CompactReport,
     ContextBlock,
     Finding,
+    Forgotten,
     GcReport,
     MemoryItem,
     Person,
@@ -46,7 +47,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "Memory", "DEFAULT_USER", "component_sha256", "component_path",
-    "Added", "Archived", "CompactReport", "ContextBlock", "Finding", "GcReport", "MemoryItem", "Person", "SearchHit", "SearchResults",
+    "Added", "Archived", "CompactReport", "ContextBlock", "Finding", "Forgotten", "GcReport", "MemoryItem", "Person", "SearchHit", "SearchResults",
     "Superseded",
     "MemoryError", "InvalidInput", "SecretRefused", "MemoryNotFound", "AmbiguousId", "PersonNotFound",
     "Unauthorized", "UnknownTool", "StorageError", "IndexFailure", "Busy", "SandboxError", "ConfigError",

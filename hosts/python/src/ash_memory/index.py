@@ -167,6 +167,8 @@ class SqliteIndex:
                 # WAL writes each changed page once: half the bytes per add.
                 conn.execute("PRAGMA journal_mode = WAL").fetchall()
                 conn.execute("PRAGMA synchronous = NORMAL")
+                # Freed pages are zeroed: a forgotten memory's text does not stay in them.
+                conn.execute("PRAGMA secure_delete = ON")
             except sqlite3.Error as e:
                 conn.close()
                 raise _sql(e) from e
@@ -225,7 +227,8 @@ class SqliteIndex:
         conn = self.conn()
         with _transaction(conn):
             conn.execute("DELETE FROM items")
-            conn.execute("DELETE FROM fts")
+            conn.execute("DROP TABLE IF EXISTS fts")
+            conn.execute(SCHEMA[3])
             conn.execute("DELETE FROM meta")
             conn.execute("DROP TABLE IF EXISTS vecs")
             conn.execute(

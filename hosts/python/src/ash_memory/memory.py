@@ -33,7 +33,8 @@ from .ids import IdSource
 from .index import SqliteIndex
 from .journal import FileIoError
 from .llm import Llm
-from .results import Added, CompactReport, ContextBlock, Finding, GcReport, MemoryItem, Person, SearchResults
+from .results import (Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, MemoryItem, Person,
+                      SearchResults)
 from .sandbox import HostState, Sandbox, record
 
 log = logging.getLogger("ash_memory")
@@ -320,6 +321,14 @@ class People:
         _str("keep", keep)
         _str("merge", merge)
         return Person.from_wit(self._m._call("people", "merge", self._m._caller(user, chat), keep, merge))
+
+    def forget(self, reference: str, *, purge: bool = False, user: str | None = _UNSET,
+               chat: str | None = _UNSET) -> Forgotten:
+        """Forgets one of the caller's people: memories about them alone are archived (with
+        `purge`, removed, and older archive entries about them too); others lose them."""
+        _str("reference", reference)
+        _bool("purge", purge)
+        return Forgotten.from_wit(self._m._call("people", "forget", self._m._caller(user, chat), reference, purge))
 
 
 class Tools:

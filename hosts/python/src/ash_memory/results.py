@@ -148,6 +148,28 @@ class Added:
 
 
 @dataclass(frozen=True)
+class Forgotten:
+    """What forgetting a person did."""
+
+    person: "Person"
+    #: Memories about them alone: archived, or removed with `purge`.
+    archived: list[str]
+    #: Memories about them and others, which lost them as a subject.
+    unlinked: list[str]
+    #: Older archive entries about them alone that `purge` removed.
+    purged: int
+
+    @classmethod
+    def from_wit(cls, r: Any) -> "Forgotten":
+        return cls(Person.from_wit(field(r, "person")), list(field(r, "archived")), list(field(r, "unlinked")),
+                   field(r, "purged"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"person": self.person.to_dict(), "archived": list(self.archived),
+                "unlinked": list(self.unlinked), "purged": self.purged}
+
+
+@dataclass(frozen=True)
 class Person:
     """A person in a user's life."""
 

@@ -1,0 +1,188 @@
+//! `people.forget`: a user asks that a person in their life be forgotten. The person
+//! leaves the people file (rewritten, so that their name is gone from it, not only folded
+//! away), memories about them alone go to the archive (or, purged, nowhere), memories
+//! about them and others keep the others.
+
+use std::collections::{HashMap, HashSet};
+
+use super::MemoryService;
+use crate::api::{Error, Forgotten, Person};
+use crate::gc::ArchiveReason;
+use crate::people::PersonRecord;
+use crate::ports::{Collection, Ports};
+use crate::record::{MemoryRecord, format_time};
+use crate::scope::Caller;
+
+/// What a forget does to the memories: which leave and which lose the person.
+struct Plan {
+    /// Memories about the forgotten ids alone.
+    alone: Vec<MemoryRecord>,
+    /// New versions of memories about them and others, without them.
+    unlinked: Vec<MemoryRecord>,
+}
+
+impl<P: Ports> MemoryService<P> {
+    /// `people.forget`; see `wit/people.wit`.
+    pub fn people_forget(&mut self, caller: &Caller, reference: &str, purge: bool) -> Result<Forgotten, Error> {
+        self.load()?;
+        let owner = Self::owner(caller)?.to_owned();
+        let person = self
+            .find_person(caller, reference)?
+            .ok_or_else(|| Error::UnknownPerson(reference.to_owned()))?;
+        let now = self.now()?;
+        let stamp = format_time(now);
+        let ids = self.merged_family(&owner, &person.id);
+        let plan = self.plan(&ids);
+        let alone_ids: Vec<String> = plan.alone.iter().map(|r| r.id.clone()).collect();
+        let unlinked_ids: Vec<String> = plan.unlinked.iter().map(|r| r.id.clone()).collect();
+
+        let mut purged = 0;
+        if purge {
+            // Nothing about them alone is kept: no archive entry for these, the older
+            // entries gone too, and a rewrite so that no stale line still holds them.
+            purged = self.purge_archive(&ids, &alone_ids)?;
+            self.memories.rewrite_with(&self.ports, plan.unlinked, &alone_ids)?;
+        } else {
+            let victims = plan.alone.into_iter().map(|r| (r, ArchiveReason::Forgotten)).collect();
+            self.archive(victims, now)?;
+            self.memories.append(&self.ports, plan.unlinked)?;
+        }
+        self.forget_people(&owner, &ids, &stamp)?;
+        if purge {
+            // Rebuilt rather than edited: full-text search keeps a deleted row's words in
+            // its segments until they merge, while tables cleared and filled again leave
+            // only freed pages, which the hosts zero (`secure_delete`).
+            self.rebuild()?;
+        } else {
+            // The index holds content and scope, not subjects: only what left is dropped.
+            self.index_written(&[], &alone_ids);
+        }
+        Ok(Forgotten {
+            person: Person::from(&person),
+            archived: alone_ids,
+            unlinked: unlinked_ids,
+            purged,
+        })
+    }
+
+    /// The person and every entry of the owner merged into them, however indirectly:
+    /// one person on file as several records.
+    fn merged_family(&self, owner: &str, id: &str) -> HashSet<String> {
+        let mut ids = HashSet::from([id.to_owned()]);
+        loop {
+            let more: Vec<String> = self
+                .people
+                .iter()
+                .filter(|p| p.owner_user_id == owner && !ids.contains(&p.id))
+                .filter(|p| p.merged_into.as_ref().is_some_and(|m| ids.contains(m)))
+                .map(|p| p.id.clone())
+                .collect();
+            if more.is_empty() {
+                return ids;
+            }
+            ids.extend(more);
+        }
+    }
+
+    /// Sorts the memories that name the forgotten ids. A person id belongs to one owner
+    /// and only that owner's adds link it, so these are all the owner's doing, personal
+    /// or in a chat.
+    fn plan(&self, ids: &HashSet<String>) -> Plan {
+        let mut plan = Plan {
+            alone: Vec::new(),
+            unlinked: Vec::new(),
+        };
+        for record in self.memories.iter() {
+            if !record.subject_person_ids.iter().any(|s| ids.contains(s)) {
+                continue;
+            }
+            let others: Vec<String> = record
+                .subject_person_ids
+                .iter()
+                .filter(|s| !ids.contains(*s))
+                .cloned()
+                .collect();
+            if others.is_empty() {
+                plan.alone.push(record.clone());
+            } else {
+                let mut record = record.clone();
+                record.subject_person_ids = others;
+                plan.unlinked.push(record);
+            }
+        }
+        plan
+    }
+
+    /// Takes the person (and the entries merged into them) out of the people file, and
+    /// every edge to them out of the owner's other people, in one rewrite. Aliases that
+    /// reach someone through them ("Sarah's brother") go too: they hold their name.
+    fn forget_people(&mut self, owner: &str, ids: &HashSet<String>, stamp: &str) -> Result<(), Error> {
+        let possessives: Vec<String> = self
+            .people
+            .iter()
+            .filter(|p| ids.contains(&p.id))
+            .flat_map(|p| std::iter::once(&p.name).chain(&p.aliases))
+            .map(|n| format!("{}'s ", n.trim().to_lowercase()))
+            .collect();
+        let through_them = |alias: &str| {
+            let alias = alias.trim().to_lowercase();
+            possessives.iter().any(|p| alias.starts_with(p.as_str()))
+        };
+        let mut changed: HashMap<String, PersonRecord> = HashMap::new();
+        for p in self.people.iter() {
+            if p.owner_user_id != owner || ids.contains(&p.id) {
+                continue;
+            }
+            let edges = p.relationships.iter().any(|r| ids.contains(&r.person_id));
+            let aliases = p.aliases.iter().any(|a| through_them(a));
+            if edges || aliases {
+                let mut p = p.clone();
+                p.relationships.retain(|r| !ids.contains(&r.person_id));
+                p.aliases.retain(|a| !through_them(a));
+                p.updated_at = Some(stamp.to_owned());
+                changed.insert(p.id.clone(), p);
+            }
+        }
+        let removed: Vec<String> = ids.iter().cloned().collect();
+        self.people
+            .rewrite_with(&self.ports, changed.into_values().collect(), &removed)?;
+        Ok(())
+    }
+
+    /// Rewrites the archive without the entries about the forgotten ids alone (and
+    /// without the memories being removed now, should an older copy of one be there);
+    /// entries about them and others lose them as a subject. Lines that do not parse
+    /// are kept as they are. Returns how many entries were removed.
+    fn purge_archive(&mut self, ids: &HashSet<String>, leaving: &[String]) -> Result<u32, Error> {
+        let chunk = self.ports.read(Collection::Archive, 0, None)?;
+        let mut kept: Vec<String> = Vec::new();
+        let mut purged = 0;
+        let mut changed = false;
+        for line in chunk.data.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(mut record) = MemoryRecord::parse(line) else {
+                kept.push(line.to_owned());
+                continue;
+            };
+            let named = record.subject_person_ids.iter().any(|s| ids.contains(s));
+            if leaving.contains(&record.id) {
+                changed = true;
+                continue;
+            }
+            if !named {
+                kept.push(line.to_owned());
+                continue;
+            }
+            changed = true;
+            record.subject_person_ids.retain(|s| !ids.contains(s));
+            if record.subject_person_ids.is_empty() {
+                purged += 1;
+            } else {
+                kept.push(record.to_line());
+            }
+        }
+        if changed {
+            self.ports.replace(Collection::Archive, &kept)?;
+        }
+        Ok(purged)
+    }
+}
