@@ -227,6 +227,45 @@ pub struct Finding {
     pub fixed: bool,
 }
 
+/// How old memories are; see `ages` in `wit/maintenance.wit`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ages {
+    pub day: u64,
+    pub week: u64,
+    pub month: u64,
+    pub year: u64,
+    pub older: u64,
+}
+
+/// The index as found; see `index-state` in `wit/maintenance.wit`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexState {
+    pub model: Option<String>,
+    pub dimension: Option<u32>,
+    pub entries: u64,
+    pub in_step: bool,
+}
+
+/// What a home holds; see `stats` in `wit/maintenance.wit`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stats {
+    pub memories: u64,
+    pub by_type: Vec<(MemoryType, u64)>,
+    pub personal: u64,
+    pub group: u64,
+    pub users: u64,
+    pub chats: u64,
+    pub by_source: Vec<(String, u64)>,
+    pub by_age: Ages,
+    pub superseded: u64,
+    pub expired: u64,
+    pub pending: u64,
+    pub archived: Vec<(ArchiveReason, u64)>,
+    pub people: u64,
+    pub newer_format: u64,
+    pub index: IndexState,
+}
+
 /// What compaction did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompactReport {

@@ -13,11 +13,20 @@
 
 pub use crate::bindings::ash::memory::types::{ArchiveReason, Caller, Memory, MemoryType, Person, SearchHit};
 pub use crate::bindings::exports::ash::memory::maintenance::{
-    Archived, CompactReport, Finding, GcReport, RebuildReport,
+    Ages, Archived, CompactReport, Finding, GcReport, HomeStats, IndexState, RebuildReport,
 };
 pub use crate::bindings::exports::ash::memory::memories::{Added, ListOptions, NewMemory};
 pub use crate::bindings::exports::ash::memory::people::{Forgotten, NewPerson};
 pub use crate::bindings::exports::ash::memory::recall::{ContextBlock, SearchQuery, SearchResults};
+
+/// What a home holds: the policy's counts over every scope, and what only the host sees.
+#[derive(Debug, Clone)]
+pub struct Stats {
+    /// The policy's counts (see `stats` in `wit/maintenance.wit`).
+    pub home: HomeStats,
+    /// Lines set aside in the quarantine files because they did not parse.
+    pub quarantined: u64,
+}
 
 impl Caller {
     /// A user, in no chat: sees their personal memories.

@@ -24,8 +24,8 @@ fn name(path: &Path) -> &str {
     path.file_name().and_then(|n| n.to_str()).unwrap_or("")
 }
 
-fn quarantine(home: &Home) -> Finding {
-    let mut total = 0;
+/// Each quarantine file with lines in it, and how many.
+fn quarantine_files(home: &Home) -> Vec<(PathBuf, usize)> {
     let mut files = Vec::new();
     for dir in [home.root().to_path_buf(), home.root().join("memory")] {
         for path in entries(&dir) {
@@ -34,12 +34,23 @@ fn quarantine(home: &Home) -> Finding {
                     .map(|t| t.lines().filter(|l| !l.trim().is_empty()).count())
                     .unwrap_or(0);
                 if n > 0 {
-                    total += n;
-                    files.push(format!("{} ({n})", path.display()));
+                    files.push((path, n));
                 }
             }
         }
     }
+    files
+}
+
+/// Lines set aside in the quarantine files, all told.
+pub(crate) fn quarantined_lines(home: &Home) -> u64 {
+    quarantine_files(home).iter().map(|(_, n)| *n as u64).sum()
+}
+
+fn quarantine(home: &Home) -> Finding {
+    let found = quarantine_files(home);
+    let total: usize = found.iter().map(|(_, n)| n).sum();
+    let files: Vec<String> = found.iter().map(|(p, n)| format!("{} ({n})", p.display())).collect();
     Finding {
         check: "quarantine".into(),
         ok: total == 0,

@@ -64,8 +64,9 @@ mod store;
 
 pub use clock::Clock;
 pub use contract::{
-    Added, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, ListOptions,
-    Memory, MemoryType, NewMemory, NewPerson, Person, RebuildReport, SearchHit, SearchQuery, SearchResults,
+    Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, HomeStats,
+    IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson, Person, RebuildReport, SearchHit, SearchQuery,
+    SearchResults, Stats,
 };
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};

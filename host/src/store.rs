@@ -18,7 +18,7 @@ use crate::sandbox::{self, Limits, Sandbox};
 
 use crate::contract::{
     Added, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, ListOptions, Memory, NewMemory,
-    NewPerson, Person, RebuildReport, SearchQuery, SearchResults,
+    NewPerson, Person, RebuildReport, SearchQuery, SearchResults, Stats,
 };
 
 /// A memory home opened through the policy component.
@@ -285,6 +285,16 @@ impl MemoryStore {
     /// Rebuilds the index from `memories.jsonl`.
     pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
         self.call(|p, s| p.ash_memory_maintenance().call_rebuild_index(s))
+    }
+
+    /// What the home holds, over every scope: counts by type, scope, source and age, what
+    /// waits for `gc` or an embedding, the archive by reason, people, quarantined lines
+    /// and the index's state. Changes nothing.
+    pub fn stats(&mut self) -> Result<Stats, Error> {
+        let home = self.call(|p, s| p.ash_memory_maintenance().call_stats(s))?;
+        let _lock = self.home.lock()?;
+        let quarantined = crate::doctor::quarantined_lines(&self.home);
+        Ok(Stats { home, quarantined })
     }
 
     /// Checks the home: the policy's checks (index against files, embeddings, people)

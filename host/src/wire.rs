@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use ash_memory::{Added, ContextBlock, Forgotten, GcReport, Memory, Person, SearchHit, SearchResults};
+use ash_memory::{Added, ContextBlock, Forgotten, GcReport, Memory, Person, SearchHit, SearchResults, Stats};
 
 /// A memory, with the JSONL field names (the embedding left out).
 pub fn memory(m: &Memory) -> Value {
@@ -82,6 +82,48 @@ pub fn forgotten(f: &Forgotten) -> Value {
         "archived": f.archived,
         "unlinked": f.unlinked,
         "purged": f.purged,
+    })
+}
+
+/// What a home holds: counts keyed by the JSONL spellings of types, sources and reasons.
+pub fn stats(s: &Stats) -> Value {
+    let h = &s.home;
+    let by_type: serde_json::Map<String, Value> = h
+        .by_type
+        .iter()
+        .map(|(t, n)| (t.as_str().to_owned(), json!(n)))
+        .collect();
+    let by_source: serde_json::Map<String, Value> = h.by_source.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
+    let archived: serde_json::Map<String, Value> = h
+        .archived
+        .iter()
+        .map(|(r, n)| (r.as_str().to_owned(), json!(n)))
+        .collect();
+    json!({
+        "memories": h.memories,
+        "by_type": by_type,
+        "personal": h.personal,
+        "group": h.group,
+        "users": h.users,
+        "chats": h.chats,
+        "by_source": by_source,
+        "by_age": {
+            "day": h.by_age.day, "week": h.by_age.week, "month": h.by_age.month,
+            "year": h.by_age.year, "older": h.by_age.older,
+        },
+        "superseded": h.superseded,
+        "expired": h.expired,
+        "pending": h.pending,
+        "archived": archived,
+        "people": h.people,
+        "newer_format": h.newer_format,
+        "quarantined": s.quarantined,
+        "index": {
+            "model": h.index.model,
+            "dimension": h.index.dimension,
+            "entries": h.index.entries,
+            "in_step": h.index.in_step,
+        },
     })
 }
 

@@ -29,5 +29,6 @@ mod sandbox;
 mod sandbox_client;
 mod scoping;
 mod serve;
+mod stats;
 mod storage;
 mod trust;

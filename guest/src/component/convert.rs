@@ -278,3 +278,34 @@ pub(super) fn finding(f: api::Finding) -> maintenance::Finding {
         fixed: f.fixed,
     }
 }
+
+pub(super) fn stats(s: api::Stats) -> maintenance::HomeStats {
+    maintenance::HomeStats {
+        memories: s.memories,
+        by_type: s.by_type.into_iter().map(|(t, n)| (to_wit_type(t), n)).collect(),
+        personal: s.personal,
+        group: s.group,
+        users: s.users,
+        chats: s.chats,
+        by_source: s.by_source,
+        by_age: maintenance::Ages {
+            day: s.by_age.day,
+            week: s.by_age.week,
+            month: s.by_age.month,
+            year: s.by_age.year,
+            older: s.by_age.older,
+        },
+        superseded: s.superseded,
+        expired: s.expired,
+        pending: s.pending,
+        archived: s.archived.into_iter().map(|(r, n)| (reason(r), n)).collect(),
+        people: s.people,
+        newer_format: s.newer_format,
+        index: maintenance::IndexState {
+            model: s.index.model,
+            dimension: s.index.dimension,
+            entries: s.index.entries,
+            in_step: s.index.in_step,
+        },
+    }
+}

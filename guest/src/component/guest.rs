@@ -139,6 +139,10 @@ impl maintenance::Guest for Component {
     fn doctor(fix: bool) -> Result<Vec<maintenance::Finding>, maintenance::Error> {
         with_service(|s| s.doctor(fix), maintenance_error).map(|f| f.into_iter().map(finding).collect())
     }
+
+    fn stats() -> Result<maintenance::HomeStats, maintenance::Error> {
+        with_service(|s| s.stats(), maintenance_error).map(stats)
+    }
 }
 
 super::export!(Component with_types_in super);

@@ -21,7 +21,7 @@
 //! - `context` and `tools`: the service side of the context block and the agent tools
 //!   (rendering, schemas and argument parsing stay in `crate::context` and `crate::tools`).
 //! - `index_sync`: keeping the index in step with `memories.jsonl`; `maintenance`:
-//!   `rebuild-index`; `doctor`: checks and repairs.
+//!   `rebuild-index`; `doctor`: checks and repairs; `stats`: what a home holds.
 //! - `errors`: the one place port errors become [`Error`]s.
 
 use chrono::{DateTime, Datelike, Utc};
@@ -47,6 +47,7 @@ mod person_resolution;
 mod reading;
 mod retention;
 mod searching;
+mod stats;
 mod superseding;
 mod tools;
 mod validation;

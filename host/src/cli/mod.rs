@@ -135,6 +135,8 @@ enum Command {
         #[arg(long)]
         fix: bool,
     },
+    /// What the home holds: counts by type, scope, source and age, the archive, the index
+    Stats,
     /// The people in your life that memory knows
     #[command(subcommand)]
     People(PeopleCommand),
@@ -391,6 +393,7 @@ pub fn run() -> Result<()> {
         Command::Gc { dry_run } => out.gc(&store.gc(dry_run)?),
         Command::Compact { older_than, force } => out.compact(&store.compact(older_than, force)?, older_than),
         Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
+        Command::Stats => out.stats(&store.stats()?),
         Command::Doctor { fix } => {
             let findings = store.doctor(fix)?;
             out.doctor(&findings);

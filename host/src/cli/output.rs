@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use ash_memory::{
     Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, Memory, Person, RebuildReport,
-    SearchResults,
+    SearchResults, Stats,
 };
 
 use crate::server::tokens::{Issued, TokenInfo};
@@ -341,6 +341,81 @@ impl Output {
                 (false, false) => "WARN ",
             };
             say!("{mark} {:<16} {}", f.check, f.detail);
+        }
+    }
+
+    pub fn stats(&self, s: &Stats) {
+        if self.json {
+            return print_json(&wire::stats(s));
+        }
+        let h = &s.home;
+        let list = |pairs: Vec<(String, u64)>| {
+            let items: Vec<String> = pairs
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect();
+            if items.is_empty() {
+                "-".to_owned()
+            } else {
+                items.join(", ")
+            }
+        };
+        say!("{:>12}: {}", "memories", h.memories);
+        say!(
+            "{:>12}: {}",
+            "by type",
+            list(h.by_type.iter().map(|(t, n)| (t.as_str().to_owned(), *n)).collect())
+        );
+        say!(
+            "{:>12}: {} personal ({} users), {} group ({} chats)",
+            "by scope",
+            h.personal,
+            h.users,
+            h.group,
+            h.chats
+        );
+        say!("{:>12}: {}", "by source", list(h.by_source.clone()));
+        let a = &h.by_age;
+        say!(
+            "{:>12}: {} under a day, {} a week, {} a month, {} a year, {} older",
+            "by age",
+            a.day,
+            a.week,
+            a.month,
+            a.year,
+            a.older
+        );
+        say!(
+            "{:>12}: {} superseded, {} expired",
+            "awaiting gc",
+            h.superseded,
+            h.expired
+        );
+        say!("{:>12}: {}", "pending", h.pending);
+        say!(
+            "{:>12}: {}",
+            "archived",
+            list(h.archived.iter().map(|(r, n)| (r.as_str().to_owned(), *n)).collect())
+        );
+        say!("{:>12}: {}", "people", h.people);
+        say!("{:>12}: {}", "quarantined", s.quarantined);
+        if h.newer_format > 0 {
+            say!("{:>12}: {}", "newer format", h.newer_format);
+        }
+        let i = &h.index;
+        match (&i.model, i.dimension) {
+            (Some(model), Some(dim)) => say!(
+                "{:>12}: {} entries, {model} ({dim} dimensions), {}",
+                "index",
+                i.entries,
+                if i.in_step {
+                    "in step with memories.jsonl"
+                } else {
+                    "out of step (the next call mends it)"
+                }
+            ),
+            _ => say!("{:>12}: missing (the next call builds it)", "index"),
         }
     }
 

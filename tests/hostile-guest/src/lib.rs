@@ -110,6 +110,9 @@ mod component {
     }
 
     impl maintenance::Guest for Hostile {
+        fn stats() -> Result<maintenance::HomeStats, maintenance::Error> {
+            Err(maintenance::Error::Storage("no stats".into()))
+        }
         fn gc(dry_run: bool) -> Result<maintenance::GcReport, maintenance::Error> {
             Ok(maintenance::GcReport {
                 archived: Vec::new(),

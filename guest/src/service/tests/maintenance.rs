@@ -26,3 +26,64 @@ fn a_broken_index_is_rebuilt_from_the_file_without_embedding_calls() {
     );
     assert_eq!(search(&mut s2, &alice(), "peanuts")[0], "I'm allergic to peanuts");
 }
+
+#[test]
+fn stats_count_by_type_scope_source_and_age_and_report_the_index_as_found() {
+    let mut s = service();
+    let at = |s: &MemoryService<FakePorts>, t: &str| *s.ports().now.borrow_mut() = t.to_owned();
+    at(&s, "2025-01-01T00:00:00+00:00");
+    s.add(&super::alice_alone(), NewMemory::text("I'm allergic to peanuts"))
+        .unwrap();
+    at(&s, "2026-02-20T00:00:00+00:00");
+    let standup = NewMemory {
+        memory_type: Some(crate::memory_type::MemoryType::Context),
+        ..NewMemory::text("Standup is at nine")
+    };
+    s.add(&super::alice_alone(), standup).unwrap();
+    at(&s, "2026-03-01T00:00:00+00:00");
+    let shared = NewMemory {
+        shared: true,
+        source: Some("rpc".into()),
+        ..NewMemory::text("The party is on Friday")
+    };
+    s.add(&alice(), shared).unwrap();
+    let gone = s
+        .add(&super::bob_alone(), NewMemory::text("I like jazz"))
+        .unwrap()
+        .memories
+        .remove(0)
+        .id;
+    s.delete(&super::bob_alone(), &gone).unwrap();
+    at(&s, "2026-03-01T12:00:00+00:00");
+
+    let st = s.stats().unwrap();
+    assert_eq!(
+        (st.memories, st.personal, st.group, st.users, st.chats),
+        (3, 2, 1, 1, 1)
+    );
+    let count = |t: crate::memory_type::MemoryType| st.by_type.iter().find(|(x, _)| *x == t).unwrap().1;
+    use crate::memory_type::MemoryType as T;
+    assert_eq!((count(T::Context), count(T::Task)), (1, 0));
+    assert_eq!(st.by_type.iter().map(|(_, n)| n).sum::<u64>(), 3);
+    assert_eq!(st.by_type.len(), 8, "every type is listed");
+    assert_eq!(st.by_source, [("user".to_owned(), 2), ("rpc".to_owned(), 1)]);
+    assert_eq!(
+        (
+            st.by_age.day,
+            st.by_age.week,
+            st.by_age.month,
+            st.by_age.year,
+            st.by_age.older
+        ),
+        (1, 0, 1, 0, 1)
+    );
+    // The standup (context, 7 days) is 9 days old: expired, waiting for gc.
+    assert_eq!((st.superseded, st.expired, st.pending), (0, 1, 0));
+    assert_eq!(st.archived, [(crate::gc::ArchiveReason::Deleted, 1)]);
+    assert!(st.index.in_step && st.index.entries == 3, "{:?}", st.index);
+    assert_eq!(st.index.model, Some(crate::ports::Ports::embedder_model(s.ports())));
+    // A broken index is reported, not mended.
+    s.ports().index_broken.set(true);
+    let st = s.stats().unwrap();
+    assert_eq!(st.index, IndexState::default());
+}
