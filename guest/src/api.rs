@@ -136,6 +136,19 @@ pub struct Forgotten {
     pub purged: u32,
 }
 
+/// What reading an export did; see `imported-records` in `wit/portability.wit`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordsImported {
+    pub memories: u32,
+    pub archived: u32,
+    pub people: u32,
+    pub renamed: u32,
+    pub present: u32,
+    pub reembedded: u32,
+    /// (position in the lines given, why).
+    pub refused: Vec<(u32, String)>,
+}
+
 /// The context an agent injects before a response.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ContextBlock {

@@ -17,6 +17,7 @@ pub use crate::bindings::exports::ash::memory::maintenance::{
 };
 pub use crate::bindings::exports::ash::memory::memories::{Added, ListOptions, NewMemory};
 pub use crate::bindings::exports::ash::memory::people::{Forgotten, NewPerson};
+pub use crate::bindings::exports::ash::memory::portability::{ImportedRecords, RefusedLine};
 pub use crate::bindings::exports::ash::memory::recall::{ContextBlock, SearchQuery, SearchResults};
 
 /// What a home holds: the policy's counts over every scope, and what only the host sees.

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bindings::exports::ash::memory::{maintenance, memories, people, recall, tools};
+use crate::bindings::exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
 
 /// Why a call failed. No variant means data was lost: every error leaves the files as
 /// they were before the call.
@@ -169,6 +169,16 @@ impl From<tools::Error> for Error {
             tools::Error::SecretRefused(m) => Error::SecretRefused(m),
             tools::Error::Storage(m) => Error::Storage(m),
             tools::Error::Index(m) => Error::Index(m),
+        }
+    }
+}
+
+impl From<portability::Error> for Error {
+    fn from(e: portability::Error) -> Self {
+        match e {
+            portability::Error::InvalidInput(m) => Error::InvalidInput(m),
+            portability::Error::Storage(m) => Error::Storage(m),
+            portability::Error::Index(m) => Error::Index(m),
         }
     }
 }

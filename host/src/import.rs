@@ -27,6 +27,8 @@ pub struct FactFile {
     pub facts: Vec<NewMemory>,
     /// For each fact, the line of the file it came from (from 1).
     pub lines: Vec<usize>,
+    /// For each fact, the user it names as its owner (mem0's `user_id`), if any.
+    pub user_ids: Vec<Option<String>>,
 }
 
 /// What an import did, summed over its calls.
@@ -71,6 +73,20 @@ struct FactObject {
     source: Option<String>,
     #[serde(default)]
     observed_at: Option<String>,
+    /// mem0's export: whose memory it is (an import takes only the caller's), when it
+    /// was made (read as when it was observed), and fields with no counterpart here.
+    #[serde(default)]
+    user_id: Option<String>,
+    #[serde(default)]
+    created_at: Option<String>,
+    #[serde(default, rename = "metadata")]
+    _metadata: Option<serde::de::IgnoredAny>,
+    #[serde(default, rename = "id")]
+    _id: Option<serde::de::IgnoredAny>,
+    #[serde(default, rename = "hash")]
+    _hash: Option<serde::de::IgnoredAny>,
+    #[serde(default, rename = "updated_at")]
+    _updated_at: Option<serde::de::IgnoredAny>,
 }
 
 impl FactFile {
@@ -83,18 +99,7 @@ impl FactFile {
     /// Errors: [`Error::Io`] when the file cannot be read; [`Error::InvalidInput`], naming
     /// the line, for malformed JSON, an unknown field or type, or a file that is not text.
     pub fn read(path: &Path) -> Result<FactFile, Error> {
-        let io = |e: std::io::Error| Error::io(path, e);
-        let size = std::fs::metadata(path).map_err(io)?.len();
-        if size > MAX_FILE_BYTES {
-            return Err(Error::InvalidInput(format!(
-                "{} is {size} bytes; an import file holds at most {MAX_FILE_BYTES}",
-                path.display()
-            )));
-        }
-        let bytes = std::fs::read(path).map_err(io)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|e| Error::InvalidInput(format!("{} is not UTF-8 text: {e}", path.display())))?;
-        Self::parse(&text)
+        Self::parse(&read_import_text(path)?)
     }
 
     /// Reads facts from text, as [`FactFile::read`] does.
@@ -127,7 +132,7 @@ impl FactFile {
                     if !line.trim().is_empty() {
                         let mut fact = NewMemory::text(line.trim());
                         fact.source = Some("import".to_owned());
-                        file.push(fact, n);
+                        file.push((fact, None), n);
                     }
                 }
             }
@@ -135,10 +140,28 @@ impl FactFile {
         Ok(file)
     }
 
-    fn push(&mut self, fact: NewMemory, line: usize) {
+    fn push(&mut self, (fact, user_id): (NewMemory, Option<String>), line: usize) {
         self.facts.push(fact);
         self.lines.push(line);
+        self.user_ids.push(user_id);
     }
+}
+
+/// Reads a file to import as text: at most [`MAX_FILE_BYTES`], and UTF-8.
+///
+/// Errors: [`Error::Io`] when it cannot be read; [`Error::InvalidInput`] when it is too
+/// large or not text.
+pub fn read_import_text(path: &Path) -> Result<String, Error> {
+    let io = |e: std::io::Error| Error::io(path, e);
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "{} is {size} bytes; an import file holds at most {MAX_FILE_BYTES}",
+            path.display()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    String::from_utf8(bytes).map_err(|e| Error::InvalidInput(format!("{} is not UTF-8 text: {e}", path.display())))
 }
 
 /// A serde error without its position, which the caller gives as a line or a fact number.
@@ -150,18 +173,19 @@ fn describe(e: &serde_json::Error) -> String {
     }
 }
 
-/// A fact as JSON: a string, or an object of [`FactObject`]'s fields.
-fn to_new_memory(value: serde_json::Value) -> Result<NewMemory, String> {
+/// A fact as JSON: a string, or an object of [`FactObject`]'s fields; with the user it
+/// names, if any.
+fn to_new_memory(value: serde_json::Value) -> Result<(NewMemory, Option<String>), String> {
     let o: FactObject = match value {
         serde_json::Value::String(text) => {
             let mut fact = NewMemory::text(text);
             fact.source = Some("import".to_owned());
-            return Ok(fact);
+            return Ok((fact, None));
         }
         object @ serde_json::Value::Object(_) => serde_json::from_value(object).map_err(|e| describe(&e))?,
         _ => return Err("a fact is a string or an object with a \"content\"".to_owned()),
     };
-    Ok(NewMemory {
+    let fact = NewMemory {
         content: o.content,
         memory_type: match o.memory_type {
             Some(name) => Some(MemoryType::parse(&name).ok_or_else(|| format!("unknown type {name:?}"))?),
@@ -171,8 +195,9 @@ fn to_new_memory(value: serde_json::Value) -> Result<NewMemory, String> {
         subjects: o.subjects,
         shared: o.shared,
         source: Some(o.source.unwrap_or_else(|| "import".to_owned())),
-        observed_at: o.observed_at,
-    })
+        observed_at: o.observed_at.or(o.created_at),
+    };
+    Ok((fact, o.user_id))
 }
 
 impl MemoryStore {

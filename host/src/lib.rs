@@ -47,6 +47,7 @@ mod contract;
 mod doctor;
 mod embedder;
 mod error;
+mod export;
 mod fault;
 mod files;
 mod home;
@@ -65,13 +66,14 @@ mod store;
 pub use clock::Clock;
 pub use contract::{
     Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, HomeStats,
-    IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson, Person, RebuildReport, SearchHit, SearchQuery,
-    SearchResults, Stats,
+    ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson, Person, RebuildReport,
+    RefusedLine, SearchHit, SearchQuery, SearchResults, Stats,
 };
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};
+pub use export::{EXPORT_FORMAT, is_export};
 pub use ids::Ids;
-pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact};
+pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact, read_import_text};
 pub use llm::{Llm, LlmError, LlmRequest};
 pub use sandbox::{Limits, POLICY_COMPONENT};
 pub use store::{MemoryStore, MemoryStoreBuilder};

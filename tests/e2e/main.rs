@@ -24,6 +24,7 @@ mod mcp;
 mod native;
 mod people;
 mod polyglot;
+mod portability;
 mod recall;
 mod sandbox;
 mod sandbox_client;

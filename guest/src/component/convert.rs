@@ -2,7 +2,7 @@
 //! interface's `error` variant.
 
 use super::ash::memory::types;
-use super::exports::ash::memory::{maintenance, memories, people, recall, tools};
+use super::exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
 use crate::api;
 use crate::gc::ArchiveReason;
 use crate::memory_type::MemoryType;
@@ -48,6 +48,15 @@ pub(super) fn people_error(e: api::Error) -> people::Error {
         E::Storage(m) => people::Error::Storage(m),
         e @ E::Index(_) => people::Error::Storage(e.to_string()),
         e => people::Error::InvalidInput(e.to_string()),
+    }
+}
+
+pub(super) fn portability_error(e: api::Error) -> portability::Error {
+    use api::Error as E;
+    match e {
+        E::Storage(m) => portability::Error::Storage(m),
+        E::Index(m) => portability::Error::Index(m),
+        e => portability::Error::InvalidInput(e.to_string()),
     }
 }
 

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use super::ash::memory::types;
 use super::convert::*;
-use super::exports::ash::memory::{maintenance, memories, people, recall, tools};
+use super::exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
 use super::ports::WitPorts;
 use crate::api;
 use crate::service::MemoryService;
@@ -142,6 +142,40 @@ impl maintenance::Guest for Component {
 
     fn stats() -> Result<maintenance::HomeStats, maintenance::Error> {
         with_service(|s| s.stats(), maintenance_error).map(stats)
+    }
+}
+
+impl portability::Guest for Component {
+    fn export_records(
+        c: types::Caller,
+        options: portability::ExportOptions,
+    ) -> Result<Vec<String>, portability::Error> {
+        with_service(
+            |s| s.export_records(&caller(c), options.include_archive),
+            portability_error,
+        )
+    }
+
+    fn import_records(
+        c: types::Caller,
+        lines: Vec<String>,
+        check_only: bool,
+    ) -> Result<portability::ImportedRecords, portability::Error> {
+        with_service(|s| s.import_records(&caller(c), &lines, check_only), portability_error).map(|r| {
+            portability::ImportedRecords {
+                memories: r.memories,
+                archived: r.archived,
+                people: r.people,
+                renamed: r.renamed,
+                present: r.present,
+                reembedded: r.reembedded,
+                refused: r
+                    .refused
+                    .into_iter()
+                    .map(|(position, reason)| portability::RefusedLine { position, reason })
+                    .collect(),
+            }
+        })
     }
 }
 

@@ -16,6 +16,8 @@
 //! - `retention`: `delete`, `gc`, `compact` and eviction beyond `max_entries`.
 //! - `people`: the `people` commands and linking an add's subjects to people;
 //!   `forgetting`: `people.forget`;
+//! - `exporting` and `restoring`: `export-records` and `import-records`, moving a
+//!   caller's records between homes;
 //!   `person_lookup` finds the caller's people; `person_resolution` turns references
 //!   into people, creating and completing them.
 //! - `context` and `tools`: the service side of the context block and the agent tools
@@ -35,6 +37,7 @@ mod adding;
 mod context;
 mod doctor;
 mod errors;
+mod exporting;
 mod forgetting;
 mod importing;
 
@@ -45,6 +48,7 @@ mod people;
 mod person_lookup;
 mod person_resolution;
 mod reading;
+mod restoring;
 mod retention;
 mod searching;
 mod stats;

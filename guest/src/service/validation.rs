@@ -24,25 +24,7 @@ impl<P: Ports> MemoryService<P> {
         now: DateTime<Utc>,
     ) -> Result<MemoryRecord, Error> {
         let content = item.content.trim().to_owned();
-        if content.chars().all(is_invisible) {
-            return Err(Error::InvalidInput(if content.is_empty() {
-                "content is empty".into()
-            } else {
-                "content is empty: it holds only invisible or control characters".into()
-            }));
-        }
-        if content.len() > MAX_CONTENT_BYTES {
-            return Err(Error::InvalidInput(format!(
-                "content is {} bytes; a memory holds at most {MAX_CONTENT_BYTES}",
-                content.len()
-            )));
-        }
-        if let Some(kind) = secrets::detect(&content) {
-            return Err(Error::SecretRefused(format!(
-                "this looks like {}; secrets are never stored in memory",
-                kind.describe()
-            )));
-        }
+        check_content(&content)?;
         let source = item.source.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
         if let Some(kind) = source.as_deref().and_then(secrets::detect) {
             return Err(Error::SecretRefused(format!(
@@ -97,6 +79,31 @@ impl<P: Ports> MemoryService<P> {
             extra: Default::default(),
         })
     }
+}
+
+/// What any stored memory's content must be: not empty or invisible, not oversized,
+/// not a secret.
+pub(super) fn check_content(content: &str) -> Result<(), Error> {
+    if content.chars().all(is_invisible) {
+        return Err(Error::InvalidInput(if content.is_empty() {
+            "content is empty".into()
+        } else {
+            "content is empty: it holds only invisible or control characters".into()
+        }));
+    }
+    if content.len() > MAX_CONTENT_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "content is {} bytes; a memory holds at most {MAX_CONTENT_BYTES}",
+            content.len()
+        )));
+    }
+    if let Some(kind) = secrets::detect(content) {
+        return Err(Error::SecretRefused(format!(
+            "this looks like {}; secrets are never stored in memory",
+            kind.describe()
+        )));
+    }
+    Ok(())
 }
 
 /// Subject references are user text like any other: a secret in one is refused.

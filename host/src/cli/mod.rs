@@ -10,6 +10,7 @@ mod bench_workload;
 mod component;
 mod conformance;
 mod demo;
+mod export;
 mod import;
 mod output;
 
@@ -74,15 +75,27 @@ enum Command {
         #[arg(long, value_name = "T")]
         observed_at: Option<String>,
     },
-    /// Remember many facts from a file: one per line, a JSON list, or JSON lines
+    /// Remember many facts from a file: one per line, a JSON list, JSON lines, mem0's
+    /// export, or an ash-memory export (records kept as they were)
     Import {
         /// The file: plain text (one fact per line), a JSON list of facts, or JSON lines;
         /// a JSON fact is a string or {"content", "type", "subjects", "expires_in_days",
-        /// "shared", "source", "observed_at"}
+        /// "shared", "source", "observed_at"} (mem0's {"memory", "user_id", "metadata",
+        /// "created_at"} too); or what `export` wrote
         file: PathBuf,
         /// Import the other facts when some would be refused (else nothing is imported)
         #[arg(long)]
         skip_refused: bool,
+    },
+    /// Write your people and memories (those of --user and --chat) as an export that
+    /// `import` reads into another home
+    Export {
+        /// Also export the archive entries
+        #[arg(long)]
+        include_archive: bool,
+        /// Write to this file (0600) instead of stdout
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Search by meaning and words
     Search {
@@ -361,6 +374,10 @@ pub fn run() -> Result<()> {
             out.added(&store.add(&caller, &item)?);
         }
         Command::Import { file, skip_refused } => import::run(&mut store, &caller, &file, skip_refused, &out)?,
+        Command::Export {
+            include_archive,
+            out: file,
+        } => export::run(&mut store, &caller, include_archive, file.as_deref(), &out)?,
         Command::Search { query, limit, about } => {
             let mut request = SearchQuery::new(query).limit(limit);
             request.about = about;

@@ -7,8 +7,8 @@ use std::io::Write as _;
 use serde_json::{Value, json};
 
 use ash_memory::{
-    Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, Memory, Person, RebuildReport,
-    SearchResults, Stats,
+    Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, ImportedRecords, Memory, Person,
+    RebuildReport, SearchResults, Stats,
 };
 
 use crate::server::tokens::{Issued, TokenInfo};
@@ -119,6 +119,42 @@ impl Output {
             r.refused.len(),
             r.superseded,
             r.evicted
+        );
+    }
+
+    /// Lines as they are, one per line (an export).
+    pub fn lines(&self, lines: &[String]) {
+        for line in lines {
+            say!("{line}");
+        }
+    }
+
+    pub fn imported_records(&self, r: &ImportedRecords) {
+        if self.json {
+            let refused: Vec<Value> = r
+                .refused
+                .iter()
+                .map(|l| json!({ "position": l.position, "reason": l.reason }))
+                .collect();
+            return print_json(&json!({
+                "memories": r.memories,
+                "archived": r.archived,
+                "people": r.people,
+                "renamed": r.renamed,
+                "present": r.present,
+                "reembedded": r.reembedded,
+                "refused": refused,
+            }));
+        }
+        say!(
+            "Imported {} memories, {} archive entries and {} people ({} already present, {} given new ids, {} embedded again, {} refused)",
+            r.memories,
+            r.archived,
+            r.people,
+            r.present,
+            r.renamed,
+            r.reembedded,
+            r.refused.len()
         );
     }
 

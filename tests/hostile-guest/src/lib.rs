@@ -10,7 +10,7 @@ mod component {
     });
 
     use ash::memory::types::{Caller, Memory, Person};
-    use exports::ash::memory::{maintenance, memories, people, recall, tools};
+    use exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
 
     struct Hostile;
 
@@ -106,6 +106,19 @@ mod component {
         }
         fn call(_c: Caller, name: String, _a: String) -> Result<String, tools::Error> {
             Err(tools::Error::UnknownTool(name))
+        }
+    }
+
+    impl portability::Guest for Hostile {
+        fn export_records(_c: Caller, _o: portability::ExportOptions) -> Result<Vec<String>, portability::Error> {
+            Ok(Vec::new())
+        }
+        fn import_records(
+            _c: Caller,
+            _lines: Vec<String>,
+            _check_only: bool,
+        ) -> Result<portability::ImportedRecords, portability::Error> {
+            Err(portability::Error::InvalidInput("no".into()))
         }
     }
 

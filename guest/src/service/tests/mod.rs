@@ -14,6 +14,7 @@ mod forgetting;
 mod importing;
 mod maintenance;
 mod people;
+mod portability;
 mod reading;
 mod resolving;
 mod retention;

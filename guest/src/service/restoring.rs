@@ -1,0 +1,253 @@
+//! `import-records`: reading an export back, for a caller, into this home. Records keep
+//! their ids unless this home already uses one for something else; vectors are kept when
+//! the export's model is this home's.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::MemoryService;
+use super::exporting::Header;
+use super::index_sync::index_entry;
+use super::validation::check_content;
+use crate::api::{Error, RecordsImported};
+use crate::people::PersonRecord;
+use crate::ports::{Collection, IndexEntry, Level, Ports};
+use crate::record::{MemoryRecord, encode_embedding};
+use crate::scope::Caller;
+use crate::vectors;
+
+/// Texts per embedding call when an import must embed again.
+const EMBED_BATCH: usize = 256;
+
+/// The records of an export, each rescoped to the caller.
+#[derive(Default)]
+struct Parsed {
+    people: Vec<PersonRecord>,
+    /// (is it an archive entry, the record).
+    memories: Vec<(bool, MemoryRecord)>,
+}
+
+impl<P: Ports> MemoryService<P> {
+    /// `import-records`; see `wit/portability.wit`.
+    pub fn import_records(
+        &mut self,
+        caller: &Caller,
+        lines: &[String],
+        check_only: bool,
+    ) -> Result<RecordsImported, Error> {
+        if caller.user_id.is_none() && caller.chat_id.is_none() {
+            return Err(Error::InvalidInput(
+                "a caller with neither a user nor a chat cannot import".into(),
+            ));
+        }
+        let header = Header::parse(lines.first().map(String::as_str).unwrap_or(""))?;
+        let mut report = RecordsImported::default();
+        let mut parsed = Parsed::default();
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            if line.trim().is_empty() {
+                continue;
+            }
+            if let Err(reason) = parse_line(caller, line, &mut parsed) {
+                report.refused.push((i as u32, reason));
+            }
+        }
+        if check_only {
+            return Ok(report);
+        }
+        // Embedding first: a remote embedder is asked without the home's lock, and the
+        // collections are read afresh afterwards.
+        report.reembedded = self.embed_again(&header, &mut parsed.memories);
+        self.load()?;
+        self.store_parsed(parsed, &mut report)?;
+        Ok(report)
+    }
+
+    /// Drops the vectors another model made and embeds those memories again; when the
+    /// embedder does not answer they wait for an embedding, as an add's would.
+    fn embed_again(&self, header: &Header, memories: &mut [(bool, MemoryRecord)]) -> u32 {
+        let want = self.wanted_index();
+        let mut stale: Vec<usize> = Vec::new();
+        for (i, (in_archive, r)) in memories.iter_mut().enumerate() {
+            let model = r.embedding_model.as_deref().unwrap_or(&header.embedding_model);
+            if *in_archive {
+                // Never indexed, so never embedded again; but a vector of another model
+                // keeps that model's name, so that a later rebuild does not take it for ours.
+                if r.embedding.is_some() && model != want.model {
+                    r.embedding_model = Some(model.to_owned());
+                }
+                continue;
+            }
+            let fits = model == want.model && r.vector().is_some_and(|v| vectors::usable(v, want.dimension).is_some());
+            if !fits {
+                r.embedding = None;
+                r.embedding_model = None;
+                stale.push(i);
+            }
+        }
+        for batch in stale.chunks(EMBED_BATCH) {
+            let texts: Vec<String> = batch.iter().map(|&i| memories[i].1.content.clone()).collect();
+            match self.ports.embed(&texts) {
+                Ok(vectors) if vectors.len() == texts.len() => {
+                    for (&i, v) in batch.iter().zip(vectors) {
+                        if let Some(v) = vectors::usable(v, want.dimension) {
+                            memories[i].1.embedding = Some(encode_embedding(&v));
+                            memories[i].1.embedding_model = Some(want.model.clone());
+                        }
+                    }
+                }
+                _ => {
+                    self.ports.log(
+                        Level::Warn,
+                        "embedder unavailable during import; memories wait for an embedding",
+                    );
+                    break;
+                }
+            }
+        }
+        stale.len() as u32
+    }
+
+    /// Gives colliding records new ids, follows the references, and writes the rest.
+    fn store_parsed(&mut self, parsed: Parsed, report: &mut RecordsImported) -> Result<(), Error> {
+        let archived: HashSet<String> = {
+            let chunk = self.ports.read(Collection::Archive, 0, None)?;
+            crate::collection::ids_named::<MemoryRecord>(&chunk.data)
+                .into_iter()
+                .collect()
+        };
+        let mut person_ids: HashMap<String, String> = HashMap::new();
+        for p in &parsed.people {
+            if self.people.get(&p.id).is_some_and(|e| e != p) {
+                person_ids.insert(p.id.clone(), self.ports.new_id());
+            }
+        }
+        let mut memory_ids: HashMap<String, String> = HashMap::new();
+        for (in_archive, r) in &parsed.memories {
+            let taken = match self.memories.get(&r.id) {
+                Some(existing) => *in_archive || !same_memory(existing, r),
+                None => archived.contains(&r.id) && !*in_archive,
+            };
+            if taken {
+                memory_ids.insert(r.id.clone(), self.ports.new_id());
+            }
+        }
+        report.renamed = (person_ids.len() + memory_ids.len()) as u32;
+        let follow = |map: &HashMap<String, String>, id: &mut String| {
+            if let Some(new) = map.get(id.as_str()) {
+                *id = new.clone();
+            }
+        };
+
+        let mut people = Vec::new();
+        for mut p in parsed.people {
+            follow(&person_ids, &mut p.id);
+            p.relationships
+                .iter_mut()
+                .for_each(|r| follow(&person_ids, &mut r.person_id));
+            if let Some(m) = p.merged_into.as_mut() {
+                follow(&person_ids, m);
+            }
+            if self.people.get(&p.id) == Some(&p) {
+                report.present += 1;
+            } else {
+                people.push(p);
+            }
+        }
+        let (mut live, mut archive) = (Vec::new(), Vec::new());
+        for (in_archive, mut r) in parsed.memories {
+            follow(&memory_ids, &mut r.id);
+            r.subject_person_ids.iter_mut().for_each(|s| follow(&person_ids, s));
+            if let Some(by) = r.superseded_by_id.as_mut() {
+                follow(&memory_ids, by);
+            }
+            let present = if in_archive {
+                archived.contains(&r.id)
+            } else {
+                self.memories.get(&r.id).is_some_and(|e| same_memory(e, &r))
+            };
+            match (present, in_archive) {
+                (true, _) => report.present += 1,
+                (false, true) => archive.push(r.to_line()),
+                (false, false) => live.push(r),
+            }
+        }
+        report.people = people.len() as u32;
+        report.memories = live.len() as u32;
+        report.archived = archive.len() as u32;
+
+        // People first, so that no memory points at someone not yet on file.
+        self.people.append(&self.ports, people)?;
+        self.ports.append(Collection::Archive, &archive)?;
+        let entries: Vec<IndexEntry> = live
+            .iter()
+            .filter(|r| r.superseded_at.is_none())
+            .map(|r| index_entry(r, r.vector()))
+            .collect();
+        let now = self.now()?;
+        self.memories.append(&self.ports, live.clone())?;
+        self.index_written(&entries, &[]);
+        let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
+        self.enforce_max_entries(&live, &ids, now)?;
+        Ok(())
+    }
+}
+
+/// Whether a stored memory is the imported one: the same record, vectors aside (another
+/// model's vector of the same text is the same memory).
+fn same_memory(a: &MemoryRecord, b: &MemoryRecord) -> bool {
+    let strip = |r: &MemoryRecord| MemoryRecord {
+        embedding: None,
+        embedding_model: None,
+        ..r.clone()
+    };
+    strip(a) == strip(b)
+}
+
+/// Reads one record line into `parsed`, rescoped to the caller; says why not otherwise.
+fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), String> {
+    let mut value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let kind = match value.as_object_mut().and_then(|o| o.remove("kind")) {
+        Some(Value::String(kind)) => kind,
+        _ => return Err("a record line needs a \"kind\"".into()),
+    };
+    let record = value.to_string();
+    match kind.as_str() {
+        "person" => {
+            let user = caller
+                .user_id
+                .as_ref()
+                .ok_or("people belong to a user, and the caller has none")?;
+            let mut p = PersonRecord::parse(&record)?;
+            p.owner_user_id = user.clone();
+            parsed.people.push(p);
+        }
+        "memory" | "archived" => {
+            let mut r = MemoryRecord::parse(&record).map_err(|e| e.0)?;
+            check_content(&r.content).map_err(|e| e.to_string())?;
+            let in_archive = kind == "archived";
+            if in_archive != r.archived_at.is_some() {
+                return Err(format!(
+                    "a {kind} line {} an archived_at",
+                    if in_archive { "needs" } else { "has" }
+                ));
+            }
+            if r.chat_id.is_some() {
+                let chat = caller.chat_id.as_ref().ok_or("a group memory needs a chat to go to")?;
+                r.chat_id = Some(chat.clone());
+                r.owner_user_id = r.owner_user_id.and(caller.user_id.clone());
+            } else if r.owner_user_id.is_some() {
+                let user = caller
+                    .user_id
+                    .as_ref()
+                    .ok_or("a personal memory needs a user to belong to")?;
+                r.owner_user_id = Some(user.clone());
+            } else {
+                return Err("a memory with neither an owner nor a chat".into());
+            }
+            parsed.memories.push((in_archive, r));
+        }
+        other => return Err(format!("unknown kind {other:?}")),
+    }
+    Ok(())
+}

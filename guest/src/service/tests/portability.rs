@@ -1,0 +1,150 @@
+//! Export and import: a lossless round trip, re-imports that store nothing twice, ids
+//! that collide, and lines that are refused alone.
+
+use super::{alice, bob_alone, service, with_subjects};
+use crate::api::*;
+use crate::fake::FakePorts;
+use crate::ports::Collection;
+use crate::service::MemoryService;
+
+/// Alice's home: people with an edge, a replaced memory, a shared one, a deleted one.
+fn home() -> MemoryService<FakePorts> {
+    let mut s = service();
+    // The fake embedder's vectors are crude: a low threshold lets Porto replace Lisbon.
+    s.ports().settings.borrow_mut().supersession_threshold = 0.4;
+    s.add(
+        &alice(),
+        with_subjects("Sarah likes tulips", &["my wife Sarah", "Sarah's brother Tom"]),
+    )
+    .unwrap();
+    let moved = s
+        .add_batch(
+            &alice(),
+            vec![NewMemory::text("I live in Lisbon"), NewMemory::text("I live in Porto")],
+        )
+        .unwrap();
+    assert_eq!(moved.superseded.len(), 1, "Porto replaces Lisbon");
+    s.add(
+        &alice(),
+        NewMemory {
+            shared: true,
+            ..NewMemory::text("The team lunch is on Friday")
+        },
+    )
+    .unwrap();
+    let gone = s
+        .add(&alice(), NewMemory::text("I like jazz"))
+        .unwrap()
+        .memories
+        .remove(0)
+        .id;
+    s.delete(&alice(), &gone).unwrap();
+    s.add(&bob_alone(), NewMemory::text("Bob's own fact")).unwrap();
+    s
+}
+
+/// The lines after the header (which carries the time of the export).
+fn body(lines: &[String]) -> &[String] {
+    &lines[1..]
+}
+
+#[test]
+fn an_export_read_into_an_empty_home_exports_the_same_lines() {
+    let mut a = home();
+    let lines = a.export_records(&alice(), true).unwrap();
+    assert!(lines[0].contains(r#""format":"ash-memory-export""#), "{}", lines[0]);
+    assert!(lines.iter().all(|l| !l.contains("Bob's own fact")), "nothing of Bob's");
+    let kinds = |k: &str| lines.iter().filter(|l| l.contains(&format!(r#""kind":"{k}""#))).count();
+    assert_eq!((kinds("person"), kinds("memory"), kinds("archived")), (2, 4, 1));
+
+    let mut b = service();
+    let r = b.import_records(&alice(), &lines, false).unwrap();
+    assert_eq!(
+        (r.people, r.memories, r.archived, r.renamed, r.present, r.reembedded),
+        (2, 4, 1, 0, 0, 0),
+        "{r:?}"
+    );
+    assert!(r.refused.is_empty(), "{:?}", r.refused);
+    let again = b.export_records(&alice(), true).unwrap();
+    assert_eq!(body(&again), body(&lines), "lossless, field by field");
+    // Searchable and scoped as before.
+    assert_eq!(super::search(&mut b, &alice(), "tulips")[0], "Sarah likes tulips");
+    assert!(super::search(&mut b, &bob_alone(), "tulips").is_empty());
+
+    // Reading it again stores nothing twice.
+    let twice = b.import_records(&alice(), &lines, false).unwrap();
+    assert_eq!(
+        (twice.people, twice.memories, twice.archived, twice.present),
+        (0, 0, 0, 7)
+    );
+    assert_eq!(body(&b.export_records(&alice(), true).unwrap()), body(&lines));
+}
+
+#[test]
+fn colliding_ids_are_renamed_and_references_follow() {
+    let mut a = home();
+    let lines = a.export_records(&alice(), false).unwrap();
+    // Bob imports Alice's export into her own home: every id is taken by her records.
+    let r = a
+        .import_records(&crate::scope::Caller::new(Some("bob"), Some("chat-9")), &lines, false)
+        .unwrap();
+    assert_eq!((r.people, r.memories, r.renamed, r.present), (2, 4, 6, 0), "{r:?}");
+    let bobs = a.list(
+        &crate::scope::Caller::new(Some("bob"), Some("chat-9")),
+        &ListOptions {
+            include_superseded: true,
+            ..ListOptions::default()
+        },
+    );
+    let bobs = bobs.unwrap();
+    let tulips = bobs.iter().find(|m| m.content == "Sarah likes tulips").unwrap();
+    let bob_people: Vec<String> = a.people_list(&bob_alone()).unwrap().into_iter().map(|p| p.id).collect();
+    assert_eq!(tulips.subject_person_ids.len(), 2);
+    assert!(
+        tulips.subject_person_ids.iter().all(|id| bob_people.contains(id)),
+        "subjects follow the new ids"
+    );
+    let lisbon = bobs.iter().find(|m| m.content == "I live in Lisbon").unwrap();
+    let porto = bobs.iter().find(|m| m.content == "I live in Porto").unwrap();
+    assert_eq!(
+        lisbon.superseded_by_id.as_ref(),
+        Some(&porto.id),
+        "the chain follows the new id"
+    );
+    let lunch = bobs.iter().find(|m| m.content.contains("lunch")).unwrap();
+    assert_eq!(
+        lunch.chat_id.as_deref(),
+        Some("chat-9"),
+        "group records go to the importer's chat"
+    );
+    // Alice's records are untouched.
+    assert_eq!(body(&a.export_records(&alice(), false).unwrap()), body(&lines));
+}
+
+#[test]
+fn bad_lines_are_refused_alone_and_a_check_writes_nothing() {
+    let mut a = home();
+    let mut lines = a.export_records(&alice(), false).unwrap();
+    lines.push("not json".into());
+    lines.push(r#"{"kind":"memory","id":"x","version":1,"content":"password: hunter2hunter2","memory_type":"knowledge","embedding":null,"created_at":"2026-03-01T12:00:00+00:00","owner_user_id":"alice"}"#.into());
+    lines.push(r#"{"kind":"planet","id":"y"}"#.into());
+    let mut b = service();
+    let before = [Collection::Memories, Collection::People, Collection::Archive].map(|c| b.ports().file(c));
+    let check = b.import_records(&alice(), &lines, true).unwrap();
+    let positions: Vec<u32> = check.refused.iter().map(|(p, _)| *p).collect();
+    let n = lines.len() as u32;
+    assert_eq!(positions, [n - 3, n - 2, n - 1], "{:?}", check.refused);
+    assert!(check.refused[1].1.contains("secret"), "{:?}", check.refused[1]);
+    assert_eq!(
+        [Collection::Memories, Collection::People, Collection::Archive].map(|c| b.ports().file(c)),
+        before
+    );
+    let done = b.import_records(&alice(), &lines, false).unwrap();
+    assert_eq!((done.memories, done.refused.len()), (4, 3));
+    assert!(!b.ports().file(Collection::Memories).contains("hunter2"));
+    // Not an export at all.
+    assert!(matches!(
+        b.import_records(&alice(), &["I like tea".to_owned()], false),
+        Err(Error::InvalidInput(m)) if m.contains("not an ash-memory export")
+    ));
+}
