@@ -58,6 +58,7 @@ mod imports;
 mod index;
 mod journal;
 mod llm;
+mod migrate;
 #[cfg(feature = "native-policy")]
 pub mod native;
 mod sandbox;
@@ -75,6 +76,7 @@ pub use export::{EXPORT_FORMAT, is_export};
 pub use ids::Ids;
 pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact, read_import_text};
 pub use llm::{Llm, LlmError, LlmRequest};
+pub use migrate::{Migrated, is_legacy_store};
 pub use sandbox::{Limits, POLICY_COMPONENT};
 pub use store::{MemoryStore, MemoryStoreBuilder};
 

@@ -81,11 +81,16 @@ impl MemoryStoreBuilder {
     /// Opens the home (creating its folders) and loads the component.
     pub fn open(mut self) -> Result<MemoryStore, Error> {
         let (home, config, state) = self.host_state()?;
+        // Before the index is first opened: a legacy store at its path is moved aside.
+        let legacy = crate::migrate::pending(&home)?;
         let limits = self.limits.unwrap_or_else(|| config.limits());
         let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
         let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
         let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
         let mut store = MemoryStore { home, sandbox };
+        if let Some(from) = legacy {
+            store.migrate_on_open(&from)?;
+        }
         // `[memory] auto_gc = true`: clean up when a host starts.
         if config.memory.auto_gc == Some(true) && !self.skip_auto_gc {
             let report = store.gc(false)?;
@@ -159,9 +164,55 @@ impl MemoryStore {
         self.home.root()
     }
 
+    /// The home, for the host's own files beside the collections.
+    pub(crate) fn home_ref(&self) -> &Home {
+        &self.home
+    }
+
+    /// The embedder's model id and dimension.
+    pub(crate) fn embedder_info(&mut self) -> (String, u32) {
+        let e = &self.sandbox.state_mut().embedder;
+        (e.model_id().to_owned(), e.dimension())
+    }
+
     /// Sets the clock for later calls.
     pub fn set_clock(&mut self, clock: Clock) {
         self.sandbox.state_mut().clock = clock;
+    }
+
+    /// The first open of a home that held a legacy store: migrate it, with a progress bar
+    /// on a terminal, report the counts, and record that it is done.
+    fn migrate_on_open(&mut self, from: &std::path::Path) -> Result<(), Error> {
+        use std::io::IsTerminal as _;
+        let bar = if std::io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("migrating the legacy store [{bar:30}] {pos}/{len} rows")
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+            );
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let report = self.migrate_from(from, |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+        bar.finish_and_clear();
+        let report = report?;
+        crate::migrate::finish(&self.home, from)?;
+        tracing::warn!(
+            "migrated the legacy store: {} people and {} memories read in ({} embedded again, {} already present), \
+             {} rows set aside in memory/migration.quarantine.jsonl; the old file is kept as {}",
+            report.people,
+            report.memories,
+            report.reembedded,
+            report.present,
+            report.quarantined,
+            from.display()
+        );
+        Ok(())
     }
 
     /// Runs one export under the home's lock, as one transaction: a transaction left

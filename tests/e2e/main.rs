@@ -20,6 +20,7 @@ mod forgetting;
 mod import;
 mod llm_http;
 mod mcp;
+mod migration;
 #[cfg(feature = "native-policy")]
 mod native;
 mod people;

@@ -11,6 +11,7 @@ use super::exporting::Header;
 use super::index_sync::index_entry;
 use super::validation::check_content;
 use crate::api::{Error, RecordsImported};
+use crate::memory_type::classify;
 use crate::people::PersonRecord;
 use crate::ports::{Collection, IndexEntry, Level, Ports};
 use crate::record::{MemoryRecord, encode_embedding};
@@ -211,6 +212,16 @@ fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), St
         Some(Value::String(kind)) => kind,
         _ => return Err("a record line needs a \"kind\"".into()),
     };
+    // A record from before memories had types (a legacy store) gets the type its words
+    // suggest, as an add without one does.
+    if matches!(kind.as_str(), "memory" | "archived")
+        && let Some(o) = value.as_object_mut()
+        && !o.contains_key("memory_type")
+        && let Some(content) = o.get("content").and_then(Value::as_str)
+    {
+        let inferred = serde_json::to_value(classify(content)).expect("a type serializes");
+        o.insert("memory_type".into(), inferred);
+    }
     let record = value.to_string();
     match kind.as_str() {
         "person" => {

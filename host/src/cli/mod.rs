@@ -97,6 +97,14 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Read a legacy SQLite store (its people and memories tables) into this home; the
+    /// file is only read. A home that holds one at data/memory.db and no memories yet
+    /// migrates on first open by itself
+    Migrate {
+        /// The legacy database
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+    },
     /// Search by meaning and words
     Search {
         query: String,
@@ -374,6 +382,10 @@ pub fn run() -> Result<()> {
             out.added(&store.add(&caller, &item)?);
         }
         Command::Import { file, skip_refused } => import::run(&mut store, &caller, &file, skip_refused, &out)?,
+        Command::Migrate { from } => {
+            let report = store.migrate_from(&from, |_, _| {})?;
+            out.migrated(&report);
+        }
         Command::Export {
             include_archive,
             out: file,

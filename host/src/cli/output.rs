@@ -7,8 +7,8 @@ use std::io::Write as _;
 use serde_json::{Value, json};
 
 use ash_memory::{
-    Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, ImportedRecords, Memory, Person,
-    RebuildReport, SearchResults, Stats,
+    Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, ImportedRecords, Memory, Migrated,
+    Person, RebuildReport, SearchResults, Stats,
 };
 
 use crate::server::tokens::{Issued, TokenInfo};
@@ -119,6 +119,25 @@ impl Output {
             r.refused.len(),
             r.superseded,
             r.evicted
+        );
+    }
+
+    pub fn migrated(&self, r: &Migrated) {
+        if self.json {
+            return print_json(&json!({
+                "from": r.from, "rows": r.rows, "people": r.people, "memories": r.memories,
+                "present": r.present, "reembedded": r.reembedded, "quarantined": r.quarantined,
+            }));
+        }
+        say!(
+            "Migrated {} rows from {}: {} people and {} memories read in ({} already present, {} embedded again); {} set aside in memory/migration.quarantine.jsonl",
+            r.rows,
+            r.from.display(),
+            r.people,
+            r.memories,
+            r.present,
+            r.reembedded,
+            r.quarantined
         );
     }
 

@@ -68,7 +68,7 @@ pub struct SqliteIndex {
     searched: HashSet<String>,
 }
 
-fn register_sqlite_vec() {
+pub(crate) fn register_sqlite_vec() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // SAFETY: sqlite3_vec_init has the signature of an SQLite extension entry point;
