@@ -56,6 +56,11 @@ pub struct MemoryRecord {
     /// schema; absent on records from older writers, which are then re-embedded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embedding_model: Option<String>,
+    /// Entities the content names (`crate::entities`: `email:…`, `url:…`, `date:…`,
+    /// `mention:…`, `tag:…`, `name:…`), for search. An addition to seed 000's schema;
+    /// absent on records from older writers, whose entities are found when needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<String>,
     /// Fields written by a newer schema; kept so that a rewrite never drops them.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,

@@ -14,6 +14,7 @@ mod conformance;
 mod contract;
 mod crash;
 mod embedder_http;
+mod entities;
 mod evolution;
 mod fidelity;
 mod forgetting;

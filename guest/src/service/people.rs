@@ -43,6 +43,18 @@ impl<P: Ports> MemoryService<P> {
             ids.retain(|id| seen.insert(id.clone()));
             record.subject_person_ids = ids;
         }
+        // Entities last: the people this call created are known by name too.
+        let known: Vec<String> = self
+            .people_of(caller)
+            .into_iter()
+            .chain(writes.values())
+            .filter(|p| !p.has_placeholder_name())
+            .map(|p| p.name.clone())
+            .collect();
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        for record in records.iter_mut() {
+            record.entities = crate::entities::recognise(&record.content, &known);
+        }
         Ok(writes)
     }
 

@@ -1,5 +1,5 @@
-//! `search`: vector, full-text and person-graph search, fused by rank, within the
-//! caller's scope and over live memories only.
+//! `search`: vector, full-text, person-graph and entity search, fused by rank, within
+//! the caller's scope and over live memories only.
 
 use std::collections::{HashMap, HashSet};
 
@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MemoryService};
 use crate::api::{Error, Memory, SearchHit, SearchQuery, SearchResults};
+use crate::entities;
 use crate::lifecycle;
 use crate::ports::{Level, Ports};
 use crate::record::parse_time;
@@ -130,7 +131,9 @@ impl<P: Ports> MemoryService<P> {
             }
         }
 
-        let hits = fuse(&[vector_ids, text_ids, graph_ids])
+        let entity_ids = self.entity_matches(caller, text, now, &similarity);
+
+        let hits = fuse(&[vector_ids, text_ids, graph_ids, entity_ids])
             .into_iter()
             .filter(|(id, _)| {
                 !filter_to_about
@@ -151,6 +154,52 @@ impl<P: Ports> MemoryService<P> {
             })
             .collect();
         Ok(SearchResults { hits, notices })
+    }
+
+    /// The fourth list: memories that hold an entity the query names (an address, a URL,
+    /// a date, a mention, a tag, a name), most shared entities first, then the closest
+    /// to the query, then the newest. Empty when the query names none.
+    fn entity_matches(
+        &self,
+        caller: &Caller,
+        text: &str,
+        now: DateTime<Utc>,
+        similarity: &HashMap<String, f32>,
+    ) -> Vec<String> {
+        let names: Vec<String> = self
+            .people_of(caller)
+            .iter()
+            .filter(|p| !p.has_placeholder_name())
+            .map(|p| p.name.clone())
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let wanted = entities::recognise(text, &names);
+        if wanted.is_empty() {
+            return Vec::new();
+        }
+        let mut matches: Vec<(usize, f32, DateTime<Utc>, String)> = self
+            .memories
+            .iter()
+            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
+            .filter_map(|r| {
+                // Records from before entities were kept have theirs found now.
+                let found;
+                let held = if r.entities.is_empty() {
+                    found = entities::recognise(&r.content, &[]);
+                    &found
+                } else {
+                    &r.entities
+                };
+                let shared = wanted.iter().filter(|e| held.contains(e)).count();
+                (shared > 0).then(|| {
+                    let sim = similarity.get(&r.id).copied().unwrap_or(0.0);
+                    let at = parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH);
+                    (shared, sim, at, r.id.clone())
+                })
+            })
+            .collect();
+        matches.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)).then(b.2.cmp(&a.2)));
+        matches.into_iter().map(|m| m.3).collect()
     }
 
     /// People the text refers to by relation: "my wife" in "What does my wife like?".

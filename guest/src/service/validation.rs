@@ -76,6 +76,7 @@ impl<P: Ports> MemoryService<P> {
             archive_reason: None,
             metadata: None,
             embedding_model: None,
+            entities: Vec::new(),
             extra: Default::default(),
         })
     }
