@@ -9,7 +9,8 @@
 
 use chrono::NaiveDate;
 
-const MONTHS: [&str; 12] = [
+/// The months, lower case, January first.
+pub(crate) const MONTHS: [&str; 12] = [
     "january",
     "february",
     "march",

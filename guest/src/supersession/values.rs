@@ -4,6 +4,7 @@
 use super::lexicon::{CLAUSE_VERBS, LEADS, QUALIFIERS, TIME_UNITS};
 use super::statement::Shape;
 use super::tokens::Tok;
+use crate::entities::MONTHS;
 
 /// A value as read: its words, what limits it, its shape, the preposition it started with.
 pub(super) struct Value {
@@ -138,20 +139,6 @@ const WEEKDAYS: &[&str] = &[
     "friday",
     "saturday",
     "sunday",
-];
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
 ];
 
 /// "3rd", "15th": a day of a month.
