@@ -3,7 +3,7 @@
 //! what the block holds and how it reads; the service fits it to a token budget (by
 //! dropping the least relevant memories first) in `service::context`.
 
-use crate::api::{Person, SearchHit};
+use crate::api::{Memory, Person, SearchHit};
 
 /// The budget when the caller gives none.
 pub const DEFAULT_MAX_TOKENS: u32 = 2000;
@@ -38,8 +38,9 @@ fn one_line(text: &str) -> String {
         .join(" ")
 }
 
-/// Renders the two blocks as markdown.
-pub fn render(people: &[Person], memories: &[SearchHit]) -> String {
+/// Renders the blocks as markdown: known people, relevant memories, and the user's
+/// latest reflection on their past week when there is one.
+pub fn render(people: &[Person], memories: &[SearchHit], reflection: Option<&Memory>) -> String {
     let mut out = String::new();
     if !people.is_empty() {
         out.push_str("## Known People\n\nThe user has told you about these people:\n\n");
@@ -71,6 +72,16 @@ pub fn render(people: &[Person], memories: &[SearchHit]) -> String {
             ));
         }
     }
+    if let Some(r) = reflection {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let day = r.created_at.get(..10).unwrap_or(&r.created_at);
+        out.push_str(&format!(
+            "## Recent Reflection\n\nA summary of the user's week, written on {day}:\n\n{}\n",
+            one_line(&r.content)
+        ));
+    }
     out
 }
 
@@ -98,7 +109,7 @@ mod tests {
             updated_at: None,
             relationships: vec![],
         };
-        let md = render(std::slice::from_ref(&sarah), &[]);
+        let md = render(std::slice::from_ref(&sarah), &[], None);
         assert!(
             md.contains("- **Sarah** (wife)") && md.contains("'my wife' or 'Sarah'"),
             "{md}"
@@ -106,6 +117,6 @@ mod tests {
         assert_eq!(about(&["A".into(), "B".into(), "C".into()]), " (about A, B and C)");
         assert_eq!(estimate_tokens("abcd"), 1);
         assert_eq!(estimate_tokens("abcde"), 2);
-        assert_eq!(render(&[], &[]), "");
+        assert_eq!(render(&[], &[], None), "");
     }
 }

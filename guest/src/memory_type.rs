@@ -15,11 +15,14 @@ pub enum MemoryType {
     Event,
     Task,
     Observation,
+    /// A summary of a past week; only `reflect` writes one by itself.
+    Reflection,
 }
 
 impl MemoryType {
-    /// All types, long-lived first.
-    pub const ALL: [MemoryType; 8] = [
+    /// All types, long-lived first, then reflections (the order of `memory-type` in
+    /// `wit/types.wit`).
+    pub const ALL: [MemoryType; 9] = [
         MemoryType::Preference,
         MemoryType::Identity,
         MemoryType::Relationship,
@@ -28,6 +31,7 @@ impl MemoryType {
         MemoryType::Event,
         MemoryType::Task,
         MemoryType::Observation,
+        MemoryType::Reflection,
     ];
 
     /// The lowercase name used in JSONL and on the command line.
@@ -41,6 +45,7 @@ impl MemoryType {
             MemoryType::Event => "event",
             MemoryType::Task => "task",
             MemoryType::Observation => "observation",
+            MemoryType::Reflection => "reflection",
         }
     }
 

@@ -15,7 +15,7 @@ pub use crate::bindings::ash::memory::types::{ArchiveReason, Caller, Memory, Mem
 pub use crate::bindings::exports::ash::memory::maintenance::{
     Ages, Archived, CompactReport, Finding, GcReport, HomeStats, IndexState, RebuildReport,
 };
-pub use crate::bindings::exports::ash::memory::memories::{Added, ListOptions, NewMemory};
+pub use crate::bindings::exports::ash::memory::memories::{Added, ListOptions, NewMemory, Reflection};
 pub use crate::bindings::exports::ash::memory::people::{Forgotten, NewPerson};
 pub use crate::bindings::exports::ash::memory::portability::{ImportedRecords, RefusedLine};
 pub use crate::bindings::exports::ash::memory::recall::{ContextBlock, SearchQuery, SearchResults};
@@ -199,8 +199,8 @@ impl ArchiveReason {
 }
 
 impl MemoryType {
-    /// All types, long-lived first.
-    pub const ALL: [MemoryType; 8] = [
+    /// All types, long-lived first, then reflections.
+    pub const ALL: [MemoryType; 9] = [
         MemoryType::Preference,
         MemoryType::Identity,
         MemoryType::Relationship,
@@ -209,6 +209,7 @@ impl MemoryType {
         MemoryType::Event,
         MemoryType::Task,
         MemoryType::Observation,
+        MemoryType::Reflection,
     ];
 
     /// The lowercase name used in JSONL and on the command line.
@@ -222,6 +223,7 @@ impl MemoryType {
             MemoryType::Event => "event",
             MemoryType::Task => "task",
             MemoryType::Observation => "observation",
+            MemoryType::Reflection => "reflection",
         }
     }
 

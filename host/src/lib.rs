@@ -68,7 +68,7 @@ pub use clock::Clock;
 pub use contract::{
     Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, HomeStats,
     ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson, Person, RebuildReport,
-    RefusedLine, SearchHit, SearchQuery, SearchResults, Stats,
+    Reflection, RefusedLine, SearchHit, SearchQuery, SearchResults, Stats,
 };
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};

@@ -18,7 +18,7 @@ use crate::sandbox::{self, Limits, Sandbox};
 
 use crate::contract::{
     Added, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, ListOptions, Memory, NewMemory,
-    NewPerson, Person, RebuildReport, SearchQuery, SearchResults, Stats,
+    NewPerson, Person, RebuildReport, Reflection, SearchQuery, SearchResults, Stats,
 };
 
 /// A memory home opened through the policy component.
@@ -271,6 +271,12 @@ impl MemoryStore {
     /// The context block for a message, within `max_tokens` (default 2000).
     pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
         self.call(|p, s| p.ash_memory_recall().call_context(s, caller, message, max_tokens))
+    }
+
+    /// Asks the language model for a short summary of the caller's user's past week and
+    /// stores it as a `reflection` memory; see `reflect` in `wit/memories.wit`.
+    pub fn reflect(&mut self, caller: &Caller) -> Result<Reflection, Error> {
+        self.call(|p, s| p.ash_memory_memories().call_reflect(s, caller))
     }
 
     // ---- people (`wit/people.wit`) ----

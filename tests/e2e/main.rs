@@ -28,6 +28,7 @@ mod people;
 mod polyglot;
 mod portability;
 mod recall;
+mod reflection;
 mod sandbox;
 mod sandbox_client;
 mod scoping;

@@ -98,6 +98,7 @@ pub(super) fn from_wit_type(t: types::MemoryType) -> MemoryType {
         W::Event => MemoryType::Event,
         W::Task => MemoryType::Task,
         W::Observation => MemoryType::Observation,
+        W::Reflection => MemoryType::Reflection,
     }
 }
 
@@ -112,6 +113,7 @@ pub(super) fn to_wit_type(t: MemoryType) -> types::MemoryType {
         MemoryType::Event => W::Event,
         MemoryType::Task => W::Task,
         MemoryType::Observation => W::Observation,
+        MemoryType::Reflection => W::Reflection,
     }
 }
 

@@ -62,6 +62,13 @@ impl memories::Guest for Component {
     fn delete(c: types::Caller, id: String) -> Result<String, memories::Error> {
         with_service(|s| s.delete(&caller(c), &id), memories_error)
     }
+
+    fn reflect(c: types::Caller) -> Result<memories::Reflection, memories::Error> {
+        with_service(|s| s.reflect(&caller(c)), memories_error).map(|r| match r {
+            crate::service::Reflection::Written(m) => memories::Reflection::Written(memory(*m)),
+            crate::service::Reflection::Skipped(why) => memories::Reflection::Skipped(why),
+        })
+    }
 }
 
 impl recall::Guest for Component {

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use chrono::DateTime;
 
 use super::MemoryService;
-use crate::api::{ContextBlock, Error, Person, SearchQuery};
+use crate::api::{ContextBlock, Error, Memory, Person, SearchQuery};
 use crate::context::{DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
+use crate::memory_type::MemoryType;
 use crate::ports::Ports;
 use crate::record::parse_time;
 use crate::scope::Caller;
@@ -27,15 +28,21 @@ impl<P: Ports> MemoryService<P> {
             };
             self.search_with(caller, &query, f32::NEG_INFINITY)?.hits
         };
+        let mut reflection = self.latest_reflection(caller);
+        // Shown in its own section, not twice.
+        if let Some(r) = &reflection {
+            memories.retain(|h| h.memory.id != r.id);
+        }
         let mut people = self.recently_active_people(caller);
         let mut dropped = 0;
         let markdown = loop {
-            let markdown = render(&people, &memories);
+            let markdown = render(&people, &memories, reflection.as_ref());
             if estimate_tokens(&markdown) <= budget {
                 break markdown;
             }
-            // The least relevant memory goes first, then the least recently active person.
-            if memories.pop().is_some() || people.pop().is_some() {
+            // The least relevant memory goes first, then the least recently active
+            // person, then the reflection.
+            if memories.pop().is_some() || people.pop().is_some() || reflection.take().is_some() {
                 dropped += 1;
             } else {
                 break String::new();
@@ -48,6 +55,18 @@ impl<P: Ports> MemoryService<P> {
             markdown,
             dropped,
         })
+    }
+
+    /// The newest live reflection of the caller's user, if any.
+    fn latest_reflection(&self, caller: &Caller) -> Option<Memory> {
+        let user = caller.user_id.as_ref()?;
+        let now = self.now().ok()?;
+        self.memories
+            .iter()
+            .filter(|r| r.memory_type == MemoryType::Reflection && r.owner_user_id.as_ref() == Some(user))
+            .filter(|r| r.chat_id.is_none() && crate::lifecycle::is_live(r, now))
+            .max_by_key(|r| parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH))
+            .map(Memory::from)
     }
 
     /// The caller's people, most recently active first: by the latest of their creation,

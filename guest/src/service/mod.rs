@@ -20,6 +20,7 @@
 //!   caller's records between homes;
 //!   `person_lookup` finds the caller's people; `person_resolution` turns references
 //!   into people, creating and completing them.
+//! - `reflecting`: `reflect`, the weekly summary by the language model.
 //! - `context` and `tools`: the service side of the context block and the agent tools
 //!   (rendering, schemas and argument parsing stay in `crate::context` and `crate::tools`).
 //! - `index_sync`: keeping the index in step with `memories.jsonl`; `maintenance`:
@@ -42,12 +43,14 @@ mod forgetting;
 mod importing;
 
 pub use importing::MAX_IMPORT_ITEMS;
+pub use reflecting::Reflection;
 mod index_sync;
 mod maintenance;
 mod people;
 mod person_lookup;
 mod person_resolution;
 mod reading;
+mod reflecting;
 mod restoring;
 mod retention;
 mod searching;

@@ -55,7 +55,7 @@ enum Command {
     Add {
         /// The fact, in words
         text: String,
-        /// preference, identity, relationship, knowledge, context, event, task or observation
+        /// preference, identity, relationship, knowledge, context, event, task, observation or reflection
         /// [default: inferred from the text]
         #[arg(long = "type", value_name = "T", value_parser = parse_type)]
         memory_type: Option<MemoryType>,
@@ -158,6 +158,9 @@ enum Command {
     },
     /// What the home holds: counts by type, scope, source and age, the archive, the index
     Stats,
+    /// Ask the language model for a short summary of your past week, kept as a
+    /// `reflection` memory that the context shows (at most one per 6 days, with 3 new facts)
+    Reflect,
     /// The people in your life that memory knows
     #[command(subcommand)]
     People(PeopleCommand),
@@ -423,6 +426,7 @@ pub fn run() -> Result<()> {
         Command::Compact { older_than, force } => out.compact(&store.compact(older_than, force)?, older_than),
         Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
         Command::Stats => out.stats(&store.stats()?),
+        Command::Reflect => out.reflection(&store.reflect(&caller)?),
         Command::Doctor { fix } => {
             let findings = store.doctor(fix)?;
             out.doctor(&findings);

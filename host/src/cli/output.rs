@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use ash_memory::{
     Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, ImportedRecords, Memory, Migrated,
-    Person, RebuildReport, SearchResults, Stats,
+    Person, RebuildReport, Reflection, SearchResults, Stats,
 };
 
 use crate::server::tokens::{Issued, TokenInfo};
@@ -396,6 +396,15 @@ impl Output {
                 (false, false) => "WARN ",
             };
             say!("{mark} {:<16} {}", f.check, f.detail);
+        }
+    }
+
+    pub fn reflection(&self, r: &Reflection) {
+        match r {
+            Reflection::Written(m) if self.json => print_json(&json!({ "written": wire::memory(m) })),
+            Reflection::Skipped(why) if self.json => print_json(&json!({ "skipped": why })),
+            Reflection::Written(m) => say!("Reflection {}:\n{}", m.id, m.content),
+            Reflection::Skipped(why) => say!("No reflection: {why}"),
         }
     }
 

@@ -5,7 +5,7 @@
 import { InvalidInputError } from "./errors.js";
 
 /** The memory types, as the WIT enum names them. */
-export const MEMORY_TYPES = ["preference", "identity", "relationship", "knowledge", "context", "event", "task", "observation"];
+export const MEMORY_TYPES = ["preference", "identity", "relationship", "knowledge", "context", "event", "task", "observation", "reflection"];
 
 const bad = (m) => new InvalidInputError(m);
 const pick = (o, camel, snake) => (o[camel] !== undefined ? o[camel] : o[snake]);

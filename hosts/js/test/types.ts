@@ -25,7 +25,7 @@ const reasons: Record<ArchiveReason, true> = {
 };
 const types: Record<MemoryType, true> = {
   preference: true, identity: true, relationship: true, knowledge: true,
-  context: true, event: true, task: true, observation: true,
+  context: true, event: true, task: true, observation: true, reflection: true,
 };
 
 async function main() {

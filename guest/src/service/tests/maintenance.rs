@@ -65,7 +65,7 @@ fn stats_count_by_type_scope_source_and_age_and_report_the_index_as_found() {
     use crate::memory_type::MemoryType as T;
     assert_eq!((count(T::Context), count(T::Task)), (1, 0));
     assert_eq!(st.by_type.iter().map(|(_, n)| n).sum::<u64>(), 3);
-    assert_eq!(st.by_type.len(), 8, "every type is listed");
+    assert_eq!(st.by_type.len(), 9, "every type is listed");
     assert_eq!(st.by_source, [("user".to_owned(), 2), ("rpc".to_owned(), 1)]);
     assert_eq!(
         (

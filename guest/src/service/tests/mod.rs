@@ -16,6 +16,7 @@ mod maintenance;
 mod people;
 mod portability;
 mod reading;
+mod reflecting;
 mod resolving;
 mod retention;
 mod searching;

@@ -41,7 +41,7 @@ log = logging.getLogger("ash_memory")
 
 #: The user a call acts as when it names none, as for the CLI and the owner's socket.
 DEFAULT_USER = "local"
-MEMORY_TYPES = ("preference", "identity", "relationship", "knowledge", "context", "event", "task", "observation")
+MEMORY_TYPES = ("preference", "identity", "relationship", "knowledge", "context", "event", "task", "observation", "reflection")
 _U32_MAX = (1 << 32) - 1
 
 _UNSET: Any = object()
