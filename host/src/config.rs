@@ -76,6 +76,9 @@ pub struct MemoryConfig {
     /// Cosine similarity for supersession candidates (default: the embedder's, 0.6 for
     /// the embedded model, 0.75 for HTTP services).
     pub supersession_threshold: Option<f32>,
+    /// How long `serve` waits before it checks again whether a user's weekly reflection
+    /// is due, after one of their calls, in minutes (default 60; 0 checks after every call).
+    pub reflection_check_minutes: Option<u64>,
 }
 
 /// `[sandbox]`.

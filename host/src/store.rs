@@ -25,6 +25,8 @@ use crate::contract::{
 pub struct MemoryStore {
     home: Home,
     sandbox: Sandbox,
+    /// `[memory] reflection_check_minutes`, for a server's weekly reflections.
+    reflection_check: std::time::Duration,
 }
 
 /// Builds a [`MemoryStore`]: everything but the home has a default.
@@ -87,7 +89,13 @@ impl MemoryStoreBuilder {
         let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
         let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
         let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
-        let mut store = MemoryStore { home, sandbox };
+        let minutes = config.memory.reflection_check_minutes.unwrap_or(60);
+        let reflection_check = std::time::Duration::from_secs(minutes.saturating_mul(60));
+        let mut store = MemoryStore {
+            home,
+            sandbox,
+            reflection_check,
+        };
         if let Some(from) = legacy {
             store.migrate_on_open(&from)?;
         }
@@ -162,6 +170,12 @@ impl MemoryStore {
     /// The home folder.
     pub fn home(&self) -> &std::path::Path {
         self.home.root()
+    }
+
+    /// How long a long-lived host waits before it checks again whether a user's weekly
+    /// reflection is due (`[memory] reflection_check_minutes`, default an hour).
+    pub fn reflection_check_interval(&self) -> std::time::Duration {
+        self.reflection_check
     }
 
     /// The home, for the host's own files beside the collections.

@@ -3,6 +3,8 @@
 
 use std::sync::{Arc, Mutex};
 
+use serde_json::json;
+
 use crate::ctx::Ctx;
 use crate::http_server::{Reply, Server, chat};
 
@@ -111,4 +113,36 @@ fn without_a_model_reflect_says_so_and_writes_nothing() {
     let out = ctx.ok(&["--user", "alice", "reflect"]);
     assert!(out.starts_with("No reflection: no language model answered"), "{out}");
     assert_eq!(ctx.snapshot(), before);
+}
+
+#[test]
+fn the_server_writes_a_users_reflection_when_one_is_due() {
+    let llm = Server::start(|_| chat("The user spent the week on music and travel plans."));
+    let ctx = with_llm(&llm).env("ASH_NOW", "2026-03-01T12:00:00Z");
+    let config = std::fs::read_to_string(ctx.home().join("config.toml")).unwrap();
+    ctx.config(&format!("{config}\n[memory]\nreflection_check_minutes = 0\n"));
+    let server = crate::server::Server::start(&ctx, &[]);
+    let mut rpc = server.client();
+    for fact in [
+        "I started learning the cello",
+        "I joined a choir",
+        "I booked a trip to Porto",
+    ] {
+        rpc.ok("memory.add", json!({"content": fact, "user_id": "alice"}));
+    }
+    // The check runs after the answer; the next call waits behind it.
+    rpc.ok("memory.add", json!({"content": "A fact of bob's", "user_id": "bob"}));
+    let listed = rpc.ok("memory.list", json!({"user_id": "alice", "memory_type": "reflection"}));
+    let reflections = listed["memories"].as_array().unwrap();
+    assert_eq!(reflections.len(), 1, "{listed}");
+    assert_eq!(
+        reflections[0]["content"],
+        "The user spent the week on music and travel plans."
+    );
+    // Bob has one fact: none for him; and none twice for alice.
+    rpc.ok("memory.list", json!({"user_id": "alice"}));
+    let bobs = rpc.ok("memory.list", json!({"user_id": "bob", "memory_type": "reflection"}));
+    assert_eq!(bobs["memories"].as_array().unwrap().len(), 0);
+    let again = rpc.ok("memory.list", json!({"user_id": "alice", "memory_type": "reflection"}));
+    assert_eq!(again["memories"].as_array().unwrap().len(), 1);
 }

@@ -34,8 +34,10 @@ pub async fn call(
             "maintenance is for the owner's socket, not a token",
         ));
     }
-    let job = prepare(method, caller, params)?;
-    Ok(session.worker().run(job).await?)
+    let job = prepare(method, caller.clone(), params)?;
+    let answer = session.worker().run(job).await?;
+    session.worker().served(&caller);
+    Ok(answer)
 }
 
 /// Parses `method`'s parameters into the one store call it makes. Parameter errors are

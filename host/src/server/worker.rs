@@ -1,21 +1,35 @@
 //! The one thread that owns the [`MemoryStore`]. Every connection's calls wait in one
 //! queue and run in arrival order: the store's calls are serialized by the home's lock
 //! anyway, and a first-come queue means no client starves however busy the others are.
+//!
+//! The thread also keeps the weekly reflections (`reflect`): after a user's call it asks
+//! whether theirs is due, at most once per `[memory] reflection_check_minutes`; the
+//! policy decides (one per 6 days, with 3 new facts).
 
+use std::collections::HashMap;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 use tokio::sync::oneshot;
 
-use ash_memory::{Error, MemoryStore, MemoryStoreBuilder};
+use ash_memory::{Caller, Error, MemoryStore, MemoryStoreBuilder, Reflection};
 
 type Job = Box<dyn FnOnce(&mut MemoryStore) + Send>;
+
+/// What the store thread is asked to do.
+enum Message {
+    /// Run a call.
+    Job(Job),
+    /// A user's call was answered: check whether their reflection is due.
+    Served(String),
+}
 
 /// A handle on the store thread; cheap to clone, one per connection.
 #[derive(Clone)]
 pub struct Worker {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::Sender<Message>,
 }
 
 /// Joins the store thread once every [`Worker`] handle is gone (dropping the store, and
@@ -26,7 +40,7 @@ impl Worker {
     /// Opens the store on its own thread (auto_gc included) and returns once it is ready,
     /// or with the reason it could not open.
     pub fn start(builder: MemoryStoreBuilder) -> Result<(Worker, WorkerThread)> {
-        let (jobs, queue) = mpsc::channel::<Job>();
+        let (jobs, queue) = mpsc::channel::<Message>();
         let (ready_tx, ready) = mpsc::channel::<Result<(), Error>>();
         let thread = std::thread::Builder::new()
             .name("ash-store".into())
@@ -41,12 +55,16 @@ impl Worker {
                         return;
                     }
                 };
-                while let Ok(job) = queue.recv() {
+                let mut checked: HashMap<String, Instant> = HashMap::new();
+                while let Ok(message) = queue.recv() {
                     // A panic is a bug in ash-memory. The store may hold the home's lock
                     // and half a call's writes: close it (releasing the lock; the next
                     // process rolls the writes back) and end the process, so that a
                     // restart begins clean. Nothing acknowledged is lost.
-                    let run = std::panic::AssertUnwindSafe(|| job(&mut store));
+                    let run = std::panic::AssertUnwindSafe(|| match message {
+                        Message::Job(job) => job(&mut store),
+                        Message::Served(user) => reflect_if_due(&mut store, &mut checked, user),
+                    });
                     if std::panic::catch_unwind(run).is_err() {
                         drop(store);
                         tracing::error!(
@@ -73,12 +91,37 @@ impl Worker {
         let job: Job = Box::new(move |store| {
             let _ = tx.send(f(store));
         });
-        if self.jobs.send(job).is_err() {
+        if self.jobs.send(Message::Job(job)).is_err() {
             return Err(Error::Busy("the server is shutting down".into()));
         }
         rx.await
             .unwrap_or_else(|_| Err(Error::Busy("the server is shutting down".into())))
     }
+}
+
+impl Worker {
+    /// Tells the store thread that a call of `caller`'s was answered, so that it may
+    /// write their weekly reflection when one is due. Callers without a user have none.
+    pub fn served(&self, caller: &Caller) {
+        if let Some(user) = &caller.user_id {
+            let _ = self.jobs.send(Message::Served(user.clone()));
+        }
+    }
+}
+
+/// Asks for the user's reflection unless they were checked within the interval. The
+/// policy says whether one is due; a language model that does not answer skips it.
+fn reflect_if_due(store: &mut MemoryStore, checked: &mut HashMap<String, Instant>, user: String) {
+    let interval = store.reflection_check_interval();
+    if checked.get(&user).is_some_and(|at| at.elapsed() < interval) {
+        return;
+    }
+    match store.reflect(&Caller::user(user.clone())) {
+        Ok(Reflection::Written(m)) => tracing::info!("wrote the weekly reflection {} for {user}", m.id),
+        Ok(Reflection::Skipped(why)) => tracing::debug!("no reflection for {user}: {why}"),
+        Err(e) => tracing::warn!("the weekly reflection for {user} failed: {e}"),
+    }
+    checked.insert(user, Instant::now());
 }
 
 impl WorkerThread {

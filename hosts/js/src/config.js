@@ -21,6 +21,7 @@ const SCHEMA = {
     extraction_enabled: "boolean",
     extraction_confidence_threshold: "float",
     supersession_threshold: "float",
+    reflection_check_minutes: "u64",
   },
   sandbox: { fuel_per_call: "u64", memory_limit_mib: "u64" },
   llm: { base_url: "string", model: "string", api_key_env: "string", timeout_secs: "u64" },

@@ -165,6 +165,12 @@ impl Call {
 
     /// Runs the call for `caller` and renders the answer.
     pub async fn run(self, worker: &Worker, caller: Caller) -> Result<String, Error> {
+        let answer = self.answer(worker, caller.clone()).await;
+        worker.served(&caller);
+        answer
+    }
+
+    async fn answer(self, worker: &Worker, caller: Caller) -> Result<String, Error> {
         match self {
             Call::Component { name, arguments } => {
                 let arguments = Value::Object(arguments).to_string();

@@ -34,7 +34,8 @@ _U32 = (0, (1 << 32) - 1)
 # Each table's keys and their types: "bool", "str", "u32", "u64", "float".
 _TABLES: dict[str, dict[str, str]] = {
     "memory": {"auto_gc": "bool", "max_entries": "u64", "extraction_enabled": "bool",
-               "extraction_confidence_threshold": "float", "supersession_threshold": "float"},
+               "extraction_confidence_threshold": "float", "supersession_threshold": "float",
+               "reflection_check_minutes": "u64"},
     "sandbox": {"fuel_per_call": "u64", "memory_limit_mib": "u64"},
     "llm": {"base_url": "str", "model": "str", "api_key_env": "str", "timeout_secs": "u64"},
     "embedder": {"provider": "str", "base_url": "str", "model": "str", "dimensions": "u32",
