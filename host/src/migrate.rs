@@ -135,17 +135,26 @@ fn write_marker(path: &Path, from: &Path, done: bool) -> Result<(), Error> {
         done,
     })
     .expect("a marker serializes");
+    // Whole or not at all: a temporary file, flushed, renamed over the record.
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(crate::files::FILE_MODE)
-        .open(path)
-        .map_err(|e| Error::io(path, e))?;
-    f.write_all((text + "\n").as_bytes()).map_err(|e| Error::io(path, e))?;
-    f.sync_all().map_err(|e| Error::io(path, e))
+    let tmp = with_suffix(path, ".tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(crate::files::FILE_MODE)
+            .open(&tmp)?;
+        f.write_all((text + "\n").as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Some(dir) = path.parent() {
+            std::fs::File::open(dir)?.sync_all()?;
+        }
+        Ok(())
+    };
+    write().map_err(|e| Error::io(path, e))
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
@@ -240,9 +249,10 @@ fn json_text(v: &Value) -> Value {
     }
 }
 
+/// A column as text; blank is none (an empty owner is no owner).
 fn text(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => Some(s.clone()),
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
     }
@@ -394,7 +404,21 @@ impl MemoryStore {
             let lines: Vec<String> = std::iter::once(header.to_string())
                 .chain(items.iter().map(|(l, _)| l.to_string()))
                 .collect();
-            let r = self.import_records(&caller, &lines, false)?;
+            let r = match self.import_records(&caller, &lines, false) {
+                Ok(r) => r,
+                // A scope the component will not take at all (a user or chat it reads as
+                // none): its rows are set aside, and the others go on.
+                Err(Error::InvalidInput(why)) => {
+                    for (line, row) in &items {
+                        let table = if line["kind"] == "person" { "people" } else { "memories" };
+                        quarantine.push(json!({"table": table, "reason": why, "row": row}));
+                    }
+                    done += items.len() as u64;
+                    progress(done, report.rows);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             report.people += u64::from(r.people);
             report.memories += u64::from(r.memories);
             report.present += u64::from(r.present);

@@ -38,7 +38,7 @@ type Row<'a> = (
     Option<&'a str>,
 );
 
-const ROWS: [Row<'static>; 8] = [
+const ROWS: [Row<'static>; 9] = [
     (
         "m-1",
         "I am allergic to peanuts",
@@ -102,6 +102,15 @@ const ROWS: [Row<'static>; 8] = [
         None,
         "[]",
         "last tuesday",
+        None,
+    ),
+    (
+        "m-9",
+        "An owner that is blank",
+        Some(""),
+        None,
+        "[]",
+        "2024-06-03 09:00:00",
         None,
     ),
 ];
@@ -179,7 +188,7 @@ fn a_legacy_store_is_migrated_on_first_open_and_kept_untouched() {
     let stderr = String::from_utf8_lossy(&first.stderr);
     assert!(first.status.success(), "{stderr}");
     assert!(
-        stderr.contains("1 people and 5 memories read in (1 embedded again") && stderr.contains("3 rows set aside"),
+        stderr.contains("1 people and 5 memories read in (1 embedded again") && stderr.contains("4 rows set aside"),
         "{stderr}"
     );
     // The old file is kept, byte for byte, beside the new index.
@@ -243,7 +252,7 @@ fn a_legacy_store_is_migrated_on_first_open_and_kept_untouched() {
         quarantine["detail"]
             .as_str()
             .unwrap()
-            .contains("migration.quarantine.jsonl (3)"),
+            .contains("migration.quarantine.jsonl (4)"),
         "{findings:#}"
     );
     let others_ok = findings["findings"]
@@ -264,7 +273,12 @@ fn a_legacy_store_is_migrated_on_first_open_and_kept_untouched() {
             )
         })
         .collect();
-    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert_eq!(reasons.len(), 4, "{reasons:?}");
+    assert!(
+        reasons
+            .iter()
+            .any(|(id, why)| id == "m-9" && why.contains("neither an owner nor a chat"))
+    );
     assert!(
         reasons.iter().any(|(id, why)| id == "m-6" && why.contains("secret")),
         "{reasons:?}"
@@ -284,7 +298,7 @@ fn a_legacy_store_is_migrated_on_first_open_and_kept_untouched() {
             .unwrap()
             .contains("hunter2")
     );
-    assert_eq!(ctx.json(&["stats"])["quarantined"], 3);
+    assert_eq!(ctx.json(&["stats"])["quarantined"], 4);
 
     // A second open does nothing.
     let before = ctx.snapshot();
@@ -312,7 +326,7 @@ fn migrate_from_reads_a_store_of_another_dimension_once() {
             &report["reembedded"],
             &report["quarantined"]
         ),
-        (&json!(9), &json!(1), &json!(5), &json!(5), &json!(3)),
+        (&json!(10), &json!(1), &json!(5), &json!(5), &json!(4)),
         "{report:#}"
     );
     assert_eq!(
@@ -331,7 +345,7 @@ fn migrate_from_reads_a_store_of_another_dimension_once() {
         (&again["memories"], &again["people"], &again["present"]),
         (&json!(0), &json!(0), &json!(6))
     );
-    assert_eq!(quarantined(&ctx).len(), 3);
+    assert_eq!(quarantined(&ctx).len(), 4);
     // Not a legacy store: a clear refusal.
     let err = ctx.fails(&["migrate", "--from", ctx.memories_path().to_str().unwrap()]);
     assert!(err.contains("not a legacy ash store"), "{err}");
@@ -386,7 +400,7 @@ fn a_migration_killed_at_any_write_finishes_at_the_next_open() {
             String::from_utf8_lossy(&next.stderr)
         );
         assert_eq!(folded(&ctx), want, "point {k}");
-        assert_eq!(quarantined(&ctx).len(), 3, "point {k}");
+        assert_eq!(quarantined(&ctx).len(), 4, "point {k}");
         assert_eq!(
             std::fs::read(ctx.home().join("data/memory.db.legacy")).unwrap(),
             original,

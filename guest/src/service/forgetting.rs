@@ -115,7 +115,8 @@ impl<P: Ports> MemoryService<P> {
 
     /// Takes the person (and the entries merged into them) out of the people file, and
     /// every edge to them out of the owner's other people, in one rewrite. Aliases that
-    /// reach someone through them ("Sarah's brother") go too: they hold their name.
+    /// reach someone through them ("Sarah's brother") go too, and a stand-in name made so
+    /// becomes "someone's brother": they hold their name.
     fn forget_people(&mut self, owner: &str, ids: &HashSet<String>, stamp: &str) -> Result<(), Error> {
         let possessives: Vec<String> = self
             .people
@@ -135,10 +136,22 @@ impl<P: Ports> MemoryService<P> {
             }
             let edges = p.relationships.iter().any(|r| ids.contains(&r.person_id));
             let aliases = p.aliases.iter().any(|a| through_them(a));
-            if edges || aliases {
+            let named = through_them(&p.name);
+            if edges || aliases || named {
                 let mut p = p.clone();
                 p.relationships.retain(|r| !ids.contains(&r.person_id));
                 p.aliases.retain(|a| !through_them(a));
+                // A stand-in name made from them ("Sarah's brother") keeps the relation
+                // and loses them: "someone's brother".
+                if named {
+                    let lower = p.name.trim().to_lowercase();
+                    let rest = possessives
+                        .iter()
+                        .find_map(|pre| lower.strip_prefix(pre.as_str()))
+                        .unwrap_or("relation")
+                        .to_owned();
+                    p.name = format!("someone's {rest}");
+                }
                 p.updated_at = Some(stamp.to_owned());
                 changed.insert(p.id.clone(), p);
             }

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::MemoryService;
 use super::exporting::Header;
 use super::index_sync::index_entry;
+use super::person_resolution::refuse_secret;
 use super::validation::check_content;
 use crate::api::{Error, RecordsImported};
 use crate::memory_type::classify;
@@ -60,7 +61,7 @@ impl<P: Ports> MemoryService<P> {
         // collections are read afresh afterwards.
         report.reembedded = self.embed_again(&header, &mut parsed.memories);
         self.load()?;
-        self.store_parsed(parsed, &mut report)?;
+        self.store_parsed(caller, parsed, &mut report)?;
         Ok(report)
     }
 
@@ -110,27 +111,53 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// Gives colliding records new ids, follows the references, and writes the rest.
-    fn store_parsed(&mut self, parsed: Parsed, report: &mut RecordsImported) -> Result<(), Error> {
-        let archived: HashSet<String> = {
+    ///
+    /// An id this home already holds in the same scope (the caller's user for people, the
+    /// record's owner and chat for memories) is the same record: present, and the home's
+    /// version is kept, so that an import or a migration run again, or resumed, stores
+    /// nothing twice. An id held in another scope is someone else's: the record gets a new
+    /// id. References to people who are neither in the export nor the caller's are
+    /// dropped, so that no imported memory points at another user's person.
+    fn store_parsed(&mut self, caller: &Caller, parsed: Parsed, report: &mut RecordsImported) -> Result<(), Error> {
+        let archived: HashMap<String, Scope> = {
             let chunk = self.ports.read(Collection::Archive, 0, None)?;
-            crate::collection::ids_named::<MemoryRecord>(&chunk.data)
-                .into_iter()
+            chunk
+                .data
+                .lines()
+                .filter_map(|l| MemoryRecord::parse(l).ok())
+                .map(|r| (r.id.clone(), scope_of(&r)))
                 .collect()
         };
+        let user = caller.user_id.clone().unwrap_or_default();
         let mut person_ids: HashMap<String, String> = HashMap::new();
+        let mut present_people: HashSet<String> = HashSet::new();
         for p in &parsed.people {
-            if self.people.get(&p.id).is_some_and(|e| e != p) {
-                person_ids.insert(p.id.clone(), self.ports.new_id());
+            match self.people.get(&p.id) {
+                Some(e) if e.owner_user_id == p.owner_user_id => {
+                    present_people.insert(p.id.clone());
+                }
+                Some(_) => {
+                    person_ids.insert(p.id.clone(), self.ports.new_id());
+                }
+                None => {}
             }
         }
         let mut memory_ids: HashMap<String, String> = HashMap::new();
-        for (in_archive, r) in &parsed.memories {
-            let taken = match self.memories.get(&r.id) {
-                Some(existing) => *in_archive || !same_memory(existing, r),
-                None => archived.contains(&r.id) && !*in_archive,
-            };
-            if taken {
-                memory_ids.insert(r.id.clone(), self.ports.new_id());
+        let mut present_memories: HashSet<String> = HashSet::new();
+        for (_, r) in &parsed.memories {
+            let held = self
+                .memories
+                .get(&r.id)
+                .map(scope_of)
+                .or_else(|| archived.get(&r.id).cloned());
+            match held {
+                Some(scope) if scope == scope_of(r) => {
+                    present_memories.insert(r.id.clone());
+                }
+                Some(_) => {
+                    memory_ids.insert(r.id.clone(), self.ports.new_id());
+                }
+                None => {}
             }
         }
         report.renamed = (person_ids.len() + memory_ids.len()) as u32;
@@ -139,38 +166,53 @@ impl<P: Ports> MemoryService<P> {
                 *id = new.clone();
             }
         };
+        // The people a reference may name: those of the export and the caller's own.
+        let exported: HashSet<String> = parsed
+            .people
+            .iter()
+            .map(|p| person_ids.get(&p.id).unwrap_or(&p.id).clone())
+            .collect();
+        let nameable = |id: &str| {
+            exported.contains(id)
+                || self
+                    .people
+                    .get(id)
+                    .is_some_and(|p| !user.is_empty() && p.owner_user_id == user)
+        };
 
         let mut people = Vec::new();
         for mut p in parsed.people {
+            if present_people.contains(&p.id) {
+                report.present += 1;
+                continue;
+            }
             follow(&person_ids, &mut p.id);
             p.relationships
                 .iter_mut()
                 .for_each(|r| follow(&person_ids, &mut r.person_id));
+            p.relationships.retain(|r| nameable(&r.person_id));
             if let Some(m) = p.merged_into.as_mut() {
                 follow(&person_ids, m);
             }
-            if self.people.get(&p.id) == Some(&p) {
-                report.present += 1;
-            } else {
-                people.push(p);
-            }
+            p.merged_into = p.merged_into.filter(|m| nameable(m));
+            people.push(p);
         }
         let (mut live, mut archive) = (Vec::new(), Vec::new());
         for (in_archive, mut r) in parsed.memories {
+            if present_memories.contains(&r.id) {
+                report.present += 1;
+                continue;
+            }
             follow(&memory_ids, &mut r.id);
             r.subject_person_ids.iter_mut().for_each(|s| follow(&person_ids, s));
+            r.subject_person_ids.retain(|s| nameable(s));
             if let Some(by) = r.superseded_by_id.as_mut() {
                 follow(&memory_ids, by);
             }
-            let present = if in_archive {
-                archived.contains(&r.id)
+            if in_archive {
+                archive.push(r.to_line());
             } else {
-                self.memories.get(&r.id).is_some_and(|e| same_memory(e, &r))
-            };
-            match (present, in_archive) {
-                (true, _) => report.present += 1,
-                (false, true) => archive.push(r.to_line()),
-                (false, false) => live.push(r),
+                live.push(r);
             }
         }
         report.people = people.len() as u32;
@@ -194,15 +236,11 @@ impl<P: Ports> MemoryService<P> {
     }
 }
 
-/// Whether a stored memory is the imported one: the same record, vectors aside (another
-/// model's vector of the same text is the same memory).
-fn same_memory(a: &MemoryRecord, b: &MemoryRecord) -> bool {
-    let strip = |r: &MemoryRecord| MemoryRecord {
-        embedding: None,
-        embedding_model: None,
-        ..r.clone()
-    };
-    strip(a) == strip(b)
+/// A memory's scope: (owner, chat).
+type Scope = (Option<String>, Option<String>);
+
+fn scope_of(r: &MemoryRecord) -> Scope {
+    (r.owner_user_id.clone(), r.chat_id.clone())
 }
 
 /// Reads one record line into `parsed`, rescoped to the caller; says why not otherwise.
@@ -230,12 +268,16 @@ fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), St
                 .as_ref()
                 .ok_or("people belong to a user, and the caller has none")?;
             let mut p = PersonRecord::parse(&record)?;
+            for text in std::iter::once(&p.name).chain(&p.aliases).chain(p.relation.as_ref()) {
+                refuse_secret(text).map_err(|e| e.to_string())?;
+            }
             p.owner_user_id = user.clone();
             parsed.people.push(p);
         }
         "memory" | "archived" => {
             let mut r = MemoryRecord::parse(&record).map_err(|e| e.0)?;
             check_content(&r.content).map_err(|e| e.to_string())?;
+            refuse_secret(&r.source).map_err(|e| format!("the source: {e}"))?;
             let in_archive = kind == "archived";
             if in_archive != r.archived_at.is_some() {
                 return Err(format!(
@@ -246,7 +288,8 @@ fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), St
             if r.chat_id.is_some() {
                 let chat = caller.chat_id.as_ref().ok_or("a group memory needs a chat to go to")?;
                 r.chat_id = Some(chat.clone());
-                r.owner_user_id = r.owner_user_id.and(caller.user_id.clone());
+                // Group memories have no owner here (older data may name their adder).
+                r.owner_user_id = None;
             } else if r.owner_user_id.is_some() {
                 let user = caller
                     .user_id

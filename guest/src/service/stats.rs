@@ -32,14 +32,15 @@ impl<P: Ports> MemoryService<P> {
             if let Some(slot) = stats.by_type.iter_mut().find(|(t, _)| *t == r.memory_type) {
                 slot.1 += 1;
             }
-            match (&r.owner_user_id, &r.chat_id) {
-                (Some(user), _) => {
-                    stats.personal += 1;
-                    users.insert(user.as_str());
-                }
-                (None, Some(chat)) => {
+            // A chat makes a memory a group one (older data may also carry its adder).
+            match (&r.chat_id, &r.owner_user_id) {
+                (Some(chat), _) => {
                     stats.group += 1;
                     chats.insert(chat.as_str());
+                }
+                (None, Some(user)) => {
+                    stats.personal += 1;
+                    users.insert(user.as_str());
                 }
                 (None, None) => {}
             }

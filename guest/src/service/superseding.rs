@@ -202,8 +202,13 @@ impl<P: Ports> MemoryService<P> {
 }
 
 /// Whether two records could state the same fact: the same scope and the same set of
-/// subjects. A fact about Sarah never replaces a fact about the user.
+/// subjects. A fact about Sarah never replaces a fact about the user, and a reflection (a
+/// summary written by the model) neither replaces nor is replaced by what the user said.
 pub(super) fn same_slot(a: &MemoryRecord, b: &MemoryRecord) -> bool {
+    let reflection = |r: &MemoryRecord| r.memory_type == crate::memory_type::MemoryType::Reflection;
+    if reflection(a) != reflection(b) {
+        return false;
+    }
     let subjects = |r: &MemoryRecord| {
         let mut s = r.subject_person_ids.clone();
         s.sort();

@@ -24,12 +24,14 @@ pub(super) fn run(
         return Ok(());
     };
     let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    let write = || -> std::io::Result<()> {
+    let mut created = false;
+    let mut write = || -> std::io::Result<()> {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o600)
             .open(&tmp)?;
+        created = true;
         let mut text = lines.join("\n");
         text.push('\n');
         f.write_all(text.as_bytes())?;
@@ -37,7 +39,10 @@ pub(super) fn run(
         std::fs::rename(&tmp, path)
     };
     if let Err(e) = write() {
-        let _ = std::fs::remove_file(&tmp);
+        // Only a file this call made: another one of that name is not ours to remove.
+        if created {
+            let _ = std::fs::remove_file(&tmp);
+        }
         return Err(e).with_context(|| format!("writing {}", path.display()));
     }
     eprintln!("Exported {} records to {}", lines.len() - 1, path.display());

@@ -16,6 +16,7 @@ struct Home {
     party: String,
     bakery: String,
     jazz: String,
+    sister: String,
     bobs: String,
 }
 
@@ -44,6 +45,7 @@ fn home() -> Home {
         .memories
         .remove(0)
         .id;
+    let sister = add(&mut s, &alice_alone(), "Her sister visits in June", &["Sarah's sister"]);
     let bakery = add(&mut s, &alice_alone(), "Sally works at the bakery", &["Sally"]);
     s.people_merge(&alice_alone(), "Sarah", "Sally").unwrap();
     let jazz = add(&mut s, &alice_alone(), "I like jazz", &[]);
@@ -55,6 +57,7 @@ fn home() -> Home {
         party,
         bakery,
         jazz,
+        sister,
         bobs,
     }
 }
@@ -84,6 +87,7 @@ fn forgetting_archives_memories_about_them_alone_and_unlinks_shared_ones() {
         party,
         bakery,
         jazz,
+        sister,
         bobs,
     } = home();
     let tom = s.people_show(&alice_alone(), "Tom").unwrap();
@@ -99,7 +103,7 @@ fn forgetting_archives_memories_about_them_alone_and_unlinks_shared_ones() {
     assert_eq!(f.purged, 0);
 
     // Alice still has what was not about Sarah alone; the hiking trip is Tom's alone now.
-    assert_eq!(ids(&mut s, &alice()), sorted(vec![hiking.clone(), jazz]));
+    assert_eq!(ids(&mut s, &alice()), sorted(vec![hiking.clone(), jazz, sister]));
     assert_eq!(s.get(&alice(), &hiking).unwrap().subject_person_ids, [tom.id]);
     for reference in ["Sarah", "Sally", "my wife", &f.person.id] {
         assert!(
@@ -107,6 +111,14 @@ fn forgetting_archives_memories_about_them_alone_and_unlinks_shared_ones() {
             "{reference}"
         );
     }
+    // Nobody is named after her any more: her unnamed sister is "someone's sister".
+    let names: Vec<String> = s
+        .people_list(&alice_alone())
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert!(names.contains(&"someone's sister".to_owned()), "{names:?}");
     // Tom no longer answers to a name that holds hers.
     let tom_now = s.people_show(&alice_alone(), "Tom").unwrap();
     assert!(!tom_now.aliases.iter().any(|a| a.contains("Sarah")), "{tom_now:?}");

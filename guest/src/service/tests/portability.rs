@@ -83,12 +83,17 @@ fn an_export_read_into_an_empty_home_exports_the_same_lines() {
 #[test]
 fn colliding_ids_are_renamed_and_references_follow() {
     let mut a = home();
-    let lines = a.export_records(&alice(), false).unwrap();
-    // Bob imports Alice's export into her own home: every id is taken by her records.
+    let lines = a.export_records(&alice(), true).unwrap();
+    // Bob imports Alice's export into her own home: every id is taken by her records,
+    // archive entries included.
     let r = a
         .import_records(&crate::scope::Caller::new(Some("bob"), Some("chat-9")), &lines, false)
         .unwrap();
-    assert_eq!((r.people, r.memories, r.renamed, r.present), (2, 4, 6, 0), "{r:?}");
+    assert_eq!(
+        (r.people, r.memories, r.archived, r.renamed, r.present),
+        (2, 4, 1, 7, 0),
+        "{r:?}"
+    );
     let bobs = a.list(
         &crate::scope::Caller::new(Some("bob"), Some("chat-9")),
         &ListOptions {
@@ -118,7 +123,42 @@ fn colliding_ids_are_renamed_and_references_follow() {
         "group records go to the importer's chat"
     );
     // Alice's records are untouched.
-    assert_eq!(body(&a.export_records(&alice(), false).unwrap()), body(&lines));
+    assert_eq!(body(&a.export_records(&alice(), true).unwrap()), body(&lines));
+}
+
+#[test]
+fn records_changed_since_the_export_are_present_not_doubled_and_foreign_people_are_dropped() {
+    let mut a = home();
+    let lines = a.export_records(&alice(), true).unwrap();
+    // Alice's home moves on: a person gets an alias, a memory is deleted (archived).
+    a.people_alias(&alice(), "Sarah", "Sally").unwrap();
+    let listed = a.list(&alice(), &ListOptions::default()).unwrap();
+    let lunch = listed.iter().find(|m| m.content.contains("lunch")).unwrap().id.clone();
+    a.delete(&alice(), &lunch).unwrap();
+    let before = a.export_records(&alice(), true).unwrap();
+    let again = a.import_records(&alice(), &lines, false).unwrap();
+    assert_eq!(
+        (again.people, again.memories, again.archived, again.renamed),
+        (0, 0, 0, 0),
+        "{again:?}"
+    );
+    assert_eq!(again.present, 7);
+    assert_eq!(
+        body(&a.export_records(&alice(), true).unwrap()),
+        body(&before),
+        "the home's versions stay"
+    );
+
+    // A subject naming someone else's person is dropped on the way in.
+    let carol = crate::scope::Caller::new(Some("carol"), None);
+    let carols = super::subjects_of(&mut a, &carol, &["Carol's boss"]);
+    let foreign = format!(
+        r#"{{"kind":"memory","id":"m-foreign","version":1,"content":"A fact about someone","memory_type":"knowledge","embedding":null,"created_at":"2026-03-01T12:00:00+00:00","owner_user_id":"x","subject_person_ids":["{}"]}}"#,
+        carols[0]
+    );
+    let r = a.import_records(&alice(), &[lines[0].clone(), foreign], false).unwrap();
+    assert_eq!(r.memories, 1);
+    assert!(a.get(&alice(), "m-foreign").unwrap().subject_person_ids.is_empty());
 }
 
 #[test]
