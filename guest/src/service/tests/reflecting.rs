@@ -89,3 +89,18 @@ fn a_missing_or_unusable_answer_writes_nothing() {
         Err(Error::InvalidInput(_))
     ));
 }
+
+#[test]
+fn a_reflection_never_replaces_what_the_user_said() {
+    let mut s = service();
+    for f in ["I adopted a cat named Tom", "I like jazz", "I run every morning"] {
+        s.add(&alice_alone(), NewMemory::text(f)).unwrap();
+    }
+    // Every candidate close enough, and a model that answers yes to everything.
+    s.ports().settings.borrow_mut().supersession_threshold = 0.0;
+    *s.ports().llm_answer.borrow_mut() = Some("Yes.".into());
+    assert!(matches!(s.reflect(&alice_alone()).unwrap(), Reflection::Written(_)));
+    let live = s.list(&alice_alone(), &ListOptions::default()).unwrap();
+    assert_eq!(live.len(), 4, "{live:?}");
+    assert!(live.iter().all(|m| m.superseded_by_id.is_none()));
+}
