@@ -272,6 +272,7 @@ pub struct Stats {
     pub by_age: Ages,
     pub superseded: u64,
     pub expired: u64,
+    pub decayed: u64,
     pub pending: u64,
     pub archived: Vec<(ArchiveReason, u64)>,
     pub people: u64,

@@ -25,6 +25,8 @@ pub trait Record: Clone {
     fn id(&self) -> &str;
     fn parse(line: &str) -> Result<Self, String>;
     fn to_line(&self) -> String;
+    /// Folds in an access line: the record was returned at `at`. Only memories keep it.
+    fn touch(&mut self, _at: &str) {}
 }
 
 impl Record for MemoryRecord {
@@ -39,6 +41,16 @@ impl Record for MemoryRecord {
     }
     fn to_line(&self) -> String {
         MemoryRecord::to_line(self)
+    }
+    fn touch(&mut self, at: &str) {
+        let later = match (&self.last_accessed_at, crate::record::parse_time(at)) {
+            (_, Err(_)) => false,
+            (None, Ok(_)) => true,
+            (Some(old), Ok(new)) => crate::record::parse_time(old).is_ok_and(|old| new > old),
+        };
+        if later {
+            self.last_accessed_at = Some(at.to_owned());
+        }
     }
 }
 
@@ -80,6 +92,25 @@ struct Removal {
 
 /// The version removal lines carry: the first record version that knows them.
 const REMOVAL_VERSION: u32 = 1;
+
+/// A line that says the record with this id was returned at `accessed_at`. Appended
+/// rather than a new version of the record, so that recall writes a few bytes; folded
+/// into the record (and so kept by a rewrite). Only these three fields.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Access {
+    id: String,
+    version: u32,
+    accessed_at: String,
+}
+
+/// The id and time of an access line, if the line is one.
+fn access(line: &str) -> Option<(String, String)> {
+    serde_json::from_str::<Access>(line)
+        .ok()
+        .filter(|a| a.version == REMOVAL_VERSION)
+        .map(|a| (a.id, a.accessed_at))
+}
 
 /// The id a removal line removes, if the line is one.
 fn removal(line: &str) -> Option<String> {
@@ -164,6 +195,7 @@ impl<T: Record> Records<T> {
                 Ok(record) => self.apply(record),
                 Err(_) if is_newer::<T>(line) => self.newer.push(line.to_owned()),
                 Err(_) if let Some(id) = removal(line) => self.unfold(&id),
+                Err(_) if let Some((id, at)) = access(line) => self.touched(&id, &at),
                 Err(e) => {
                     ports.log(Level::Warn, &format!("{}: quarantined a line: {e}", T::FILE));
                     bad.push(line.to_owned());
@@ -202,6 +234,43 @@ impl<T: Record> Records<T> {
                 self.records.push(Some(record));
             }
         }
+    }
+
+    /// Folds an access line in; the line itself no longer counts once folded.
+    fn touched(&mut self, id: &str, at: &str) {
+        if let Some(record) = self.positions.get(id).and_then(|&i| self.records[i].as_mut()) {
+            record.touch(at);
+        }
+        self.stale_lines += 1;
+    }
+
+    /// Records that these records were returned at `at`: one appended access line each.
+    /// Ids not in the collection are skipped.
+    pub fn touch<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
+        let known: Vec<&String> = ids
+            .iter()
+            .filter(|id| self.positions.contains_key(id.as_str()))
+            .collect();
+        if known.is_empty() {
+            return Ok(self.state());
+        }
+        let lines: Vec<String> = known
+            .iter()
+            .map(|id| {
+                serde_json::to_string(&Access {
+                    id: (*id).clone(),
+                    version: REMOVAL_VERSION,
+                    accessed_at: at.to_owned(),
+                })
+                .expect("an access line serializes")
+            })
+            .collect();
+        let (state, in_step) = self.append_lines(ports, &lines)?;
+        for id in known {
+            self.touched(id, at);
+        }
+        self.follow(state, in_step);
+        Ok(state)
     }
 
     /// Folds a removal in: the record and the removal line both stop counting.

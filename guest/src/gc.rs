@@ -17,17 +17,20 @@ pub enum ArchiveReason {
     Deleted,
     /// Its owner forgot the only person it was about; never chosen by GC.
     Forgotten,
+    /// Its confidence fell below `decay::THRESHOLD`: long unrecalled, never confirmed.
+    Decayed,
 }
 
 impl ArchiveReason {
     /// Every reason, in the order of `archive-reason` in `wit/types.wit`.
-    pub const ALL: [ArchiveReason; 6] = [
+    pub const ALL: [ArchiveReason; 7] = [
         ArchiveReason::Superseded,
         ArchiveReason::Expired,
         ArchiveReason::EphemeralDecay,
         ArchiveReason::Evicted,
         ArchiveReason::Deleted,
         ArchiveReason::Forgotten,
+        ArchiveReason::Decayed,
     ];
 
     /// The `archive_reason` written to the archive.
@@ -39,6 +42,7 @@ impl ArchiveReason {
             ArchiveReason::Evicted => "evicted",
             ArchiveReason::Deleted => "deleted",
             ArchiveReason::Forgotten => "forgotten",
+            ArchiveReason::Decayed => "decayed",
         }
     }
 
@@ -59,6 +63,9 @@ pub fn reason(record: &MemoryRecord, now: DateTime<Utc>) -> Option<ArchiveReason
     }
     if lifecycle::is_expired(record, now) {
         return Some(ArchiveReason::EphemeralDecay);
+    }
+    if crate::decay::has_decayed(record, now) {
+        return Some(ArchiveReason::Decayed);
     }
     None
 }

@@ -61,6 +61,13 @@ pub struct MemoryRecord {
     /// absent on records from older writers, whose entities are found when needed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entities: Vec<String>,
+    /// When search or context last returned it (recorded at most daily, as appended
+    /// access lines folded in; a rewrite keeps it here). Decay counts from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_accessed_at: Option<String>,
+    /// When its owner confirmed it (`confirm`): it no longer decays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmed_at: Option<String>,
     /// Fields written by a newer schema; kept so that a rewrite never drops them.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,

@@ -194,6 +194,7 @@ impl ArchiveReason {
             ArchiveReason::Evicted => "evicted",
             ArchiveReason::Deleted => "deleted",
             ArchiveReason::Forgotten => "forgotten",
+            ArchiveReason::Decayed => "decayed",
         }
     }
 }

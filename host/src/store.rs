@@ -287,6 +287,11 @@ impl MemoryStore {
         self.call(|p, s| p.ash_memory_recall().call_context(s, caller, message, max_tokens))
     }
 
+    /// Confirms a memory, which then never decays; see `confirm` in `wit/memories.wit`.
+    pub fn confirm(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
+        self.call(|p, s| p.ash_memory_memories().call_confirm(s, caller, id))
+    }
+
     /// Asks the language model for a short summary of the caller's user's past week and
     /// stores it as a `reflection` memory; see `reflect` in `wit/memories.wit`.
     pub fn reflect(&mut self, caller: &Caller) -> Result<Reflection, Error> {

@@ -113,6 +113,7 @@ pub fn stats(s: &Stats) -> Value {
         },
         "superseded": h.superseded,
         "expired": h.expired,
+        "decayed": h.decayed,
         "pending": h.pending,
         "archived": archived,
         "people": h.people,

@@ -13,6 +13,7 @@ mod cli;
 mod conformance;
 mod contract;
 mod crash;
+mod decay;
 mod embedder_http;
 mod entities;
 mod evolution;

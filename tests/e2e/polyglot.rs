@@ -220,9 +220,12 @@ fn scenario_files() -> Vec<String> {
 /// What each host reads for alice in `home`, as JSON: her memories (replaced ones too), a
 /// search for `query` (through the index whoever wrote it) and her people.
 fn readings(home: &Path, query: &str) -> [Value; 3] {
+    // Read at the scenarios' own time: a search records accesses, and a reading later
+    // than a day after the writes would see the first reader's access and its decay.
+    const NOW: &str = "2026-03-01T12:00:00Z";
     let ctx = Ctx::new();
     let alice = |args: &[&str]| {
-        let mut all = vec!["--home", home.to_str().unwrap(), "--user", "alice"];
+        let mut all = vec!["--now", NOW, "--home", home.to_str().unwrap(), "--user", "alice"];
         all.extend_from_slice(args);
         ctx.json(&all)
     };
@@ -237,7 +240,7 @@ fn readings(home: &Path, query: &str) -> [Value; 3] {
             .args(["--input-type=module", "-e"])
             .arg(
                 "import { openMemory } from './src/index.js';
-                 const m = await openMemory({ home: process.argv[1] });
+                 const m = await openMemory({ home: process.argv[1], now: process.argv[3] });
                  const alice = { user: 'alice' };
                  console.log(JSON.stringify({
                    list: await m.list(alice, { includeSuperseded: true }),
@@ -248,6 +251,7 @@ fn readings(home: &Path, query: &str) -> [Value; 3] {
             )
             .arg(home)
             .arg(query)
+            .arg(NOW)
             .current_dir(js()),
     );
     let python = run(
@@ -256,13 +260,14 @@ fn readings(home: &Path, query: &str) -> [Value; 3] {
             .args([
                 "-c",
                 "import json, sys; from ash_memory import Memory\n\
-                 with Memory(sys.argv[1], user='alice') as m:\n\
+                 with Memory(sys.argv[1], user='alice', now=sys.argv[3]) as m:\n\
                  \x20   print(json.dumps({'list': [x.to_dict() for x in m.list(include_superseded=True)],\n\
                  \x20                     'search': m.search(sys.argv[2]).to_dict(),\n\
                  \x20                     'people': [p.to_dict() for p in m.people.list()]}))",
             ])
             .arg(home)
-            .arg(query),
+            .arg(query)
+            .arg(NOW),
     );
     let parse = |o: &Output| serde_json::from_slice(&o.stdout).expect("a JSON reading");
     [rust, parse(&js), parse(&python)].map(|mut v| {

@@ -126,6 +126,7 @@ pub(super) fn reason(r: ArchiveReason) -> types::ArchiveReason {
         ArchiveReason::Evicted => W::Evicted,
         ArchiveReason::Deleted => W::Deleted,
         ArchiveReason::Forgotten => W::Forgotten,
+        ArchiveReason::Decayed => W::Decayed,
     }
 }
 
@@ -308,6 +309,7 @@ pub(super) fn stats(s: api::Stats) -> maintenance::HomeStats {
         },
         superseded: s.superseded,
         expired: s.expired,
+        decayed: s.decayed,
         pending: s.pending,
         archived: s.archived.into_iter().map(|(r, n)| (reason(r), n)).collect(),
         people: s.people,

@@ -63,6 +63,10 @@ impl memories::Guest for Component {
         with_service(|s| s.delete(&caller(c), &id), memories_error)
     }
 
+    fn confirm(c: types::Caller, id: String) -> Result<types::Memory, memories::Error> {
+        with_service(|s| s.confirm(&caller(c), &id), memories_error).map(memory)
+    }
+
     fn reflect(c: types::Caller) -> Result<memories::Reflection, memories::Error> {
         with_service(|s| s.reflect(&caller(c)), memories_error).map(|r| match r {
             crate::service::Reflection::Written(m) => memories::Reflection::Written(memory(*m)),

@@ -11,7 +11,8 @@
 //!   `import`, many facts at once;
 //!   `validation` builds the new records and holds every rule that can refuse one;
 //!   `superseding` decides what a new memory replaces.
-//! - `reading`: `get`, `list`, `history`, and ids by unique prefix.
+//! - `reading`: `get`, `list`, `history`, and ids by unique prefix; `confirming`:
+//!   `confirm`, which stops a memory's decay (`crate::decay`).
 //! - `searching`: `search`.
 //! - `retention`: `delete`, `gc`, `compact` and eviction beyond `max_entries`.
 //! - `people`: the `people` commands and linking an add's subjects to people;
@@ -35,6 +36,7 @@ use crate::ports::Ports;
 use crate::record::{format_time, parse_time};
 
 mod adding;
+mod confirming;
 mod context;
 mod doctor;
 mod errors;

@@ -7,10 +7,11 @@ use chrono::{DateTime, Utc};
 
 use super::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MemoryService};
 use crate::api::{Error, Memory, SearchHit, SearchQuery, SearchResults};
+use crate::decay;
 use crate::entities;
 use crate::lifecycle;
 use crate::ports::{Level, Ports};
-use crate::record::parse_time;
+use crate::record::{format_time, parse_time};
 use crate::scope::Caller;
 use crate::search::{MIN_VECTOR_SIMILARITY, fuse, query_terms};
 use crate::vectors::{self, cosine};
@@ -133,7 +134,15 @@ impl<P: Ports> MemoryService<P> {
 
         let entity_ids = self.entity_matches(caller, text, now, &similarity);
 
-        let hits = fuse(&[vector_ids, text_ids, graph_ids, entity_ids])
+        // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower.
+        let mut fused = fuse(&[vector_ids, text_ids, graph_ids, entity_ids]);
+        for (id, score) in &mut fused {
+            if let Some(r) = self.memories.get(id) {
+                *score = decay::weigh(*score, decay::confidence(r, now));
+            }
+        }
+        fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let hits: Vec<SearchHit> = fused
             .into_iter()
             .filter(|(id, _)| {
                 !filter_to_about
@@ -153,7 +162,27 @@ impl<P: Ports> MemoryService<P> {
                 })
             })
             .collect();
+        self.record_access(&hits, now)?;
         Ok(SearchResults { hits, notices })
+    }
+
+    /// Appends an access line for each hit not recorded as accessed within the day:
+    /// decay counts from the last access, in days, so most searches write nothing.
+    fn record_access(&mut self, hits: &[SearchHit], now: DateTime<Utc>) -> Result<(), Error> {
+        let recent = now - chrono::TimeDelta::hours(decay::ACCESS_GRANULARITY_HOURS);
+        let stale: Vec<String> = hits
+            .iter()
+            .filter_map(|h| self.memories.get(&h.memory.id))
+            .filter(|r| decay::last_access(r).is_none_or(|at| at < recent))
+            .map(|r| r.id.clone())
+            .collect();
+        if stale.is_empty() {
+            return Ok(());
+        }
+        self.memories.touch(&self.ports, &stale, &format_time(now))?;
+        // The index holds nothing an access changes; it only follows the file's end.
+        self.index_written(&[], &[]);
+        Ok(())
     }
 
     /// The fourth list: memories that hold an entity the query names (an address, a URL,

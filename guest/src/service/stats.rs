@@ -48,6 +48,7 @@ impl<P: Ports> MemoryService<P> {
             add_age(&mut stats.by_age, r, now);
             match gc::reason(r, now) {
                 Some(ArchiveReason::Superseded) => stats.superseded += 1,
+                Some(ArchiveReason::Decayed) => stats.decayed += 1,
                 Some(_) => stats.expired += 1,
                 None => {}
             }

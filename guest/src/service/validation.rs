@@ -77,6 +77,8 @@ impl<P: Ports> MemoryService<P> {
             metadata: None,
             embedding_model: None,
             entities: Vec::new(),
+            last_accessed_at: None,
+            confirmed_at: None,
             extra: Default::default(),
         })
     }

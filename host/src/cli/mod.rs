@@ -131,6 +131,8 @@ enum Command {
     Show { id: String },
     /// Delete one memory (it is kept in the archive)
     Delete { id: String },
+    /// Vouch for a memory: it never decays, however long nobody recalls it
+    Confirm { id: String },
     /// Show the chain of memories that replaced one another, oldest first
     History { id: String },
     /// Archive superseded, expired and decayed memories
@@ -426,6 +428,7 @@ pub fn run() -> Result<()> {
         Command::Compact { older_than, force } => out.compact(&store.compact(older_than, force)?, older_than),
         Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
         Command::Stats => out.stats(&store.stats()?),
+        Command::Confirm { id } => out.confirmed(&store.confirm(&caller, &id)?),
         Command::Reflect => out.reflection(&store.reflect(&caller)?),
         Command::Doctor { fix } => {
             let findings = store.doctor(fix)?;

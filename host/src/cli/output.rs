@@ -399,6 +399,13 @@ impl Output {
         }
     }
 
+    pub fn confirmed(&self, m: &Memory) {
+        if self.json {
+            return print_json(&wire::memory(m));
+        }
+        say!("Confirmed {}: {}", m.id, m.content);
+    }
+
     pub fn reflection(&self, r: &Reflection) {
         match r {
             Reflection::Written(m) if self.json => print_json(&json!({ "written": wire::memory(m) })),
@@ -451,10 +458,11 @@ impl Output {
             a.older
         );
         say!(
-            "{:>12}: {} superseded, {} expired",
+            "{:>12}: {} superseded, {} expired, {} decayed",
             "awaiting gc",
             h.superseded,
-            h.expired
+            h.expired,
+            h.decayed
         );
         say!("{:>12}: {}", "pending", h.pending);
         say!(

@@ -21,7 +21,7 @@ const contextKeys: Record<keyof ContextBlock, true> = {
   people: true, memories: true, markdown: true, estimated_tokens: true, dropped: true,
 };
 const reasons: Record<ArchiveReason, true> = {
-  superseded: true, expired: true, ephemeral_decay: true, evicted: true, deleted: true, forgotten: true,
+  superseded: true, expired: true, ephemeral_decay: true, evicted: true, deleted: true, forgotten: true, decayed: true,
 };
 const types: Record<MemoryType, true> = {
   preference: true, identity: true, relationship: true, knowledge: true,

@@ -59,6 +59,9 @@ mod component {
         fn delete(_c: Caller, id: String) -> Result<String, memories::Error> {
             Err(memories::Error::NotFound(id))
         }
+        fn confirm(_c: Caller, id: String) -> Result<Memory, memories::Error> {
+            Err(memories::Error::NotFound(id))
+        }
         fn reflect(_c: Caller) -> Result<memories::Reflection, memories::Error> {
             Ok(memories::Reflection::Skipped("no".into()))
         }

@@ -10,6 +10,7 @@ use crate::scope::Caller;
 use crate::service::MemoryService;
 
 mod adding;
+mod decaying;
 mod forgetting;
 mod importing;
 mod maintenance;
