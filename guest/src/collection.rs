@@ -247,27 +247,42 @@ impl<T: Record> Records<T> {
     /// Records that these records were returned at `at`: one appended access line each.
     /// Ids not in the collection are skipped.
     pub fn touch<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
+        let line = |id: &str| Access {
+            id: id.to_owned(),
+            version: REMOVAL_VERSION,
+            accessed_at: at.to_owned(),
+        };
+        self.append_about(
+            ports,
+            ids,
+            |id| serde_json::to_string(&line(id)),
+            |c, id| c.touched(id, at),
+        )
+    }
+
+    /// Appends one line about each known id (each once) and folds it into the cache.
+    fn append_about<P: Ports>(
+        &mut self,
+        ports: &P,
+        ids: &[String],
+        line: impl Fn(&str) -> serde_json::Result<String>,
+        fold: impl Fn(&mut Self, &str),
+    ) -> Result<FileState, FileError> {
+        let mut seen = std::collections::HashSet::new();
         let known: Vec<&String> = ids
             .iter()
-            .filter(|id| self.positions.contains_key(id.as_str()))
+            .filter(|id| self.positions.contains_key(id.as_str()) && seen.insert(id.as_str()))
             .collect();
         if known.is_empty() {
             return Ok(self.state());
         }
         let lines: Vec<String> = known
             .iter()
-            .map(|id| {
-                serde_json::to_string(&Access {
-                    id: (*id).clone(),
-                    version: REMOVAL_VERSION,
-                    accessed_at: at.to_owned(),
-                })
-                .expect("an access line serializes")
-            })
+            .map(|id| line(id).expect("a line of three strings serializes"))
             .collect();
         let (state, in_step) = self.append_lines(ports, &lines)?;
         for id in known {
-            self.touched(id, at);
+            fold(self, id);
         }
         self.follow(state, in_step);
         Ok(state)
@@ -299,31 +314,12 @@ impl<T: Record> Records<T> {
     /// Takes records out by id with one appended removal line each, stamped `at`. Ids
     /// not in the collection are skipped.
     pub fn remove<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
-        let mut seen = std::collections::HashSet::new();
-        let gone: Vec<&String> = ids
-            .iter()
-            .filter(|id| self.positions.contains_key(id.as_str()) && seen.insert(id.as_str()))
-            .collect();
-        if gone.is_empty() {
-            return Ok(self.state());
-        }
-        let lines: Vec<String> = gone
-            .iter()
-            .map(|id| {
-                serde_json::to_string(&Removal {
-                    id: (*id).clone(),
-                    version: REMOVAL_VERSION,
-                    removed_at: at.to_owned(),
-                })
-                .expect("a removal serializes")
-            })
-            .collect();
-        let (state, in_step) = self.append_lines(ports, &lines)?;
-        for id in gone {
-            self.unfold(id);
-        }
-        self.follow(state, in_step);
-        Ok(state)
+        let line = |id: &str| Removal {
+            id: id.to_owned(),
+            version: REMOVAL_VERSION,
+            removed_at: at.to_owned(),
+        };
+        self.append_about(ports, ids, |id| serde_json::to_string(&line(id)), |c, id| c.unfold(id))
     }
 
     /// Appends lines; also says whether the file now ends just after them (one byte more
