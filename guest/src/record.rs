@@ -57,10 +57,11 @@ pub struct MemoryRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embedding_model: Option<String>,
     /// Entities the content names (`crate::entities`: `email:…`, `url:…`, `date:…`,
-    /// `mention:…`, `tag:…`, `name:…`), for search. An addition to seed 000's schema;
-    /// absent on records from older writers, whose entities are found when needed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub entities: Vec<String>,
+    /// `mention:…`, `tag:…`, `name:…`), for search; `[]` when it names none. An
+    /// addition to seed 000's schema, absent on records from older writers, whose
+    /// entities are found when a search needs them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entities: Option<Vec<String>>,
     /// When search or context last returned it (recorded at most daily, as appended
     /// access lines folded in; a rewrite keeps it here). Decay counts from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -90,6 +90,9 @@ pub struct MemoryService<P: Ports> {
     pub(crate) block_memo: importing::BlockMemo,
     /// What the archive holds, for an import to tell the facts it stored before.
     pub(crate) archived: importing::ArchivedTexts,
+    /// Entities of records from older writers, found once (by id; a record's content
+    /// never changes under its id).
+    pub(crate) entity_memo: std::cell::RefCell<std::collections::HashMap<String, Vec<String>>>,
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -102,6 +105,7 @@ impl<P: Ports> MemoryService<P> {
             pending_checked: false,
             block_memo: Default::default(),
             archived: Default::default(),
+            entity_memo: Default::default(),
         }
     }
 

@@ -206,21 +206,20 @@ impl<P: Ports> MemoryService<P> {
         if wanted.is_empty() {
             return Vec::new();
         }
+        let mut memo = self.entity_memo.borrow_mut();
         let mut matches: Vec<(usize, f32, DateTime<Utc>, String)> = self
             .memories
             .iter()
-            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
             .filter_map(|r| {
-                // Records from before entities were kept have theirs found now.
-                let found;
-                let held = if r.entities.is_empty() {
-                    found = entities::recognise(&r.content, &[]);
-                    &found
-                } else {
-                    &r.entities
+                // Records from before entities were kept have theirs found once.
+                let held = match &r.entities {
+                    Some(held) => held,
+                    None => memo
+                        .entry(r.id.clone())
+                        .or_insert_with(|| entities::recognise(&r.content, &[])),
                 };
                 let shared = wanted.iter().filter(|e| held.contains(e)).count();
-                (shared > 0).then(|| {
+                (shared > 0 && caller.can_see(r) && lifecycle::is_live(r, now)).then(|| {
                     let sim = similarity.get(&r.id).copied().unwrap_or(0.0);
                     let at = parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH);
                     (shared, sim, at, r.id.clone())

@@ -76,7 +76,7 @@ impl<P: Ports> MemoryService<P> {
             archive_reason: None,
             metadata: None,
             embedding_model: None,
-            entities: Vec::new(),
+            entities: None,
             last_accessed_at: None,
             confirmed_at: None,
             extra: Default::default(),
