@@ -47,6 +47,7 @@ mod contract;
 mod doctor;
 mod embedder;
 mod error;
+mod eval;
 mod export;
 mod fault;
 mod files;
@@ -72,6 +73,7 @@ pub use contract::{
 };
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};
+pub use eval::{EvalReport, EvalSet, KS, Scores};
 pub use export::{EXPORT_FORMAT, is_export};
 pub use ids::Ids;
 pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact, read_import_text};

@@ -16,6 +16,7 @@ mod crash;
 mod decay;
 mod embedder_http;
 mod entities;
+mod eval;
 mod evolution;
 mod fidelity;
 mod forgetting;

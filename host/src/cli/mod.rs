@@ -202,6 +202,9 @@ enum Command {
     Token(TokenCommand),
     /// Measure add and search at a given size, in a temporary home
     Bench(bench::BenchArgs),
+    /// Measure retrieval: store FILE's memories in a temporary home and score its questions
+    /// (hit@k, recall@k for k = 1, 5, 10, MRR, per category); the format is in `host/src/eval.rs`
+    Eval { file: PathBuf },
     /// A short tour: remember, recall, scoping and secrets, in a temporary home
     Demo,
     /// The policy component this binary runs, for other hosts (JavaScript, Python) to load
@@ -317,6 +320,15 @@ pub fn run() -> Result<()> {
     match &cli.command {
         Command::Bench(args) => return bench::run(args, cli.json),
         Command::Demo => return demo::run(),
+        Command::Eval { file } => {
+            let set = ash_memory::EvalSet::parse(&ash_memory::read_import_text(file)?)?;
+            // A home of its own, so that the figures are the set's alone.
+            let home = tempfile::tempdir()?;
+            let mut store = MemoryStore::builder(home.path()).clock(clock).open()?;
+            let report = store.evaluate(&set)?;
+            output::Output { json: cli.json }.eval(&report);
+            return Ok(());
+        }
         Command::Component { out, sha256 } => return component::run(out.as_deref(), *sha256),
         Command::Conformance { files, keep, verbose } => {
             if !conformance::run(files, keep.as_deref(), *verbose)? {
@@ -465,6 +477,7 @@ pub fn run() -> Result<()> {
         } => out.tool_result(&store.tool_call(&caller, &name, &arguments)?),
         Command::Bench(_)
         | Command::Demo
+        | Command::Eval { .. }
         | Command::Component { .. }
         | Command::Conformance { .. }
         | Command::Serve { .. }

@@ -1,0 +1,50 @@
+//! `eval`: a retrieval evaluation through the real component, index and embedded model,
+//! on a small fixture (`data/eval-small.jsonl`) whose figures are asserted.
+
+use serde_json::json;
+
+use crate::ctx::Ctx;
+
+fn fixture() -> String {
+    format!("{}/../tests/e2e/data/eval-small.jsonl", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
+    let ctx = Ctx::new();
+    let report = ctx.json(&["eval", &fixture()]);
+    assert_eq!((&report["memories"], &report["refused"]), (&json!(8), &json!(0)));
+    let all = &report["overall"];
+    assert_eq!(all["questions"], 7);
+    let close = |v: &serde_json::Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
+    // Six of seven questions find their answer first; the seventh asks group c2 about a
+    // memory of group c1, which it must not see.
+    for k in ["1", "5", "10"] {
+        assert!(close(&all["hit"][k], 6.0 / 7.0), "{all}");
+    }
+    assert!(close(&all["mrr"], 6.0 / 7.0), "{all}");
+    // "Tell me about my dog and my car" has two answers: one in the top 1, both in the top 5.
+    assert!(close(&all["recall"]["1"], 5.5 / 7.0), "{all}");
+    assert!(close(&report["categories"]["things"]["recall"]["1"], 0.75));
+    assert!(close(&report["categories"]["things"]["recall"]["5"], 1.0));
+    assert!(close(&report["categories"]["isolation"]["hit"]["10"], 0.0));
+    // The home it ran in was a temporary one: nothing was written to this one.
+    assert!(!ctx.memories_path().exists());
+
+    let text = ctx.ok(&["eval", &fixture()]);
+    assert!(text.contains("8 memories stored (0 refused)"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("all") && l.contains("0.857")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_malformed_evaluation_file_is_refused_with_its_line() {
+    let ctx = Ctx::new();
+    let path = ctx.home().join("bad.jsonl");
+    std::fs::create_dir_all(ctx.home()).unwrap();
+    std::fs::write(&path, "{\"kind\": \"memory\", \"id\": \"a\", \"text\": \"x\"}\n{\"kind\": \"question\", \"question\": \"q\", \"answers\": []}\n").unwrap();
+    let err = ctx.fails(&["eval", path.to_str().unwrap()]);
+    assert!(err.contains("line 2: a question needs the ids that answer it"), "{err}");
+}
