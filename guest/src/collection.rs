@@ -90,8 +90,8 @@ struct Removal {
     removed_at: String,
 }
 
-/// The version removal lines carry: the first record version that knows them.
-const REMOVAL_VERSION: u32 = 1;
+/// The version removal and access lines carry: the first record version that knows them.
+const MARKER_VERSION: u32 = 1;
 
 /// A line that says the record with this id was returned at `accessed_at`. Appended
 /// rather than a new version of the record, so that recall writes a few bytes; folded
@@ -108,7 +108,7 @@ struct Access {
 fn access(line: &str) -> Option<(String, String)> {
     serde_json::from_str::<Access>(line)
         .ok()
-        .filter(|a| a.version == REMOVAL_VERSION)
+        .filter(|a| a.version == MARKER_VERSION)
         .map(|a| (a.id, a.accessed_at))
 }
 
@@ -116,7 +116,7 @@ fn access(line: &str) -> Option<(String, String)> {
 fn removal(line: &str) -> Option<String> {
     serde_json::from_str::<Removal>(line)
         .ok()
-        .filter(|r| r.version == REMOVAL_VERSION)
+        .filter(|r| r.version == MARKER_VERSION)
         .map(|r| r.id)
 }
 
@@ -249,7 +249,7 @@ impl<T: Record> Records<T> {
     pub fn touch<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
         let line = |id: &str| Access {
             id: id.to_owned(),
-            version: REMOVAL_VERSION,
+            version: MARKER_VERSION,
             accessed_at: at.to_owned(),
         };
         self.append_about(
@@ -316,7 +316,7 @@ impl<T: Record> Records<T> {
     pub fn remove<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
         let line = |id: &str| Removal {
             id: id.to_owned(),
-            version: REMOVAL_VERSION,
+            version: MARKER_VERSION,
             removed_at: at.to_owned(),
         };
         self.append_about(ports, ids, |id| serde_json::to_string(&line(id)), |c, id| c.unfold(id))

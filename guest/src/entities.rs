@@ -25,14 +25,8 @@ pub(crate) const MONTHS: [&str; 12] = [
     "december",
 ];
 
-/// Capitalised words that are not names: weekdays, pronouns and words capitalised by
-/// convention or at the start of a quoted sentence.
-const NOT_NAMES: &[&str] = &[
-    "i",
-    "i'm",
-    "i've",
-    "i'll",
-    "i'd",
+/// The days of the week, lower case, Monday first.
+pub(crate) const WEEKDAYS: [&str; 7] = [
     "monday",
     "tuesday",
     "wednesday",
@@ -40,6 +34,16 @@ const NOT_NAMES: &[&str] = &[
     "friday",
     "saturday",
     "sunday",
+];
+
+/// Capitalised words that are not names (besides weekdays and months): pronouns and words
+/// capitalised by convention or at the start of a quoted sentence.
+const NOT_NAMES: &[&str] = &[
+    "i",
+    "i'm",
+    "i've",
+    "i'll",
+    "i'd",
     "mr",
     "mrs",
     "ms",
@@ -219,7 +223,7 @@ fn name(raw: &[&str], i: usize, bare: &str) -> Option<String> {
         return None;
     }
     let lower = word.to_lowercase();
-    if NOT_NAMES.contains(&lower.as_str()) || month(word).is_some() {
+    if NOT_NAMES.contains(&lower.as_str()) || WEEKDAYS.contains(&lower.as_str()) || month(word).is_some() {
         return None;
     }
     let starts_sentence = i == 0 || raw[i - 1].ends_with(['.', '!', '?', ':', '"']) || raw[i].starts_with(['"', '(']);

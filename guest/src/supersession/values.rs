@@ -4,7 +4,7 @@
 use super::lexicon::{CLAUSE_VERBS, LEADS, QUALIFIERS, TIME_UNITS};
 use super::statement::Shape;
 use super::tokens::Tok;
-use crate::entities::MONTHS;
+use crate::entities::{MONTHS, WEEKDAYS};
 
 /// A value as read: its words, what limits it, its shape, the preposition it started with.
 pub(super) struct Value {
@@ -130,16 +130,6 @@ pub(super) fn singular(noun: &str) -> String {
         _ => n.to_owned(),
     }
 }
-
-const WEEKDAYS: &[&str] = &[
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
 
 /// "3rd", "15th": a day of a month.
 fn is_ordinal(word: &str) -> bool {

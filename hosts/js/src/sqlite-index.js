@@ -176,7 +176,7 @@ export class SqliteIndex {
       db.transaction(() => {
         db.exec(`DELETE FROM items; DELETE FROM meta;
              DROP TABLE IF EXISTS fts;
-             CREATE VIRTUAL TABLE fts USING fts5 (content, tokenize = 'porter unicode61');
+             ${SCHEMA}
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,
