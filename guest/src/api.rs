@@ -18,6 +18,17 @@ pub struct NewMemory {
     pub shared: bool,
     pub source: Option<String>,
     pub observed_at: Option<String>,
+    /// Where an extracted fact came from; only extraction sets it (the WIT `new-memory`
+    /// has no such field, so no caller can claim it).
+    pub provenance: Option<Provenance>,
+}
+
+/// The exchange an extracted memory was read from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Provenance {
+    pub session_id: String,
+    pub message_id: String,
+    pub confidence: f64,
 }
 
 impl NewMemory {
@@ -160,8 +171,57 @@ pub struct ContextBlock {
     pub markdown: String,
     /// The estimated tokens of `markdown` (see `context::estimate_tokens`).
     pub estimated_tokens: u32,
-    /// Memories and people left out to fit the budget.
+    /// "Relevant past messages": of the caller's other sessions, the most relevant first.
+    pub past_messages: Vec<PastMessage>,
+    /// "About the user": the profile's notes.
+    pub profile: Vec<String>,
+    /// Memories, people, past messages and notes left out to fit the budget.
     pub dropped: u32,
+}
+
+/// One exchange to store; see `turn` in `wit/conversations.wit`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Turn {
+    pub session: String,
+    pub provider: Option<String>,
+    pub user_message: String,
+    pub assistant_message: Option<String>,
+}
+
+/// What `persist-turn` stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StoredTurn {
+    pub session_id: String,
+    pub message_ids: Vec<String>,
+    pub redacted: u32,
+}
+
+/// A past message as the context shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PastMessage {
+    pub id: String,
+    pub session: String,
+    pub role: crate::conversation::Role,
+    pub content: String,
+    pub created_at: String,
+    pub score: f32,
+}
+
+/// What `extract` did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extraction {
+    pub turns: u32,
+    pub llm_calls: u32,
+    pub offline: bool,
+    pub stored: Vec<Memory>,
+    pub skipped: Vec<String>,
+}
+
+/// The user's profile.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    pub notes: Vec<String>,
+    pub memory_ids: Vec<String>,
 }
 
 /// One search result.

@@ -1,9 +1,11 @@
-//! The context an agent injects before each response (seed 002's system-prompt blocks):
-//! "Known People" and "Relevant Context from Memory", with subject attribution. This is
+//! The context an agent injects before each response (seed 002's system-prompt blocks,
+//! seed 003's profile and past messages): "About the user", "Known People", "Relevant
+//! Context from Memory" with subject attribution, and "Relevant past messages". This is
 //! what the block holds and how it reads; the service fits it to a token budget (by
 //! dropping the least relevant memories first) in `service::context`.
 
-use crate::api::{Memory, Person, SearchHit};
+use crate::api::{Memory, PastMessage, Person, SearchHit};
+use crate::conversation::Role;
 
 /// The budget when the caller gives none.
 pub const DEFAULT_MAX_TOKENS: u32 = 2000;
@@ -38,11 +40,39 @@ fn one_line(text: &str) -> String {
         .join(" ")
 }
 
-/// Renders the blocks as markdown: known people, relevant memories, and the user's
-/// latest reflection on their past week when there is one.
-pub fn render(people: &[Person], memories: &[SearchHit], reflection: Option<&Memory>) -> String {
+/// What the context block holds, before rendering.
+#[derive(Default)]
+pub struct Blocks<'a> {
+    /// "About the user": profile notes.
+    pub profile: &'a [String],
+    pub people: &'a [Person],
+    pub memories: &'a [SearchHit],
+    pub past_messages: &'a [PastMessage],
+    /// The user's latest reflection on their past week.
+    pub reflection: Option<&'a Memory>,
+}
+
+/// Renders the blocks as markdown: about the user, known people, relevant memories,
+/// relevant past messages, and the latest reflection.
+pub fn render(blocks: &Blocks) -> String {
+    let Blocks {
+        profile,
+        people,
+        memories,
+        past_messages,
+        reflection,
+    } = *blocks;
     let mut out = String::new();
+    if !profile.is_empty() {
+        out.push_str("## About the user\n\n");
+        for note in profile {
+            out.push_str(&format!("- {}\n", one_line(note)));
+        }
+    }
     if !people.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
         out.push_str("## Known People\n\nThe user has told you about these people:\n\n");
         for p in people {
             let name = one_line(&p.name);
@@ -72,6 +102,20 @@ pub fn render(people: &[Person], memories: &[SearchHit], reflection: Option<&Mem
             ));
         }
     }
+    if !past_messages.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("## Relevant past messages\n\n");
+        for m in past_messages {
+            let who = match m.role {
+                Role::User => "User",
+                Role::Assistant => "Assistant",
+            };
+            let day = m.created_at.get(..10).unwrap_or(&m.created_at);
+            out.push_str(&format!("- [{who}, {day}] {}\n", one_line(&short(&m.content))));
+        }
+    }
     if let Some(r) = reflection {
         if !out.is_empty() {
             out.push('\n');
@@ -83,6 +127,16 @@ pub fn render(people: &[Person], memories: &[SearchHit], reflection: Option<&Mem
         ));
     }
     out
+}
+
+/// The longest past message shown, in characters: a reminder, not a transcript.
+const MAX_PAST_MESSAGE_CHARS: usize = 500;
+
+fn short(text: &str) -> String {
+    match text.char_indices().nth(MAX_PAST_MESSAGE_CHARS) {
+        Some((i, _)) => format!("{}\u{2026}", &text[..i]),
+        None => text.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -109,7 +163,10 @@ mod tests {
             updated_at: None,
             relationships: vec![],
         };
-        let md = render(std::slice::from_ref(&sarah), &[], None);
+        let md = render(&Blocks {
+            people: std::slice::from_ref(&sarah),
+            ..Default::default()
+        });
         assert!(
             md.contains("- **Sarah** (wife)") && md.contains("'my wife' or 'Sarah'"),
             "{md}"
@@ -117,6 +174,24 @@ mod tests {
         assert_eq!(about(&["A".into(), "B".into(), "C".into()]), " (about A, B and C)");
         assert_eq!(estimate_tokens("abcd"), 1);
         assert_eq!(estimate_tokens("abcde"), 2);
-        assert_eq!(render(&[], &[], None), "");
+        assert_eq!(render(&Blocks::default()), "");
+        let notes = ["I live in Porto".to_owned()];
+        let past = [PastMessage {
+            id: "m".into(),
+            session: "s".into(),
+            role: Role::User,
+            content: "we talked about\n## Porto".into(),
+            created_at: "2026-01-02T00:00:00+00:00".into(),
+            score: 0.5,
+        }];
+        let md = render(&Blocks {
+            profile: &notes,
+            past_messages: &past,
+            ..Default::default()
+        });
+        assert_eq!(
+            md,
+            "## About the user\n\n- I live in Porto\n\n## Relevant past messages\n\n- [User, 2026-01-02] we talked about ## Porto\n"
+        );
     }
 }

@@ -15,6 +15,7 @@ pub struct FakePorts {
     pub index: RefCell<HashMap<String, IndexEntry>>,
     pub index_info: RefCell<Option<IndexInfo>>,
     pub index_reflects: RefCell<Option<FileState>>,
+    pub message_index_reflects: RefCell<Option<FileState>>,
     pub index_broken: Cell<bool>,
     pub embedder_down: Cell<bool>,
     pub embed_calls: Cell<usize>,
@@ -34,6 +35,8 @@ fn name(c: Collection) -> &'static str {
         Collection::Memories => "memories",
         Collection::People => "people",
         Collection::Archive => "archive",
+        Collection::Sessions => "sessions",
+        Collection::Messages => "messages",
     }
 }
 
@@ -77,10 +80,18 @@ impl FakePorts {
     }
 
     fn in_scope(e: &IndexEntry, scope: &ScopeFilter) -> bool {
-        match (&e.chat_id, &e.owner_user_id) {
-            (Some(c), _) => scope.chat_id.as_ref() == Some(c),
-            (None, Some(u)) => scope.user_id.as_ref() == Some(u),
-            _ => false,
+        e.kind == scope.kind
+            && match (&e.chat_id, &e.owner_user_id) {
+                (Some(c), _) => scope.chat_id.as_ref() == Some(c),
+                (None, Some(u)) => scope.user_id.as_ref() == Some(u),
+                _ => false,
+            }
+    }
+
+    fn reflects(&self, kind: EntryKind) -> &RefCell<Option<FileState>> {
+        match kind {
+            EntryKind::Memory => &self.index_reflects,
+            EntryKind::Message => &self.message_index_reflects,
         }
     }
 }
@@ -181,22 +192,23 @@ impl Ports for FakePorts {
         hits.truncate(k as usize);
         Ok(hits)
     }
-    fn index_count(&self) -> Result<u64, IndexError> {
-        Ok(self.index.borrow().len() as u64)
+    fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError> {
+        Ok(self.index.borrow().values().filter(|e| e.kind == kind).count() as u64)
     }
-    fn index_reflects(&self) -> Result<Option<FileState>, IndexError> {
+    fn index_reflects(&self, kind: EntryKind) -> Result<Option<FileState>, IndexError> {
         if self.index_broken.get() {
             return Err(IndexError::Unavailable("broken".into()));
         }
-        Ok(*self.index_reflects.borrow())
+        Ok(*self.reflects(kind).borrow())
     }
-    fn index_set_reflects(&self, state: FileState) -> Result<(), IndexError> {
-        *self.index_reflects.borrow_mut() = Some(state);
+    fn index_set_reflects(&self, kind: EntryKind, state: FileState) -> Result<(), IndexError> {
+        *self.reflects(kind).borrow_mut() = Some(state);
         Ok(())
     }
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError> {
         self.index_broken.set(false);
         *self.index_reflects.borrow_mut() = None;
+        *self.message_index_reflects.borrow_mut() = None;
         self.index.borrow_mut().clear();
         *self.index_info.borrow_mut() = Some(info.clone());
         Ok(())

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod collection;
 pub mod context;
+pub mod conversation;
 pub mod decay;
 pub mod entities;
 pub mod gc;

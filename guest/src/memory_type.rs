@@ -61,6 +61,11 @@ impl MemoryType {
         }
     }
 
+    /// The type with this lowercase name.
+    pub fn parse(name: &str) -> Option<MemoryType> {
+        MemoryType::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+
     /// Whether the type decays.
     pub fn is_ephemeral(self) -> bool {
         self.ttl().is_some()

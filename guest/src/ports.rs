@@ -12,6 +12,20 @@ pub enum Collection {
     People,
     /// `memory/archive.jsonl`.
     Archive,
+    /// `memory/sessions.jsonl`.
+    Sessions,
+    /// `memory/messages.jsonl`.
+    Messages,
+}
+
+/// What an index entry is; see `entry-kind` in the `index` interface.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum EntryKind {
+    /// A memory, from `memories.jsonl`.
+    #[default]
+    Memory,
+    /// A conversation message, from `messages.jsonl`.
+    Message,
 }
 
 /// Where a collection stands; see `file-state` in the `files` interface.
@@ -34,18 +48,20 @@ pub struct Chunk {
     pub generation: u64,
 }
 
-/// Which scopes an index query may see.
+/// Which scopes an index query may see, of which kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScopeFilter {
+    pub kind: EntryKind,
     /// Personal memories of this user.
     pub user_id: Option<String>,
     /// Group memories of this chat.
     pub chat_id: Option<String>,
 }
 
-/// One memory as the index holds it.
+/// One memory or message as the index holds it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexEntry {
+    pub kind: EntryKind,
     pub id: String,
     pub content: String,
     pub embedding: Option<Vec<f32>>,
@@ -108,6 +124,10 @@ pub struct PolicySettings {
     pub supersession_threshold: f32,
     /// The most active memories to keep.
     pub max_entries: Option<u64>,
+    /// Whether `extract` reads conversations for facts.
+    pub extraction_enabled: bool,
+    /// The least confidence a language model's fact needs to be stored.
+    pub extraction_confidence_threshold: f32,
 }
 
 impl Default for PolicySettings {
@@ -115,6 +135,8 @@ impl Default for PolicySettings {
         PolicySettings {
             supersession_threshold: 0.75,
             max_entries: None,
+            extraction_enabled: true,
+            extraction_confidence_threshold: 0.7,
         }
     }
 }
@@ -168,11 +190,11 @@ pub trait Ports {
     fn index_remove(&self, ids: &[String]) -> Result<(), IndexError>;
     fn index_knn(&self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
     fn index_text_search(&self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
-    fn index_count(&self) -> Result<u64, IndexError>;
+    fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;
     fn index_info(&self) -> Result<Option<IndexInfo>, IndexError>;
-    fn index_reflects(&self) -> Result<Option<FileState>, IndexError>;
-    fn index_set_reflects(&self, state: FileState) -> Result<(), IndexError>;
+    fn index_reflects(&self, kind: EntryKind) -> Result<Option<FileState>, IndexError>;
+    fn index_set_reflects(&self, kind: EntryKind, state: FileState) -> Result<(), IndexError>;
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
     fn embedder_model(&self) -> String;

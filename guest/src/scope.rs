@@ -66,6 +66,7 @@ impl Caller {
     /// The index filter that matches `can_see`.
     pub fn filter(&self) -> ScopeFilter {
         ScopeFilter {
+            kind: crate::ports::EntryKind::Memory,
             user_id: self.user_id.clone(),
             chat_id: self.chat_id.clone(),
         }

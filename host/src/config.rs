@@ -67,18 +67,20 @@ pub struct EmbedderConfig {
 pub struct MemoryConfig {
     pub auto_gc: Option<bool>,
     pub max_entries: Option<u64>,
-    /// Accepted so that a config written for extraction (seed 000) loads; extraction
-    /// itself is not built yet.
-    #[allow(dead_code)]
+    /// Whether `extract` reads conversations for facts (default true).
     pub extraction_enabled: Option<bool>,
-    #[allow(dead_code)]
-    pub extraction_confidence_threshold: Option<f64>,
+    /// The least confidence a language model's fact needs to be stored, from 0 to 1
+    /// (default 0.7).
+    pub extraction_confidence_threshold: Option<f32>,
     /// Cosine similarity for supersession candidates (default: the embedder's, 0.6 for
     /// the embedded model, 0.75 for HTTP services).
     pub supersession_threshold: Option<f32>,
     /// How long `serve` waits before it checks again whether a user's weekly reflection
     /// is due, after one of their calls, in minutes (default 60; 0 checks after every call).
     pub reflection_check_minutes: Option<u64>,
+    /// How long `serve` waits after a session's last turn before it extracts facts from
+    /// it, in seconds (default 10; 0 extracts right after each turn).
+    pub extraction_delay_seconds: Option<u64>,
 }
 
 /// `[sandbox]`.
@@ -96,10 +98,21 @@ impl Config {
     pub fn load(home: &Home) -> Result<Self, Error> {
         let path = home.config();
         match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str(&text).map_err(|e| Error::Config {
-                path,
-                message: e.to_string(),
-            }),
+            Ok(text) => {
+                let config: Config = toml::from_str(&text).map_err(|e| Error::Config {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+                if let Some(t) = config.memory.extraction_confidence_threshold
+                    && !(0.0..=1.0).contains(&t)
+                {
+                    return Err(Error::Config {
+                        path,
+                        message: format!("[memory] extraction_confidence_threshold is {t}; it must be from 0 to 1"),
+                    });
+                }
+                Ok(config)
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(Error::io(&path, e)),
         }
@@ -164,6 +177,8 @@ impl Config {
                 .supersession_threshold
                 .unwrap_or(embedder.supersession_threshold()),
             max_entries: self.memory.max_entries,
+            extraction_enabled: self.memory.extraction_enabled.unwrap_or(true),
+            extraction_confidence_threshold: self.memory.extraction_confidence_threshold.unwrap_or(0.7),
         }
     }
 

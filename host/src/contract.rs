@@ -12,6 +12,9 @@
 //! ```
 
 pub use crate::bindings::ash::memory::types::{ArchiveReason, Caller, Memory, MemoryType, Person, SearchHit};
+pub use crate::bindings::exports::ash::memory::conversations::{
+    Extraction, PastMessage, Role, StoredTurn, Turn, UserProfile as Profile,
+};
 pub use crate::bindings::exports::ash::memory::maintenance::{
     Ages, Archived, CompactReport, Finding, GcReport, HomeStats, IndexState, RebuildReport,
 };
@@ -27,6 +30,30 @@ pub struct Stats {
     pub home: HomeStats,
     /// Lines set aside in the quarantine files because they did not parse.
     pub quarantined: u64,
+}
+
+impl Turn {
+    /// A turn of the named session with the user's message only; provider "cli".
+    pub fn new(session: impl Into<String>, user_message: impl Into<String>) -> Self {
+        Turn {
+            session: session.into(),
+            provider: None,
+            user_message: user_message.into(),
+            assistant_message: None,
+        }
+    }
+
+    /// The agent's answer.
+    pub fn answer(mut self, assistant_message: impl Into<String>) -> Self {
+        self.assistant_message = Some(assistant_message.into());
+        self
+    }
+
+    /// Where the conversation happens ("telegram").
+    pub fn provider(mut self, provider: impl Into<String>) -> Self {
+        self.provider = Some(provider.into());
+        self
+    }
 }
 
 impl Caller {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bindings::exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
+use crate::bindings::exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
 
 /// Why a call failed. No variant means data was lost: every error leaves the files as
 /// they were before the call.
@@ -179,6 +179,16 @@ impl From<portability::Error> for Error {
             portability::Error::InvalidInput(m) => Error::InvalidInput(m),
             portability::Error::Storage(m) => Error::Storage(m),
             portability::Error::Index(m) => Error::Index(m),
+        }
+    }
+}
+
+impl From<conversations::Error> for Error {
+    fn from(e: conversations::Error) -> Self {
+        match e {
+            conversations::Error::InvalidInput(m) => Error::InvalidInput(m),
+            conversations::Error::Storage(m) => Error::Storage(m),
+            conversations::Error::Index(m) => Error::Index(m),
         }
     }
 }

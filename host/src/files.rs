@@ -1,4 +1,4 @@
-//! The `files` capability: whole-line appends, atomic replaces and quarantine on the three
+//! The `files` capability: whole-line appends, atomic replaces and quarantine on the
 //! JSONL collections. Callers hold the home lock, so no two writers interleave; the writes
 //! of one exported call form a transaction (see [`crate::journal`]).
 
@@ -16,8 +16,14 @@ use crate::journal::Journal;
 pub(crate) use crate::bindings::ash::memory::files::{Chunk, Collection, Error as FileError, FileState};
 
 impl Collection {
-    /// All three, in a fixed order.
-    pub const ALL: [Collection; 3] = [Collection::Memories, Collection::People, Collection::Archive];
+    /// All of them, in a fixed order.
+    pub const ALL: [Collection; 5] = [
+        Collection::Memories,
+        Collection::People,
+        Collection::Archive,
+        Collection::Sessions,
+        Collection::Messages,
+    ];
 
     /// The name used in the journal and in fault points.
     pub fn name(self) -> &'static str {
@@ -25,6 +31,8 @@ impl Collection {
             Collection::Memories => "memories",
             Collection::People => "people",
             Collection::Archive => "archive",
+            Collection::Sessions => "sessions",
+            Collection::Messages => "messages",
         }
     }
 }
@@ -81,6 +89,8 @@ impl FileStore {
             Collection::Memories => self.home.memories(),
             Collection::People => self.home.people(),
             Collection::Archive => self.home.archive(),
+            Collection::Sessions => self.home.sessions(),
+            Collection::Messages => self.home.messages(),
         }
     }
 

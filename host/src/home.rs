@@ -68,6 +68,14 @@ impl Home {
     pub fn archive(&self) -> PathBuf {
         self.root.join("memory").join("archive.jsonl")
     }
+    /// Conversation sessions.
+    pub fn sessions(&self) -> PathBuf {
+        self.root.join("memory").join("sessions.jsonl")
+    }
+    /// Conversation messages.
+    pub fn messages(&self) -> PathBuf {
+        self.root.join("memory").join("messages.jsonl")
+    }
     pub fn people(&self) -> PathBuf {
         self.root.join("people.jsonl")
     }

@@ -175,19 +175,19 @@ impl index::Host for HostState {
     ) -> Result<Vec<index::Hit>, index::Error> {
         self.index.text_search(&terms, k, &scope)
     }
-    fn count(&mut self) -> Result<u64, index::Error> {
-        self.index.count()
+    fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
+        self.index.count(kind)
     }
     fn clear(&mut self, info: index::IndexInfo) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
         self.index.clear(&info)
     }
-    fn reflects(&mut self) -> Result<Option<files::FileState>, index::Error> {
-        self.index.reflects()
+    fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error> {
+        self.index.reflects(kind)
     }
-    fn set_reflects(&mut self, state: files::FileState) -> Result<(), index::Error> {
+    fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index.set_reflects(state)
+        self.index.set_reflects(kind, state)
     }
     fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error> {
         self.index.info()

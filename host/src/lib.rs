@@ -67,9 +67,10 @@ mod store;
 
 pub use clock::Clock;
 pub use contract::{
-    Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, HomeStats,
-    ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson, Person, RebuildReport,
-    Reflection, RefusedLine, SearchHit, SearchQuery, SearchResults, Stats,
+    Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Extraction, Finding, Forgotten,
+    GcReport, HomeStats, ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson,
+    PastMessage, Person, Profile, RebuildReport, Reflection, RefusedLine, Role, SearchHit, SearchQuery, SearchResults,
+    Stats, StoredTurn, Turn,
 };
 pub use embedder::{EmbedError, Embedder, StaticEmbedder};
 pub use error::{Error, ErrorKind};

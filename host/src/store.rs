@@ -17,8 +17,9 @@ use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
 use crate::contract::{
-    Added, Caller, CompactReport, ContextBlock, Finding, Forgotten, GcReport, ListOptions, Memory, NewMemory,
-    NewPerson, Person, RebuildReport, Reflection, SearchQuery, SearchResults, Stats,
+    Added, Caller, CompactReport, ContextBlock, Extraction, Finding, Forgotten, GcReport, ListOptions, Memory,
+    NewMemory, NewPerson, Person, Profile, RebuildReport, Reflection, SearchQuery, SearchResults, Stats, StoredTurn,
+    Turn,
 };
 
 /// A memory home opened through the policy component.
@@ -27,6 +28,8 @@ pub struct MemoryStore {
     sandbox: Sandbox,
     /// `[memory] reflection_check_minutes`, for a server's weekly reflections.
     reflection_check: std::time::Duration,
+    /// `[memory] extraction_delay_seconds`, for a server's extraction after turns.
+    extraction_delay: std::time::Duration,
 }
 
 /// Builds a [`MemoryStore`]: everything but the home has a default.
@@ -91,10 +94,12 @@ impl MemoryStoreBuilder {
         let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
         let minutes = config.memory.reflection_check_minutes.unwrap_or(60);
         let reflection_check = std::time::Duration::from_secs(minutes.saturating_mul(60));
+        let extraction_delay = std::time::Duration::from_secs(config.memory.extraction_delay_seconds.unwrap_or(10));
         let mut store = MemoryStore {
             home,
             sandbox,
             reflection_check,
+            extraction_delay,
         };
         if let Some(from) = legacy {
             store.migrate_on_open(&from)?;
@@ -176,6 +181,13 @@ impl MemoryStore {
     /// reflection is due (`[memory] reflection_check_minutes`, default an hour).
     pub fn reflection_check_interval(&self) -> std::time::Duration {
         self.reflection_check
+    }
+
+    /// How long a long-lived host waits after a session's last turn before it reads the
+    /// session for facts (`[memory] extraction_delay_seconds`, default 10): a
+    /// conversation is read when it pauses, not after every message.
+    pub fn extraction_delay(&self) -> std::time::Duration {
+        self.extraction_delay
     }
 
     /// The home, for the host's own files beside the collections.
@@ -282,9 +294,45 @@ impl MemoryStore {
         self.call(|p, s| p.ash_memory_recall().call_search(s, caller, query))
     }
 
-    /// The context block for a message, within `max_tokens` (default 2000).
+    /// The context block for a message, within `max_tokens` (default 2000), with past
+    /// messages from any of the caller's sessions.
     pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
-        self.call(|p, s| p.ash_memory_recall().call_context(s, caller, message, max_tokens))
+        self.context_in(caller, message, max_tokens, None)
+    }
+
+    /// The context block for a message of the named session: past messages come from the
+    /// caller's other sessions.
+    pub fn context_in(
+        &mut self,
+        caller: &Caller,
+        message: &str,
+        max_tokens: Option<u32>,
+        session: Option<&str>,
+    ) -> Result<ContextBlock, Error> {
+        let session = session.map(str::to_owned);
+        self.call(|p, s| {
+            p.ash_memory_recall()
+                .call_context(s, caller, message, max_tokens, session.as_ref())
+        })
+    }
+
+    // ---- conversations (`wit/conversations.wit`) ----
+
+    /// Stores one exchange, secrets redacted; see `persist-turn`.
+    pub fn persist_turn(&mut self, caller: &Caller, turn: &Turn) -> Result<StoredTurn, Error> {
+        self.call(|p, s| p.ash_memory_conversations().call_persist_turn(s, caller, turn))
+    }
+
+    /// Reads the caller's exchanges not read before (of one session, or all) for facts
+    /// and stores them; see `extract`.
+    pub fn extract(&mut self, caller: &Caller, session: Option<&str>) -> Result<Extraction, Error> {
+        let session = session.map(str::to_owned);
+        self.call(|p, s| p.ash_memory_conversations().call_extract(s, caller, session.as_ref()))
+    }
+
+    /// The caller's user profile; see `profile`.
+    pub fn profile(&mut self, caller: &Caller) -> Result<Profile, Error> {
+        self.call(|p, s| p.ash_memory_conversations().call_profile(s, caller))
     }
 
     /// Confirms a memory, which then never decays; see `confirm` in `wit/memories.wit`.

@@ -4,7 +4,10 @@
 
 use serde_json::{Value, json};
 
-use ash_memory::{Added, ContextBlock, Forgotten, GcReport, Memory, Person, SearchHit, SearchResults, Stats};
+use ash_memory::{
+    Added, ContextBlock, Extraction, Forgotten, GcReport, Memory, PastMessage, Person, Profile, Role, SearchHit,
+    SearchResults, Stats, StoredTurn,
+};
 
 /// A memory, with the JSONL field names (the embedding left out).
 pub fn memory(m: &Memory) -> Value {
@@ -138,6 +141,8 @@ pub fn context(c: &ContextBlock) -> Value {
     json!({
         "people": people(&c.people),
         "memories": c.memories.iter().map(hit).collect::<Vec<_>>(),
+        "past_messages": c.past_messages.iter().map(past_message).collect::<Vec<_>>(),
+        "profile": c.profile,
         "markdown": c.markdown,
         "estimated_tokens": c.estimated_tokens,
         "dropped": c.dropped,
@@ -157,4 +162,40 @@ pub fn gc(r: &GcReport) -> Value {
         *n = json!(n.as_u64().unwrap_or(0) + 1);
     }
     json!({ "dry_run": r.dry_run, "archived": archived, "counts": counts })
+}
+
+/// A past message, as the context shows it.
+pub fn past_message(m: &PastMessage) -> Value {
+    json!({
+        "id": m.id,
+        "session": m.session,
+        "role": match m.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        },
+        "content": m.content,
+        "created_at": m.created_at,
+        "score": m.score,
+    })
+}
+
+/// What `turn` stored.
+pub fn stored_turn(t: &StoredTurn) -> Value {
+    json!({ "session_id": t.session_id, "message_ids": t.message_ids, "redacted": t.redacted })
+}
+
+/// What `extract` did.
+pub fn extraction(e: &Extraction) -> Value {
+    json!({
+        "turns": e.turns,
+        "llm_calls": e.llm_calls,
+        "offline": e.offline,
+        "stored": memories(&e.stored),
+        "skipped": e.skipped,
+    })
+}
+
+/// The user profile.
+pub fn profile(p: &Profile) -> Value {
+    json!({ "notes": p.notes, "memory_ids": p.memory_ids })
 }

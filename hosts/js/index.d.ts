@@ -8,6 +8,7 @@ import type * as Memories from "./generated/interfaces/ash-memory-memories.js";
 import type * as People from "./generated/interfaces/ash-memory-people.js";
 import type * as Recall from "./generated/interfaces/ash-memory-recall.js";
 import type * as Maintenance from "./generated/interfaces/ash-memory-maintenance.js";
+import type * as Conversations from "./generated/interfaces/ash-memory-conversations.js";
 
 /** `supersededById` → `superseded_by_id`: a WIT field as the JSONL (and `ash-memory serve`) names it. */
 type SnakeCase<S extends string> = S extends `${infer Head}${infer Rest}`
@@ -52,10 +53,26 @@ export type Person = Wire<Omit<Wit.Person, "relationships">> & {
 /** What forgetting a person did. */
 export type Forgotten = Wire<Omit<People.Forgotten, "person">> & { person: Person };
 
-export type ContextBlock = Wire<Omit<Recall.ContextBlock, "people" | "memories">> & {
+/** A message of another session, as the context shows it (`role` "user" or "assistant"). */
+export type PastMessage = Wire<Conversations.PastMessage>;
+
+export type ContextBlock = Wire<Omit<Recall.ContextBlock, "people" | "memories" | "pastMessages">> & {
   people: Person[];
   memories: SearchHit[];
+  past_messages: PastMessage[];
 };
+
+/** One exchange to store: `session` and `userMessage` are required. */
+export type Turn = WithDefaults<Conversations.Turn, "session" | "userMessage">;
+
+/** What storing a turn wrote. */
+export type StoredTurn = Wire<Conversations.StoredTurn>;
+
+/** What an extraction did: the memories it stored (`source` "extraction") and what it skipped. */
+export type Extraction = Wire<Omit<Conversations.Extraction, "stored">> & { stored: MemoryRecord[] };
+
+/** The user's profile: notes, most important first, and the memories behind them. */
+export type Profile = Wire<Conversations.UserProfile>;
 
 export interface GcReport {
   dry_run: Maintenance.GcReport["dryRun"];
@@ -117,7 +134,14 @@ export declare class Memory {
   history(caller: Caller, id: string): Promise<MemoryRecord[]>;
   delete(caller: Caller, id: string): Promise<string>;
   search(caller: Caller, query: SearchQuery | string): Promise<SearchResults>;
-  context(caller: Caller, request: { message: string; maxTokens?: number } | string): Promise<ContextBlock>;
+  /** Past messages come from the caller's sessions other than `session`. */
+  context(caller: Caller, request: { message: string; maxTokens?: number; session?: string } | string): Promise<ContextBlock>;
+  /** Stores one exchange (secrets redacted first); facts are read by `extract`. */
+  turn(caller: Caller, turn: Turn): Promise<StoredTurn>;
+  /** Reads exchanges not read before (of one session, or all) for facts worth remembering. */
+  extract(caller: Caller, options?: { session?: string } | string): Promise<Extraction>;
+  /** The caller's user profile. */
+  profile(caller: Caller): Promise<Profile>;
   people: {
     list(caller: Caller): Promise<Person[]>;
     show(caller: Caller, reference: string): Promise<Person>;

@@ -189,6 +189,29 @@ fn crash_during_an_add_with_a_new_person() {
 }
 
 #[test]
+fn crash_during_a_turn() {
+    let n = crash_everywhere(
+        fixed(&["--user", "u", "turn", "--session", "s", "I love jazz", "Noted."]),
+        |ctx, _| {
+            let lines = |file: &str| -> Vec<Value> {
+                std::fs::read_to_string(ctx.home().join("memory").join(file))
+                    .unwrap_or_default()
+                    .lines()
+                    .map(|l| serde_json::from_str(l).unwrap())
+                    .collect()
+            };
+            let (messages, sessions) = (lines("messages.jsonl"), lines("sessions.jsonl"));
+            match (messages.len(), sessions.last().map(|s| s["turns"].clone())) {
+                (2, Some(turns)) if turns == 1 => Some(true),
+                (0, None) => Some(false),
+                _ => None,
+            }
+        },
+    );
+    eprintln!("turn: {n} kill points");
+}
+
+#[test]
 fn crash_during_delete() {
     let peanuts = |ctx: &Ctx| -> String {
         ctx.json(&["--user", "u", "list"])

@@ -12,6 +12,7 @@ mod async_host;
 mod cli;
 mod conformance;
 mod contract;
+mod conversations;
 mod crash;
 mod decay;
 mod embedder_http;

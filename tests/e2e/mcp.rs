@@ -97,6 +97,8 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
         ["get_context", {"message": "Which flowers should I buy for my wife?"}],
         ["remember", {"content": "my api key is sk-live-51HGs8d7f6g5h4j3k2l1"}],
         ["forget", {"memory_id": "not-a-memory-id"}],
+        ["log_turn", {"session": "monday", "user_message": "I'm allergic to shellfish. My password is hunter2", "assistant_message": "Noted."}],
+        ["get_context", {"message": "Can I eat shellfish tonight?", "session": "tuesday"}],
     ]);
     let bin = env!("CARGO_BIN_EXE_ash-memory");
     let report = client(&["stdio", &env.to_string(), bin, "mcp"], calls);
@@ -117,7 +119,8 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
             "list_memories",
             "memory_history",
             "people",
-            "get_context"
+            "get_context",
+            "log_turn"
         ]
     );
     assert!(
@@ -148,6 +151,15 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
         "{results:?}"
     );
     assert!(results[8].1 && results[8].0.contains("no memory"), "{results:?}");
+    assert!(
+        !results[9].1 && results[9].0.contains("secrets redacted"),
+        "{results:?}"
+    );
+    assert!(
+        results[10].0.contains("## Relevant past messages") && results[10].0.contains("allergic to shellfish"),
+        "{results:?}"
+    );
+    assert!(!results[10].0.contains("hunter2"), "{results:?}");
 
     // Stored for alice, as the CLI sees it; the superseded Lisbon is in the history.
     let porto = ctx.json(&["--user", "alice", "search", "where do I live"])["hits"][0]["id"]

@@ -99,7 +99,7 @@ fn the_native_policy_answers_and_writes_as_the_component_does() {
     }
     let block = component.context(&me, "What should I cook for Sarah?", None).unwrap();
     let block_n = native
-        .call(|p| p.context(&native_me, "What should I cook for Sarah?", None))
+        .call(|p| p.context(&native_me, "What should I cook for Sarah?", None, None))
         .unwrap();
     assert!(block.markdown.contains("Sarah"), "{}", block.markdown);
     assert_eq!(block.markdown, block_n.markdown);

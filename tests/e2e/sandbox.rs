@@ -30,8 +30,16 @@ fn the_component_imports_only_ash_memory_interfaces() {
     let exports: Vec<String> = ty.exports(&engine).map(|(name, _)| name.to_owned()).collect();
     assert_eq!(
         exports,
-        ["memories", "recall", "people", "tools", "maintenance", "portability"]
-            .map(|i| format!("ash:memory/{i}@0.2.0"))
+        [
+            "memories",
+            "conversations",
+            "recall",
+            "people",
+            "tools",
+            "maintenance",
+            "portability"
+        ]
+        .map(|i| format!("ash:memory/{i}@0.2.0"))
     );
 }
 

@@ -62,7 +62,7 @@ fn ash_sb_adds_searches_lists_and_deletes_as_the_environment_says() {
     assert_eq!(contents(&json["memories"]), ["I am vegetarian"]);
     assert_eq!(json["memories"][0]["owner_user_id"], "alice");
     let context = ok(sb(&["memory", "context", "Dinner plans tonight?"]));
-    assert!(context.contains("Relevant Context from Memory"), "{context}");
+    assert!(context.contains("## About the user\n\n- I am vegetarian"), "{context}");
     // What ash-sb stored is alice's, as the CLI sees it.
     assert_eq!(ctx.search("alice", "what do I eat")[0], "I am vegetarian");
     assert!(ctx.search("bob", "what do I eat").is_empty());

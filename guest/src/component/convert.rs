@@ -2,8 +2,9 @@
 //! interface's `error` variant.
 
 use super::ash::memory::types;
-use super::exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
+use super::exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
 use crate::api;
+use crate::conversation::Role;
 use crate::gc::ArchiveReason;
 use crate::memory_type::MemoryType;
 use crate::scope::Caller;
@@ -139,6 +140,7 @@ pub(super) fn new_memory(m: memories::NewMemory) -> api::NewMemory {
         shared: m.shared,
         source: m.source,
         observed_at: m.observed_at,
+        provenance: None,
     }
 }
 
@@ -244,6 +246,8 @@ pub(super) fn context_block(b: api::ContextBlock) -> recall::ContextBlock {
     recall::ContextBlock {
         people: people_of(b.people),
         memories: b.memories.into_iter().map(hit).collect(),
+        past_messages: b.past_messages.into_iter().map(past_message).collect(),
+        profile: b.profile,
         markdown: b.markdown,
         estimated_tokens: b.estimated_tokens,
         dropped: b.dropped,
@@ -320,5 +324,48 @@ pub(super) fn stats(s: api::Stats) -> maintenance::HomeStats {
             entries: s.index.entries,
             in_step: s.index.in_step,
         },
+    }
+}
+
+pub(super) fn past_message(m: api::PastMessage) -> conversations::PastMessage {
+    conversations::PastMessage {
+        id: m.id,
+        session: m.session,
+        role: match m.role {
+            Role::User => conversations::Role::User,
+            Role::Assistant => conversations::Role::Assistant,
+        },
+        content: m.content,
+        created_at: m.created_at,
+        score: m.score,
+    }
+}
+
+pub(super) fn turn(t: conversations::Turn) -> api::Turn {
+    api::Turn {
+        session: t.session,
+        provider: t.provider,
+        user_message: t.user_message,
+        assistant_message: t.assistant_message,
+    }
+}
+
+pub(super) fn extraction(e: api::Extraction) -> conversations::Extraction {
+    conversations::Extraction {
+        turns: e.turns,
+        llm_calls: e.llm_calls,
+        offline: e.offline,
+        stored: memories_of(e.stored),
+        skipped: e.skipped,
+    }
+}
+
+pub(super) fn conversations_error(e: api::Error) -> conversations::Error {
+    use api::Error as E;
+    match e {
+        E::InvalidInput(m) => conversations::Error::InvalidInput(m),
+        E::Storage(m) => conversations::Error::Storage(m),
+        E::Index(m) => conversations::Error::Index(m),
+        e => conversations::Error::InvalidInput(e.to_string()),
     }
 }

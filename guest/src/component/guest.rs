@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use super::ash::memory::types;
 use super::convert::*;
-use super::exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
+use super::exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
 use super::ports::WitPorts;
 use crate::api;
 use crate::service::MemoryService;
@@ -84,8 +84,13 @@ impl recall::Guest for Component {
         c: types::Caller,
         message: String,
         max_tokens: Option<u32>,
+        session: Option<String>,
     ) -> Result<recall::ContextBlock, recall::Error> {
-        with_service(|s| s.context(&caller(c), &message, max_tokens), recall_error).map(context_block)
+        with_service(
+            |s| s.context(&caller(c), &message, max_tokens, session.as_deref()),
+            recall_error,
+        )
+        .map(context_block)
     }
 }
 
@@ -186,6 +191,30 @@ impl portability::Guest for Component {
                     .map(|(position, reason)| portability::RefusedLine { position, reason })
                     .collect(),
             }
+        })
+    }
+}
+
+impl conversations::Guest for Component {
+    fn persist_turn(
+        c: types::Caller,
+        t: conversations::Turn,
+    ) -> Result<conversations::StoredTurn, conversations::Error> {
+        with_service(|s| s.persist_turn(&caller(c), turn(t)), conversations_error).map(|t| conversations::StoredTurn {
+            session_id: t.session_id,
+            message_ids: t.message_ids,
+            redacted: t.redacted,
+        })
+    }
+
+    fn extract(c: types::Caller, session: Option<String>) -> Result<conversations::Extraction, conversations::Error> {
+        with_service(|s| s.extract(&caller(c), session.as_deref()), conversations_error).map(extraction)
+    }
+
+    fn profile(c: types::Caller) -> Result<conversations::UserProfile, conversations::Error> {
+        with_service(|s| s.profile(&caller(c)), conversations_error).map(|p| conversations::UserProfile {
+            notes: p.notes,
+            memory_ids: p.memory_ids,
         })
     }
 }

@@ -11,6 +11,15 @@ fn collection(c: Collection) -> files::Collection {
         Collection::Memories => files::Collection::Memories,
         Collection::People => files::Collection::People,
         Collection::Archive => files::Collection::Archive,
+        Collection::Sessions => files::Collection::Sessions,
+        Collection::Messages => files::Collection::Messages,
+    }
+}
+
+fn kind(k: ports::EntryKind) -> index::EntryKind {
+    match k {
+        ports::EntryKind::Memory => index::EntryKind::Memory,
+        ports::EntryKind::Message => index::EntryKind::Message,
     }
 }
 
@@ -38,6 +47,7 @@ fn index_error(e: index::Error) -> ports::IndexError {
 
 fn scope(s: &ports::ScopeFilter) -> index::ScopeFilter {
     index::ScopeFilter {
+        kind: kind(s.kind),
         user_id: s.user_id.clone(),
         chat_id: s.chat_id.clone(),
     }
@@ -75,6 +85,7 @@ impl Ports for WitPorts {
         let entries: Vec<index::Entry> = entries
             .iter()
             .map(|e| index::Entry {
+                kind: kind(e.kind),
                 id: e.id.clone(),
                 content: e.content.clone(),
                 embedding: e.embedding.clone(),
@@ -103,8 +114,8 @@ impl Ports for WitPorts {
     ) -> Result<Vec<ports::IndexHit>, ports::IndexError> {
         index::text_search(terms, k, &scope(s)).map(hits).map_err(index_error)
     }
-    fn index_count(&self) -> Result<u64, ports::IndexError> {
-        index::count().map_err(index_error)
+    fn index_count(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
+        index::count(kind(k)).map_err(index_error)
     }
     fn index_clear(&self, info: &ports::IndexInfo) -> Result<(), ports::IndexError> {
         index::clear(&index::IndexInfo {
@@ -123,14 +134,17 @@ impl Ports for WitPorts {
             })
             .map_err(index_error)
     }
-    fn index_reflects(&self) -> Result<Option<ports::FileState>, ports::IndexError> {
-        index::reflects().map(|s| s.map(file_state)).map_err(index_error)
+    fn index_reflects(&self, k: ports::EntryKind) -> Result<Option<ports::FileState>, ports::IndexError> {
+        index::reflects(kind(k)).map(|s| s.map(file_state)).map_err(index_error)
     }
-    fn index_set_reflects(&self, state: ports::FileState) -> Result<(), ports::IndexError> {
-        index::set_reflects(files::FileState {
-            generation: state.generation,
-            end: state.end,
-        })
+    fn index_set_reflects(&self, k: ports::EntryKind, state: ports::FileState) -> Result<(), ports::IndexError> {
+        index::set_reflects(
+            kind(k),
+            files::FileState {
+                generation: state.generation,
+                end: state.end,
+            },
+        )
         .map_err(index_error)
     }
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ports::EmbedError> {
@@ -176,6 +190,8 @@ impl Ports for WitPorts {
         ports::PolicySettings {
             supersession_threshold: s.supersession_threshold,
             max_entries: s.max_entries,
+            extraction_enabled: s.extraction_enabled,
+            extraction_confidence_threshold: s.extraction_confidence_threshold,
         }
     }
 }

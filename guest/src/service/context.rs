@@ -1,5 +1,6 @@
 //! `context`: the block an agent injects before each response, fitted to a token budget
-//! by dropping the least relevant memory first, then the least recently active person.
+//! by dropping past messages first, then the least relevant memory, then the least
+//! recently active person.
 //! What the block says and how it is rendered is `crate::context`'s.
 
 use std::collections::HashMap;
@@ -8,7 +9,7 @@ use chrono::DateTime;
 
 use super::MemoryService;
 use crate::api::{ContextBlock, Error, Memory, Person, SearchQuery};
-use crate::context::{DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
+use crate::context::{Blocks, DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
 use crate::memory_type::MemoryType;
 use crate::ports::Ports;
 use crate::record::parse_time;
@@ -16,33 +17,64 @@ use crate::scope::Caller;
 
 impl<P: Ports> MemoryService<P> {
     /// The context for a message; see `context` in `wit/recall.wit`.
-    pub fn context(&mut self, caller: &Caller, message: &str, max_tokens: Option<u32>) -> Result<ContextBlock, Error> {
+    pub fn context(
+        &mut self,
+        caller: &Caller,
+        message: &str,
+        max_tokens: Option<u32>,
+        session: Option<&str>,
+    ) -> Result<ContextBlock, Error> {
         let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
-        let mut memories = if message.trim().is_empty() {
-            Vec::new()
+        let (mut memories, mut past_messages) = if message.trim().is_empty() {
+            (Vec::new(), Vec::new())
         } else {
             let query = SearchQuery {
                 text: message.to_owned(),
                 limit: Some(MAX_MEMORIES),
                 about: None,
             };
-            self.search_with(caller, &query, f32::NEG_INFINITY)?.hits
+            let (vector, notices) = self.embed_query(message.trim());
+            let past = match &vector {
+                Some(v) => self.past_messages(caller, v, session.map(str::trim))?,
+                None => Vec::new(),
+            };
+            let hits = self
+                .search_embedded(caller, &query, f32::NEG_INFINITY, vector, notices)?
+                .hits;
+            (hits, past)
         };
         let mut reflection = self.latest_reflection(caller);
         // Shown in its own section, not twice.
         if let Some(r) = &reflection {
             memories.retain(|h| h.memory.id != r.id);
         }
+        let profile = self.profile_of(caller);
+        // A memory the profile shows is not shown again among the relevant ones.
+        memories.retain(|h| !profile.memory_ids.contains(&h.memory.id));
+        let mut profile = profile.notes;
         let mut people = self.recently_active_people(caller);
         let mut dropped = 0;
         let markdown = loop {
-            let markdown = render(&people, &memories, reflection.as_ref());
+            let blocks = Blocks {
+                profile: &profile,
+                people: &people,
+                memories: &memories,
+                past_messages: &past_messages,
+                reflection: reflection.as_ref(),
+            };
+            let markdown = render(&blocks);
             if estimate_tokens(&markdown) <= budget {
                 break markdown;
             }
-            // The least relevant memory goes first, then the least recently active
-            // person, then the reflection.
-            if memories.pop().is_some() || people.pop().is_some() || reflection.take().is_some() {
+            // Past messages go first (the least relevant first), then memories, then
+            // the least recently active person, the reflection, and the profile's last
+            // notes.
+            if past_messages.pop().is_some()
+                || memories.pop().is_some()
+                || people.pop().is_some()
+                || reflection.take().is_some()
+                || profile.pop().is_some()
+            {
                 dropped += 1;
             } else {
                 break String::new();
@@ -52,6 +84,8 @@ impl<P: Ports> MemoryService<P> {
             estimated_tokens: estimate_tokens(&markdown),
             people,
             memories,
+            past_messages,
+            profile,
             markdown,
             dropped,
         })

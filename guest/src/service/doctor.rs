@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::MemoryService;
 use super::index_sync::fits;
 use crate::api::{Error, Finding};
-use crate::ports::{IndexError, Ports};
+use crate::ports::{EntryKind, IndexError, Ports};
 
 impl<P: Ports> MemoryService<P> {
     /// See `doctor` in `wit/maintenance.wit`.
@@ -53,8 +53,8 @@ impl<P: Ports> MemoryService<P> {
                 have.model, have.dimension, want.model, want.dimension
             )),
             Ok(Some(_)) => {
-                let reflects = self.ports.index_reflects()?;
-                let count = self.ports.index_count()?;
+                let reflects = self.ports.index_reflects(EntryKind::Memory)?;
+                let count = self.ports.index_count(EntryKind::Memory)?;
                 if reflects != Some(state) {
                     Some(match reflects {
                         Some(r) if r.generation == state.generation && r.end < state.end => {

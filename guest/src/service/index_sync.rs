@@ -7,7 +7,7 @@
 use super::MemoryService;
 use crate::api::Error;
 use crate::collection;
-use crate::ports::{Collection, FileState, IndexEntry, IndexError, IndexInfo, Level, Ports};
+use crate::ports::{Collection, EntryKind, FileState, IndexEntry, IndexError, IndexInfo, Level, Ports};
 use crate::record::{MemoryRecord, encode_embedding};
 use crate::vectors;
 
@@ -66,7 +66,7 @@ impl<P: Ports> MemoryService<P> {
     /// Compares the state the index reflects with the file's and closes the gap.
     pub(super) fn sync_index(&mut self) -> Result<(), Error> {
         let current = self.memories.state();
-        let reflects = match self.ports.index_reflects() {
+        let reflects = match self.ports.index_reflects(EntryKind::Memory) {
             Ok(r) => r,
             Err(IndexError::Unavailable(e)) => {
                 self.ports
@@ -146,7 +146,7 @@ impl<P: Ports> MemoryService<P> {
         if !self.memories.in_step() {
             return Ok(());
         }
-        self.ports.index_set_reflects(state)?;
+        self.ports.index_set_reflects(EntryKind::Memory, state)?;
         Ok(())
     }
 
@@ -233,6 +233,7 @@ pub(crate) fn fits(record: &MemoryRecord, want: &IndexInfo) -> bool {
 /// The index entry for a record.
 pub(crate) fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) -> IndexEntry {
     IndexEntry {
+        kind: EntryKind::Memory,
         id: record.id.clone(),
         content: record.content.clone(),
         embedding,

@@ -1,5 +1,6 @@
 //! `rebuild-index`, and the full rebuild that index upkeep and `doctor` fall back on:
-//! clear the index and fill it from `memories.jsonl`, reusing stored vectors that fit.
+//! clear the index and fill it from `memories.jsonl` (reusing stored vectors that fit)
+//! and `messages.jsonl`.
 
 use super::MemoryService;
 use super::index_sync::{fits, index_entry};
@@ -87,6 +88,10 @@ impl<P: Ports> MemoryService<P> {
             self.memories.append(&self.ports, refreshed)?;
         }
         self.mark_index(self.memories.state())?;
+        // The clear took the messages out too.
+        self.messages.refresh(&self.ports)?;
+        self.index_messages(self.messages.iter().cloned().collect())?;
+        self.mark_messages(self.messages.state())?;
         Ok(report)
     }
 }

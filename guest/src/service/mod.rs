@@ -22,6 +22,8 @@
 //!   `person_lookup` finds the caller's people; `person_resolution` turns references
 //!   into people, creating and completing them.
 //! - `reflecting`: `reflect`, the weekly summary by the language model.
+//! - `conversing`: `persist-turn`, the messages' index entries and past messages for the
+//!   context; `extracting`: `extract`, facts read from exchanges; `profiling`: `profile`.
 //! - `context` and `tools`: the service side of the context block and the agent tools
 //!   (rendering, schemas and argument parsing stay in `crate::context` and `crate::tools`).
 //! - `index_sync`: keeping the index in step with `memories.jsonl`; `maintenance`:
@@ -31,16 +33,19 @@
 use chrono::{DateTime, Datelike, Utc};
 
 use crate::api::Error;
-use crate::collection::{Memories, People};
+use crate::collection::{Memories, People, Records};
+use crate::conversation::{MessageRecord, SessionRecord};
 use crate::ports::Ports;
 use crate::record::{format_time, parse_time};
 
 mod adding;
 mod confirming;
 mod context;
+mod conversing;
 mod doctor;
 mod errors;
 mod exporting;
+mod extracting;
 mod forgetting;
 mod importing;
 
@@ -51,6 +56,7 @@ mod maintenance;
 mod people;
 mod person_lookup;
 mod person_resolution;
+mod profiling;
 mod reading;
 mod reflecting;
 mod restoring;
@@ -81,6 +87,9 @@ pub struct MemoryService<P: Ports> {
     pub(crate) ports: P,
     pub(crate) memories: Memories,
     pub(crate) people: People,
+    /// Conversation sessions and messages, read only by the calls that use them.
+    pub(crate) sessions: Records<SessionRecord>,
+    pub(crate) messages: Records<MessageRecord>,
     /// Whether this instance has checked the index's model against the embedder yet.
     pub(crate) index_checked: bool,
     /// Whether this instance has tried to embed memories stored while the embedder was down.
@@ -101,6 +110,8 @@ impl<P: Ports> MemoryService<P> {
             ports,
             memories: Memories::default(),
             people: People::default(),
+            sessions: Records::default(),
+            messages: Records::default(),
             index_checked: false,
             pending_checked: false,
             block_memo: Default::default(),

@@ -35,20 +35,36 @@ impl<P: Ports> MemoryService<P> {
         if text.is_empty() {
             return Err(Error::InvalidInput("the query is empty".into()));
         }
-        let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
-        let mut notices = Vec::new();
         // The query is embedded before the collections are read: a remote embedder is
         // asked without the home's lock.
+        let (query_vector, notices) = self.embed_query(text);
+        self.search_embedded(caller, query, min_similarity, query_vector, notices)
+    }
+
+    /// The query's vector, or none and a notice saying why.
+    pub(crate) fn embed_query(&self, text: &str) -> (Option<Vec<f32>>, Vec<String>) {
         let dimension = self.ports.embedder_dimension();
-        let query_vector = match self.ports.embed(&[text.to_owned()]) {
-            Ok(mut vectors) if vectors.len() == 1 => vectors::usable(vectors.remove(0), dimension),
+        match self.ports.embed(&[text.to_owned()]) {
+            Ok(mut vectors) if vectors.len() == 1 => (vectors::usable(vectors.remove(0), dimension), Vec::new()),
             Ok(_) | Err(_) => {
                 let notice = "the embedding service is unavailable: full-text search only".to_owned();
                 self.ports.log(Level::Warn, &notice);
-                notices.push(notice);
-                None
+                (None, vec![notice])
             }
-        };
+        }
+    }
+
+    /// Search with the query's vector already made (or none).
+    pub(crate) fn search_embedded(
+        &mut self,
+        caller: &Caller,
+        query: &SearchQuery,
+        min_similarity: f32,
+        query_vector: Option<Vec<f32>>,
+        mut notices: Vec<String>,
+    ) -> Result<SearchResults, Error> {
+        let text = query.text.trim();
+        let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
         self.load()?;
         let now = self.now()?;
         let scope = caller.filter();

@@ -9,7 +9,7 @@ use super::MemoryService;
 use crate::api::{Ages, Error, IndexState, Stats};
 use crate::gc::{self, ArchiveReason};
 use crate::memory_type::MemoryType;
-use crate::ports::{Collection, IndexError, Ports};
+use crate::ports::{Collection, EntryKind, IndexError, Ports};
 use crate::record::{MemoryRecord, parse_time};
 
 impl<P: Ports> MemoryService<P> {
@@ -96,10 +96,10 @@ impl<P: Ports> MemoryService<P> {
         let Some(info) = info else {
             return Ok(IndexState::default());
         };
-        let entries = self.ports.index_count()?;
+        let entries = self.ports.index_count(EntryKind::Memory)?;
         let indexable = self.memories.iter().filter(|r| r.superseded_at.is_none()).count() as u64;
         let in_step = info == self.wanted_index()
-            && self.ports.index_reflects()? == Some(self.memories.state())
+            && self.ports.index_reflects(EntryKind::Memory)? == Some(self.memories.state())
             && entries == indexable;
         Ok(IndexState {
             model: Some(info.model),

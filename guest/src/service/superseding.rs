@@ -11,7 +11,7 @@ use super::MemoryService;
 use crate::api::Error;
 use crate::lifecycle;
 use crate::people::PersonRecord;
-use crate::ports::{Level, Ports, ScopeFilter};
+use crate::ports::{EntryKind, Level, Ports, ScopeFilter};
 use crate::record::{MemoryRecord, format_time};
 use crate::scope::Caller;
 use crate::supersession;
@@ -105,10 +105,12 @@ impl<P: Ports> MemoryService<P> {
             // Only the new memory's own scope: a group fact never replaces a personal one.
             let scope = match &new.chat_id {
                 Some(chat) => ScopeFilter {
+                    kind: EntryKind::Memory,
                     user_id: None,
                     chat_id: Some(chat.clone()),
                 },
                 None => ScopeFilter {
+                    kind: EntryKind::Memory,
                     user_id: new.owner_user_id.clone(),
                     chat_id: None,
                 },

@@ -40,6 +40,11 @@ pub struct BenchArgs {
     /// sandbox) on its own fresh home, and print the component/native ratios
     #[arg(long, conflicts_with_all = ["serve", "workload"])]
     native: bool,
+    /// Measure conversations instead: hold this many stored messages beside the first
+    /// size's memories, and time storing a turn, the context with past messages, and
+    /// extraction by rules
+    #[arg(long, value_name = "MESSAGES", conflicts_with_all = ["serve", "workload", "native"])]
+    turns: Option<usize>,
     /// Keep the homes in this folder (one `home-N` per size), to profile or inspect them
     #[arg(long, value_name = "DIR")]
     keep: Option<std::path::PathBuf>,
@@ -79,6 +84,10 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     if args.serve {
         let memories = args.memories.first().copied().unwrap_or(1000);
         return super::bench_serve::run(memories, args.samples, json_out);
+    }
+    if let Some(messages) = args.turns {
+        let memories = args.memories.first().copied().unwrap_or(1000);
+        return super::bench_conversations::run(memories, messages, args.samples, json_out);
     }
     if let Some(file) = &args.workload {
         return super::bench_workload::run(file);

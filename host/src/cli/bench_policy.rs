@@ -142,7 +142,7 @@ impl BenchPolicy for NativeStore {
         Ok(self.call(|p| p.search(&native_me(), &query))?.hits.len())
     }
     fn context(&mut self, message: &str) -> Result<ContextSize> {
-        let block = self.call(|p| p.context(&native_me(), message, None))?;
+        let block = self.call(|p| p.context(&native_me(), message, None, None))?;
         Ok(ContextSize {
             people: block.people.len(),
             memories: block.memories.len(),

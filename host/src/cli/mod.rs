@@ -2,6 +2,7 @@
 //! "Command line" section; `--help` is generated from the doc comments below.
 
 mod bench;
+mod bench_conversations;
 mod bench_data;
 mod bench_policy;
 mod bench_serve;
@@ -21,7 +22,7 @@ use std::io::Write as _;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use ash_memory::{Caller, Clock, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery};
+use ash_memory::{Caller, Clock, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery, Turn};
 
 /// Long-term memory for AI agents, with its policy in a sandboxed WebAssembly component.
 #[derive(Debug, Parser)]
@@ -172,7 +173,32 @@ enum Command {
         /// The token budget (about four characters a token)
         #[arg(long, value_name = "N")]
         max_tokens: Option<u32>,
+        /// The session MESSAGE belongs to: past messages come from your other sessions
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
     },
+    /// Store one exchange of a conversation (secrets are redacted first)
+    Turn {
+        /// The session it belongs to (made on first use)
+        #[arg(long, value_name = "ID")]
+        session: String,
+        /// Where the conversation happens
+        #[arg(long, default_value = "cli")]
+        provider: String,
+        /// What the user said
+        user_message: String,
+        /// What the agent answered
+        assistant_message: Option<String>,
+    },
+    /// Read the exchanges not read before for facts, and remember them (one language
+    /// model call per exchange; clear first-person statements only without a model)
+    Extract {
+        /// Only this session
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+    },
+    /// Your profile: identity, preferences and people, as the context shows it
+    Profile,
     /// The remember and recall tools for agent frameworks: print their schemas, or call one
     Tools {
         #[command(subcommand)]
@@ -470,7 +496,27 @@ pub fn run() -> Result<()> {
                 out.forgotten(&store.people_forget(&caller, &reference, purge)?, purge)
             }
         },
-        Command::Context { message, max_tokens } => out.context(&store.context(&caller, &message, max_tokens)?),
+        Command::Context {
+            message,
+            max_tokens,
+            session,
+        } => out.context(&store.context_in(&caller, &message, max_tokens, session.as_deref())?),
+        Command::Turn {
+            session,
+            provider,
+            user_message,
+            assistant_message,
+        } => {
+            let turn = Turn {
+                session,
+                provider: Some(provider),
+                user_message,
+                assistant_message,
+            };
+            out.stored_turn(&store.persist_turn(&caller, &turn)?)
+        }
+        Command::Extract { session } => out.extraction(&store.extract(&caller, session.as_deref())?),
+        Command::Profile => out.profile(&store.profile(&caller)?),
         Command::Tools { call: None } => out.tools(&store.tool_schemas()?),
         Command::Tools {
             call: Some(ToolsCommand::Call { name, arguments }),

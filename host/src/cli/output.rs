@@ -58,6 +58,9 @@ pub struct Output {
     pub json: bool,
 }
 
+// After `say!`, so that the submodule sees it.
+mod conversations;
+
 fn print_json(v: &Value) {
     say!("{}", serde_json::to_string_pretty(v).expect("JSON values serialize"));
 }

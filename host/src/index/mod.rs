@@ -1,6 +1,7 @@
 //! The `index` capability: sqlite-vec vectors and FTS5 full text in `data/memory.db`.
 //!
-//! The index is a cache of `memories.jsonl`. Whatever goes wrong with the file (missing,
+//! The index is a cache of `memories.jsonl` and `messages.jsonl`, kept apart by scope key.
+//! Whatever goes wrong with the file (missing,
 //! overwritten with junk, built by another model) is reported as `Unavailable` or by
 //! `info`, and the guest answers by clearing and rebuilding it; `clear` recreates the file
 //! from nothing when SQLite cannot open it.
@@ -25,17 +26,40 @@ use scan::ScopeVectors;
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 pub const MAX_K: u32 = 4096;
 
-pub(crate) use crate::bindings::ash::memory::index::{Entry, Error as IndexError, Hit, IndexInfo, ScopeFilter};
+pub(crate) use crate::bindings::ash::memory::index::{
+    Entry, EntryKind, Error as IndexError, Hit, IndexInfo, ScopeFilter,
+};
+
+impl EntryKind {
+    /// What scope keys of this kind start with: nothing for memories (so that indexes
+    /// built before messages existed stay valid), `m` for messages.
+    fn prefix(self) -> &'static str {
+        match self {
+            EntryKind::Memory => "",
+            EntryKind::Message => "m",
+        }
+    }
+
+    /// The meta key of the collection state this kind reflects.
+    fn reflects_key(self) -> &'static str {
+        match self {
+            EntryKind::Memory => "reflects",
+            EntryKind::Message => "reflects_messages",
+        }
+    }
+}
 
 impl ScopeFilter {
-    /// The scope keys this filter admits: `u:<user>` for personal, `c:<chat>` for group.
+    /// The scope keys this filter admits: `u:<user>` for personal, `c:<chat>` for group,
+    /// after the kind's prefix.
     fn keys(&self) -> Vec<String> {
+        let kind = self.kind.prefix();
         let mut keys = Vec::new();
         if let Some(u) = &self.user_id {
-            keys.push(format!("u:{u}"));
+            keys.push(format!("{kind}u:{u}"));
         }
         if let Some(c) = &self.chat_id {
-            keys.push(format!("c:{c}"));
+            keys.push(format!("{kind}c:{c}"));
         }
         keys
     }
@@ -43,12 +67,13 @@ impl ScopeFilter {
 
 impl Entry {
     /// The scope key, matching the guest's visibility rule: a chat id makes it a group
-    /// memory; otherwise the owner's personal one.
+    /// memory; otherwise the owner's personal one. Kinds never share a key.
     fn scope(&self) -> String {
+        let kind = self.kind.prefix();
         match (&self.chat_id, &self.owner_user_id) {
-            (Some(c), _) => format!("c:{c}"),
-            (None, Some(u)) => format!("u:{u}"),
-            (None, None) => "none".to_owned(),
+            (Some(c), _) => format!("{kind}c:{c}"),
+            (None, Some(u)) => format!("{kind}u:{u}"),
+            (None, None) => format!("{kind}none"),
         }
     }
 }
@@ -214,11 +239,13 @@ impl SqliteIndex {
         Ok(())
     }
 
-    /// Which state of memories.jsonl the index reflects; none after `clear`.
-    pub fn reflects(&mut self) -> Result<Option<FileState>, IndexError> {
+    /// Which state of the collection behind `kind` the index reflects; none after `clear`.
+    pub fn reflects(&mut self, kind: EntryKind) -> Result<Option<FileState>, IndexError> {
         let conn = self.conn()?;
         let value: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'reflects'", [], |r| r.get(0))
+            .query_row("SELECT value FROM meta WHERE key = ?1", [kind.reflects_key()], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(sql)?;
         Ok(value.and_then(|v| {
@@ -230,13 +257,16 @@ impl SqliteIndex {
         }))
     }
 
-    /// Records the state of memories.jsonl the index now reflects.
-    pub fn set_reflects(&mut self, state: FileState) -> Result<(), IndexError> {
+    /// Records the state of the collection behind `kind` the index now reflects.
+    pub fn set_reflects(&mut self, kind: EntryKind, state: FileState) -> Result<(), IndexError> {
         fault::point("index:reflects").map_err(|e| IndexError::Sql(e.to_string()))?;
         let conn = self.conn()?;
         conn.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES ('reflects', ?1)",
-            [format!("{} {}", state.generation, state.end)],
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            [
+                kind.reflects_key().to_owned(),
+                format!("{} {}", state.generation, state.end),
+            ],
         )
         .map_err(sql)?;
         Ok(())
@@ -582,10 +612,15 @@ impl SqliteIndex {
         rows.collect::<Result<Vec<_>, _>>().map_err(sql)
     }
 
-    /// How many entries the index holds.
-    pub fn count(&mut self) -> Result<u64, IndexError> {
+    /// How many entries of this kind the index holds.
+    pub fn count(&mut self, kind: EntryKind) -> Result<u64, IndexError> {
         let conn = self.conn()?;
-        conn.query_row("SELECT count(*) FROM items", [], |r| r.get::<_, i64>(0))
+        // Message scope keys start with `m`; memory keys with `u`, `c` or `n`.
+        let sql_text = match kind {
+            EntryKind::Memory => "SELECT count(*) FROM items WHERE scope NOT LIKE 'm%'",
+            EntryKind::Message => "SELECT count(*) FROM items WHERE scope LIKE 'm%'",
+        };
+        conn.query_row(sql_text, [], |r| r.get::<_, i64>(0))
             .map(|n| n as u64)
             .map_err(sql)
     }

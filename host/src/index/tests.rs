@@ -4,6 +4,7 @@ use super::*;
 
 fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
     Entry {
+        kind: EntryKind::Memory,
         id: id.into(),
         content: content.into(),
         embedding: Some(v),
@@ -27,6 +28,7 @@ fn fresh_index(dimension: u32) -> (tempfile::TempDir, SqliteIndex) {
 
 fn alice() -> ScopeFilter {
     ScopeFilter {
+        kind: EntryKind::Memory,
         user_id: Some("alice".into()),
         chat_id: None,
     }
@@ -60,10 +62,10 @@ fn knn_and_text_search_respect_scope_and_replace_by_id() {
         "stemmed, scoped"
     );
     index.upsert(&[entry("a", "sky", vec![0.0, 1.0], "alice")]).unwrap();
-    assert_eq!(index.count().unwrap(), 3);
+    assert_eq!(index.count(EntryKind::Memory).unwrap(), 3);
     assert!(index.text_search(&["peanut".into()], 10, &alice()).unwrap().is_empty());
     index.remove(&["a".into(), "nope".into()]).unwrap();
-    assert_eq!(index.count().unwrap(), 2);
+    assert_eq!(index.count(EntryKind::Memory).unwrap(), 2);
     assert_eq!(
         index.upsert(&[entry("d", "x", vec![1.0], "alice")]),
         Err(IndexError::DimensionMismatch((2, 1)))
@@ -117,7 +119,7 @@ fn full_text_follows_replacements_duplicates_and_removals_in_any_order() {
         .unwrap();
     assert_eq!(texts(&mut index, "walnut").len(), 15);
     assert!(texts(&mut index, "hazelnut").is_empty());
-    assert_eq!(index.count().unwrap(), 18);
+    assert_eq!(index.count(EntryKind::Memory).unwrap(), 18);
     // FTS5's own check of its index against its content.
     let conn = index.conn().unwrap();
     conn.execute("INSERT INTO fts (fts, rank) VALUES ('integrity-check', 1)", [])
@@ -165,15 +167,43 @@ fn reflects_is_recorded_and_cleared() {
         dimension: 2,
     };
     index.clear(&info).unwrap();
-    assert_eq!(index.reflects().unwrap(), None);
+    assert_eq!(index.reflects(EntryKind::Memory).unwrap(), None);
     let state = FileState {
         generation: u64::MAX,
         end: 1234,
     };
-    index.set_reflects(state).unwrap();
-    assert_eq!(index.reflects().unwrap(), Some(state));
+    let messages = FileState { generation: 7, end: 99 };
+    index.set_reflects(EntryKind::Memory, state).unwrap();
+    index.set_reflects(EntryKind::Message, messages).unwrap();
+    assert_eq!(index.reflects(EntryKind::Memory).unwrap(), Some(state));
+    assert_eq!(index.reflects(EntryKind::Message).unwrap(), Some(messages));
     index.clear(&info).unwrap();
-    assert_eq!(index.reflects().unwrap(), None);
+    assert_eq!(index.reflects(EntryKind::Memory).unwrap(), None);
+    assert_eq!(index.reflects(EntryKind::Message).unwrap(), None);
+}
+
+#[test]
+fn memories_and_messages_of_one_user_never_meet() {
+    let (_dir, mut index) = fresh_index(2);
+    let message = Entry {
+        kind: EntryKind::Message,
+        ..entry("msg", "peanuts were mentioned", vec![1.0, 0.0], "alice")
+    };
+    index
+        .upsert(&[entry("mem", "allergic to peanuts", vec![1.0, 0.0], "alice"), message])
+        .unwrap();
+    let messages = ScopeFilter {
+        kind: EntryKind::Message,
+        ..alice()
+    };
+    let ids = |hits: Vec<Hit>| hits.into_iter().map(|h| h.id).collect::<Vec<_>>();
+    assert_eq!(ids(index.knn(&[1.0, 0.0], 10, &alice()).unwrap()), ["mem"]);
+    assert_eq!(ids(index.knn(&[1.0, 0.0], 10, &messages).unwrap()), ["msg"]);
+    let peanuts = ["peanuts".to_owned()];
+    assert_eq!(ids(index.text_search(&peanuts, 10, &alice()).unwrap()), ["mem"]);
+    assert_eq!(ids(index.text_search(&peanuts, 10, &messages).unwrap()), ["msg"]);
+    assert_eq!(index.count(EntryKind::Memory).unwrap(), 1);
+    assert_eq!(index.count(EntryKind::Message).unwrap(), 1);
 }
 
 #[test]

@@ -6,8 +6,8 @@
 use std::cell::RefCell;
 
 use ash_memory_guest::ports::{
-    self, Chunk, Collection, EmbedError, FileError, FileState, IndexEntry, IndexError, IndexHit, IndexInfo, Level,
-    LlmError, LlmRequest, PolicySettings, Ports, ScopeFilter,
+    self, Chunk, Collection, EmbedError, EntryKind, FileError, FileState, IndexEntry, IndexError, IndexHit, IndexInfo,
+    Level, LlmError, LlmRequest, PolicySettings, Ports, ScopeFilter,
 };
 
 use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
@@ -27,6 +27,15 @@ fn collection(c: Collection) -> files::Collection {
         Collection::Memories => files::Collection::Memories,
         Collection::People => files::Collection::People,
         Collection::Archive => files::Collection::Archive,
+        Collection::Sessions => files::Collection::Sessions,
+        Collection::Messages => files::Collection::Messages,
+    }
+}
+
+fn kind(k: EntryKind) -> index::EntryKind {
+    match k {
+        EntryKind::Memory => index::EntryKind::Memory,
+        EntryKind::Message => index::EntryKind::Message,
     }
 }
 
@@ -54,6 +63,7 @@ fn index_error(e: index::Error) -> IndexError {
 
 fn scope(s: &ScopeFilter) -> index::ScopeFilter {
     index::ScopeFilter {
+        kind: kind(s.kind),
         user_id: s.user_id.clone(),
         chat_id: s.chat_id.clone(),
     }
@@ -102,6 +112,7 @@ impl Ports for HostPorts {
         let entries = entries
             .iter()
             .map(|e| index::Entry {
+                kind: kind(e.kind),
                 id: e.id.clone(),
                 content: e.content.clone(),
                 embedding: e.embedding.clone(),
@@ -124,8 +135,8 @@ impl Ports for HostPorts {
             .map(hits)
             .map_err(index_error)
     }
-    fn index_count(&self) -> Result<u64, IndexError> {
-        index::Host::count(&mut *self.state.borrow_mut()).map_err(index_error)
+    fn index_count(&self, k: EntryKind) -> Result<u64, IndexError> {
+        index::Host::count(&mut *self.state.borrow_mut(), kind(k)).map_err(index_error)
     }
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError> {
         let info = index::IndexInfo {
@@ -144,17 +155,17 @@ impl Ports for HostPorts {
             })
             .map_err(index_error)
     }
-    fn index_reflects(&self) -> Result<Option<FileState>, IndexError> {
-        index::Host::reflects(&mut *self.state.borrow_mut())
+    fn index_reflects(&self, k: EntryKind) -> Result<Option<FileState>, IndexError> {
+        index::Host::reflects(&mut *self.state.borrow_mut(), kind(k))
             .map(|s| s.map(file_state))
             .map_err(index_error)
     }
-    fn index_set_reflects(&self, state: FileState) -> Result<(), IndexError> {
+    fn index_set_reflects(&self, k: EntryKind, state: FileState) -> Result<(), IndexError> {
         let state = files::FileState {
             generation: state.generation,
             end: state.end,
         };
-        index::Host::set_reflects(&mut *self.state.borrow_mut(), state).map_err(index_error)
+        index::Host::set_reflects(&mut *self.state.borrow_mut(), kind(k), state).map_err(index_error)
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
@@ -204,6 +215,8 @@ impl Ports for HostPorts {
         ports::PolicySettings {
             supersession_threshold: s.supersession_threshold,
             max_entries: s.max_entries,
+            extraction_enabled: s.extraction_enabled,
+            extraction_confidence_threshold: s.extraction_confidence_threshold,
         }
     }
 }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use ash_memory::{Caller, Error, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery};
+use ash_memory::{Caller, Error, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery, Turn};
 
 use super::rpc::RpcError;
 use super::session::Session;
@@ -34,9 +34,16 @@ pub async fn call(
             "maintenance is for the owner's socket, not a token",
         ));
     }
+    // The session a turn belongs to, for extraction once the conversation pauses.
+    let turned = (method == "conversations.turn")
+        .then(|| params.get("session").and_then(Value::as_str).map(str::to_owned))
+        .flatten();
     let job = prepare(method, caller.clone(), params)?;
     let answer = session.worker().run(job).await?;
     session.worker().served(&caller);
+    if let Some(name) = turned {
+        session.worker().turned(&caller, name);
+    }
     Ok(answer)
 }
 
@@ -88,7 +95,32 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
         }
         "memory.context" => {
             let p: ContextParams = parse(params)?;
-            Box::new(move |s| Ok(wire::context(&s.context(&caller, &p.message, p.max_tokens)?)))
+            Box::new(move |s| {
+                Ok(wire::context(&s.context_in(
+                    &caller,
+                    &p.message,
+                    p.max_tokens,
+                    p.session.as_deref(),
+                )?))
+            })
+        }
+        "conversations.turn" => {
+            let p: TurnParams = parse(params)?;
+            let turn = Turn {
+                session: p.session,
+                provider: p.provider,
+                user_message: p.user_message,
+                assistant_message: p.assistant_message,
+            };
+            Box::new(move |s| Ok(wire::stored_turn(&s.persist_turn(&caller, &turn)?)))
+        }
+        "conversations.extract" => {
+            let p: ExtractParams = parse(params)?;
+            Box::new(move |s| Ok(wire::extraction(&s.extract(&caller, p.session.as_deref())?)))
+        }
+        "conversations.profile" => {
+            let _: NoParams = parse(params)?;
+            Box::new(move |s| Ok(wire::profile(&s.profile(&caller)?)))
         }
         "people.list" => {
             let _: NoParams = parse(params)?;
@@ -198,6 +230,22 @@ struct IdParams {
 struct ContextParams {
     message: String,
     max_tokens: Option<u32>,
+    session: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnParams {
+    session: String,
+    user_message: String,
+    assistant_message: Option<String>,
+    provider: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExtractParams {
+    session: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -4,7 +4,10 @@
 //!
 //! The thread also keeps the weekly reflections (`reflect`): after a user's call it asks
 //! whether theirs is due, at most once per `[memory] reflection_check_minutes`; the
-//! policy decides (one per 6 days, with 3 new facts).
+//! policy decides (one per 6 days, with 3 new facts). And it reads conversations for
+//! facts (`extract`) once a session has had no turn for `[memory]
+//! extraction_delay_seconds`: one extraction per pause, not one per message. A server
+//! stopped before then loses nothing: the turns stay unread until the next `extract`.
 
 use std::collections::HashMap;
 use std::sync::mpsc;
@@ -24,7 +27,12 @@ enum Message {
     Job(Job),
     /// A user's call was answered: check whether their reflection is due.
     Served(String),
+    /// A turn of this caller's session was stored: extract once the session pauses.
+    Turned(Caller, String),
 }
+
+/// Sessions waiting for extraction, by caller and session name, with when they are due.
+type Pending = HashMap<(Option<String>, Option<String>, String), (Caller, Instant)>;
 
 /// A handle on the store thread; cheap to clone, one per connection.
 #[derive(Clone)]
@@ -56,14 +64,36 @@ impl Worker {
                     }
                 };
                 let mut checked: HashMap<String, Instant> = HashMap::new();
-                while let Ok(message) = queue.recv() {
+                let mut pending: Pending = HashMap::new();
+                loop {
+                    let next_due = pending.values().map(|(_, due)| *due).min();
+                    let message = match next_due {
+                        Some(due) => match queue.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                            Ok(m) => Some(m),
+                            Err(mpsc::RecvTimeoutError::Timeout) => None,
+                            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                        },
+                        None => match queue.recv() {
+                            Ok(m) => Some(m),
+                            Err(_) => break,
+                        },
+                    };
+                    let delay = store.extraction_delay();
                     // A panic is a bug in ash-memory. The store may hold the home's lock
                     // and half a call's writes: close it (releasing the lock; the next
                     // process rolls the writes back) and end the process, so that a
                     // restart begins clean. Nothing acknowledged is lost.
-                    let run = std::panic::AssertUnwindSafe(|| match message {
-                        Message::Job(job) => job(&mut store),
-                        Message::Served(user) => reflect_if_due(&mut store, &mut checked, user),
+                    let run = std::panic::AssertUnwindSafe(|| {
+                        match message {
+                            Some(Message::Job(job)) => job(&mut store),
+                            Some(Message::Served(user)) => reflect_if_due(&mut store, &mut checked, user),
+                            Some(Message::Turned(caller, session)) => {
+                                let key = (caller.user_id.clone(), caller.chat_id.clone(), session);
+                                pending.insert(key, (caller, Instant::now() + delay));
+                            }
+                            None => {}
+                        }
+                        extract_due(&mut store, &mut pending);
                     });
                     if std::panic::catch_unwind(run).is_err() {
                         drop(store);
@@ -109,6 +139,31 @@ impl Worker {
     }
 }
 
+/// Extracts the sessions whose pause has lasted long enough.
+fn extract_due(store: &mut MemoryStore, pending: &mut Pending) {
+    let now = Instant::now();
+    let due: Vec<_> = pending
+        .iter()
+        .filter(|(_, (_, at))| *at <= now)
+        .map(|(key, _)| key.clone())
+        .collect();
+    for key in due {
+        let Some((caller, _)) = pending.remove(&key) else {
+            continue;
+        };
+        let session = key.2;
+        match store.extract(&caller, Some(&session)) {
+            Ok(e) => tracing::info!(
+                "extracted session {session:?}: {} exchange(s), {} fact(s) stored, {} model call(s)",
+                e.turns,
+                e.stored.len(),
+                e.llm_calls
+            ),
+            Err(e) => tracing::warn!("extracting session {session:?} failed: {e}"),
+        }
+    }
+}
+
 /// Asks for the user's reflection unless they were checked within the interval. The
 /// policy says whether one is due; a language model that does not answer skips it.
 fn reflect_if_due(store: &mut MemoryStore, checked: &mut HashMap<String, Instant>, user: String) {
@@ -122,6 +177,14 @@ fn reflect_if_due(store: &mut MemoryStore, checked: &mut HashMap<String, Instant
         Err(e) => tracing::warn!("the weekly reflection for {user} failed: {e}"),
     }
     checked.insert(user, Instant::now());
+}
+
+impl Worker {
+    /// Tells the store thread that a turn of `session` was stored for `caller`, so that
+    /// it reads the session for facts once the conversation pauses.
+    pub fn turned(&self, caller: &Caller, session: String) {
+        let _ = self.jobs.send(Message::Turned(caller.clone(), session));
+    }
 }
 
 impl WorkerThread {

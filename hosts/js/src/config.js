@@ -57,7 +57,9 @@ function typeProblem(value, type) {
 /**
  * The parsed `config.toml`, checked.
  * @typedef {{
- *   memory: { auto_gc?: boolean, max_entries?: number, supersession_threshold?: number },
+ *   memory: { auto_gc?: boolean, max_entries?: number, extraction_enabled?: boolean,
+ *             extraction_confidence_threshold?: number, supersession_threshold?: number,
+ *             reflection_check_minutes?: number },
  *   sandbox: { fuel_per_call?: number, memory_limit_mib?: number },
  *   llm?: { base_url: string, model: string, api_key_env?: string, timeout_secs?: number },
  *   embedder: { provider?: string, base_url?: string, model?: string, dimensions?: number,
@@ -98,6 +100,10 @@ export function parseConfig(text, where) {
       out[key] = typeof v === "bigint" ? Number(v) : v;
     }
     config[table] = out;
+  }
+  const confidence = config.memory.extraction_confidence_threshold;
+  if (confidence !== undefined && !(confidence >= 0 && confidence <= 1)) {
+    throw new ConfigError(`${where}: [memory] extraction_confidence_threshold is ${confidence}; it must be from 0 to 1`);
   }
   if (config.llm) {
     for (const key of ["base_url", "model"]) {

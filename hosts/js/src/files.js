@@ -65,6 +65,8 @@ export class FileStore {
       case "memories": return this.home.memories;
       case "people": return this.home.people;
       case "archive": return this.home.archive;
+      case "sessions": return this.home.sessions;
+      case "messages": return this.home.messages;
       default: throw new TypeError(`unknown collection ${c}`);
     }
   }

@@ -51,6 +51,8 @@ export class Home {
   get config() { return path.join(this.root, "config.toml"); }
   get memories() { return path.join(this.root, "memory", "memories.jsonl"); }
   get archive() { return path.join(this.root, "memory", "archive.jsonl"); }
+  get sessions() { return path.join(this.root, "memory", "sessions.jsonl"); }
+  get messages() { return path.join(this.root, "memory", "messages.jsonl"); }
   get people() { return path.join(this.root, "people.jsonl"); }
   get index() { return path.join(this.root, "data", "memory.db"); }
   get journal() { return path.join(this.root, "memory", ".journal"); }

@@ -13,7 +13,10 @@
  *   clock: import("./clock.js").Clock,
  *   ids: () => string,
  *   log: (level: string, message: string) => void,
- *   settings: { supersessionThreshold: number, maxEntries?: bigint },
+ *   settings: {
+ *     supersessionThreshold: number, maxEntries?: bigint,
+ *     extractionEnabled: boolean, extractionConfidenceThreshold: number,
+ *   },
  *   unlocked: <T>(remote: boolean, f: () => T) => T,
  *   writable: () => string | null,
  * }} HostState
@@ -53,10 +56,10 @@ function interfaces(s) {
       remove: (ids) => (refuseWrite("sql"), s.index.remove(ids)),
       knn: (query, k, scope) => s.index.knn(query, k, scope),
       textSearch: (terms, k, scope) => s.index.textSearch(terms, k, scope),
-      count: () => s.index.count(),
+      count: (kind) => s.index.count(kind),
       clear: (info) => (refuseWrite("sql"), s.index.clear(info)),
-      reflects: () => s.index.reflects(),
-      setReflects: (state) => (refuseWrite("sql"), s.index.setReflects(state)),
+      reflects: (kind) => s.index.reflects(kind),
+      setReflects: (kind, state) => (refuseWrite("sql"), s.index.setReflects(kind, state)),
       info: () => s.index.info(),
     },
     "ash:memory/embedder@0.2.0": {

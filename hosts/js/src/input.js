@@ -110,3 +110,17 @@ export function newPerson(p) {
     aliases: texts(p.aliases, "aliases"),
   };
 }
+
+/**
+ * One exchange of a conversation: `{ session, userMessage, assistantMessage, provider }`
+ * (or the snake_case names).
+ */
+export function turn(t) {
+  if (!t || typeof t !== "object") throw bad("a turn must be { session, userMessage, assistantMessage, provider }");
+  return {
+    session: text(t.session, "session"),
+    provider: optionalText(t.provider, "provider"),
+    userMessage: text(pick(t, "userMessage", "user_message"), "userMessage"),
+    assistantMessage: optionalText(pick(t, "assistantMessage", "assistant_message"), "assistantMessage"),
+  };
+}

@@ -9,7 +9,7 @@ import path from "node:path";
 import { FILE_MODE } from "./home.js";
 
 /** The collections, in the Rust host's fixed order. */
-export const COLLECTIONS = ["memories", "people", "archive"];
+export const COLLECTIONS = ["memories", "people", "archive", "sessions", "messages"];
 
 /** An `io` error of the files interface, naming the path. */
 export function fileIo(p, e) {

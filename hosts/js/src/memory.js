@@ -99,6 +99,8 @@ export async function openMemory(options = {}) {
   const settings = {
     supersessionThreshold: Math.fround(threshold),
     maxEntries: config.memory.max_entries === undefined ? undefined : BigInt(config.memory.max_entries),
+    extractionEnabled: config.memory.extraction_enabled ?? true,
+    extractionConfidenceThreshold: Math.fround(config.memory.extraction_confidence_threshold ?? 0.7),
   };
   const memory = new Memory({ home, embedder, llm, clock, ids, log: makeLog(options.log), settings, component });
   if (config.memory.auto_gc === true && !options.skipAutoGc) {
@@ -254,12 +256,46 @@ export class Memory {
     return wire.search(this.call("recall", (p) => p.recall.search(input.caller(caller), input.searchQuery(query))));
   }
 
-  /** The context block for a message (`{ message, maxTokens }` or the message alone). */
+  /**
+   * The context block for a message (`{ message, maxTokens, session }` or the message
+   * alone); past messages come from the caller's sessions other than `session`.
+   */
   async context(caller, request) {
     const r = typeof request === "string" ? { message: request } : request ?? {};
     const message = input.text(r.message, "message");
     const maxTokens = input.optionalU32(r.maxTokens ?? r.max_tokens, "maxTokens");
-    return wire.context(this.call("recall", (p) => p.recall.context(input.caller(caller), message, maxTokens)));
+    const session = input.optionalText(r.session, "session");
+    return wire.context(this.call("recall", (p) => p.recall.context(input.caller(caller), message, maxTokens, session)));
+  }
+
+  // ---- conversations ----
+
+  /**
+   * Stores one exchange of a session (`{ session, userMessage, assistantMessage, provider }`);
+   * secrets are replaced by `[redacted]` first. Facts are read later, by `extract`.
+   */
+  async turn(caller, t) {
+    const c = input.caller(caller);
+    const wit = input.turn(t);
+    return wire.storedTurn(this.call("conversations", (p) => p.conversations.persistTurn(c, wit)));
+  }
+
+  /**
+   * Reads the caller's exchanges not read before (of one session, or of all) for facts and
+   * stores them as memories (`source` "extraction").
+   */
+  async extract(caller, options = {}) {
+    const c = input.caller(caller);
+    const o = typeof options === "string" ? { session: options } : options ?? {};
+    if (typeof o !== "object") throw new InvalidInputError("extract options must be { session }");
+    const session = input.optionalText(o.session, "session");
+    return wire.extraction(this.call("conversations", (p) => p.conversations.extract(c, session)));
+  }
+
+  /** The caller's user profile: short notes, most important first, and their memories. */
+  async profile(caller) {
+    const c = input.caller(caller);
+    return wire.profile(this.call("conversations", (p) => p.conversations.profile(c)));
   }
 
   // ---- maintenance ----

@@ -146,9 +146,27 @@ export async function callMethod(mem, method, rawParams = {}) {
       return { memories: await mem.history(caller, p.memory_id) };
     }
     case "memory.context": {
-      const p = checkFields(params, { message: "string", max_tokens: "u32?" });
-      return mem.context(caller, { message: p.message, maxTokens: p.max_tokens });
+      const p = checkFields(params, { message: "string", max_tokens: "u32?", session: "string?" });
+      return mem.context(caller, { message: p.message, maxTokens: p.max_tokens, session: p.session });
     }
+    case "conversations.turn": {
+      const p = checkFields(params, {
+        session: "string", user_message: "string", assistant_message: "string?", provider: "string?",
+      });
+      return mem.turn(caller, {
+        session: p.session,
+        userMessage: p.user_message,
+        assistantMessage: p.assistant_message,
+        provider: p.provider,
+      });
+    }
+    case "conversations.extract": {
+      const p = checkFields(params, { session: "string?" });
+      return mem.extract(caller, { session: p.session });
+    }
+    case "conversations.profile":
+      checkFields(params, {});
+      return mem.profile(caller);
     case "people.list":
       checkFields(params, {});
       return { people: await mem.people.list(caller) };

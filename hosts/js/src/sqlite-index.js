@@ -1,6 +1,7 @@
 // The `index` import on SQLite (better-sqlite3) with the sqlite-vec extension and FTS5, with
-// the Rust host's schema, table names and meta rows (host/src/index.rs), so that a
-// data/memory.db written by one host is used by the other without a rebuild.
+// the Rust host's schema, table names, scope keys and meta rows (host/src/index/mod.rs), so
+// that a data/memory.db written by one host is used by the other without a rebuild.
+// Memories and conversation messages share the tables, kept apart by their scope keys.
 
 import fs from "node:fs";
 import Database from "better-sqlite3";
@@ -33,19 +34,46 @@ function sql(e) {
   return sqlErr(e && e.message ? e.message : e);
 }
 
-/** The scope keys a filter admits: `u:<user>` personal, `c:<chat>` group. */
+/**
+ * What an entry kind's scope keys start with: nothing for memories (so that indexes built
+ * before messages existed stay valid), `m` for messages.
+ * @param {"memory" | "message" | undefined} kind
+ */
+function kindPrefix(kind) {
+  switch (kind) {
+    case undefined:
+    case "memory":
+      return "";
+    case "message":
+      return "m";
+    default:
+      throw sqlErr(`unknown entry kind ${JSON.stringify(kind)}`);
+  }
+}
+
+/** The meta key of the collection state an entry kind reflects. */
+function reflectsKey(kind) {
+  return kindPrefix(kind) === "" ? "reflects" : "reflects_messages";
+}
+
+/**
+ * The scope keys a filter admits: `u:<user>` personal, `c:<chat>` group, after the kind's
+ * prefix (`mu:`, `mc:` for messages).
+ */
 function scopeKeys(scope) {
+  const kind = kindPrefix(scope.kind);
   const keys = [];
-  if (scope.userId !== undefined && scope.userId !== null) keys.push(`u:${scope.userId}`);
-  if (scope.chatId !== undefined && scope.chatId !== null) keys.push(`c:${scope.chatId}`);
+  if (scope.userId !== undefined && scope.userId !== null) keys.push(`${kind}u:${scope.userId}`);
+  if (scope.chatId !== undefined && scope.chatId !== null) keys.push(`${kind}c:${scope.chatId}`);
   return keys;
 }
 
-/** An entry's scope key: a chat makes it a group memory, else the owner's. */
+/** An entry's scope key: a chat makes it a group entry, else the owner's; kinds never share one. */
 function entryScope(e) {
-  if (e.chatId !== undefined && e.chatId !== null) return `c:${e.chatId}`;
-  if (e.ownerUserId !== undefined && e.ownerUserId !== null) return `u:${e.ownerUserId}`;
-  return "none";
+  const kind = kindPrefix(e.kind);
+  if (e.chatId !== undefined && e.chatId !== null) return `${kind}c:${e.chatId}`;
+  if (e.ownerUserId !== undefined && e.ownerUserId !== null) return `${kind}u:${e.ownerUserId}`;
+  return `${kind}none`;
 }
 
 /** Whether a vector has a direction: finite components, a norm that is not zero. */
@@ -154,7 +182,10 @@ export class SqliteIndex {
     return info.dimension;
   }
 
-  /** Empties the index for `info`'s model; a file SQLite cannot use is made anew. */
+  /**
+   * Empties the index (both kinds, and both reflects rows) for `info`'s model; a file SQLite
+   * cannot use is made anew.
+   */
   clear(info) {
     let usableFile = true;
     try {
@@ -189,10 +220,14 @@ export class SqliteIndex {
     this.stmts.clear();
   }
 
-  /** Which state of memories.jsonl the index reflects; none after `clear`. */
-  reflects() {
+  /**
+   * Which state of the collection behind `kind` (memories.jsonl, messages.jsonl) the index
+   * reflects; none after `clear`.
+   * @param {"memory" | "message"} kind
+   */
+  reflects(kind) {
     return this.guard(() => {
-      const v = this.stmt("SELECT value FROM meta WHERE key = 'reflects'").pluck().get();
+      const v = this.stmt("SELECT value FROM meta WHERE key = ?").pluck().get(reflectsKey(kind));
       if (v === undefined) return undefined;
       const m = /^(\+?\d+) (\+?\d+)$/.exec(v);
       if (!m) return undefined;
@@ -203,10 +238,14 @@ export class SqliteIndex {
     });
   }
 
-  /** Records the state of memories.jsonl the index now reflects. */
-  setReflects(state) {
+  /**
+   * Records the state of the collection behind `kind` the index now reflects.
+   * @param {"memory" | "message"} kind
+   */
+  setReflects(kind, state) {
+    const key = reflectsKey(kind);
     this.guard(() => {
-      this.stmt("INSERT OR REPLACE INTO meta (key, value) VALUES ('reflects', ?)").run(`${state.generation} ${state.end}`);
+      this.stmt("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(key, `${state.generation} ${state.end}`);
     });
   }
 
@@ -316,9 +355,16 @@ export class SqliteIndex {
     });
   }
 
-  /** How many entries the index holds. */
-  count() {
-    return this.guard(() => BigInt(this.stmt("SELECT count(*) FROM items").pluck().get()));
+  /**
+   * How many entries of this kind the index holds. Message scope keys start with `m`;
+   * memory keys with `u`, `c` or `n`.
+   * @param {"memory" | "message"} kind
+   */
+  count(kind) {
+    const sql = kindPrefix(kind) === ""
+      ? "SELECT count(*) FROM items WHERE scope NOT LIKE 'm%'"
+      : "SELECT count(*) FROM items WHERE scope LIKE 'm%'";
+    return this.guard(() => BigInt(this.stmt(sql).pluck().get()));
   }
 
   /** Closes the connection. */

@@ -64,25 +64,60 @@ export function person(p) {
   };
 }
 
-/** Several people. */
 /** What forgetting a person did. */
 export function forgotten(f) {
   return { person: person(f.person), archived: f.archived, unlinked: f.unlinked, purged: f.purged };
 }
 
+/** Several people. */
 export function people(ps) {
   return ps.map(person);
 }
 
-/** The context block: both sections' items, the markdown, and what the budget dropped. */
+/** A past message of another session, as the context shows it. */
+export function pastMessage(m) {
+  return {
+    id: m.id,
+    session: m.session,
+    role: snake(m.role),
+    content: m.content,
+    created_at: m.createdAt,
+    score: m.score,
+  };
+}
+
+/** The context block: its sections' items, the markdown, and what the budget dropped. */
 export function context(c) {
   return {
     people: people(c.people),
     memories: c.memories.map(hit),
+    past_messages: c.pastMessages.map(pastMessage),
+    profile: c.profile,
     markdown: c.markdown,
     estimated_tokens: c.estimatedTokens,
     dropped: c.dropped,
   };
+}
+
+/** What storing a turn wrote: the session's id, the messages' ids, how many secrets were redacted. */
+export function storedTurn(t) {
+  return { session_id: t.sessionId, message_ids: t.messageIds, redacted: t.redacted };
+}
+
+/** What an extraction read, called and stored (with the facts it skipped, and why). */
+export function extraction(e) {
+  return {
+    turns: e.turns,
+    llm_calls: e.llmCalls,
+    offline: e.offline,
+    stored: memories(e.stored),
+    skipped: e.skipped,
+  };
+}
+
+/** The user's profile: notes, most important first, and the memories behind them. */
+export function profile(p) {
+  return { notes: p.notes, memory_ids: p.memoryIds };
 }
 
 /** What gc archived (or would archive), with a count per reason. */

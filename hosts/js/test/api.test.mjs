@@ -71,7 +71,7 @@ test("results carry exactly the fields of their public types", async () => {
   const hit = (await mem.search(alice, { query: "jazz" })).hits[0];
   assert.deepEqual(sorted(hit), [...MEMORY_FIELDS, "score", "similarity", "subjects"].sort());
   const block = await mem.context(alice, "What does Sarah like?");
-  assert.deepEqual(sorted(block), ["dropped", "estimated_tokens", "markdown", "memories", "people"]);
+  assert.deepEqual(sorted(block), ["dropped", "estimated_tokens", "markdown", "memories", "past_messages", "people", "profile"]);
   mem.close();
 });
 

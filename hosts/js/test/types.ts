@@ -5,7 +5,8 @@
 // holds the same lists against what the component really returns.
 import {
   openMemory, Memory, MemoryRecord, SearchHit, Person, ContextBlock, GcReport, MemoryType,
-  ArchiveReason, StaticEmbedder, OpenAiLlm, HttpClient, MemoryNotFoundError,
+  ArchiveReason, StaticEmbedder, OpenAiLlm, HttpClient, MemoryNotFoundError, PastMessage,
+  StoredTurn, Extraction, Profile,
 } from "../index.js";
 
 const memoryKeys: Record<keyof MemoryRecord, true> = {
@@ -18,8 +19,17 @@ const personKeys: Record<keyof Person, true> = {
   id: true, name: true, relation: true, aliases: true, created_at: true, updated_at: true, relationships: true,
 };
 const contextKeys: Record<keyof ContextBlock, true> = {
-  people: true, memories: true, markdown: true, estimated_tokens: true, dropped: true,
+  people: true, memories: true, past_messages: true, profile: true, markdown: true, estimated_tokens: true,
+  dropped: true,
 };
+const pastMessageKeys: Record<keyof PastMessage, true> = {
+  id: true, session: true, role: true, content: true, created_at: true, score: true,
+};
+const storedTurnKeys: Record<keyof StoredTurn, true> = { session_id: true, message_ids: true, redacted: true };
+const extractionKeys: Record<keyof Extraction, true> = {
+  turns: true, llm_calls: true, offline: true, stored: true, skipped: true,
+};
+const profileKeys: Record<keyof Profile, true> = { notes: true, memory_ids: true };
 const reasons: Record<ArchiveReason, true> = {
   superseded: true, expired: true, ephemeral_decay: true, evicted: true, deleted: true, forgotten: true, decayed: true,
 };
@@ -47,12 +57,23 @@ async function main() {
   const person: Person = await m.people.add("alice", { name: "Sarah" });
   const related: string = person.relationships[0].person_id;
   const block: ContextBlock = await m.context("alice", { message: "x", maxTokens: 100 });
+  const turned: StoredTurn = await m.turn("alice", { session: "a", userMessage: "hi" });
+  // @ts-expect-error: a turn needs the user's message
+  await m.turn("alice", { session: "a" });
+  const extracted: Extraction = await m.extract({ user: "alice" }, { session: "a" });
+  const stored: MemoryRecord | undefined = extracted.stored[0];
+  const notes: string[] = (await m.profile("alice")).notes;
+  const past = (await m.context("alice", { message: "x", session: "b" })).past_messages[0];
+  // @ts-expect-error: the role is "user" or "assistant"
+  if (past.role === "system") console.log("unreachable");
+  console.log(turned.session_id, stored?.source, notes, past.created_at, extracted.llm_calls);
   const report: GcReport = await m.gc({ dryRun: true });
   const reason: ArchiveReason | undefined = report.archived[0]?.archive_reason;
   const findings = await m.doctor();
   console.log(expires, never, mood, similarity, related, block.estimated_tokens, reason, findings[0].ok);
   console.log(r.id, hits[0].score, new StaticEmbedder().dimension(), new OpenAiLlm(new HttpClient(), "u", "m").isRemote());
   console.log(hitKeys, personKeys, contextKeys, reasons, types);
+  console.log(pastMessageKeys, storedTurnKeys, extractionKeys, profileKeys);
   try { await m.get("alice", "nope"); } catch (e) { if (e instanceof MemoryNotFoundError) console.log(e.kind); }
 }
 main();

@@ -10,7 +10,7 @@ mod component {
     });
 
     use ash::memory::types::{Caller, Memory, Person};
-    use exports::ash::memory::{maintenance, memories, people, portability, recall, tools};
+    use exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
 
     struct Hostile;
 
@@ -74,10 +74,17 @@ mod component {
                 notices: Vec::new(),
             })
         }
-        fn context(_c: Caller, _m: String, _t: Option<u32>) -> Result<recall::ContextBlock, recall::Error> {
+        fn context(
+            _c: Caller,
+            _m: String,
+            _t: Option<u32>,
+            _s: Option<String>,
+        ) -> Result<recall::ContextBlock, recall::Error> {
             Ok(recall::ContextBlock {
                 people: Vec::new(),
                 memories: Vec::new(),
+                past_messages: Vec::new(),
+                profile: Vec::new(),
                 markdown: String::new(),
                 estimated_tokens: 0,
                 dropped: 0,
@@ -103,6 +110,21 @@ mod component {
         }
         fn forget(_c: Caller, r: String, _purge: bool) -> Result<people::Forgotten, people::Error> {
             Err(people::Error::NotFound(r))
+        }
+    }
+
+    impl conversations::Guest for Hostile {
+        fn persist_turn(
+            _c: Caller,
+            _t: conversations::Turn,
+        ) -> Result<conversations::StoredTurn, conversations::Error> {
+            Err(conversations::Error::InvalidInput("no".into()))
+        }
+        fn extract(_c: Caller, _s: Option<String>) -> Result<conversations::Extraction, conversations::Error> {
+            Err(conversations::Error::InvalidInput("no".into()))
+        }
+        fn profile(_c: Caller) -> Result<conversations::UserProfile, conversations::Error> {
+            Err(conversations::Error::InvalidInput("no".into()))
         }
     }
 

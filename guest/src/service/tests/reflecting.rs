@@ -44,7 +44,9 @@ fn a_reflection_is_written_weekly_from_the_users_own_facts() {
     );
     assert_eq!(m.content, "The user took up the cello and kept running.");
     assert_eq!(m.owner_user_id.as_deref(), Some("alice"));
-    let context = s.context(&alice_alone(), "What have I been up to?", None).unwrap();
+    let context = s
+        .context(&alice_alone(), "What have I been up to?", None, None)
+        .unwrap();
     assert!(
         context.markdown.contains("## Recent Reflection")
             && context
@@ -54,7 +56,7 @@ fn a_reflection_is_written_weekly_from_the_users_own_facts() {
         context.markdown
     );
     assert!(
-        !s.context(&bob_alone(), "What have I been up to?", None)
+        !s.context(&bob_alone(), "What have I been up to?", None, None)
             .unwrap()
             .markdown
             .contains("cello")

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use ash_memory::{Caller, Error, ListOptions, Memory, Person};
+use ash_memory::{Caller, Error, ListOptions, Memory, Person, Turn};
 
 use crate::server::worker::Worker;
 
@@ -74,8 +74,20 @@ pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
              markdown within a token budget. Call it with the user's message before you answer.",
             json!({"type": "object", "properties": {
                 "message": {"type": "string", "description": "The user's message."},
-                "max_tokens": {"type": "integer", "minimum": 1, "description": "Budget (default 2000)."}
+                "max_tokens": {"type": "integer", "minimum": 1, "description": "Budget (default 2000)."},
+                "session": {"type": "string", "description": "This conversation's id, so that past messages come from other conversations."}
             }, "required": ["message"], "additionalProperties": false}),
+        ),
+        (
+            "log_turn",
+            "Keep one exchange of this conversation: the user's message and your answer. Call it after you \
+             answer. Later conversations see relevant past messages in get_context, and facts the user states \
+             about themselves are remembered when the conversation pauses. Secrets are redacted.",
+            json!({"type": "object", "properties": {
+                "session": {"type": "string", "description": "This conversation's id; the same for every turn of it."},
+                "user_message": {"type": "string", "description": "What the user said."},
+                "assistant_message": {"type": "string", "description": "What you answered."}
+            }, "required": ["session", "user_message"], "additionalProperties": false}),
         ),
     ];
     for (name, description, schema) in own {
@@ -89,12 +101,27 @@ pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
 
 /// A tool call with its arguments checked.
 pub enum Call {
-    Component { name: String, arguments: JsonObject },
-    Forget { memory_id: String },
-    List { limit: u32, include_expired: bool },
-    History { memory_id: String },
+    Component {
+        name: String,
+        arguments: JsonObject,
+    },
+    Forget {
+        memory_id: String,
+    },
+    List {
+        limit: u32,
+        include_expired: bool,
+    },
+    History {
+        memory_id: String,
+    },
     People,
-    Context { message: String, max_tokens: Option<u32> },
+    Context {
+        message: String,
+        max_tokens: Option<u32>,
+        session: Option<String>,
+    },
+    Turn(Turn),
 }
 
 #[derive(Deserialize)]
@@ -120,6 +147,15 @@ struct NoArgs {}
 struct ContextArgs {
     message: String,
     max_tokens: Option<u32>,
+    session: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnArgs {
+    session: String,
+    user_message: String,
+    assistant_message: Option<String>,
 }
 
 fn args<T: DeserializeOwned>(tool: &str, arguments: JsonObject) -> Result<T, ErrorData> {
@@ -157,7 +193,17 @@ impl Call {
                 Call::Context {
                     message: a.message,
                     max_tokens: a.max_tokens,
+                    session: a.session,
                 }
+            }
+            "log_turn" => {
+                let a: TurnArgs = args(name, arguments)?;
+                Call::Turn(Turn {
+                    session: a.session,
+                    provider: Some("mcp".into()),
+                    user_message: a.user_message,
+                    assistant_message: a.assistant_message,
+                })
             }
             other => return Err(ErrorData::invalid_params(format!("no tool {other:?}"), None)),
         })
@@ -165,8 +211,15 @@ impl Call {
 
     /// Runs the call for `caller` and renders the answer.
     pub async fn run(self, worker: &Worker, caller: Caller) -> Result<String, Error> {
+        let turned = match &self {
+            Call::Turn(t) => Some(t.session.clone()),
+            _ => None,
+        };
         let answer = self.answer(worker, caller.clone()).await;
         worker.served(&caller);
+        if let (Some(session), Ok(_)) = (turned, &answer) {
+            worker.turned(&caller, session);
+        }
         answer
     }
 
@@ -190,8 +243,22 @@ impl Call {
                 Ok(render_history(&chain))
             }
             Call::People => Ok(render_people(&worker.run(move |s| s.people_list(&caller)).await?)),
-            Call::Context { message, max_tokens } => {
-                let block = worker.run(move |s| s.context(&caller, &message, max_tokens)).await?;
+            Call::Turn(turn) => {
+                let stored = worker.run(move |s| s.persist_turn(&caller, &turn)).await?;
+                Ok(format!(
+                    "Kept {} message(s){}.",
+                    stored.message_ids.len(),
+                    if stored.redacted > 0 { ", secrets redacted" } else { "" }
+                ))
+            }
+            Call::Context {
+                message,
+                max_tokens,
+                session,
+            } => {
+                let block = worker
+                    .run(move |s| s.context_in(&caller, &message, max_tokens, session.as_deref()))
+                    .await?;
                 Ok(if block.markdown.trim().is_empty() {
                     "Nothing in memory bears on this message yet.".to_owned()
                 } else {

@@ -33,13 +33,17 @@ from .results import (
     Archived,
     CompactReport,
     ContextBlock,
+    Extraction,
     Finding,
     Forgotten,
     GcReport,
     MemoryItem,
+    PastMessage,
     Person,
+    Profile,
     SearchHit,
     SearchResults,
+    StoredTurn,
     Superseded,
 )
 
@@ -48,7 +52,7 @@ __version__ = "0.2.0"
 __all__ = [
     "Memory", "DEFAULT_USER", "component_sha256", "component_path",
     "Added", "Archived", "CompactReport", "ContextBlock", "Finding", "Forgotten", "GcReport", "MemoryItem", "Person", "SearchHit", "SearchResults",
-    "Superseded",
+    "Superseded", "PastMessage", "StoredTurn", "Extraction", "Profile",
     "MemoryError", "InvalidInput", "SecretRefused", "MemoryNotFound", "AmbiguousId", "PersonNotFound",
     "Unauthorized", "UnknownTool", "StorageError", "IndexFailure", "Busy", "SandboxError", "ConfigError",
     "IoError", "InvalidParams", "MethodNotFound",

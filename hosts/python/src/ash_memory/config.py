@@ -74,6 +74,10 @@ class Config:
             if not isinstance(value, dict):
                 raise ConfigError(f"{path}: `{key}` must be a table")
             setattr(config, key, _check_table(path, key, value))
+        confidence = config.memory.get("extraction_confidence_threshold")
+        if confidence is not None and not 0 <= confidence <= 1:
+            raise ConfigError(
+                f"{path}: [memory] extraction_confidence_threshold is {confidence}; it must be from 0 to 1")
         return config
 
     def build_embedder(self) -> Embedder:
@@ -100,6 +104,17 @@ class Config:
     def supersession_threshold(self, embedder: Embedder) -> float:
         """`[memory] supersession_threshold`, else the embedder's own."""
         return float(self.memory.get("supersession_threshold", embedder.supersession_threshold))
+
+    @property
+    def extraction_enabled(self) -> bool:
+        """`[memory] extraction_enabled`: whether `extract` reads conversations (default true)."""
+        return bool(self.memory.get("extraction_enabled", True))
+
+    @property
+    def extraction_confidence_threshold(self) -> float:
+        """`[memory] extraction_confidence_threshold`: the least confidence a language
+        model's fact needs to be stored (default 0.7)."""
+        return float(self.memory.get("extraction_confidence_threshold", 0.7))
 
     @property
     def max_entries(self) -> int | None:

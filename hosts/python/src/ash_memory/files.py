@@ -1,4 +1,4 @@
-"""The `files` import: whole-line appends, atomic replaces and quarantine on the three JSONL
+"""The `files` import: whole-line appends, atomic replaces and quarantine on the JSONL
 collections, ported from the Rust host's `files.rs` so that both hosts agree on every
 byte and every generation number.
 
@@ -24,7 +24,7 @@ from .journal import FileIoError, InvalidLine, Journal, _sync_dir, io_error
 
 log = logging.getLogger("ash_memory")
 
-COLLECTIONS = ("memories", "people", "archive")
+COLLECTIONS = ("memories", "people", "archive", "sessions", "messages")
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -66,7 +66,8 @@ class FileStore:
 
     def path(self, c: str) -> Path:
         """The file behind a collection."""
-        return {"memories": self.home.memories, "people": self.home.people, "archive": self.home.archive}[c]
+        return {"memories": self.home.memories, "people": self.home.people, "archive": self.home.archive,
+                "sessions": self.home.sessions, "messages": self.home.messages}[c]
 
     def quarantine_path(self, c: str) -> Path:
         """Where a collection's unparseable lines are kept."""

@@ -53,6 +53,14 @@ class Home:
         return self.root / "memory" / "archive.jsonl"
 
     @property
+    def sessions(self) -> Path:
+        return self.root / "memory" / "sessions.jsonl"
+
+    @property
+    def messages(self) -> Path:
+        return self.root / "memory" / "messages.jsonl"
+
+    @property
     def people(self) -> Path:
         return self.root / "people.jsonl"
 

@@ -2,8 +2,10 @@
 Rust host's schema, table names and meta rows (index.rs), so that an index written by one
 host is accepted by the other without a rebuild.
 
-The index is a cache of `memories.jsonl`: whatever is wrong with the file is reported as
-`unavailable`, and the guest answers by clearing and rebuilding it.
+The index is a cache of `memories.jsonl` and `messages.jsonl`, kept apart by their scope
+keys (memories `u:<user>` / `c:<chat>`, messages `mu:<user>` / `mc:<chat>`): whatever is
+wrong with the file is reported as `unavailable`, and the guest answers by clearing and
+rebuilding it.
 """
 
 from __future__ import annotations
@@ -53,33 +55,57 @@ class IndexDimensionMismatch(Exception):
         self.got = got
 
 
+#: The entry kinds (the WIT `entry-kind` enum).
+MEMORY = "memory"
+MESSAGE = "message"
+
+
+def kind_prefix(kind: str) -> str:
+    """What an entry kind's scope keys start with: nothing for memories (so that indexes
+    built before messages existed stay valid), `m` for messages."""
+    if kind == MEMORY:
+        return ""
+    if kind == MESSAGE:
+        return "m"
+    raise IndexSql(f"unknown entry kind {kind!r}")
+
+
+def reflects_key(kind: str) -> str:
+    """The meta key of the collection state an entry kind reflects."""
+    return "reflects" if kind_prefix(kind) == "" else "reflects_messages"
+
+
 @dataclass
 class Entry:
-    """One memory as the index holds it."""
+    """One memory or message as the index holds it."""
 
     id: str
     content: str
     embedding: Sequence[float] | None
     owner_user_id: str | None
     chat_id: str | None
+    kind: str = MEMORY
 
     def scope(self) -> str:
         """The scope key, as the guest's visibility rule has it: a chat id makes it a group
-        memory; otherwise the owner's personal one."""
+        entry; otherwise the owner's personal one. Kinds never share a key."""
+        prefix = kind_prefix(self.kind)
         if self.chat_id is not None:
-            return f"c:{self.chat_id}"
+            return f"{prefix}c:{self.chat_id}"
         if self.owner_user_id is not None:
-            return f"u:{self.owner_user_id}"
-        return "none"
+            return f"{prefix}u:{self.owner_user_id}"
+        return f"{prefix}none"
 
 
-def scope_keys(user_id: str | None, chat_id: str | None) -> list[str]:
-    """The scope keys a filter admits: `u:<user>` for personal, `c:<chat>` for group."""
+def scope_keys(user_id: str | None, chat_id: str | None, kind: str = MEMORY) -> list[str]:
+    """The scope keys a filter admits: `u:<user>` for personal, `c:<chat>` for group, after
+    the kind's prefix."""
+    prefix = kind_prefix(kind)
     keys = []
     if user_id is not None:
-        keys.append(f"u:{user_id}")
+        keys.append(f"{prefix}u:{user_id}")
     if chat_id is not None:
-        keys.append(f"c:{chat_id}")
+        keys.append(f"{prefix}c:{chat_id}")
     return keys
 
 
@@ -210,7 +236,8 @@ class SqliteIndex:
         return info[1]
 
     def clear(self, model: str, dimension: int) -> None:
-        """Empties the index for this model; a file SQLite cannot use is made anew."""
+        """Empties the index (both kinds, and what both reflect) for this model; a file
+        SQLite cannot use is made anew."""
         try:
             self.conn()
             self.info()
@@ -242,10 +269,12 @@ class SqliteIndex:
                 (model, str(int(dimension))),
             )
 
-    def reflects(self) -> FileState | None:
-        """Which state of memories.jsonl the index reflects; none after clear."""
+    def reflects(self, kind: str = MEMORY) -> FileState | None:
+        """Which state of the collection behind `kind` (memories.jsonl, messages.jsonl) the
+        index reflects; none after clear."""
+        key = reflects_key(kind)
         try:
-            row = self.conn().execute("SELECT value FROM meta WHERE key = 'reflects'").fetchone()
+            row = self.conn().execute("SELECT value FROM meta WHERE key = ?1", (key,)).fetchone()
         except sqlite3.Error as e:
             raise _sql(e) from e
         if row is None:
@@ -259,12 +288,13 @@ class SqliteIndex:
             return None
         return FileState(generation, end)
 
-    def set_reflects(self, state: FileState) -> None:
-        """Records the state of memories.jsonl the index now reflects."""
+    def set_reflects(self, kind: str, state: FileState) -> None:
+        """Records the state of the collection behind `kind` the index now reflects."""
+        key = reflects_key(kind)
         try:
             self.conn().execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('reflects', ?1)",
-                (f"{state.generation} {state.end}",),
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                (key, f"{state.generation} {state.end}"),
             )
         except sqlite3.Error as e:
             raise _sql(e) from e
@@ -316,8 +346,10 @@ class SqliteIndex:
                         conn.execute("DELETE FROM vecs WHERE rowid = ?1", (row[0],))
                     conn.execute("DELETE FROM items WHERE rowid = ?1", (row[0],))
 
-    def knn(self, query: Sequence[float], k: int, user_id: str | None, chat_id: str | None) -> list[tuple[str, float]]:
-        """The k nearest vectors within the scopes by cosine similarity, best first."""
+    def knn(self, query: Sequence[float], k: int, user_id: str | None, chat_id: str | None,
+            kind: str = MEMORY) -> list[tuple[str, float]]:
+        """The k nearest vectors of one kind within the scopes by cosine similarity, best first."""
+        keys = scope_keys(user_id, chat_id, kind)
         dim = self._dimension()
         if len(query) != dim:
             raise IndexDimensionMismatch(dim, len(query))
@@ -329,7 +361,7 @@ class SqliteIndex:
         hits: list[tuple[str, float]] = []
         try:
             # One KNN per scope key: the partition key makes each a scan of that scope only.
-            for key in scope_keys(user_id, chat_id):
+            for key in keys:
                 rows = conn.execute(
                     "SELECT items.id, v.distance FROM\n"
                     "                   (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v\n"
@@ -345,9 +377,10 @@ class SqliteIndex:
         hits.sort(key=lambda h: -h[1])
         return hits[:k]
 
-    def text_search(self, terms: Sequence[str], k: int, user_id: str | None, chat_id: str | None) -> list[tuple[str, float]]:
-        """BM25 full-text search for any of the terms within the scopes, best first."""
-        keys = scope_keys(user_id, chat_id)
+    def text_search(self, terms: Sequence[str], k: int, user_id: str | None, chat_id: str | None,
+                    kind: str = MEMORY) -> list[tuple[str, float]]:
+        """BM25 full-text search for any of the terms within the scopes, of one kind, best first."""
+        keys = scope_keys(user_id, chat_id, kind)
         quoted = ['"' + t.strip().replace('"', '""') + '"' for t in terms if t.strip()]
         if not quoted or not keys:
             return []
@@ -364,10 +397,13 @@ class SqliteIndex:
         # bm25() is lower-is-better; negate so that higher is better.
         return [(id_, -f32(score)) for id_, score in rows]
 
-    def count(self) -> int:
-        """How many entries the index holds."""
+    def count(self, kind: str = MEMORY) -> int:
+        """How many entries of this kind the index holds. Message scope keys start with `m`;
+        memory keys with `u`, `c` or `n`."""
+        sql = ("SELECT count(*) FROM items WHERE scope NOT LIKE 'm%'" if kind_prefix(kind) == ""
+               else "SELECT count(*) FROM items WHERE scope LIKE 'm%'")
         try:
-            (n,) = self.conn().execute("SELECT count(*) FROM items").fetchone()
+            (n,) = self.conn().execute(sql).fetchone()
         except sqlite3.Error as e:
             raise _sql(e) from e
         return int(n)

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-COLLECTIONS = ("memories", "people", "archive")
+COLLECTIONS = ("memories", "people", "archive", "sessions", "messages")
 
 
 class FileIoError(Exception):

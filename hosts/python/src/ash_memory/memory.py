@@ -33,8 +33,8 @@ from .ids import IdSource
 from .index import SqliteIndex
 from .journal import FileIoError
 from .llm import Llm
-from .results import (Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, MemoryItem, Person,
-                      SearchResults)
+from .results import (Added, CompactReport, ContextBlock, Extraction, Finding, Forgotten, GcReport, MemoryItem,
+                      Person, Profile, SearchResults, StoredTurn)
 from .sandbox import HostState, Sandbox, record
 
 log = logging.getLogger("ash_memory")
@@ -90,7 +90,8 @@ class Memory:
         files = FileStore(self.home)
         index = SqliteIndex(self.home.index)
         self._state = HostState(self.home, files, index, emb, model, self._clock, self._ids,
-                                config.supersession_threshold(emb), config.max_entries)
+                                config.supersession_threshold(emb), config.max_entries,
+                                config.extraction_enabled, config.extraction_confidence_threshold)
         # One call at a time: wasmtime's store may not be entered from two threads, and the
         # home's lock is let go around remote calls, when another thread could take it.
         self._mutex = threading.RLock()
@@ -253,12 +254,41 @@ class Memory:
         return SearchResults.from_wit(self._call("recall", "search", self._caller(user, chat), q))
 
     def context(self, message: str, *, user: str | None = _UNSET, chat: str | None = _UNSET,
-                max_tokens: int | None = None) -> ContextBlock:
-        """The "Known People" and "Relevant Context from Memory" block for a message."""
+                max_tokens: int | None = None, session: str | None = None) -> ContextBlock:
+        """The "About the user", "Known People", "Relevant Context from Memory" and "Relevant
+        past messages" block for a message; past messages come from the caller's sessions
+        other than `session`."""
         _str("message", message)
         _opt_u32("max_tokens", max_tokens)
-        block = self._call("recall", "context", self._caller(user, chat), message, max_tokens)
+        _opt_str("session", session)
+        block = self._call("recall", "context", self._caller(user, chat), message, max_tokens, session)
         return ContextBlock.from_wit(block)
+
+    # ---- conversations ----
+
+    def turn(self, session: str, user_message: str, assistant_message: str | None = None, *,
+             provider: str | None = None, user: str | None = _UNSET, chat: str | None = _UNSET) -> StoredTurn:
+        """Stores one exchange of a session (made on first use): the user's message and, if
+        there was one, the agent's answer. Secrets are replaced by `[redacted]` before
+        anything is stored; facts are read later, by `extract`."""
+        _str("session", session)
+        _str("user_message", user_message)
+        _opt_str("assistant_message", assistant_message)
+        _opt_str("provider", provider)
+        t = record(session=session, provider=provider, user_message=user_message,
+                   assistant_message=assistant_message)
+        return StoredTurn.from_wit(self._call("conversations", "persist-turn", self._caller(user, chat), t))
+
+    def extract(self, session: str | None = None, *, user: str | None = _UNSET,
+                chat: str | None = _UNSET) -> Extraction:
+        """Reads the caller's exchanges not read before (of one session, or of all) for facts
+        and stores them as memories (`source` "extraction")."""
+        _opt_str("session", session)
+        return Extraction.from_wit(self._call("conversations", "extract", self._caller(user, chat), session))
+
+    def profile(self, *, user: str | None = _UNSET, chat: str | None = _UNSET) -> Profile:
+        """The caller's user profile: short notes, most important first."""
+        return Profile.from_wit(self._call("conversations", "profile", self._caller(user, chat)))
 
     # ---- maintenance ----
 

@@ -198,6 +198,30 @@ class Person:
 
 
 @dataclass(frozen=True)
+class PastMessage:
+    """A message of another of the caller's sessions, as the context shows it."""
+
+    id: str
+    #: The session's name.
+    session: str
+    #: "user" or "assistant".
+    role: str
+    content: str
+    created_at: str
+    #: Cosine similarity to the query.
+    score: float
+
+    @classmethod
+    def from_wit(cls, r: Any) -> "PastMessage":
+        return cls(field(r, "id"), field(r, "session"), _enum(field(r, "role")) or "", field(r, "content"),
+                   field(r, "created_at"), field(r, "score"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "session": self.session, "role": self.role, "content": self.content,
+                "created_at": self.created_at, "score": float(self.score)}
+
+
+@dataclass(frozen=True)
 class ContextBlock:
     """The context to inject into a system prompt before a response."""
 
@@ -206,19 +230,85 @@ class ContextBlock:
     markdown: str
     estimated_tokens: int
     dropped: int
+    #: "Relevant past messages": of the caller's other sessions, the most relevant first.
+    past_messages: list[PastMessage] = dc_field(default_factory=list)
+    #: "About the user": the caller's profile notes, most important first.
+    profile: list[str] = dc_field(default_factory=list)
 
     @classmethod
     def from_wit(cls, r: Any) -> "ContextBlock":
         return cls([Person.from_wit(p) for p in field(r, "people")],
                    [SearchHit.from_wit(h) for h in field(r, "memories")],
-                   field(r, "markdown"), field(r, "estimated_tokens"), field(r, "dropped"))
+                   field(r, "markdown"), field(r, "estimated_tokens"), field(r, "dropped"),
+                   [PastMessage.from_wit(m) for m in field(r, "past_messages")], list(field(r, "profile")))
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "people": [p.to_dict() for p in self.people],
             "memories": [h.to_dict() for h in self.memories],
+            "past_messages": [m.to_dict() for m in self.past_messages],
+            "profile": list(self.profile),
             "markdown": self.markdown, "estimated_tokens": self.estimated_tokens, "dropped": self.dropped,
         }
+
+
+@dataclass(frozen=True)
+class StoredTurn:
+    """What storing one exchange wrote."""
+
+    #: The session's id (its name maps to it for this caller).
+    session_id: str
+    #: The messages written: the user's, then the agent's.
+    message_ids: list[str]
+    #: How many secrets were replaced by `[redacted]`.
+    redacted: int
+
+    @classmethod
+    def from_wit(cls, r: Any) -> "StoredTurn":
+        return cls(field(r, "session_id"), list(field(r, "message_ids")), field(r, "redacted"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"session_id": self.session_id, "message_ids": list(self.message_ids), "redacted": self.redacted}
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What an extraction read, asked and stored."""
+
+    #: Exchanges read.
+    turns: int
+    #: Calls made to the language model.
+    llm_calls: int
+    #: Whether the rule-based extractor was used (no language model answered).
+    offline: bool
+    #: Memories stored (`source` "extraction").
+    stored: list[MemoryItem]
+    #: Facts found but not stored, each with the reason.
+    skipped: list[str]
+
+    @classmethod
+    def from_wit(cls, r: Any) -> "Extraction":
+        return cls(field(r, "turns"), field(r, "llm_calls"), field(r, "offline"),
+                   [MemoryItem.from_wit(m) for m in field(r, "stored")], list(field(r, "skipped")))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"turns": self.turns, "llm_calls": self.llm_calls, "offline": self.offline,
+                "stored": [m.to_dict() for m in self.stored], "skipped": list(self.skipped)}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The user's profile: notes, most important first, and the memories behind them."""
+
+    notes: list[str]
+    memory_ids: list[str]
+
+    @classmethod
+    def from_wit(cls, r: Any) -> "Profile":
+        return cls(list(field(r, "notes")), list(field(r, "memory_ids")))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"notes": list(self.notes), "memory_ids": list(self.memory_ids)}
 
 
 @dataclass(frozen=True)

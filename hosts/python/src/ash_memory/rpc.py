@@ -29,7 +29,7 @@ _METHODS: dict[str, dict[str, str]] = {
     "memory.get": {"memory_id": "str"},
     "memory.history": {"memory_id": "str"},
     "memory.delete": {"memory_id": "str"},
-    "memory.context": {"message": "str", "max_tokens": "u32?"},
+    "memory.context": {"message": "str", "max_tokens": "u32?", "session": "str?"},
     "people.list": {},
     "people.show": {"reference": "str"},
     "people.add": {"name": "str", "relation": "str?", "aliases": "strs"},
@@ -39,6 +39,10 @@ _METHODS: dict[str, dict[str, str]] = {
     "tools.schemas": {},
     "tools.call": {"name": "str", "arguments": "any"},
     "maintenance.gc": {"dry_run": "bool"},
+    "conversations.turn": {"session": "str", "user_message": "str", "assistant_message": "str?",
+                           "provider": "str?"},
+    "conversations.extract": {"session": "str?"},
+    "conversations.profile": {},
 }
 
 
@@ -153,7 +157,8 @@ _HANDLERS: dict[str, Callable[[Memory, dict[str, Any], dict[str, Any]], Any]] = 
     "memory.delete": lambda m, w, p: {"deleted": m.delete(p["memory_id"], **w)},
     "memory.get": lambda m, w, p: m.get(p["memory_id"], **w).to_dict(),
     "memory.history": lambda m, w, p: {"memories": [x.to_dict() for x in m.history(p["memory_id"], **w)]},
-    "memory.context": lambda m, w, p: m.context(p["message"], max_tokens=p["max_tokens"], **w).to_dict(),
+    "memory.context": lambda m, w, p: m.context(p["message"], max_tokens=p["max_tokens"], session=p["session"],
+                                                **w).to_dict(),
     "people.list": lambda m, w, p: {"people": [x.to_dict() for x in m.people.list(**w)]},
     "people.show": lambda m, w, p: m.people.show(p["reference"], **w).to_dict(),
     "people.add": lambda m, w, p: m.people.add(p["name"], relation=p["relation"], aliases=p["aliases"], **w).to_dict(),
@@ -163,4 +168,8 @@ _HANDLERS: dict[str, Callable[[Memory, dict[str, Any], dict[str, Any]], Any]] = 
     "tools.schemas": lambda m, w, p: m.tools.schemas(),
     "tools.call": _tool_call,
     "maintenance.gc": lambda m, w, p: m.gc(dry_run=p["dry_run"]).to_dict(),
+    "conversations.turn": lambda m, w, p: m.turn(p["session"], p["user_message"], p["assistant_message"],
+                                                 provider=p["provider"], **w).to_dict(),
+    "conversations.extract": lambda m, w, p: m.extract(p["session"], **w).to_dict(),
+    "conversations.profile": lambda m, w, p: m.profile(**w).to_dict(),
 }

@@ -78,7 +78,8 @@ class HostState:
 
     def __init__(self, home: Home, files: FileStore, index: SqliteIndex, embedder: Embedder,
                  llm: Llm, clock: Clock, ids: IdSource, supersession_threshold: float,
-                 max_entries: int | None) -> None:
+                 max_entries: int | None, extraction_enabled: bool = True,
+                 extraction_confidence_threshold: float = 0.7) -> None:
         self.home = home
         self.files = files
         self.index = index
@@ -88,6 +89,8 @@ class HostState:
         self.ids = ids
         self.supersession_threshold = supersession_threshold
         self.max_entries = max_entries
+        self.extraction_enabled = extraction_enabled
+        self.extraction_confidence_threshold = extraction_confidence_threshold
         #: The home's lock, held for a whole exported call except while a remote service answers.
         self.lock: HomeLock | None = None
         #: Why the lock could not be taken back after a remote call: nothing more may be written.
@@ -128,7 +131,7 @@ class HostState:
 
 def _entry(r: Any) -> Entry:
     return Entry(field(r, "id"), field(r, "content"), field(r, "embedding"),
-                 field(r, "owner_user_id"), field(r, "chat_id"))
+                 field(r, "owner_user_id"), field(r, "chat_id"), field(r, "kind"))
 
 
 class _Guarded:
@@ -232,8 +235,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             i = state.index.info()
             return None if i is None else record(model=i[0], dimension=i[1])
 
-        def reflects() -> Record | None:
-            r = state.index.reflects()
+        def reflects(kind: str) -> Record | None:
+            r = state.index.reflects(kind)
             return None if r is None else state_rec(r)
 
         with root.add_instance(interface("index")) as _index:
@@ -243,16 +246,17 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             index.add_func("remove", lambda _s, ids: index_call(
                 "remove", lambda: state.index.remove(ids), True))
             index.add_func("knn", lambda _s, q, k, scope: index_call("knn", lambda: hits(
-                state.index.knn(q, k, field(scope, "user_id"), field(scope, "chat_id")))))
+                state.index.knn(q, k, field(scope, "user_id"), field(scope, "chat_id"), field(scope, "kind")))))
             index.add_func("text-search", lambda _s, terms, k, scope: index_call("text-search", lambda: hits(
-                state.index.text_search(terms, k, field(scope, "user_id"), field(scope, "chat_id")))))
-            index.add_func("count", lambda _s: index_call("count", state.index.count))
+                state.index.text_search(terms, k, field(scope, "user_id"), field(scope, "chat_id"),
+                                        field(scope, "kind")))))
+            index.add_func("count", lambda _s, kind: index_call("count", lambda: state.index.count(kind)))
             index.add_func("clear", lambda _s, i: index_call(
                 "clear", lambda: state.index.clear(field(i, "model"), field(i, "dimension")), True))
-            index.add_func("reflects", lambda _s: optional_call(reflects))
-            index.add_func("set-reflects", lambda _s, st: index_call(
+            index.add_func("reflects", lambda _s, kind: optional_call(lambda: reflects(kind)))
+            index.add_func("set-reflects", lambda _s, kind, st: index_call(
                 "set-reflects",
-                lambda: state.index.set_reflects(FileState(field(st, "generation"), field(st, "end"))), True))
+                lambda: state.index.set_reflects(kind, FileState(field(st, "generation"), field(st, "end"))), True))
             index.add_func("info", lambda _s: optional_call(info))
 
         # ---- embedder ----
@@ -316,7 +320,9 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
         with root.add_instance(interface("settings")) as _settings:
             settings = _Guarded(_settings, state)
             settings.add_func("get", lambda _s: record(
-                supersession_threshold=float(state.supersession_threshold), max_entries=state.max_entries))
+                supersession_threshold=float(state.supersession_threshold), max_entries=state.max_entries,
+                extraction_enabled=bool(state.extraction_enabled),
+                extraction_confidence_threshold=float(state.extraction_confidence_threshold)))
         with root.add_instance(interface("types")):
             pass
 

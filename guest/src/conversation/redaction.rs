@@ -1,0 +1,134 @@
+//! Taking secrets out of what people say before it is stored. A memory that holds a
+//! secret is refused; a message cannot be (the exchange happened), so the secret is
+//! replaced instead, using the same detectors (`crate::secrets`) that refuse memories.
+//!
+//! Redaction errs towards removing too much: first the words that are secrets on their
+//! own (a key, a card number), then, when the sentence still states a secret ("my
+//! password is hunter2", where no single word is one), the whole sentence, and, when the
+//! text as a whole still does, all of it.
+
+use crate::secrets;
+
+/// What a secret is replaced by.
+pub const REDACTED: &str = "[redacted]";
+
+/// The text with its secrets replaced, and how many replacements were made.
+pub fn redact(text: &str) -> (String, u32) {
+    if secrets::detect(text).is_none() {
+        return (text.to_owned(), 0);
+    }
+    let mut count = 0;
+    let mut out = String::with_capacity(text.len());
+    for sentence in sentences(text) {
+        if secrets::detect(sentence).is_none() {
+            out.push_str(sentence);
+            continue;
+        }
+        let (words, n) = redact_words(sentence);
+        if secrets::detect(&words).is_none() {
+            out.push_str(&words);
+            count += n;
+        } else {
+            // Keep the sentence's trailing whitespace, so that the text keeps its shape.
+            let trimmed = sentence.trim_end();
+            out.push_str(REDACTED);
+            out.push_str(&sentence[trimmed.len()..]);
+            count += 1;
+        }
+    }
+    if secrets::detect(&out).is_some() {
+        return (REDACTED.to_owned(), count.max(1));
+    }
+    (out, count)
+}
+
+/// Each whitespace-separated word that is a secret by itself replaced.
+fn redact_words(sentence: &str) -> (String, u32) {
+    let mut out = String::with_capacity(sentence.len());
+    let mut count = 0;
+    let mut rest = sentence;
+    while !rest.is_empty() {
+        let start = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        if !word.is_empty() && secrets::detect(word).is_some() {
+            out.push_str(REDACTED);
+            count += 1;
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    (out, count)
+}
+
+/// The text cut after each `.`, `!`, `?` or line break that is followed by whitespace,
+/// each piece keeping its trailing whitespace; the pieces join back to the text.
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let ends = matches!(c, '.' | '!' | '?' | '\n') && chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        if ends {
+            // Take the whitespace after it into this piece.
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, n)) = chars.peek() {
+                if !n.is_whitespace() {
+                    break;
+                }
+                end = j + n.len_utf8();
+                chars.next();
+            }
+            out.push(&text[start..end]);
+            start = end;
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_untouched() {
+        assert_eq!(
+            redact("I live in Porto. I like tea!"),
+            ("I live in Porto. I like tea!".into(), 0)
+        );
+    }
+
+    #[test]
+    fn a_key_is_replaced_and_the_rest_kept() {
+        let key = format!("sk-proj-{}", "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI");
+        let (text, n) = redact(&format!("Use {key} for the staging box. I live in Porto."));
+        assert_eq!(n, 1);
+        assert!(!text.contains(&key), "{text}");
+        assert!(
+            text.contains("[redacted]") && text.contains("I live in Porto."),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_stated_password_takes_its_sentence() {
+        let (text, n) = redact("Thanks! my password is hunter2 by the way. See you.");
+        assert!(n >= 1);
+        assert!(!text.contains("hunter2"), "{text}");
+        assert!(text.starts_with("Thanks! ") && text.ends_with("See you."), "{text}");
+        assert!(crate::secrets::detect(&text).is_none());
+    }
+
+    #[test]
+    fn pieces_join_back_to_the_text() {
+        let text = "a. b!  c?\nd e.f";
+        assert_eq!(sentences(text).concat(), text);
+        assert_eq!(sentences(text), ["a. ", "b!  ", "c?\n", "d e.f"]);
+    }
+}

@@ -1,0 +1,284 @@
+//! `persist-turn`, and the conversation side of the index and the context: keeping the
+//! messages' index entries in step with `messages.jsonl`, and finding past messages.
+//!
+//! The conversation collections are read only by the calls that need them (a turn, the
+//! context, extraction), so that the memory calls of a home with a long history of talk
+//! do not pay for reading it.
+
+use std::collections::HashMap;
+
+use super::MemoryService;
+use crate::api::{Error, PastMessage, StoredTurn, Turn};
+use crate::collection;
+use crate::conversation::records::{CONVERSATION_VERSION, session_scope};
+use crate::conversation::redaction::redact;
+use crate::conversation::{MessageRecord, Role, SessionRecord};
+use crate::ports::{Collection, EntryKind, FileState, Level, Ports, ScopeFilter};
+use crate::record::{encode_embedding, format_time};
+use crate::scope::Caller;
+use crate::vectors;
+
+/// Longest message stored, in bytes.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+/// Longest session name or provider, in characters.
+const MAX_NAME_CHARS: usize = 200;
+/// The most past messages the context shows (seed 003).
+pub const MAX_PAST_MESSAGES: usize = 5;
+/// The least similarity a past message needs to be shown (seed 003).
+pub const MIN_PAST_SIMILARITY: f32 = 0.3;
+
+impl<P: Ports> MemoryService<P> {
+    /// Stores one exchange; see `persist-turn` in `wit/conversations.wit`.
+    pub fn persist_turn(&mut self, caller: &Caller, turn: Turn) -> Result<StoredTurn, Error> {
+        let (owner_user_id, chat_id) = session_scope(caller).ok_or_else(|| {
+            Error::InvalidInput("a turn needs a caller with a user or a chat, and this one has neither".into())
+        })?;
+        let name = check_name("session", &turn.session)?;
+        let provider = check_name("provider", turn.provider.as_deref().unwrap_or("cli"))?;
+        check_message("user-message", &turn.user_message, false)?;
+        if let Some(a) = &turn.assistant_message {
+            check_message("assistant-message", a, true)?;
+        }
+        let now = self.now()?;
+        let stamp = format_time(now);
+
+        let (user, mut redacted) = redact(turn.user_message.trim());
+        let mut said = vec![(Role::User, user)];
+        if let Some(a) = turn
+            .assistant_message
+            .as_deref()
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+        {
+            let (a, n) = redact(a);
+            redacted += n;
+            said.push((Role::Assistant, a));
+        }
+        // Embedded before the collections are read: a remote embedder is asked without
+        // the home's lock.
+        let texts: Vec<String> = said.iter().map(|(_, t)| t.clone()).collect();
+        let vectors = self.embed_texts(&texts);
+
+        self.load_conversations()?;
+        let existing = self
+            .sessions
+            .iter()
+            .find(|s| {
+                s.name == name && s.provider == provider && s.owner_user_id == owner_user_id && s.chat_id == chat_id
+            })
+            .cloned();
+        let mut session = existing.unwrap_or_else(|| SessionRecord {
+            id: self.ports.new_id(),
+            version: CONVERSATION_VERSION,
+            name,
+            provider,
+            owner_user_id: owner_user_id.clone(),
+            chat_id: chat_id.clone(),
+            created_at: stamp.clone(),
+            updated_at: stamp.clone(),
+            turns: 0,
+            extracted_turns: 0,
+            extra: Default::default(),
+        });
+        session.turns += 1;
+        session.updated_at = stamp.clone();
+        let model = self.ports.embedder_model();
+        let messages: Vec<MessageRecord> = said
+            .into_iter()
+            .zip(&vectors)
+            .map(|((role, content), vector)| MessageRecord {
+                id: self.ports.new_id(),
+                version: CONVERSATION_VERSION,
+                session_id: session.id.clone(),
+                turn: session.turns,
+                role,
+                content,
+                created_at: stamp.clone(),
+                author_user_id: (role == Role::User).then(|| caller.user_id.clone()).flatten(),
+                owner_user_id: owner_user_id.clone(),
+                chat_id: chat_id.clone(),
+                embedding: vector.as_ref().map(|v| encode_embedding(v)),
+                embedding_model: vector.as_ref().map(|_| model.clone()),
+                extra: Default::default(),
+            })
+            .collect();
+
+        // Messages first: a session that counts a turn whose messages are missing would
+        // be read for them. The host undoes both writes when the call fails.
+        self.messages.append(&self.ports, messages.clone())?;
+        self.sessions.append(&self.ports, vec![session.clone()])?;
+        let entries: Vec<_> = messages.iter().zip(vectors).map(|(m, v)| m.index_entry(v)).collect();
+        let state = self.messages.state();
+        let indexed = self
+            .ports
+            .index_upsert(&entries)
+            .map_err(Error::from)
+            .and_then(|()| self.mark_messages(state));
+        if let Err(e) = indexed {
+            self.ports
+                .log(Level::Warn, &format!("{e}; the index will catch up at the next call"));
+        }
+        Ok(StoredTurn {
+            session_id: session.id,
+            message_ids: messages.into_iter().map(|m| m.id).collect(),
+            redacted,
+        })
+    }
+
+    /// Vectors for texts, `None` for each the embedder could not give a usable one.
+    pub(crate) fn embed_texts(&self, texts: &[String]) -> Vec<Option<Vec<f32>>> {
+        let dimension = self.ports.embedder_dimension();
+        match self.ports.embed(texts) {
+            Ok(v) if v.len() == texts.len() => v.into_iter().map(|v| vectors::usable(v, dimension)).collect(),
+            Ok(_) | Err(_) => vec![None; texts.len()],
+        }
+    }
+
+    /// Reads the memories, then the conversation collections, and brings the messages'
+    /// index entries up to the file.
+    pub(crate) fn load_conversations(&mut self) -> Result<(), Error> {
+        self.load()?;
+        self.sessions.refresh(&self.ports)?;
+        self.messages.refresh(&self.ports)?;
+        self.sync_message_index()
+    }
+
+    /// As `sync_index` does for memories. Messages never change once written, so a
+    /// grown file needs only its new lines indexed; a replaced one (a rollback) is
+    /// rebuilt with everything else.
+    fn sync_message_index(&mut self) -> Result<(), Error> {
+        let current = self.messages.state();
+        match self.ports.index_reflects(EntryKind::Message)? {
+            Some(s) if s == current => Ok(()),
+            Some(s) if s.end == 0 || (s.generation == current.generation && s.end < current.end) => {
+                let chunk = self.ports.read(Collection::Messages, s.end, Some(s.generation))?;
+                if (chunk.generation != s.generation && s.end != 0) || chunk.end != current.end {
+                    return self.rebuild().map(drop);
+                }
+                let ids = collection::ids_named::<MessageRecord>(&chunk.data);
+                self.index_messages(ids.iter().filter_map(|id| self.messages.get(id)).cloned().collect())?;
+                self.mark_messages(current)
+            }
+            // After a clear the index holds no messages: all of them go in.
+            None => {
+                self.index_messages(self.messages.iter().cloned().collect())?;
+                self.mark_messages(current)
+            }
+            Some(_) => {
+                self.ports.log(
+                    Level::Warn,
+                    "the index does not reflect the current messages.jsonl: rebuilding it",
+                );
+                self.rebuild().map(drop)
+            }
+        }
+    }
+
+    /// Indexes messages with their stored vectors when they fit the embedder (others by
+    /// their words only).
+    pub(crate) fn index_messages(&self, messages: Vec<MessageRecord>) -> Result<(), Error> {
+        let want = self.wanted_index();
+        for batch in messages.chunks(256) {
+            let entries: Vec<_> = batch
+                .iter()
+                .map(|m| {
+                    let fits = m.embedding_model.as_deref().is_none_or(|model| model == want.model);
+                    let vector = m
+                        .vector()
+                        .filter(|_| fits)
+                        .and_then(|v| vectors::usable(v, want.dimension));
+                    m.index_entry(vector)
+                })
+                .collect();
+            self.ports.index_upsert(&entries)?;
+        }
+        Ok(())
+    }
+
+    /// Records that the index holds the messages up to `state`, when the cache matches it.
+    pub(crate) fn mark_messages(&mut self, state: FileState) -> Result<(), Error> {
+        if self.messages.in_step() {
+            self.ports.index_set_reflects(EntryKind::Message, state)?;
+        }
+        Ok(())
+    }
+
+    /// The caller's past messages most like `query`, from sessions other than the one
+    /// named: at least `MIN_PAST_SIMILARITY`, the most similar first and, at equal
+    /// similarity (to two decimals), the most recent first.
+    pub(crate) fn past_messages(
+        &mut self,
+        caller: &Caller,
+        query: &[f32],
+        current_session: Option<&str>,
+    ) -> Result<Vec<PastMessage>, Error> {
+        let Some((user_id, chat_id)) = session_scope(caller) else {
+            return Ok(Vec::new());
+        };
+        self.load_conversations()?;
+        let sessions: HashMap<&str, &SessionRecord> = self
+            .sessions
+            .iter()
+            .filter(|s| s.visible_to(caller))
+            .map(|s| (s.id.as_str(), s))
+            .collect();
+        let scope = ScopeFilter {
+            kind: EntryKind::Message,
+            user_id,
+            chat_id,
+        };
+        let mut found: Vec<PastMessage> = self
+            .ports
+            .index_knn(query, 64, &scope)?
+            .into_iter()
+            .filter(|h| h.score >= MIN_PAST_SIMILARITY)
+            .filter_map(|h| {
+                let m = self.messages.get(&h.id)?;
+                let session = sessions.get(m.session_id.as_str())?;
+                (Some(session.name.as_str()) != current_session).then(|| PastMessage {
+                    id: m.id.clone(),
+                    session: session.name.clone(),
+                    role: m.role,
+                    content: m.content.clone(),
+                    created_at: m.created_at.clone(),
+                    score: h.score,
+                })
+            })
+            .collect();
+        let rounded = |s: f32| (s * 100.0).round() as i64;
+        let time = |t: &str| crate::record::parse_time(t).ok();
+        found.sort_by(|a, b| {
+            rounded(b.score)
+                .cmp(&rounded(a.score))
+                .then_with(|| time(&b.created_at).cmp(&time(&a.created_at)))
+        });
+        found.truncate(MAX_PAST_MESSAGES);
+        Ok(found)
+    }
+}
+
+fn check_name(what: &str, name: &str) -> Result<String, Error> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::InvalidInput(format!("the {what} name is empty")));
+    }
+    if name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(Error::InvalidInput(format!(
+            "the {what} name must be at most {MAX_NAME_CHARS} characters, without control characters"
+        )));
+    }
+    Ok(name.to_owned())
+}
+
+fn check_message(what: &str, text: &str, may_be_empty: bool) -> Result<(), Error> {
+    if !may_be_empty && text.trim().is_empty() {
+        return Err(Error::InvalidInput(format!("{what} is empty")));
+    }
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "{what} is {} bytes; a message holds at most {MAX_MESSAGE_BYTES}",
+            text.len()
+        )));
+    }
+    Ok(())
+}
