@@ -225,6 +225,55 @@ fn offline_extraction_stores_typed_attributed_facts_once() {
     assert!(md.starts_with("## About the user\n\n"), "{md}");
     assert!(md.contains("- I'm allergic to peanuts"), "{md}");
 
+    // In a chat, each fact goes to who said it, and the profile stays private.
+    turn(&ctx, "bob", "standup", &["I'm allergic to shellfish"]);
+    ctx.json(&[
+        "--user",
+        "u",
+        "--chat",
+        "g",
+        "turn",
+        "--session",
+        "standup",
+        "I love jazz",
+    ]);
+    let mut args = vec![
+        "--user",
+        "bob",
+        "--chat",
+        "g",
+        "turn",
+        "--session",
+        "standup",
+        "I'm vegan",
+    ];
+    ctx.json(&args);
+    args.truncate(4);
+    args.push("extract");
+    let group = ctx.json(&args);
+    assert_eq!(group["turns"], 2, "{group:#}");
+    let owners: Vec<(String, Value)> = ctx
+        .memory_lines()
+        .into_iter()
+        .filter(|m| m["content"] == "I love jazz" || m["content"] == "I'm vegan")
+        .map(|m| {
+            (
+                m["content"].as_str().unwrap().to_owned(),
+                json!([m["owner_user_id"], m["chat_id"]]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        owners,
+        [
+            ("I love jazz".to_owned(), json!(["u", null])),
+            ("I'm vegan".to_owned(), json!(["bob", null]))
+        ]
+    );
+    let in_chat = ctx.json(&["--user", "u", "--chat", "g", "context", "What should I cook tonight?"]);
+    assert!(in_chat["profile"].as_array().unwrap().is_empty(), "{in_chat:#}");
+    assert!(!in_chat["markdown"].as_str().unwrap().contains("About the user"));
+
     // Turned off, nothing is read.
     ctx.config("[memory]\nextraction_enabled = false\n");
     turn(&ctx, "u", "s4", &["I love jazz"]);

@@ -12,8 +12,80 @@ use crate::secrets;
 /// What a secret is replaced by.
 pub const REDACTED: &str = "[redacted]";
 
+/// The messages of one exchange with their secrets replaced, and how many replacements
+/// were made. A value taken out with the sentence that stated it ("my password is
+/// hunter2") is also taken out wherever else it appears in the exchange ("Don't forget
+/// hunter2!", or the agent repeating it), though nothing there says it is a secret.
+pub fn redact_all(texts: &[&str]) -> (Vec<String>, u32) {
+    let mut values = Vec::new();
+    let mut count = 0;
+    let mut out: Vec<String> = texts
+        .iter()
+        .map(|t| {
+            let (text, n) = redact_collecting(t, &mut values);
+            count += n;
+            text
+        })
+        .collect();
+    for text in &mut out {
+        let (again, n) = replace_words(text, &values);
+        *text = again;
+        count += n;
+    }
+    (out, count)
+}
+
 /// The text with its secrets replaced, and how many replacements were made.
 pub fn redact(text: &str) -> (String, u32) {
+    redact_collecting(text, &mut Vec::new())
+}
+
+/// The words of a sentence that could be the value it states: any word holding a digit or
+/// a symbol, and the word after "is", "was", ":" or "=".
+fn values_in(sentence: &str, values: &mut Vec<String>) {
+    let words: Vec<&str> = sentence
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ',' | '!' | '?' | ';' | '"' | '\'' | '(' | ')')))
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        let after_is = i > 0 && matches!(words[i - 1].to_ascii_lowercase().as_str(), "is" | "was" | ":" | "=");
+        let odd = w.chars().any(|c| !c.is_alphabetic());
+        if w.chars().count() >= 4 && (odd || after_is) && !values.iter().any(|v| v == w) {
+            values.push((*w).to_owned());
+        }
+    }
+}
+
+/// Every whole-word occurrence of the values replaced.
+fn replace_words(text: &str, values: &[String]) -> (String, u32) {
+    if values.is_empty() {
+        return (text.to_owned(), 0);
+    }
+    let mut count = 0;
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let start = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        let core = word.trim_matches(|c: char| matches!(c, '.' | ',' | '!' | '?' | ';' | '"' | '\'' | '(' | ')'));
+        if !core.is_empty() && values.iter().any(|v| v == core) {
+            let at = word.find(core).unwrap_or(0);
+            out.push_str(&word[..at]);
+            out.push_str(REDACTED);
+            out.push_str(&word[at + core.len()..]);
+            count += 1;
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    (out, count)
+}
+
+fn redact_collecting(text: &str, values: &mut Vec<String>) -> (String, u32) {
     if secrets::detect(text).is_none() {
         return (text.to_owned(), 0);
     }
@@ -29,6 +101,7 @@ pub fn redact(text: &str) -> (String, u32) {
             out.push_str(&words);
             count += n;
         } else {
+            values_in(sentence, values);
             // Keep the sentence's trailing whitespace, so that the text keeps its shape.
             let trimmed = sentence.trim_end();
             out.push_str(REDACTED);
@@ -123,6 +196,19 @@ mod tests {
         assert!(!text.contains("hunter2"), "{text}");
         assert!(text.starts_with("Thanks! ") && text.ends_with("See you."), "{text}");
         assert!(crate::secrets::detect(&text).is_none());
+    }
+
+    #[test]
+    fn a_stated_value_goes_wherever_it_is_repeated() {
+        let (texts, n) = redact_all(&[
+            "My password is hunter2. Don't forget hunter2!",
+            "Got it, I'll keep hunter2 in mind.",
+        ]);
+        assert!(texts.iter().all(|t| !t.contains("hunter2")), "{texts:?}");
+        assert_eq!(texts[0], "[redacted] Don't forget [redacted]!");
+        assert_eq!(texts[1], "Got it, I'll keep [redacted] in mind.");
+        assert_eq!(n, 3);
+        assert_eq!(redact_all(&["I live in Porto", "Nice!"]).1, 0);
     }
 
     #[test]

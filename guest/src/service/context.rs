@@ -48,7 +48,12 @@ impl<P: Ports> MemoryService<P> {
         if let Some(r) = &reflection {
             memories.retain(|h| h.memory.id != r.id);
         }
-        let profile = self.profile_of(caller);
+        // The profile holds private facts: it is not shown in a chat, where others read
+        // what the agent is told.
+        let profile = match caller.chat_id {
+            None => self.profile_of(caller),
+            Some(_) => Default::default(),
+        };
         // A memory the profile shows is not shown again among the relevant ones.
         memories.retain(|h| !profile.memory_ids.contains(&h.memory.id));
         let mut profile = profile.notes;

@@ -11,7 +11,7 @@ use super::MemoryService;
 use crate::api::{Error, PastMessage, StoredTurn, Turn};
 use crate::collection;
 use crate::conversation::records::{CONVERSATION_VERSION, session_scope};
-use crate::conversation::redaction::redact;
+use crate::conversation::redaction::redact_all;
 use crate::conversation::{MessageRecord, Role, SessionRecord};
 use crate::ports::{Collection, EntryKind, FileState, Level, Ports, ScopeFilter};
 use crate::record::{encode_embedding, format_time};
@@ -42,18 +42,15 @@ impl<P: Ports> MemoryService<P> {
         let now = self.now()?;
         let stamp = format_time(now);
 
-        let (user, mut redacted) = redact(turn.user_message.trim());
-        let mut said = vec![(Role::User, user)];
-        if let Some(a) = turn
-            .assistant_message
-            .as_deref()
-            .map(str::trim)
-            .filter(|a| !a.is_empty())
-        {
-            let (a, n) = redact(a);
-            redacted += n;
-            said.push((Role::Assistant, a));
-        }
+        let mut texts = vec![turn.user_message.trim()];
+        texts.extend(
+            turn.assistant_message
+                .as_deref()
+                .map(str::trim)
+                .filter(|a| !a.is_empty()),
+        );
+        let (clean, redacted) = redact_all(&texts);
+        let said: Vec<(Role, String)> = [Role::User, Role::Assistant].into_iter().zip(clean).collect();
         // Embedded before the collections are read: a remote embedder is asked without
         // the home's lock.
         let texts: Vec<String> = said.iter().map(|(_, t)| t.clone()).collect();
@@ -229,7 +226,7 @@ impl<P: Ports> MemoryService<P> {
         };
         let mut found: Vec<PastMessage> = self
             .ports
-            .index_knn(query, 64, &scope)?
+            .index_knn(query, 256, &scope)?
             .into_iter()
             .filter(|h| h.score >= MIN_PAST_SIMILARITY)
             .filter_map(|h| {

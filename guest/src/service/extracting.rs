@@ -69,13 +69,25 @@ impl<P: Ports> MemoryService<P> {
                 continue;
             }
             budget -= exchanges.len();
-            let writer = Caller::new(
-                session.owner_user_id.as_deref().or(caller.user_id.as_deref()),
-                session.chat_id.as_deref(),
-            );
             let mut last = session.extracted_turns;
             for exchange in exchanges {
                 report.turns += 1;
+                last = exchange.turn;
+                // A fact is the personal memory of who said it: the session's user, or in
+                // a chat the message's author (a group memory "I'm allergic to peanuts"
+                // would read as anyone's).
+                let author = match &session.chat_id {
+                    None => session.owner_user_id.as_deref(),
+                    Some(_) => exchange.user.author_user_id.as_deref(),
+                };
+                let Some(author) = author else {
+                    report.skipped.push(format!(
+                        "turn {}: said in a chat by no known user; not read",
+                        exchange.turn
+                    ));
+                    continue;
+                };
+                let writer = Caller::new(Some(author), None);
                 let facts = self.facts_of(&exchange, &mut use_llm, &mut report);
                 self.store_facts(
                     &writer,
@@ -85,7 +97,6 @@ impl<P: Ports> MemoryService<P> {
                     settings.extraction_confidence_threshold,
                     &mut report,
                 );
-                last = exchange.turn;
             }
             self.mark_extracted(&session.id, last)?;
             if budget == 0 {
@@ -191,14 +202,12 @@ impl<P: Ports> MemoryService<P> {
                 report.skipped.push(format!("turn {turn}: {content:?}: {why}"));
                 continue;
             }
-            let shared = session.chat_id.is_some();
             let item = NewMemory {
                 content: content.clone(),
                 memory_type: Some(fact.memory_type),
                 expires_in_days: fact.expires_in_days,
-                // People are a user's: a group fact names none.
-                subjects: if shared { Vec::new() } else { fact.subjects },
-                shared,
+                subjects: fact.subjects,
+                shared: false,
                 source: Some("extraction".into()),
                 observed_at: Some(exchange.user.created_at.clone()),
                 provenance: Some(Provenance {

@@ -211,12 +211,11 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     if sentence.ends_with('?') || sentence.contains(['"', '\u{201C}', '\u{201D}']) {
         return None;
     }
-    let lower = sentence.to_lowercase();
+    // ASCII lowercasing keeps every byte offset, so that offsets found in `lower` slice
+    // `sentence` on character boundaries (full lowercasing can shrink one character and
+    // grow another: the Kelvin sign and dotted I). Every pattern is ASCII.
+    let lower = sentence.to_ascii_lowercase();
     if BLOCKERS.iter().any(|b| has_phrase(&lower, b)) {
-        return None;
-    }
-    // Lowercasing can change byte lengths outside ASCII; such a sentence is not read.
-    if lower.len() != sentence.len() {
         return None;
     }
     let start = strip_leads(&lower);
@@ -430,7 +429,7 @@ fn object_ok(rest: &str) -> bool {
 
 /// The fact's clause: up to the first comma, semicolon, dash or joining word.
 fn clause(text: &str) -> String {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let mut end = text.len();
     for cut in [
         ",",
@@ -580,6 +579,14 @@ mod tests {
             "I'm Happy to help, said no one",
         ] {
             assert!(extract(message).is_empty(), "{message}: {:?}", contents(message));
+        }
+        // Characters whose lowercase has another length cannot misalign a slice.
+        for message in [
+            "O\u{212A} \u{130}\u{130}",
+            "I live in \u{2126}\u{2126}, \u{130}\u{130}",
+            "\u{212A}id",
+        ] {
+            let _ = extract(message);
         }
     }
 }
