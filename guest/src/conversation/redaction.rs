@@ -45,7 +45,7 @@ pub fn redact(text: &str) -> (String, u32) {
 fn values_in(sentence: &str, values: &mut Vec<String>) {
     let words: Vec<&str> = sentence
         .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ',' | '!' | '?' | ';' | '"' | '\'' | '(' | ')')))
+        .map(|w| w.trim_matches(is_edge_punctuation))
         .collect();
     for (i, w) in words.iter().enumerate() {
         let after_is = i > 0 && matches!(words[i - 1].to_ascii_lowercase().as_str(), "is" | "was" | ":" | "=");
@@ -56,13 +56,31 @@ fn values_in(sentence: &str, values: &mut Vec<String>) {
     }
 }
 
-/// Every whole-word occurrence of the values replaced.
+/// Every whole-word occurrence of the values replaced (punctuation around a word kept).
 fn replace_words(text: &str, values: &[String]) -> (String, u32) {
     if values.is_empty() {
         return (text.to_owned(), 0);
     }
-    let mut count = 0;
+    map_words(text, |word| {
+        let core = word.trim_matches(is_edge_punctuation);
+        if core.is_empty() || !values.iter().any(|v| v == core) {
+            return None;
+        }
+        let at = word.find(core).unwrap_or(0);
+        Some(format!("{}{REDACTED}{}", &word[..at], &word[at + core.len()..]))
+    })
+}
+
+/// Punctuation that may end or wrap a word without being part of it.
+fn is_edge_punctuation(c: char) -> bool {
+    matches!(c, '.' | ',' | '!' | '?' | ';' | '"' | '\'' | '(' | ')')
+}
+
+/// The text with each whitespace-separated word replaced where `f` gives a replacement,
+/// whitespace kept as it was; and how many were replaced.
+fn map_words(text: &str, f: impl Fn(&str) -> Option<String>) -> (String, u32) {
     let mut out = String::with_capacity(text.len());
+    let mut count = 0;
     let mut rest = text;
     while !rest.is_empty() {
         let start = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
@@ -70,15 +88,12 @@ fn replace_words(text: &str, values: &[String]) -> (String, u32) {
         rest = &rest[start..];
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let word = &rest[..end];
-        let core = word.trim_matches(|c: char| matches!(c, '.' | ',' | '!' | '?' | ';' | '"' | '\'' | '(' | ')'));
-        if !core.is_empty() && values.iter().any(|v| v == core) {
-            let at = word.find(core).unwrap_or(0);
-            out.push_str(&word[..at]);
-            out.push_str(REDACTED);
-            out.push_str(&word[at + core.len()..]);
-            count += 1;
-        } else {
-            out.push_str(word);
+        match (!word.is_empty()).then(|| f(word)).flatten() {
+            Some(replacement) => {
+                out.push_str(&replacement);
+                count += 1;
+            }
+            None => out.push_str(word),
         }
         rest = &rest[end..];
     }
@@ -117,24 +132,7 @@ fn redact_collecting(text: &str, values: &mut Vec<String>) -> (String, u32) {
 
 /// Each whitespace-separated word that is a secret by itself replaced.
 fn redact_words(sentence: &str) -> (String, u32) {
-    let mut out = String::with_capacity(sentence.len());
-    let mut count = 0;
-    let mut rest = sentence;
-    while !rest.is_empty() {
-        let start = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
-        out.push_str(&rest[..start]);
-        rest = &rest[start..];
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let word = &rest[..end];
-        if !word.is_empty() && secrets::detect(word).is_some() {
-            out.push_str(REDACTED);
-            count += 1;
-        } else {
-            out.push_str(word);
-        }
-        rest = &rest[end..];
-    }
-    (out, count)
+    map_words(sentence, |word| secrets::detect(word).map(|_| REDACTED.to_owned()))
 }
 
 /// The text cut after each `.`, `!`, `?` or line break that is followed by whitespace,

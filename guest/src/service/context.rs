@@ -34,13 +34,15 @@ impl<P: Ports> MemoryService<P> {
                 about: None,
             };
             let (vector, notices) = self.embed_query(message.trim());
+            // The search loads the memories; past messages then read only the
+            // conversation collections.
+            let hits = self
+                .search_embedded(caller, &query, f32::NEG_INFINITY, vector.clone(), notices)?
+                .hits;
             let past = match &vector {
                 Some(v) => self.past_messages(caller, v, session.map(str::trim))?,
                 None => Vec::new(),
             };
-            let hits = self
-                .search_embedded(caller, &query, f32::NEG_INFINITY, vector, notices)?
-                .hits;
             (hits, past)
         };
         let mut reflection = self.latest_reflection(caller);

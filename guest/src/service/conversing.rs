@@ -135,6 +135,12 @@ impl<P: Ports> MemoryService<P> {
     /// index entries up to the file.
     pub(crate) fn load_conversations(&mut self) -> Result<(), Error> {
         self.load()?;
+        self.refresh_conversations()
+    }
+
+    /// The conversation collections and the messages' index entries, for a call that has
+    /// just loaded the memories.
+    fn refresh_conversations(&mut self) -> Result<(), Error> {
         self.sessions.refresh(&self.ports)?;
         self.messages.refresh(&self.ports)?;
         self.sync_message_index()
@@ -202,7 +208,8 @@ impl<P: Ports> MemoryService<P> {
 
     /// The caller's past messages most like `query`, from sessions other than the one
     /// named: at least `MIN_PAST_SIMILARITY`, the most similar first and, at equal
-    /// similarity (to two decimals), the most recent first.
+    /// similarity (to two decimals), the most recent first. Call after the memories are
+    /// loaded (the context's search does it).
     pub(crate) fn past_messages(
         &mut self,
         caller: &Caller,
@@ -212,7 +219,7 @@ impl<P: Ports> MemoryService<P> {
         let Some((user_id, chat_id)) = session_scope(caller) else {
             return Ok(Vec::new());
         };
-        self.load_conversations()?;
+        self.refresh_conversations()?;
         let sessions: HashMap<&str, &SessionRecord> = self
             .sessions
             .iter()
