@@ -32,6 +32,76 @@ pub struct Config {
     /// `[embedder]`: the embedded static model by default, or an OpenAI-compatible service.
     #[serde(default)]
     pub embedder: EmbedderConfig,
+    /// `[storage]`: where the collections and the index live.
+    #[serde(default)]
+    pub storage: StorageConfig,
+}
+
+/// `[storage]`: the home's own files and SQLite (`backend = "files"`, the default), or
+/// Postgres with pgvector (`backend = "postgres"`), shared by every host that names the
+/// same database and namespace.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageConfig {
+    /// `"files"` or `"postgres"`.
+    pub backend: Option<String>,
+    /// The environment variable that holds the Postgres connection URL (default
+    /// `ASH_PG_URL`). The URL itself never goes in the file, nor in any log.
+    pub url_env: Option<String>,
+    /// Which memory of the database this is: one per namespace (default `default`).
+    /// Letters, digits and `_`, at most 48.
+    pub namespace: Option<String>,
+}
+
+/// The backend `[storage]` names, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StorageBackend {
+    /// The home's files and SQLite index.
+    Files,
+    /// Postgres: the URL is in the environment variable `url_env`.
+    Postgres {
+        /// The variable's name.
+        url_env: String,
+        /// The namespace, lower-cased.
+        namespace: String,
+    },
+}
+
+impl StorageConfig {
+    /// The backend, or what is wrong with the section.
+    pub(crate) fn backend(&self) -> Result<StorageBackend, String> {
+        match self.backend.as_deref().unwrap_or("files") {
+            "files" => {
+                if self.url_env.is_some() || self.namespace.is_some() {
+                    return Err("[storage] url_env and namespace apply to backend = \"postgres\" only".into());
+                }
+                Ok(StorageBackend::Files)
+            }
+            "postgres" => {
+                let namespace = self.namespace.as_deref().unwrap_or("default").to_ascii_lowercase();
+                let valid = !namespace.is_empty()
+                    && namespace.len() <= 48
+                    && namespace
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+                if !valid {
+                    return Err(format!(
+                        "[storage] namespace {namespace:?} must be 1 to 48 letters, digits or underscores"
+                    ));
+                }
+                let url_env = self.url_env.clone().unwrap_or_else(|| "ASH_PG_URL".into());
+                if url_env.is_empty() || url_env.contains('=') || url_env.contains('\0') {
+                    return Err(format!(
+                        "[storage] url_env {url_env:?} is not an environment variable's name"
+                    ));
+                }
+                Ok(StorageBackend::Postgres { url_env, namespace })
+            }
+            other => Err(format!(
+                "[storage] backend {other:?} is not one of \"files\", \"postgres\""
+            )),
+        }
+    }
 }
 
 /// `[llm]`.
@@ -111,6 +181,10 @@ impl Config {
                         message: format!("[memory] extraction_confidence_threshold is {t}; it must be from 0 to 1"),
                     });
                 }
+                config.storage.backend().map_err(|message| Error::Config {
+                    path: path.clone(),
+                    message,
+                })?;
                 Ok(config)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),

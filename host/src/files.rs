@@ -471,7 +471,7 @@ impl FileStore {
     }
 }
 
-fn check_lines(lines: &[String]) -> Result<(), FileError> {
+pub(crate) fn check_lines(lines: &[String]) -> Result<(), FileError> {
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() || line.contains('\n') || line.contains('\r') {
             return Err(FileError::InvalidLine(format!(

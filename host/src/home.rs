@@ -91,12 +91,7 @@ impl Home {
     /// [`Error::Busy`] naming the holder. The lock is an OS file lock (flock), so it is
     /// released even if the holder crashes.
     pub fn lock(&self) -> Result<HomeLock, Error> {
-        let timeout = std::env::var("ASH_LOCK_TIMEOUT_SECS")
-            .ok()
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_secs_f64);
-        self.lock_within(timeout)
+        self.lock_within(lock_timeout())
     }
 
     /// Takes the lock, waiting at most `timeout`.
@@ -140,6 +135,16 @@ impl Home {
         let _ = file.write_all(std::process::id().to_string().as_bytes());
         Ok(HomeLock { _file: file })
     }
+}
+
+/// How long a writer waits for the lock: `ASH_LOCK_TIMEOUT_SECS`, default 30 s (the
+/// Postgres backend's advisory lock waits as long).
+pub(crate) fn lock_timeout() -> Duration {
+    std::env::var("ASH_LOCK_TIMEOUT_SECS")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_secs_f64)
 }
 
 /// Holds the home's exclusive lock until dropped.

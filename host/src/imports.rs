@@ -12,16 +12,14 @@ use crate::clock::Clock;
 use crate::config::PolicySettings;
 use crate::embedder::Embedder;
 use crate::error::Error;
-use crate::files::FileStore;
-use crate::home::{Home, HomeLock};
 use crate::ids::IdSource;
-use crate::index::SqliteIndex;
 use crate::llm::Llm;
+use crate::storage::Storage;
 
 /// Everything the guest can reach, and nothing more: the data of a wasmtime `Store`.
 pub struct HostState {
-    pub(crate) files: FileStore,
-    pub(crate) index: SqliteIndex,
+    /// The collections and the index, and the writer lock.
+    pub(crate) storage: Box<dyn Storage>,
     pub(crate) embedder: Box<dyn Embedder>,
     pub(crate) llm: Box<dyn Llm>,
     pub(crate) clock: Clock,
@@ -29,11 +27,9 @@ pub struct HostState {
     pub(crate) limits: StoreLimits,
     pub(crate) settings: PolicySettings,
     progress: Option<ProgressBar>,
-    /// The home, to take its lock back after a remote call.
-    pub(crate) home: Home,
-    /// The home's lock, held for the whole of an exported call except while a remote
-    /// service is asked.
-    pub(crate) lock: Option<HomeLock>,
+    /// Whether the writer lock is held: for the whole of an exported call except while a
+    /// remote service is asked.
+    locked: bool,
     /// Why the lock could not be taken back after a remote call: the call may then write
     /// nothing more.
     pub(crate) lock_lost: Option<String>,
@@ -41,17 +37,14 @@ pub struct HostState {
 
 impl HostState {
     pub(crate) fn new(
-        home: Home,
-        files: FileStore,
-        index: SqliteIndex,
+        storage: Box<dyn Storage>,
         embedder: Box<dyn Embedder>,
         llm: Box<dyn Llm>,
         clock: Clock,
         settings: PolicySettings,
     ) -> Self {
         HostState {
-            files,
-            index,
+            storage,
             embedder,
             llm,
             clock,
@@ -59,24 +52,17 @@ impl HostState {
             limits: StoreLimits::default(),
             settings,
             progress: None,
-            home,
-            lock: None,
+            locked: false,
             lock_lost: None,
         }
     }
 
-    /// Starts one exported call under the home's lock: a transaction left open by a
-    /// process that died is rolled back first. On an error the lock is released.
-    pub(crate) fn begin_call(&mut self, lock: HomeLock) -> Result<(), Error> {
-        self.lock = Some(lock);
+    /// Starts one exported call: takes the writer lock and opens the call's transaction
+    /// (what a writer that died left half done is undone first).
+    pub(crate) fn begin_call(&mut self) -> Result<(), Error> {
         self.lock_lost = None;
-        if let Err(e) = self.files.roll_back() {
-            self.lock = None;
-            return Err(Error::Storage(format!(
-                "cannot roll back an unfinished write: {}",
-                e.message()
-            )));
-        }
+        self.storage.begin()?;
+        self.locked = true;
         Ok(())
     }
 
@@ -84,45 +70,42 @@ impl HostState {
     /// succeeded and rolled back when it failed or trapped; then the lock is released.
     pub(crate) fn end_call<T>(&mut self, result: Result<T, Error>) -> Result<T, Error> {
         let outcome = match result {
-            Ok(value) => match (&self.lock_lost, self.files.commit()) {
+            Ok(value) => match (&self.lock_lost, self.storage.commit()) {
                 (Some(why), _) => Err(Error::Busy(why.clone())),
-                (None, Err(e)) => Err(Error::Storage(e.message())),
+                (None, Err(e)) => Err(Error::Storage(e)),
                 (None, Ok(())) => Ok(value),
             },
             Err(e) => {
                 if self.lock_lost.is_none()
-                    && let Err(rollback) = self.files.roll_back()
+                    && let Err(rollback) = self.storage.roll_back()
                 {
-                    tracing::error!("cannot roll back the failed call's writes: {}", rollback.message());
+                    tracing::error!("cannot roll back the failed call's writes: {rollback}");
                 }
                 Err(e)
             }
         };
-        self.lock = None;
+        self.storage.release();
+        self.locked = false;
         outcome
     }
 
-    /// Runs a call to a remote service without the home's lock, so that a slow service
+    /// Runs a call to a remote service without the writer lock, so that a slow service
     /// never stalls other processes. What the exported call wrote so far is committed
     /// first; after the lock is taken back, a transaction left by a process that died
     /// meanwhile is rolled back, and the guest reads the files again before it writes.
     fn unlocked<T>(&mut self, remote: bool, f: impl FnOnce(&mut Self) -> T) -> T {
-        if !remote || self.lock.is_none() {
+        if !remote || !self.locked {
             return f(self);
         }
-        if let Err(e) = self.files.commit() {
-            tracing::warn!("cannot commit before a remote call: {}", e.message());
+        if let Err(e) = self.storage.commit() {
+            tracing::warn!("cannot commit before a remote call: {e}");
             return f(self);
         }
-        self.lock = None;
+        self.storage.release();
+        self.locked = false;
         let out = f(self);
-        match self.home.lock() {
-            Ok(lock) => {
-                self.lock = Some(lock);
-                if let Err(e) = self.files.roll_back() {
-                    self.lock_lost = Some(format!("cannot recover the home after a remote call: {}", e.message()));
-                }
-            }
+        match self.storage.begin() {
+            Ok(()) => self.locked = true,
             Err(e) => self.lock_lost = Some(e.to_string()),
         }
         out
@@ -139,33 +122,33 @@ impl HostState {
 
 impl files::Host for HostState {
     fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
-        self.files.read(c, from, generation)
+        self.storage.read(c, from, generation)
     }
     fn append(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
         self.writable().map_err(files::Error::Io)?;
-        self.files.append(c, &lines)
+        self.storage.append(c, &lines)
     }
     fn replace(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
         self.writable().map_err(files::Error::Io)?;
-        self.files.replace(c, &lines)
+        self.storage.replace(c, &lines)
     }
     fn quarantine(&mut self, c: files::Collection, lines: Vec<String>, reason: String) -> Result<(), files::Error> {
         self.writable().map_err(files::Error::Io)?;
-        self.files.quarantine(c, &lines, &reason)
+        self.storage.quarantine(c, &lines, &reason)
     }
 }
 
 impl index::Host for HostState {
     fn upsert(&mut self, entries: Vec<index::Entry>) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index.upsert(&entries)
+        self.storage.upsert(&entries)
     }
     fn remove(&mut self, ids: Vec<String>) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index.remove(&ids)
+        self.storage.remove(&ids)
     }
     fn knn(&mut self, query: Vec<f32>, k: u32, scope: index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
-        self.index.knn(&query, k, &scope)
+        self.storage.knn(&query, k, &scope)
     }
     fn text_search(
         &mut self,
@@ -173,24 +156,24 @@ impl index::Host for HostState {
         k: u32,
         scope: index::ScopeFilter,
     ) -> Result<Vec<index::Hit>, index::Error> {
-        self.index.text_search(&terms, k, &scope)
+        self.storage.text_search(&terms, k, &scope)
     }
     fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
-        self.index.count(kind)
+        self.storage.count(kind)
     }
     fn clear(&mut self, info: index::IndexInfo) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index.clear(&info)
+        self.storage.clear(&info)
     }
     fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error> {
-        self.index.reflects(kind)
+        self.storage.reflects(kind)
     }
     fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.index.set_reflects(kind, state)
+        self.storage.set_reflects(kind, state)
     }
     fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error> {
-        self.index.info()
+        self.storage.info()
     }
 }
 

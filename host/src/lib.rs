@@ -23,7 +23,8 @@
 //!
 //! The component's capabilities are the host's modules, one per WIT import: `files`
 //! (JSONL collections with a journal, so that each call is one transaction), `index`
-//! (sqlite-vec and FTS5 in one SQLite file), `embedder` (a static model in the binary, or
+//! (sqlite-vec and FTS5 in one SQLite file) or both on Postgres with pgvector
+//! (`[storage] backend = "postgres"`, shared by several hosts), `embedder` (a static model in the binary, or
 //! an OpenAI-compatible service), `llm` (OpenAI-compatible, or none), `clock`, `ids`,
 //! `log` and `settings` (`config.toml`). Bring your own model by implementing [`Embedder`]
 //! or [`Llm`] and handing it to the builder.
@@ -63,6 +64,7 @@ mod migrate;
 #[cfg(feature = "native-policy")]
 pub mod native;
 mod sandbox;
+mod storage;
 mod store;
 
 pub use clock::Clock;

@@ -8,11 +8,9 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::embedder::Embedder;
 use crate::error::Error;
-use crate::files::FileStore;
 use crate::home::Home;
 use crate::ids::{IdSource, Ids};
 use crate::imports::HostState;
-use crate::index::SqliteIndex;
 use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
@@ -136,15 +134,8 @@ impl MemoryStoreBuilder {
             None => config.build_llm(&home)?,
         };
         let settings = config.policy_settings(embedder.as_ref());
-        let mut state = HostState::new(
-            home.clone(),
-            FileStore::new(home.clone()),
-            SqliteIndex::new(home.index()),
-            embedder,
-            llm,
-            self.clock,
-            settings,
-        );
+        let storage = crate::storage::open(&home, &config)?;
+        let mut state = HostState::new(storage, embedder, llm, self.clock, settings);
         state.ids = IdSource::new(self.ids);
         Ok((home, config, state))
     }
@@ -248,8 +239,7 @@ impl MemoryStore {
         &mut self,
         f: impl FnOnce(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
     ) -> Result<T, Error> {
-        let lock = self.home.lock()?;
-        self.sandbox.state_mut().begin_call(lock)?;
+        self.sandbox.state_mut().begin_call()?;
         let result = self.sandbox.call(f).and_then(|r| r.map_err(Into::into));
         self.sandbox.state_mut().end_call(result)
     }
@@ -417,7 +407,7 @@ impl MemoryStore {
     pub fn stats(&mut self) -> Result<Stats, Error> {
         let home = self.call(|p, s| p.ash_memory_maintenance().call_stats(s))?;
         let _lock = self.home.lock()?;
-        let quarantined = crate::doctor::quarantined_lines(&self.home);
+        let quarantined = self.sandbox.state_mut().storage.quarantined_lines();
         Ok(Stats { home, quarantined })
     }
 
@@ -426,8 +416,10 @@ impl MemoryStore {
     /// `fix`, mends what is safe to mend.
     pub fn doctor(&mut self, fix: bool) -> Result<Vec<Finding>, Error> {
         let mut findings = self.call(|p, s| p.ash_memory_maintenance().call_doctor(s, fix))?;
-        let _lock = self.home.lock()?;
-        findings.extend(crate::doctor::host_checks(&self.home, fix));
+        if self.sandbox.state_mut().storage.is_local() {
+            let _lock = self.home.lock()?;
+            findings.extend(crate::doctor::host_checks(&self.home, fix));
+        }
         Ok(findings)
     }
 }

@@ -29,6 +29,16 @@ impl Ctx {
         }
     }
 
+    /// A fresh home on the Postgres backend, in `namespace` of the test server: homes
+    /// given the same namespace share one memory, as hosts on different machines would.
+    pub fn on_postgres(pg: &ash_memory_test_support::postgres::PgServer, namespace: &str) -> Self {
+        let ctx = Ctx::new().env("ASH_PG_URL", &pg.url());
+        ctx.config(&format!(
+            "[storage]\nbackend = \"postgres\"\nnamespace = \"{namespace}\"\n"
+        ));
+        ctx
+    }
+
     /// Sets an environment variable for every later call.
     pub fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.into(), value.into()));

@@ -30,6 +30,7 @@ mod native;
 mod people;
 mod polyglot;
 mod portability;
+mod postgres;
 mod recall;
 mod reflection;
 mod sandbox;

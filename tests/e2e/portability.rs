@@ -10,13 +10,13 @@ use crate::ctx::Ctx;
 
 const ALICE: [&str; 4] = ["--user", "alice", "--chat", "family"];
 
-fn as_alice<'a>(args: &[&'a str]) -> Vec<&'a str> {
+pub(crate) fn as_alice<'a>(args: &[&'a str]) -> Vec<&'a str> {
     ALICE.iter().copied().chain(args.iter().copied()).collect()
 }
 
 /// A home with people, subjects, a shared memory, a replaced one, a deleted one, and
 /// someone else's memories.
-fn home() -> Ctx {
+pub(crate) fn home() -> Ctx {
     let ctx = Ctx::new();
     ctx.ok(&as_alice(&["add", "My wife's name is Sarah"]));
     ctx.ok(&as_alice(&[
@@ -50,7 +50,7 @@ fn home() -> Ctx {
     ctx
 }
 
-fn export(ctx: &Ctx, dir: &tempfile::TempDir, name: &str) -> (PathBuf, Vec<Value>) {
+pub(crate) fn export(ctx: &Ctx, dir: &tempfile::TempDir, name: &str) -> (PathBuf, Vec<Value>) {
     let path = dir.path().join(name);
     ctx.ok(&as_alice(&[
         "export",

@@ -45,6 +45,11 @@ pub struct BenchArgs {
     /// extraction by rules
     #[arg(long, value_name = "MESSAGES", conflicts_with_all = ["serve", "workload", "native"])]
     turns: Option<usize>,
+    /// Measure the same workload on the files backend and on this one ("postgres", the
+    /// URL in $ASH_PG_URL), side by side, with throughput from two servers sharing one
+    /// namespace
+    #[arg(long, value_name = "BACKEND", value_parser = ["postgres"], conflicts_with_all = ["serve", "workload", "native", "turns", "keep"])]
+    backend: Option<String>,
     /// Keep the homes in this folder (one `home-N` per size), to profile or inspect them
     #[arg(long, value_name = "DIR")]
     keep: Option<std::path::PathBuf>,
@@ -88,6 +93,9 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     if let Some(messages) = args.turns {
         let memories = args.memories.first().copied().unwrap_or(1000);
         return super::bench_conversations::run(memories, messages, args.samples, json_out);
+    }
+    if args.backend.is_some() {
+        return super::bench_backends::run(&args.memories, args.samples, json_out);
     }
     if let Some(file) = &args.workload {
         return super::bench_workload::run(file);

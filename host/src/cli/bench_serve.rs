@@ -179,18 +179,18 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
     Ok(())
 }
 
-fn search_params(k: usize) -> Value {
+pub(super) fn search_params(k: usize) -> Value {
     json!({ "query": QUERIES[k % QUERIES.len()], "limit": 10, "user_id": "bench" })
 }
 
-fn add_params(k: usize) -> Value {
+pub(super) fn add_params(k: usize) -> Value {
     json!({ "content": fact(k), "user_id": "bench" })
 }
 
 /// This binary's `serve`, on the bench's home; killed if the bench fails half way.
-struct Server {
+pub(super) struct Server {
     child: Child,
-    socket: PathBuf,
+    pub(super) socket: PathBuf,
 }
 
 impl Drop for Server {
@@ -201,7 +201,7 @@ impl Drop for Server {
 }
 
 impl Server {
-    fn start(home: &Path, cache: &Path) -> Result<Server> {
+    pub(super) fn start(home: &Path, cache: &Path) -> Result<Server> {
         let child = Command::new(std::env::current_exe()?)
             .args(["--home"])
             .arg(home)
@@ -224,7 +224,7 @@ impl Server {
         bail!("the server did not answer within 60 s")
     }
 
-    fn stop(mut self) -> Result<()> {
+    pub(super) fn stop(mut self) -> Result<()> {
         Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()?;
@@ -235,14 +235,14 @@ impl Server {
 }
 
 /// A blocking JSON-RPC connection.
-struct Rpc {
+pub(super) struct Rpc {
     reader: BufReader<UnixStream>,
     writer: UnixStream,
     id: u64,
 }
 
 impl Rpc {
-    fn connect(socket: &Path) -> Result<Rpc> {
+    pub(super) fn connect(socket: &Path) -> Result<Rpc> {
         let writer = UnixStream::connect(socket)?;
         Ok(Rpc {
             reader: BufReader::new(writer.try_clone()?),
@@ -251,7 +251,7 @@ impl Rpc {
         })
     }
 
-    fn call(&mut self, method: &str, params: Value) -> Result<Value> {
+    pub(super) fn call(&mut self, method: &str, params: Value) -> Result<Value> {
         self.id += 1;
         let mut line = json!({ "jsonrpc": "2.0", "id": self.id, "method": method, "params": params }).to_string();
         line.push('\n');

@@ -41,7 +41,7 @@ struct Step {
 }
 
 /// Runs every scenario; prints a line for each and says whether all passed.
-pub fn run(files: &[PathBuf], keep: Option<&Path>, verbose: bool) -> Result<bool> {
+pub fn run(files: &[PathBuf], keep: Option<&Path>, verbose: bool, postgres: Option<&str>) -> Result<bool> {
     if files.is_empty() {
         bail!("name the scenario files: conformance tests/conformance/*.json");
     }
@@ -52,7 +52,12 @@ pub fn run(files: &[PathBuf], keep: Option<&Path>, verbose: bool) -> Result<bool
             .and_then(|s| s.to_str())
             .unwrap_or("scenario")
             .to_owned();
-        match run_one(file, &name, keep, verbose) {
+        // Each scenario starts from an empty memory: a namespace of its own.
+        let storage = postgres.map(|prefix| {
+            let namespace = format!("{prefix}_{name}").to_ascii_lowercase().replace('-', "_");
+            format!("\n[storage]\nbackend = \"postgres\"\nnamespace = \"{namespace}\"\n")
+        });
+        match run_one(file, &name, keep, verbose, storage.as_deref()) {
             Ok(steps) => println!("ok    {name} ({steps} steps)"),
             Err(e) => {
                 failed += 1;
@@ -64,7 +69,7 @@ pub fn run(files: &[PathBuf], keep: Option<&Path>, verbose: bool) -> Result<bool
     Ok(failed == 0)
 }
 
-fn run_one(file: &Path, name: &str, keep: Option<&Path>, verbose: bool) -> Result<usize> {
+fn run_one(file: &Path, name: &str, keep: Option<&Path>, verbose: bool, storage: Option<&str>) -> Result<usize> {
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let scenario: Scenario = serde_json::from_str(&text).with_context(|| format!("parsing {}", file.display()))?;
     let scratch;
@@ -82,7 +87,11 @@ fn run_one(file: &Path, name: &str, keep: Option<&Path>, verbose: bool) -> Resul
         }
     };
     std::fs::create_dir_all(&home)?;
-    if let Some(config) = &scenario.config {
+    let config = match (&scenario.config, storage) {
+        (None, None) => None,
+        (config, storage) => Some(format!("{}{}", config.as_deref().unwrap_or(""), storage.unwrap_or(""))),
+    };
+    if let Some(config) = &config {
         // Owner-only, as everything in a home.
         use std::io::Write as _;
         use std::os::unix::fs::OpenOptionsExt as _;

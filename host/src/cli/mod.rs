@@ -2,6 +2,7 @@
 //! "Command line" section; `--help` is generated from the doc comments below.
 
 mod bench;
+mod bench_backends;
 mod bench_conversations;
 mod bench_data;
 mod bench_policy;
@@ -253,6 +254,10 @@ enum Command {
         /// Print each step's result
         #[arg(long)]
         verbose: bool,
+        /// Run each scenario on Postgres (the URL in $ASH_PG_URL), in the namespace
+        /// PREFIX_<scenario>, which must not hold anything yet
+        #[arg(long, value_name = "PREFIX")]
+        postgres: Option<String>,
     },
 }
 
@@ -356,8 +361,13 @@ pub fn run() -> Result<()> {
             return Ok(());
         }
         Command::Component { out, sha256 } => return component::run(out.as_deref(), *sha256),
-        Command::Conformance { files, keep, verbose } => {
-            if !conformance::run(files, keep.as_deref(), *verbose)? {
+        Command::Conformance {
+            files,
+            keep,
+            verbose,
+            postgres,
+        } => {
+            if !conformance::run(files, keep.as_deref(), *verbose, postgres.as_deref())? {
                 anyhow::bail!("some scenarios failed");
             }
             return Ok(());

@@ -33,7 +33,7 @@ pub(crate) use crate::bindings::ash::memory::index::{
 impl EntryKind {
     /// What scope keys of this kind start with: nothing for memories (so that indexes
     /// built before messages existed stay valid), `m` for messages.
-    fn prefix(self) -> &'static str {
+    pub(crate) fn prefix(self) -> &'static str {
         match self {
             EntryKind::Memory => "",
             EntryKind::Message => "m",
@@ -41,7 +41,7 @@ impl EntryKind {
     }
 
     /// The meta key of the collection state this kind reflects.
-    fn reflects_key(self) -> &'static str {
+    pub(crate) fn reflects_key(self) -> &'static str {
         match self {
             EntryKind::Memory => "reflects",
             EntryKind::Message => "reflects_messages",
@@ -52,7 +52,7 @@ impl EntryKind {
 impl ScopeFilter {
     /// The scope keys this filter admits: `u:<user>` for personal, `c:<chat>` for group,
     /// after the kind's prefix.
-    fn keys(&self) -> Vec<String> {
+    pub(crate) fn keys(&self) -> Vec<String> {
         let kind = self.kind.prefix();
         let mut keys = Vec::new();
         if let Some(u) = &self.user_id {
@@ -68,7 +68,7 @@ impl ScopeFilter {
 impl Entry {
     /// The scope key, matching the guest's visibility rule: a chat id makes it a group
     /// memory; otherwise the owner's personal one. Kinds never share a key.
-    fn scope(&self) -> String {
+    pub(crate) fn scope(&self) -> String {
         let kind = self.kind.prefix();
         match (&self.chat_id, &self.owner_user_id) {
             (Some(c), _) => format!("{kind}c:{c}"),
@@ -654,7 +654,7 @@ fn write_fts<'a>(
     Ok(())
 }
 
-fn usable(v: &[f32]) -> bool {
+pub(crate) fn usable(v: &[f32]) -> bool {
     let norm: f64 = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum();
     v.iter().all(|x| x.is_finite()) && norm.is_finite() && norm > 1e-12
 }

@@ -63,8 +63,7 @@ impl NativeStore {
         &mut self,
         f: impl FnOnce(&mut MemoryService<HostPorts>) -> Result<T, policy::Error>,
     ) -> Result<T, Error> {
-        let lock = self.home.lock()?;
-        self.state().begin_call(lock)?;
+        self.state().begin_call()?;
         let result = f(&mut self.service).map_err(Error::from);
         self.state().end_call(result)
     }

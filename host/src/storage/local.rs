@@ -1,0 +1,104 @@
+//! The default storage: the home's JSONL files (with the journal that makes a call one
+//! transaction) and the SQLite index, under the home's OS file lock.
+
+use super::Storage;
+use crate::bindings::ash::memory::{files, index};
+use crate::error::Error;
+use crate::files::FileStore;
+use crate::home::{Home, HomeLock};
+use crate::index::SqliteIndex;
+
+/// Files and SQLite in one home folder.
+pub(crate) struct LocalStorage {
+    home: Home,
+    files: FileStore,
+    index: SqliteIndex,
+    /// Held from `begin` to `release`.
+    lock: Option<HomeLock>,
+}
+
+impl LocalStorage {
+    /// The storage of this home; nothing is opened until first use.
+    pub(crate) fn new(home: Home) -> Self {
+        LocalStorage {
+            files: FileStore::new(home.clone()),
+            index: SqliteIndex::new(home.index()),
+            home,
+            lock: None,
+        }
+    }
+}
+
+impl Storage for LocalStorage {
+    fn begin(&mut self) -> Result<(), Error> {
+        let lock = self.home.lock()?;
+        // A transaction a process that died left open is undone before anything is read.
+        self.files
+            .roll_back()
+            .map_err(|e| Error::Storage(format!("cannot roll back an unfinished write: {}", e.message())))?;
+        self.lock = Some(lock);
+        Ok(())
+    }
+    fn commit(&mut self) -> Result<(), String> {
+        self.files.commit().map_err(|e| e.message())
+    }
+    fn roll_back(&mut self) -> Result<(), String> {
+        self.files.roll_back().map_err(|e| e.message())
+    }
+    fn release(&mut self) {
+        self.lock = None;
+    }
+
+    fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
+        self.files.read(c, from, generation)
+    }
+    fn append(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
+        self.files.append(c, lines)
+    }
+    fn replace(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
+        self.files.replace(c, lines)
+    }
+    fn quarantine(&mut self, c: files::Collection, lines: &[String], reason: &str) -> Result<(), files::Error> {
+        self.files.quarantine(c, lines, reason)
+    }
+
+    fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::Error> {
+        self.index.upsert(entries)
+    }
+    fn remove(&mut self, ids: &[String]) -> Result<(), index::Error> {
+        self.index.remove(ids)
+    }
+    fn knn(&mut self, query: &[f32], k: u32, scope: &index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
+        self.index.knn(query, k, scope)
+    }
+    fn text_search(
+        &mut self,
+        terms: &[String],
+        k: u32,
+        scope: &index::ScopeFilter,
+    ) -> Result<Vec<index::Hit>, index::Error> {
+        self.index.text_search(terms, k, scope)
+    }
+    fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
+        self.index.count(kind)
+    }
+    fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::Error> {
+        self.index.clear(info)
+    }
+    fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error> {
+        self.index.reflects(kind)
+    }
+    fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error> {
+        self.index.set_reflects(kind, state)
+    }
+    fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error> {
+        self.index.info()
+    }
+
+    fn quarantined_lines(&mut self) -> u64 {
+        crate::doctor::quarantined_lines(&self.home)
+    }
+    fn is_local(&self) -> bool {
+        true
+    }
+}

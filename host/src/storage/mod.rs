@@ -1,0 +1,98 @@
+//! Where a home's collections and index live, behind the `files` and `index` imports:
+//!
+//! - [`local`]: JSONL files with a journal and a SQLite index beside them, under an OS
+//!   file lock (the default, `[storage] backend = "files"`);
+//! - [`postgres`]: an append-only log table per namespace and pgvector with Postgres
+//!   full-text search, under a transaction-scoped advisory lock, so that several hosts
+//!   share one memory (`backend = "postgres"`).
+//!
+//! The policy component cannot tell them apart: both keep the WIT contract of
+//! `wit/files.wit` and `wit/index.wit`, and both make each exported call one transaction
+//! under one writer lock.
+
+use crate::bindings::ash::memory::{files, index};
+use crate::config::{Config, StorageBackend};
+use crate::error::Error;
+use crate::home::Home;
+
+pub(crate) mod local;
+pub(crate) mod postgres;
+
+/// A home's storage: the collections, the index, and the writer lock with the
+/// transaction of each exported call.
+///
+/// A call runs `begin`, then any number of reads and writes, then `commit` or
+/// `roll_back`, then `release`. Around a remote service the host commits and releases,
+/// and begins again afterwards (see `HostState::unlocked`).
+pub(crate) trait Storage: Send {
+    /// Takes the writer lock (waiting, but not for ever: [`Error::Busy`]) and opens the
+    /// call's transaction; what a writer that died left half done is undone first.
+    fn begin(&mut self) -> Result<(), Error>;
+    /// Makes the call's writes so far durable. The lock is kept until `release` on
+    /// backends whose lock outlives a transaction.
+    fn commit(&mut self) -> Result<(), String>;
+    /// Undoes the call's writes since its last commit.
+    fn roll_back(&mut self) -> Result<(), String>;
+    /// Releases the writer lock (after `commit` or `roll_back`).
+    fn release(&mut self);
+
+    /// See `read` in `wit/files.wit`.
+    fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error>;
+    /// See `append` in `wit/files.wit`.
+    fn append(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error>;
+    /// See `replace` in `wit/files.wit`.
+    fn replace(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error>;
+    /// See `quarantine` in `wit/files.wit`.
+    fn quarantine(&mut self, c: files::Collection, lines: &[String], reason: &str) -> Result<(), files::Error>;
+
+    /// See `upsert` in `wit/index.wit`.
+    fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::Error>;
+    /// See `remove` in `wit/index.wit`.
+    fn remove(&mut self, ids: &[String]) -> Result<(), index::Error>;
+    /// See `knn` in `wit/index.wit`.
+    fn knn(&mut self, query: &[f32], k: u32, scope: &index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error>;
+    /// See `text-search` in `wit/index.wit`.
+    fn text_search(
+        &mut self,
+        terms: &[String],
+        k: u32,
+        scope: &index::ScopeFilter,
+    ) -> Result<Vec<index::Hit>, index::Error>;
+    /// See `count` in `wit/index.wit`.
+    fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
+    /// See `clear` in `wit/index.wit`.
+    fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::Error>;
+    /// See `reflects` in `wit/index.wit`.
+    fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error>;
+    /// See `set-reflects` in `wit/index.wit`.
+    fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error>;
+    /// See `info` in `wit/index.wit`.
+    fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error>;
+
+    /// Lines set aside in quarantine, all told (for `stats`); the caller holds the lock.
+    fn quarantined_lines(&mut self) -> u64;
+    /// Whether the collections live in the home's own files (the host's file checks in
+    /// `doctor` apply only then).
+    fn is_local(&self) -> bool;
+}
+
+/// Opens the storage `config.toml` names for this home.
+pub(crate) fn open(home: &Home, config: &Config) -> Result<Box<dyn Storage>, Error> {
+    let backend = config.storage.backend().map_err(|message| Error::Config {
+        path: home.config(),
+        message,
+    })?;
+    match backend {
+        StorageBackend::Files => Ok(Box::new(local::LocalStorage::new(home.clone()))),
+        StorageBackend::Postgres { url_env, namespace } => {
+            let url = std::env::var(&url_env).map_err(|_| Error::Config {
+                path: home.config(),
+                message: format!(
+                    "[storage] backend is \"postgres\", but the environment variable {url_env} \
+                     (url_env) that holds its connection URL is not set"
+                ),
+            })?;
+            Ok(Box::new(postgres::PgStorage::connect(&url, &namespace)?))
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! The Postgres backend (`[storage] backend = "postgres"`): several hosts share one
+//! memory per namespace.
+//!
+//! A namespace is a schema, `ash_<namespace>` (see `schema`). Each exported call is one
+//! transaction that first takes the namespace's transaction-scoped advisory lock, so
+//! writers of a namespace are serialized across every host, and a host that dies in the
+//! middle of a call loses its connection and with it the transaction: Postgres rolls it
+//! back. The collections are logs of rows (`log`) and the index is pgvector with
+//! Postgres full-text search (`index`), in the same transaction as the writes they
+//! follow.
+//!
+//! The connection URL comes from the environment variable `[storage] url_env` names and
+//! is never logged or put in an error.
+
+use postgres::{Client, NoTls};
+
+use super::Storage;
+use crate::bindings::ash::memory::{files, index as wit_index};
+use crate::error::Error;
+use crate::files::Collection;
+
+mod conn;
+mod index;
+mod log;
+mod schema;
+
+use conn::Conn;
+
+/// One namespace on one connection.
+pub(crate) struct PgStorage {
+    /// Kept to reconnect after the connection drops; never shown.
+    url: String,
+    namespace: String,
+    schema: String,
+    client: Conn,
+    /// Whether a call's transaction is open.
+    in_transaction: bool,
+    /// Collections written by the open transaction, and after a rollback those still to
+    /// get a new generation: the guest may hold lines read from them that are gone now.
+    written: Vec<Collection>,
+}
+
+/// A connection whose search path starts at the namespace's schema (which may not exist
+/// yet: `schema::ensure` makes it).
+fn connect(url: &str, schema: &str) -> Result<Client, Error> {
+    let mut client =
+        Client::connect(url, NoTls).map_err(|e| Error::Storage(format!("cannot connect to Postgres: {e}")))?;
+    client
+        .batch_execute(&format!("SET search_path TO {schema}, public"))
+        .map_err(|e| Error::Storage(format!("postgres: {e}")))?;
+    Ok(client)
+}
+
+impl PgStorage {
+    /// Connects, and creates or checks the namespace's schema.
+    pub(crate) fn connect(url: &str, namespace: &str) -> Result<Self, Error> {
+        let schema = schema::schema_name(namespace);
+        let mut client = connect(url, &schema)?;
+        schema::ensure(&mut client, &schema)
+            .map_err(|e| Error::Storage(format!("postgres namespace {namespace}: {e}")))?;
+        Ok(PgStorage {
+            url: url.to_owned(),
+            namespace: namespace.to_owned(),
+            schema,
+            client: Conn::new(client),
+            in_transaction: false,
+            written: Vec::new(),
+        })
+    }
+
+    fn wrote(&mut self, c: Collection) {
+        if !self.written.contains(&c) {
+            self.written.push(c);
+        }
+    }
+
+    /// Gives the collections a rolled-back transaction wrote a new generation. Retried at
+    /// the next `begin` if it fails now.
+    fn renew_generations(&mut self) -> Result<(), String> {
+        if self.written.is_empty() {
+            return Ok(());
+        }
+        log::new_generation(&mut self.client, &self.written).map_err(|e| e.message())?;
+        self.written.clear();
+        Ok(())
+    }
+
+    fn storage_error(&self, e: postgres::Error) -> Error {
+        Error::Storage(format!("postgres namespace {}: {e}", self.namespace))
+    }
+}
+
+impl Storage for PgStorage {
+    fn begin(&mut self) -> Result<(), Error> {
+        if self.client.is_closed() {
+            self.client = Conn::new(connect(&self.url, &self.schema)?);
+            self.in_transaction = false;
+        }
+        if self.in_transaction {
+            self.roll_back().map_err(Error::Storage)?;
+        }
+        self.renew_generations().map_err(Error::Storage)?;
+        let timeout = crate::home::lock_timeout();
+        // SET LOCAL, not SET: nothing outlives the transaction, so that a pooler in
+        // transaction mode may hand the connection to anyone between calls.
+        self.client
+            .batch_execute(&format!(
+                "BEGIN; SET LOCAL search_path TO {}, public; SET LOCAL lock_timeout = '{}ms';",
+                self.schema,
+                timeout.as_millis().max(1)
+            ))
+            .map_err(|e| self.storage_error(e))?;
+        self.in_transaction = true;
+        let locked = self
+            .client
+            .execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&self.schema]);
+        if let Err(e) = locked {
+            let busy = e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE);
+            let _ = self.roll_back();
+            return Err(if busy {
+                Error::Busy(format!(
+                    "postgres namespace {} is busy: another host has held its lock for over {:.1} s; try again",
+                    self.namespace,
+                    timeout.as_secs_f64()
+                ))
+            } else {
+                self.storage_error(e)
+            });
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<(), String> {
+        if !self.in_transaction {
+            return Ok(());
+        }
+        if let Err(e) = crate::fault::point("pg:commit") {
+            let _ = self.roll_back();
+            return Err(e.to_string());
+        }
+        self.in_transaction = false;
+        let committed = self.client.batch_execute("COMMIT");
+        match committed {
+            Ok(()) => {
+                self.written.clear();
+                Ok(())
+            }
+            Err(e) => {
+                // Nothing was committed: what the guest read of its own writes is gone.
+                let _ = self.renew_generations();
+                Err(format!("postgres: {e}"))
+            }
+        }
+    }
+
+    fn roll_back(&mut self) -> Result<(), String> {
+        if !self.in_transaction {
+            return self.renew_generations();
+        }
+        self.in_transaction = false;
+        // A dropped connection has rolled back already; Postgres did it.
+        if !self.client.is_closed() {
+            self.client
+                .batch_execute("ROLLBACK")
+                .map_err(|e| format!("postgres: {e}"))?;
+            self.renew_generations()?;
+        }
+        Ok(())
+    }
+
+    fn release(&mut self) {
+        // The advisory lock ends with the transaction.
+        if self.in_transaction {
+            let _ = self.roll_back();
+        }
+    }
+
+    fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
+        log::read(&mut self.client, c, from, generation)
+    }
+    fn append(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
+        self.wrote(c);
+        let state = log::append(&mut self.client, c, lines)?;
+        // After the rows are in: a failure here must roll them back.
+        crate::fault::point("pg:append").map_err(|e| files::Error::Io(e.to_string()))?;
+        Ok(state)
+    }
+    fn replace(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
+        self.wrote(c);
+        log::replace(&mut self.client, c, lines)
+    }
+    fn quarantine(&mut self, c: files::Collection, lines: &[String], reason: &str) -> Result<(), files::Error> {
+        log::quarantine(&mut self.client, c, lines, reason)
+    }
+
+    fn upsert(&mut self, entries: &[wit_index::Entry]) -> Result<(), wit_index::Error> {
+        if !entries.is_empty() {
+            crate::fault::point("pg:upsert").map_err(|e| wit_index::Error::Sql(e.to_string()))?;
+        }
+        index::upsert(&mut self.client, entries)
+    }
+    fn remove(&mut self, ids: &[String]) -> Result<(), wit_index::Error> {
+        index::remove(&mut self.client, ids)
+    }
+    fn knn(
+        &mut self,
+        query: &[f32],
+        k: u32,
+        scope: &wit_index::ScopeFilter,
+    ) -> Result<Vec<wit_index::Hit>, wit_index::Error> {
+        index::knn(&mut self.client, query, k, scope)
+    }
+    fn text_search(
+        &mut self,
+        terms: &[String],
+        k: u32,
+        scope: &wit_index::ScopeFilter,
+    ) -> Result<Vec<wit_index::Hit>, wit_index::Error> {
+        index::text_search(&mut self.client, terms, k, scope)
+    }
+    fn count(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
+        index::count(&mut self.client, kind)
+    }
+    fn clear(&mut self, info: &wit_index::IndexInfo) -> Result<(), wit_index::Error> {
+        index::clear(&mut self.client, info)
+    }
+    fn reflects(&mut self, kind: wit_index::EntryKind) -> Result<Option<files::FileState>, wit_index::Error> {
+        index::reflects(&mut self.client, kind)
+    }
+    fn set_reflects(&mut self, kind: wit_index::EntryKind, state: files::FileState) -> Result<(), wit_index::Error> {
+        index::set_reflects(&mut self.client, kind, state)
+    }
+    fn info(&mut self) -> Result<Option<wit_index::IndexInfo>, wit_index::Error> {
+        index::info(&mut self.client)
+    }
+
+    fn quarantined_lines(&mut self) -> u64 {
+        log::quarantined(&mut self.client).unwrap_or(0)
+    }
+    fn is_local(&self) -> bool {
+        false
+    }
+}
