@@ -389,3 +389,22 @@ fn conversations_on_postgres_reach_a_later_session_through_another_server() {
         "bob sees none of alice's talk: {other}"
     );
 }
+
+#[test]
+fn a_bad_row_written_into_postgres_by_hand_is_quarantined_not_lost() {
+    let Some(pg) = pg() else { return };
+    let ns = pg.namespace("junk");
+    let ctx = Ctx::on_postgres(pg, &ns);
+    ctx.add("alice", "I live in Lisbon");
+    // A line that is not a record, placed where a file would have it (8 bytes with its newline).
+    pg.psql(&format!(
+        "INSERT INTO ash_{ns}.lines (collection, pos, line)
+         SELECT 0, max(pos) + 8, 'garbage' FROM ash_{ns}.lines WHERE collection = 0"
+    ));
+    assert_eq!(ctx.search("alice", "Where do I live?"), ["I live in Lisbon"]);
+    let stats = ctx.json(&["stats"]);
+    assert_eq!(stats["quarantined"], 1, "{stats}");
+    let kept = pg.psql(&format!("SELECT line FROM ash_{ns}.quarantine"));
+    assert_eq!(kept.trim(), "garbage");
+    assert_eq!(rows(pg, &ns, 0), 1, "the collection was rewritten without it");
+}

@@ -43,19 +43,28 @@ impl Conn {
     /// The rows of a statement.
     pub(super) fn query(&mut self, sql: &'static str, params: Params<'_>) -> Result<Vec<Row>, postgres::Error> {
         let statement = self.prepared(sql)?;
-        self.client.query(&statement, params)
+        let t = std::time::Instant::now();
+        let rows = self.client.query(&statement, params);
+        tracing::debug!("postgres: {:?} in {:?}", &sql[..sql.len().min(60)], t.elapsed());
+        rows
     }
 
     /// The one row of a statement.
     pub(super) fn query_one(&mut self, sql: &'static str, params: Params<'_>) -> Result<Row, postgres::Error> {
         let statement = self.prepared(sql)?;
-        self.client.query_one(&statement, params)
+        let t = std::time::Instant::now();
+        let row = self.client.query_one(&statement, params);
+        tracing::debug!("postgres: {:?} in {:?}", &sql[..sql.len().min(60)], t.elapsed());
+        row
     }
 
     /// The row of a statement, if any.
     pub(super) fn query_opt(&mut self, sql: &'static str, params: Params<'_>) -> Result<Option<Row>, postgres::Error> {
         let statement = self.prepared(sql)?;
-        self.client.query_opt(&statement, params)
+        let t = std::time::Instant::now();
+        let row = self.client.query_opt(&statement, params);
+        tracing::debug!("postgres: {:?} in {:?}", &sql[..sql.len().min(60)], t.elapsed());
+        row
     }
 
     /// Runs a statement; returns how many rows it changed.

@@ -40,22 +40,18 @@ pub(crate) struct PgStorage {
     written: Vec<Collection>,
 }
 
-/// A connection whose search path starts at the namespace's schema (which may not exist
-/// yet: `schema::ensure` makes it).
-fn connect(url: &str, schema: &str) -> Result<Client, Error> {
-    let mut client =
-        Client::connect(url, NoTls).map_err(|e| Error::Storage(format!("cannot connect to Postgres: {e}")))?;
-    client
-        .batch_execute(&format!("SET search_path TO {schema}, public"))
-        .map_err(|e| Error::Storage(format!("postgres: {e}")))?;
-    Ok(client)
+/// A connection. Nothing is set on its session: every call's transaction sets what it
+/// needs with `SET LOCAL`, so that a pooler in transaction mode may lend the connection
+/// to another client between calls.
+fn connect(url: &str) -> Result<Client, Error> {
+    Client::connect(url, NoTls).map_err(|e| Error::Storage(format!("cannot connect to Postgres: {e}")))
 }
 
 impl PgStorage {
     /// Connects, and creates or checks the namespace's schema.
     pub(crate) fn connect(url: &str, namespace: &str) -> Result<Self, Error> {
         let schema = schema::schema_name(namespace);
-        let mut client = connect(url, &schema)?;
+        let mut client = connect(url)?;
         schema::ensure(&mut client, &schema)
             .map_err(|e| Error::Storage(format!("postgres namespace {namespace}: {e}")))?;
         Ok(PgStorage {
@@ -74,13 +70,25 @@ impl PgStorage {
         }
     }
 
-    /// Gives the collections a rolled-back transaction wrote a new generation. Retried at
-    /// the next `begin` if it fails now.
+    /// Gives the collections a rolled-back transaction wrote a new generation, in a
+    /// transaction of its own. Retried at the next `begin` if it fails now.
     fn renew_generations(&mut self) -> Result<(), String> {
         if self.written.is_empty() {
             return Ok(());
         }
-        log::new_generation(&mut self.client, &self.written).map_err(|e| e.message())?;
+        let codes: Vec<String> = self.written.iter().map(|&c| schema::code(c).to_string()).collect();
+        self.client
+            .batch_execute(&format!(
+                "BEGIN; SET LOCAL search_path TO {}, public;
+                 UPDATE collections SET generation = nextval('generation_seq') WHERE collection IN ({});
+                 COMMIT;",
+                self.schema,
+                codes.join(", ")
+            ))
+            .map_err(|e| {
+                let _ = self.client.batch_execute("ROLLBACK");
+                format!("postgres: {e}")
+            })?;
         self.written.clear();
         Ok(())
     }
@@ -93,7 +101,7 @@ impl PgStorage {
 impl Storage for PgStorage {
     fn begin(&mut self) -> Result<(), Error> {
         if self.client.is_closed() {
-            self.client = Conn::new(connect(&self.url, &self.schema)?);
+            self.client = Conn::new(connect(&self.url)?);
             self.in_transaction = false;
         }
         if self.in_transaction {
@@ -235,7 +243,13 @@ impl Storage for PgStorage {
     }
 
     fn quarantined_lines(&mut self) -> u64 {
-        log::quarantined(&mut self.client).unwrap_or(0)
+        // Outside a call: a transaction of its own, for the search path.
+        if self.begin().is_err() {
+            return 0;
+        }
+        let n = log::quarantined(&mut self.client).unwrap_or(0);
+        let _ = self.commit();
+        n
     }
     fn is_local(&self) -> bool {
         false
