@@ -50,6 +50,9 @@ fn everything(ctx: &Ctx) -> String {
 
 #[test]
 fn turns_are_stored_redacted_and_recalled_from_other_sessions_only() {
+    if crate::ctx::files_only("reads messages.jsonl and every byte under the home") {
+        return;
+    }
     let ctx = Ctx::new().env("ASH_NOW", NOW);
     let first = turn(&ctx, "u", "monday", &["I'm allergic to peanuts", "Noted, no peanuts."]);
     assert_eq!(first["message_ids"].as_array().unwrap().len(), 2);
@@ -504,6 +507,9 @@ fn labelled() -> Vec<Labelled> {
 /// right when it holds every keyword of one of its turn's labelled facts.
 #[test]
 fn offline_extraction_precision_on_the_labelled_set() {
+    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+        return;
+    }
     let ctx = Ctx::new().env("ASH_NOW", NOW);
     let set = labelled();
     assert!(set.len() >= 100, "at least 100 labelled turns");

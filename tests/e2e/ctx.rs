@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+use ash_memory_test_support::postgres::{self, PgServer};
 use serde_json::Value;
 
 /// One compiled-component cache for the whole run, so only the first call compiles.
@@ -14,29 +15,77 @@ pub fn cache_dir() -> &'static Path {
     DIR.get_or_init(|| tempfile::tempdir().expect("a temp dir")).path()
 }
 
+/// The Postgres server every home of this run lives on, when the suite runs a second time
+/// on that backend (`ASH_TEST_BACKEND=postgres`, as `.ci/run` does).
+pub fn postgres_run() -> Option<&'static PgServer> {
+    static RUN: OnceLock<bool> = OnceLock::new();
+    let on = *RUN.get_or_init(|| std::env::var("ASH_TEST_BACKEND").is_ok_and(|b| b == "postgres"));
+    on.then(|| postgres::server().expect("ASH_TEST_BACKEND=postgres needs a Postgres"))
+}
+
+/// For a test of the files backend itself (its bytes, its journal, its index file): true,
+/// and a note on stderr, when this run is on Postgres, where the test does not apply.
+pub fn files_only(why: &str) -> bool {
+    let skip = postgres_run().is_some();
+    if skip {
+        eprintln!("not run on Postgres: {why}");
+    }
+    skip
+}
+
 /// A fresh home and the CLI pointed at it.
 #[derive(Debug)]
 pub struct Ctx {
     dir: tempfile::TempDir,
     env: Vec<(String, String)>,
+    /// The namespace when the home is on Postgres.
+    namespace: Option<String>,
 }
 
 impl Ctx {
+    /// A fresh home: on the files backend, or on a fresh Postgres namespace in a
+    /// Postgres run of the suite.
     pub fn new() -> Self {
+        match postgres_run() {
+            Some(pg) => Ctx::on_postgres(pg, &pg.namespace("e2e")),
+            None => Ctx::on_files(),
+        }
+    }
+
+    /// A fresh home on the files backend, whatever the run.
+    pub fn on_files() -> Self {
         Ctx {
             dir: tempfile::tempdir().expect("a temp dir"),
             env: Vec::new(),
+            namespace: None,
         }
     }
 
     /// A fresh home on the Postgres backend, in `namespace` of the test server: homes
     /// given the same namespace share one memory, as hosts on different machines would.
-    pub fn on_postgres(pg: &ash_memory_test_support::postgres::PgServer, namespace: &str) -> Self {
-        let ctx = Ctx::new().env("ASH_PG_URL", &pg.url());
-        ctx.config(&format!(
-            "[storage]\nbackend = \"postgres\"\nnamespace = \"{namespace}\"\n"
-        ));
+    pub fn on_postgres(pg: &PgServer, namespace: &str) -> Self {
+        let mut ctx = Ctx::on_files().env("ASH_PG_URL", &pg.url());
+        ctx.namespace = Some(namespace.to_owned());
+        ctx.config("");
         ctx
+    }
+
+    /// The lines of a collection (0 memories, 2 archive) as Postgres holds them, joined as
+    /// the file would hold them; `None` on the files backend.
+    fn pg_collection(&self, collection: u8) -> Option<String> {
+        let namespace = self.namespace.as_ref()?;
+        let pg = postgres::server().expect("a Postgres for a home on it");
+        // Before the first call the namespace has no tables: nothing is written yet.
+        let exists = pg.psql(&format!("SELECT to_regclass('ash_{namespace}.lines') IS NOT NULL"));
+        if exists.trim() != "t" {
+            return Some(String::new());
+        }
+        let text = pg.psql(&format!(
+            "SELECT coalesce(string_agg(line || E'\\n', '' ORDER BY pos), '')
+             FROM ash_{namespace}.lines WHERE collection = {collection}"
+        ));
+        // psql -At ends its output with one newline of its own.
+        Some(text.strip_suffix('\n').unwrap_or(&text).to_owned())
     }
 
     /// Sets an environment variable for every later call.
@@ -46,12 +95,18 @@ impl Ctx {
     }
 
     /// Writes `config.toml`.
+    /// Writes `config.toml` (with the home's `[storage]` section when it is on Postgres).
     pub fn config(&self, text: &str) {
-        std::fs::write(self.home().join("config.toml"), text).expect("write config.toml");
+        let storage = match &self.namespace {
+            Some(ns) => format!("\n[storage]\nbackend = \"postgres\"\nnamespace = \"{ns}\"\n"),
+            None => String::new(),
+        };
+        std::fs::write(self.home().join("config.toml"), format!("{text}{storage}")).expect("write config.toml");
     }
 
     pub fn archive_lines(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.home().join("memory/archive.jsonl"))
+        self.pg_collection(2)
+            .or_else(|| std::fs::read_to_string(self.home().join("memory/archive.jsonl")).ok())
             .unwrap_or_default()
             .lines()
             .map(|l| serde_json::from_str(l).expect("archive lines are JSON"))
@@ -156,16 +211,19 @@ impl Ctx {
 
     /// A new context with the same settings and a byte-for-byte copy of this home.
     pub fn copy(&self) -> Ctx {
+        assert!(self.namespace.is_none(), "a home on Postgres cannot be copied as files");
         let copy = Ctx {
             dir: tempfile::tempdir().expect("a temp dir"),
             env: self.env.clone(),
+            namespace: None,
         };
         copy_dir(self.home(), copy.home());
         copy
     }
 
     /// Every file under the home except the index, the lock and the host's hidden
-    /// bookkeeping (the journal, generation tokens), with its bytes.
+    /// bookkeeping (the journal, generation tokens), with its bytes; on Postgres, each
+    /// collection's rows too.
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         let mut files = BTreeMap::new();
         let mut stack = vec![self.home().to_path_buf()];
@@ -181,12 +239,19 @@ impl Ctx {
                 }
             }
         }
+        // On Postgres the collections are rows: each as the bytes its file would hold.
+        for collection in 0..5 {
+            if let Some(text) = self.pg_collection(collection) {
+                files.insert(PathBuf::from(format!("postgres:{collection}")), text.into_bytes());
+            }
+        }
         files
     }
 
-    /// The lines of memories.jsonl, parsed.
+    /// The lines of memories.jsonl (or of the memories collection in Postgres), parsed.
     pub fn memory_lines(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.memories_path())
+        self.pg_collection(0)
+            .or_else(|| std::fs::read_to_string(self.memories_path()).ok())
             .unwrap_or_default()
             .lines()
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))

@@ -38,6 +38,9 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 
 #[test]
 fn a_text_file_is_imported_with_supersession_and_a_second_run_stores_nothing() {
+    if crate::ctx::files_only("reads memories.jsonl itself") {
+        return;
+    }
     let ctx = Ctx::new();
     let files = Files::new();
     let lisbon = ctx.add("u", "I live in Lisbon");

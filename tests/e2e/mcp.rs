@@ -82,6 +82,9 @@ fn texts(report: &Value) -> Vec<(String, bool)> {
 
 #[test]
 fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
+    if crate::ctx::files_only("the MCP client starts the server with an environment of its own") {
+        return;
+    }
     let ctx = Ctx::new();
     ctx.add("bob", "I am training for a marathon");
     let env = json!({

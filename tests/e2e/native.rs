@@ -25,6 +25,9 @@ fn collections(ctx: &Ctx) -> Vec<(PathBuf, String)> {
 
 #[test]
 fn the_native_policy_answers_and_writes_as_the_component_does() {
+    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+        return;
+    }
     let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
     let later = start + TimeDelta::days(40);
     let (a, b) = (Ctx::new(), Ctx::new());

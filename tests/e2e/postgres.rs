@@ -329,7 +329,7 @@ fn an_export_moves_from_files_to_postgres_and_back_without_loss() {
 
 #[test]
 fn bad_storage_settings_are_refused_and_the_url_is_never_shown() {
-    let ctx = Ctx::new();
+    let ctx = Ctx::on_files();
     let refused = |config: &str, env: &[(&str, &str)], expect: &str| {
         ctx.config(config);
         let mut cmd = ctx.command();

@@ -67,6 +67,9 @@ fn the_jsonl_line_has_the_seed_fields_and_the_right_embedding() {
 
 #[test]
 fn search_is_the_same_after_the_index_is_deleted_or_overwritten() {
+    if crate::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     for fact in [
         "I'm allergic to peanuts",
@@ -111,6 +114,9 @@ fn search_is_the_same_after_the_index_is_deleted_or_overwritten() {
 
 #[test]
 fn corrupt_lines_are_quarantined_and_the_rest_still_loads() {
+    if crate::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     let keep = ctx.add("u", "I'm allergic to peanuts");
     ctx.add("u", "My favorite color is blue");
@@ -168,6 +174,9 @@ fn two_processes_adding_at_once_lose_nothing() {
 
 #[test]
 fn a_delete_appends_one_removal_line_and_gc_folds_it_away() {
+    if crate::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
+        return;
+    }
     let ctx = Ctx::new().env("ASH_NOW", "2026-03-01T12:00:00Z");
     let keep = ctx.add("u", "I play the cello");
     let gone = ctx.add("u", "My cat is called Tom");

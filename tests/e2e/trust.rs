@@ -127,6 +127,9 @@ fn a_hostile_embedder_cannot_poison_the_index() {
 /// Defect 3: an append after a last line without its newline does not glue onto it.
 #[test]
 fn an_add_after_an_unterminated_line_keeps_both() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     let first = ctx.add("u", "I live in Lisbon");
     let path = ctx.memories_path();
@@ -145,6 +148,9 @@ fn an_add_after_an_unterminated_line_keeps_both() {
 /// a record by id) are replayed before the next answer.
 #[test]
 fn the_index_catches_up_with_lines_it_never_saw() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     let red = ctx.add("u", "My favorite color is red");
     ctx.add("u", "I drink oat milk");
@@ -188,6 +194,9 @@ fn the_index_catches_up_with_lines_it_never_saw() {
 /// leaves files and index in agreement after the next command.
 #[test]
 fn a_kill_between_file_and_index_leaves_them_in_agreement() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     ctx.add("u", "My favorite color is red");
     let killed = ctx
@@ -272,6 +281,9 @@ fn timestamps_out_of_range_are_refused() {
 /// stdout is a clean error after the work, not a panic.
 #[test]
 fn a_failed_add_leaves_the_collections_as_they_were() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     ctx.add("u", "I like tea");
     let before = ctx.snapshot();
@@ -376,6 +388,9 @@ fn secrets_are_refused_wherever_they_are_written() {
 /// by someone else is a clean, bounded error.
 #[test]
 fn a_slow_service_does_not_stall_other_callers() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let gate = Arc::new((Mutex::new(false), Condvar::new()));
     let held = gate.clone();
     let server = Server::start(move |_| {
@@ -441,6 +456,9 @@ fn a_slow_service_does_not_stall_other_callers() {
 /// Defect 11: the smaller ones.
 #[test]
 fn search_limits_escapes_newer_records_and_bad_bytes() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     ctx.add("u", "Tea with lemon");
     // A limit above what the vector index answers in one query.
@@ -491,6 +509,9 @@ fn search_limits_escapes_newer_records_and_bad_bytes() {
 /// home that is a file says so once; an oversized HTTP answer is refused unread.
 #[test]
 fn modes_cache_integrity_and_clean_errors() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     ctx.add("u", "I like tea");
     ctx.ok(&["--user", "u", "people", "add", "Sarah"]);
@@ -561,6 +582,9 @@ fn short_ids_are_unique_prefixes_within_the_callers_scope() {
 /// `doctor` reports in words and JSON, and `--fix` mends what is safe.
 #[test]
 fn doctor_finds_and_fixes() {
+    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+        return;
+    }
     let ctx = Ctx::new();
     ctx.add("u", "I like tea");
     ctx.add("u", "My sister lives in Berlin");

