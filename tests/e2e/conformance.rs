@@ -7,7 +7,8 @@ use sha2::{Digest, Sha256};
 
 use crate::ctx::Ctx;
 
-fn scenarios() -> Vec<PathBuf> {
+/// The scenario files, in name order.
+pub(crate) fn scenarios() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("tests/conformance exists")

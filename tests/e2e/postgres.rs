@@ -10,7 +10,6 @@
 use std::collections::BTreeSet;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::os::unix::net::UnixStream;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,18 +22,6 @@ use crate::server::{Server, contents};
 
 fn pg() -> Option<&'static PgServer> {
     postgres::server()
-}
-
-fn scenarios() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/conformance exists")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .map(|p| p.display().to_string())
-        .collect();
-    files.sort();
-    files
 }
 
 /// How many rows a collection (0 memories, 1 people, 2 archive, 3 sessions, 4 messages)
@@ -53,7 +40,10 @@ fn the_conformance_suite_passes_on_postgres() {
     let Some(pg) = pg() else { return };
     let prefix = pg.namespace("conf");
     let ctx = Ctx::new().env("ASH_PG_URL", &pg.url());
-    let files = scenarios();
+    let files: Vec<String> = crate::conformance::scenarios()
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
     let mut args = vec!["conformance", "--postgres", &prefix];
     args.extend(files.iter().map(String::as_str));
     let out = ctx.ok(&args);

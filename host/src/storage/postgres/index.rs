@@ -45,26 +45,24 @@ fn kind_code(kind: EntryKind) -> i16 {
     }
 }
 
-fn meta(client: &mut Conn, key: &str) -> Result<Option<String>, IndexError> {
-    Ok(client
-        .query_opt("SELECT value FROM meta WHERE key = $1", &[&key])
-        .map_err(sql)?
-        .map(|r| r.get(0)))
-}
-
-/// The model and dimension recorded by the last `clear`.
+/// The model and dimension recorded by the last `clear`, in one round trip: knn and
+/// upsert ask it on every call.
 pub(super) fn info(client: &mut Conn) -> Result<Option<IndexInfo>, IndexError> {
-    let (Some(model), Some(dim)) = (meta(client, "model")?, meta(client, "dimension")?) else {
+    let row = client
+        .query_one(
+            "SELECT (SELECT value FROM meta WHERE key = 'model'),
+                    (SELECT value FROM meta WHERE key = 'dimension'),
+                    to_regclass('entries') IS NOT NULL",
+            &[],
+        )
+        .map_err(sql)?;
+    let (Some(model), Some(dim)) = (row.get::<_, Option<String>>(0), row.get::<_, Option<String>>(1)) else {
         return Ok(None);
     };
     let dimension = dim
         .parse()
         .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
-    let exists: bool = client
-        .query_one("SELECT to_regclass('entries') IS NOT NULL", &[])
-        .map_err(sql)?
-        .get(0);
-    if !exists {
+    if !row.get::<_, bool>(2) {
         return Err(IndexError::Unavailable("the entries table is missing".into()));
     }
     Ok(Some(IndexInfo { model, dimension }))
@@ -95,7 +93,11 @@ pub(super) fn clear(client: &mut Conn, info: &IndexInfo) -> Result<(), IndexErro
 
 /// Which state of the collection behind `kind` the index reflects.
 pub(super) fn reflects(client: &mut Conn, kind: EntryKind) -> Result<Option<FileState>, IndexError> {
-    Ok(meta(client, kind.reflects_key())?.and_then(|v| {
+    let value: Option<String> = client
+        .query_opt("SELECT value FROM meta WHERE key = $1", &[&kind.reflects_key()])
+        .map_err(sql)?
+        .map(|r| r.get(0));
+    Ok(value.and_then(|v| {
         let (generation, end) = v.split_once(' ')?;
         Some(FileState {
             generation: generation.parse().ok()?,

@@ -59,9 +59,13 @@ pub(super) fn read(client: &mut Conn, c: Collection, from: u64, generation: Opti
 /// Appends rows in the given order.
 pub(super) fn append(client: &mut Conn, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
     check_lines(lines)?;
-    let end = state(client, c)?.end;
-    insert(client, c, end, lines)?;
-    state(client, c)
+    let before = state(client, c)?;
+    // Appends keep the generation; the new end is where the last line ends.
+    let end = insert(client, c, before.end, lines)?;
+    Ok(FileState {
+        generation: before.generation,
+        end,
+    })
 }
 
 /// Replaces every row, and gives the collection a new generation.
@@ -109,10 +113,11 @@ pub(super) fn quarantined(client: &mut Conn) -> Result<u64, FileError> {
     Ok(n as u64)
 }
 
-/// One statement for all the rows, placed after byte offset `end`.
-fn insert(client: &mut Conn, c: Collection, end: u64, lines: &[String]) -> Result<(), FileError> {
+/// One statement for all the rows, placed after byte offset `end`; returns the offset just
+/// past the last.
+fn insert(client: &mut Conn, c: Collection, end: u64, lines: &[String]) -> Result<u64, FileError> {
     if lines.is_empty() {
-        return Ok(());
+        return Ok(end);
     }
     let positions: Vec<i64> = lines
         .iter()
@@ -127,7 +132,7 @@ fn insert(client: &mut Conn, c: Collection, end: u64, lines: &[String]) -> Resul
             &[&code(c), &positions, &lines],
         )
         .map_err(io)?;
-    Ok(())
+    Ok(positions.last().map_or(end, |&p| p as u64))
 }
 
 /// The files backend's rule, and no NUL character, which Postgres text cannot hold.
