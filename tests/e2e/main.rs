@@ -31,6 +31,7 @@ mod people;
 mod polyglot;
 mod portability;
 mod postgres;
+mod postgres_layout;
 mod recall;
 mod reflection;
 mod sandbox;

@@ -58,15 +58,6 @@ impl Conn {
         row
     }
 
-    /// The row of a statement, if any.
-    pub(super) fn query_opt(&mut self, sql: &'static str, params: Params<'_>) -> Result<Option<Row>, postgres::Error> {
-        let statement = self.prepared(sql)?;
-        let t = std::time::Instant::now();
-        let row = self.client.query_opt(&statement, params);
-        tracing::debug!("postgres: {:?} in {:?}", &sql[..sql.len().min(60)], t.elapsed());
-        row
-    }
-
     /// Runs a statement; returns how many rows it changed.
     pub(super) fn execute(&mut self, sql: &'static str, params: Params<'_>) -> Result<u64, postgres::Error> {
         let statement = self.prepared(sql)?;

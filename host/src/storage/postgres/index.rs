@@ -1,6 +1,7 @@
-//! The `index` import on Postgres: one `entries` table with pgvector's HNSW for vectors
-//! and a generated `tsvector` with a GIN index for full text, filtered by the same scope
-//! keys as the SQLite index (`crate::index`).
+//! The `index` import on Postgres: an `entries` table with a generated `tsvector` and a
+//! GIN index for full text (`text_search`), a `vectors` table with pgvector's HNSW, and
+//! word counts in `lexemes`, filtered by the same scope keys as the SQLite index
+//! (`crate::index`). Each write keeps the three in step in the call's transaction.
 //!
 //! A knn over a small scope (one user's memories among millions) is an exact scan of the
 //! rows the scope's btree selects: HNSW with a selective filter walks much of the graph
@@ -25,10 +26,17 @@ pub(super) const EXACT_SCAN_LIMIT: i64 = 2_000;
 /// rows); an exact scan is then slower but right.
 const HNSW_MIN_SHARE: f64 = 0.05;
 
-/// `hnsw.ef_search` for a knn of `k`: the candidate list must hold at least `k`; 200 gave
-/// recall@10 of 0.993 at 1M rows on an index built with `ef_construction` 128.
+/// The least `hnsw.ef_search`: 200 gave recall@10 of 0.993 at 1M rows on an index built
+/// with `ef_construction` 128. Every call's transaction sets it, with pgvector's iterative
+/// scan in `strict_order` (`HNSW_SETTINGS`), so that a knn of up to 100 asks nothing more.
+pub(super) const EF_SEARCH: u32 = 200;
+
+/// What every call's transaction sets for HNSW; `SET LOCAL`, so it ends with the call.
+pub(super) const HNSW_SETTINGS: &str = "SET LOCAL hnsw.ef_search = 200; SET LOCAL hnsw.iterative_scan = strict_order;";
+
+/// `hnsw.ef_search` for a knn of `k`: the candidate list must hold at least `k`.
 fn ef_search(k: u32) -> u32 {
-    (k * 2).clamp(200, 1000)
+    (k * 2).clamp(EF_SEARCH, 1000)
 }
 
 /// The scope key of the row in `scopes` that counts every entry.
@@ -45,41 +53,72 @@ fn kind_code(kind: EntryKind) -> i16 {
     }
 }
 
-/// The model and dimension recorded by the last `clear`, in one round trip: knn and
-/// upsert ask it on every call.
-pub(super) fn info(client: &mut Conn) -> Result<Option<IndexInfo>, IndexError> {
+/// The index's `meta` rows as one call found them: the guest asks `reflects` and `info`
+/// on every call, and both come from this one read.
+pub(super) struct Meta {
+    values: HashMap<String, String>,
+    has_entries: bool,
+}
+
+/// Reads `meta`, in one round trip.
+pub(super) fn meta(client: &mut Conn) -> Result<Meta, IndexError> {
     let row = client
         .query_one(
-            "SELECT (SELECT value FROM meta WHERE key = 'model'),
-                    (SELECT value FROM meta WHERE key = 'dimension'),
-                    to_regclass('entries') IS NOT NULL",
+            "SELECT to_regclass('entries') IS NOT NULL,
+                    coalesce(array_agg(key), '{}'), coalesce(array_agg(value), '{}')
+             FROM meta",
             &[],
         )
         .map_err(sql)?;
-    let (Some(model), Some(dim)) = (row.get::<_, Option<String>>(0), row.get::<_, Option<String>>(1)) else {
-        return Ok(None);
-    };
-    let dimension = dim
-        .parse()
-        .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
-    if !row.get::<_, bool>(2) {
-        return Err(IndexError::Unavailable("the entries table is missing".into()));
-    }
-    Ok(Some(IndexInfo { model, dimension }))
+    let (keys, values): (Vec<String>, Vec<String>) = (row.get(1), row.get(2));
+    Ok(Meta {
+        values: keys.into_iter().zip(values).collect(),
+        has_entries: row.get(0),
+    })
 }
 
-fn dimension(client: &mut Conn) -> Result<u32, IndexError> {
-    info(client)?
-        .map(|i| i.dimension)
-        .ok_or_else(|| IndexError::Unavailable("the index is not initialized".into()))
+impl Meta {
+    /// The model and dimension recorded by the last `clear`.
+    pub(super) fn info(&self) -> Result<Option<IndexInfo>, IndexError> {
+        let (Some(model), Some(dim)) = (self.values.get("model"), self.values.get("dimension")) else {
+            return Ok(None);
+        };
+        let dimension = dim
+            .parse()
+            .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
+        if !self.has_entries {
+            return Err(IndexError::Unavailable("the entries table is missing".into()));
+        }
+        Ok(Some(IndexInfo {
+            model: model.clone(),
+            dimension,
+        }))
+    }
+
+    /// The dimension, which writes and searches need.
+    pub(super) fn dimension(&self) -> Result<u32, IndexError> {
+        self.info()?
+            .map(|i| i.dimension)
+            .ok_or_else(|| IndexError::Unavailable("the index is not initialized".into()))
+    }
+
+    /// Which state of the collection behind `kind` the index reflects.
+    pub(super) fn reflects(&self, kind: EntryKind) -> Option<FileState> {
+        let (generation, end) = self.values.get(kind.reflects_key())?.split_once(' ')?;
+        Some(FileState {
+            generation: generation.parse().ok()?,
+            end: end.parse().ok()?,
+        })
+    }
 }
 
 /// Empties the index (a new `entries` table for `info`'s dimension).
 pub(super) fn clear(client: &mut Conn, info: &IndexInfo) -> Result<(), IndexError> {
     client
         .batch_execute(&format!(
-            "{} DELETE FROM meta; DELETE FROM scopes;",
-            super::schema::entries_ddl(info.dimension)
+            "{} {} DELETE FROM meta; DELETE FROM scopes;",
+            super::schema::index_ddl(info.dimension),
+            super::schema::hnsw_ddl(info.dimension)
         ))
         .map_err(sql)?;
     client
@@ -89,21 +128,6 @@ pub(super) fn clear(client: &mut Conn, info: &IndexInfo) -> Result<(), IndexErro
         )
         .map_err(sql)?;
     Ok(())
-}
-
-/// Which state of the collection behind `kind` the index reflects.
-pub(super) fn reflects(client: &mut Conn, kind: EntryKind) -> Result<Option<FileState>, IndexError> {
-    let value: Option<String> = client
-        .query_opt("SELECT value FROM meta WHERE key = $1", &[&kind.reflects_key()])
-        .map_err(sql)?
-        .map(|r| r.get(0));
-    Ok(value.and_then(|v| {
-        let (generation, end) = v.split_once(' ')?;
-        Some(FileState {
-            generation: generation.parse().ok()?,
-            end: end.parse().ok()?,
-        })
-    }))
 }
 
 /// Records the state the index reflects.
@@ -118,11 +142,11 @@ pub(super) fn set_reflects(client: &mut Conn, kind: EntryKind, state: FileState)
 }
 
 /// Inserts or replaces entries by id, keeping the per-scope counts.
-pub(super) fn upsert(client: &mut Conn, entries: &[Entry]) -> Result<(), IndexError> {
+/// `dim` is the index's dimension (`Meta::dimension`).
+pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(), IndexError> {
     if entries.is_empty() {
         return Ok(());
     }
-    let dim = dimension(client)?;
     if let Some(bad) = entries
         .iter()
         .filter_map(|e| e.embedding.as_ref())
@@ -132,8 +156,16 @@ pub(super) fn upsert(client: &mut Conn, entries: &[Entry]) -> Result<(), IndexEr
     }
     let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
     let mut scopes: HashMap<String, (i16, i64)> = HashMap::new();
+    // The entries replaced leave their scope's count and their words' counts.
     for row in client
-        .query("SELECT scope, kind FROM entries WHERE id = ANY($1)", &[&ids])
+        .query(
+            "WITH old AS (SELECT scope, kind, tsv FROM entries WHERE id = ANY($1)),
+                  words AS (INSERT INTO lexemes (lexeme, n)
+                      SELECT lexeme, -count(*) FROM old, unnest(tsvector_to_array(old.tsv)) lexeme GROUP BY lexeme
+                      ON CONFLICT (lexeme) DO UPDATE SET n = lexemes.n + excluded.n)
+             SELECT scope, kind FROM old",
+            &[&ids],
+        )
         .map_err(sql)?
     {
         scopes.entry(row.get(0)).or_insert((row.get(1), 0)).1 -= 1;
@@ -149,16 +181,31 @@ pub(super) fn upsert(client: &mut Conn, entries: &[Entry]) -> Result<(), IndexEr
             .as_deref()
             .filter(|v| usable(v))
             .map(|v| Vector::from(v.to_vec()));
+        // The entry, and its vector put or taken away, in one round trip.
         client
             .execute(
-                "INSERT INTO entries (id, kind, scope, content, embedding) VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
-                     content = excluded.content, embedding = excluded.embedding",
+                "WITH e AS (INSERT INTO entries (id, kind, scope, content) VALUES ($1, $2, $3, $4)
+                            ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
+                                content = excluded.content
+                            RETURNING id, ord, scope),
+                      gone AS (DELETE FROM vectors WHERE id = $1 AND $5::vector IS NULL)
+                 INSERT INTO vectors (id, ord, scope, embedding)
+                 SELECT id, ord, scope, $5 FROM e WHERE $5::vector IS NOT NULL
+                 ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, embedding = excluded.embedding",
                 &[&e.id, &kind, &scope, &e.content, &vector],
             )
             .map_err(sql)?;
         last.insert(e.id.as_str(), (scope, kind));
     }
+    client
+        .execute(
+            "INSERT INTO lexemes (lexeme, n)
+             SELECT lexeme, count(*) FROM entries, unnest(tsvector_to_array(tsv)) lexeme
+             WHERE id = ANY($1) GROUP BY lexeme
+             ON CONFLICT (lexeme) DO UPDATE SET n = lexemes.n + excluded.n",
+            &[&ids],
+        )
+        .map_err(sql)?;
     for (scope, kind) in last.into_values() {
         scopes.entry(scope).or_insert((kind, 0)).1 += 1;
     }
@@ -172,7 +219,15 @@ pub(super) fn remove(client: &mut Conn, ids: &[String]) -> Result<(), IndexError
     }
     let mut scopes: HashMap<String, (i16, i64)> = HashMap::new();
     for row in client
-        .query("DELETE FROM entries WHERE id = ANY($1) RETURNING scope, kind", &[&ids])
+        .query(
+            "WITH old AS (DELETE FROM entries WHERE id = ANY($1) RETURNING scope, kind, tsv),
+                  vector AS (DELETE FROM vectors WHERE id = ANY($1)),
+                  words AS (INSERT INTO lexemes (lexeme, n)
+                      SELECT lexeme, -count(*) FROM old, unnest(tsvector_to_array(old.tsv)) lexeme GROUP BY lexeme
+                      ON CONFLICT (lexeme) DO UPDATE SET n = lexemes.n + excluded.n)
+             SELECT scope, kind FROM old",
+            &[&ids],
+        )
         .map_err(sql)?
     {
         scopes.entry(row.get(0)).or_insert((row.get(1), 0)).1 -= 1;
@@ -198,24 +253,29 @@ fn write_counts(client: &mut Conn, mut changes: HashMap<String, (i16, i64)>) -> 
 
 /// The `k` nearest vectors within the scopes, by cosine similarity, best first.
 pub(super) fn knn(client: &mut Conn, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
-    let dim = dimension(client)?;
-    if query.len() != dim as usize {
-        return Err(IndexError::DimensionMismatch((dim, query.len() as u32)));
-    }
-    let k = k.min(MAX_K);
     let keys = scope.keys();
-    if k == 0 || keys.is_empty() || !usable(query) {
-        return Ok(Vec::new());
-    }
-    let counts = client
+    // The dimension and the scope's size in one round trip.
+    let row = client
         .query_one(
-            "SELECT coalesce(sum(n) FILTER (WHERE scope = ANY($1)), 0)::bigint,
+            "SELECT (SELECT value FROM meta WHERE key = 'dimension'),
+                    coalesce(sum(n) FILTER (WHERE scope = ANY($1)), 0)::bigint,
                     coalesce(sum(n) FILTER (WHERE scope = $2), 0)::bigint
              FROM scopes WHERE scope = ANY($1) OR scope = $2",
             &[&keys, &ALL_SCOPES],
         )
         .map_err(sql)?;
-    let (size, total): (i64, i64) = (counts.get(0), counts.get(1));
+    let dim: u32 = row
+        .get::<_, Option<String>>(0)
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| IndexError::Unavailable("the index is not initialized".into()))?;
+    if query.len() != dim as usize {
+        return Err(IndexError::DimensionMismatch((dim, query.len() as u32)));
+    }
+    let k = k.min(MAX_K);
+    if k == 0 || keys.is_empty() || !usable(query) {
+        return Ok(Vec::new());
+    }
+    let (size, total): (i64, i64) = (row.get(1), row.get(2));
     let through_hnsw = dim <= 2000 && size > EXACT_SCAN_LIMIT && size as f64 >= HNSW_MIN_SHARE * total as f64;
     let vector = Vector::from(query.to_vec());
     let rows = if !through_hnsw {
@@ -223,23 +283,21 @@ pub(super) fn knn(client: &mut Conn, query: &[f32], k: u32, scope: &ScopeFilter)
         client
             .query(
                 "SELECT id, (embedding <=> $1)::float8 AS d FROM
-                   (SELECT id, ord, embedding FROM entries
-                    WHERE scope = ANY($2) AND embedding IS NOT NULL OFFSET 0) s
+                   (SELECT id, ord, embedding FROM vectors WHERE scope = ANY($2) OFFSET 0) s
                  ORDER BY d, ord LIMIT $3",
                 &[&vector, &keys, &i64::from(k)],
             )
             .map_err(sql)?
     } else {
-        client
-            .batch_execute(&format!(
-                "SET LOCAL hnsw.ef_search = {}; SET LOCAL hnsw.iterative_scan = strict_order;",
-                ef_search(k)
-            ))
-            .map_err(sql)?;
+        if ef_search(k) != EF_SEARCH {
+            client
+                .batch_execute(&format!("SET LOCAL hnsw.ef_search = {};", ef_search(k)))
+                .map_err(sql)?;
+        }
         client
             .query(
-                "SELECT id, (embedding <=> $1)::float8 AS d FROM entries
-                 WHERE scope = ANY($2) AND embedding IS NOT NULL
+                "SELECT id, (embedding <=> $1)::float8 AS d FROM vectors
+                 WHERE scope = ANY($2)
                  ORDER BY embedding <=> $1 LIMIT $3",
                 &[&vector, &keys, &i64::from(k)],
             )
@@ -257,53 +315,6 @@ pub(super) fn knn(client: &mut Conn, query: &[f32], k: u32, scope: &ScopeFilter)
         .collect())
 }
 
-/// Full-text search for any of the terms within the scopes, best first. Each term is
-/// matched as a phrase of its words, stemmed by Postgres's English configuration; only
-/// letters and digits reach the query, so no term is read as query syntax.
-pub(super) fn text_search(
-    client: &mut Conn,
-    terms: &[String],
-    k: u32,
-    scope: &ScopeFilter,
-) -> Result<Vec<Hit>, IndexError> {
-    let keys = scope.keys();
-    let query = tsquery(terms);
-    if query.is_empty() || keys.is_empty() || k == 0 {
-        return Ok(Vec::new());
-    }
-    let rows = client
-        .query(
-            "SELECT id, ts_rank(tsv, q) AS r FROM entries, to_tsquery('english', $1) q
-             WHERE tsv @@ q AND scope = ANY($2)
-             ORDER BY r DESC, ord LIMIT $3",
-            &[&query, &keys, &i64::from(k.min(MAX_K))],
-        )
-        .map_err(sql)?;
-    Ok(rows
-        .into_iter()
-        .map(|r| Hit {
-            id: r.get(0),
-            score: r.get(1),
-        })
-        .collect())
-}
-
-/// `'word' <-> 'word' | 'word'`: the terms as phrases, any of them.
-fn tsquery(terms: &[String]) -> String {
-    terms
-        .iter()
-        .map(|t| {
-            t.split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(|w| format!("'{w}'"))
-                .collect::<Vec<_>>()
-                .join(" <-> ")
-        })
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
 /// How many entries of this kind the index holds.
 pub(super) fn count(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexError> {
     let n: i64 = client
@@ -314,20 +325,4 @@ pub(super) fn count(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexErro
         .map_err(sql)?
         .get(0);
     Ok(n as u64)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::tsquery;
-
-    #[test]
-    fn terms_become_phrases_without_query_syntax() {
-        let terms = [
-            "peanuts".to_owned(),
-            "dark mode".to_owned(),
-            "a'b|c!".to_owned(),
-            "--".to_owned(),
-        ];
-        assert_eq!(tsquery(&terms), "'peanuts' | 'dark' <-> 'mode' | 'a' <-> 'b' <-> 'c'");
-    }
 }

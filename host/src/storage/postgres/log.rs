@@ -30,30 +30,41 @@ pub(super) fn state(client: &mut Conn, c: Collection) -> Result<FileState, FileE
 }
 
 /// The rows after `from`, or all of them when the generation changed or `from` is past
-/// the end (see `read` in `wit/files.wit`).
+/// the end (see `read` in `wit/files.wit`). One round trip when the reader is in step,
+/// as every call's reader is, and a second one to read from the start otherwise.
 pub(super) fn read(client: &mut Conn, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
-    let now = state(client, c)?;
-    let from = if generation.is_some_and(|g| g != now.generation) || from > now.end {
-        0
-    } else {
-        from
-    };
+    let chunk = read_after(client, c, from)?;
+    if generation.is_some_and(|g| g != chunk.generation) || from > chunk.end {
+        return read_after(client, c, 0);
+    }
+    Ok(chunk)
+}
+
+/// The collection's state and its rows after `from`; a row with no line when there are
+/// none, so that the state always comes back.
+fn read_after(client: &mut Conn, c: Collection, from: u64) -> Result<Chunk, FileError> {
     let rows = client
         .query(
-            "SELECT line FROM lines WHERE collection = $1 AND pos > $2 AND pos <= $3 ORDER BY pos",
-            &[&code(c), &(from as i64), &(now.end as i64)],
+            "SELECT c.generation, e.end, l.line FROM collections c
+             CROSS JOIN LATERAL (SELECT coalesce(max(pos), 0) AS end FROM lines WHERE collection = $1) e
+             LEFT JOIN LATERAL (SELECT pos, line FROM lines WHERE collection = $1 AND pos > $2) l ON true
+             WHERE c.collection = $1
+             ORDER BY l.pos",
+            &[&code(c), &(from as i64)],
         )
         .map_err(io)?;
+    let first = rows
+        .first()
+        .ok_or_else(|| FileError::Io(format!("postgres: collection {c:?} has no row in collections")))?;
+    let (generation, end) = (first.get::<_, i64>(0) as u64, first.get::<_, i64>(1) as u64);
     let mut data = String::new();
-    for row in rows {
-        data.push_str(row.get::<_, &str>(0));
-        data.push('\n');
+    for row in &rows {
+        if let Some(line) = row.get::<_, Option<&str>>(2) {
+            data.push_str(line);
+            data.push('\n');
+        }
     }
-    Ok(Chunk {
-        data,
-        end: now.end,
-        generation: now.generation,
-    })
+    Ok(Chunk { data, end, generation })
 }
 
 /// Appends rows in the given order.

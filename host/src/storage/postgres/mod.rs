@@ -23,6 +23,9 @@ mod conn;
 mod index;
 mod log;
 mod schema;
+#[cfg(test)]
+mod tests;
+mod text_search;
 
 use conn::Conn;
 
@@ -38,6 +41,9 @@ pub(crate) struct PgStorage {
     /// Collections written by the open transaction, and after a rollback those still to
     /// get a new generation: the guest may hold lines read from them that are gone now.
     written: Vec<Collection>,
+    /// The index's `meta` as the open transaction read it; dropped when it ends and when
+    /// the transaction writes `meta`.
+    meta: Option<index::Meta>,
 }
 
 /// A connection. Nothing is set on its session: every call's transaction sets what it
@@ -61,6 +67,7 @@ impl PgStorage {
             client: Conn::new(client),
             in_transaction: false,
             written: Vec::new(),
+            meta: None,
         })
     }
 
@@ -93,6 +100,14 @@ impl PgStorage {
         Ok(())
     }
 
+    /// `meta`, read at most once a transaction.
+    fn meta(&mut self) -> Result<&index::Meta, wit_index::Error> {
+        if self.meta.is_none() {
+            self.meta = Some(index::meta(&mut self.client)?);
+        }
+        Ok(self.meta.as_ref().expect("just read"))
+    }
+
     fn storage_error(&self, e: postgres::Error) -> Error {
         Error::Storage(format!("postgres namespace {}: {e}", self.namespace))
     }
@@ -108,23 +123,26 @@ impl Storage for PgStorage {
             self.roll_back().map_err(Error::Storage)?;
         }
         self.renew_generations().map_err(Error::Storage)?;
+        self.meta = None;
         let timeout = crate::home::lock_timeout();
         // SET LOCAL, not SET: nothing outlives the transaction, so that a pooler in
-        // transaction mode may hand the connection to anyone between calls.
-        self.client
-            .batch_execute(&format!(
-                "BEGIN; SET LOCAL search_path TO {}, public; SET LOCAL lock_timeout = '{}ms';",
-                self.schema,
-                timeout.as_millis().max(1)
-            ))
-            .map_err(|e| self.storage_error(e))?;
-        self.in_transaction = true;
-        let locked = self
-            .client
-            .execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&self.schema]);
-        if let Err(e) = locked {
+        // transaction mode may hand the connection to anyone between calls. Every query
+        // here is written for an index, and the work it bounds (`text_search`) relies on
+        // it; with the statistics of freshly loaded tables, or none yet, the planner can
+        // prefer to read a whole table. The lock comes last, in the same round trip: the
+        // schema's name is `[a-z0-9_]` (checked with the settings), safe in the text.
+        let started = self.client.batch_execute(&format!(
+            "BEGIN; SET LOCAL search_path TO {schema}, public; SET LOCAL lock_timeout = '{}ms';
+             SET LOCAL enable_seqscan = off; {}
+             SELECT pg_advisory_xact_lock(hashtextextended('{schema}', 0));",
+            timeout.as_millis().max(1),
+            index::HNSW_SETTINGS,
+            schema = self.schema,
+        ));
+        if let Err(e) = started {
+            // Whatever part ran, nothing of it stays: the transaction, if it began, has failed.
+            let _ = self.client.batch_execute("ROLLBACK");
             let busy = e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE);
-            let _ = self.roll_back();
             return Err(if busy {
                 Error::Busy(format!(
                     "postgres namespace {} is busy: another host has held its lock for over {:.1} s; try again",
@@ -135,6 +153,7 @@ impl Storage for PgStorage {
                 self.storage_error(e)
             });
         }
+        self.in_transaction = true;
         Ok(())
     }
 
@@ -202,10 +221,12 @@ impl Storage for PgStorage {
     }
 
     fn upsert(&mut self, entries: &[wit_index::Entry]) -> Result<(), wit_index::Error> {
-        if !entries.is_empty() {
-            crate::fault::point("pg:upsert").map_err(|e| wit_index::Error::Sql(e.to_string()))?;
+        if entries.is_empty() {
+            return Ok(());
         }
-        index::upsert(&mut self.client, entries)
+        crate::fault::point("pg:upsert").map_err(|e| wit_index::Error::Sql(e.to_string()))?;
+        let dim = self.meta()?.dimension()?;
+        index::upsert(&mut self.client, dim, entries)
     }
     fn remove(&mut self, ids: &[String]) -> Result<(), wit_index::Error> {
         index::remove(&mut self.client, ids)
@@ -224,22 +245,24 @@ impl Storage for PgStorage {
         k: u32,
         scope: &wit_index::ScopeFilter,
     ) -> Result<Vec<wit_index::Hit>, wit_index::Error> {
-        index::text_search(&mut self.client, terms, k, scope)
+        text_search::text_search(&mut self.client, terms, k, scope)
     }
     fn count(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
         index::count(&mut self.client, kind)
     }
     fn clear(&mut self, info: &wit_index::IndexInfo) -> Result<(), wit_index::Error> {
+        self.meta = None;
         index::clear(&mut self.client, info)
     }
     fn reflects(&mut self, kind: wit_index::EntryKind) -> Result<Option<files::FileState>, wit_index::Error> {
-        index::reflects(&mut self.client, kind)
+        Ok(self.meta()?.reflects(kind))
     }
     fn set_reflects(&mut self, kind: wit_index::EntryKind, state: files::FileState) -> Result<(), wit_index::Error> {
+        self.meta = None;
         index::set_reflects(&mut self.client, kind, state)
     }
     fn info(&mut self) -> Result<Option<wit_index::IndexInfo>, wit_index::Error> {
-        index::info(&mut self.client)
+        self.meta()?.info()
     }
 
     fn quarantined_lines(&mut self) -> u64 {

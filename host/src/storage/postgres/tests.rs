@@ -1,0 +1,159 @@
+//! The index on a real Postgres (the test harness's, from `tests/support`): what the
+//! module promises beyond what the e2e suite can see through the component, namely the
+//! word counts kept by every write and the bound on a full-text search's work.
+
+use ash_memory_test_support::postgres::{self, PgServer};
+
+use super::PgStorage;
+use super::text_search::RECENT;
+use crate::index::{Entry, EntryKind, IndexInfo, ScopeFilter};
+use crate::storage::Storage;
+
+fn pg() -> Option<&'static PgServer> {
+    postgres::server()
+}
+
+/// A storage on a fresh namespace with an empty index of 3 dimensions.
+fn storage(pg: &PgServer, prefix: &str) -> (PgStorage, String) {
+    let namespace = pg.namespace(prefix);
+    let mut storage = PgStorage::connect(&pg.url(), &namespace).expect("connect");
+    storage.begin().expect("begin");
+    storage
+        .clear(&IndexInfo {
+            model: "test".into(),
+            dimension: 3,
+        })
+        .expect("clear");
+    storage.commit().expect("commit");
+    (storage, namespace)
+}
+
+fn entry(id: &str, user: &str, content: &str, embedding: Option<[f32; 3]>) -> Entry {
+    Entry {
+        kind: EntryKind::Memory,
+        id: id.into(),
+        content: content.into(),
+        embedding: embedding.map(|v| v.to_vec()),
+        owner_user_id: Some(user.into()),
+        chat_id: None,
+    }
+}
+
+fn scope(user: &str) -> ScopeFilter {
+    ScopeFilter {
+        kind: EntryKind::Memory,
+        user_id: Some(user.into()),
+        chat_id: None,
+    }
+}
+
+/// Runs `f` in one call's transaction and commits it.
+fn call<T>(storage: &mut PgStorage, f: impl FnOnce(&mut PgStorage) -> T) -> T {
+    storage.begin().expect("begin");
+    let out = f(storage);
+    storage.commit().expect("commit");
+    out
+}
+
+/// Lines of `lexeme n` where `lexemes` disagrees with a count made from `entries` now.
+fn miscounted_words(pg: &PgServer, namespace: &str) -> String {
+    pg.psql(&format!(
+        "SET search_path TO ash_{namespace};
+         SELECT coalesce(k.lexeme, r.lexeme), k.n, r.n
+         FROM (SELECT lexeme, n FROM lexemes WHERE n <> 0) k
+         FULL JOIN (SELECT lexeme, count(*) AS n FROM entries, unnest(tsvector_to_array(tsv)) lexeme
+                    GROUP BY lexeme) r USING (lexeme)
+         WHERE k.n IS DISTINCT FROM r.n"
+    ))
+}
+
+#[test]
+fn word_counts_and_vectors_follow_every_write() {
+    let Some(pg) = pg() else { return };
+    let (mut storage, namespace) = storage(pg, "words");
+    call(&mut storage, |s| {
+        s.upsert(&[
+            entry("a", "alice", "Sarah likes olives", Some([1.0, 0.0, 0.0])),
+            entry("b", "alice", "Sarah booked a trip", Some([0.0, 1.0, 0.0])),
+            entry("c", "bob", "olives and capers", None),
+        ])
+        .expect("upsert");
+    });
+    call(&mut storage, |s| {
+        // b replaced (new words, no vector), c given a vector, the same id twice in a batch.
+        s.upsert(&[
+            entry("b", "alice", "Sarah cancelled the trip", None),
+            entry("c", "bob", "olives, capers and anchovies", Some([0.0, 0.0, 1.0])),
+            entry("d", "alice", "first words", None),
+            entry("d", "alice", "second words", Some([1.0, 1.0, 0.0])),
+        ])
+        .expect("upsert");
+    });
+    call(&mut storage, |s| {
+        s.remove(&["a".to_owned(), "nope".to_owned()]).expect("remove")
+    });
+
+    assert_eq!(miscounted_words(pg, &namespace), "", "lexemes agrees with entries");
+    let counts = pg.psql(&format!(
+        "SELECT (SELECT string_agg(id, ',' ORDER BY id) FROM ash_{namespace}.vectors),
+                (SELECT n FROM ash_{namespace}.lexemes WHERE lexeme = 'oliv'),
+                (SELECT coalesce(sum(n), 0) FROM ash_{namespace}.lexemes WHERE lexeme = 'first')"
+    ));
+    assert_eq!(
+        counts.trim(),
+        "c,d|1|0",
+        "vectors of c and d only; one olive left; no 'first'"
+    );
+    let hits = call(&mut storage, |s| {
+        s.knn(&[0.0, 0.0, 1.0], 5, &scope("bob")).expect("knn")
+    });
+    assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["c"]);
+}
+
+#[test]
+fn a_rare_word_finds_old_entries_and_a_common_one_reads_only_recent_ones() {
+    let Some(pg) = pg() else { return };
+    let (mut storage, namespace) = storage(pg, "rare");
+    // Alice: more entries than a common word is looked for in, all naming Sarah; the
+    // oldest also says "quinoa". Bob: a few, inside the bound.
+    let many = RECENT as usize + 200;
+    let mut entries: Vec<Entry> = (0..many)
+        .map(|i| entry(&format!("a{i:05}"), "alice", &format!("Sarah mentioned item {i}"), None))
+        .collect();
+    entries[0].content = "Sarah mentioned quinoa salad".into();
+    entries.extend((0..30).map(|i| entry(&format!("b{i:05}"), "bob", &format!("Sarah called about {i}"), None)));
+    call(&mut storage, |s| s.upsert(&entries).expect("upsert"));
+    assert_eq!(miscounted_words(pg, &namespace), "");
+
+    let search = |storage: &mut PgStorage, terms: &[&str], k: u32, user: &str| {
+        let terms: Vec<String> = terms.iter().map(|t| t.to_string()).collect();
+        call(storage, |s| {
+            s.text_search(&terms, k, &scope(user)).expect("text search")
+        })
+        .into_iter()
+        .map(|h| h.id)
+        .collect::<Vec<_>>()
+    };
+
+    // "quinoa" is rare: its one match is found however old, and ranks first because it
+    // also names Sarah.
+    let hits = search(&mut storage, &["sarah", "quinoa"], 10, "alice");
+    assert_eq!(hits.len(), 10);
+    assert_eq!(hits[0], "a00000", "the oldest entry, found by its rare word: {hits:?}");
+
+    // "sarah" is common (over `RARE` entries in the namespace): only Alice's newest
+    // `RECENT` entries are read, and all of them match.
+    let hits = search(&mut storage, &["sarah"], 4096, "alice");
+    assert_eq!(hits.len(), RECENT as usize);
+    let oldest_read = format!("a{:05}", many - RECENT as usize);
+    assert!(
+        hits.iter().all(|id| *id >= oldest_read),
+        "only recent entries: {hits:?}"
+    );
+
+    // Bob's scope is within the bound: every match, as an exact search gives them.
+    let hits = search(&mut storage, &["sarah"], 4096, "bob");
+    assert_eq!(hits.len(), 30);
+    let hits = search(&mut storage, &["called", "quinoa"], 4096, "bob");
+    assert_eq!(hits.len(), 30, "Alice's quinoa stays in her scope");
+}

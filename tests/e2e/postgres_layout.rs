@@ -1,0 +1,103 @@
+//! The Postgres layout across versions: a namespace that version 1 of the layout wrote is
+//! migrated in place by the first host that opens it, keeping every entry, its order and
+//! its vector, so that nothing has to be embedded again.
+
+use ash_memory_test_support::postgres;
+
+use crate::ctx::Ctx;
+
+/// Puts a namespace's index back the way layout 1 kept it: one `entries` table with the
+/// vectors in it, a `bigserial` order, and the HNSW index on `entries`.
+fn back_to_layout_1(pg: &postgres::PgServer, ns: &str) {
+    let dimension = pg.psql(&format!("SELECT value FROM ash_{ns}.meta WHERE key = 'dimension'"));
+    pg.psql(&format!(
+        "SET search_path TO ash_{ns}, public;
+         ALTER TABLE entries RENAME TO v2_entries;
+         ALTER INDEX entries_pkey RENAME TO v2_entries_pkey;
+         ALTER INDEX entries_scope RENAME TO v2_entries_scope;
+         ALTER INDEX entries_tsv RENAME TO v2_entries_tsv;
+         CREATE TABLE entries (
+             id text PRIMARY KEY,
+             ord bigserial,
+             kind smallint NOT NULL,
+             scope text NOT NULL,
+             content text NOT NULL,
+             tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED,
+             embedding vector({})
+         );
+         INSERT INTO entries (id, ord, kind, scope, content, embedding)
+             SELECT e.id, e.ord, e.kind, e.scope, e.content, v.embedding
+             FROM v2_entries e LEFT JOIN vectors v USING (id);
+         SELECT setval('entries_ord_seq', (SELECT max(ord) FROM entries));
+         CREATE INDEX entries_scope ON entries (scope, ord);
+         CREATE INDEX entries_tsv ON entries USING gin (tsv);
+         CREATE INDEX entries_hnsw ON entries USING hnsw (embedding vector_cosine_ops) WITH (ef_construction = 128);
+         DROP TABLE v2_entries, vectors, lexemes;
+         DROP SEQUENCE entry_ord;
+         UPDATE schema_version SET version = 1;",
+        dimension.trim()
+    ));
+}
+
+#[test]
+fn a_namespace_of_layout_1_is_migrated_in_place_and_answers_the_same() {
+    let Some(pg) = postgres::server() else { return };
+    let ns = pg.namespace("layout1");
+    let ctx = Ctx::on_postgres(pg, &ns);
+    ctx.add("alice", "I live in Lisbon");
+    ctx.add("alice", "I am allergic to peanuts");
+    ctx.add("bob", "My sister is called Ana");
+    let answers = || {
+        [
+            ctx.search("alice", "Where do I live?"),
+            ctx.search("alice", "peanuts"),
+            ctx.search("bob", "Who is my sister?"),
+            ctx.search("bob", "peanuts"),
+        ]
+    };
+    let before = answers();
+    assert_eq!(before[1], ["I am allergic to peanuts"]);
+    assert!(
+        before[3].is_empty(),
+        "Bob sees none of Alice's memories: {:?}",
+        before[3]
+    );
+    let orders = || {
+        pg.psql(&format!(
+            "SELECT string_agg(id || ' ' || ord, ',' ORDER BY id) FROM ash_{ns}.entries"
+        ))
+    };
+    let order_before = orders();
+
+    back_to_layout_1(pg, &ns);
+    let version = || pg.psql(&format!("SELECT version FROM ash_{ns}.schema_version"));
+    assert_eq!(version().trim(), "1");
+
+    assert_eq!(answers(), before, "the same answers after the migration");
+    assert_eq!(version().trim(), "2");
+    let moved = pg.psql(&format!(
+        "SELECT (SELECT count(*) FROM ash_{ns}.vectors),
+                (SELECT count(*) FROM information_schema.columns
+                 WHERE table_schema = 'ash_{ns}' AND table_name = 'entries' AND column_name = 'embedding'),
+                (SELECT n FROM ash_{ns}.lexemes WHERE lexeme = 'peanut'),
+                (SELECT count(*) FROM pg_tables WHERE schemaname = 'ash_{ns}' AND tablename = 'entries_v1')"
+    ));
+    assert_eq!(
+        moved.trim(),
+        "3|0|1|0",
+        "vectors moved out, words counted, the old table gone"
+    );
+    assert_eq!(
+        orders(),
+        order_before,
+        "entries kept their order: the index was moved, not rebuilt"
+    );
+
+    // Writes go on in the new layout: a new entry orders after the old ones.
+    ctx.add("alice", "I moved to Porto");
+    assert_eq!(ctx.search("alice", "Where do I live?"), ["I moved to Porto"]);
+    let newest = pg.psql(&format!(
+        "SELECT content FROM ash_{ns}.entries ORDER BY ord DESC LIMIT 1"
+    ));
+    assert_eq!(newest.trim(), "I moved to Porto");
+}
