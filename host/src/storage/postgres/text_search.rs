@@ -86,12 +86,15 @@ pub(super) fn text_search(
         return Ok(Vec::new());
     }
     let holders = holders(client, &phrases)?;
-    let (rare, common): (Vec<_>, Vec<_>) = phrases.iter().zip(holders).partition(|(_, n)| *n <= RARE);
-    let rare: Vec<&Vec<&str>> = rare.into_iter().map(|(p, _)| p).collect();
-    let common: Vec<&Vec<&str>> = common.into_iter().map(|(p, _)| p).collect();
-    let all = tsquery(phrases.iter());
+    let held = |rare: bool| {
+        phrases
+            .iter()
+            .zip(&holders)
+            .filter(move |(_, n)| (**n <= RARE) == rare)
+            .map(|(p, _)| p)
+    };
+    let (all, rare, common) = (tsquery(phrases.iter()), tsquery(held(true)), tsquery(held(false)));
     let k = i64::from(k.min(MAX_K));
-    let (rare, common) = (tsquery(rare.into_iter()), tsquery(common.into_iter()));
     let rows = if common.is_empty() {
         client.query(RARE_ONLY, &[&all, &rare, &keys, &k])
     } else if rare.is_empty() {
