@@ -73,6 +73,9 @@ pub struct Scores {
     pub recall: [f64; 3],
     /// Mean reciprocal rank of the first answer within the top 10 (0 when none is).
     pub mrr: f64,
+    /// Mean number of results a search showed (at most 10): what the relevance floor
+    /// leaves of the noise.
+    pub shown: f64,
 }
 
 /// What an evaluation measured.
@@ -134,8 +137,8 @@ fn stored_id(group: &str, id: &str) -> String {
 }
 
 /// The user a group's memories are stored for.
-fn caller_of(group: &str) -> Caller {
-    Caller::user(format!("eval:{group}"))
+fn user_of(group: &str) -> String {
+    format!("eval:{group}")
 }
 
 impl MemoryStore {
@@ -143,46 +146,98 @@ impl MemoryStore {
     ///
     /// Errors: those of `import-records` and `search`.
     pub fn evaluate(&mut self, set: &EvalSet) -> Result<EvalReport, Error> {
+        let store = std::cell::RefCell::new(self);
+        set.score(
+            |user, lines| {
+                let done = store.borrow_mut().import_records(&Caller::user(user), lines, false)?;
+                Ok((done.memories as usize, done.refused.len()))
+            },
+            |user, text| {
+                let query = SearchQuery::new(text.to_owned()).limit(10);
+                let found = store.borrow_mut().search(&Caller::user(user), &query)?;
+                Ok(found.hits.into_iter().map(|h| h.memory.id).collect())
+            },
+        )
+    }
+}
+
+#[cfg(feature = "native-policy")]
+impl crate::native::NativeStore {
+    /// [`MemoryStore::evaluate`] through the policy linked natively: the same figures
+    /// without the sandbox.
+    ///
+    /// Errors: those of `import-records` and `search`.
+    pub fn evaluate(&mut self, set: &EvalSet) -> Result<EvalReport, Error> {
+        use crate::native::policy;
+        let store = std::cell::RefCell::new(self);
+        set.score(
+            |user, lines| {
+                let caller = policy::Caller::new(Some(user), None);
+                let done = store.borrow_mut().call(|p| p.import_records(&caller, lines, false))?;
+                Ok((done.memories as usize, done.refused.len()))
+            },
+            |user, text| {
+                let caller = policy::Caller::new(Some(user), None);
+                let query = policy::SearchQuery {
+                    text: text.to_owned(),
+                    limit: Some(10),
+                    about: None,
+                };
+                let found = store.borrow_mut().call(|p| p.search(&caller, &query))?;
+                Ok(found.hits.into_iter().map(|h| h.memory.id).collect())
+            },
+        )
+    }
+}
+
+impl EvalSet {
+    /// Stores the memories through `import` (a user, then the export lines; answers how
+    /// many were stored and refused) and scores the questions by what `search` (a user and
+    /// a question; answers ids, best first) ranks in its top 10.
+    fn score(
+        &self,
+        mut import: impl FnMut(&str, &[String]) -> Result<(usize, usize), Error>,
+        mut search: impl FnMut(&str, &str) -> Result<Vec<String>, Error>,
+    ) -> Result<EvalReport, Error> {
         let mut report = EvalReport::default();
         let mut groups: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
-        for (group, id, text) in &set.memories {
+        for (group, id, text) in &self.memories {
             groups.entry(group).or_default().push((id, text));
         }
         let now = chrono::Utc::now().to_rfc3339();
         for (group, items) in groups {
-            let caller = caller_of(group);
+            let user = user_of(group);
             // The export format with no vectors: the home's embedder makes them.
             let header = json!({
                 "format": EXPORT_FORMAT, "version": 1, "embedding_model": "none", "dimension": 0,
-                "exported_at": now, "user_id": caller.user_id, "chat_id": null, "include_archive": false,
+                "exported_at": now, "user_id": user, "chat_id": null, "include_archive": false,
             });
             let lines: Vec<String> = std::iter::once(header.to_string())
                 .chain(items.iter().map(|(id, text)| {
                     json!({"kind": "memory", "id": stored_id(group, id), "version": 1, "content": text, "embedding": null,
-                           "created_at": now, "owner_user_id": caller.user_id})
+                           "created_at": now, "owner_user_id": user})
                     .to_string()
                 }))
                 .collect();
-            let done = self.import_records(&caller, &lines, false)?;
-            report.memories += done.memories as usize;
-            report.refused += done.refused.len();
+            let (stored, refused) = import(&user, &lines)?;
+            report.memories += stored;
+            report.refused += refused;
         }
         let mut all: Vec<(Option<String>, Figures)> = Vec::new();
-        for q in &set.questions {
-            let hits = self.search(&caller_of(&q.group), &SearchQuery::new(q.text.clone()).limit(10))?;
-            let ranked: Vec<&str> = hits.hits.iter().map(|h| h.memory.id.as_str()).collect();
+        for q in &self.questions {
+            let ranked = search(&user_of(&q.group), &q.text)?;
             let answers: Vec<String> = q.answers.iter().map(|a| stored_id(&q.group, a)).collect();
-            let first = ranked.iter().position(|id| answers.iter().any(|a| a == id));
+            let first = ranked.iter().position(|id| answers.contains(id));
             let mut hit = [0.0; 3];
             let mut recall = [0.0; 3];
             for (i, k) in KS.iter().enumerate() {
                 let top = &ranked[..ranked.len().min(*k)];
-                let found = answers.iter().filter(|a| top.contains(&a.as_str())).count();
+                let found = answers.iter().filter(|a| top.contains(a)).count();
                 hit[i] = f64::from(u8::from(found > 0));
                 recall[i] = found as f64 / q.answers.len() as f64;
             }
             let rr = first.map_or(0.0, |r| 1.0 / (r + 1) as f64);
-            all.push((q.category.clone(), (hit, recall, rr)));
+            all.push((q.category.clone(), (hit, recall, rr, ranked.len().min(10) as f64)));
         }
         report.overall = mean(all.iter().map(|(_, f)| *f));
         let mut by: HashMap<String, Vec<Figures>> = HashMap::new();
@@ -197,12 +252,13 @@ impl MemoryStore {
 }
 
 /// One question's figures: hit and recall at each of [`KS`], and its reciprocal rank.
-type Figures = ([f64; 3], [f64; 3], f64);
+type Figures = ([f64; 3], [f64; 3], f64, f64);
 
 fn mean(items: impl Iterator<Item = Figures>) -> Scores {
     let mut s = Scores::default();
-    for (h, r, m) in items {
+    for (h, r, m, shown) in items {
         s.questions += 1;
+        s.shown += shown;
         for i in 0..3 {
             s.hit[i] += h[i];
             s.recall[i] += r[i];
@@ -213,6 +269,7 @@ fn mean(items: impl Iterator<Item = Figures>) -> Scores {
         let n = s.questions as f64;
         s.hit.iter_mut().chain(s.recall.iter_mut()).for_each(|x| *x /= n);
         s.mrr /= n;
+        s.shown /= n;
     }
     s
 }

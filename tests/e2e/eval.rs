@@ -28,6 +28,10 @@ fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
     assert!(close(&report["categories"]["things"]["recall"]["1"], 0.75));
     assert!(close(&report["categories"]["things"]["recall"]["5"], 1.0));
     assert!(close(&report["categories"]["isolation"]["hit"]["10"], 0.0));
+    // What each search showed: the other group's memory is not merely ranked low, it is
+    // not shown at all; the rest show 13 results over the 7 questions.
+    assert!(close(&report["categories"]["isolation"]["shown"], 0.0), "{report}");
+    assert!(close(&all["shown"], 13.0 / 7.0), "{all}");
     // The home it ran in was a temporary one: nothing was written to this one.
     assert!(!ctx.memories_path().exists());
 
@@ -37,6 +41,15 @@ fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
         text.lines().any(|l| l.starts_with("all") && l.contains("0.857")),
         "{text}"
     );
+}
+
+#[test]
+fn eval_native_runs_the_same_policy_without_the_sandbox_and_agrees() {
+    let ctx = Ctx::new();
+    let component = ctx.json(&["eval", &fixture()]);
+    let native = ctx.json(&["eval", "--native", &fixture()]);
+    assert_eq!(native, component);
+    assert!(!ctx.memories_path().exists());
 }
 
 #[test]

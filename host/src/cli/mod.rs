@@ -231,7 +231,14 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Measure retrieval: store FILE's memories in a temporary home and score its questions
     /// (hit@k, recall@k for k = 1, 5, 10, MRR, per category); the format is in `host/src/eval.rs`
-    Eval { file: PathBuf },
+    Eval {
+        file: PathBuf,
+        /// Run the policy linked natively instead of the component: the same figures without
+        /// the sandbox (for tuning; the figures to report come from the component)
+        #[cfg(feature = "native-policy")]
+        #[arg(long)]
+        native: bool,
+    },
     /// A short tour: remember, recall, scoping and secrets, in a temporary home
     Demo,
     /// The policy component this binary runs, for other hosts (JavaScript, Python) to load
@@ -351,12 +358,19 @@ pub fn run() -> Result<()> {
     match &cli.command {
         Command::Bench(args) => return bench::run(args, cli.json),
         Command::Demo => return demo::run(),
-        Command::Eval { file } => {
+        Command::Eval { file, .. } => {
             let set = ash_memory::EvalSet::parse(&ash_memory::read_import_text(file)?)?;
             // A home of its own, so that the figures are the set's alone.
             let home = tempfile::tempdir()?;
-            let mut store = MemoryStore::builder(home.path()).clock(clock).open()?;
-            let report = store.evaluate(&set)?;
+            let builder = MemoryStore::builder(home.path()).clock(clock);
+            #[cfg(feature = "native-policy")]
+            let report = if matches!(cli.command, Command::Eval { native: true, .. }) {
+                builder.open_native()?.evaluate(&set)?
+            } else {
+                builder.open()?.evaluate(&set)?
+            };
+            #[cfg(not(feature = "native-policy"))]
+            let report = builder.open()?.evaluate(&set)?;
             output::Output { json: cli.json }.eval(&report);
             return Ok(());
         }

@@ -151,6 +151,7 @@ impl Output {
                 "hit": {"1": s.hit[0], "5": s.hit[1], "10": s.hit[2]},
                 "recall": {"1": s.recall[0], "5": s.recall[1], "10": s.recall[2]},
                 "mrr": s.mrr,
+                "shown": s.shown,
             })
         };
         if self.json {
@@ -163,7 +164,7 @@ impl Output {
         }
         say!("{} memories stored ({} refused)", r.memories, r.refused);
         say!(
-            "{:<16} {:>9} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{:<16} {:>9} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "",
             "questions",
             "hit@1",
@@ -172,11 +173,12 @@ impl Output {
             "R@1",
             "R@5",
             "R@10",
-            "MRR"
+            "MRR",
+            "shown"
         );
         let row = |name: &str, s: &Scores| {
             say!(
-                "{:<16} {:>9} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3}",
+                "{:<16} {:>9} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.2}",
                 name,
                 s.questions,
                 s.hit[0],
@@ -185,7 +187,8 @@ impl Output {
                 s.recall[0],
                 s.recall[1],
                 s.recall[2],
-                s.mrr
+                s.mrr,
+                s.shown
             );
         };
         row("all", &r.overall);

@@ -2,7 +2,8 @@
 //! crate the component is built from, run on the host's capabilities without wasmtime.
 //!
 //! It is here to measure what the sandbox costs (`ash-memory bench --native` prints
-//! component/native ratios from one run) and to show that both give the same answers
+//! component/native ratios from one run), to score retrieval without it
+//! (`ash-memory eval --native`), and to show that both give the same answers
 //! (the e2e test `native::*` compares their files byte for byte). Everything users reach
 //! (the CLI, the servers, [`crate::MemoryStore`]) runs the component: a native policy
 //! has no fuel or memory limit, and a bug in it can take the host down.
