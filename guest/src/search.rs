@@ -2,9 +2,12 @@
 
 use std::collections::HashMap;
 
-/// The constant in Reciprocal Rank Fusion, 1 / (k + rank): 60, as in Cormack, Clarke and
-/// Büttcher (SIGIR 2009). It damps the advantage of a top rank in any single list.
-pub const RRF_K: f32 = 60.0;
+/// The constant in Reciprocal Rank Fusion, 1 / (k + rank). Cormack, Clarke and Büttcher
+/// (SIGIR 2009) use 60, which damps the advantage of a top rank in any one list; measured
+/// here, a smaller k lets the best of each list through instead of what the weaker lists
+/// agree on (LoCoMo dev turn R@10 0.601 at 60, 0.608 at 20, 0.631 at 10, 0.642 at 5; the
+/// paraphrase set's hit@5 0.670 at 60 and 0.676 at 5).
+pub const RRF_K: f32 = 5.0;
 
 /// Vector hits below this cosine similarity are not evidence of relevance: with the
 /// default embedder, unrelated sentences score around 0.1 and related ones 0.3 and up
@@ -76,8 +79,8 @@ mod tests {
         let t = vec!["c".to_string(), "b".into()];
         let fused = fuse(&[v, t]);
         let ids: Vec<&str> = fused.iter().map(|(id, _)| id.as_str()).collect();
-        // c: 1/61 + 1/63 = 0.032266 just beats b: 2/62 = 0.032258; a: 1/61 alone.
+        // c: 1/6 + 1/8 = 0.292 beats b: 2/7 = 0.286; a: 1/6 alone.
         assert_eq!(ids, ["c", "b", "a"]);
-        assert!((fused[2].1 - 1.0 / 61.0).abs() < 1e-6);
+        assert!((fused[2].1 - 1.0 / 6.0).abs() < 1e-6);
     }
 }

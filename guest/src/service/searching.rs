@@ -11,7 +11,7 @@ use crate::decay;
 use crate::entities;
 use crate::lifecycle;
 use crate::ports::{Level, Ports};
-use crate::record::{format_time, parse_time};
+use crate::record::{MemoryRecord, format_time, parse_time};
 use crate::scope::Caller;
 use crate::search::{MIN_VECTOR_SIMILARITY, fuse, query_terms};
 use crate::vectors::{self, cosine};
@@ -204,7 +204,12 @@ impl<P: Ports> MemoryService<P> {
     /// The fourth list: memories that hold an entity the query names (an address, a URL,
     /// a date, a mention, a tag, a name), most shared entities first, then the closest
     /// to the query, then the newest. Empty when the query names none.
-    fn entity_matches(
+    ///
+    /// An entity that most of the caller's memories hold tells them apart no better than
+    /// a stop word ([`entities::is_common`]) and is left out: in a stored conversation
+    /// the speaker's name is in every other turn, and ranking those turns by it alone
+    /// drowned the other lists (LoCoMo dev turn R@10 0.517 with it, 0.601 without).
+    pub(super) fn entity_matches(
         &self,
         caller: &Caller,
         text: &str,
@@ -223,19 +228,36 @@ impl<P: Ports> MemoryService<P> {
             return Vec::new();
         }
         let mut memo = self.entity_memo.borrow_mut();
-        let mut matches: Vec<(usize, f32, DateTime<Utc>, String)> = self
+        let mut visible = 0;
+        let mut holding: Vec<(&MemoryRecord, Vec<usize>)> = Vec::new();
+        for r in self
             .memories
             .iter()
-            .filter_map(|r| {
-                // Records from before entities were kept have theirs found once.
-                let held = match &r.entities {
-                    Some(held) => held,
-                    None => memo
-                        .entry(r.id.clone())
-                        .or_insert_with(|| entities::recognise(&r.content, &[])),
-                };
-                let shared = wanted.iter().filter(|e| held.contains(e)).count();
-                (shared > 0 && caller.can_see(r) && lifecycle::is_live(r, now)).then(|| {
+            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
+        {
+            visible += 1;
+            // Records from before entities were kept have theirs found once.
+            let held = match &r.entities {
+                Some(held) => held,
+                None => memo
+                    .entry(r.id.clone())
+                    .or_insert_with(|| entities::recognise(&r.content, &[])),
+            };
+            let shared: Vec<usize> = (0..wanted.len()).filter(|&i| held.contains(&wanted[i])).collect();
+            if !shared.is_empty() {
+                holding.push((r, shared));
+            }
+        }
+        let mut holders = vec![0; wanted.len()];
+        for (_, shared) in &holding {
+            shared.iter().for_each(|&i| holders[i] += 1);
+        }
+        let telling: Vec<bool> = holders.iter().map(|&n| !entities::is_common(n, visible)).collect();
+        let mut matches: Vec<(usize, f32, DateTime<Utc>, String)> = holding
+            .into_iter()
+            .filter_map(|(r, shared)| {
+                let shared = shared.into_iter().filter(|&i| telling[i]).count();
+                (shared > 0).then(|| {
                     let sim = similarity.get(&r.id).copied().unwrap_or(0.0);
                     let at = parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH);
                     (shared, sim, at, r.id.clone())

@@ -1,9 +1,13 @@
-//! Searching: by meaning and by words, within the caller's scope, and by words alone
-//! while the embedder is down.
+//! Searching: by meaning and by words, within the caller's scope, by words alone while
+//! the embedder is down, and by entities that tell memories apart.
 
-use super::{alice, search, service};
+use std::collections::HashMap;
+
+use super::{alice, alice_alone, search, service};
 use crate::api::*;
+use crate::fake::FakePorts;
 use crate::scope::Caller;
+use crate::service::MemoryService;
 
 #[test]
 fn search_finds_by_meaning_and_words_within_scope() {
@@ -44,4 +48,62 @@ fn embedder_down_stores_without_vector_and_searches_text_only() {
     let report = s.rebuild_index().unwrap();
     assert_eq!((report.embedded, report.pending), (1, 0));
     assert!(s.get(&alice(), &m.id).unwrap().embedded);
+}
+
+#[test]
+fn an_entity_most_memories_hold_does_not_rank_them() {
+    let mut s = service();
+    let me = alice_alone();
+    let places = [
+        "the harbour",
+        "the museum",
+        "a bakery",
+        "the library",
+        "a concert",
+        "the zoo",
+        "a market",
+        "the beach",
+        "a gallery",
+        "the park",
+        "a cinema",
+        "the gym",
+        "a lecture",
+        "the theatre",
+        "a wedding",
+        "the airport",
+        "a brewery",
+        "the dentist",
+        "a hackathon",
+        "the opera",
+        "a vineyard",
+        "the aquarium",
+        "a bookshop",
+        "the stadium",
+    ];
+    for place in places {
+        let added = s
+            .add(&me, NewMemory::text(&format!("Went to {place} with Caroline")))
+            .unwrap();
+        assert!(added.superseded.is_empty(), "{place}");
+    }
+    s.add(&me, NewMemory::text("Lunch with Marco next Tuesday")).unwrap();
+    let now = s.now().unwrap();
+    let names = |s: &MemoryService<FakePorts>, q: &str| {
+        s.entity_matches(&me, q, now, &HashMap::new())
+            .into_iter()
+            .map(|id| s.memories.get(&id).unwrap().content.clone())
+            .collect::<Vec<_>>()
+    };
+    // 24 of 25 memories name Caroline: her name tells them apart no better than "the".
+    assert!(names(&s, "Where did I go with Caroline?").is_empty());
+    assert_eq!(names(&s, "Did Caroline meet Marco?"), ["Lunch with Marco next Tuesday"]);
+
+    // In a small store, every name counts, however many memories hold it.
+    let mut small = service();
+    for place in &places[..5] {
+        small
+            .add(&me, NewMemory::text(&format!("Went to {place} with Caroline")))
+            .unwrap();
+    }
+    assert_eq!(names(&small, "Where did I go with Caroline?").len(), 5);
 }
