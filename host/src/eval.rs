@@ -141,23 +141,54 @@ fn user_of(group: &str) -> String {
     format!("eval:{group}")
 }
 
+/// Where an evaluation stores memories and asks questions: the component or the policy
+/// linked natively.
+trait Evaluated {
+    /// Stores an export's lines for `user`; answers how many were stored and refused.
+    fn import(&mut self, user: &str, lines: &[String]) -> Result<(usize, usize), Error>;
+    /// The ids `search` ranks in its top 10 for `user`, best first.
+    fn search(&mut self, user: &str, question: &str) -> Result<Vec<String>, Error>;
+}
+
+impl Evaluated for MemoryStore {
+    fn import(&mut self, user: &str, lines: &[String]) -> Result<(usize, usize), Error> {
+        let done = self.import_records(&Caller::user(user), lines, false)?;
+        Ok((done.memories as usize, done.refused.len()))
+    }
+
+    fn search(&mut self, user: &str, question: &str) -> Result<Vec<String>, Error> {
+        let query = SearchQuery::new(question.to_owned()).limit(10);
+        let found = MemoryStore::search(self, &Caller::user(user), &query)?;
+        Ok(found.hits.into_iter().map(|h| h.memory.id).collect())
+    }
+}
+
+#[cfg(feature = "native-policy")]
+impl Evaluated for crate::native::NativeStore {
+    fn import(&mut self, user: &str, lines: &[String]) -> Result<(usize, usize), Error> {
+        let caller = crate::native::policy::Caller::new(Some(user), None);
+        let done = self.call(|p| p.import_records(&caller, lines, false))?;
+        Ok((done.memories as usize, done.refused.len()))
+    }
+
+    fn search(&mut self, user: &str, question: &str) -> Result<Vec<String>, Error> {
+        let caller = crate::native::policy::Caller::new(Some(user), None);
+        let query = crate::native::policy::SearchQuery {
+            text: question.to_owned(),
+            limit: Some(10),
+            about: None,
+        };
+        let found = self.call(|p| p.search(&caller, &query))?;
+        Ok(found.hits.into_iter().map(|h| h.memory.id).collect())
+    }
+}
+
 impl MemoryStore {
     /// Stores the set's memories (best in an empty home) and scores its questions.
     ///
     /// Errors: those of `import-records` and `search`.
     pub fn evaluate(&mut self, set: &EvalSet) -> Result<EvalReport, Error> {
-        let store = std::cell::RefCell::new(self);
-        set.score(
-            |user, lines| {
-                let done = store.borrow_mut().import_records(&Caller::user(user), lines, false)?;
-                Ok((done.memories as usize, done.refused.len()))
-            },
-            |user, text| {
-                let query = SearchQuery::new(text.to_owned()).limit(10);
-                let found = store.borrow_mut().search(&Caller::user(user), &query)?;
-                Ok(found.hits.into_iter().map(|h| h.memory.id).collect())
-            },
-        )
+        set.score(self)
     }
 }
 
@@ -168,37 +199,14 @@ impl crate::native::NativeStore {
     ///
     /// Errors: those of `import-records` and `search`.
     pub fn evaluate(&mut self, set: &EvalSet) -> Result<EvalReport, Error> {
-        use crate::native::policy;
-        let store = std::cell::RefCell::new(self);
-        set.score(
-            |user, lines| {
-                let caller = policy::Caller::new(Some(user), None);
-                let done = store.borrow_mut().call(|p| p.import_records(&caller, lines, false))?;
-                Ok((done.memories as usize, done.refused.len()))
-            },
-            |user, text| {
-                let caller = policy::Caller::new(Some(user), None);
-                let query = policy::SearchQuery {
-                    text: text.to_owned(),
-                    limit: Some(10),
-                    about: None,
-                };
-                let found = store.borrow_mut().call(|p| p.search(&caller, &query))?;
-                Ok(found.hits.into_iter().map(|h| h.memory.id).collect())
-            },
-        )
+        set.score(self)
     }
 }
 
 impl EvalSet {
-    /// Stores the memories through `import` (a user, then the export lines; answers how
-    /// many were stored and refused) and scores the questions by what `search` (a user and
-    /// a question; answers ids, best first) ranks in its top 10.
-    fn score(
-        &self,
-        mut import: impl FnMut(&str, &[String]) -> Result<(usize, usize), Error>,
-        mut search: impl FnMut(&str, &str) -> Result<Vec<String>, Error>,
-    ) -> Result<EvalReport, Error> {
+    /// Stores the memories in `store`, each group for a user of its own, and scores the
+    /// questions by what its search ranks in the top 10.
+    fn score(&self, store: &mut impl Evaluated) -> Result<EvalReport, Error> {
         let mut report = EvalReport::default();
         let mut groups: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
         for (group, id, text) in &self.memories {
@@ -219,13 +227,13 @@ impl EvalSet {
                     .to_string()
                 }))
                 .collect();
-            let (stored, refused) = import(&user, &lines)?;
+            let (stored, refused) = store.import(&user, &lines)?;
             report.memories += stored;
             report.refused += refused;
         }
         let mut all: Vec<(Option<String>, Figures)> = Vec::new();
         for q in &self.questions {
-            let ranked = search(&user_of(&q.group), &q.text)?;
+            let ranked = store.search(&user_of(&q.group), &q.text)?;
             let answers: Vec<String> = q.answers.iter().map(|a| stored_id(&q.group, a)).collect();
             let first = ranked.iter().position(|id| answers.contains(id));
             let mut hit = [0.0; 3];
@@ -251,7 +259,8 @@ impl EvalSet {
     }
 }
 
-/// One question's figures: hit and recall at each of [`KS`], and its reciprocal rank.
+/// One question's figures: hit and recall at each of [`KS`], its reciprocal rank, and how
+/// many results its search showed.
 type Figures = ([f64; 3], [f64; 3], f64, f64);
 
 fn mean(items: impl Iterator<Item = Figures>) -> Scores {

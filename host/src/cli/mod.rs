@@ -230,7 +230,8 @@ enum Command {
     /// Measure add and search at a given size, in a temporary home
     Bench(bench::BenchArgs),
     /// Measure retrieval: store FILE's memories in a temporary home and score its questions
-    /// (hit@k, recall@k for k = 1, 5, 10, MRR, per category); the format is in `host/src/eval.rs`
+    /// (hit@k, recall@k for k = 1, 5, 10, MRR, results shown, per category); the format is in
+    /// `host/src/eval.rs`
     Eval {
         file: PathBuf,
         /// Run the policy linked natively instead of the component: the same figures without
@@ -358,13 +359,17 @@ pub fn run() -> Result<()> {
     match &cli.command {
         Command::Bench(args) => return bench::run(args, cli.json),
         Command::Demo => return demo::run(),
-        Command::Eval { file, .. } => {
+        Command::Eval {
+            file,
+            #[cfg(feature = "native-policy")]
+            native,
+        } => {
             let set = ash_memory::EvalSet::parse(&ash_memory::read_import_text(file)?)?;
             // A home of its own, so that the figures are the set's alone.
             let home = tempfile::tempdir()?;
             let builder = MemoryStore::builder(home.path()).clock(clock);
             #[cfg(feature = "native-policy")]
-            let report = if matches!(cli.command, Command::Eval { native: true, .. }) {
+            let report = if *native {
                 builder.open_native()?.evaluate(&set)?
             } else {
                 builder.open()?.evaluate(&set)?
