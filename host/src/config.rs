@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::home::Home;
 use std::time::Duration;
 
-use crate::embedder::{Embedder, OpenAiEmbedder, StaticEmbedder};
+use crate::embedder::{self, Embedder, OpenAiEmbedder};
 use crate::http::HttpClient;
 use crate::llm::{Llm, NoLlm, OpenAiLlm};
 use crate::sandbox::Limits;
@@ -29,7 +29,8 @@ pub struct Config {
     pub sandbox: SandboxConfig,
     /// `[llm]`: an OpenAI-compatible chat service; none by default.
     pub llm: Option<LlmConfig>,
-    /// `[embedder]`: the embedded static model by default, or an OpenAI-compatible service.
+    /// `[embedder]`: an embedded model (the static one by default, or the transformer), or an
+    /// OpenAI-compatible service.
     #[serde(default)]
     pub embedder: EmbedderConfig,
     /// `[storage]`: where the collections and the index live.
@@ -121,7 +122,7 @@ pub struct LlmConfig {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EmbedderConfig {
-    /// "static" (the default) or "openai".
+    /// "static" (the default), "transformer" or "openai".
     pub provider: Option<String>,
     pub base_url: Option<String>,
     pub model: Option<String>,
@@ -199,8 +200,11 @@ impl Config {
             path: home.config(),
             message,
         };
-        match e.provider.as_deref().unwrap_or("static") {
-            "static" => Ok(Box::new(StaticEmbedder::new())),
+        let provider = e.provider.as_deref().unwrap_or("static");
+        if let Some(model) = embedder::embedded(provider) {
+            return Ok(model);
+        }
+        match provider {
             "openai" => {
                 let base_url = e
                     .base_url
@@ -222,7 +226,7 @@ impl Config {
                 Ok(Box::new(OpenAiEmbedder::new(http, base_url, model, dimensions)))
             }
             other => Err(bad(format!(
-                "[embedder] provider {other:?} is not one of \"static\", \"openai\""
+                "[embedder] provider {other:?} is not one of \"static\", \"transformer\", \"openai\""
             ))),
         }
     }

@@ -74,7 +74,9 @@ pub use contract::{
     PastMessage, Person, Profile, RebuildReport, Reflection, RefusedLine, Role, SearchHit, SearchQuery, SearchResults,
     Stats, StoredTurn, Turn,
 };
-pub use embedder::{EmbedError, Embedder, StaticEmbedder};
+pub use embedder::{
+    EMBEDDED_MODELS, EmbedError, Embedder, OpenAiEmbedder, StaticEmbedder, TransformerEmbedder, embedded,
+};
 pub use error::{Error, ErrorKind};
 pub use eval::{EvalReport, EvalSet, KS, Scores};
 pub use export::{EXPORT_FORMAT, is_export};

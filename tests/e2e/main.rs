@@ -40,4 +40,5 @@ mod scoping;
 mod serve;
 mod stats;
 mod storage;
+mod transformer;
 mod trust;

@@ -1,0 +1,216 @@
+//! A BERT encoder's forward pass, as all-MiniLM-L6-v2 needs it: embeddings, six layers of
+//! self-attention and feed-forward with post-layer-norm, then mean pooling and unit length.
+//!
+//! Several texts run as one batch without padding: their tokens are laid end to end, every
+//! per-token step (the linear layers, layer norms, GELU) runs once over all of them, and only
+//! attention looks at each text's own span.
+
+use std::ops::Range;
+
+use super::linear::Linear;
+use super::weights::{Int8Matrix, Weights};
+
+/// The shape of all-MiniLM-L6-v2 (its `config.json`).
+const HIDDEN: usize = 384;
+const HEADS: usize = 12;
+const HEAD: usize = HIDDEN / HEADS;
+const INTERMEDIATE: usize = 1536;
+const LAYERS: usize = 6;
+const POSITIONS: usize = 512;
+const LAYER_NORM_EPS: f32 = 1e-12;
+
+/// The output dimension.
+pub(super) const DIMENSION: usize = HIDDEN;
+
+struct LayerNorm {
+    gain: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+struct Layer<'a> {
+    query: Linear<'a>,
+    key: Linear<'a>,
+    value: Linear<'a>,
+    attention_out: Linear<'a>,
+    attention_norm: LayerNorm,
+    intermediate: Linear<'a>,
+    output: Linear<'a>,
+    output_norm: LayerNorm,
+}
+
+/// The encoder, borrowing its matrices from the embedded weights.
+pub(super) struct Encoder<'a> {
+    words: Int8Matrix<'a>,
+    positions: Vec<f32>,
+    token_type: Vec<f32>,
+    embedding_norm: LayerNorm,
+    layers: Vec<Layer<'a>>,
+}
+
+impl<'a> Encoder<'a> {
+    /// Reads the weights: the matrices stay where they are; vectors are copied out.
+    pub(super) fn load(w: &Weights<'a>) -> Result<Self, String> {
+        let linear = |name: &str, outputs: usize, inputs: usize| -> Result<Linear<'a>, String> {
+            Linear::new(
+                w.int8(&format!("{name}.weight"), outputs, inputs)?,
+                w.vector(&format!("{name}.bias"), outputs)?,
+            )
+        };
+        let norm = |name: &str| -> Result<LayerNorm, String> {
+            Ok(LayerNorm {
+                gain: w.vector(&format!("{name}.weight"), HIDDEN)?,
+                bias: w.vector(&format!("{name}.bias"), HIDDEN)?,
+            })
+        };
+        let mut layers = Vec::with_capacity(LAYERS);
+        for l in 0..LAYERS {
+            let p = format!("encoder.layer.{l}");
+            let attention = |m: &str| linear(&format!("{p}.attention.self.{m}"), HIDDEN, HIDDEN);
+            layers.push(Layer {
+                query: attention("query")?,
+                key: attention("key")?,
+                value: attention("value")?,
+                attention_out: linear(&format!("{p}.attention.output.dense"), HIDDEN, HIDDEN)?,
+                attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
+                intermediate: linear(&format!("{p}.intermediate.dense"), INTERMEDIATE, HIDDEN)?,
+                output: linear(&format!("{p}.output.dense"), HIDDEN, INTERMEDIATE)?,
+                output_norm: norm(&format!("{p}.output.LayerNorm"))?,
+            });
+        }
+        let words = w.int8("embeddings.word_embeddings.weight", 30522, HIDDEN)?;
+        Ok(Encoder {
+            words,
+            positions: w.vector("embeddings.position_embeddings.weight", POSITIONS * HIDDEN)?,
+            token_type: w.vector("embeddings.token_type_embeddings.weight", 2 * HIDDEN)?,
+            embedding_norm: norm("embeddings.LayerNorm")?,
+            layers,
+        })
+    }
+
+    /// The longest text the position table allows, in tokens.
+    pub(super) const MAX_TOKENS: usize = POSITIONS;
+
+    /// One unit vector per text, each given as its token ids ([CLS] ... [SEP]). Every text
+    /// must be non-empty and at most [`Self::MAX_TOKENS`] long.
+    pub(super) fn encode(&self, texts: &[Vec<u32>]) -> Vec<Vec<f32>> {
+        let mut spans: Vec<Range<usize>> = Vec::with_capacity(texts.len());
+        let total: usize = texts.iter().map(Vec::len).sum();
+        let mut x = vec![0.0f32; total * HIDDEN];
+        let mut at = 0;
+        for ids in texts {
+            debug_assert!(!ids.is_empty() && ids.len() <= POSITIONS);
+            for (pos, &id) in ids.iter().enumerate() {
+                let row = &mut x[(at + pos) * HIDDEN..(at + pos + 1) * HIDDEN];
+                let id = (id as usize).min(self.words.rows - 1);
+                self.words.widen(id, row);
+                let position = &self.positions[pos * HIDDEN..(pos + 1) * HIDDEN];
+                for ((v, p), t) in row.iter_mut().zip(position).zip(&self.token_type[..HIDDEN]) {
+                    *v += p + t;
+                }
+            }
+            spans.push(at..at + ids.len());
+            at += ids.len();
+        }
+        self.embedding_norm.apply(&mut x);
+
+        let [mut q, mut k, mut v] = [(); 3].map(|_| vec![0.0; total * HIDDEN]);
+        let mut context = vec![0.0; total * HIDDEN];
+        let mut projected = vec![0.0; total * HIDDEN];
+        let mut wide = vec![0.0; total * INTERMEDIATE];
+        for layer in &self.layers {
+            layer.query.apply(&x, total, &mut q);
+            layer.key.apply(&x, total, &mut k);
+            layer.value.apply(&x, total, &mut v);
+            for span in &spans {
+                attend([&q, &k, &v], span.clone(), &mut context);
+            }
+            layer.attention_out.apply(&context, total, &mut projected);
+            add_in_place(&mut x, &projected);
+            layer.attention_norm.apply(&mut x);
+            layer.intermediate.apply(&x, total, &mut wide);
+            wide.iter_mut().for_each(|v| *v = gelu(*v));
+            layer.output.apply(&wide, total, &mut projected);
+            add_in_place(&mut x, &projected);
+            layer.output_norm.apply(&mut x);
+        }
+
+        spans
+            .iter()
+            .map(|span| mean_unit(&x[span.start * HIDDEN..span.end * HIDDEN]))
+            .collect()
+    }
+}
+
+impl LayerNorm {
+    /// Normalizes every HIDDEN-long row of `x` in place.
+    fn apply(&self, x: &mut [f32]) {
+        for row in x.chunks_exact_mut(HIDDEN) {
+            let mean = row.iter().sum::<f32>() / HIDDEN as f32;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / HIDDEN as f32;
+            let inv = 1.0 / (var + LAYER_NORM_EPS).sqrt();
+            for ((v, g), b) in row.iter_mut().zip(&self.gain).zip(&self.bias) {
+                *v = (*v - mean) * inv * g + b;
+            }
+        }
+    }
+}
+
+/// Multi-head self-attention within one text's tokens: writes their rows of `context`.
+fn attend([q, k, v]: [&[f32]; 3], span: Range<usize>, context: &mut [f32]) {
+    let n = span.len();
+    let scale = 1.0 / (HEAD as f32).sqrt();
+    let start = span.start;
+    let mut scores = vec![0.0f32; n];
+    for h in 0..HEADS {
+        for i in 0..n {
+            let query = head(q, start + i, h);
+            for (j, s) in scores.iter_mut().enumerate() {
+                *s = query.iter().zip(head(k, start + j, h)).map(|(a, b)| a * b).sum::<f32>() * scale;
+            }
+            let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let mut sum = 0.0;
+            for s in scores.iter_mut() {
+                *s = (*s - max).exp();
+                sum += *s;
+            }
+            let at = (span.start + i) * HIDDEN + h * HEAD;
+            let out = &mut context[at..at + HEAD];
+            out.fill(0.0);
+            for (j, s) in scores.iter().enumerate() {
+                let weight = s / sum;
+                for (o, value) in out.iter_mut().zip(head(v, start + j, h)) {
+                    *o += weight * value;
+                }
+            }
+        }
+    }
+}
+
+/// Head `h` of token `t`'s row in one of q, k, v.
+fn head(m: &[f32], t: usize, h: usize) -> &[f32] {
+    let at = t * HIDDEN + h * HEAD;
+    &m[at..at + HEAD]
+}
+
+fn add_in_place(x: &mut [f32], y: &[f32]) {
+    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+}
+
+/// BERT's exact GELU: x * Phi(x).
+fn gelu(x: f32) -> f32 {
+    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+}
+
+/// The mean of a text's token rows (sentence-transformers' mean pooling; every token counts,
+/// [CLS] and [SEP] included), scaled to unit length.
+fn mean_unit(rows: &[f32]) -> Vec<f32> {
+    let mut mean = vec![0.0f32; HIDDEN];
+    for row in rows.chunks_exact(HIDDEN) {
+        add_in_place(&mut mean, row);
+    }
+    let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        mean.iter_mut().for_each(|v| *v /= norm);
+    }
+    mean
+}
