@@ -52,6 +52,33 @@ fn eval_native_runs_the_same_policy_without_the_sandbox_and_agrees() {
     assert!(!ctx.memories_path().exists());
 }
 
+/// The questions the issue found the static model missing ("What is my job?", "What vehicle
+/// do I own?", "How much do I jog?") among notes that share their words.
+#[test]
+fn the_transformer_finds_reworded_questions_the_static_model_ranks_below_word_matches() {
+    let ctx = Ctx::new();
+    let file = format!(
+        "{}/../tests/e2e/data/eval-paraphrase-small.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let stat = ctx.json(&["eval", &file]);
+    let transformer = ctx.json(&["eval", "--embedder", "transformer", &file]);
+    let close = |v: &serde_json::Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
+    let (s, t) = (&stat["overall"], &transformer["overall"]);
+    assert_eq!((&s["questions"], &t["questions"]), (&json!(4), &json!(4)));
+    // The static model puts none of the four answers first.
+    assert!(close(&s["hit"]["1"], 0.0), "{s}");
+    // The transformer puts three first; "How much do I jog?" comes second, under "How much
+    // does the new monitor cost?", which shares its words.
+    assert!(close(&t["hit"]["1"], 0.75) && close(&t["hit"]["5"], 1.0), "{t}");
+    assert!(close(&t["mrr"], 0.875), "{t}");
+    let unknown = ctx.fails(&["eval", "--embedder", "nonesuch", &file]);
+    assert!(
+        unknown.contains("static") && unknown.contains("transformer"),
+        "{unknown}"
+    );
+}
+
 #[test]
 fn a_malformed_evaluation_file_is_refused_with_its_line() {
     let ctx = Ctx::new();

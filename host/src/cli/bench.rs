@@ -15,6 +15,7 @@ use serde::Serialize;
 use ash_memory::{MemoryStore, POLICY_COMPONENT};
 
 pub(super) use super::bench_data::{QUERIES, add_people, fact, fill};
+use super::bench_embedder::EmbedderFigures;
 use super::bench_policy::BENCH_USER;
 use super::bench_timing::{self as timing, Latency, Maintenance, Online};
 pub(super) use super::bench_timing::{Stats, ms, stats};
@@ -50,6 +51,10 @@ pub struct BenchArgs {
     /// namespace
     #[arg(long, value_name = "BACKEND", value_parser = ["postgres"], conflicts_with_all = ["serve", "workload", "native", "turns", "keep"])]
     backend: Option<String>,
+    /// The embedded model the homes use (written to their config.toml): static (the
+    /// default) or transformer
+    #[arg(long, default_value = "static", value_parser = clap::builder::PossibleValuesParser::new(ash_memory::EMBEDDED_MODELS), conflicts_with_all = ["serve", "workload", "turns", "backend"])]
+    embedder: String,
     /// Keep the homes in this folder (one `home-N` per size), to profile or inspect them
     #[arg(long, value_name = "DIR")]
     keep: Option<std::path::PathBuf>,
@@ -59,6 +64,7 @@ pub struct BenchArgs {
 #[derive(Debug, Serialize)]
 struct Figures {
     memories: usize,
+    embedder: EmbedderFigures,
     component_bytes: usize,
     compile_ms: f64,
     open_cached_ms: f64,
@@ -109,7 +115,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         if !json_out {
             eprintln!("bench: {memories} memories...");
         }
-        all.push(measure(memories, args.samples, args.keep.as_deref(), args.native)?);
+        all.push(measure(memories, args, &args.embedder)?);
     }
     if json_out {
         let out = if all.len() == 1 {
@@ -125,8 +131,9 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
 }
 
 /// Fills a fresh home with `memories` and measures everything at that size; with
-/// `native`, the same workload once more on another fresh home without the sandbox.
-fn measure(memories: usize, samples: usize, keep: Option<&Path>, native: bool) -> Result<Figures> {
+/// `--native`, the same workload once more on another fresh home without the sandbox.
+fn measure(memories: usize, args: &BenchArgs, embedder: &str) -> Result<Figures> {
+    let (samples, keep, native) = (args.samples, args.keep.as_deref(), args.native);
     let dir = tempfile::tempdir()?;
     let home = match keep {
         Some(keep) => {
@@ -138,6 +145,7 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>, native: bool) -
         None => dir.path().join("home"),
     };
     let cache = dir.path().join("cache");
+    use_embedder(&home, embedder)?;
 
     let t = Instant::now();
     drop(MemoryStore::builder(&home).cache_dir(None).open()?);
@@ -164,11 +172,16 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>, native: bool) -
     let maintenance = timing::maintenance(&mut store)?;
     drop(store);
     let native = match native {
-        true => Some(measure_native(&dir.path().join("native-home"), memories, samples)?),
+        true => {
+            let home = dir.path().join("native-home");
+            use_embedder(&home, embedder)?;
+            Some(measure_native(&home, memories, samples)?)
+        }
         false => None,
     };
     Ok(Figures {
         memories,
+        embedder: super::bench_embedder::measure(embedder, samples)?,
         component_bytes: POLICY_COMPONENT.len(),
         compile_ms: ms(compile),
         open_cached_ms: ms(open_cached),
@@ -181,6 +194,13 @@ fn measure(memories: usize, samples: usize, keep: Option<&Path>, native: bool) -
         maintenance,
         native,
     })
+}
+
+/// Creates `home` with a config.toml that selects the embedded model `name`.
+fn use_embedder(home: &Path, name: &str) -> Result<()> {
+    std::fs::create_dir_all(home)?;
+    std::fs::write(home.join("config.toml"), format!("[embedder]\nprovider = {name:?}\n"))?;
+    Ok(())
 }
 
 /// The online calls and maintenance through the native policy on a fresh home.
@@ -213,6 +233,14 @@ fn print_table(all: &[Figures], samples: usize) {
     let rate = |f: &Figures, o: &Online| f.memories as f64 / (o.fill_ms / 1000.0).max(1e-9);
     println!("ash-memory bench: {samples} samples per figure, a fresh home per size");
     row("memories", all, |f| f.memories.to_string());
+    row("embedder (dimension)", all, |f| {
+        format!("{} ({})", f.embedder.name, f.embedder.dimension)
+    });
+    row("model load (ms)", all, |f| format!("{:.1}", f.embedder.load_ms));
+    row("embed a query p50 / p95 (ms)", all, |f| lat(&f.embedder.query_ms));
+    row("embed in a batch (ms a text)", all, |f| {
+        format!("{:.3}", f.embedder.batch_ms_per_text)
+    });
     row("component bytes", all, |f| f.component_bytes.to_string());
     row("compile, no cache (ms)", all, |f| format!("{:.1}", f.compile_ms));
     row("open, cached (ms)", all, |f| format!("{:.2}", f.open_cached_ms));

@@ -5,6 +5,7 @@ mod bench;
 mod bench_backends;
 mod bench_conversations;
 mod bench_data;
+mod bench_embedder;
 mod bench_policy;
 mod bench_serve;
 mod bench_timing;
@@ -234,6 +235,9 @@ enum Command {
     /// `host/src/eval.rs`
     Eval {
         file: PathBuf,
+        /// The embedded model to measure: static (the default) or transformer
+        #[arg(long, default_value = "static", value_parser = clap::builder::PossibleValuesParser::new(ash_memory::EMBEDDED_MODELS))]
+        embedder: String,
         /// Run the policy linked natively instead of the component: the same figures without
         /// the sandbox (for tuning; the figures to report come from the component)
         #[cfg(feature = "native-policy")]
@@ -361,13 +365,15 @@ pub fn run() -> Result<()> {
         Command::Demo => return demo::run(),
         Command::Eval {
             file,
+            embedder,
             #[cfg(feature = "native-policy")]
             native,
         } => {
             let set = ash_memory::EvalSet::parse(&ash_memory::read_import_text(file)?)?;
             // A home of its own, so that the figures are the set's alone.
             let home = tempfile::tempdir()?;
-            let builder = MemoryStore::builder(home.path()).clock(clock);
+            let model = ash_memory::embedded(embedder).expect("clap checked the name");
+            let builder = MemoryStore::builder(home.path()).clock(clock).embedder(model);
             #[cfg(feature = "native-policy")]
             let report = if *native {
                 builder.open_native()?.evaluate(&set)?
