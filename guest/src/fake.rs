@@ -19,6 +19,8 @@ pub struct FakePorts {
     pub index_broken: Cell<bool>,
     pub embedder_down: Cell<bool>,
     pub embed_calls: Cell<usize>,
+    /// The embedder's model id, when not the default "fake-words" (to change models).
+    pub model: RefCell<Option<String>>,
     pub now: RefCell<String>,
     pub next_id: Cell<u64>,
     pub logs: RefCell<Vec<(Level, String)>>,
@@ -227,7 +229,7 @@ impl Ports for FakePorts {
         Ok(texts.iter().map(|t| Self::vector(t)).collect())
     }
     fn embedder_model(&self) -> String {
-        "fake-words".into()
+        self.model.borrow().clone().unwrap_or_else(|| "fake-words".into())
     }
     fn embedder_dimension(&self) -> u32 {
         DIM as u32

@@ -128,6 +128,9 @@ pub struct PolicySettings {
     pub extraction_enabled: bool,
     /// The least confidence a language model's fact needs to be stored.
     pub extraction_confidence_threshold: f32,
+    /// Whether embedding costs nothing but time (a model in the host), so that a change of
+    /// model may embed everything again without asking.
+    pub local_embedder: bool,
 }
 
 impl Default for PolicySettings {
@@ -137,6 +140,7 @@ impl Default for PolicySettings {
             max_entries: None,
             extraction_enabled: true,
             extraction_confidence_threshold: 0.7,
+            local_embedder: false,
         }
     }
 }

@@ -257,6 +257,7 @@ impl Config {
             max_entries: self.memory.max_entries,
             extraction_enabled: self.memory.extraction_enabled.unwrap_or(true),
             extraction_confidence_threshold: self.memory.extraction_confidence_threshold.unwrap_or(0.7),
+            local_embedder: !embedder.is_remote(),
         }
     }
 

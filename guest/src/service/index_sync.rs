@@ -20,8 +20,8 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// Rebuilds the index when it is missing, corrupt or built by another model whose
-    /// vectors the records can replace without embedding again; refuses to search with
-    /// mixed vectors when they cannot.
+    /// vectors the records can replace without embedding again, or that a local embedder
+    /// can embed again for nothing; otherwise refuses to search with mixed vectors.
     pub(super) fn check_index_model(&mut self) -> Result<(), Error> {
         let want = self.wanted_index();
         let reason = match self.ports.index_info() {
@@ -33,15 +33,15 @@ impl<P: Ports> MemoryService<P> {
             }
             Ok(None) => Some("the index is missing or empty".to_owned()),
             Ok(Some(have)) if have != want => {
-                // Rebuilding is free when the stored vectors already fit the embedder; when
-                // they would all have to be embedded again (possibly by a paid service),
-                // that is the user's call.
+                // Rebuilding is free when the stored vectors already fit the embedder, or
+                // when the embedder is a model in the host; when a service would have to
+                // embed them all again (possibly for a fee), that is the user's call.
                 let stale = self
                     .memories
                     .iter()
                     .filter(|r| r.superseded_at.is_none() && !fits(r, &want))
                     .count();
-                if stale > 0 {
+                if stale > 0 && !self.ports.settings().local_embedder {
                     return Err(Error::Index(format!(
                         "the index was built by {} ({} dimensions) but the embedder is {} ({} dimensions); \
                          call rebuild-index to embed {stale} memories again",
@@ -49,7 +49,7 @@ impl<P: Ports> MemoryService<P> {
                     )));
                 }
                 Some(format!(
-                    "the index was built by {} and the embedder is {}",
+                    "the index was built by {} and the embedder is {} ({stale} memories to embed again)",
                     have.model, want.model
                 ))
             }

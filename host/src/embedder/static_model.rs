@@ -56,8 +56,7 @@ impl Embedder for StaticEmbedder {
     fn dimension(&self) -> u32 {
         Self::DIMENSION
     }
-    /// Static embeddings score restatements lower than transformer ones. Measured with
-    /// this model: "I live in Lisbon" / "I live in Porto" 0.74, "My favorite food is sushi"
+    /// Restatements measured with this model: "I live in Lisbon" / "I live in Porto" 0.74, "My favorite food is sushi"
     /// / "... pizza" 0.62, "I like dogs" / "I like cats" 0.69, unrelated pairs below 0.25.
     /// Candidates are only candidates: verification still decides, and fails closed.
     fn supersession_threshold(&self) -> f32 {

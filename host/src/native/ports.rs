@@ -217,6 +217,7 @@ impl Ports for HostPorts {
             max_entries: s.max_entries,
             extraction_enabled: s.extraction_enabled,
             extraction_confidence_threshold: s.extraction_confidence_threshold,
+            local_embedder: s.local_embedder,
         }
     }
 }

@@ -15,7 +15,7 @@
  *   log: (level: string, message: string) => void,
  *   settings: {
  *     supersessionThreshold: number, maxEntries?: bigint,
- *     extractionEnabled: boolean, extractionConfidenceThreshold: number,
+ *     extractionEnabled: boolean, extractionConfidenceThreshold: number, localEmbedder: boolean,
  *   },
  *   unlocked: <T>(remote: boolean, f: () => T) => T,
  *   writable: () => string | null,

@@ -101,6 +101,7 @@ export async function openMemory(options = {}) {
     maxEntries: config.memory.max_entries === undefined ? undefined : BigInt(config.memory.max_entries),
     extractionEnabled: config.memory.extraction_enabled ?? true,
     extractionConfidenceThreshold: Math.fround(config.memory.extraction_confidence_threshold ?? 0.7),
+    localEmbedder: !embedder.isRemote(),
   };
   const memory = new Memory({ home, embedder, llm, clock, ids, log: makeLog(options.log), settings, component });
   if (config.memory.auto_gc === true && !options.skipAutoGc) {

@@ -27,6 +27,58 @@ fn a_broken_index_is_rebuilt_from_the_file_without_embedding_calls() {
     assert_eq!(search(&mut s2, &alice(), "peanuts")[0], "I'm allergic to peanuts");
 }
 
+/// A new model: a remote embedder (possibly paid) waits for `rebuild-index`; a model in the
+/// host embeds everything again at the next call, once, reporting progress.
+#[test]
+fn a_change_of_model_embeds_again_by_itself_only_when_the_embedder_is_local() {
+    for local in [false, true] {
+        let mut s = service();
+        s.add(&alice(), NewMemory::text("I'm allergic to peanuts")).unwrap();
+        s.add(&alice(), NewMemory::text("My favorite color is blue")).unwrap();
+        // A new process with another model, as after editing `[embedder]`.
+        let fresh = FakePorts::new();
+        *fresh.files.borrow_mut() = std::mem::take(&mut *s.ports().files.borrow_mut());
+        *fresh.index.borrow_mut() = std::mem::take(&mut *s.ports().index.borrow_mut());
+        *fresh.index_info.borrow_mut() = s.ports().index_info.borrow().clone();
+        *fresh.index_reflects.borrow_mut() = *s.ports().index_reflects.borrow();
+        *fresh.model.borrow_mut() = Some("fake-words-2".into());
+        fresh.settings.borrow_mut().local_embedder = local;
+        let before = fresh.file(crate::ports::Collection::Memories);
+        let mut s2 = MemoryService::new(fresh);
+        let query = SearchQuery {
+            text: "peanuts".into(),
+            ..SearchQuery::default()
+        };
+        let found = s2.search(&alice(), &query);
+        if !local {
+            let err = found.unwrap_err().to_string();
+            assert!(err.contains("rebuild-index") && err.contains("fake-words-2"), "{err}");
+            // Nothing embedded again or rewritten; the index is still the old model's.
+            assert_eq!(s2.ports().file(crate::ports::Collection::Memories), before);
+            assert_eq!(s2.ports().index_info.borrow().as_ref().unwrap().model, "fake-words");
+            continue;
+        }
+        assert_eq!(found.unwrap().hits[0].memory.content, "I'm allergic to peanuts");
+        // One batch for both memories, and the query.
+        assert_eq!(s2.ports().embed_calls.get(), 2);
+        let info = s2.ports().index_info.borrow().clone().unwrap();
+        assert_eq!(info.model, "fake-words-2");
+        assert!(
+            s2.ports()
+                .logs
+                .borrow()
+                .iter()
+                .any(|(_, m)| m.contains("2 memories to embed again"))
+        );
+        // The new vectors went back to the file: another process embeds nothing.
+        let again = FakePorts::new();
+        *again.files.borrow_mut() = s2.ports().files.borrow().clone();
+        *again.model.borrow_mut() = Some("fake-words-2".into());
+        let mut s3 = MemoryService::new(again);
+        assert_eq!(s3.rebuild_index().unwrap().embedded, 0);
+    }
+}
+
 #[test]
 fn stats_count_by_type_scope_source_and_age_and_report_the_index_as_found() {
     let mut s = service();

@@ -322,7 +322,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             settings.add_func("get", lambda _s: record(
                 supersession_threshold=float(state.supersession_threshold), max_entries=state.max_entries,
                 extraction_enabled=bool(state.extraction_enabled),
-                extraction_confidence_threshold=float(state.extraction_confidence_threshold)))
+                extraction_confidence_threshold=float(state.extraction_confidence_threshold),
+                local_embedder=not state.embedder.is_remote))
         with root.add_instance(interface("types")):
             pass
 
