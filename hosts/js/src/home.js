@@ -48,7 +48,9 @@ export class Home {
     return process.env.ASH_HOME || path.join(os.homedir() || ".", ".ash");
   }
 
-  get config() { return path.join(this.root, "config.toml"); }
+  get config() { return Home.configPath(this.root); }
+  /** The config.toml of the home at `root`, without making the home's folders. */
+  static configPath(root) { return path.join(root, "config.toml"); }
   get memories() { return path.join(this.root, "memory", "memories.jsonl"); }
   get archive() { return path.join(this.root, "memory", "archive.jsonl"); }
   get sessions() { return path.join(this.root, "memory", "sessions.jsonl"); }

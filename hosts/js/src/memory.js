@@ -43,6 +43,11 @@ function buildEmbedder(config, where) {
   const e = config.embedder;
   const provider = e.provider ?? "static";
   if (provider === "static") return new StaticEmbedder();
+  if (provider === "transformer") {
+    // The encoder is native code in the Rust host; refusing keeps a shared home's vectors
+    // from switching model back and forth between hosts.
+    throw new ConfigError(`${where}: [embedder] provider "transformer" runs only in the native host (ash-memory); this host offers "static" and "openai"`);
+  }
   if (provider !== "openai") {
     throw new ConfigError(`${where}: [embedder] provider ${JSON.stringify(provider)} is not one of "static", "openai"`);
   }
@@ -91,10 +96,12 @@ export async function openMemory(options = {}) {
   const root = options.home ?? Home.defaultRoot();
   if (typeof root !== "string" || root === "") throw new InvalidInputError("home must be a folder's path");
   const component = await loadComponent();
-  const home = new Home(root);
-  const config = loadConfig(home.config);
-  const embedder = options.embedder ?? buildEmbedder(config, home.config);
+  // The configuration too: a config.toml this host cannot follow leaves no folders behind.
+  const configPath = Home.configPath(root);
+  const config = loadConfig(configPath);
+  const embedder = options.embedder ?? buildEmbedder(config, configPath);
   const llm = options.llm ?? buildLlm(config);
+  const home = new Home(root);
   const threshold = config.memory.supersession_threshold ?? embedder.supersessionThreshold?.() ?? 0.75;
   const settings = {
     supersessionThreshold: Math.fround(threshold),

@@ -5,7 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import path from "node:path";
 import { StaticEmbedder } from "../src/embedder.js";
+import { openMemory, ConfigError } from "../src/index.js";
+import { scratchDir } from "./helpers/scratch.mjs";
 
 const fixtures = JSON.parse(fs.readFileSync(new URL("./fixtures/rust-vectors.json", import.meta.url), "utf8"));
 const embedder = new StaticEmbedder();
@@ -37,4 +40,12 @@ test("vectors are unit length, 256 dimensions", () => {
   assert.equal(v.length, 256);
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
   assert.ok(Math.abs(norm - 1) < 1e-5);
+});
+
+test("a home configured for the Rust host's transformer is refused, and left as it was", async () => {
+  const home = scratchDir("ash-transformer-");
+  const config = path.join(home, "config.toml");
+  fs.writeFileSync(config, '[embedder]\nprovider = "transformer"\n');
+  await assert.rejects(openMemory({ home }), (e) => e instanceof ConfigError && /transformer.*native host/.test(e.message));
+  assert.deepEqual(fs.readdirSync(home), ["config.toml"]);
 });

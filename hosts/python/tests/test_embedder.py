@@ -11,6 +11,10 @@ import struct
 from array import array
 from pathlib import Path
 
+import pytest
+
+import ash_memory
+from ash_memory import Memory
 from ash_memory.embedder import StaticEmbedder, norm_f32
 
 DATA = Path(__file__).parent / "data"
@@ -51,3 +55,12 @@ def test_texts_without_known_tokens_give_zero_vectors():
     v = StaticEmbedder().embed(["🙂", ""])
     assert all(x == 0.0 for x in v[0]) and all(x == 0.0 for x in v[1])
     assert len(v[0]) == 256
+
+
+def test_a_home_configured_for_the_rust_hosts_transformer_is_refused_and_left_as_it_was(home: Path):
+    home.mkdir()
+    (home / "config.toml").write_text('[embedder]\nprovider = "transformer"\n')
+    with pytest.raises(ash_memory.ConfigError) as e:
+        Memory(home)
+    assert "transformer" in str(e.value) and "native host" in str(e.value)
+    assert sorted(p.name for p in home.iterdir()) == ["config.toml"]

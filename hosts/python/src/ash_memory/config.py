@@ -92,6 +92,11 @@ class Config:
                     raise ConfigError(f"{self.path}: [embedder] {key} is required for openai")
             http = HttpClient(float(e.get("timeout_secs", 30)), HTTP_RETRIES, e.get("api_key_env"))
             return OpenAiEmbedder(http, e["base_url"], e["model"], e["dimensions"])
+        if provider == "transformer":
+            # The encoder is native code in the Rust host; refusing keeps a shared home's
+            # vectors from switching model back and forth between hosts.
+            raise ConfigError(f'{self.path}: [embedder] provider "transformer" runs only in the native host '
+                              '(ash-memory); this host offers "static" and "openai"')
         raise ConfigError(f'{self.path}: [embedder] provider "{provider}" is not one of "static", "openai"')
 
     def build_llm(self) -> Llm:

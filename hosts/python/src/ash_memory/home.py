@@ -42,7 +42,12 @@ class Home:
 
     @property
     def config(self) -> Path:
-        return self.root / "config.toml"
+        return Home.config_path(self.root)
+
+    @staticmethod
+    def config_path(root: Path) -> Path:
+        """The config.toml of the home at `root`, without making the home's folders."""
+        return root / "config.toml"
 
     @property
     def memories(self) -> Path:

@@ -76,10 +76,10 @@ class Memory:
         """
         from .home import default_root
 
-        self.home = Home(Path(home).expanduser() if home is not None else default_root())
-        self.user = user
-        self.chat = chat
-        config = Config.load(self.home.config)
+        root = Path(home).expanduser() if home is not None else default_root()
+        # Everything is checked before the home's folders are made: a bad option or a
+        # config.toml this host cannot follow leaves nothing behind.
+        config = Config.load(Home.config_path(root))
         try:
             self._clock = Clock(now)
             self._ids = IdSource(ids)
@@ -87,6 +87,9 @@ class Memory:
             raise InvalidInput(str(e)) from None
         emb = embedder if embedder is not None else config.build_embedder()
         model = llm if llm is not None else config.build_llm()
+        self.home = Home(root)
+        self.user = user
+        self.chat = chat
         files = FileStore(self.home)
         index = SqliteIndex(self.home.index)
         self._state = HostState(self.home, files, index, emb, model, self._clock, self._ids,
