@@ -1,20 +1,17 @@
 //! all-MiniLM-L6-v2 as a transformer, run on the CPU in the host: `[embedder] provider =
-//! "transformer"`. Its weights (int8, 23 MB, see `host/model/NOTICE`) are embedded in the
-//! binary and its WordPiece tokenizer is the model's own.
-
-mod bert;
-mod linear;
-mod weights;
+//! "transformer"`. Its weights (int8, 24 MB, see `host/model/NOTICE`) are embedded in the
+//! binary, its WordPiece tokenizer is the model's own, and the `ash-memory-encoder` crate
+//! does the arithmetic.
 
 use std::sync::OnceLock;
 
+use ash_memory_encoder::{Encoder, MAX_TOKENS};
 use tokenizers::Tokenizer;
 
 use super::{EmbedError, Embedder};
-use bert::Encoder;
 
-const TOKENIZER: &[u8] = include_bytes!("../../../model/transformer/tokenizer.json");
-const WEIGHTS: &[u8] = include_bytes!("../../../model/transformer/model.safetensors");
+const TOKENIZER: &[u8] = include_bytes!("../../model/transformer/tokenizer.json");
+const WEIGHTS: &[u8] = include_bytes!("../../model/transformer/model.safetensors");
 
 /// Tokens per forward pass: bounds the pass's buffers (about 40 MB at this size) while
 /// letting many short texts share one set of matrix products.
@@ -34,7 +31,7 @@ impl TransformerEmbedder {
     /// The model id recorded in the index and in each memory line.
     pub const MODEL_ID: &'static str = "all-minilm-l6-v2-int8";
     /// Its dimension.
-    pub const DIMENSION: u32 = bert::DIMENSION as u32;
+    pub const DIMENSION: u32 = ash_memory_encoder::DIMENSION as u32;
 
     /// Loading happens on first use, so commands that embed nothing never pay for it.
     pub fn new() -> Self {
@@ -58,10 +55,9 @@ impl Default for TransformerEmbedder {
 impl Model {
     fn load() -> Result<Model, String> {
         let tokenizer = Tokenizer::from_bytes(TOKENIZER).map_err(|e| e.to_string())?;
-        let weights = weights::Weights::parse(WEIGHTS)?;
         Ok(Model {
             tokenizer,
-            encoder: Encoder::load(&weights)?,
+            encoder: Encoder::load(WEIGHTS)?,
         })
     }
 
@@ -72,7 +68,7 @@ impl Model {
             .map_err(|e| EmbedError::Unavailable(format!("tokenizing failed: {e}")))?;
         let mut ids = encoding.get_ids().to_vec();
         // The tokenizer truncates at 256; this guards the position table whatever it says.
-        ids.truncate(Encoder::MAX_TOKENS);
+        ids.truncate(MAX_TOKENS);
         Ok(ids)
     }
 }

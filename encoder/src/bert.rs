@@ -7,8 +7,8 @@
 
 use std::ops::Range;
 
-use super::linear::Linear;
-use super::weights::{Int8Matrix, Weights};
+use crate::linear::Linear;
+use crate::weights::{Int8Matrix, Weights};
 
 /// The shape of all-MiniLM-L6-v2 (its `config.json`).
 const HIDDEN: usize = 384;
@@ -19,8 +19,10 @@ const LAYERS: usize = 6;
 const POSITIONS: usize = 512;
 const LAYER_NORM_EPS: f32 = 1e-12;
 
-/// The output dimension.
-pub(super) const DIMENSION: usize = HIDDEN;
+/// The length of every vector [`Encoder::encode`] returns.
+pub const DIMENSION: usize = HIDDEN;
+/// The longest text the position table allows, in tokens.
+pub const MAX_TOKENS: usize = POSITIONS;
 
 struct LayerNorm {
     gain: Vec<f32>,
@@ -38,8 +40,8 @@ struct Layer<'a> {
     output_norm: LayerNorm,
 }
 
-/// The encoder, borrowing its matrices from the embedded weights.
-pub(super) struct Encoder<'a> {
+/// The encoder, borrowing its matrices from the weights' bytes.
+pub struct Encoder<'a> {
     words: Int8Matrix<'a>,
     positions: Vec<f32>,
     token_type: Vec<f32>,
@@ -48,8 +50,10 @@ pub(super) struct Encoder<'a> {
 }
 
 impl<'a> Encoder<'a> {
-    /// Reads the weights: the matrices stay where they are; vectors are copied out.
-    pub(super) fn load(w: &Weights<'a>) -> Result<Self, String> {
+    /// Reads the weights from a packed safetensors file: the matrices stay where they are;
+    /// vectors are copied out. The error says which tensor is missing or malformed.
+    pub fn load(bytes: &'a [u8]) -> Result<Self, String> {
+        let w = &Weights::parse(bytes)?;
         let linear = |name: &str, outputs: usize, inputs: usize| -> Result<Linear<'a>, String> {
             Linear::new(
                 w.int8(&format!("{name}.weight"), outputs, inputs)?,
@@ -87,18 +91,22 @@ impl<'a> Encoder<'a> {
         })
     }
 
-    /// The longest text the position table allows, in tokens.
-    pub(super) const MAX_TOKENS: usize = POSITIONS;
-
-    /// One unit vector per text, each given as its token ids ([CLS] ... [SEP]). Every text
-    /// must be non-empty and at most [`Self::MAX_TOKENS`] long.
-    pub(super) fn encode(&self, texts: &[Vec<u32>]) -> Vec<Vec<f32>> {
+    /// One unit vector per text, each given as its token ids ([CLS] ... [SEP]).
+    ///
+    /// # Panics
+    ///
+    /// If a text is empty or longer than [`MAX_TOKENS`].
+    pub fn encode(&self, texts: &[Vec<u32>]) -> Vec<Vec<f32>> {
         let mut spans: Vec<Range<usize>> = Vec::with_capacity(texts.len());
         let total: usize = texts.iter().map(Vec::len).sum();
         let mut x = vec![0.0f32; total * HIDDEN];
         let mut at = 0;
         for ids in texts {
-            debug_assert!(!ids.is_empty() && ids.len() <= POSITIONS);
+            assert!(
+                !ids.is_empty() && ids.len() <= POSITIONS,
+                "a text of {} tokens",
+                ids.len()
+            );
             for (pos, &id) in ids.iter().enumerate() {
                 let row = &mut x[(at + pos) * HIDDEN..(at + pos + 1) * HIDDEN];
                 let id = (id as usize).min(self.words.rows - 1);

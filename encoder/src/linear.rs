@@ -8,7 +8,7 @@
 //! and no copy. On x86-64 with AVX2 and FMA (checked at run time) the dot products run eight
 //! lanes wide; elsewhere a portable loop does the same sums.
 
-use super::weights::Int8Matrix;
+use crate::weights::Int8Matrix;
 
 /// Tokens per tile: a tile's rows stay in the core's L2 cache while every weight row passes
 /// over them, so that a large batch reads each weight from cache once a tile rather than
