@@ -18,7 +18,6 @@ a model.
 """
 import argparse
 import array
-import io
 import json
 import pathlib
 import struct

@@ -17,6 +17,7 @@ const HEAD: usize = HIDDEN / HEADS;
 const INTERMEDIATE: usize = 1536;
 const LAYERS: usize = 6;
 const POSITIONS: usize = 512;
+const VOCABULARY: usize = 30522;
 const LAYER_NORM_EPS: f32 = 1e-12;
 
 /// The length of every vector [`Encoder::encode`] returns.
@@ -81,7 +82,7 @@ impl<'a> Encoder<'a> {
                 output_norm: norm(&format!("{p}.output.LayerNorm"))?,
             });
         }
-        let words = w.int8("embeddings.word_embeddings.weight", 30522, HIDDEN)?;
+        let words = w.int8("embeddings.word_embeddings.weight", VOCABULARY, HIDDEN)?;
         Ok(Encoder {
             words,
             positions: w.vector("embeddings.position_embeddings.weight", POSITIONS * HIDDEN)?,

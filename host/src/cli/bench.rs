@@ -115,7 +115,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
         if !json_out {
             eprintln!("bench: {memories} memories...");
         }
-        all.push(measure(memories, args, &args.embedder)?);
+        all.push(measure(memories, args)?);
     }
     if json_out {
         let out = if all.len() == 1 {
@@ -132,8 +132,8 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
 
 /// Fills a fresh home with `memories` and measures everything at that size; with
 /// `--native`, the same workload once more on another fresh home without the sandbox.
-fn measure(memories: usize, args: &BenchArgs, embedder: &str) -> Result<Figures> {
-    let (samples, keep, native) = (args.samples, args.keep.as_deref(), args.native);
+fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
+    let (samples, keep, native, embedder) = (args.samples, args.keep.as_deref(), args.native, args.embedder.as_str());
     let dir = tempfile::tempdir()?;
     let home = match keep {
         Some(keep) => {
