@@ -18,6 +18,8 @@ pub struct NewMemory {
     pub shared: bool,
     pub source: Option<String>,
     pub observed_at: Option<String>,
+    /// What was said around it; searched with the content, never shown.
+    pub context: Option<String>,
     /// Where an extracted fact came from; only extraction sets it (the WIT `new-memory`
     /// has no such field, so no caller can claim it).
     pub provenance: Option<Provenance>,

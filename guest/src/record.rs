@@ -69,6 +69,11 @@ pub struct MemoryRecord {
     /// When its owner confirmed it (`confirm`): it no longer decays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmed_at: Option<String>,
+    /// What was said around the fact when it was stored (in a conversation, the turn
+    /// before it): embedded and searched with the content, never shown as the memory. A
+    /// reply such as "Yes, last week!" is found by the question it answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
     /// Fields written by a newer schema; kept so that a rewrite never drops them.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -110,6 +115,19 @@ impl MemoryRecord {
     /// The record as one JSONL line (no trailing newline).
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).expect("a memory record always serializes")
+    }
+
+    /// The text the record is embedded and full-text indexed by: the content, then its
+    /// context. Content first, so that a long context is what an embedder truncates.
+    /// Measured on LoCoMo's development half (turns with the session's date and the turn
+    /// before as context), one vector of both beats a vector of the content alone on
+    /// recall (turn R@10 0.756 against 0.737 with the transformer, 0.730 against 0.720
+    /// with the static model) and loses on the top rank (hit@1 0.283 against 0.331).
+    pub fn embedded_text(&self) -> String {
+        match &self.context {
+            Some(context) => format!("{}\n{context}", self.content),
+            None => self.content.clone(),
+        }
     }
 
     /// The stored vector, if there is one and it decodes.

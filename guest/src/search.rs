@@ -45,6 +45,21 @@ pub fn query_terms(text: &str) -> Vec<String> {
     terms
 }
 
+/// Whether `text` holds `term` (a lowercased query word) or a word of the same stem, as
+/// full-text search's Porter stemmer would match it ("lives" for "live", "camping" for
+/// "camp"): both share their first four letters or more, and each has at most three
+/// after what they share.
+pub fn mentions(text: &str, term: &str) -> bool {
+    let term: Vec<char> = term.chars().collect();
+    text.to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|word| {
+            let word: Vec<char> = word.chars().collect();
+            let shared = word.iter().zip(&term).take_while(|(a, b)| a == b).count();
+            word == term || (shared >= 4 && word.len() - shared <= 3 && term.len() - shared <= 3)
+        })
+}
+
 /// Fuses ranked lists of ids (best first) by Reciprocal Rank Fusion: each id scores the
 /// sum over lists of 1 / (RRF_K + rank), rank counted from 1. Best first; ties keep the
 /// order in which ids were first seen, so the earlier list breaks them.
@@ -77,6 +92,15 @@ mod tests {
         assert_eq!(query_terms("What should I avoid eating?"), vec!["avoid", "eating"]);
         assert_eq!(query_terms("Dark mode, dark MODE!"), vec!["dark", "mode"]);
         assert!(query_terms("what is it").is_empty());
+    }
+
+    #[test]
+    fn mentions_matches_words_of_the_same_stem_only() {
+        assert!(mentions("I live in Lisbon", "lives"));
+        assert!(mentions("We went camping.", "camp"));
+        assert!(mentions("Ben's trip to Japan", "japanese"));
+        assert!(!mentions("Yes, twice", "japan"));
+        assert!(!mentions("a catalogue", "cat"));
     }
 
     #[test]

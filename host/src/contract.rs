@@ -83,6 +83,7 @@ impl NewMemory {
             shared: false,
             source: None,
             observed_at: None,
+            context: None,
         }
     }
 
@@ -119,6 +120,13 @@ impl NewMemory {
     /// When it was observed (RFC 3339); decay is measured from then.
     pub fn observed_at(mut self, timestamp: impl Into<String>) -> Self {
         self.observed_at = Some(timestamp.into());
+        self
+    }
+
+    /// What was said around it (a conversation's date and the turn before): searched
+    /// with the content, never shown as the memory.
+    pub fn context(mut self, context: impl Into<String>) -> Self {
+        self.context = Some(context.into());
         self
     }
 }

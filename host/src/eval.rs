@@ -10,7 +10,9 @@
 //! ```
 //!
 //! `group` (optional) keeps sets apart: each group is stored for a user of its own and its
-//! questions search only it (a LoCoMo conversation is a group). `category` is optional.
+//! questions search only it (a LoCoMo conversation is a group). `category` is optional. A
+//! memory may also carry `context`, stored as the memory's context: what was said around
+//! it, such as a conversation's date and the turn before it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -34,6 +36,8 @@ enum Line {
         text: String,
         #[serde(default)]
         group: Option<String>,
+        #[serde(default)]
+        context: Option<String>,
     },
     Question {
         question: String,
@@ -54,11 +58,20 @@ struct Question {
     category: Option<String>,
 }
 
+/// A memory of an evaluation file.
+#[derive(Debug)]
+struct EvalMemory {
+    group: String,
+    id: String,
+    text: String,
+    context: Option<String>,
+}
+
 /// Memories and questions read from an evaluation file.
 #[derive(Debug, Default)]
 pub struct EvalSet {
-    /// (group, id, text), in file order.
-    memories: Vec<(String, String, String)>,
+    /// In file order.
+    memories: Vec<EvalMemory>,
     questions: Vec<Question>,
 }
 
@@ -104,7 +117,17 @@ impl EvalSet {
             }
             let bad = |why: String| Error::InvalidInput(format!("line {n}: {why}"));
             match serde_json::from_str::<Line>(line).map_err(|e| bad(e.to_string()))? {
-                Line::Memory { id, text, group } => set.memories.push((group.unwrap_or_default(), id, text)),
+                Line::Memory {
+                    id,
+                    text,
+                    group,
+                    context,
+                } => set.memories.push(EvalMemory {
+                    group: group.unwrap_or_default(),
+                    id,
+                    text,
+                    context,
+                }),
                 Line::Question {
                     question,
                     answers,
@@ -208,9 +231,9 @@ impl EvalSet {
     /// questions by what its search ranks in the top 10.
     fn score(&self, store: &mut impl Evaluated) -> Result<EvalReport, Error> {
         let mut report = EvalReport::default();
-        let mut groups: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
-        for (group, id, text) in &self.memories {
-            groups.entry(group).or_default().push((id, text));
+        let mut groups: BTreeMap<&str, Vec<&EvalMemory>> = BTreeMap::new();
+        for m in &self.memories {
+            groups.entry(&m.group).or_default().push(m);
         }
         let now = chrono::Utc::now().to_rfc3339();
         for (group, items) in groups {
@@ -221,8 +244,9 @@ impl EvalSet {
                 "exported_at": now, "user_id": user, "chat_id": null, "include_archive": false,
             });
             let lines: Vec<String> = std::iter::once(header.to_string())
-                .chain(items.iter().map(|(id, text)| {
-                    json!({"kind": "memory", "id": stored_id(group, id), "version": 1, "content": text, "embedding": null,
+                .chain(items.iter().map(|m| {
+                    json!({"kind": "memory", "id": stored_id(group, &m.id), "version": 1, "content": m.text,
+                           "context": m.context, "embedding": null,
                            "created_at": now, "owner_user_id": user})
                     .to_string()
                 }))

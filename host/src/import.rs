@@ -73,6 +73,8 @@ struct FactObject {
     source: Option<String>,
     #[serde(default)]
     observed_at: Option<String>,
+    #[serde(default)]
+    context: Option<String>,
     /// mem0's export: whose memory it is (an import takes only the caller's), when it
     /// was made (read as when it was observed), and fields with no counterpart here.
     #[serde(default)]
@@ -93,7 +95,7 @@ impl FactFile {
     /// Reads facts from a file, by its shape: a JSON array (`[...]`), JSON lines (each
     /// line a string or an object), or plain text with one fact per line. A JSON fact is
     /// a string or `{"content": ..., "type", "subjects", "expires_in_days", "shared",
-    /// "source", "observed_at"}` (`memory` or `text` may stand for `content`). Blank
+    /// "source", "observed_at", "context"}` (`memory` or `text` may stand for `content`). Blank
     /// lines are skipped. Facts read as text get `source` "import".
     ///
     /// Errors: [`Error::Io`] when the file cannot be read; [`Error::InvalidInput`], naming
@@ -196,6 +198,7 @@ fn to_new_memory(value: serde_json::Value) -> Result<(NewMemory, Option<String>)
         shared: o.shared,
         source: Some(o.source.unwrap_or_else(|| "import".to_owned())),
         observed_at: o.observed_at.or(o.created_at),
+        context: o.context,
     };
     Ok((fact, o.user_id))
 }

@@ -11,6 +11,7 @@ mod server;
 mod async_host;
 mod cli;
 mod conformance;
+mod context;
 mod contract;
 mod conversations;
 mod crash;

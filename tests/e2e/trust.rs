@@ -369,6 +369,7 @@ fn secrets_are_refused_wherever_they_are_written() {
     for args in [
         vec!["add", "Deploy notes", "--source", token],
         vec!["add", "Deploy notes", "--subject", token],
+        vec!["add", "Deploy notes", "--context", token],
         vec!["people", "add", token],
         vec!["people", "add", "Sarah", "--alias", token],
         vec!["add", "GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ0123"],

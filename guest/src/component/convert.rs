@@ -140,6 +140,7 @@ pub(super) fn new_memory(m: memories::NewMemory) -> api::NewMemory {
         shared: m.shared,
         source: m.source,
         observed_at: m.observed_at,
+        context: m.context,
         provenance: None,
     }
 }

@@ -126,7 +126,7 @@ impl<P: Ports> MemoryService<P> {
     }
 
     fn vectors_for(&self, records: &[MemoryRecord]) -> Vec<Option<Vec<f32>>> {
-        let texts: Vec<String> = records.iter().map(|r| r.content.clone()).collect();
+        let texts: Vec<String> = records.iter().map(MemoryRecord::embedded_text).collect();
         let dimension = self.ports.embedder_dimension();
         match self.ports.embed(&texts) {
             Ok(vectors) if vectors.len() == records.len() => {

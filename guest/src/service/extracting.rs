@@ -210,6 +210,7 @@ impl<P: Ports> MemoryService<P> {
                 shared: false,
                 source: Some("extraction".into()),
                 observed_at: Some(exchange.user.created_at.clone()),
+                context: None,
                 provenance: Some(Provenance {
                     session_id: session.id.clone(),
                     message_id: exchange.user.id.clone(),

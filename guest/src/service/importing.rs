@@ -4,9 +4,9 @@
 //! - A fact that fails validation is refused alone, with its position; the rest go in.
 //!   (`check_only` runs only the validation, so that a caller can refuse a whole file
 //!   before anything is written.)
-//! - A fact already stored (the same text, scope and subjects as a live memory, or as an
-//!   earlier fact of the list) is counted as present and not stored again, so that an
-//!   interrupted import can simply be run again.
+//! - A fact already stored (the same text, context, scope and subjects as a live memory,
+//!   or as an earlier fact of the list) is counted as present and not stored again, so
+//!   that an interrupted import can simply be run again.
 //! - When no language model answers, the conservative rule decides supersession, and the
 //!   rule only ever replaces a fact by one in the same block (see
 //!   [`supersession::rule_block`]). So candidates are grouped by block instead of searched
@@ -127,7 +127,10 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         let mut keep = Vec::with_capacity(records.len());
         for (i, record) in records.iter().enumerate() {
-            let same = |other: &MemoryRecord| other.content == record.content && same_slot(other, record);
+            // The same words said in another context ("Yes!" to two questions) are two facts.
+            let same = |other: &MemoryRecord| {
+                other.content == record.content && other.context == record.context && same_slot(other, record)
+            };
             let seen = stored.iter().any(|m| same(m))
                 || self.archived.texts.contains(&slot_text(record))
                 || records[..i].iter().zip(&keep).any(|(r, k)| *k && same(r));
@@ -271,11 +274,12 @@ fn slot_text(r: &MemoryRecord) -> String {
     subjects.sort();
     subjects.dedup();
     format!(
-        "{}\u{1f}{}\u{1f}{}\u{1f}{}",
+        "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
         r.owner_user_id.as_deref().unwrap_or_default(),
         r.chat_id.as_deref().unwrap_or_default(),
         subjects.join("\u{1e}"),
-        r.content
+        r.content,
+        r.context.as_deref().unwrap_or_default()
     )
 }
 

@@ -176,7 +176,7 @@ impl<P: Ports> MemoryService<P> {
             .memories
             .iter()
             .filter(|r| r.superseded_at.is_none() && r.embedding.is_none())
-            .map(|r| (r.id.clone(), r.content.clone()))
+            .map(|r| (r.id.clone(), r.embedded_text()))
             .collect();
         if pending.is_empty() {
             return Ok(());
@@ -196,7 +196,7 @@ impl<P: Ports> MemoryService<P> {
                 continue;
             };
             match self.memories.get(&id) {
-                Some(r) if r.embedding.is_none() && r.superseded_at.is_none() && r.content == content => {
+                Some(r) if r.embedding.is_none() && r.superseded_at.is_none() && r.embedded_text() == content => {
                     let mut r = r.clone();
                     r.embedding = Some(encode_embedding(&vector));
                     r.embedding_model = Some(model.clone());
@@ -235,7 +235,7 @@ pub(crate) fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) ->
     IndexEntry {
         kind: EntryKind::Memory,
         id: record.id.clone(),
-        content: record.content.clone(),
+        content: record.embedded_text(),
         embedding,
         owner_user_id: record.owner_user_id.clone(),
         chat_id: record.chat_id.clone(),

@@ -46,7 +46,7 @@ impl<P: Ports> MemoryService<P> {
                 .collect();
             let missing: Vec<usize> = (0..batch.len()).filter(|&i| vectors[i].is_none()).collect();
             if !missing.is_empty() && !embedder_down {
-                let texts: Vec<String> = missing.iter().map(|&i| batch[i].content.clone()).collect();
+                let texts: Vec<String> = missing.iter().map(|&i| batch[i].embedded_text()).collect();
                 match self.ports.embed(&texts) {
                     Ok(new) if new.len() == texts.len() => {
                         for (&i, vector) in missing.iter().zip(new) {

@@ -10,7 +10,7 @@ use super::MemoryService;
 use super::exporting::Header;
 use super::index_sync::index_entry;
 use super::person_resolution::refuse_secret;
-use super::validation::check_content;
+use super::validation::{check_content, check_context};
 use crate::api::{Error, RecordsImported};
 use crate::memory_type::classify;
 use crate::people::PersonRecord;
@@ -88,7 +88,7 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         for batch in stale.chunks(EMBED_BATCH) {
-            let texts: Vec<String> = batch.iter().map(|&i| memories[i].1.content.clone()).collect();
+            let texts: Vec<String> = batch.iter().map(|&i| memories[i].1.embedded_text()).collect();
             match self.ports.embed(&texts) {
                 Ok(vectors) if vectors.len() == texts.len() => {
                     for (&i, v) in batch.iter().zip(vectors) {
@@ -277,6 +277,7 @@ fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), St
         "memory" | "archived" => {
             let mut r = MemoryRecord::parse(&record).map_err(|e| e.0)?;
             check_content(&r.content).map_err(|e| e.to_string())?;
+            r.context = check_context(r.context.as_deref()).map_err(|e| e.to_string())?;
             refuse_secret(&r.source).map_err(|e| format!("the source: {e}"))?;
             let in_archive = kind == "archived";
             if in_archive != r.archived_at.is_some() {

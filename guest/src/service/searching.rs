@@ -13,7 +13,7 @@ use crate::lifecycle;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, format_time, parse_time};
 use crate::scope::Caller;
-use crate::search::{MIN_VECTOR_SIMILARITY, fuse, query_terms};
+use crate::search::{MIN_VECTOR_SIMILARITY, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
 
 impl<P: Ports> MemoryService<P> {
@@ -114,13 +114,21 @@ impl<P: Ports> MemoryService<P> {
             None => Vec::new(),
         };
         let terms = query_terms(text);
-        let text_ids: Vec<String> = self
+        let mut text_ids: Vec<String> = self
             .ports
             .index_text_search(&terms, k, &scope)?
             .into_iter()
             .filter(|h| usable(&h.id))
             .map(|h| h.id)
             .collect();
+        // A memory found only by the words of its context comes after those that say
+        // the words themselves: the turn after an answer holds the answer as its context.
+        text_ids.sort_by_key(|id| {
+            !self
+                .memories
+                .get(id)
+                .is_some_and(|r| terms.iter().any(|t| mentions(&r.content, t)))
+        });
 
         // Person graph: memories about those people, closest to the query first.
         let mut graph: Vec<(f32, DateTime<Utc>, String)> = self

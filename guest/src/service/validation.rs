@@ -25,6 +25,7 @@ impl<P: Ports> MemoryService<P> {
     ) -> Result<MemoryRecord, Error> {
         let content = item.content.trim().to_owned();
         check_content(&content)?;
+        let context = check_context(item.context.as_deref())?;
         let source = item.source.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
         if let Some(kind) = source.as_deref().and_then(secrets::detect) {
             return Err(Error::SecretRefused(format!(
@@ -79,6 +80,7 @@ impl<P: Ports> MemoryService<P> {
             entities: None,
             last_accessed_at: None,
             confirmed_at: None,
+            context,
             extra: Default::default(),
         })
     }
@@ -107,6 +109,27 @@ pub(super) fn check_content(content: &str) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+/// A memory's context, trimmed; `None` when it shows nothing. It is searched as the
+/// content is, so it is held to the same size and refused for the same secrets.
+pub(super) fn check_context(context: Option<&str>) -> Result<Option<String>, Error> {
+    let Some(context) = context.map(str::trim).filter(|c| !c.chars().all(is_invisible)) else {
+        return Ok(None);
+    };
+    if context.len() > MAX_CONTENT_BYTES {
+        return Err(Error::InvalidInput(format!(
+            "the context is {} bytes; it holds at most {MAX_CONTENT_BYTES}",
+            context.len()
+        )));
+    }
+    if let Some(kind) = secrets::detect(context) {
+        return Err(Error::SecretRefused(format!(
+            "the context looks like {}; secrets are never stored in memory",
+            kind.describe()
+        )));
+    }
+    Ok(Some(context.to_owned()))
 }
 
 /// Subject references are user text like any other: a secret in one is refused.

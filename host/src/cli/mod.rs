@@ -77,13 +77,17 @@ enum Command {
         /// When it was observed (RFC 3339); decay counts from then
         #[arg(long, value_name = "T")]
         observed_at: Option<String>,
+        /// What was said around it (a conversation's date, the turn before): searched
+        /// with the text, never shown as the memory
+        #[arg(long, value_name = "TEXT")]
+        context: Option<String>,
     },
     /// Remember many facts from a file: one per line, a JSON list, JSON lines, mem0's
     /// export, or an ash-memory export (records kept as they were)
     Import {
         /// The file: plain text (one fact per line), a JSON list of facts, or JSON lines;
         /// a JSON fact is a string or {"content", "type", "subjects", "expires_in_days",
-        /// "shared", "source", "observed_at"} (mem0's {"memory", "user_id", "metadata",
+        /// "shared", "source", "observed_at", "context"} (mem0's {"memory", "user_id", "metadata",
         /// "created_at"} too); or what `export` wrote
         file: PathBuf,
         /// Import the other facts when some would be refused (else nothing is imported)
@@ -447,6 +451,7 @@ pub fn run() -> Result<()> {
             shared,
             source,
             observed_at,
+            context,
         } => {
             let item = NewMemory {
                 content: text,
@@ -456,6 +461,7 @@ pub fn run() -> Result<()> {
                 shared,
                 source: Some(source),
                 observed_at,
+                context,
             };
             out.added(&store.add(&caller, &item)?);
         }

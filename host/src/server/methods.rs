@@ -68,6 +68,7 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
                 shared: p.shared,
                 source: Some(p.source.unwrap_or_else(|| "rpc".into())),
                 observed_at: p.observed_at,
+                context: p.context,
             };
             Box::new(move |s| Ok(wire::added(&s.add(&caller, &item)?)))
         }
@@ -206,6 +207,7 @@ struct AddParams {
     #[serde(default)]
     shared: bool,
     observed_at: Option<String>,
+    context: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -62,7 +62,7 @@ export function caller(c) {
   return { userId, chatId };
 }
 
-/** A new memory: `{ content, memoryType, expiresInDays, subjects, shared, source, observedAt }`. */
+/** A new memory: `{ content, memoryType, expiresInDays, subjects, shared, source, observedAt, context }`. */
 export function newMemory(item) {
   if (typeof item === "string") item = { content: item };
   if (!item || typeof item !== "object") throw bad("a memory must be { content, ... } or its text");
@@ -74,6 +74,7 @@ export function newMemory(item) {
     shared: bool(item.shared, "shared"),
     source: optionalText(item.source, "source"),
     observedAt: optionalText(pick(item, "observedAt", "observed_at"), "observedAt"),
+    context: optionalText(item.context, "context"),
   };
 }
 

@@ -109,7 +109,7 @@ export async function callMethod(mem, method, rawParams = {}) {
     case "memory.add": {
       const p = checkFields(params, {
         content: "string", source: "string?", expires_days: "u32?", subjects: "strings=",
-        memory_type: "string?", shared: "bool=", observed_at: "string?",
+        memory_type: "string?", shared: "bool=", observed_at: "string?", context: "string?",
       });
       return mem.add(caller, {
         content: p.content,
@@ -119,6 +119,7 @@ export async function callMethod(mem, method, rawParams = {}) {
         shared: p.shared,
         source: p.source ?? "rpc",
         observedAt: p.observed_at,
+        context: p.context,
       });
     }
     case "memory.list": {

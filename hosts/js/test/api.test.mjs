@@ -238,3 +238,23 @@ test("a home written here is read by the Rust CLI, and the reverse", { skip: !ha
   assert.deepEqual(lines, [], "no warning, no rebuild");
   back.close();
 });
+
+test("a context is searched with the content, kept in the record, and never shown", async () => {
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW, ids: "sequential" });
+  await mem.add(alice, { content: "I drive a 2015 Subaru Outback" });
+  await mem.add(alice, { content: "Yes, twice, and I would go back tomorrow", context: "Ana: Have you ever been to Japan?" });
+  const found = await mem.search(alice, { query: "japan" });
+  assert.deepEqual(found.hits.map((h) => h.content), ["Yes, twice, and I would go back tomorrow"]);
+  assert.ok(!JSON.stringify(found).includes("Have you ever"));
+  const line = fs.readFileSync(path.join(home, "memory", "memories.jsonl"), "utf8").trim().split("\n").pop();
+  assert.equal(JSON.parse(line).context, "Ana: Have you ever been to Japan?");
+  const before = snapshot(home);
+  await assert.rejects(
+    mem.add(alice, { content: "Noted", context: "my token is ghp_0123456789abcdefghijABCDEFGHIJ0123" }),
+    SecretRefusedError,
+  );
+  await assert.rejects(mem.add(alice, { content: "Noted", context: 7 }), InvalidInputError);
+  assert.deepEqual(snapshot(home), before);
+  mem.close();
+});

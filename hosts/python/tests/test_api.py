@@ -259,3 +259,19 @@ def test_ctrl_c_in_an_import_reaches_the_caller_and_the_call_rolls_back(home: Pa
         embedder.armed = False
         m.add("I live in Porto")
         assert [x.content for x in m.list()] == ["I live in Porto", "I'm allergic to peanuts"]
+
+
+def test_a_context_is_searched_with_the_content_kept_and_never_shown(m: Memory, home: Path):
+    m.add("I drive a 2015 Subaru Outback", user="alice")
+    m.add("Yes, twice, and I would go back tomorrow", user="alice", context="Ana: Have you ever been to Japan?")
+    found = m.search("japan", user="alice")
+    assert [h.memory.content for h in found] == ["Yes, twice, and I would go back tomorrow"]
+    assert "Have you ever" not in str(found.to_dict())
+    line = (home / "memory" / "memories.jsonl").read_text().strip().splitlines()[-1]
+    assert '"context":"Ana: Have you ever been to Japan?"' in line
+    before = snapshot(home)
+    with pytest.raises(SecretRefused):
+        m.add("Noted", user="alice", context="my token is ghp_0123456789abcdefghijABCDEFGHIJ0123")
+    with pytest.raises(InvalidInput):
+        m.add("Noted", user="alice", context=7)  # type: ignore[arg-type]
+    assert snapshot(home) == before

@@ -1,9 +1,9 @@
 //! Adding: what one add writes, and what it refuses before writing anything.
 
-use super::{alice, service};
+use super::{alice, search, service};
 use crate::api::*;
 use crate::memory_type::MemoryType;
-use crate::ports::Collection;
+use crate::ports::{Collection, Ports};
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
 
@@ -69,5 +69,53 @@ fn bad_input_is_refused() {
         s.search(&alice(), &SearchQuery::default()),
         Err(Error::InvalidInput(_))
     ));
+    assert_eq!(s.ports().file(Collection::Memories), "");
+}
+
+#[test]
+fn a_context_is_kept_and_searched_with_the_content_but_never_shown() {
+    let mut s = service();
+    let reply = NewMemory {
+        context: Some("  Ana: Have you ever been to Japan?\n".into()),
+        ..NewMemory::text("Yes, twice")
+    };
+    let m = s.add(&alice(), reply).unwrap().memories.remove(0);
+    assert_eq!(m.content, "Yes, twice");
+    let record = MemoryRecord::parse(s.ports().file(Collection::Memories).lines().next().unwrap()).unwrap();
+    assert_eq!(record.context.as_deref(), Some("Ana: Have you ever been to Japan?"));
+    // The index finds it by the words of its context; its vector is made from both.
+    let entry = s.ports().index.borrow()[&m.id].clone();
+    assert_eq!(entry.content, "Yes, twice\nAna: Have you ever been to Japan?");
+    let alone = s.ports().embed(&["Yes, twice".to_owned()]).unwrap().remove(0);
+    assert_ne!(entry.embedding.unwrap(), alone);
+    assert_eq!(search(&mut s, &alice(), "japan"), ["Yes, twice"]);
+    // A blank context is none.
+    let blank = NewMemory {
+        context: Some(" \n ".into()),
+        ..NewMemory::text("I like tea")
+    };
+    s.add(&alice(), blank).unwrap();
+    let last = s.ports().file(Collection::Memories).lines().last().unwrap().to_owned();
+    assert_eq!(MemoryRecord::parse(&last).unwrap().context, None);
+    assert!(!last.contains("\"context\""), "{last}");
+}
+
+#[test]
+fn a_context_with_a_secret_or_too_long_is_refused_before_anything_is_written() {
+    let mut s = service();
+    let secret = NewMemory {
+        context: Some("Ben: the key is AKIAIOSFODNN7EXAMPLE".into()),
+        ..NewMemory::text("Thanks, noted")
+    };
+    let err = s.add(&alice(), secret).unwrap_err();
+    assert!(
+        matches!(&err, Error::SecretRefused(m) if m.contains("context") && !m.contains("AKIA")),
+        "{err:?}"
+    );
+    let long = NewMemory {
+        context: Some("word ".repeat(4000)),
+        ..NewMemory::text("Thanks, noted")
+    };
+    assert!(matches!(s.add(&alice(), long), Err(Error::InvalidInput(m)) if m.contains("context")));
     assert_eq!(s.ports().file(Collection::Memories), "");
 }

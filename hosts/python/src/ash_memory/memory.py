@@ -198,10 +198,13 @@ class Memory:
         shared: bool = False,
         source: str | None = None,
         observed_at: str | None = None,
+        context: str | None = None,
     ) -> Added:
-        """Stores one memory, superseding what it verifiably replaces."""
+        """Stores one memory, superseding what it verifiably replaces. `context` is what was
+        said around it (a conversation's date, the turn before): searched with the content,
+        never shown as the memory."""
         item = new_memory(content, memory_type=memory_type, expires_days=expires_days, subjects=subjects,
-                          shared=shared, source=source, observed_at=observed_at)
+                          shared=shared, source=source, observed_at=observed_at, context=context)
         return Added.from_wit(self._call("memories", "add", self._caller(user, chat), item))
 
     def add_batch(self, items: Sequence[dict[str, Any]], *, user: str | None = _UNSET,
@@ -389,16 +392,17 @@ class Tools:
 
 def new_memory(content: str, *, memory_type: str | None = None, expires_days: int | None = None,
                subjects: Sequence[str] = (), shared: bool = False, source: str | None = None,
-               observed_at: str | None = None) -> Any:
+               observed_at: str | None = None, context: str | None = None) -> Any:
     """A `new-memory` record, its types checked (a wrong type is `InvalidInput`)."""
     _str("content", content)
     _opt_u32("expires_days", expires_days)
     _bool("shared", shared)
     _opt_str("source", source)
     _opt_str("observed_at", observed_at)
+    _opt_str("context", context)
     return record(content=content, memory_type=_memory_type(memory_type), expires_in_days=expires_days,
                   subjects=_str_list("subjects", subjects), shared=shared, source=source,
-                  observed_at=observed_at)
+                  observed_at=observed_at, context=context)
 
 
 def _release(state: HostState) -> None:

@@ -23,7 +23,8 @@ _U32_MAX = (1 << 32) - 1
 _METHODS: dict[str, dict[str, str]] = {
     "memory.search": {"query": "str", "limit": "u32?", "about": "str?"},
     "memory.add": {"content": "str", "source": "str?", "expires_days": "u32?", "subjects": "strs",
-                   "memory_type": "str?", "shared": "bool", "observed_at": "str?"},
+                   "memory_type": "str?", "shared": "bool", "observed_at": "str?",
+                   "context": "str?"},
     "memory.list": {"limit": "u32?", "memory_type": "str?", "include_expired": "bool",
                     "include_superseded": "bool"},
     "memory.get": {"memory_id": "str"},
@@ -137,7 +138,7 @@ def call(memory: Memory, method: str, params: dict[str, Any] | None = None) -> A
 def _add(m: Memory, who: dict[str, Any], p: dict[str, Any]) -> Any:
     added = m.add(p["content"], memory_type=_memory_type(p["memory_type"]), expires_days=p["expires_days"],
                   subjects=p["subjects"], shared=p["shared"], source=p["source"] if p["source"] is not None else "rpc",
-                  observed_at=p["observed_at"], **who)
+                  observed_at=p["observed_at"], context=p["context"], **who)
     return added.to_dict()
 
 
