@@ -29,9 +29,11 @@ fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
     assert!(close(&report["categories"]["things"]["recall"]["5"], 1.0));
     assert!(close(&report["categories"]["isolation"]["hit"]["10"], 0.0));
     // What each search showed: the other group's memory is not merely ranked low, it is
-    // not shown at all; the rest show 13 results over the 7 questions.
+    // not shown at all; the rest show their answers alone (both for the question with
+    // two), 8 results over the 7 questions: what meaning alone found well below the best
+    // is noise (it was 13 before the margin).
     assert!(close(&report["categories"]["isolation"]["shown"], 0.0), "{report}");
-    assert!(close(&all["shown"], 13.0 / 7.0), "{all}");
+    assert!(close(&all["shown"], 8.0 / 7.0), "{all}");
     // The home it ran in was a temporary one: nothing was written to this one.
     assert!(!ctx.memories_path().exists());
 

@@ -90,3 +90,30 @@ fn expired_memories_are_never_returned() {
     // Ten days on, the Q2 context has decayed too.
     assert!(contents(&at(&["list"], "2026-03-09T12:00:01Z")).is_empty());
 }
+
+/// The relevance floor: what meaning alone finds well below the best hit is noise and is
+/// not shown by search ("Where do I live?" once showed the dark-mode preference and the
+/// standup under the answer), while the context block still fills its top N.
+#[test]
+fn search_shows_the_answer_without_the_noise_under_it_and_the_context_still_fills() {
+    let ctx = Ctx::new();
+    for fact in [
+        "I'm allergic to peanuts",
+        "My favorite color is blue",
+        "I prefer dark mode",
+        "I live in Lisbon",
+        "Our standup is at 9am",
+        "I live in Porto",
+    ] {
+        ctx.add("alice", fact);
+    }
+    assert_eq!(ctx.search("alice", "Where do I live?"), ["I live in Porto"]);
+    // A word of the query is evidence of its own, however far its meaning: shown.
+    let standup = ctx.search("alice", "When is standup?");
+    assert_eq!(standup[0], "Our standup is at 9am", "{standup:?}");
+    // The context block ranks without the floor: the standup, noise to search, still
+    // fills its "relevant" list.
+    let context = ctx.json(&["--user", "alice", "context", "Where do I live?"]);
+    let markdown = context["markdown"].as_str().expect("markdown");
+    assert!(markdown.contains("- [Memory] Our standup is at 9am"), "{markdown}");
+}

@@ -14,6 +14,7 @@ use crate::memory_type::MemoryType;
 use crate::ports::Ports;
 use crate::record::parse_time;
 use crate::scope::Caller;
+use crate::search::Floor;
 
 impl<P: Ports> MemoryService<P> {
     /// The context for a message; see `context` in `wit/recall.wit`.
@@ -37,7 +38,7 @@ impl<P: Ports> MemoryService<P> {
             // The search loads the memories; past messages then read only the
             // conversation collections.
             let hits = self
-                .search_embedded(caller, &query, f32::NEG_INFINITY, vector.clone(), notices)?
+                .search_embedded(caller, &query, Floor::NONE, vector.clone(), notices)?
                 .hits;
             let past = match &vector {
                 Some(v) => self.past_messages(caller, v, session.map(str::trim))?,

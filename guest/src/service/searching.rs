@@ -13,24 +13,13 @@ use crate::lifecycle;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, format_time, parse_time};
 use crate::scope::Caller;
-use crate::search::{MIN_VECTOR_SIMILARITY, fuse, mentions, query_terms};
+use crate::search::{Floor, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
 
 impl<P: Ports> MemoryService<P> {
     /// Vector, full-text and person-graph search, fused, within the caller's scope, live
     /// memories only; see `search` in `wit/recall.wit`.
     pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
-        self.search_with(caller, query, MIN_VECTOR_SIMILARITY)
-    }
-
-    /// Search with a floor on vector similarity (context assembly passes none: a small
-    /// store's best memories are worth showing even when they are weak matches).
-    pub(crate) fn search_with(
-        &mut self,
-        caller: &Caller,
-        query: &SearchQuery,
-        min_similarity: f32,
-    ) -> Result<SearchResults, Error> {
         let text = query.text.trim();
         if text.is_empty() {
             return Err(Error::InvalidInput("the query is empty".into()));
@@ -38,7 +27,7 @@ impl<P: Ports> MemoryService<P> {
         // The query is embedded before the collections are read: a remote embedder is
         // asked without the home's lock.
         let (query_vector, notices) = self.embed_query(text);
-        self.search_embedded(caller, query, min_similarity, query_vector, notices)
+        self.search_embedded(caller, query, Floor::SEARCH, query_vector, notices)
     }
 
     /// The query's vector, or none and a notice saying why.
@@ -54,12 +43,13 @@ impl<P: Ports> MemoryService<P> {
         }
     }
 
-    /// Search with the query's vector already made (or none).
+    /// Search with the query's vector already made (or none), leaving out what `floor`
+    /// calls noise.
     pub(crate) fn search_embedded(
         &mut self,
         caller: &Caller,
         query: &SearchQuery,
-        min_similarity: f32,
+        floor: Floor,
         query_vector: Option<Vec<f32>>,
         mut notices: Vec<String>,
     ) -> Result<SearchResults, Error> {
@@ -105,7 +95,7 @@ impl<P: Ports> MemoryService<P> {
                 .ports
                 .index_knn(v, k, &scope)?
                 .into_iter()
-                .filter(|h| h.score >= min_similarity && usable(&h.id))
+                .filter(|h| h.score >= floor.min_similarity && usable(&h.id))
                 .map(|h| {
                     similarity.insert(h.id.clone(), h.score);
                     h.id
@@ -159,6 +149,7 @@ impl<P: Ports> MemoryService<P> {
         let entity_ids = self.entity_matches(caller, text, now, &similarity);
 
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower.
+        let worded: HashSet<String> = text_ids.iter().chain(&graph_ids).chain(&entity_ids).cloned().collect();
         let mut fused = fuse(&[vector_ids, text_ids, graph_ids, entity_ids]);
         for (id, score) in &mut fused {
             if let Some(r) = self.memories.get(id) {
@@ -166,6 +157,29 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // Noise: a hit found by meaning alone, much less like the query than the best.
+        // (Hits shown keep `similarity` only when the vector search found them.)
+        if let Some(q) = &query_vector {
+            let closeness: HashMap<&str, f32> = fused
+                .iter()
+                .filter_map(|(id, _)| {
+                    let s = similarity.get(id).copied();
+                    Some((
+                        id.as_str(),
+                        s.or_else(|| Some(cosine(q, &self.memories.get(id)?.vector()?)))?,
+                    ))
+                })
+                .collect();
+            let best = closeness.values().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+            let shown: HashSet<String> = fused
+                .iter()
+                .filter(|(id, _)| {
+                    worded.contains(id) || closeness.get(id.as_str()).is_none_or(|&s| s >= best - floor.margin)
+                })
+                .map(|(id, _)| id.clone())
+                .collect();
+            fused.retain(|(id, _)| shown.contains(id));
+        }
         let hits: Vec<SearchHit> = fused
             .into_iter()
             .filter(|(id, _)| {
