@@ -1,6 +1,6 @@
 //! Search fusion: which words go to full-text search, and how ranked lists become one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The constant in Reciprocal Rank Fusion, 1 / (k + rank). Cormack, Clarke and Büttcher
 /// (SIGIR 2009) use 60, which damps the advantage of a top rank in any one list; measured
@@ -52,6 +52,19 @@ impl Floor {
         min_similarity: f32::NEG_INFINITY,
         margin: f32::INFINITY,
     };
+
+    /// Drops from `fused` the hits found by meaning alone (not in `worded`, the ids a word,
+    /// entity or person of the query found) whose closeness to the query (cosine
+    /// similarity, for the ids that have a vector) is more than the margin below the best.
+    pub fn drop_noise(
+        &self,
+        fused: &mut Vec<(String, f32)>,
+        worded: &HashSet<String>,
+        closeness: &HashMap<String, f32>,
+    ) {
+        let best = closeness.values().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+        fused.retain(|(id, _)| worded.contains(id) || closeness.get(id).is_none_or(|&s| s >= best - self.margin));
+    }
 }
 
 /// Words too common to tell memories apart. Without this, "What should I avoid eating?"
@@ -135,6 +148,25 @@ mod tests {
         assert!(mentions("Ben's trip to Japan", "japanese"));
         assert!(!mentions("Yes, twice", "japan"));
         assert!(!mentions("a catalogue", "cat"));
+    }
+
+    #[test]
+    fn noise_is_what_meaning_alone_found_far_below_the_best() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let fused = |v: &[&str]| ids(v).into_iter().map(|id| (id, 0.1)).collect::<Vec<_>>();
+        let closeness: HashMap<String, f32> = [("porto", 0.46), ("allergy", 0.17), ("standup", 0.16), ("word", 0.05)]
+            .map(|(id, s)| (id.to_owned(), s))
+            .into();
+        let worded: HashSet<String> = ids(&["word"]).into_iter().collect();
+        let mut hits = fused(&["porto", "allergy", "standup", "word", "no-vector"]);
+        Floor::SEARCH.drop_noise(&mut hits, &worded, &closeness);
+        let kept: Vec<&str> = hits.iter().map(|h| h.0.as_str()).collect();
+        // A word of the query is evidence however far its meaning; without a vector there
+        // is nothing to measure, so nothing is dropped.
+        assert_eq!(kept, ["porto", "word", "no-vector"]);
+        let mut all = fused(&["porto", "allergy", "standup"]);
+        Floor::NONE.drop_noise(&mut all, &HashSet::new(), &closeness);
+        assert_eq!(all.len(), 3);
     }
 
     #[test]

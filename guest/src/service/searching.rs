@@ -148,8 +148,8 @@ impl<P: Ports> MemoryService<P> {
 
         let entity_ids = self.entity_matches(caller, text, now, &similarity);
 
-        // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower.
         let worded: HashSet<String> = text_ids.iter().chain(&graph_ids).chain(&entity_ids).cloned().collect();
+        // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower.
         let mut fused = fuse(&[vector_ids, text_ids, graph_ids, entity_ids]);
         for (id, score) in &mut fused {
             if let Some(r) = self.memories.get(id) {
@@ -157,28 +157,20 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
-        // Noise: a hit found by meaning alone, much less like the query than the best.
-        // (Hits shown keep `similarity` only when the vector search found them.)
         if let Some(q) = &query_vector {
-            let closeness: HashMap<&str, f32> = fused
+            // Every hit's closeness, for the floor; a hit shows `similarity` only when the
+            // vector search found it.
+            let closeness: HashMap<String, f32> = fused
                 .iter()
                 .filter_map(|(id, _)| {
                     let s = similarity.get(id).copied();
                     Some((
-                        id.as_str(),
+                        id.clone(),
                         s.or_else(|| Some(cosine(q, &self.memories.get(id)?.vector()?)))?,
                     ))
                 })
                 .collect();
-            let best = closeness.values().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
-            let shown: HashSet<String> = fused
-                .iter()
-                .filter(|(id, _)| {
-                    worded.contains(id) || closeness.get(id.as_str()).is_none_or(|&s| s >= best - floor.margin)
-                })
-                .map(|(id, _)| id.clone())
-                .collect();
-            fused.retain(|(id, _)| shown.contains(id));
+            floor.drop_noise(&mut fused, &worded, &closeness);
         }
         let hits: Vec<SearchHit> = fused
             .into_iter()
