@@ -18,7 +18,7 @@ pub struct NewMemory {
     pub shared: bool,
     pub source: Option<String>,
     pub observed_at: Option<String>,
-    /// What was said around it; searched with the content, never shown.
+    /// What was said around it; searched with the content, returned apart from it.
     pub context: Option<String>,
     /// Where an extracted fact came from; only extraction sets it (the WIT `new-memory`
     /// has no such field, so no caller can claim it).
@@ -51,6 +51,7 @@ pub struct Memory {
     pub memory_type: MemoryType,
     pub created_at: String,
     pub observed_at: Option<String>,
+    pub context: Option<String>,
     pub owner_user_id: Option<String>,
     pub chat_id: Option<String>,
     pub subject_person_ids: Vec<String>,
@@ -73,6 +74,7 @@ impl From<&MemoryRecord> for Memory {
             memory_type: r.memory_type,
             created_at: r.created_at.clone(),
             observed_at: r.observed_at.clone(),
+            context: r.context.clone(),
             owner_user_id: r.owner_user_id.clone(),
             chat_id: r.chat_id.clone(),
             subject_person_ids: r.subject_person_ids.clone(),

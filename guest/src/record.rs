@@ -70,7 +70,7 @@ pub struct MemoryRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmed_at: Option<String>,
     /// What was said around the fact when it was stored (in a conversation, the turn
-    /// before it): embedded and searched with the content, never shown as the memory. A
+    /// before it): embedded and searched with the content, returned apart from it. A
     /// reply such as "Yes, last week!" is found by the question it answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,

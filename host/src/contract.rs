@@ -124,7 +124,7 @@ impl NewMemory {
     }
 
     /// What was said around it (a conversation's date and the turn before): searched
-    /// with the content, never shown as the memory.
+    /// with the content, returned apart from it.
     pub fn context(mut self, context: impl Into<String>) -> Self {
         self.context = Some(context.into());
         self

@@ -17,6 +17,7 @@ pub fn memory(m: &Memory) -> Value {
         "memory_type": m.memory_type.as_str(),
         "created_at": m.created_at,
         "observed_at": m.observed_at,
+        "context": m.context,
         "owner_user_id": m.owner_user_id,
         "chat_id": m.chat_id,
         "subject_person_ids": m.subject_person_ids,

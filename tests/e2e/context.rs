@@ -1,5 +1,5 @@
 //! A memory's context: what was said around a fact (a conversation's date, the turn
-//! before), searched with the content and never shown, through the CLI, the component, the
+//! before), searched with the content and returned apart from it, through the CLI, the component, the
 //! index and the embedded model; kept by export and import; scored by `eval`.
 
 use serde_json::Value;
@@ -32,7 +32,7 @@ fn hits(ctx: &Ctx, user: &str, query: &str) -> Vec<(String, f64)> {
 }
 
 #[test]
-fn a_reply_is_found_by_the_question_it_answers_and_the_question_is_never_shown() {
+fn a_reply_is_found_by_the_question_it_answers_and_the_question_is_returned_apart() {
     let ctx = Ctx::new();
     for user in ["with", "without"] {
         for note in NOTES {
@@ -51,20 +51,29 @@ fn a_reply_is_found_by_the_question_it_answers_and_the_question_is_never_shown()
     let similarity = |hits: &[(String, f64)]| hits.iter().find(|h| h.0 == REPLY).map_or(0.0, |h| h.1);
     assert!(similarity(&with) > similarity(&without) + 0.1, "{with:?} {without:?}");
 
-    // Kept in the record, never shown as the memory.
+    // Kept in the record and returned apart from the content; the table shows only the
+    // content.
     let line = ctx
         .memory_lines()
         .into_iter()
         .find(|l| l["owner_user_id"] == "with" && l["content"] == REPLY)
         .expect("the reply's line");
     assert_eq!(line["context"], QUESTION);
-    for shown in [
-        ctx.ok(&["--user", "with", "search", "Japan"]),
-        ctx.ok(&["--user", "with", "--json", "list"]),
-        ctx.ok(&["--user", "with", "--json", "search", "Japan"]),
-    ] {
-        assert!(!shown.contains("Have you ever"), "{shown}");
-    }
+    let found = ctx.json(&["--user", "with", "search", "Have I visited Japan?"]);
+    assert_eq!(
+        (&found["hits"][0]["content"], &found["hits"][0]["context"]),
+        (&REPLY.into(), &QUESTION.into()),
+        "{found}"
+    );
+    let id = found["hits"][0]["id"].as_str().unwrap().to_owned();
+    let shown = ctx.ok(&["--user", "with", "show", &id]);
+    assert!(shown.contains(&format!("context: {QUESTION}")), "{shown}");
+    assert!(!ctx.ok(&["--user", "with", "search", "Japan"]).contains("Have you ever"));
+    let other = ctx.json(&["--user", "without", "search", "Japan"]);
+    assert!(
+        other["hits"].as_array().unwrap().iter().all(|h| h["context"].is_null()),
+        "{other}"
+    );
 }
 
 #[test]

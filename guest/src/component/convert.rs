@@ -152,6 +152,7 @@ pub(super) fn memory(m: api::Memory) -> types::Memory {
         memory_type: to_wit_type(m.memory_type),
         created_at: m.created_at,
         observed_at: m.observed_at,
+        context: m.context,
         owner_user_id: m.owner_user_id,
         chat_id: m.chat_id,
         subject_person_ids: m.subject_person_ids,

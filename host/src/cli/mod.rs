@@ -78,7 +78,7 @@ enum Command {
         #[arg(long, value_name = "T")]
         observed_at: Option<String>,
         /// What was said around it (a conversation's date, the turn before): searched
-        /// with the text, never shown as the memory
+        /// with the text, returned apart from the content
         #[arg(long, value_name = "TEXT")]
         context: Option<String>,
     },

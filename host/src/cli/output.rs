@@ -338,6 +338,10 @@ impl Output {
             ("source", m.source.clone()),
             ("created", m.created_at.clone()),
             ("observed", m.observed_at.clone().unwrap_or_else(none)),
+            (
+                "context",
+                m.context.as_deref().map_or_else(none, |c| c.replace('\n', " / ")),
+            ),
             ("expires", m.expires_at.clone().unwrap_or_else(none)),
             ("superseded", m.superseded_at.clone().unwrap_or_else(none)),
             ("superseded by", m.superseded_by_id.clone().unwrap_or_else(none)),

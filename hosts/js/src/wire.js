@@ -14,6 +14,7 @@ export function memory(m) {
     memory_type: snake(m.memoryType),
     created_at: m.createdAt,
     observed_at: orNull(m.observedAt),
+    context: orNull(m.context),
     owner_user_id: orNull(m.ownerUserId),
     chat_id: orNull(m.chatId),
     subject_person_ids: m.subjectPersonIds,

@@ -55,7 +55,7 @@ test("add, search, list, get, history and delete", async () => {
 // The same field lists test/types.ts holds against the WIT's generated types: a result has
 // exactly the fields its public type names, no more, no fewer.
 const MEMORY_FIELDS = [
-  "id", "content", "memory_type", "created_at", "observed_at", "owner_user_id", "chat_id",
+  "id", "content", "memory_type", "created_at", "observed_at", "context", "owner_user_id", "chat_id",
   "subject_person_ids", "source", "expires_at", "superseded_at", "superseded_by_id", "embedded",
   "archived_at", "archive_reason",
 ];
@@ -239,14 +239,16 @@ test("a home written here is read by the Rust CLI, and the reverse", { skip: !ha
   back.close();
 });
 
-test("a context is searched with the content, kept in the record, and never shown", async () => {
+test("a context is searched with the content, kept in the record, and returned apart from it", async () => {
   const home = tmp();
   const mem = await openMemory({ home, now: NOW, ids: "sequential" });
   await mem.add(alice, { content: "I drive a 2015 Subaru Outback" });
   await mem.add(alice, { content: "Yes, twice, and I would go back tomorrow", context: "Ana: Have you ever been to Japan?" });
   const found = await mem.search(alice, { query: "japan" });
   assert.deepEqual(found.hits.map((h) => h.content), ["Yes, twice, and I would go back tomorrow"]);
-  assert.ok(!JSON.stringify(found).includes("Have you ever"));
+  assert.equal(found.hits[0].context, "Ana: Have you ever been to Japan?");
+  const car = (await mem.list(alice)).find((m) => m.content.includes("Subaru"));
+  assert.equal(car.context, null);
   const line = fs.readFileSync(path.join(home, "memory", "memories.jsonl"), "utf8").trim().split("\n").pop();
   assert.equal(JSON.parse(line).context, "Ana: Have you ever been to Japan?");
   const before = snapshot(home);

@@ -10,7 +10,7 @@ import {
 } from "../index.js";
 
 const memoryKeys: Record<keyof MemoryRecord, true> = {
-  id: true, content: true, memory_type: true, created_at: true, observed_at: true,
+  id: true, content: true, memory_type: true, created_at: true, observed_at: true, context: true,
   owner_user_id: true, chat_id: true, subject_person_ids: true, source: true, expires_at: true,
   superseded_at: true, superseded_by_id: true, embedded: true, archived_at: true, archive_reason: true,
 };

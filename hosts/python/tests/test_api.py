@@ -261,12 +261,14 @@ def test_ctrl_c_in_an_import_reaches_the_caller_and_the_call_rolls_back(home: Pa
         assert [x.content for x in m.list()] == ["I live in Porto", "I'm allergic to peanuts"]
 
 
-def test_a_context_is_searched_with_the_content_kept_and_never_shown(m: Memory, home: Path):
+def test_a_context_is_searched_with_the_content_kept_and_returned_apart(m: Memory, home: Path):
     m.add("I drive a 2015 Subaru Outback", user="alice")
     m.add("Yes, twice, and I would go back tomorrow", user="alice", context="Ana: Have you ever been to Japan?")
     found = m.search("japan", user="alice")
     assert [h.memory.content for h in found] == ["Yes, twice, and I would go back tomorrow"]
-    assert "Have you ever" not in str(found.to_dict())
+    assert found.hits[0].memory.context == "Ana: Have you ever been to Japan?"
+    assert found.to_dict()["hits"][0]["context"] == "Ana: Have you ever been to Japan?"
+    assert [x.context for x in m.list(user="alice") if "Subaru" in x.content] == [None]
     line = (home / "memory" / "memories.jsonl").read_text().strip().splitlines()[-1]
     assert '"context":"Ana: Have you ever been to Japan?"' in line
     before = snapshot(home)

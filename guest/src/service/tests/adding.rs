@@ -73,7 +73,7 @@ fn bad_input_is_refused() {
 }
 
 #[test]
-fn a_context_is_kept_and_searched_with_the_content_but_never_shown() {
+fn a_context_is_kept_searched_with_the_content_and_returned_apart_from_it() {
     let mut s = service();
     let reply = NewMemory {
         context: Some("  Ana: Have you ever been to Japan?\n".into()),
@@ -81,6 +81,7 @@ fn a_context_is_kept_and_searched_with_the_content_but_never_shown() {
     };
     let m = s.add(&alice(), reply).unwrap().memories.remove(0);
     assert_eq!(m.content, "Yes, twice");
+    assert_eq!(m.context.as_deref(), Some("Ana: Have you ever been to Japan?"));
     let record = MemoryRecord::parse(s.ports().file(Collection::Memories).lines().next().unwrap()).unwrap();
     assert_eq!(record.context.as_deref(), Some("Ana: Have you ever been to Japan?"));
     // The index finds it by the words of its context; its vector is made from both.

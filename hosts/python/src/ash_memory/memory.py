@@ -202,7 +202,7 @@ class Memory:
     ) -> Added:
         """Stores one memory, superseding what it verifiably replaces. `context` is what was
         said around it (a conversation's date, the turn before): searched with the content,
-        never shown as the memory."""
+        returned apart from the content."""
         item = new_memory(content, memory_type=memory_type, expires_days=expires_days, subjects=subjects,
                           shared=shared, source=source, observed_at=observed_at, context=context)
         return Added.from_wit(self._call("memories", "add", self._caller(user, chat), item))

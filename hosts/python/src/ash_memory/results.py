@@ -25,6 +25,7 @@ class MemoryItem:
     memory_type: str
     created_at: str
     observed_at: str | None
+    context: str | None
     owner_user_id: str | None
     chat_id: str | None
     subject_person_ids: list[str]
@@ -41,7 +42,7 @@ class MemoryItem:
         return cls(
             id=field(r, "id"), content=field(r, "content"), memory_type=_enum(field(r, "memory_type")) or "",
             created_at=field(r, "created_at"), observed_at=field(r, "observed_at"),
-            owner_user_id=field(r, "owner_user_id"), chat_id=field(r, "chat_id"),
+            context=field(r, "context"), owner_user_id=field(r, "owner_user_id"), chat_id=field(r, "chat_id"),
             subject_person_ids=list(field(r, "subject_person_ids")), source=field(r, "source"),
             expires_at=field(r, "expires_at"), superseded_at=field(r, "superseded_at"),
             superseded_by_id=field(r, "superseded_by_id"), embedded=field(r, "embedded"),
@@ -52,7 +53,7 @@ class MemoryItem:
         """The memory with the JSONL field names."""
         return {
             "id": self.id, "content": self.content, "memory_type": self.memory_type,
-            "created_at": self.created_at, "observed_at": self.observed_at,
+            "created_at": self.created_at, "observed_at": self.observed_at, "context": self.context,
             "owner_user_id": self.owner_user_id, "chat_id": self.chat_id,
             "subject_person_ids": list(self.subject_person_ids), "source": self.source,
             "expires_at": self.expires_at, "superseded_at": self.superseded_at,
