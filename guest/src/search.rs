@@ -24,8 +24,8 @@ pub const MIN_VECTOR_SIMILARITY: f32 = 0.15;
 /// word, entity or person of the query) may fall and still be shown. Measured on the
 /// development sets: with the transformer, the paraphrase set's results shown fall from
 /// 9.40 to 6.19 a question at the same hit@5 (0.952), and LoCoMo's turn R@10 does not move
-/// (0.756); at 0.15, hit@5 0.947. With the static model, 0.681 -> 0.676 (one question)
-/// and 10 -> 9.18 shown. "Where do I live?" then shows "I live in Porto" (0.46) without
+/// (0.756); at 0.15, hit@5 0.947. With the static model, hit@5 falls by one question
+/// and 10 -> 9.18 results are shown. "Where do I live?" then shows "I live in Porto" (0.46) without
 /// the allergy (0.17) and the standup (0.16) under it. Applied to every hit, the margin
 /// also removed weak one-word matches (hit@1 0.452 -> 0.574 on the paraphrase set) but
 /// cost LoCoMo's turns, where a rare shared word is the evidence (R@10 0.756 -> 0.709).

@@ -113,11 +113,12 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         // A memory found only by the words of its context comes after those that say
         // the words themselves: the turn after an answer holds the answer as its context.
+        // (A memory without one was found by its own words, whatever the stemmer made of
+        // them.)
         text_ids.sort_by_key(|id| {
-            !self
-                .memories
+            self.memories
                 .get(id)
-                .is_some_and(|r| terms.iter().any(|t| mentions(&r.content, t)))
+                .is_some_and(|r| r.context.is_some() && !terms.iter().any(|t| mentions(&r.content, t)))
         });
 
         // Person graph: memories about those people, closest to the query first.
