@@ -54,16 +54,18 @@ impl Floor {
     };
 
     /// Drops from `fused` the hits found by meaning alone (not in `worded`, the ids a word,
-    /// entity or person of the query found) whose closeness to the query (cosine
-    /// similarity, for the ids that have a vector) is more than the margin below the best.
+    /// entity or person of the query found) whose cosine similarity to the query is more
+    /// than the margin below the best. `similarity` holds what the vector search measured:
+    /// every hit found by meaning alone is in it, and so is the closest hit of all, since
+    /// a closer one would have been among the nearest.
     pub fn drop_noise(
         &self,
         fused: &mut Vec<(String, f32)>,
         worded: &HashSet<String>,
-        closeness: &HashMap<String, f32>,
+        similarity: &HashMap<String, f32>,
     ) {
-        let best = closeness.values().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
-        fused.retain(|(id, _)| worded.contains(id) || closeness.get(id).is_none_or(|&s| s >= best - self.margin));
+        let best = similarity.values().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+        fused.retain(|(id, _)| worded.contains(id) || similarity.get(id).is_none_or(|&s| s >= best - self.margin));
     }
 }
 
@@ -154,18 +156,18 @@ mod tests {
     fn noise_is_what_meaning_alone_found_far_below_the_best() {
         let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let fused = |v: &[&str]| ids(v).into_iter().map(|id| (id, 0.1)).collect::<Vec<_>>();
-        let closeness: HashMap<String, f32> = [("porto", 0.46), ("allergy", 0.17), ("standup", 0.16), ("word", 0.05)]
+        let similarity: HashMap<String, f32> = [("porto", 0.46), ("allergy", 0.17), ("standup", 0.16), ("word", 0.05)]
             .map(|(id, s)| (id.to_owned(), s))
             .into();
         let worded: HashSet<String> = ids(&["word"]).into_iter().collect();
         let mut hits = fused(&["porto", "allergy", "standup", "word", "no-vector"]);
-        Floor::SEARCH.drop_noise(&mut hits, &worded, &closeness);
+        Floor::SEARCH.drop_noise(&mut hits, &worded, &similarity);
         let kept: Vec<&str> = hits.iter().map(|h| h.0.as_str()).collect();
         // A word of the query is evidence however far its meaning; without a vector there
         // is nothing to measure, so nothing is dropped.
         assert_eq!(kept, ["porto", "word", "no-vector"]);
         let mut all = fused(&["porto", "allergy", "standup"]);
-        Floor::NONE.drop_noise(&mut all, &HashSet::new(), &closeness);
+        Floor::NONE.drop_noise(&mut all, &HashSet::new(), &similarity);
         assert_eq!(all.len(), 3);
     }
 

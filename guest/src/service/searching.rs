@@ -115,7 +115,7 @@ impl<P: Ports> MemoryService<P> {
         // the words themselves: the turn after an answer holds the answer as its context.
         // (A memory without one was found by its own words, whatever the stemmer made of
         // them.)
-        text_ids.sort_by_key(|id| {
+        text_ids.sort_by_cached_key(|id| {
             self.memories
                 .get(id)
                 .is_some_and(|r| r.context.is_some() && !terms.iter().any(|t| mentions(&r.content, t)))
@@ -158,21 +158,7 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
-        if let Some(q) = &query_vector {
-            // Every hit's closeness, for the floor; a hit shows `similarity` only when the
-            // vector search found it.
-            let closeness: HashMap<String, f32> = fused
-                .iter()
-                .filter_map(|(id, _)| {
-                    let s = similarity.get(id).copied();
-                    Some((
-                        id.clone(),
-                        s.or_else(|| Some(cosine(q, &self.memories.get(id)?.vector()?)))?,
-                    ))
-                })
-                .collect();
-            floor.drop_noise(&mut fused, &worded, &closeness);
-        }
+        floor.drop_noise(&mut fused, &worded, &similarity);
         let hits: Vec<SearchHit> = fused
             .into_iter()
             .filter(|(id, _)| {
