@@ -2,6 +2,10 @@
 //! wins), kept in memory between calls and refreshed by reading only what was appended
 //! since, or everything when the file was replaced.
 //!
+//! A cache may also be partial (`adopt`): it then holds only records fetched from the
+//! index, for a call that answers without reading the collection, and the next `refresh`
+//! reads the whole file.
+//!
 //! Taking a record out appends a removal line (`{"id":…,"version":1,"removed_at":…}`)
 //! rather than rewriting the file, so that a delete costs one line however large the
 //! collection. Rewrites (GC, quarantine) fold removal lines away with what they removed.
@@ -120,14 +124,20 @@ fn removal(line: &str) -> Option<String> {
         .map(|r| r.id)
 }
 
-/// The ids named by the lines of `data` (records and removals), first appearance first,
-/// each once: what a reader that missed these lines must look at again.
+/// The ids named by the lines of `data` (records, removals and accesses), first
+/// appearance first, each once: what a reader that missed these lines must look at again.
 pub fn ids_named<T: Record>(data: &str) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     data.split('\n')
         .map(|line| line.strip_suffix('\r').unwrap_or(line))
         .filter(|line| !line.trim().is_empty())
-        .filter_map(|line| T::parse(line).map(|r| r.id().to_owned()).ok().or_else(|| removal(line)))
+        .filter_map(|line| {
+            T::parse(line)
+                .map(|r| r.id().to_owned())
+                .ok()
+                .or_else(|| removal(line))
+                .or_else(|| access(line).map(|(id, _)| id))
+        })
         .filter(|id| seen.insert(id.clone()))
         .collect()
 }
@@ -155,6 +165,12 @@ pub struct Records<T: Record> {
     newer: Vec<String>,
     end: u64,
     generation: Option<u64>,
+    /// Whether this cache holds only the records fetched from the index (`adopt`), not
+    /// the whole collection.
+    partial: bool,
+    /// Ids of memories this instance wrote since the index last heard of them: the index
+    /// keeps each memory's record, and must follow (`take_changed`).
+    changed: Vec<String>,
 }
 
 impl<T: Record> Default for Records<T> {
@@ -166,6 +182,8 @@ impl<T: Record> Default for Records<T> {
             newer: Vec::new(),
             end: 0,
             generation: None,
+            partial: false,
+            changed: Vec::new(),
         }
     }
 }
@@ -174,6 +192,11 @@ impl<T: Record> Records<T> {
     /// Brings the cache up to date with the file. Lines that do not parse are set aside in
     /// the quarantine file and the collection is rewritten without them; returns how many.
     pub fn refresh<P: Ports>(&mut self, ports: &P) -> Result<u64, FileError> {
+        if self.partial {
+            self.partial = false;
+            self.generation = None;
+            self.end = 0;
+        }
         let chunk = ports.read(T::COLLECTION, self.end, self.generation)?;
         if Some(chunk.generation) != self.generation || chunk.end < self.end {
             self.records.clear();
@@ -283,6 +306,7 @@ impl<T: Record> Records<T> {
         let (state, in_step) = self.append_lines(ports, &lines)?;
         for id in known {
             fold(self, id);
+            self.note_changed(id);
         }
         self.follow(state, in_step);
         Ok(state)
@@ -305,6 +329,7 @@ impl<T: Record> Records<T> {
         let lines: Vec<String> = records.iter().map(T::to_line).collect();
         let (state, in_step) = self.append_lines(ports, &lines)?;
         for record in records {
+            self.note_changed(record.id());
             self.apply(record);
         }
         self.follow(state, in_step);
@@ -359,6 +384,7 @@ impl<T: Record> Records<T> {
         changed: Vec<T>,
         removed: &[String],
     ) -> Result<FileState, FileError> {
+        removed.iter().for_each(|id| self.note_changed(id));
         let removed: std::collections::HashSet<&str> = removed.iter().map(String::as_str).collect();
         let mut records: Vec<T> = self.iter().filter(|r| !removed.contains(r.id())).cloned().collect();
         let mut at: HashMap<String, usize> = records
@@ -367,6 +393,7 @@ impl<T: Record> Records<T> {
             .map(|(i, r)| (r.id().to_owned(), i))
             .collect();
         for record in changed {
+            self.note_changed(record.id());
             match at.get(record.id()) {
                 Some(&i) => records[i] = record,
                 None => {
@@ -380,6 +407,8 @@ impl<T: Record> Records<T> {
 
     /// Replaces the file with the newer-format lines and these records.
     fn replace_with<P: Ports>(&mut self, ports: &P, records: Vec<T>) -> Result<FileState, FileError> {
+        // A partial cache rewriting the file would drop every record it never fetched.
+        assert!(!self.partial, "{}: a rewrite from a partial cache", T::FILE);
         let lines: Vec<String> = self
             .newer
             .iter()
@@ -423,24 +452,77 @@ impl<T: Record> Records<T> {
         self.positions.get(id).and_then(|&i| self.records[i].as_ref())
     }
 
-    /// All records, in the order their ids first appeared (oldest first).
+    /// All records, in the order their ids first appeared (oldest first). Not for a
+    /// partial cache, which holds only what it fetched.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> {
+        debug_assert!(!self.partial, "{}: iterating a partial cache", T::FILE);
         self.records.iter().flatten()
     }
 
     /// How many records there are.
     pub fn len(&self) -> usize {
+        debug_assert!(!self.partial, "{}: counting a partial cache", T::FILE);
         self.positions.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
+        debug_assert!(!self.partial, "{}: counting a partial cache", T::FILE);
         self.positions.is_empty()
     }
 
     /// Lines in the file that a rewrite would drop (older versions, removals).
     pub fn stale_lines(&self) -> u64 {
+        debug_assert!(!self.partial, "{}: counting a partial cache", T::FILE);
         self.stale_lines
+    }
+
+    /// Makes this a partial cache of the collection as it stands at `state`, which the
+    /// caller has checked: it holds no record until `hold` adds those fetched from the
+    /// index. A partial cache already at `state` keeps what it holds.
+    pub fn adopt(&mut self, state: FileState) {
+        if self.partial && self.in_step() && self.state() == state {
+            return;
+        }
+        let changed = std::mem::take(&mut self.changed);
+        *self = Records {
+            generation: Some(state.generation),
+            end: state.end,
+            partial: true,
+            changed,
+            ..Records::default()
+        };
+    }
+
+    /// Adds records fetched from the index to a partial cache; those it holds stay.
+    pub fn hold(&mut self, records: Vec<T>) {
+        debug_assert!(self.partial, "{}: holding records in a whole cache", T::FILE);
+        for record in records {
+            if !self.positions.contains_key(record.id()) {
+                self.positions.insert(record.id().to_owned(), self.records.len());
+                self.records.push(Some(record));
+            }
+        }
+    }
+
+    /// Whether this cache holds only records fetched from the index.
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// The ids this instance wrote since the last call, each once, oldest first.
+    pub fn take_changed(&mut self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        let mut changed = std::mem::take(&mut self.changed);
+        changed.retain(|id| seen.insert(id.clone()));
+        changed
+    }
+
+    fn note_changed(&mut self, id: &str) {
+        // Only memories have records in the index.
+        if T::COLLECTION == Collection::Memories {
+            self.changed.push(id.to_owned());
+        }
     }
 }
 

@@ -28,6 +28,8 @@ pub struct FakePorts {
     /// What the language model answers; `None` means it is unavailable.
     pub llm_answer: RefCell<Option<String>>,
     pub llm_calls: Cell<usize>,
+    /// Bytes handed out by each read of a collection, in order.
+    pub reads: RefCell<Vec<(Collection, usize)>>,
 }
 
 pub const DIM: usize = 32;
@@ -107,6 +109,7 @@ impl Ports for FakePorts {
         } else {
             0
         };
+        self.reads.borrow_mut().push((c, text.len() - from));
         Ok(Chunk {
             data: text[from..].to_owned(),
             end: text.len() as u64,
@@ -193,6 +196,37 @@ impl Ports for FakePorts {
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
         hits.truncate(k as usize);
         Ok(hits)
+    }
+    fn index_fetch(&self, ids: &[String]) -> Result<Vec<Held>, IndexError> {
+        let index = self.index.borrow();
+        Ok(ids
+            .iter()
+            .filter_map(|id| index.get(id))
+            .filter_map(|e| {
+                Some(Held {
+                    id: e.id.clone(),
+                    record: e.record.clone()?,
+                    embedding: e.embedding.clone(),
+                })
+            })
+            .collect())
+    }
+    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), IndexError> {
+        let mut index = self.index.borrow_mut();
+        for (id, record) in records {
+            if let Some(e) = index.get_mut(id) {
+                e.record = Some(record.clone());
+            }
+        }
+        Ok(())
+    }
+    fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError> {
+        Ok(self
+            .index
+            .borrow()
+            .values()
+            .filter(|e| e.kind == kind && e.embedding.is_none())
+            .count() as u64)
     }
     fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError> {
         Ok(self.index.borrow().values().filter(|e| e.kind == kind).count() as u64)

@@ -67,6 +67,17 @@ pub struct IndexEntry {
     pub embedding: Option<Vec<f32>>,
     pub owner_user_id: Option<String>,
     pub chat_id: Option<String>,
+    /// A memory's record line without its embedding; none for a message.
+    pub record: Option<String>,
+}
+
+/// A memory's record as the index holds it; see `held` in the `index` interface.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Held {
+    pub id: String,
+    /// The record's line without its embedding.
+    pub record: String,
+    pub embedding: Option<Vec<f32>>,
 }
 
 /// A search hit from the index; higher score is better.
@@ -194,6 +205,9 @@ pub trait Ports {
     fn index_remove(&self, ids: &[String]) -> Result<(), IndexError>;
     fn index_knn(&self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
     fn index_text_search(&self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
+    fn index_fetch(&self, ids: &[String]) -> Result<Vec<Held>, IndexError>;
+    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), IndexError>;
+    fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;
     fn index_info(&self) -> Result<Option<IndexInfo>, IndexError>;

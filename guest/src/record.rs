@@ -134,6 +134,29 @@ impl MemoryRecord {
     pub fn vector(&self) -> Option<Vec<f32>> {
         self.embedding.as_deref().and_then(decode_embedding)
     }
+
+    /// The record's line as the index keeps it beside its vector (`record` of an index
+    /// entry): without the embedding when the index keeps the vector itself, so that a
+    /// record costs the index its fields and not its vector twice.
+    pub fn held_line(&self, vector_kept: bool) -> String {
+        if vector_kept && self.embedding.is_some() {
+            let mut bare = self.clone();
+            bare.embedding = None;
+            bare.to_line()
+        } else {
+            self.to_line()
+        }
+    }
+
+    /// The record back from the index: its held line, and the vector the index kept,
+    /// which is the embedding the line left out.
+    pub fn from_held(line: &str, vector: Option<&[f32]>) -> Result<Self, ParseError> {
+        let mut record = MemoryRecord::parse(line)?;
+        if let Some(vector) = vector {
+            record.embedding = Some(encode_embedding(vector));
+        }
+        Ok(record)
+    }
 }
 
 /// Encodes a vector as base64 of little-endian f32s.

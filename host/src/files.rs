@@ -195,6 +195,11 @@ impl FileStore {
         let mut bytes = Vec::with_capacity((len - start) as usize);
         file.read_to_end(&mut bytes).map_err(|e| io_error(&path, e))?;
         let end = start + bytes.len() as u64;
+        tracing::debug!(
+            "files: read {} bytes of {} from offset {start}",
+            bytes.len(),
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
         let data = match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => self.set_aside_invalid_utf8(c, e.into_bytes())?,

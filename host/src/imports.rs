@@ -158,6 +158,16 @@ impl index::Host for HostState {
     ) -> Result<Vec<index::Hit>, index::Error> {
         self.storage.text_search(&terms, k, &scope)
     }
+    fn fetch(&mut self, ids: Vec<String>) -> Result<Vec<index::Held>, index::Error> {
+        self.storage.fetch(&ids)
+    }
+    fn set_records(&mut self, records: Vec<(String, String)>) -> Result<(), index::Error> {
+        self.writable().map_err(index::Error::Sql)?;
+        self.storage.set_records(&records)
+    }
+    fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
+        self.storage.pending(kind)
+    }
     fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.storage.count(kind)
     }

@@ -121,7 +121,12 @@ impl Sandbox {
             .set_fuel(self.limits.fuel_per_call)
             .map_err(|e| Error::Component(e.to_string()))?;
         match f(policy, store) {
-            Ok(value) => Ok(value),
+            Ok(value) => {
+                if let Ok(left) = store.get_fuel() {
+                    tracing::debug!("sandbox: the call used {} fuel units", self.limits.fuel_per_call - left);
+                }
+                Ok(value)
+            }
             Err(trap) => {
                 // A trapped instance may not be entered again: keep the host state (open
                 // files, index connection) and drop the rest.

@@ -22,6 +22,7 @@ mod eval;
 mod evolution;
 mod fidelity;
 mod forgetting;
+mod from_index;
 mod import;
 mod llm_http;
 mod mcp;

@@ -91,6 +91,7 @@ impl Ports for WitPorts {
                 embedding: e.embedding.clone(),
                 owner_user_id: e.owner_user_id.clone(),
                 chat_id: e.chat_id.clone(),
+                record: e.record.clone(),
             })
             .collect();
         index::upsert(&entries).map_err(index_error)
@@ -113,6 +114,23 @@ impl Ports for WitPorts {
         s: &ports::ScopeFilter,
     ) -> Result<Vec<ports::IndexHit>, ports::IndexError> {
         index::text_search(terms, k, &scope(s)).map(hits).map_err(index_error)
+    }
+    fn index_fetch(&self, ids: &[String]) -> Result<Vec<ports::Held>, ports::IndexError> {
+        let held = index::fetch(ids).map_err(index_error)?;
+        Ok(held
+            .into_iter()
+            .map(|h| ports::Held {
+                id: h.id,
+                record: h.record,
+                embedding: h.embedding,
+            })
+            .collect())
+    }
+    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), ports::IndexError> {
+        index::set_records(records).map_err(index_error)
+    }
+    fn index_pending(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
+        index::pending(kind(k)).map_err(index_error)
     }
     fn index_count(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
         index::count(kind(k)).map_err(index_error)

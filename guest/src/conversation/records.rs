@@ -112,6 +112,7 @@ impl MessageRecord {
             embedding,
             owner_user_id: self.owner_user_id.clone(),
             chat_id: self.chat_id.clone(),
+            record: None,
         }
     }
 }

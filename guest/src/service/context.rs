@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use chrono::DateTime;
 
 use super::MemoryService;
+use super::searching::Reading;
 use crate::api::{ContextBlock, Error, Memory, Person, SearchQuery};
 use crate::context::{Blocks, DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
 use crate::memory_type::MemoryType;
@@ -38,7 +39,7 @@ impl<P: Ports> MemoryService<P> {
             // The search loads the memories; past messages then read only the
             // conversation collections.
             let hits = self
-                .search_embedded(caller, &query, Floor::NONE, vector.clone(), notices)?
+                .search_embedded(caller, &query, Floor::NONE, vector.clone(), notices, Reading::Whole)?
                 .hits;
             let past = match &vector {
                 Some(v) => self.past_messages(caller, v, session.map(str::trim))?,

@@ -4,6 +4,8 @@
 //! means replay only the lines written since (a crash between a file write and an index
 //! write, or another process that wrote and died); anything else means rebuild.
 
+use std::collections::HashSet;
+
 use super::MemoryService;
 use crate::api::Error;
 use crate::collection;
@@ -122,7 +124,7 @@ impl<P: Ports> MemoryService<P> {
         for id in ids {
             match self.memories.get(&id) {
                 Some(r) if r.superseded_at.is_none() => {
-                    let vector = if fits(r, &want) { r.vector() } else { None };
+                    let vector = fitting_vector(r, &want);
                     upserts.push(index_entry(r, vector));
                 }
                 _ => removes.push(id),
@@ -143,10 +145,43 @@ impl<P: Ports> MemoryService<P> {
 
     /// Records that the index reflects `state`, when the cache is known to match it.
     pub(crate) fn mark_index(&mut self, state: FileState) -> Result<(), Error> {
+        self.mark_index_after(state, &HashSet::new())
+    }
+
+    /// `mark_index`, once the records this instance changed are in the index too, but
+    /// for those in `done`, which the caller has just written or removed.
+    fn mark_index_after(&mut self, state: FileState, done: &HashSet<&str>) -> Result<(), Error> {
         if !self.memories.in_step() {
             return Ok(());
         }
+        self.index_changed_records(done)?;
         self.ports.index_set_reflects(EntryKind::Memory, state)?;
+        Ok(())
+    }
+
+    /// Brings the index's copy of each record this instance changed up to date: the
+    /// record of one still live, or its removal (a memory superseded, deleted or
+    /// forgotten is never answered from the index). An access or a confirmation changes
+    /// only the record; what is searched changed only where the caller upserted.
+    fn index_changed_records(&mut self, done: &HashSet<&str>) -> Result<(), Error> {
+        let changed = self.memories.take_changed();
+        if changed.is_empty() {
+            return Ok(());
+        }
+        let want = self.wanted_index();
+        let mut records = Vec::new();
+        let mut gone = Vec::new();
+        for id in changed.into_iter().filter(|id| !done.contains(id.as_str())) {
+            match self.memories.get(&id) {
+                Some(r) if r.superseded_at.is_none() => {
+                    let line = r.held_line(fits(r, &want));
+                    records.push((id, line));
+                }
+                _ => gone.push(id),
+            }
+        }
+        self.ports.index_set_records(&records)?;
+        self.ports.index_remove(&gone)?;
         Ok(())
     }
 
@@ -154,12 +189,17 @@ impl<P: Ports> MemoryService<P> {
     /// state. A failure here loses nothing; the next call sees the gap and closes it.
     pub(crate) fn index_written(&mut self, upserts: &[IndexEntry], removes: &[String]) {
         let state = self.memories.state();
+        let done: HashSet<&str> = upserts
+            .iter()
+            .map(|e| e.id.as_str())
+            .chain(removes.iter().map(String::as_str))
+            .collect();
         let result = self
             .ports
             .index_upsert(upserts)
             .and_then(|()| self.ports.index_remove(removes))
             .map_err(Error::from)
-            .and_then(|()| self.mark_index(state));
+            .and_then(|()| self.mark_index_after(state, &done));
         if let Err(e) = result {
             self.ports
                 .log(Level::Warn, &format!("{e}; the index will catch up at the next call"));
@@ -223,11 +263,17 @@ impl<P: Ports> MemoryService<P> {
 /// Whether the record's stored vector can be indexed for `want` without embedding again:
 /// made by the same model (or by an unrecorded one) at the same dimension, and usable.
 pub(crate) fn fits(record: &MemoryRecord, want: &IndexInfo) -> bool {
+    fitting_vector(record, want).is_some()
+}
+
+/// The record's stored vector, when it fits `want` (see `fits`): decoded once, for the
+/// callers that index it.
+pub(crate) fn fitting_vector(record: &MemoryRecord, want: &IndexInfo) -> Option<Vec<f32>> {
     let same_model = record.embedding_model.as_deref().is_none_or(|m| m == want.model);
-    same_model
-        && record
-            .vector()
-            .is_some_and(|v| vectors::usable(v, want.dimension).is_some())
+    if !same_model {
+        return None;
+    }
+    record.vector().and_then(|v| vectors::usable(v, want.dimension))
 }
 
 /// The index entry for a record.
@@ -236,6 +282,7 @@ pub(crate) fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) ->
         kind: EntryKind::Memory,
         id: record.id.clone(),
         content: record.embedded_text(),
+        record: Some(record.held_line(embedding.is_some())),
         embedding,
         owner_user_id: record.owner_user_id.clone(),
         chat_id: record.chat_id.clone(),

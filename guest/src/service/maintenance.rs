@@ -3,7 +3,7 @@
 //! and `messages.jsonl`.
 
 use super::MemoryService;
-use super::index_sync::{fits, index_entry};
+use super::index_sync::{fitting_vector, index_entry};
 use crate::api::{Error, RebuildReport};
 use crate::ports::{IndexEntry, Level, Ports};
 use crate::record::{MemoryRecord, encode_embedding};
@@ -28,22 +28,14 @@ impl<P: Ports> MemoryService<P> {
     pub(crate) fn rebuild(&mut self) -> Result<RebuildReport, Error> {
         let want = self.wanted_index();
         self.ports.index_clear(&want)?;
-        let indexable: Vec<MemoryRecord> = self
-            .memories
-            .iter()
-            .filter(|r| r.superseded_at.is_none())
-            .cloned()
-            .collect();
+        let indexable: Vec<&MemoryRecord> = self.memories.iter().filter(|r| r.superseded_at.is_none()).collect();
         let total = indexable.len() as u64;
         let mut report = RebuildReport::default();
         let mut refreshed: Vec<MemoryRecord> = Vec::new();
         let mut embedder_down = false;
         self.ports.progress("rebuilding index", 0, total);
         for batch in indexable.chunks(REBUILD_BATCH) {
-            let mut vectors: Vec<Option<Vec<f32>>> = batch
-                .iter()
-                .map(|r| if fits(r, &want) { r.vector() } else { None })
-                .collect();
+            let mut vectors: Vec<Option<Vec<f32>>> = batch.iter().map(|r| fitting_vector(r, &want)).collect();
             let missing: Vec<usize> = (0..batch.len()).filter(|&i| vectors[i].is_none()).collect();
             if !missing.is_empty() && !embedder_down {
                 let texts: Vec<String> = missing.iter().map(|&i| batch[i].embedded_text()).collect();

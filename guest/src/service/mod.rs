@@ -47,6 +47,7 @@ mod errors;
 mod exporting;
 mod extracting;
 mod forgetting;
+mod from_index;
 mod importing;
 
 pub use importing::MAX_IMPORT_ITEMS;

@@ -16,6 +16,16 @@ use crate::scope::Caller;
 use crate::search::{Floor, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
 
+/// Where a search reads the memories from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// From the index when it can stand in for the file (`from_index`): for a search
+    /// whose caller reads nothing else.
+    FromIndex,
+    /// The whole collection, for a caller that goes on to walk it (the context block).
+    Whole,
+}
+
 impl<P: Ports> MemoryService<P> {
     /// Vector, full-text and person-graph search, fused, within the caller's scope, live
     /// memories only; see `search` in `wit/recall.wit`.
@@ -27,7 +37,7 @@ impl<P: Ports> MemoryService<P> {
         // The query is embedded before the collections are read: a remote embedder is
         // asked without the home's lock.
         let (query_vector, notices) = self.embed_query(text);
-        self.search_embedded(caller, query, Floor::SEARCH, query_vector, notices)
+        self.search_embedded(caller, query, Floor::SEARCH, query_vector, notices, Reading::FromIndex)
     }
 
     /// The query's vector, or none and a notice saying why.
@@ -52,10 +62,14 @@ impl<P: Ports> MemoryService<P> {
         floor: Floor,
         query_vector: Option<Vec<f32>>,
         mut notices: Vec<String>,
+        reading: Reading,
     ) -> Result<SearchResults, Error> {
         let text = query.text.trim();
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
-        self.load()?;
+        match reading {
+            Reading::FromIndex => self.load_for_search()?,
+            Reading::Whole => self.load().map(drop)?,
+        }
         let now = self.now()?;
         let scope = caller.filter();
 
@@ -82,35 +96,53 @@ impl<P: Ports> MemoryService<P> {
             }
         }
 
+        // The person graph and the entity list walk every memory.
+        if self.memories.is_partial() && (!about.is_empty() || self.names_entities(caller, text)) {
+            self.load()?;
+        }
+
         // Over-fetch: expired memories stay in the index until GC and are dropped here.
         let k = (limit * 4).clamp(32, 4096);
+        let terms = query_terms(text);
+        let (vector_hits, text_hits) = loop {
+            let vector_hits = match &query_vector {
+                Some(v) => self.ports.index_knn(v, k, &scope)?,
+                None => Vec::new(),
+            };
+            let text_hits = self.ports.index_text_search(&terms, k, &scope)?;
+            if self.memories.is_partial() {
+                let ids: Vec<String> = vector_hits.iter().chain(&text_hits).map(|h| h.id.clone()).collect();
+                if !self.hold_records(&ids)? {
+                    self.load()?;
+                    continue;
+                }
+            }
+            break (vector_hits, text_hits);
+        };
+        if self.memories.is_partial() {
+            self.ports.log(
+                Level::Debug,
+                &format!(
+                    "search: answered from the index, which reflects memories.jsonl up to byte {}",
+                    self.memories.state().end
+                ),
+            );
+        }
         let usable = |id: &str| {
             self.memories
                 .get(id)
                 .is_some_and(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         };
         let mut similarity = HashMap::new();
-        let vector_ids: Vec<String> = match &query_vector {
-            Some(v) => self
-                .ports
-                .index_knn(v, k, &scope)?
-                .into_iter()
-                .filter(|h| h.score >= floor.min_similarity && usable(&h.id))
-                .map(|h| {
-                    similarity.insert(h.id.clone(), h.score);
-                    h.id
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        let terms = query_terms(text);
-        let mut text_ids: Vec<String> = self
-            .ports
-            .index_text_search(&terms, k, &scope)?
+        let vector_ids: Vec<String> = vector_hits
             .into_iter()
-            .filter(|h| usable(&h.id))
-            .map(|h| h.id)
+            .filter(|h| h.score >= floor.min_similarity && usable(&h.id))
+            .map(|h| {
+                similarity.insert(h.id.clone(), h.score);
+                h.id
+            })
             .collect();
+        let mut text_ids: Vec<String> = text_hits.into_iter().filter(|h| usable(&h.id)).map(|h| h.id).collect();
         // A memory found only by the words of its context comes after those that say
         // the words themselves: the turn after an answer holds the answer as its context.
         // (A memory without one was found by its own words, whatever the stemmer made of
@@ -121,26 +153,7 @@ impl<P: Ports> MemoryService<P> {
                 .is_some_and(|r| r.context.is_some() && !terms.iter().any(|t| mentions(&r.content, t)))
         });
 
-        // Person graph: memories about those people, closest to the query first.
-        let mut graph: Vec<(f32, DateTime<Utc>, String)> = self
-            .memories
-            .iter()
-            .filter(|r| !about.is_empty() && r.subject_person_ids.iter().any(|s| about.contains(s)))
-            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
-            .map(|r| {
-                let sim = match (&query_vector, r.vector()) {
-                    (Some(q), Some(v)) => cosine(q, &v),
-                    _ => 0.0,
-                };
-                (
-                    sim,
-                    parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
-                    r.id.clone(),
-                )
-            })
-            .collect();
-        graph.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
-        let graph_ids: Vec<String> = graph.into_iter().map(|g| g.2).collect();
+        let graph_ids = self.graph_list(caller, &about, query_vector.as_deref(), now);
         for id in &graph_ids {
             if let (Some(q), Some(v)) = (&query_vector, self.memories.get(id).and_then(|r| r.vector())) {
                 similarity.entry(id.clone()).or_insert_with(|| cosine(q, &v));
@@ -202,6 +215,55 @@ impl<P: Ports> MemoryService<P> {
         Ok(())
     }
 
+    /// The third list, the person graph: memories about the people in `about`, closest
+    /// to the query first, then the newest.
+    fn graph_list(
+        &self,
+        caller: &Caller,
+        about: &HashSet<String>,
+        query_vector: Option<&[f32]>,
+        now: DateTime<Utc>,
+    ) -> Vec<String> {
+        if about.is_empty() {
+            return Vec::new();
+        }
+        let mut graph: Vec<(f32, DateTime<Utc>, String)> = self
+            .memories
+            .iter()
+            .filter(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
+            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
+            .map(|r| {
+                let sim = match (query_vector, r.vector()) {
+                    (Some(q), Some(v)) => cosine(q, &v),
+                    _ => 0.0,
+                };
+                (
+                    sim,
+                    parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
+                    r.id.clone(),
+                )
+            })
+            .collect();
+        graph.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        graph.into_iter().map(|g| g.2).collect()
+    }
+
+    /// Whether the query names an entity (`entity_matches` then walks every memory).
+    fn names_entities(&self, caller: &Caller, text: &str) -> bool {
+        let names: Vec<String> = self.known_names(caller);
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        !entities::recognise(text, &names).is_empty()
+    }
+
+    /// The names of the caller's people, for recognising them in a query.
+    fn known_names(&self, caller: &Caller) -> Vec<String> {
+        self.people_of(caller)
+            .iter()
+            .filter(|p| !p.has_placeholder_name())
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
     /// The fourth list: memories that hold an entity the query names (an address, a URL,
     /// a date, a mention, a tag, a name), most shared entities first, then the closest
     /// to the query, then the newest. Empty when the query names none.
@@ -217,12 +279,7 @@ impl<P: Ports> MemoryService<P> {
         now: DateTime<Utc>,
         similarity: &HashMap<String, f32>,
     ) -> Vec<String> {
-        let names: Vec<String> = self
-            .people_of(caller)
-            .iter()
-            .filter(|p| !p.has_placeholder_name())
-            .map(|p| p.name.clone())
-            .collect();
+        let names: Vec<String> = self.known_names(caller);
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let wanted = entities::recognise(text, &names);
         if wanted.is_empty() {

@@ -19,6 +19,7 @@ use crate::fault;
 use crate::files::FileState;
 
 mod chunks;
+mod records;
 mod scan;
 
 use scan::ScopeVectors;
@@ -27,7 +28,7 @@ use scan::ScopeVectors;
 pub const MAX_K: u32 = 4096;
 
 pub(crate) use crate::bindings::ash::memory::index::{
-    Entry, EntryKind, Error as IndexError, Hit, IndexInfo, ScopeFilter,
+    Entry, EntryKind, Error as IndexError, Held, Hit, IndexInfo, ScopeFilter,
 };
 
 impl EntryKind {
@@ -120,9 +121,17 @@ fn sql(e: rusqlite::Error) -> IndexError {
     }
 }
 
+/// What `clear` adds to `SCHEMA`. Not in `SCHEMA` itself, which runs on every open: on an
+/// index of an older version, without `items.pending`, it would fail there, before `info`
+/// can say why the index is rebuilt.
+const PENDING_INDEX: &str = "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;";
+
 const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS items (
+        rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,
+        pending INTEGER NOT NULL DEFAULT 0, record TEXT
+    );
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope);
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 ";
@@ -191,6 +200,7 @@ impl SqliteIndex {
                 if !has_vectors {
                     return Err(IndexError::Unavailable("the vector table is missing".into()));
                 }
+                records::check_columns(conn)?;
                 Ok(Some(IndexInfo { model, dimension }))
             }
             _ => Ok(None),
@@ -219,9 +229,10 @@ impl SqliteIndex {
         let conn = self.conn()?;
         let tx = conn.transaction().map_err(sql)?;
         tx.execute_batch(&format!(
-            "DELETE FROM items; DELETE FROM meta;
+            "DROP TABLE IF EXISTS items; DELETE FROM meta;
              DROP TABLE IF EXISTS fts;
              {SCHEMA}
+             {PENDING_INDEX}
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,
@@ -300,10 +311,10 @@ impl SqliteIndex {
                 .prepare_cached("SELECT rowid, scope FROM items WHERE id = ?1")
                 .map_err(sql)?;
             let mut insert_item = tx
-                .prepare_cached("INSERT INTO items (id, scope) VALUES (?1, ?2)")
+                .prepare_cached("INSERT INTO items (id, scope, pending, record) VALUES (?1, ?2, ?3, ?4)")
                 .map_err(sql)?;
-            let mut set_scope = tx
-                .prepare_cached("UPDATE items SET scope = ?2 WHERE rowid = ?1")
+            let mut set_item = tx
+                .prepare_cached("UPDATE items SET scope = ?2, pending = ?3, record = ?4 WHERE rowid = ?1")
                 .map_err(sql)?;
             let mut del_vec = tx.prepare_cached("DELETE FROM vecs WHERE rowid = ?1").map_err(sql)?;
             let mut ins_vec = tx
@@ -311,6 +322,8 @@ impl SqliteIndex {
                 .map_err(sql)?;
             for e in entries {
                 let scope = e.scope();
+                let vector = e.embedding.as_deref().filter(|v| usable(v));
+                let pending = vector.is_none();
                 let existing: Option<(i64, String)> = find
                     .query_row([&e.id], |r| Ok((r.get(0)?, r.get(1)?)))
                     .optional()
@@ -318,19 +331,23 @@ impl SqliteIndex {
                 let old_scope = existing.as_ref().map(|(_, s)| s.clone());
                 let rowid = match existing {
                     Some((rowid, _)) => {
-                        set_scope.execute(params![rowid, scope]).map_err(sql)?;
+                        set_item
+                            .execute(params![rowid, scope, pending, e.record])
+                            .map_err(sql)?;
                         fts_removed.push(rowid);
                         del_vec.execute([rowid]).map_err(sql)?;
                         rowid
                     }
                     None => {
-                        insert_item.execute(params![e.id, scope]).map_err(sql)?;
+                        insert_item
+                            .execute(params![e.id, scope, pending, e.record])
+                            .map_err(sql)?;
                         tx.last_insert_rowid()
                     }
                 };
                 // An id twice in one call: its last text counts, as for its vector.
                 fts_added.insert(rowid, &e.content);
-                if let Some(v) = e.embedding.as_deref().filter(|v| usable(v)) {
+                if let Some(v) = vector {
                     ins_vec.execute(params![rowid, scope, f32_bytes(v)]).map_err(sql)?;
                 }
                 written.push((rowid, scope, old_scope));

@@ -10,6 +10,7 @@ fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
         embedding: Some(v),
         owner_user_id: Some(user.into()),
         chat_id: None,
+        record: Some(format!("{{\"id\":\"{id}\"}}")),
     }
 }
 
@@ -388,4 +389,90 @@ fn reading_whole_chunks_gives_what_reading_row_by_row_gives() {
         assert!(by_row.len() > 400, "{key}: {}", by_row.len());
         assert_eq!(from_chunks, by_row, "{key}");
     }
+}
+
+#[test]
+fn records_are_fetched_with_their_vectors_and_follow_set_records() {
+    let (_dir, mut index) = fresh_index(2);
+    let pending = Entry {
+        embedding: None,
+        ..entry("p", "no vector yet", vec![], "alice")
+    };
+    let bare = Entry {
+        record: None,
+        ..entry("bare", "written without a record", vec![0.0, 1.0], "alice")
+    };
+    index
+        .upsert(&[entry("a", "lives in Lisbon", vec![1.0, 0.0], "alice"), pending, bare])
+        .unwrap();
+    assert_eq!(index.pending(EntryKind::Memory).unwrap(), 1);
+    assert_eq!(index.pending(EntryKind::Message).unwrap(), 0);
+
+    // In the order asked; unknown ids and entries without a record left out.
+    let held = index
+        .fetch(&["p".into(), "nobody".into(), "bare".into(), "a".into()])
+        .unwrap();
+    let got: Vec<(&str, &str, Option<Vec<f32>>)> = held
+        .iter()
+        .map(|h| (h.id.as_str(), h.record.as_str(), h.embedding.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("p", r#"{"id":"p"}"#, None),
+            ("a", r#"{"id":"a"}"#, Some(vec![1.0, 0.0]))
+        ]
+    );
+
+    // A new record changes nothing searched; an unknown id is ignored.
+    index
+        .set_records(&[("a".into(), "accessed".into()), ("ghost".into(), "x".into())])
+        .unwrap();
+    assert_eq!(index.fetch(&["a".into()]).unwrap()[0].record, "accessed");
+    assert_eq!(index.fetch(&["ghost".into()]).unwrap(), []);
+    assert_eq!(index.knn(&[1.0, 0.0], 1, &alice()).unwrap()[0].id, "a");
+    assert_eq!(texts(&mut index, "Lisbon"), ["a"]);
+
+    // Getting a vector ends the wait; removing takes the record too.
+    index
+        .upsert(&[entry("p", "no vector yet", vec![0.5, 0.5], "alice")])
+        .unwrap();
+    assert_eq!(index.pending(EntryKind::Memory).unwrap(), 0);
+    index.remove(&["a".into()]).unwrap();
+    assert_eq!(index.fetch(&["a".into()]).unwrap(), []);
+}
+
+#[test]
+fn an_index_of_an_older_version_is_unavailable_until_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let info = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    SqliteIndex::new(&path).clear(&info).unwrap();
+    {
+        // The items table as versions before records made it.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE items;
+             CREATE TABLE items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
+             INSERT INTO items (id, scope) VALUES ('old', 'u:alice');",
+        )
+        .unwrap();
+    }
+    let mut index = SqliteIndex::new(&path);
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
+    assert_eq!(index.info().unwrap(), Some(info));
+    index.upsert(&[entry("new", "text", vec![1.0, 0.0], "alice")]).unwrap();
+    assert_eq!(index.fetch(&["new".into()]).unwrap().len(), 1);
+    assert_eq!(
+        index.count(EntryKind::Memory).unwrap(),
+        1,
+        "the old table's rows went with it"
+    );
 }

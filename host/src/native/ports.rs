@@ -6,8 +6,8 @@
 use std::cell::RefCell;
 
 use ash_memory_guest::ports::{
-    self, Chunk, Collection, EmbedError, EntryKind, FileError, FileState, IndexEntry, IndexError, IndexHit, IndexInfo,
-    Level, LlmError, LlmRequest, PolicySettings, Ports, ScopeFilter,
+    self, Chunk, Collection, EmbedError, EntryKind, FileError, FileState, Held, IndexEntry, IndexError, IndexHit,
+    IndexInfo, Level, LlmError, LlmRequest, PolicySettings, Ports, ScopeFilter,
 };
 
 use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
@@ -118,6 +118,7 @@ impl Ports for HostPorts {
                 embedding: e.embedding.clone(),
                 owner_user_id: e.owner_user_id.clone(),
                 chat_id: e.chat_id.clone(),
+                record: e.record.clone(),
             })
             .collect();
         index::Host::upsert(&mut *self.state.borrow_mut(), entries).map_err(index_error)
@@ -134,6 +135,23 @@ impl Ports for HostPorts {
         index::Host::text_search(&mut *self.state.borrow_mut(), terms.to_vec(), k, scope(filter))
             .map(hits)
             .map_err(index_error)
+    }
+    fn index_fetch(&self, ids: &[String]) -> Result<Vec<Held>, IndexError> {
+        let held = index::Host::fetch(&mut *self.state.borrow_mut(), ids.to_vec()).map_err(index_error)?;
+        Ok(held
+            .into_iter()
+            .map(|h| Held {
+                id: h.id,
+                record: h.record,
+                embedding: h.embedding,
+            })
+            .collect())
+    }
+    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), IndexError> {
+        index::Host::set_records(&mut *self.state.borrow_mut(), records.to_vec()).map_err(index_error)
+    }
+    fn index_pending(&self, k: EntryKind) -> Result<u64, IndexError> {
+        index::Host::pending(&mut *self.state.borrow_mut(), kind(k)).map_err(index_error)
     }
     fn index_count(&self, k: EntryKind) -> Result<u64, IndexError> {
         index::Host::count(&mut *self.state.borrow_mut(), kind(k)).map_err(index_error)

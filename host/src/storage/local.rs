@@ -79,6 +79,15 @@ impl Storage for LocalStorage {
     ) -> Result<Vec<index::Hit>, index::Error> {
         self.index.text_search(terms, k, scope)
     }
+    fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::Error> {
+        self.index.fetch(ids)
+    }
+    fn set_records(&mut self, records: &[(String, String)]) -> Result<(), index::Error> {
+        self.index.set_records(records)
+    }
+    fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
+        self.index.pending(kind)
+    }
     fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.index.count(kind)
     }

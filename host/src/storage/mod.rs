@@ -58,6 +58,12 @@ pub(crate) trait Storage: Send {
         k: u32,
         scope: &index::ScopeFilter,
     ) -> Result<Vec<index::Hit>, index::Error>;
+    /// See `fetch` in `wit/index.wit`.
+    fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::Error>;
+    /// See `set-records` in `wit/index.wit`.
+    fn set_records(&mut self, records: &[(String, String)]) -> Result<(), index::Error>;
+    /// See `pending` in `wit/index.wit`.
+    fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
     /// See `count` in `wit/index.wit`.
     fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
     /// See `clear` in `wit/index.wit`.

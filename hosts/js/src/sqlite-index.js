@@ -13,10 +13,20 @@ export const MAX_K = 4096;
 
 const SCHEMA = `
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT);
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope);
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 `;
+
+/**
+ * The index of entries without a vector, which `pending` counts. Not in `SCHEMA`, which runs
+ * on every open: it names a column an older version's items table lacks, and would fail
+ * there before `info` can say why the index is rebuilt. Made once the table has the column.
+ */
+const PENDING_INDEX = "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;";
+
+/** Why an index whose items table has no `record` and `pending` columns is not used. */
+const OLDER_VERSION = "the index was built by an older version, which kept no records: it is rebuilt";
 
 const unavailable = (m) => ({ tag: "unavailable", val: String(m) });
 const sqlErr = (m) => ({ tag: "sql", val: String(m) });
@@ -92,6 +102,22 @@ function f32Bytes(v) {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 }
 
+/** A vector from sqlite-vec's little-endian f32 bytes; undefined if they are not that. */
+function f32List(blob) {
+  if (!Buffer.isBuffer(blob) || blob.length % 4 !== 0) return undefined;
+  const v = new Array(blob.length / 4);
+  for (let i = 0; i < v.length; i++) v[i] = blob.readFloatLE(i * 4);
+  return v;
+}
+
+/** How many of the `record` and `pending` columns the items table has (an older version's, neither). */
+const RECORD_COLUMNS = "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending')";
+
+/** Whether the items table has the `record` and `pending` columns. */
+function hasRecordColumns(db) {
+  return db.prepare(RECORD_COLUMNS).pluck().get() === 2;
+}
+
 /** The SQLite index file, opened on first use. */
 export class SqliteIndex {
   /** @param {string} file */
@@ -118,6 +144,8 @@ export class SqliteIndex {
         sqliteVec.load(db);
         // A junk file opens fine; the first real statement is what fails.
         db.exec(SCHEMA);
+        // An older file's items table is kept as it is: `info` reports it.
+        if (hasRecordColumns(db)) db.exec(PENDING_INDEX);
       } catch (e) {
         try { db?.close(); } catch { /* half open */ }
         throw unavailable(e.message);
@@ -168,12 +196,18 @@ export class SqliteIndex {
       if (!/^\+?\d+$/.test(dim) || Number(dim) > 0xffffffff) throw unavailable(`bad dimension ${JSON.stringify(dim)}`);
       // The vector table must exist too, or the file is from a half-done clear.
       if (!this.hasVectors()) throw unavailable("the vector table is missing");
+      // An older version's items table keeps no records: the guest rebuilds the index.
+      if (!this.hasRecordColumns()) throw unavailable(OLDER_VERSION);
       return { model, dimension: Number(dim) };
     });
   }
 
   hasVectors() {
     return this.stmt("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").pluck().get() > 0;
+  }
+
+  hasRecordColumns() {
+    return this.stmt(RECORD_COLUMNS).pluck().get() === 2;
   }
 
   dimension() {
@@ -205,9 +239,11 @@ export class SqliteIndex {
     const db = this.conn();
     this.guard(() => {
       db.transaction(() => {
-        db.exec(`DELETE FROM items; DELETE FROM meta;
+        // Dropped, not emptied: an older version's table lacks the record columns.
+        db.exec(`DROP TABLE IF EXISTS items; DELETE FROM meta;
              DROP TABLE IF EXISTS fts;
              ${SCHEMA}
+             ${PENDING_INDEX}
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,
@@ -216,7 +252,7 @@ export class SqliteIndex {
         db.prepare("INSERT INTO meta (key, value) VALUES ('model', ?), ('dimension', ?)").run(info.model, String(dim));
       })();
     });
-    // The vecs table was dropped: statements prepared against it are stale.
+    // The vecs and items tables were dropped: statements prepared against them are stale.
     this.stmts.clear();
   }
 
@@ -250,8 +286,9 @@ export class SqliteIndex {
   }
 
   /**
-   * Inserts or replaces entries in one transaction. A vector that is not finite or has
-   * no direction is left out (full text only): sqlite-vec would answer NULL distances.
+   * Inserts or replaces entries, with their records, in one transaction. A vector that is
+   * not finite or has no direction is left out (full text only): sqlite-vec would answer
+   * NULL distances. An entry without a stored vector is marked pending.
    */
   upsert(entries) {
     if (entries.length === 0) return;
@@ -261,8 +298,8 @@ export class SqliteIndex {
     const db = this.conn();
     this.guard(() => {
       const find = this.stmt("SELECT rowid FROM items WHERE id = ?").pluck();
-      const insertItem = this.stmt("INSERT INTO items (id, scope) VALUES (?, ?)");
-      const setScope = this.stmt("UPDATE items SET scope = ? WHERE rowid = ?");
+      const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record) VALUES (?, ?, ?, ?)");
+      const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ? WHERE rowid = ?");
       const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
       const delVec = this.stmt("DELETE FROM vecs WHERE rowid = ?");
       const insFts = this.stmt("INSERT INTO fts (rowid, content) VALUES (?, ?)");
@@ -270,18 +307,21 @@ export class SqliteIndex {
       db.transaction(() => {
         for (const e of entries) {
           const scope = entryScope(e);
+          const vector = e.embedding && usable(e.embedding) ? e.embedding : undefined;
+          const pending = vector === undefined ? 1 : 0;
+          const record = e.record ?? null;
           const existing = find.get(e.id);
           let rowid;
           if (existing !== undefined) {
             rowid = existing;
-            setScope.run(scope, rowid);
+            setItem.run(scope, pending, record, rowid);
             delFts.run(rowid);
             delVec.run(rowid);
           } else {
-            rowid = insertItem.run(e.id, scope).lastInsertRowid;
+            rowid = insertItem.run(e.id, scope, pending, record).lastInsertRowid;
           }
           insFts.run(rowid, e.content);
-          if (e.embedding && usable(e.embedding)) insVec.run(BigInt(rowid), scope, f32Bytes(e.embedding));
+          if (vector !== undefined) insVec.run(BigInt(rowid), scope, f32Bytes(vector));
         }
       })();
     });
@@ -364,6 +404,57 @@ export class SqliteIndex {
     const sql = kindPrefix(kind) === ""
       ? "SELECT count(*) FROM items WHERE scope NOT LIKE 'm%'"
       : "SELECT count(*) FROM items WHERE scope LIKE 'm%'";
+    return this.guard(() => BigInt(this.stmt(sql).pluck().get()));
+  }
+
+  /**
+   * The records of these ids with their vectors, in the order asked; an id not held, or held
+   * without a record, is left out. The vector is undefined while it is pending.
+   * @param {string[]} ids
+   */
+  fetch(ids) {
+    if (ids.length === 0) return [];
+    // Refuses an older version's index, as every other read does through `dimension`.
+    const hasVecs = this.info() !== undefined;
+    return this.guard(() => {
+      const item = this.stmt("SELECT rowid, record FROM items WHERE id = ?").raw();
+      const vector = hasVecs ? this.stmt("SELECT embedding FROM vecs WHERE rowid = ?").pluck() : null;
+      const held = [];
+      for (const id of ids) {
+        const row = item.get(id);
+        if (row === undefined || row[1] === null || row[1] === undefined) continue;
+        const [rowid, record] = row;
+        const blob = vector ? vector.get(BigInt(rowid)) : undefined;
+        held.push({ id, record: String(record), embedding: blob === undefined ? undefined : f32List(blob) });
+      }
+      return held;
+    });
+  }
+
+  /**
+   * Replaces the record of entries already held, in one transaction, leaving their text,
+   * vector and scope as they are; unknown ids are ignored.
+   * @param {[string, string][]} records (id, record line)
+   */
+  setRecords(records) {
+    if (records.length === 0) return;
+    const db = this.conn();
+    this.guard(() => {
+      const set = this.stmt("UPDATE items SET record = ? WHERE id = ?");
+      db.transaction(() => {
+        for (const [id, record] of records) set.run(record, id);
+      })();
+    });
+  }
+
+  /**
+   * How many entries of this kind are held without a vector (embeddings still pending).
+   * @param {"memory" | "message"} kind
+   */
+  pending(kind) {
+    const sql = kindPrefix(kind) === ""
+      ? "SELECT count(*) FROM items WHERE pending = 1 AND scope NOT LIKE 'm%'"
+      : "SELECT count(*) FROM items WHERE pending = 1 AND scope LIKE 'm%'";
     return this.guard(() => BigInt(this.stmt(sql).pluck().get()));
   }
 

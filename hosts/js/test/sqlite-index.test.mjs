@@ -2,12 +2,15 @@
 // (the same scope keys and meta rows); and its error variants: SQLite's "corrupt" family,
 // extended codes included, is `unavailable` as in the Rust host (rusqlite compares primary
 // codes), so that the guest's message and its rebuild decision are the same on both hosts.
+// Memory entries keep their records (fetch, setRecords) and entries without a vector are
+// counted (pending); an older version's index, without those columns, is rebuilt.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
 import { SqliteIndex } from "../src/sqlite-index.js";
 import { scratchDir } from "./helpers/scratch.mjs";
 
@@ -68,4 +71,129 @@ test("memories and messages are kept apart: search, count and reflects are per k
   assert.equal(index.count("memory"), 0n);
   assert.equal(index.count("message"), 0n);
   index.close();
+});
+
+test("records: upsert keeps them and marks entries without a vector pending; fetch hands them back in order", () => {
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
+  const index = new SqliteIndex(file);
+  index.clear({ model: "m", dimension: 2 });
+  index.upsert([
+    { kind: "memory", id: "mem-1", content: "peanut allergy", ownerUserId: "alice", embedding: new Float32Array([1, 0.5]), record: '{"id":"mem-1"}' },
+    { kind: "memory", id: "mem-2", content: "likes tea", chatId: "team", embedding: undefined, record: '{"id":"mem-2"}' },
+    // A vector without a direction is not stored: pending as much as a missing one.
+    { kind: "memory", id: "mem-3", content: "zero vector", ownerUserId: "alice", embedding: [0, 0], record: '{"id":"mem-3"}' },
+    { kind: "memory", id: "mem-4", content: "no record", ownerUserId: "alice", embedding: [0, 1], record: undefined },
+    { kind: "message", id: "msg-1", content: "peanut butter", ownerUserId: "alice", embedding: undefined },
+  ]);
+  assert.deepEqual(index.fetch(["mem-3", "unknown", "mem-1", "mem-4", "msg-1", "mem-2"]), [
+    { id: "mem-3", record: '{"id":"mem-3"}', embedding: undefined },
+    { id: "mem-1", record: '{"id":"mem-1"}', embedding: [1, 0.5] },
+    { id: "mem-2", record: '{"id":"mem-2"}', embedding: undefined },
+  ]);
+  assert.deepEqual(index.fetch([]), []);
+  assert.equal(index.pending("memory"), 2n);
+  assert.equal(index.pending("message"), 1n);
+
+  // A vector arriving later clears the mark; a replaced entry's record is the new one.
+  index.upsert([{ kind: "memory", id: "mem-2", content: "likes tea", chatId: "team", embedding: [0.25, 1], record: '{"id":"mem-2","v":2}' }]);
+  assert.equal(index.pending("memory"), 1n);
+  assert.deepEqual(index.fetch(["mem-2"]), [{ id: "mem-2", record: '{"id":"mem-2","v":2}', embedding: [0.25, 1] }]);
+  // And losing it sets the mark again.
+  index.upsert([{ kind: "memory", id: "mem-1", content: "peanut allergy", ownerUserId: "alice", embedding: undefined, record: '{"id":"mem-1"}' }]);
+  assert.equal(index.pending("memory"), 2n);
+  assert.deepEqual(index.fetch(["mem-1"]), [{ id: "mem-1", record: '{"id":"mem-1"}', embedding: undefined }]);
+
+  // The schema the Rust host writes: the same columns and the partial index.
+  const db = new Database(file, { readonly: true });
+  assert.deepEqual(db.prepare("SELECT name FROM pragma_table_info('items') ORDER BY cid").pluck().all(), ["rowid", "id", "scope", "pending", "record"]);
+  assert.deepEqual(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").pluck().all(), ["items_pending", "items_scope"]);
+  db.close();
+  index.close();
+});
+
+test("setRecords changes records only: search, vectors and scope stay; unknown ids are ignored", () => {
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
+  const index = new SqliteIndex(file);
+  index.clear({ model: "m", dimension: 2 });
+  index.upsert([
+    { kind: "memory", id: "mem-1", content: "peanut allergy", ownerUserId: "alice", embedding: [1, 0], record: '{"id":"mem-1","n":1}' },
+    { kind: "memory", id: "mem-2", content: "peanut sauce", chatId: "team", embedding: [1, 0.3], record: '{"id":"mem-2","n":1}' },
+    { kind: "memory", id: "mem-3", content: "walnut", ownerUserId: "alice", embedding: undefined, record: undefined },
+  ]);
+  const scope = { kind: "memory", userId: "alice", chatId: "team" };
+  const knnBefore = index.knn([1, 0], 10, scope);
+  const textBefore = index.textSearch(["peanut", "walnut"], 10, scope);
+
+  index.setRecords([["mem-1", '{"id":"mem-1","n":2}'], ["unknown", "{}"], ["mem-3", '{"id":"mem-3"}']]);
+  index.setRecords([]);
+  assert.deepEqual(index.fetch(["mem-1", "mem-2", "mem-3", "unknown"]), [
+    { id: "mem-1", record: '{"id":"mem-1","n":2}', embedding: [1, 0] },
+    { id: "mem-2", record: '{"id":"mem-2","n":1}', embedding: [1, 0.30000001192092896] },
+    { id: "mem-3", record: '{"id":"mem-3"}', embedding: undefined },
+  ]);
+  assert.deepEqual(index.knn([1, 0], 10, scope), knnBefore);
+  assert.deepEqual(index.textSearch(["peanut", "walnut"], 10, scope), textBefore);
+  assert.equal(index.count("memory"), 3n);
+  assert.equal(index.pending("memory"), 1n);
+  const db = new Database(file, { readonly: true });
+  assert.deepEqual(db.prepare("SELECT id, scope FROM items ORDER BY id").raw().all(), [
+    ["mem-1", "u:alice"], ["mem-2", "c:team"], ["mem-3", "u:alice"],
+  ]);
+  db.close();
+  index.close();
+});
+
+test("an index of an older version, whose items keep no records, is unavailable until cleared", () => {
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
+  // The previous version's schema, written by hand, with an entry in it.
+  const old = new Database(file);
+  sqliteVec.load(old);
+  old.exec(`
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
+    CREATE INDEX items_scope ON items (scope);
+    CREATE VIRTUAL TABLE fts USING fts5 (content, tokenize = 'porter unicode61');
+    CREATE VIRTUAL TABLE vecs USING vec0 (scope TEXT PARTITION KEY, embedding FLOAT[2] distance_metric=cosine);
+    INSERT INTO meta (key, value) VALUES ('model', 'm'), ('dimension', '2'), ('reflects', '1 10');
+    INSERT INTO items (rowid, id, scope) VALUES (1, 'mem-1', 'u:alice');
+    INSERT INTO fts (rowid, content) VALUES (1, 'peanut allergy');
+  `);
+  old.close();
+
+  const index = new SqliteIndex(file);
+  const older = (e) => e.tag === "unavailable" && /older version/.test(e.val);
+  assert.throws(() => index.info(), older);
+  assert.throws(() => index.fetch(["mem-1"]), older);
+  assert.throws(() => index.upsert([{ kind: "memory", id: "mem-2", content: "x", ownerUserId: "alice", embedding: [1, 0], record: "{}" }]), older);
+
+  index.clear({ model: "m", dimension: 2 });
+  assert.deepEqual(index.info(), { model: "m", dimension: 2 });
+  assert.equal(index.count("memory"), 0n);
+  assert.equal(index.reflects("memory"), undefined);
+  index.upsert([{ kind: "memory", id: "mem-1", content: "peanut allergy", ownerUserId: "alice", embedding: undefined, record: '{"id":"mem-1"}' }]);
+  assert.deepEqual(index.fetch(["mem-1"]), [{ id: "mem-1", record: '{"id":"mem-1"}', embedding: undefined }]);
+  assert.equal(index.pending("memory"), 1n);
+  index.close();
+  const reopened = new SqliteIndex(file);
+  assert.deepEqual(reopened.info(), { model: "m", dimension: 2 });
+  reopened.close();
+
+  // An old items table in a file that clear keeps (no model recorded yet, so nothing to
+  // refuse): it is dropped and made anew, not emptied.
+  const kept = path.join(scratchDir("ash-index-"), "memory.db");
+  const bare = new Database(kept);
+  bare.exec("CREATE TABLE items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL); INSERT INTO items (id, scope) VALUES ('mem-9', 'u:alice');");
+  bare.close();
+  const fresh = new SqliteIndex(kept);
+  assert.equal(fresh.info(), undefined);
+  fresh.clear({ model: "m", dimension: 2 });
+  assert.deepEqual(fresh.info(), { model: "m", dimension: 2 });
+  assert.equal(fresh.count("memory"), 0n);
+  fresh.upsert([{ kind: "memory", id: "mem-9", content: "tea", ownerUserId: "alice", embedding: [0, 1], record: '{"id":"mem-9"}' }]);
+  assert.deepEqual(fresh.fetch(["mem-9"]), [{ id: "mem-9", record: '{"id":"mem-9"}', embedding: [0, 1] }]);
+  assert.equal(fresh.pending("memory"), 0n);
+  fresh.close();
+  const check = new Database(kept, { readonly: true });
+  assert.equal(check.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'items_pending'").pluck().get(), 1);
+  check.close();
 });

@@ -12,6 +12,7 @@ use crate::service::MemoryService;
 mod adding;
 mod decaying;
 mod forgetting;
+mod from_index;
 mod importing;
 mod maintenance;
 mod people;

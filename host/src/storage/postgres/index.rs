@@ -14,7 +14,7 @@ use super::conn::Conn;
 use pgvector::Vector;
 
 use crate::files::FileState;
-use crate::index::{Entry, EntryKind, Hit, IndexError, IndexInfo, MAX_K, ScopeFilter, usable};
+use crate::index::{Entry, EntryKind, Held, Hit, IndexError, IndexInfo, MAX_K, ScopeFilter, usable};
 
 /// Scopes of up to this many entries are searched exactly: an exact scan reads every row of
 /// the scope from the heap, about 1 ms per thousand rows (`docs/scale-out.md`, 6.3).
@@ -64,7 +64,7 @@ pub(super) struct Meta {
 pub(super) fn meta(client: &mut Conn) -> Result<Meta, IndexError> {
     let row = client
         .query_one(
-            "SELECT to_regclass('entries') IS NOT NULL,
+            "SELECT to_regclass('entries') IS NOT NULL AND to_regclass('records') IS NOT NULL,
                     coalesce(array_agg(key), '{}'), coalesce(array_agg(value), '{}')
              FROM meta",
             &[],
@@ -87,7 +87,9 @@ impl Meta {
             .parse()
             .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
         if !self.has_entries {
-            return Err(IndexError::Unavailable("the entries table is missing".into()));
+            return Err(IndexError::Unavailable(
+                "the entries or records table is missing (an index of an older version keeps no records): it is rebuilt".into(),
+            ));
         }
         Ok(Some(IndexInfo {
             model: model.clone(),
@@ -184,15 +186,19 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
         // The entry, and its vector put or taken away, in one round trip.
         client
             .execute(
-                "WITH e AS (INSERT INTO entries (id, kind, scope, content) VALUES ($1, $2, $3, $4)
+                "WITH e AS (INSERT INTO entries (id, kind, scope, content, pending)
+                            VALUES ($1, $2, $3, $4, $5::vector IS NULL)
                             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
-                                content = excluded.content
+                                content = excluded.content, pending = excluded.pending
                             RETURNING id, ord, scope),
-                      gone AS (DELETE FROM vectors WHERE id = $1 AND $5::vector IS NULL)
+                      gone AS (DELETE FROM vectors WHERE id = $1 AND $5::vector IS NULL),
+                      kept AS (INSERT INTO records (id, record) SELECT $1, $6 WHERE $6::text IS NOT NULL
+                               ON CONFLICT (id) DO UPDATE SET record = excluded.record),
+                      unkept AS (DELETE FROM records WHERE id = $1 AND $6::text IS NULL)
                  INSERT INTO vectors (id, ord, scope, embedding)
                  SELECT id, ord, scope, $5 FROM e WHERE $5::vector IS NOT NULL
                  ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, embedding = excluded.embedding",
-                &[&e.id, &kind, &scope, &e.content, &vector],
+                &[&e.id, &kind, &scope, &e.content, &vector, &e.record],
             )
             .map_err(sql)?;
         last.insert(e.id.as_str(), (scope, kind));
@@ -222,6 +228,7 @@ pub(super) fn remove(client: &mut Conn, ids: &[String]) -> Result<(), IndexError
         .query(
             "WITH old AS (DELETE FROM entries WHERE id = ANY($1) RETURNING scope, kind, tsv),
                   vector AS (DELETE FROM vectors WHERE id = ANY($1)),
+                  record AS (DELETE FROM records WHERE id = ANY($1)),
                   words AS (INSERT INTO lexemes (lexeme, n)
                       SELECT lexeme, -count(*) FROM old, unnest(tsvector_to_array(old.tsv)) lexeme GROUP BY lexeme
                       ON CONFLICT (lexeme) DO UPDATE SET n = lexemes.n + excluded.n)
@@ -320,6 +327,63 @@ pub(super) fn count(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexErro
     let n: i64 = client
         .query_one(
             "SELECT coalesce(sum(n), 0)::bigint FROM scopes WHERE kind = $1",
+            &[&kind_code(kind)],
+        )
+        .map_err(sql)?
+        .get(0);
+    Ok(n as u64)
+}
+
+/// The records of these ids with their vectors, in the order asked; see `fetch` in
+/// `wit/index.wit`.
+pub(super) fn fetch(client: &mut Conn, ids: &[String]) -> Result<Vec<Held>, IndexError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = client
+        .query(
+            "SELECT r.id, r.record, v.embedding FROM records r LEFT JOIN vectors v ON v.id = r.id
+             WHERE r.id = ANY($1)",
+            &[&ids],
+        )
+        .map_err(sql)?;
+    let mut found: HashMap<String, Held> = rows
+        .into_iter()
+        .map(|r| {
+            let id: String = r.get(0);
+            let embedding: Option<Vector> = r.get(2);
+            let held = Held {
+                id: id.clone(),
+                record: r.get(1),
+                embedding: embedding.map(|v| v.to_vec()),
+            };
+            (id, held)
+        })
+        .collect();
+    Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
+}
+
+/// Replaces the records of entries already held; see `set-records` in `wit/index.wit`.
+pub(super) fn set_records(client: &mut Conn, records: &[(String, String)]) -> Result<(), IndexError> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    let (ids, lines): (Vec<&str>, Vec<&str>) = records.iter().map(|(i, r)| (i.as_str(), r.as_str())).unzip();
+    client
+        .execute(
+            "UPDATE records SET record = n.record FROM unnest($1::text[], $2::text[]) AS n(id, record)
+             WHERE records.id = n.id",
+            &[&ids, &lines],
+        )
+        .map_err(sql)?;
+    Ok(())
+}
+
+/// How many entries of this kind wait for a vector.
+pub(super) fn pending(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexError> {
+    let n: i64 = client
+        .query_one(
+            "SELECT count(*) FROM entries WHERE pending AND kind = $1",
             &[&kind_code(kind)],
         )
         .map_err(sql)?

@@ -247,6 +247,15 @@ impl Storage for PgStorage {
     ) -> Result<Vec<wit_index::Hit>, wit_index::Error> {
         text_search::text_search(&mut self.client, terms, k, scope)
     }
+    fn fetch(&mut self, ids: &[String]) -> Result<Vec<wit_index::Held>, wit_index::Error> {
+        index::fetch(&mut self.client, ids)
+    }
+    fn set_records(&mut self, records: &[(String, String)]) -> Result<(), wit_index::Error> {
+        index::set_records(&mut self.client, records)
+    }
+    fn pending(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
+        index::pending(&mut self.client, kind)
+    }
     fn count(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
         index::count(&mut self.client, kind)
     }

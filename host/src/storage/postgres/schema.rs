@@ -52,6 +52,9 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 /// - `lexemes`: how many entries hold each stemmed word, across the namespace, kept in
 ///   the same transaction as `entries`. Full-text search looks a word up here to decide
 ///   whether to read every match or only recent ones (`text_search`).
+/// - `records`: each memory's record line without its embedding, apart from `entries` so
+///   that full-text search reads none of it; what `fetch` answers from. `entries.pending`
+///   marks entries without a vector, and its partial index counts them at once.
 /// - `newest_entries(key, n)`: a scope key's newest `n` entries, read backwards through
 ///   the `(scope, ord)` btree and nothing else, whatever the statistics say. A plain
 ///   query let the planner, with no statistics yet after an import, read the whole scope
@@ -59,16 +62,19 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 ///   settings leave it that one plan.
 pub(super) fn index_ddl(dimension: u32) -> String {
     format!(
-        "DROP TABLE IF EXISTS entries, vectors, lexemes;
+        "DROP TABLE IF EXISTS entries, vectors, lexemes, records;
          CREATE TABLE entries (
              id text PRIMARY KEY,
              ord bigint NOT NULL DEFAULT nextval('entry_ord'),
              kind smallint NOT NULL,
              scope text NOT NULL,
              content text NOT NULL,
+             pending boolean NOT NULL DEFAULT false,
              tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED
          );
          CREATE INDEX entries_scope ON entries (scope, ord);
+         CREATE INDEX entries_pending ON entries (kind) WHERE pending;
+         CREATE TABLE records (id text PRIMARY KEY, record text NOT NULL);
          CREATE INDEX entries_tsv ON entries USING gin (tsv) WITH (fastupdate = off);
          CREATE OR REPLACE FUNCTION newest_entries(key text, n bigint)
              RETURNS TABLE (id text, ord bigint, tsv tsvector)

@@ -30,12 +30,21 @@ _SQLITE_NOTADB = 26
 #: The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 MAX_K = 4096
 
+#: The index of entries without a vector, which `pending` counts; it names a column that
+#: an older file's items table lacks, so it is made only once the table has it.
+_PENDING_INDEX = "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1"
+
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
+    " pending INTEGER NOT NULL DEFAULT 0, record TEXT)",
     "CREATE INDEX IF NOT EXISTS items_scope ON items (scope)",
+    _PENDING_INDEX,
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
 )
+
+#: Why an index whose items table has no `record` and `pending` columns is not used.
+OLDER_VERSION = "the index was built by an older version, which kept no records: it is rebuilt"
 
 
 class IndexUnavailable(Exception):
@@ -85,6 +94,8 @@ class Entry:
     owner_user_id: str | None
     chat_id: str | None
     kind: str = MEMORY
+    #: For a memory, its record as one JSON line without the embedding; None for a message.
+    record: str | None = None
 
     def scope(self) -> str:
         """The scope key, as the guest's visibility rule has it: a chat id makes it a group
@@ -127,6 +138,22 @@ def usable(v: Sequence[float]) -> bool:
 def f32_bytes(v: Sequence[float]) -> bytes:
     """Little-endian float32, as sqlite-vec stores a vector."""
     return struct.pack(f"<{len(v)}f", *v)
+
+
+def f32_list(blob: bytes) -> list[float] | None:
+    """A vector from sqlite-vec's little-endian float32 bytes; None if they are not that."""
+    if len(blob) % 4 != 0:
+        return None
+    return list(struct.unpack(f"<{len(blob) // 4}f", blob))
+
+
+def _has_record_columns(conn: sqlite3.Connection) -> bool:
+    """Whether the items table has the `record` and `pending` columns (an older version's
+    has neither)."""
+    (n,) = conn.execute(
+        "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending')"
+    ).fetchone()
+    return int(n) == 2
 
 
 @contextmanager
@@ -185,6 +212,9 @@ class SqliteIndex:
                 _load_vec(conn)
                 # A junk file opens fine; the first real statement is what fails.
                 for statement in SCHEMA:
+                    # An older file's items table is kept as it is: `info` reports it.
+                    if statement == _PENDING_INDEX and not _has_record_columns(conn):
+                        continue
                     conn.execute(statement)
             except sqlite3.Error as e:
                 conn.close()
@@ -223,10 +253,13 @@ class SqliteIndex:
                 raise IndexUnavailable(f'bad dimension "{dim[0]}"') from None
             # The vector table must exist too, or the file is from a half-done clear.
             (n,) = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").fetchone()
+            if n == 0:
+                raise IndexUnavailable("the vector table is missing")
+            # An older version's items table keeps no records: the guest rebuilds the index.
+            if not _has_record_columns(conn):
+                raise IndexUnavailable(OLDER_VERSION)
         except sqlite3.Error as e:
             raise _sql(e) from e
-        if n == 0:
-            raise IndexUnavailable("the vector table is missing")
         return (model[0], dimension)
 
     def _dimension(self) -> int:
@@ -253,10 +286,12 @@ class SqliteIndex:
                     pass
         conn = self.conn()
         with _transaction(conn):
-            conn.execute("DELETE FROM items")
-            conn.execute("DROP TABLE IF EXISTS fts")
-            conn.execute(SCHEMA[3])
+            # Dropped, not emptied: an older version's table lacks the record columns.
+            conn.execute("DROP TABLE IF EXISTS items")
             conn.execute("DELETE FROM meta")
+            conn.execute("DROP TABLE IF EXISTS fts")
+            for statement in SCHEMA:
+                conn.execute(statement)
             conn.execute("DROP TABLE IF EXISTS vecs")
             conn.execute(
                 "CREATE VIRTUAL TABLE vecs USING vec0 (\n"
@@ -300,8 +335,9 @@ class SqliteIndex:
             raise _sql(e) from e
 
     def upsert(self, entries: Sequence[Entry]) -> None:
-        """Inserts or replaces entries in one transaction. A vector without a direction is
-        left out (full text only): sqlite-vec would store it and answer NULL distances."""
+        """Inserts or replaces entries, with their records, in one transaction. A vector
+        without a direction is left out (full text only): sqlite-vec would store it and
+        answer NULL distances. An entry without a stored vector is marked pending."""
         if not entries:
             return
         dim = self._dimension()
@@ -312,20 +348,28 @@ class SqliteIndex:
         with _transaction(conn):
             for e in entries:
                 scope = e.scope()
+                vector = e.embedding if e.embedding is not None and usable(e.embedding) else None
+                pending = 1 if vector is None else 0
                 row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (e.id,)).fetchone()
                 if row is not None:
                     rowid = row[0]
-                    conn.execute("UPDATE items SET scope = ?2 WHERE rowid = ?1", (rowid, scope))
+                    conn.execute(
+                        "UPDATE items SET scope = ?2, pending = ?3, record = ?4 WHERE rowid = ?1",
+                        (rowid, scope, pending, e.record),
+                    )
                     conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
                     conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
                 else:
-                    cur = conn.execute("INSERT INTO items (id, scope) VALUES (?1, ?2)", (e.id, scope))
+                    cur = conn.execute(
+                        "INSERT INTO items (id, scope, pending, record) VALUES (?1, ?2, ?3, ?4)",
+                        (e.id, scope, pending, e.record),
+                    )
                     rowid = cur.lastrowid
                 conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
-                if e.embedding is not None and usable(e.embedding):
+                if vector is not None:
                     conn.execute(
                         "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)",
-                        (rowid, scope, f32_bytes(e.embedding)),
+                        (rowid, scope, f32_bytes(vector)),
                     )
 
     def remove(self, ids: Sequence[str]) -> None:
@@ -402,6 +446,49 @@ class SqliteIndex:
         memory keys with `u`, `c` or `n`."""
         sql = ("SELECT count(*) FROM items WHERE scope NOT LIKE 'm%'" if kind_prefix(kind) == ""
                else "SELECT count(*) FROM items WHERE scope LIKE 'm%'")
+        try:
+            (n,) = self.conn().execute(sql).fetchone()
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        return int(n)
+
+    def fetch(self, ids: Sequence[str]) -> list[tuple[str, str, list[float] | None]]:
+        """The (id, record, vector) of these entries, in the order asked; an id not held, or
+        held without a record, is left out. The vector is None while it is pending."""
+        if not ids:
+            return []
+        conn = self.conn()
+        held: list[tuple[str, str, list[float] | None]] = []
+        try:
+            (has_vecs,) = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").fetchone()
+            for id_ in ids:
+                row = conn.execute("SELECT rowid, record FROM items WHERE id = ?1", (id_,)).fetchone()
+                if row is None or row[1] is None:
+                    continue
+                vector = None
+                if has_vecs:
+                    v = conn.execute("SELECT embedding FROM vecs WHERE rowid = ?1", (row[0],)).fetchone()
+                    if v is not None and isinstance(v[0], bytes):
+                        vector = f32_list(v[0])
+                held.append((id_, str(row[1]), vector))
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        return held
+
+    def set_records(self, records: Sequence[tuple[str, str]]) -> None:
+        """Replaces the records of entries already held, in one transaction, leaving their
+        text, vector and scope as they are; unknown ids are ignored."""
+        if not records:
+            return
+        conn = self.conn()
+        with _transaction(conn):
+            for id_, rec in records:
+                conn.execute("UPDATE items SET record = ?1 WHERE id = ?2", (rec, id_))
+
+    def pending(self, kind: str = MEMORY) -> int:
+        """How many entries of this kind are held without a vector (embeddings pending)."""
+        sql = ("SELECT count(*) FROM items WHERE pending = 1 AND scope NOT LIKE 'm%'" if kind_prefix(kind) == ""
+               else "SELECT count(*) FROM items WHERE pending = 1 AND scope LIKE 'm%'")
         try:
             (n,) = self.conn().execute(sql).fetchone()
         except sqlite3.Error as e:

@@ -131,7 +131,7 @@ class HostState:
 
 def _entry(r: Any) -> Entry:
     return Entry(field(r, "id"), field(r, "content"), field(r, "embedding"),
-                 field(r, "owner_user_id"), field(r, "chat_id"), field(r, "kind"))
+                 field(r, "owner_user_id"), field(r, "chat_id"), field(r, "kind"), field(r, "record"))
 
 
 class _Guarded:
@@ -231,6 +231,9 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
         def hits(pairs: list[tuple[str, float]]) -> list[Record]:
             return [record(id=i, score=s) for i, s in pairs]
 
+        def held(rows: list[tuple[str, str, list[float] | None]]) -> list[Record]:
+            return [record(id=i, record=r, embedding=v) for i, r, v in rows]
+
         def info() -> Record | None:
             i = state.index.info()
             return None if i is None else record(model=i[0], dimension=i[1])
@@ -250,6 +253,10 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             index.add_func("text-search", lambda _s, terms, k, scope: index_call("text-search", lambda: hits(
                 state.index.text_search(terms, k, field(scope, "user_id"), field(scope, "chat_id"),
                                         field(scope, "kind")))))
+            index.add_func("fetch", lambda _s, ids: index_call("fetch", lambda: held(state.index.fetch(ids))))
+            index.add_func("set-records", lambda _s, records: index_call(
+                "set-records", lambda: state.index.set_records([(i, r) for i, r in records]), True))
+            index.add_func("pending", lambda _s, kind: index_call("pending", lambda: state.index.pending(kind)))
             index.add_func("count", lambda _s, kind: index_call("count", lambda: state.index.count(kind)))
             index.add_func("clear", lambda _s, i: index_call(
                 "clear", lambda: state.index.clear(field(i, "model"), field(i, "dimension")), True))

@@ -1,0 +1,102 @@
+//! The records the index keeps beside each memory's text and vector (`items.record`), so
+//! that a call can answer from the index without reading `memories.jsonl`; and how many
+//! entries still wait for a vector (`items.pending`), which tells the guest whether a
+//! call must read the collection to fill them.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{EntryKind, Held, IndexError, SqliteIndex, sql};
+use crate::fault;
+
+/// Refuses an index whose items table predates records: it is cleared and rebuilt, and
+/// rebuilding fills them.
+pub(super) fn check_columns(conn: &Connection) -> Result<(), IndexError> {
+    let present: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending')",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    if present != 2 {
+        return Err(IndexError::Unavailable(
+            "the index was built by an older version, which kept no records: it is rebuilt".into(),
+        ));
+    }
+    Ok(())
+}
+
+impl SqliteIndex {
+    /// The records of these ids with their vectors, in the order asked; ids not held, or
+    /// held without a record, are left out.
+    pub fn fetch(&mut self, ids: &[String]) -> Result<Vec<Held>, IndexError> {
+        let has_vectors = self.info()?.is_some();
+        let conn = self.conn()?;
+        let mut item = conn
+            .prepare_cached("SELECT rowid, record FROM items WHERE id = ?1")
+            .map_err(sql)?;
+        let mut held = Vec::with_capacity(ids.len());
+        let mut rowids = Vec::with_capacity(ids.len());
+        for id in ids {
+            let found: Option<(i64, Option<String>)> = item
+                .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+                .map_err(sql)?;
+            if let Some((rowid, Some(record))) = found {
+                rowids.push(rowid);
+                held.push(Held {
+                    id: id.clone(),
+                    record,
+                    embedding: None,
+                });
+            }
+        }
+        if has_vectors {
+            let mut vector = conn
+                .prepare_cached("SELECT embedding FROM vecs WHERE rowid = ?1")
+                .map_err(sql)?;
+            for (h, rowid) in held.iter_mut().zip(rowids) {
+                let bytes: Option<Vec<u8>> = vector.query_row([rowid], |r| r.get(0)).optional().map_err(sql)?;
+                h.embedding = bytes.map(|b| {
+                    b.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect()
+                });
+            }
+        }
+        Ok(held)
+    }
+
+    /// Replaces the record of entries already held, in one transaction; unknown ids are
+    /// ignored.
+    pub fn set_records(&mut self, records: &[(String, String)]) -> Result<(), IndexError> {
+        if records.is_empty() {
+            return Ok(());
+        }
+        fault::point("index:upsert").map_err(|e| IndexError::Sql(e.to_string()))?;
+        let conn = self.conn()?;
+        let tx = conn.transaction().map_err(sql)?;
+        {
+            let mut set = tx
+                .prepare_cached("UPDATE items SET record = ?2 WHERE id = ?1")
+                .map_err(sql)?;
+            for (id, record) in records {
+                set.execute(params![id, record]).map_err(sql)?;
+            }
+        }
+        tx.commit().map_err(sql)
+    }
+
+    /// How many entries of this kind wait for a vector.
+    pub fn pending(&mut self, kind: EntryKind) -> Result<u64, IndexError> {
+        let conn = self.conn()?;
+        // The partial index `items_pending` answers this without reading the items.
+        let sql_text = match kind {
+            EntryKind::Memory => "SELECT count(*) FROM items WHERE pending = 1 AND scope NOT LIKE 'm%'",
+            EntryKind::Message => "SELECT count(*) FROM items WHERE pending = 1 AND scope LIKE 'm%'",
+        };
+        conn.query_row(sql_text, [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(sql)
+    }
+}

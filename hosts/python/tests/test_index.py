@@ -1,0 +1,130 @@
+"""The index's records, on SQLite alone (no component): what upsert keeps of each entry, what
+fetch hands back, set_records, the pending count per kind, and a file from an older version
+whose items table has no record columns."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ash_memory.index import OLDER_VERSION, Entry, IndexUnavailable, SqliteIndex
+
+
+def ids(hits: list[tuple[str, float]]) -> list[str]:
+    return [i for i, _ in hits]
+
+
+@pytest.fixture
+def index(tmp_path: Path):
+    """An index for 2-dimensional vectors holding two memories, one of them pending, and a
+    message."""
+    index = SqliteIndex(tmp_path / "memory.db")
+    index.clear("m", 2)
+    index.upsert([
+        Entry("mem-1", "peanut allergy", [0.5, 0.25], "alice", None, "memory", '{"id":"mem-1"}'),
+        Entry("mem-2", "peanut butter jar", None, None, "team", "memory", '{"id":"mem-2"}'),
+        Entry("msg-1", "peanut sauce", [1.0, 0.0], "alice", None, "message"),
+    ])
+    yield index
+    index.close()
+
+
+def test_upsert_keeps_records_and_marks_entries_without_a_vector_pending(index: SqliteIndex, tmp_path: Path):
+    with sqlite3.connect(tmp_path / "memory.db") as db:
+        rows = db.execute("SELECT id, scope, pending, record FROM items ORDER BY id").fetchall()
+    assert rows == [
+        ("mem-1", "u:alice", 0, '{"id":"mem-1"}'),
+        ("mem-2", "c:team", 1, '{"id":"mem-2"}'),
+        ("msg-1", "mu:alice", 0, None),
+    ]
+    assert (index.pending("memory"), index.pending("message")) == (1, 0)
+
+    # A vector without a direction is not stored: the entry stays pending.
+    index.upsert([Entry("msg-2", "peanut", [0.0, 0.0], "alice", None, "message")])
+    assert (index.pending("memory"), index.pending("message")) == (1, 1)
+    # Its vector arrives: no longer pending; a new record replaces the old.
+    index.upsert([Entry("mem-2", "peanut butter jar", [0.0, 1.0], None, "team", "memory", '{"id":"mem-2","v":2}')])
+    assert (index.pending("memory"), index.pending("message")) == (0, 1)
+    assert index.fetch(["mem-2"]) == [("mem-2", '{"id":"mem-2","v":2}', [0.0, 1.0])]
+    # And an entry can lose its vector and its record again.
+    index.upsert([Entry("mem-1", "peanut allergy", None, "alice", None, "memory")])
+    assert index.pending("memory") == 1
+    assert index.fetch(["mem-1"]) == []
+    assert (index.count("memory"), index.count("message")) == (2, 2)
+
+
+def test_fetch_gives_records_and_vectors_in_the_order_asked(index: SqliteIndex):
+    assert index.fetch(["mem-2", "nobody", "msg-1", "mem-1"]) == [
+        ("mem-2", '{"id":"mem-2"}', None),
+        ("mem-1", '{"id":"mem-1"}', [0.5, 0.25]),
+    ]
+    assert index.fetch(["mem-1", "mem-1"]) == [("mem-1", '{"id":"mem-1"}', [0.5, 0.25])] * 2
+    assert index.fetch([]) == []
+
+
+def test_set_records_changes_the_record_and_nothing_searched(index: SqliteIndex, tmp_path: Path):
+    knn = index.knn([1.0, 0.5], 10, "alice", "team", "memory")
+    found = index.text_search(["peanut"], 10, "alice", "team", "memory")
+    assert ids(knn) == ["mem-1"] and sorted(ids(found)) == ["mem-1", "mem-2"]
+
+    index.set_records([("mem-1", '{"id":"mem-1","accessed":1}'), ("nobody", "{}"), ("msg-1", '{"m":1}')])
+    assert index.fetch(["mem-1", "msg-1", "nobody"]) == [
+        ("mem-1", '{"id":"mem-1","accessed":1}', [0.5, 0.25]),
+        ("msg-1", '{"m":1}', [1.0, 0.0]),
+    ]
+    assert index.knn([1.0, 0.5], 10, "alice", "team", "memory") == knn
+    assert index.text_search(["peanut"], 10, "alice", "team", "memory") == found
+    assert (index.count("memory"), index.pending("memory")) == (2, 1)
+    with sqlite3.connect(tmp_path / "memory.db") as db:
+        assert db.execute("SELECT count(*) FROM items WHERE id = 'nobody'").fetchone() == (0,)
+        assert db.execute("SELECT scope, pending FROM items WHERE id = 'mem-1'").fetchone() == ("u:alice", 0)
+    index.set_records([])
+
+
+def test_an_index_from_an_older_version_is_unavailable_until_cleared(tmp_path: Path):
+    path = tmp_path / "memory.db"
+    # An older version's file: its items table has no pending or record column.
+    made = SqliteIndex(path)
+    made.clear("m", 2)
+    made.upsert([Entry("mem-1", "peanut allergy", [1.0, 0.0], "alice", None, "memory", "{}")])
+    conn = made.conn()
+    conn.execute("DROP TABLE items")
+    conn.execute("CREATE TABLE items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL)")
+    conn.execute("CREATE INDEX items_scope ON items (scope)")
+    conn.execute("INSERT INTO items (rowid, id, scope) VALUES (1, 'mem-1', 'u:alice')")
+    made.close()
+
+    index = SqliteIndex(path)
+    with pytest.raises(IndexUnavailable, match="older version"):
+        index.info()
+    with pytest.raises(IndexUnavailable) as e:
+        index.upsert([Entry("mem-2", "x", None, "alice", None, "memory", "{}")])
+    assert str(e.value) == OLDER_VERSION
+
+    index.clear("m", 2)
+    assert index.info() == ("m", 2)
+    assert index.count("memory") == 0
+    index.upsert([Entry("mem-2", "peanut", None, "alice", None, "memory", '{"id":"mem-2"}')])
+    assert index.fetch(["mem-2"]) == [("mem-2", '{"id":"mem-2"}', None)]
+    assert index.pending("memory") == 1
+    index.close()
+    with sqlite3.connect(path) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM pragma_table_info('items')")}
+        assert {"pending", "record"} <= names
+        assert db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'items_pending'").fetchone() == (1,)
+
+
+def test_clear_replaces_an_older_table_even_when_the_file_is_otherwise_sound(tmp_path: Path):
+    # The same older table, cleared straight away through an open connection.
+    path = tmp_path / "memory.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL)")
+        db.execute("INSERT INTO items (id, scope) VALUES ('mem-1', 'u:alice')")
+    db.close()
+    index = SqliteIndex(path)
+    assert index.info() is None
+    index.clear("m", 3)
+    assert (index.info(), index.count("memory"), index.pending("memory")) == (("m", 3), 0, 0)
+    index.close()

@@ -1,0 +1,136 @@
+//! A search in a new process answers from the index's records, without reading
+//! memories.jsonl, and answers what reading it would: through the CLI, the component, the
+//! index (SQLite, or Postgres in a Postgres run) and the embedded model.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::ctx::{Ctx, contents, files_only};
+
+const NOTES: [&str; 4] = [
+    "I live in Porto near the river",
+    "I prefer dark mode in every editor",
+    "The standup is at 9:30 every weekday",
+    "I run about 20 kilometres every week",
+];
+
+const FROM_INDEX: &str = "search: answered from the index";
+
+/// A search with debug logs: (the JSON answer, stderr).
+fn search_logged(ctx: &Ctx, user: &str, query: &str) -> (Value, String) {
+    let out = ctx
+        .command()
+        .env("ASH_LOG", "debug")
+        .args(["--json", "--user", user, "search", query])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "search failed: {stderr}");
+    let answer = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    (answer, stderr)
+}
+
+/// The sizes of the reads of memories.jsonl the host logged.
+fn memories_reads(stderr: &str) -> Vec<u64> {
+    stderr
+        .lines()
+        .filter(|l| l.contains("bytes of memories.jsonl"))
+        .filter_map(|l| l.split("files: read ").nth(1)?.split(' ').next()?.parse().ok())
+        .collect()
+}
+
+fn home() -> Ctx {
+    let ctx = Ctx::new();
+    for note in NOTES {
+        ctx.add("alice", note);
+    }
+    ctx.add("bob", "Bob lives in Porto as well");
+    ctx
+}
+
+#[test]
+fn a_search_in_a_new_process_reads_the_index_not_the_file_and_answers_the_same() {
+    let ctx = home();
+    // The first search records its accesses, which the index's records then hold.
+    let (first, log) = search_logged(&ctx, "alice", "Where do I live?");
+    assert!(log.contains(FROM_INDEX), "{log}");
+    assert_eq!(contents(&first["hits"])[0], NOTES[0]);
+    let (again, log) = search_logged(&ctx, "alice", "Where do I live?");
+    assert!(log.contains(FROM_INDEX), "{log}");
+    assert!(
+        contents(&again["hits"]).iter().all(|c| !c.starts_with("Bob")),
+        "Bob's memory never reaches Alice: {again}"
+    );
+    if files_only("the host's file reads are logged by the files backend") {
+        return;
+    }
+    assert_eq!(memories_reads(&log), [0], "only the empty tail: {log}");
+
+    // Without the index, the search reads the whole file to rebuild it, and answers the
+    // same: hits, scores, similarities, accesses and all.
+    std::fs::remove_file(ctx.index_path()).unwrap();
+    let (whole, log) = search_logged(&ctx, "alice", "Where do I live?");
+    assert!(!log.contains(FROM_INDEX), "{log}");
+    assert!(memories_reads(&log).iter().any(|&n| n > 0), "{log}");
+    assert_eq!(whole, again);
+}
+
+#[test]
+fn a_deleted_memory_never_comes_back_from_the_index() {
+    let ctx = home();
+    let porto = ctx.json(&["--user", "alice", "search", "Where do I live?"])["hits"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    ctx.ok(&["--user", "alice", "delete", &porto]);
+    let (after, log) = search_logged(&ctx, "alice", "Where do I live?");
+    assert!(log.contains(FROM_INDEX), "{log}");
+    assert!(!contents(&after["hits"]).contains(&NOTES[0].to_owned()), "{after}");
+}
+
+#[test]
+fn a_line_the_index_has_not_seen_is_read_and_found() {
+    if files_only("writes memories.jsonl by hand") {
+        return;
+    }
+    let ctx = home();
+    // A process that wrote its line and died before the index heard of it.
+    let lines = ctx.memory_lines();
+    let mut line = lines[0].clone();
+    line["id"] = "0f0e0d0c-0b0a-4908-8706-050403020100".into();
+    line["content"] = "I live by the sea in a blue house".into();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(ctx.memories_path())
+        .unwrap();
+    writeln!(file, "{line}").unwrap();
+    drop(file);
+
+    let (found, log) = search_logged(&ctx, "alice", "Do I live by the sea?");
+    assert!(!log.contains(FROM_INDEX), "{log}");
+    assert!(
+        contents(&found["hits"]).contains(&"I live by the sea in a blue house".to_owned()),
+        "{found}"
+    );
+    // Replayed into the index: the next search reads it from there.
+    let (again, log) = search_logged(&ctx, "alice", "Do I live by the sea?");
+    assert!(log.contains(FROM_INDEX), "{log}");
+    assert_eq!(contents(&again["hits"]), contents(&found["hits"]));
+}
+
+#[test]
+fn a_query_about_a_person_reads_the_whole_collection() {
+    let ctx = home();
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "add",
+        "My sister Ana lives in Braga",
+        "--subject",
+        "Ana",
+    ]);
+    let (about, log) = search_logged(&ctx, "alice", "Where does Ana live?");
+    assert!(!log.contains(FROM_INDEX), "{log}");
+    assert_eq!(contents(&about["hits"])[0], "My sister Ana lives in Braga");
+}
