@@ -19,14 +19,20 @@ const FROM_INDEX: &str = "search: answered from the index";
 
 /// A search with debug logs: (the JSON answer, stderr).
 fn search_logged(ctx: &Ctx, user: &str, query: &str) -> (Value, String) {
+    run_logged(ctx, &["--user", user, "search", query])
+}
+
+/// A command with `--json` and debug logs: (the JSON answer, stderr).
+fn run_logged(ctx: &Ctx, args: &[&str]) -> (Value, String) {
     let out = ctx
         .command()
         .env("ASH_LOG", "debug")
-        .args(["--json", "--user", user, "search", query])
+        .arg("--json")
+        .args(args)
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "search failed: {stderr}");
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
     let answer = serde_json::from_slice(&out.stdout).expect("one JSON document");
     (answer, stderr)
 }
@@ -133,4 +139,25 @@ fn a_query_about_a_person_reads_the_whole_collection() {
     let (about, log) = search_logged(&ctx, "alice", "Where does Ana live?");
     assert!(!log.contains(FROM_INDEX), "{log}");
     assert_eq!(contents(&about["hits"])[0], "My sister Ana lives in Braga");
+}
+
+#[test]
+fn an_add_in_a_new_process_reads_only_its_candidates_and_supersedes() {
+    let ctx = home();
+    let red = ctx.add("alice", "My favorite color is red");
+    let (added, log) = run_logged(&ctx, &["--user", "alice", "add", "My favorite color is blue"]);
+    assert!(log.contains("add: read from the index"), "{log}");
+    assert_eq!(added["superseded"][0]["id"], red.as_str(), "{added}");
+    if !files_only("the host's file reads are logged by the files backend") {
+        // The tail, read again after the verdict: still empty.
+        assert_eq!(memories_reads(&log), [0, 0], "only the empty tail: {log}");
+    }
+    let (found, log) = search_logged(&ctx, "alice", "What is my favorite color?");
+    assert!(log.contains(FROM_INDEX), "{log}");
+    let found = contents(&found["hits"]);
+    assert_eq!(found[0], "My favorite color is blue");
+    assert!(!found.contains(&"My favorite color is red".to_owned()), "{found:?}");
+    // Every command that reads the whole file agrees.
+    let old = ctx.json(&["--user", "alice", "show", &red]);
+    assert_eq!(old["superseded_by_id"], added["id"]);
 }

@@ -57,7 +57,18 @@ impl<P: Ports> MemoryService<P> {
 
         let vectors = self.embed_new(&mut records);
 
-        self.load()?;
+        // Eviction beyond `max_entries` counts every memory of the scope.
+        match self.ports.settings().max_entries {
+            Some(_) => self.load().map(drop)?,
+            None => self.load_as_needed()?,
+        }
+        if self.memories.is_partial() {
+            let end = self.memories.state().end;
+            self.ports.log(
+                Level::Debug,
+                &format!("add: read from the index, which reflects memories.jsonl up to byte {end}"),
+            );
+        }
         let stamp = format_time(now);
         let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
         let superseded = self.supersede(caller, &mut records, &subjects, &vectors, &mut people_writes, now)?;

@@ -1,9 +1,10 @@
-//! Answering a search from the index, without reading `memories.jsonl`: the index keeps
-//! each live memory's record beside its text and vector, and records which state of the
-//! file it reflects. When that state is the file's own (nothing appended since, no
-//! rewrite) and no memory waits for a vector, a new instance (one CLI process) fetches
-//! only the records of its hits. A search that needs the whole collection (one about a
-//! person, or naming an entity) reads it, as every other call does.
+//! Answering a search or an add from the index, without reading `memories.jsonl`: the
+//! index keeps each live memory's record beside its text and vector, and records which
+//! state of the file it reflects. When that state is the file's own (nothing appended
+//! since, no rewrite) and no memory waits for a vector, a new instance (one CLI process)
+//! fetches only the records it needs: a search's hits, an add's supersession candidates.
+//! A call that needs the whole collection (a search about a person or naming an entity,
+//! an add under `max_entries`) reads it, as every other call does.
 //!
 //! Whatever is in doubt reads the whole file: an index of an older version (no records),
 //! another model, a tail written since, pending embeddings, a hit the index holds no
@@ -15,9 +16,10 @@ use crate::ports::{Collection, EntryKind, FileState, Level, Ports};
 use crate::record::MemoryRecord;
 
 impl<P: Ports> MemoryService<P> {
-    /// Makes the collections ready for a search: people always, memories as a partial
-    /// cache when the index can stand in for the file (see the module's doc), else whole.
-    pub(crate) fn load_for_search(&mut self) -> Result<(), Error> {
+    /// Makes the collections ready for a call that reads memories by id only: people
+    /// always, memories as a partial cache when the index can stand in for the file (see
+    /// the module's doc), else whole.
+    pub(crate) fn load_as_needed(&mut self) -> Result<(), Error> {
         if !self.memories.is_partial() && self.memories.in_step() {
             // A warm instance: reading what was appended is cheap.
             return self.load().map(drop);

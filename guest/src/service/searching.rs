@@ -67,7 +67,7 @@ impl<P: Ports> MemoryService<P> {
         let text = query.text.trim();
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
         match reading {
-            Reading::FromIndex => self.load_for_search()?,
+            Reading::FromIndex => self.load_as_needed()?,
             Reading::Whole => self.load().map(drop)?,
         }
         let now = self.now()?;

@@ -59,7 +59,12 @@ impl<P: Ports> MemoryService<P> {
         // The language model may have been asked without the lock: read again, resolve
         // the people again, and keep only verdicts on candidates that are still live and
         // still say what was judged (anything new is kept, unjudged: doubt keeps both).
-        self.load()?;
+        // Read as the add first read: from the index when it still stands for the file.
+        if self.memories.is_partial() {
+            self.load_as_needed()?;
+        } else {
+            self.load()?;
+        }
         *people_writes = self.link_people(caller, records, subjects, &stamp)?;
         let still: Vec<(Candidate, String)> = self
             .supersession_candidates(records, vectors, now)?
@@ -93,32 +98,35 @@ impl<P: Ports> MemoryService<P> {
     /// scope about the same subjects at or above the threshold, and earlier records of the
     /// same batch. Each is (new record's position, candidate, similarity).
     fn supersession_candidates(
-        &self,
+        &mut self,
         records: &[MemoryRecord],
         vectors: &[Option<Vec<f32>>],
         now: DateTime<Utc>,
     ) -> Result<Vec<Candidate>, Error> {
         let threshold = self.ports.settings().supersession_threshold;
+        let nearest = loop {
+            let mut nearest = Vec::with_capacity(records.len());
+            for (new, vector) in records.iter().zip(vectors) {
+                let hits = match vector {
+                    Some(v) => self.ports.index_knn(v, 8, &scope_of(new))?,
+                    None => Vec::new(),
+                };
+                nearest.push(hits.into_iter().filter(|h| h.score >= threshold).collect::<Vec<_>>());
+            }
+            if self.memories.is_partial() {
+                let ids: Vec<String> = nearest.iter().flatten().map(|h| h.id.clone()).collect();
+                if !self.hold_records(&ids)? {
+                    self.load()?;
+                    continue;
+                }
+            }
+            break nearest;
+        };
         let mut out = Vec::new();
-        for (i, new) in records.iter().enumerate() {
+        for ((i, new), hits) in records.iter().enumerate().zip(nearest) {
             let Some(vector) = &vectors[i] else { continue };
-            // Only the new memory's own scope: a group fact never replaces a personal one.
-            let scope = match &new.chat_id {
-                Some(chat) => ScopeFilter {
-                    kind: EntryKind::Memory,
-                    user_id: None,
-                    chat_id: Some(chat.clone()),
-                },
-                None => ScopeFilter {
-                    kind: EntryKind::Memory,
-                    user_id: new.owner_user_id.clone(),
-                    chat_id: None,
-                },
-            };
-            let hits = self.ports.index_knn(vector, 8, &scope)?;
             let mut mine: Vec<Candidate> = hits
                 .into_iter()
-                .filter(|h| h.score >= threshold)
                 .filter(|h| {
                     self.memories
                         .get(&h.id)
@@ -200,6 +208,23 @@ impl<P: Ports> MemoryService<P> {
                 supersession::rule_replaces(old, new, context)
             }
         }
+    }
+}
+
+/// The scope a new memory's candidates come from: only its own, so that a group fact never
+/// replaces a personal one.
+fn scope_of(new: &MemoryRecord) -> ScopeFilter {
+    match &new.chat_id {
+        Some(chat) => ScopeFilter {
+            kind: EntryKind::Memory,
+            user_id: None,
+            chat_id: Some(chat.clone()),
+        },
+        None => ScopeFilter {
+            kind: EntryKind::Memory,
+            user_id: new.owner_user_id.clone(),
+            chat_id: None,
+        },
     }
 }
 

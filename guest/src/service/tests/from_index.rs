@@ -162,3 +162,54 @@ fn a_superseded_or_deleted_memory_never_comes_back_from_the_index() {
     assert!(!found.contains(&porto[0]), "{found:?}");
     assert!(cold.memories.is_partial());
 }
+
+#[test]
+fn a_new_instance_adds_and_supersedes_from_the_index() {
+    let mut s = service();
+    s.ports().settings.borrow_mut().supersession_threshold = 0.6;
+    let alice = alice_alone();
+    let red = s
+        .add(&alice, NewMemory::text("My favorite color is red"))
+        .unwrap()
+        .memories[0]
+        .id
+        .clone();
+    s.add(&alice, NewMemory::text("I prefer dark mode in every editor"))
+        .unwrap();
+
+    let mut cold = reopen(s);
+    let added = cold.add(&alice, NewMemory::text("My favorite color is blue")).unwrap();
+    assert!(cold.memories.is_partial());
+    assert_eq!(memories_read(&cold), 0, "the candidates came from the index");
+    let replaced: Vec<&str> = added.superseded.iter().map(|(m, _)| m.id.as_str()).collect();
+    assert_eq!(replaced, [red.as_str()]);
+
+    // A reader of the whole file agrees, and the next search from the index never
+    // returns the old colour.
+    let mut whole = reopen(cold);
+    let mut listed: Vec<String> = whole
+        .list(&alice, &Default::default())
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        ["I prefer dark mode in every editor", "My favorite color is blue"]
+    );
+    let mut cold = reopen(whole);
+    assert_eq!(
+        search(&mut cold, &alice, "favorite color"),
+        ["My favorite color is blue"]
+    );
+    assert!(cold.memories.is_partial());
+
+    // With `max_entries`, an add counts the scope: it reads the whole file.
+    let mut capped = reopen(cold);
+    capped.ports().settings.borrow_mut().max_entries = Some(10);
+    capped
+        .add(&alice, NewMemory::text("The standup is at half past nine"))
+        .unwrap();
+    assert!(!capped.memories.is_partial());
+}
