@@ -478,18 +478,19 @@ impl<T: Record> Records<T> {
     }
 
     /// Makes this a partial cache of the collection as it stands at `state`, which the
-    /// caller has checked: it holds no record until `hold` adds those fetched from the
-    /// index. A partial cache already at `state` keeps what it holds.
+    /// caller has checked the index reflects: it holds no record until `hold` adds those
+    /// fetched from the index. A partial cache already at `state` keeps what it holds.
+    ///
+    /// What this instance changed before is forgotten: the index reflecting `state` has
+    /// every line up to it, ours included (another process replayed them).
     pub fn adopt(&mut self, state: FileState) {
         if self.partial && self.in_step() && self.state() == state {
             return;
         }
-        let changed = std::mem::take(&mut self.changed);
         *self = Records {
             generation: Some(state.generation),
             end: state.end,
             partial: true,
-            changed,
             ..Records::default()
         };
     }

@@ -17,6 +17,8 @@ pub struct FakePorts {
     pub index_reflects: RefCell<Option<FileState>>,
     pub message_index_reflects: RefCell<Option<FileState>>,
     pub index_broken: Cell<bool>,
+    /// Refuses every upsert of an entry, and nothing else.
+    pub fail_upserts: Cell<bool>,
     pub embedder_down: Cell<bool>,
     pub embed_calls: Cell<usize>,
     /// The embedder's model id, when not the default "fake-words" (to change models).
@@ -148,6 +150,9 @@ impl Ports for FakePorts {
     fn index_upsert(&self, entries: &[IndexEntry]) -> Result<(), IndexError> {
         if self.index_broken.get() {
             return Err(IndexError::Unavailable("broken".into()));
+        }
+        if self.fail_upserts.get() && !entries.is_empty() {
+            return Err(IndexError::Sql("refused".into()));
         }
         for e in entries {
             self.index.borrow_mut().insert(e.id.clone(), e.clone());

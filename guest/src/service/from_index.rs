@@ -28,6 +28,9 @@ impl<P: Ports> MemoryService<P> {
             Some(state) => {
                 self.people.refresh(&self.ports)?;
                 self.memories.adopt(state);
+                // The index has every line up to `state`, whatever this instance failed to
+                // write to it before.
+                self.index_behind = false;
                 Ok(())
             }
             None => self.load().map(drop),

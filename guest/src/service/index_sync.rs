@@ -67,6 +67,8 @@ impl<P: Ports> MemoryService<P> {
 
     /// Compares the state the index reflects with the file's and closes the gap.
     pub(super) fn sync_index(&mut self) -> Result<(), Error> {
+        // Whatever this instance failed to index is in the gap, replayed or rebuilt here.
+        self.index_behind = false;
         let current = self.memories.state();
         let reflects = match self.ports.index_reflects(EntryKind::Memory) {
             Ok(r) => r,
@@ -151,7 +153,9 @@ impl<P: Ports> MemoryService<P> {
     /// `mark_index`, once the records this instance changed are in the index too, but
     /// for those in `done`, which the caller has just written or removed.
     fn mark_index_after(&mut self, state: FileState, done: &HashSet<&str>) -> Result<(), Error> {
-        if !self.memories.in_step() {
+        // After a failed index write, lines of this instance may be missing from the index:
+        // it keeps the state it last reflected, and the next read replays from there.
+        if !self.memories.in_step() || self.index_behind {
             return Ok(());
         }
         self.index_changed_records(done)?;
@@ -177,6 +181,9 @@ impl<P: Ports> MemoryService<P> {
                     let line = r.held_line(fits(r, &want));
                     records.push((id, line));
                 }
+                // A partial cache holds only what it fetched and wrote: an id it lacks
+                // says nothing about the memory.
+                None if self.memories.is_partial() => {}
                 _ => gone.push(id),
             }
         }
@@ -204,6 +211,7 @@ impl<P: Ports> MemoryService<P> {
             self.ports
                 .log(Level::Warn, &format!("{e}; the index will catch up at the next call"));
             self.index_checked = false;
+            self.index_behind = true;
         }
     }
 

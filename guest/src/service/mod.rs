@@ -95,6 +95,9 @@ pub struct MemoryService<P: Ports> {
     pub(crate) index_checked: bool,
     /// Whether this instance has tried to embed memories stored while the embedder was down.
     pub(crate) pending_checked: bool,
+    /// Whether an index write of this instance failed since the index was last brought up
+    /// to the file: until then the index is not told it reflects anything newer.
+    pub(crate) index_behind: bool,
     /// The supersession rule's block of each memory an import has read, kept between
     /// calls so that a long import reads each stored fact once.
     pub(crate) block_memo: importing::BlockMemo,
@@ -115,6 +118,7 @@ impl<P: Ports> MemoryService<P> {
             messages: Records::default(),
             index_checked: false,
             pending_checked: false,
+            index_behind: false,
             block_memo: Default::default(),
             archived: Default::default(),
             entity_memo: Default::default(),

@@ -47,7 +47,10 @@ impl EntryKind {
     /// The meta key of the collection state this kind reflects.
     pub(crate) fn reflects_key(self) -> &'static str {
         match self {
-            EntryKind::Memory => "reflects",
+            // Not `reflects`, the key of versions that kept no records: a host of such a
+            // version sharing this index moves only that one, so a state it wrote (and
+            // whose records it left behind) is never taken for one whose records are in.
+            EntryKind::Memory => "reflects_records",
             EntryKind::Message => "reflects_messages",
         }
     }

@@ -63,7 +63,8 @@ function kindPrefix(kind) {
 
 /** The meta key of the collection state an entry kind reflects. */
 function reflectsKey(kind) {
-  return kindPrefix(kind) === "" ? "reflects" : "reflects_messages";
+  // Not `reflects`, which versions that kept no records move (see the Rust host's index).
+  return kindPrefix(kind) === "" ? "reflects_records" : "reflects_messages";
 }
 
 /**

@@ -34,12 +34,15 @@ def test_python_reads_a_rust_home_without_a_rebuild(home: Path, cli, caplog: pyt
     cli("--home", str(home), "--user", "alice", "--now", NOW, "add", "I'm allergic to peanuts")
     cli("--home", str(home), "--user", "alice", "--now", NOW, "add", "I live in Lisbon")
     cli("--home", str(home), "--user", "alice", "search", "warm the index")
-    with caplog.at_level(logging.INFO, logger="ash_memory"):
+    with caplog.at_level(logging.DEBUG, logger="ash_memory"):
         with Memory(home, user="alice") as m:
             hits = m.search("What should I avoid eating?").hits
             assert hits[0].memory.content == "I'm allergic to peanuts"
             assert len(m.list()) == 2
     assert not [r for r in caplog.records if r.levelno >= logging.INFO], [r.getMessage() for r in caplog.records]
+    # The search read the records the Rust host kept in the index, not memories.jsonl.
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("search: answered from the index" in m for m in messages), messages
 
 
 def test_both_hosts_load_the_same_component(cli):

@@ -213,3 +213,32 @@ fn a_new_instance_adds_and_supersedes_from_the_index() {
         .unwrap();
     assert!(!capped.memories.is_partial());
 }
+
+#[test]
+fn a_failed_index_write_keeps_the_index_from_claiming_the_lines_after_it() {
+    let mut s = home();
+    let alice = alice_alone();
+    // One call: the new memory is written to the file and refused by the index; the
+    // eviction it causes is written to both.
+    s.ports().settings.borrow_mut().max_entries = Some(4);
+    s.ports.fail_upserts.set(true);
+    let added = s.add(&alice, NewMemory::text("I keep bees on the roof")).unwrap();
+    assert_eq!(added.evicted.len(), 1);
+    s.ports.fail_upserts.set(false);
+    s.ports().settings.borrow_mut().max_entries = None;
+
+    let mut cold = reopen(s);
+    let found = search(&mut cold, &alice, "bees on the roof");
+    assert_eq!(
+        found.first().map(String::as_str),
+        Some("I keep bees on the roof"),
+        "{found:?}"
+    );
+    assert!(!cold.memories.is_partial(), "the gap was read and replayed");
+    let mut again = reopen(cold);
+    assert_eq!(
+        search(&mut again, &alice, "bees on the roof")[0],
+        "I keep bees on the roof"
+    );
+    assert!(again.memories.is_partial(), "and the index stands for the file again");
+}

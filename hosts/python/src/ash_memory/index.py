@@ -81,7 +81,8 @@ def kind_prefix(kind: str) -> str:
 
 def reflects_key(kind: str) -> str:
     """The meta key of the collection state an entry kind reflects."""
-    return "reflects" if kind_prefix(kind) == "" else "reflects_messages"
+    # Not `reflects`, which versions that kept no records move (see the Rust host's index).
+    return "reflects_records" if kind_prefix(kind) == "" else "reflects_messages"
 
 
 @dataclass
