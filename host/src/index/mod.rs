@@ -198,13 +198,7 @@ impl SqliteIndex {
                     .parse()
                     .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
                 // The vector table must exist too, or the file is from a half-done clear.
-                let has_vectors: bool = conn
-                    .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'", [], |r| {
-                        r.get::<_, i64>(0)
-                    })
-                    .map_err(sql)?
-                    > 0;
-                if !has_vectors {
+                if !has_vectors(conn)? {
                     return Err(IndexError::Unavailable("the vector table is missing".into()));
                 }
                 records::check_columns(conn)?;
@@ -384,12 +378,7 @@ impl SqliteIndex {
         }
         fault::point("index:remove").map_err(|e| IndexError::Sql(e.to_string()))?;
         let conn = self.conn()?;
-        let has_vecs = conn
-            .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'", [], |r| {
-                r.get::<_, i64>(0)
-            })
-            .map_err(sql)?
-            > 0;
+        let has_vecs = has_vectors(conn)?;
         let tx = conn.transaction().map_err(sql)?;
         let mut removed: Vec<(i64, &str, String)> = Vec::with_capacity(ids.len());
         {
@@ -641,15 +630,29 @@ impl SqliteIndex {
     /// How many entries of this kind the index holds.
     pub fn count(&mut self, kind: EntryKind) -> Result<u64, IndexError> {
         let conn = self.conn()?;
-        // Message scope keys start with `m`; memory keys with `u`, `c` or `n`.
-        let sql_text = match kind {
-            EntryKind::Memory => "SELECT count(*) FROM items WHERE scope NOT LIKE 'm%'",
-            EntryKind::Message => "SELECT count(*) FROM items WHERE scope LIKE 'm%'",
-        };
-        conn.query_row(sql_text, [], |r| r.get::<_, i64>(0))
+        let sql_text = format!("SELECT count(*) FROM items WHERE {}", of_kind(kind));
+        conn.query_row(&sql_text, [], |r| r.get::<_, i64>(0))
             .map(|n| n as u64)
             .map_err(sql)
     }
+}
+
+/// The `items` of one kind: message scope keys start with `m`; memory keys with `u`, `c`
+/// or `n`.
+fn of_kind(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Memory => "scope NOT LIKE 'm%'",
+        EntryKind::Message => "scope LIKE 'm%'",
+    }
+}
+
+/// Whether the vector table exists: a half-done `clear` leaves it out.
+fn has_vectors(conn: &Connection) -> Result<bool, IndexError> {
+    conn.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map(|n| n > 0)
+    .map_err(sql)
 }
 
 /// Whether a vector has a direction: finite components, a norm that is not zero.

@@ -5,7 +5,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{EntryKind, Held, IndexError, SqliteIndex, sql};
+use super::{EntryKind, Held, IndexError, SqliteIndex, has_vectors, of_kind, sql};
 use crate::fault;
 
 /// Refuses an index whose items table predates records: it is cleared and rebuilt, and
@@ -30,8 +30,12 @@ impl SqliteIndex {
     /// The records of these ids with their vectors, in the order asked; ids not held, or
     /// held without a record, are left out.
     pub fn fetch(&mut self, ids: &[String]) -> Result<Vec<Held>, IndexError> {
-        let has_vectors = self.info()?.is_some();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
         let conn = self.conn()?;
+        check_columns(conn)?;
+        let vectors_kept = has_vectors(conn)?;
         let mut item = conn
             .prepare_cached("SELECT rowid, record FROM items WHERE id = ?1")
             .map_err(sql)?;
@@ -51,7 +55,7 @@ impl SqliteIndex {
                 });
             }
         }
-        if has_vectors {
+        if vectors_kept {
             let mut vector = conn
                 .prepare_cached("SELECT embedding FROM vecs WHERE rowid = ?1")
                 .map_err(sql)?;
@@ -91,11 +95,8 @@ impl SqliteIndex {
     pub fn pending(&mut self, kind: EntryKind) -> Result<u64, IndexError> {
         let conn = self.conn()?;
         // The partial index `items_pending` answers this without reading the items.
-        let sql_text = match kind {
-            EntryKind::Memory => "SELECT count(*) FROM items WHERE pending = 1 AND scope NOT LIKE 'm%'",
-            EntryKind::Message => "SELECT count(*) FROM items WHERE pending = 1 AND scope LIKE 'm%'",
-        };
-        conn.query_row(sql_text, [], |r| r.get::<_, i64>(0))
+        let sql_text = format!("SELECT count(*) FROM items WHERE pending = 1 AND {}", of_kind(kind));
+        conn.query_row(&sql_text, [], |r| r.get::<_, i64>(0))
             .map(|n| n as u64)
             .map_err(sql)
     }

@@ -198,17 +198,13 @@ export class SqliteIndex {
       // The vector table must exist too, or the file is from a half-done clear.
       if (!this.hasVectors()) throw unavailable("the vector table is missing");
       // An older version's items table keeps no records: the guest rebuilds the index.
-      if (!this.hasRecordColumns()) throw unavailable(OLDER_VERSION);
+      if (!hasRecordColumns(this.conn())) throw unavailable(OLDER_VERSION);
       return { model, dimension: Number(dim) };
     });
   }
 
   hasVectors() {
     return this.stmt("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").pluck().get() > 0;
-  }
-
-  hasRecordColumns() {
-    return this.stmt(RECORD_COLUMNS).pluck().get() === 2;
   }
 
   dimension() {
