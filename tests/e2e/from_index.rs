@@ -161,3 +161,47 @@ fn an_add_in_a_new_process_reads_only_its_candidates_and_supersedes() {
     let old = ctx.json(&["--user", "alice", "show", &red]);
     assert_eq!(old["superseded_by_id"], added["id"]);
 }
+
+/// An add whose index write fails, then whose eviction's index write succeeds, must not let
+/// the index claim the line it never got: the next search replays it and finds it.
+#[test]
+fn a_failed_index_write_is_replayed_not_skipped_by_the_next_search() {
+    if files_only("the fault point is in the files backend's SQLite index") {
+        return;
+    }
+    let ctx = Ctx::new();
+    ctx.config("[memory]\nmax_entries = 3\n");
+    for note in &NOTES[..3] {
+        ctx.add("alice", note);
+    }
+    let failed = ctx
+        .command()
+        .env("ASH_FAULT", "index:upsert")
+        .env("ASH_FAULT_MODE", "error")
+        .args(["--user", "alice", "add", "I keep bees on the roof"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    // The line is written and acknowledged; only the index is behind.
+    assert!(failed.status.success(), "{stderr}");
+    assert!(
+        ctx.memory_lines()
+            .iter()
+            .any(|l| l["content"] == "I keep bees on the roof"),
+        "the add's line is in memories.jsonl"
+    );
+
+    let (found, log) = search_logged(&ctx, "alice", "bees on the roof");
+    assert!(
+        !log.contains(FROM_INDEX),
+        "the index claimed a line it never got: {log}"
+    );
+    assert!(log.contains("replayed"), "{log}");
+    assert_eq!(contents(&found["hits"])[0], "I keep bees on the roof", "{found}");
+    // Caught up: the next search answers from the index, and the same.
+    let (again, log) = search_logged(&ctx, "alice", "bees on the roof");
+    assert!(log.contains(FROM_INDEX), "{log}");
+    assert_eq!(contents(&again["hits"])[0], "I keep bees on the roof");
+    let live = contents(&ctx.json(&["--user", "alice", "list"]));
+    assert_eq!(live.len(), 3, "max_entries evicted one: {live:?}");
+}
