@@ -1,4 +1,5 @@
-//! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it.
+//! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it, and
+//! turns the static model's vocabulary into a table compiled in (see `static_vocab.rs`).
 //! The test-only hostile component is built by `tests/support`, a dev-dependency, so
 //! `cargo build`, `cargo run` and `cargo install` never build it.
 
@@ -6,6 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
+#[path = "static_vocab.rs"]
+mod static_vocab;
 #[path = "wasm_component.rs"]
 mod wasm_component;
 
@@ -13,9 +16,19 @@ fn main() -> Result<()> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
     let root = manifest_dir.parent().context("host/ has a parent")?.to_path_buf();
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
-    for path in ["wit", "guest/src", "guest/Cargo.toml", "host/wasm_component.rs"] {
+    for path in [
+        "wit",
+        "guest/src",
+        "guest/Cargo.toml",
+        "host/wasm_component.rs",
+        "host/static_vocab.rs",
+        "host/model/tokenizer.json",
+        "host/model/model.safetensors",
+        "host/model/config.json",
+    ] {
         println!("cargo:rerun-if-changed={}", root.join(path).display());
     }
+    static_vocab::generate(&manifest_dir.join("model"), &out_dir.join("static_vocab.rs"))?;
     let component = out_dir.join("ash_memory_policy.wasm");
     wasm_component::build(&root, "ash-memory-guest", "ash_memory_guest", &component)?;
     publish(&component, &wasm_component::target_dir(&root).join(ARTIFACT))

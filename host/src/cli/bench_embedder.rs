@@ -17,7 +17,8 @@ const BATCH: usize = 256;
 pub(super) struct EmbedderFigures {
     pub name: String,
     pub dimension: u32,
-    /// The first call's time beyond a warm call's: parsing the tokenizer and weights.
+    /// The first call's time beyond a warm call's: loading the model (for the static one,
+    /// compiled into the binary, only the first pages of its table).
     pub load_ms: f64,
     pub query_ms: Latency,
     pub batch_ms_per_text: f64,
