@@ -1,5 +1,5 @@
 //! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it, and
-//! turns the static model's vocabulary into a table compiled in (see `static_vocab.rs`).
+//! turns the embedded models' vocabularies into tables compiled in (see `wordpiece_vocab.rs`).
 //! The test-only hostile component is built by `tests/support`, a dev-dependency, so
 //! `cargo build`, `cargo run` and `cargo install` never build it.
 
@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-#[path = "static_vocab.rs"]
-mod static_vocab;
 #[path = "wasm_component.rs"]
 mod wasm_component;
+#[path = "wordpiece_vocab.rs"]
+mod wordpiece_vocab;
 
 fn main() -> Result<()> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
@@ -21,14 +21,17 @@ fn main() -> Result<()> {
         "guest/src",
         "guest/Cargo.toml",
         "host/wasm_component.rs",
-        "host/static_vocab.rs",
+        "host/wordpiece_vocab.rs",
         "host/model/tokenizer.json",
         "host/model/model.safetensors",
         "host/model/config.json",
+        "host/model/transformer/tokenizer.json",
     ] {
         println!("cargo:rerun-if-changed={}", root.join(path).display());
     }
-    static_vocab::generate(&manifest_dir.join("model"), &out_dir.join("static_vocab.rs"))?;
+    let models = manifest_dir.join("model");
+    wordpiece_vocab::generate_static(&models, &out_dir.join("static_vocab.rs"))?;
+    wordpiece_vocab::generate_transformer(&models.join("transformer"), &out_dir.join("transformer_vocab.rs"))?;
     let component = out_dir.join("ash_memory_policy.wasm");
     wasm_component::build(&root, "ash-memory-guest", "ash_memory_guest", &component)?;
     publish(&component, &wasm_component::target_dir(&root).join(ARTIFACT))

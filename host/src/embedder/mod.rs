@@ -10,6 +10,7 @@
 mod openai;
 mod static_model;
 mod transformer;
+mod wordpiece;
 
 pub use openai::OpenAiEmbedder;
 pub use static_model::StaticEmbedder;

@@ -1,16 +1,20 @@
 //! all-MiniLM-L6-v2 as a transformer, run on the CPU in the host: `[embedder] provider =
 //! "transformer"`. Its weights (int8, 24 MB, see `host/model/NOTICE`) are embedded in the
-//! binary, its WordPiece tokenizer is the model's own, and the `ash-memory-encoder` crate
-//! does the arithmetic.
+//! binary, its WordPiece vocabulary is compiled in (`host/wordpiece_vocab.rs`), and the
+//! `ash-memory-encoder` crate does the arithmetic.
 
 use std::sync::OnceLock;
 
 use ash_memory_encoder::{Encoder, MAX_TOKENS};
-use tokenizers::Tokenizer;
 
 use super::{EmbedError, Embedder};
 
-const TOKENIZER: &[u8] = include_bytes!("../../model/transformer/tokenizer.json");
+mod vocab {
+    include!(concat!(env!("OUT_DIR"), "/transformer_vocab.rs"));
+}
+#[cfg(test)]
+pub(super) use vocab::VOCAB;
+
 const WEIGHTS: &[u8] = include_bytes!("../../model/transformer/model.safetensors");
 
 /// Tokens per forward pass: bounds the pass's buffers (about 60 MB at this size: six
@@ -24,7 +28,6 @@ pub struct TransformerEmbedder {
 }
 
 struct Model {
-    tokenizer: Tokenizer,
     encoder: Encoder<'static>,
 }
 
@@ -55,29 +58,27 @@ impl Default for TransformerEmbedder {
 
 impl Model {
     fn load() -> Result<Model, String> {
-        let tokenizer = Tokenizer::from_bytes(TOKENIZER).map_err(|e| e.to_string())?;
         Ok(Model {
-            tokenizer,
             encoder: Encoder::load(WEIGHTS)?,
         })
     }
+}
 
-    fn tokens(&self, text: &str) -> Result<Vec<u32>, EmbedError> {
-        let encoding = self
-            .tokenizer
-            .encode(text, true)
-            .map_err(|e| EmbedError::Unavailable(format!("tokenizing failed: {e}")))?;
-        let mut ids = encoding.get_ids().to_vec();
-        // The tokenizer truncates at 256; this guards the position table whatever it says.
-        ids.truncate(MAX_TOKENS);
-        Ok(ids)
-    }
+/// `text`'s token ids as the model was trained on them: [CLS], at most as many tokens as
+/// fit, [SEP].
+fn tokens(text: &str) -> Vec<u32> {
+    let mut ids = vec![vocab::CLS];
+    vocab::VOCAB.token_ids(text, &mut ids);
+    // The tokenizer's limit, which the encoder's position table bounds in any case.
+    ids.truncate(vocab::MAX_LENGTH.min(MAX_TOKENS) - 1);
+    ids.push(vocab::SEP);
+    ids
 }
 
 impl Embedder for TransformerEmbedder {
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let model = self.model()?;
-        let ids: Vec<Vec<u32>> = texts.iter().map(|t| model.tokens(t)).collect::<Result<_, _>>()?;
+        let ids: Vec<Vec<u32>> = texts.iter().map(|t| tokens(t)).collect();
         let mut vectors = Vec::with_capacity(texts.len());
         let mut start = 0;
         while start < ids.len() {
@@ -130,6 +131,19 @@ mod tests {
         let got = [cosine(&v[0], &v[1]), cosine(&v[0], &v[2]), cosine(&v[1], &v[2])];
         for (got, want) in got.iter().zip([0.6660, 0.1046, 0.1411]) {
             assert!((got - want).abs() < 0.005, "{got:?} against the reference {want}");
+        }
+    }
+
+    /// The model's own tokenizer, framing and truncation included, gives the same ids.
+    #[test]
+    fn tokens_are_the_tokenizers_crates() {
+        let reference =
+            tokenizers::Tokenizer::from_bytes(include_bytes!("../../model/transformer/tokenizer.json")).unwrap();
+        let mut texts = crate::embedder::wordpiece::tests::corpus();
+        texts.push("a long text of many words ".repeat(100));
+        for text in texts {
+            let expected = reference.encode(text.as_str(), true).unwrap();
+            assert_eq!(tokens(&text), expected.get_ids(), "{text:?}");
         }
     }
 

@@ -2,15 +2,14 @@
 //! vector is the normalized mean of its tokens' rows.
 //!
 //! Nothing is loaded: the vocabulary is a sorted table compiled in by the build script
-//! (`host/static_vocab.rs`), and the int8 rows are read where `include_bytes!` put them.
+//! (`host/wordpiece_vocab.rs`), and the int8 rows are read where `include_bytes!` put them.
 //! A CLI process that embeds one query pays for the rows it reads, not for the model.
 
-mod wordpiece;
-
-#[allow(clippy::unreadable_literal)]
 mod vocab {
     include!(concat!(env!("OUT_DIR"), "/static_vocab.rs"));
 }
+#[cfg(test)]
+pub(super) use vocab::VOCAB;
 
 use super::{EmbedError, Embedder};
 
@@ -45,12 +44,12 @@ impl StaticEmbedder {
             .nth(MAX_TOKENS * vocab::MEDIAN_TOKEN_LEN)
             .map_or(text, |(cut, _)| &text[..cut]);
         ids.clear();
-        wordpiece::token_ids(text, ids);
+        vocab::VOCAB.token_ids(text, ids);
         ids.truncate(MAX_TOKENS);
         let table = &WEIGHTS[vocab::EMBEDDINGS_AT..vocab::EMBEDDINGS_AT + vocab::ROWS * vocab::COLS];
         let mut sum = vec![0.0_f32; vocab::COLS];
         let mut count = 0_usize;
-        for &id in ids.iter().filter(|&&id| id != vocab::UNK) {
+        for &id in ids.iter().filter(|&&id| id != vocab::VOCAB.unk) {
             let row = &table[id as usize * vocab::COLS..][..vocab::COLS];
             for (s, &v) in sum.iter_mut().zip(row) {
                 *s += f32::from(v as i8);
