@@ -57,9 +57,22 @@ pub fn generate_transformer(model_dir: &Path, out: &Path) -> Result<()> {
         truncation["direction"] == "Right" && truncation["stride"] == 0,
         "the transformer's truncation is {truncation}"
     );
+    ensure!(
+        truncation["strategy"] == "LongestFirst",
+        "the transformer's truncation is {truncation}"
+    );
     let max_length = truncation["max_length"]
         .as_u64()
         .context("the truncation's max_length")?;
+    ensure!(
+        max_length >= 2,
+        "a max_length of {max_length} leaves no room for [CLS] and [SEP]"
+    );
+    ensure!(
+        tokenizer["padding"].is_null(),
+        "the transformer's tokenizer pads: {}",
+        tokenizer["padding"]
+    );
     let single = &tokenizer["post_processor"]["single"];
     let expected = json!([
         {"SpecialToken": {"id": "[CLS]", "type_id": 0}},
@@ -70,6 +83,13 @@ pub fn generate_transformer(model_dir: &Path, out: &Path) -> Result<()> {
         *single == expected,
         "the transformer frames a text as {single}, not {expected}"
     );
+    for special in ["[CLS]", "[SEP]"] {
+        let ids = &tokenizer["post_processor"]["special_tokens"][special]["ids"];
+        ensure!(
+            *ids == json!([vocab.id_of(special)?]),
+            "the post-processor's {special} is {ids}, not the vocabulary's"
+        );
+    }
 
     let mut src = vocab.source()?;
     writeln!(src, "/// Opens every sequence.")?;
@@ -100,10 +120,6 @@ impl<'a> Vocabulary<'a> {
             .map(|(token, id)| Ok((token.as_str(), u32::try_from(id.as_u64().context("a token id")?)?)))
             .collect::<Result<_>>()?;
         tokens.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        ensure!(
-            tokens.windows(2).all(|w| w[0].0 != w[1].0),
-            "a token appears twice in the vocabulary"
-        );
         let mut this = Vocabulary {
             tokens,
             added: Vec::new(),
@@ -116,9 +132,10 @@ impl<'a> Vocabulary<'a> {
         // Added tokens are matched in the raw text before normalization; the tokenizer
         // tries the longest first, as the `tokenizers` crate matches leftmost-longest.
         for token in tokenizer["added_tokens"].as_array().context("added_tokens")? {
-            let flag = |name: &str| token[name].as_bool() == Some(true);
             ensure!(
-                !(flag("normalized") || flag("single_word") || flag("lstrip") || flag("rstrip")),
+                ["normalized", "single_word", "lstrip", "rstrip"]
+                    .iter()
+                    .all(|flag| token[flag].as_bool() == Some(false)),
                 "added token {token}: only plain, unnormalized added tokens are implemented"
             );
             let content = token["content"].as_str().context("an added token's content")?;
@@ -201,6 +218,14 @@ fn embeddings_layout(path: &Path) -> Result<(usize, usize, usize)> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let header_len = u64::from_le_bytes(bytes.get(..8).context("a safetensors header")?.try_into()?) as usize;
     let header: Value = serde_json::from_slice(bytes.get(8..8 + header_len).context("the header")?)?;
+    // model2vec would apply per-token `weights` or a `mapping`; the pooling here does not.
+    let tensors: Vec<&String> = header.as_object().context("the header")?.keys().collect();
+    ensure!(
+        tensors
+            .iter()
+            .all(|name| *name == "embeddings" || *name == "__metadata__"),
+        "the static model holds {tensors:?}; only an `embeddings` table is implemented"
+    );
     let tensor = &header["embeddings"];
     if tensor["dtype"] != "I8" {
         bail!("the static model's embeddings are {}, not I8", tensor["dtype"]);

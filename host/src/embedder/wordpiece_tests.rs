@@ -110,9 +110,16 @@ pub(crate) fn corpus() -> Vec<String> {
     .map(|s| s.to_string())
     .collect();
     texts.push("x".repeat(101));
+    // The word limit counts characters, not bytes.
+    texts.push("ж".repeat(60));
+    texts.push("ж".repeat(101));
+    // The longest tokens.
+    texts.push("telecommunications interdisciplinary".into());
     texts.push("é".repeat(100));
     texts.push("é".repeat(101));
-    // Longer than model2vec's cut (512 times the median token length, in characters).
+    // Longer than model2vec's cut (512 times the median token length, in characters):
+    // only the cut leaves the first text without a token.
+    texts.push(" ".repeat(3100) + "milk");
     texts.push("remember the milk and the eggs ".repeat(200));
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     for _ in 0..3000 {
