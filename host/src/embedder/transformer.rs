@@ -24,11 +24,7 @@ const TOKENS_PER_PASS: usize = 4096;
 
 /// The embedded transformer.
 pub struct TransformerEmbedder {
-    model: OnceLock<Result<Model, String>>,
-}
-
-struct Model {
-    encoder: Encoder<'static>,
+    encoder: OnceLock<Result<Encoder<'static>, String>>,
 }
 
 impl TransformerEmbedder {
@@ -39,12 +35,14 @@ impl TransformerEmbedder {
 
     /// Loading happens on first use, so commands that embed nothing never pay for it.
     pub fn new() -> Self {
-        TransformerEmbedder { model: OnceLock::new() }
+        TransformerEmbedder {
+            encoder: OnceLock::new(),
+        }
     }
 
-    fn model(&self) -> Result<&Model, EmbedError> {
-        self.model
-            .get_or_init(Model::load)
+    fn encoder(&self) -> Result<&Encoder<'static>, EmbedError> {
+        self.encoder
+            .get_or_init(|| Encoder::load(WEIGHTS))
             .as_ref()
             .map_err(|e| EmbedError::Unavailable(format!("the embedded transformer failed to load: {e}")))
     }
@@ -53,14 +51,6 @@ impl TransformerEmbedder {
 impl Default for TransformerEmbedder {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl Model {
-    fn load() -> Result<Model, String> {
-        Ok(Model {
-            encoder: Encoder::load(WEIGHTS)?,
-        })
     }
 }
 
@@ -77,7 +67,7 @@ fn tokens(text: &str) -> Vec<u32> {
 
 impl Embedder for TransformerEmbedder {
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let model = self.model()?;
+        let encoder = self.encoder()?;
         let ids: Vec<Vec<u32>> = texts.iter().map(|t| tokens(t)).collect();
         let mut vectors = Vec::with_capacity(texts.len());
         let mut start = 0;
@@ -88,7 +78,7 @@ impl Embedder for TransformerEmbedder {
                 tokens += ids[end].len();
                 end += 1;
             }
-            vectors.extend(model.encoder.encode(&ids[start..end]));
+            vectors.extend(encoder.encode(&ids[start..end]));
             start = end;
         }
         Ok(vectors)

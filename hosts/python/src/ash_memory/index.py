@@ -79,6 +79,11 @@ def kind_prefix(kind: str) -> str:
     raise IndexSql(f"unknown entry kind {kind!r}")
 
 
+def _of_kind(kind: str) -> str:
+    """The SQL condition on `items` for one entry kind (see kind_prefix)."""
+    return "scope NOT LIKE 'm%'" if kind_prefix(kind) == "" else "scope LIKE 'm%'"
+
+
 def reflects_key(kind: str) -> str:
     """The meta key of the collection state an entry kind reflects."""
     # Not `reflects`, which versions that kept no records move (see the Rust host's index).
@@ -445,8 +450,7 @@ class SqliteIndex:
     def count(self, kind: str = MEMORY) -> int:
         """How many entries of this kind the index holds. Message scope keys start with `m`;
         memory keys with `u`, `c` or `n`."""
-        sql = ("SELECT count(*) FROM items WHERE scope NOT LIKE 'm%'" if kind_prefix(kind) == ""
-               else "SELECT count(*) FROM items WHERE scope LIKE 'm%'")
+        sql = f"SELECT count(*) FROM items WHERE {_of_kind(kind)}"
         try:
             (n,) = self.conn().execute(sql).fetchone()
         except sqlite3.Error as e:
@@ -488,8 +492,7 @@ class SqliteIndex:
 
     def pending(self, kind: str = MEMORY) -> int:
         """How many entries of this kind are held without a vector (embeddings pending)."""
-        sql = ("SELECT count(*) FROM items WHERE pending = 1 AND scope NOT LIKE 'm%'" if kind_prefix(kind) == ""
-               else "SELECT count(*) FROM items WHERE pending = 1 AND scope LIKE 'm%'")
+        sql = f"SELECT count(*) FROM items WHERE pending = 1 AND {_of_kind(kind)}"
         try:
             (n,) = self.conn().execute(sql).fetchone()
         except sqlite3.Error as e:
