@@ -361,34 +361,59 @@ fn a_scope_is_loaded_into_memory_at_its_third_search_only() {
     }
 }
 
+/// The slots of each of the index's vector chunks, as sqlite-vec recorded them.
+fn chunk_slots(index: &mut SqliteIndex) -> Vec<i64> {
+    let conn = index.conn().unwrap();
+    let mut stmt = conn.prepare("SELECT DISTINCT size FROM vecs_chunks").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
 #[test]
 fn reading_whole_chunks_gives_what_reading_row_by_row_gives() {
-    let (_dir, mut index) = fresh_index(8);
-    // Over two of sqlite-vec's 1024-slot chunks for alice, interleaved with bob's (his
-    // own partition), then holes: removed entries and entries moved to another scope.
-    let entries: Vec<Entry> = (0..2600)
-        .map(|n| {
-            let user = if n % 5 == 0 { "bob" } else { "alice" };
-            entry(&format!("m{n}"), "x", noise(n, 8), user)
-        })
-        .collect();
-    index.upsert(&entries).unwrap();
-    let gone: Vec<String> = (0..2600).step_by(7).map(|n| format!("m{n}")).collect();
-    index.remove(&gone).unwrap();
-    let moved: Vec<Entry> = (1..2600)
-        .step_by(11)
-        .map(|n| entry(&format!("m{n}"), "x", noise(n + 9000, 8), "bob"))
-        .collect();
-    index.upsert(&moved).unwrap();
+    // The index's own chunks, and sqlite-vec's default ones, which an index created
+    // before `VECTOR_CHUNK_SLOTS` still has.
+    for slots in [None, Some(1024)] {
+        let (_dir, mut index) = fresh_index(8);
+        if let Some(slots) = slots {
+            index
+                .conn()
+                .unwrap()
+                .execute_batch(&format!(
+                    "DROP TABLE vecs; CREATE VIRTUAL TABLE vecs USING vec0 (
+                         scope TEXT PARTITION KEY, embedding FLOAT[8] distance_metric=cosine, chunk_size = {slots})"
+                ))
+                .unwrap();
+        }
+        // Over two chunks of either size for alice, interleaved with bob's (his own
+        // partition), then holes: removed entries and entries moved to another scope.
+        let entries: Vec<Entry> = (0..2600)
+            .map(|n| {
+                let user = if n % 5 == 0 { "bob" } else { "alice" };
+                entry(&format!("m{n}"), "x", noise(n, 8), user)
+            })
+            .collect();
+        index.upsert(&entries).unwrap();
+        let gone: Vec<String> = (0..2600).step_by(7).map(|n| format!("m{n}")).collect();
+        index.remove(&gone).unwrap();
+        let moved: Vec<Entry> = (1..2600)
+            .step_by(11)
+            .map(|n| entry(&format!("m{n}"), "x", noise(n + 9000, 8), "bob"))
+            .collect();
+        index.upsert(&moved).unwrap();
+        assert_eq!(
+            chunk_slots(&mut index),
+            [i64::from(slots.unwrap_or(VECTOR_CHUNK_SLOTS))]
+        );
 
-    for key in ["u:alice", "u:bob"] {
-        let by_row = index.load_scope_by_row(key, 8).unwrap();
-        let from_chunks = index
-            .load_scope_from_chunks(key, 8)
-            .unwrap()
-            .expect("sqlite-vec's chunks in the layout `chunks` reads");
-        assert!(by_row.len() > 400, "{key}: {}", by_row.len());
-        assert_eq!(from_chunks, by_row, "{key}");
+        for key in ["u:alice", "u:bob"] {
+            let by_row = index.load_scope_by_row(key, 8).unwrap();
+            let from_chunks = index
+                .load_scope_from_chunks(key, 8)
+                .unwrap()
+                .expect("sqlite-vec's chunks in the layout `chunks` reads");
+            assert!(by_row.len() > 400, "{key}: {}", by_row.len());
+            assert_eq!(from_chunks, by_row, "{key} with {slots:?} slots");
+        }
     }
 }
 

@@ -11,6 +11,12 @@ import { FILE_MODE } from "./home.js";
 /** The most neighbours one knn returns (sqlite-vec refuses k above 4096). */
 export const MAX_K = 4096;
 
+/**
+ * Vectors per sqlite-vec chunk: the Rust host's `VECTOR_CHUNK_SLOTS` (host/src/index/mod.rs
+ * says why, with figures), so that an index is laid out the same whichever host made it.
+ */
+export const VECTOR_CHUNK_SLOTS = 128;
+
 const SCHEMA = `
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT);
@@ -244,7 +250,8 @@ export class SqliteIndex {
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,
-                 embedding FLOAT[${dim}] distance_metric=cosine
+                 embedding FLOAT[${dim}] distance_metric=cosine,
+                 chunk_size = ${VECTOR_CHUNK_SLOTS}
              );`);
         db.prepare("INSERT INTO meta (key, value) VALUES ('model', ?), ('dimension', ?)").run(info.model, String(dim));
       })();

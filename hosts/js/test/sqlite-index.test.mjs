@@ -55,6 +55,8 @@ test("memories and messages are kept apart: search, count and reflects are per k
   assert.deepEqual(db.prepare("SELECT id, scope FROM items ORDER BY id").raw().all(), [
     ["mem-1", "u:alice"], ["msg-1", "mu:alice"], ["msg-2", "mc:team"],
   ]);
+  // The Rust host's chunk size, not sqlite-vec's default of 1024 (one chunk per scope here).
+  assert.deepEqual(db.prepare("SELECT size, count(*) FROM vecs_chunks GROUP BY size").raw().all(), [[128, 3]]);
   db.close();
 
   assert.equal(index.reflects("memory"), undefined);

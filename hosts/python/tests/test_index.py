@@ -34,6 +34,10 @@ def index(tmp_path: Path):
 def test_upsert_keeps_records_and_marks_entries_without_a_vector_pending(index: SqliteIndex, tmp_path: Path):
     with sqlite3.connect(tmp_path / "memory.db") as db:
         rows = db.execute("SELECT id, scope, pending, record FROM items ORDER BY id").fetchall()
+        # The Rust host's chunk size, not sqlite-vec's default of 1024: one chunk for each
+        # scope that holds a vector.
+        chunks = db.execute("SELECT size, count(*) FROM vecs_chunks GROUP BY size").fetchall()
+    assert chunks == [(128, 2)]
     assert rows == [
         ("mem-1", "u:alice", 0, '{"id":"mem-1"}'),
         ("mem-2", "c:team", 1, '{"id":"mem-2"}'),

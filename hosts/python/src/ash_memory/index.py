@@ -30,6 +30,11 @@ _SQLITE_NOTADB = 26
 #: The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 MAX_K = 4096
 
+#: Vectors per sqlite-vec chunk: the Rust host's ``VECTOR_CHUNK_SLOTS``
+#: (host/src/index/mod.rs says why, with figures), so that an index is laid out the same
+#: whichever host made it.
+VECTOR_CHUNK_SLOTS = 128
+
 #: The index of entries without a vector, which `pending` counts; it names a column that
 #: an older file's items table lacks, so it is made only once the table has it.
 _PENDING_INDEX = "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1"
@@ -302,7 +307,8 @@ class SqliteIndex:
             conn.execute(
                 "CREATE VIRTUAL TABLE vecs USING vec0 (\n"
                 "                 scope TEXT PARTITION KEY,\n"
-                f"                 embedding FLOAT[{int(dimension)}] distance_metric=cosine\n"
+                f"                 embedding FLOAT[{int(dimension)}] distance_metric=cosine,\n"
+                f"                 chunk_size = {VECTOR_CHUNK_SLOTS}\n"
                 "             )"
             )
             conn.execute(
