@@ -205,3 +205,83 @@ fn a_failed_index_write_is_replayed_not_skipped_by_the_next_search() {
     let live = contents(&ctx.json(&["--user", "alice", "list"]));
     assert_eq!(live.len(), 3, "max_entries evicted one: {live:?}");
 }
+
+/// `show`, `confirm` and `delete` of a memory named by its whole id, in a new process,
+/// fetch that one record from the index and answer, and write, what reading the whole
+/// file would; a prefix, another user's id or a memory the index no longer holds reads the
+/// file and answers as before.
+#[test]
+fn show_confirm_and_delete_by_whole_id_fetch_one_record_and_answer_as_the_file_does() {
+    let ctx = Ctx::new();
+    let ids: Vec<String> = NOTES.iter().map(|note| ctx.add("alice", note)).collect();
+    let bobs = ctx.add("bob", "Bob lives in Porto as well");
+    let (porto, dark) = (&ids[0], &ids[1]);
+    let whole_file_only = files_only("the host's file reads are logged by the files backend");
+    let reads_nothing = |log: &str| {
+        if !whole_file_only {
+            let reads = memories_reads(log);
+            assert!(
+                !reads.is_empty() && reads.iter().all(|&n| n == 0),
+                "only the empty tail: {log}"
+            );
+        }
+    };
+
+    let (shown, log) = run_logged(&ctx, &["--user", "alice", "show", dark]);
+    assert!(log.contains("show: read from the index"), "{log}");
+    reads_nothing(&log);
+    assert_eq!(shown["content"], NOTES[1]);
+    // A prefix is resolved among every memory, so it reads the file: the same memory.
+    let (by_prefix, log) = run_logged(&ctx, &["--user", "alice", "show", &dark[..8]]);
+    assert!(!log.contains("read from the index"), "{log}");
+    assert_eq!(by_prefix, shown);
+    // Bob's memory, by its whole id, is not Alice's to see on either path.
+    let refused = ctx.fails(&["--user", "alice", "show", &bobs]);
+    assert!(
+        refused.contains("is visible to you") && !refused.contains("Bob lives"),
+        "{refused}"
+    );
+    let refused = ctx.fails(&["--user", "alice", "delete", &bobs]);
+    assert!(refused.contains("is visible to you"), "{refused}");
+
+    // Confirming appends the record's new version: its vector, as the index gave it back,
+    // is the one the file had, byte for byte.
+    let before = ctx.memory_lines();
+    let original = before.iter().rev().find(|l| l["id"] == dark.as_str()).unwrap().clone();
+    let (confirmed, log) = run_logged(&ctx, &["--user", "alice", "confirm", dark]);
+    assert!(log.contains("confirm: read from the index"), "{log}");
+    reads_nothing(&log);
+    assert_eq!(confirmed["id"], dark.as_str());
+    let after = ctx.memory_lines();
+    assert_eq!(after.len(), before.len() + 1);
+    let mut written = after.last().unwrap().clone();
+    assert!(written["confirmed_at"].is_string(), "{written}");
+    for stamp in ["confirmed_at", "last_accessed_at"] {
+        written.as_object_mut().unwrap().remove(stamp);
+    }
+    let mut expected = original.clone();
+    expected.as_object_mut().unwrap().remove("last_accessed_at");
+    assert_eq!(written, expected, "the new version differs only by its stamps");
+
+    let (deleted, log) = run_logged(&ctx, &["--user", "alice", "delete", porto]);
+    assert!(log.contains("delete: read from the index"), "{log}");
+    reads_nothing(&log);
+    assert_eq!(deleted["deleted"], porto.as_str(), "{deleted}");
+    let archived = ctx.archive_lines();
+    assert_eq!(archived.last().unwrap()["id"], porto.as_str());
+    assert_eq!(archived.last().unwrap()["archive_reason"], "deleted");
+    // Gone from the index: asked again, it is looked for in the file, and is not there.
+    let gone = ctx.fails(&["--user", "alice", "show", porto]);
+    assert!(gone.contains("is visible to you"), "{gone}");
+    assert!(!ctx.search("alice", "Where do I live?").contains(&NOTES[0].to_owned()));
+
+    // The whole file, read without the index, agrees with every answer above.
+    std::fs::remove_file(ctx.index_path()).ok();
+    let listed = ctx.json(&["--user", "alice", "list"]);
+    let mut listed = contents(&listed);
+    listed.sort();
+    let mut left: Vec<String> = NOTES[1..].iter().map(|n| (*n).to_owned()).collect();
+    left.sort();
+    assert_eq!(listed, left);
+    assert_eq!(ctx.json(&["--user", "alice", "show", dark])["content"], NOTES[1]);
+}

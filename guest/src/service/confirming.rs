@@ -11,8 +11,13 @@ use crate::scope::Caller;
 impl<P: Ports> MemoryService<P> {
     /// See `confirm` in `wit/memories.wit`.
     pub fn confirm(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
-        self.load()?;
-        let id = self.visible_id(caller, id)?;
+        let id = match self.held_by_id(caller, id, "confirm")? {
+            Some(id) => id,
+            None => {
+                self.load()?;
+                self.visible_id(caller, id)?
+            }
+        };
         let mut record = match self.memories.get(&id) {
             Some(r) if caller.can_see(r) => r.clone(),
             _ => return Err(not_found(&id)),

@@ -3,8 +3,9 @@
 //! state of the file it reflects. When that state is the file's own (nothing appended
 //! since, no rewrite) and no memory waits for a vector, a new instance (one CLI process)
 //! fetches only the records it needs: a search's hits, an add's supersession candidates.
+//! `show`, `delete` and `confirm` of a memory named by its whole id fetch that one record.
 //! A call that needs the whole collection (a search about a person or naming an entity,
-//! an add under `max_entries`) reads it, as every other call does.
+//! an add under `max_entries`, an id prefix) reads it, as every other call does.
 //!
 //! Whatever is in doubt reads the whole file: an index of an older version (no records),
 //! another model, a tail written since, pending embeddings, a hit the index holds no
@@ -14,27 +15,37 @@ use super::MemoryService;
 use crate::api::Error;
 use crate::ports::{Collection, EntryKind, FileState, Level, Ports};
 use crate::record::MemoryRecord;
+use crate::scope::Caller;
 
 impl<P: Ports> MemoryService<P> {
     /// Makes the collections ready for a call that reads memories by id only: people
     /// always, memories as a partial cache when the index can stand in for the file (see
     /// the module's doc), else whole.
     pub(crate) fn load_as_needed(&mut self) -> Result<(), Error> {
+        if self.adopt_index()? {
+            Ok(())
+        } else {
+            self.load().map(drop)
+        }
+    }
+
+    /// Makes memories a partial cache when the index can stand in for the file (see the
+    /// module's doc), people read whole; false, with nothing read, when it cannot or when
+    /// this instance's whole cache is in step (a warm instance: reading what was appended
+    /// is cheap).
+    fn adopt_index(&mut self) -> Result<bool, Error> {
         if !self.memories.is_partial() && self.memories.in_step() {
-            // A warm instance: reading what was appended is cheap.
-            return self.load().map(drop);
+            return Ok(false);
         }
-        match self.index_stands_for_file()? {
-            Some(state) => {
-                self.people.refresh(&self.ports)?;
-                self.memories.adopt(state);
-                // The index has every line up to `state`, whatever this instance failed to
-                // write to it before.
-                self.index_behind = false;
-                Ok(())
-            }
-            None => self.load().map(drop),
-        }
+        let Some(state) = self.index_stands_for_file()? else {
+            return Ok(false);
+        };
+        self.people.refresh(&self.ports)?;
+        self.memories.adopt(state);
+        // The index has every line up to `state`, whatever this instance failed to write
+        // to it before.
+        self.index_behind = false;
+        Ok(true)
     }
 
     /// The file's state, when the index reflects exactly it with every record and vector
@@ -63,6 +74,28 @@ impl<P: Ports> MemoryService<P> {
             return Ok(None);
         }
         Ok(Some(reflects))
+    }
+
+    /// The memory `reference` names, fetched from the index into a partial cache: when the
+    /// index can stand in for the file, `reference` is a whole id, and the index holds
+    /// that live memory for this caller to see. `None` otherwise (a prefix, a memory the
+    /// index does not hold because it was superseded or removed, another caller's, an
+    /// index in doubt): the caller then reads the whole collection and resolves the
+    /// reference there, so that every answer, errors included, is the whole file's.
+    pub(crate) fn held_by_id(&mut self, caller: &Caller, reference: &str, call: &str) -> Result<Option<String>, Error> {
+        let id = reference.trim();
+        if !self.adopt_index()? || !self.hold_records(&[id.to_owned()])? {
+            return Ok(None);
+        }
+        if !self.memories.get(id).is_some_and(|r| caller.can_see(r)) {
+            return Ok(None);
+        }
+        let end = self.memories.state().end;
+        self.ports.log(
+            Level::Debug,
+            &format!("{call}: read from the index, which reflects memories.jsonl up to byte {end}"),
+        );
+        Ok(Some(id.to_owned()))
     }
 
     /// Brings the records of these ids into a partial cache. False when the index holds

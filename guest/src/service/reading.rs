@@ -16,8 +16,13 @@ use crate::scope::Caller;
 impl<P: Ports> MemoryService<P> {
     /// One memory the caller may see, in any state.
     pub fn get(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
-        self.memories.refresh(&self.ports)?;
-        let id = self.visible_id(caller, id)?;
+        let id = match self.held_by_id(caller, id, "show")? {
+            Some(id) => id,
+            None => {
+                self.memories.refresh(&self.ports)?;
+                self.visible_id(caller, id)?
+            }
+        };
         match self.memories.get(&id) {
             Some(r) if caller.can_see(r) => Ok(Memory::from(r)),
             _ => Err(not_found(&id)),

@@ -15,8 +15,13 @@ use crate::scope::Caller;
 impl<P: Ports> MemoryService<P> {
     /// Deletes a memory the caller may change; it goes to the archive first.
     pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
-        self.load()?;
-        let id = self.visible_id(caller, id)?;
+        let id = match self.held_by_id(caller, id, "delete")? {
+            Some(id) => id,
+            None => {
+                self.load()?;
+                self.visible_id(caller, id)?
+            }
+        };
         let record = match self.memories.get(&id) {
             Some(r) if caller.can_see(r) => r.clone(),
             _ => return Err(not_found(&id)),
