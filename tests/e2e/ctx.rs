@@ -223,7 +223,8 @@ impl Ctx {
 
     /// Every file under the home except the index, the lock and the host's hidden
     /// bookkeeping (the journal, generation tokens), with its bytes; on Postgres, each
-    /// collection's rows too.
+    /// collection's rows too. The index is a cache of the files; its SQLite companions
+    /// (`-wal`, `-shm`) count as the index, since a call that only reads it opens them.
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         let mut files = BTreeMap::new();
         let mut stack = vec![self.home().to_path_buf()];
@@ -233,7 +234,9 @@ impl Ctx {
                 if path.is_dir() {
                     stack.push(path);
                 } else if !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
-                    && path.extension().is_none_or(|e| e != "db")
+                    && path
+                        .extension()
+                        .is_none_or(|e| !["db", "db-wal", "db-shm"].contains(&&*e.to_string_lossy()))
                 {
                     files.insert(path.clone(), std::fs::read(&path).expect("readable file"));
                 }
