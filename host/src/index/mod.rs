@@ -6,8 +6,10 @@
 //! `info`, and the guest answers by clearing and rebuilding it; `clear` recreates the file
 //! from nothing when SQLite cannot open it.
 //!
-//! Vectors are stored in sqlite-vec's `vec0` table, partitioned by scope; `knn` reads a
-//! scope's vectors into memory once and scans them there (`scan`), exactly.
+//! Vectors are stored in sqlite-vec's `vec0` table, partitioned by scope. `knn` is exact:
+//! a scope's first searches stream its chunks past a scorer that keeps only the best
+//! (`chunks`, `scan::Streamed`); from its third, its vectors are held in memory and
+//! scanned there (`scan::ScopeVectors`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -106,9 +108,9 @@ pub struct SqliteIndex {
     vectors: HashMap<String, ScopeVectors>,
     /// `PRAGMA data_version` when `vectors` last matched the file.
     data_version: i64,
-    /// How many times each scope was searched through sqlite-vec: its third search loads
-    /// it. Loading costs several vec0 scans (30 ms for 9,000 vectors, measured), so
-    /// a one-call process (the CLI, an add that checks its candidates twice) never does.
+    /// How many times each scope was searched by streaming its chunks: its third search
+    /// loads it. Loading copies each vector and its id (several streamed scans' worth),
+    /// so a one-call process (the CLI, an add that checks its candidates twice) never does.
     searched: HashMap<String, u32>,
 }
 
@@ -437,9 +439,10 @@ impl SqliteIndex {
     /// scores in the order they were indexed). A query without a direction finds nothing;
     /// a stored vector without one (written by an older version) is skipped.
     ///
-    /// Exact either way: a scope's first search is sqlite-vec's own scan; from its second
-    /// on, its vectors are read into memory once and scanned there (`scan`), and read
-    /// again after another connection writes.
+    /// Exact either way: a scope's first two searches each stream its chunks once
+    /// (`streamed_knn`, or sqlite-vec's own knn over chunks laid out otherwise); from its
+    /// third on, its vectors are read into memory once and scanned there (`scan`), and
+    /// read again after another connection writes.
     pub fn knn(&mut self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
         let dim = self.dimension()?;
         if query.len() != dim as usize {
@@ -457,7 +460,10 @@ impl SqliteIndex {
                 let scans = self.searched.entry(key.clone()).or_insert(0);
                 *scans += 1;
                 if *scans <= SCANS_BEFORE_LOADING {
-                    hits.extend(self.sqlite_vec_knn(query, k, &key)?);
+                    match self.streamed_knn(query, k, &key, dim as usize)? {
+                        Some(found) => hits.extend(found),
+                        None => hits.extend(self.sqlite_vec_knn(query, k, &key)?),
+                    }
                     continue;
                 }
                 let t = std::time::Instant::now();
@@ -497,6 +503,47 @@ impl SqliteIndex {
             self.data_version = version;
         }
         Ok(())
+    }
+
+    /// One scope's nearest by a single pass over its chunks (`chunks::visit`), keeping
+    /// nothing but the best `k`, scored as sqlite-vec's knn scores them (`scan::Streamed`);
+    /// `None` when the chunks are not laid out as `chunks` reads. sqlite-vec's own knn reads the same chunks, and took 50 of a 63 ms CLI search
+    /// at 100,000 memories (`ash-memory bench --memories 100000`).
+    fn streamed_knn(
+        &mut self,
+        query: &[f32],
+        k: u32,
+        key: &str,
+        dimension: usize,
+    ) -> Result<Option<Vec<Hit>>, IndexError> {
+        let conn = self.conn()?;
+        let t = std::time::Instant::now();
+        let mut nearest = scan::Streamed::new(query, k as usize);
+        let mut seen = 0usize;
+        let readable = chunks::visit(conn, key, dimension, |rowid, vector| {
+            seen += 1;
+            nearest.offer(rowid, vector)
+        })
+        .map_err(sql)?;
+        if !readable {
+            return Ok(None);
+        }
+        tracing::debug!("index: streamed {seen} vectors of scope {key} in {:?}", t.elapsed());
+        let mut id_of = conn
+            .prepare_cached("SELECT id FROM items WHERE rowid = ?1 AND scope = ?2")
+            .map_err(sql)?;
+        let mut hits = Vec::new();
+        for (rowid, score) in nearest.best_first() {
+            match id_of
+                .query_row(params![rowid, key], |r| r.get(0))
+                .optional()
+                .map_err(sql)?
+            {
+                Some(id) => hits.push(Hit { id, score }),
+                None => tracing::warn!("index: sqlite-vec's chunks hold rowid {rowid}, which is no item of {key}"),
+            }
+        }
+        Ok(Some(hits))
     }
 
     /// sqlite-vec's knn over one scope (the partition key makes it a scan of that scope

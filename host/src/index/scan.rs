@@ -6,7 +6,7 @@
 //! has been searched, exact (no quantization, so recall is 1), and SQLite stays where they
 //! are stored.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 
 /// One scope's vectors at unit length, one after another, with their ids.
@@ -26,6 +26,7 @@ pub(super) struct ScopeVectors {
 struct Scored {
     score: f32,
     rowid: i64,
+    /// Where it sits in a `ScopeVectors` (0 for a streamed one, which has only its rowid).
     position: usize,
 }
 
@@ -124,27 +125,134 @@ impl ScopeVectors {
 
     #[inline(always)]
     fn nearest_in(&self, query: &[f32], k: usize) -> Vec<(&str, f32)> {
-        // A min-heap of the best k so far: its top is the worst of them.
-        let mut best: BinaryHeap<std::cmp::Reverse<Scored>> = BinaryHeap::with_capacity(k + 1);
+        let mut best = Best::new(k);
         for (position, vector) in self.data.chunks_exact(self.dimension).enumerate() {
-            let candidate = Scored {
+            best.offer(Scored {
                 score: dot(query, vector),
                 rowid: self.rowids[position],
                 position,
-            };
-            if best.len() < k {
-                best.push(std::cmp::Reverse(candidate));
-            } else if best.peek().is_some_and(|worst| candidate > worst.0) {
-                best.pop();
-                best.push(std::cmp::Reverse(candidate));
-            }
+            });
         }
-        let mut found: Vec<Scored> = best.into_iter().map(|r| r.0).collect();
-        found.sort_by(|a, b| b.cmp(a));
-        found
+        best.best_first()
             .into_iter()
             .map(|s| (self.ids[s.position].as_str(), s.score))
             .collect()
+    }
+}
+
+/// The best `k` of the candidates offered so far.
+struct Best {
+    k: usize,
+    /// A min-heap: its top is the worst of the best.
+    heap: BinaryHeap<Reverse<Scored>>,
+}
+
+impl Best {
+    fn new(k: usize) -> Self {
+        Best {
+            k,
+            heap: BinaryHeap::with_capacity(k.saturating_add(1).min(4097)),
+        }
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, candidate: Scored) {
+        if self.heap.len() < self.k {
+            self.heap.push(Reverse(candidate));
+        } else if self.heap.peek().is_some_and(|worst| candidate > worst.0) {
+            self.heap.pop();
+            self.heap.push(Reverse(candidate));
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.heap.len() >= self.k
+    }
+
+    /// The score of the worst of the best, once there is one.
+    fn worst(&self) -> Option<f32> {
+        self.heap.peek().map(|worst| worst.0.score)
+    }
+
+    fn best_first(self) -> Vec<Scored> {
+        let mut found: Vec<Scored> = self.heap.into_iter().map(|r| r.0).collect();
+        found.sort_by(|a, b| b.cmp(a));
+        found
+    }
+}
+
+/// The nearest vectors among those streamed past it, scored as they come and not kept:
+/// what a scope searched once needs (a CLI call), where reading its vectors into a
+/// `ScopeVectors` would cost a copy and an id of each for one scan.
+///
+/// The scores are sqlite-vec's own (`sqlite_vec_similarity`), bit for bit, as the
+/// JavaScript and Python hosts get them from its knn: a home reads the same in every host.
+/// That arithmetic (one sum at a time) is four times slower than the eight-lane one, so
+/// each vector is first scored the fast way, and only one that could enter the best is
+/// scored again sqlite-vec's way.
+pub(super) struct Streamed<'q> {
+    /// The query as the caller gave it, which is what sqlite-vec's knn scores against.
+    query: &'q [f32],
+    /// The query at unit length, for the fast score.
+    unit: Vec<f32>,
+    best: Best,
+}
+
+/// How far below the worst of the best a fast score may be and still be scored again:
+/// far more than the two ways of summing 256 products can differ (about 1e-6).
+const FAST_SCORE_SLACK: f32 = 1e-3;
+
+impl<'q> Streamed<'q> {
+    /// Keeps the `k` best for `query`, which has a direction (`usable`).
+    pub(super) fn new(query: &'q [f32], k: usize) -> Self {
+        Streamed {
+            query,
+            unit: unit(query),
+            best: Best::new(k),
+        }
+    }
+
+    /// Scores one stored vector, given as its little-endian bytes (`chunks::visit`); one
+    /// without a direction (zero or not finite) is skipped, as `ScopeVectors` never holds
+    /// one.
+    #[inline]
+    pub(super) fn offer(&mut self, rowid: i64, vector: &[u8]) {
+        debug_assert_eq!(vector.len(), self.query.len() * 4);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: this CPU has AVX2, checked just above.
+            return unsafe { self.offer_avx2(rowid, vector) };
+        }
+        self.offer_in(rowid, vector)
+    }
+
+    /// `offer` compiled for AVX2, as `ScopeVectors::nearest_avx2` is.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn offer_avx2(&mut self, rowid: i64, vector: &[u8]) {
+        self.offer_in(rowid, vector)
+    }
+
+    #[inline(always)]
+    fn offer_in(&mut self, rowid: i64, vector: &[u8]) {
+        let (dot, norm_squared) = dot_and_norm(&self.unit, vector);
+        if !(norm_squared.is_finite() && norm_squared > 1e-12 && dot.is_finite()) {
+            return;
+        }
+        let fast = dot / norm_squared.sqrt();
+        if self.best.is_full() && self.best.worst().is_some_and(|worst| fast < worst - FAST_SCORE_SLACK) {
+            return;
+        }
+        self.best.offer(Scored {
+            score: sqlite_vec_similarity(self.query, vector),
+            rowid,
+            position: 0,
+        });
+    }
+
+    /// The (rowid, cosine similarity) of the best, best first; equal scores in rowid order.
+    pub(super) fn best_first(self) -> Vec<(i64, f32)> {
+        self.best.best_first().into_iter().map(|s| (s.rowid, s.score)).collect()
     }
 }
 
@@ -170,9 +278,59 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     sums.iter().sum::<f32>() + tail
 }
 
+/// The similarity sqlite-vec's knn reports for `stored` (little-endian f32 bytes) against
+/// `query`, to the bit: its `distance_cosine_float` sums the products and both squared
+/// norms one at a time in f32 and divides by the product of the norms' square roots in
+/// f64, and the distance (an f32) becomes a score as `SqliteIndex::sqlite_vec_knn` makes
+/// it.
+fn sqlite_vec_similarity(query: &[f32], stored: &[u8]) -> f32 {
+    let (mut dot, mut query_norm, mut stored_norm) = (0.0f32, 0.0f32, 0.0f32);
+    for (x, bytes) in query.iter().zip(stored.chunks_exact(4)) {
+        let y = f32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+        dot += y * x;
+        query_norm += x * x;
+        stored_norm += y * y;
+    }
+    let distance = (1.0 - f64::from(dot) / (f64::from(stored_norm).sqrt() * f64::from(query_norm).sqrt())) as f32;
+    1.0 - distance
+}
+
+/// `a . b` and `b . b` in one pass, in eight independent sums each as `dot` does, with
+/// `b` given as little-endian f32 bytes and read where it lies (eight at a time, which
+/// the compiler turns into unaligned vector loads).
+#[inline(always)]
+fn dot_and_norm(a: &[f32], b: &[u8]) -> (f32, f32) {
+    let mut dots = [0.0f32; 8];
+    let mut norms = [0.0f32; 8];
+    let (a8, a_rest) = a.split_at(a.len() / 8 * 8);
+    let (b8, b_rest) = b.split_at(a8.len() * 4);
+    for (x, bytes) in a8.chunks_exact(8).zip(b8.chunks_exact(32)) {
+        let y: [f32; 8] =
+            std::array::from_fn(|lane| f32::from_le_bytes(bytes[lane * 4..lane * 4 + 4].try_into().expect("4 bytes")));
+        for lane in 0..8 {
+            dots[lane] += x[lane] * y[lane];
+            norms[lane] += y[lane] * y[lane];
+        }
+    }
+    let (tail_dot, tail_norm) = a_rest
+        .iter()
+        .zip(b_rest.chunks_exact(4))
+        .map(|(x, b)| (x, f32::from_le_bytes(b.try_into().expect("4 bytes"))))
+        .fold((0.0f32, 0.0f32), |(d, n), (x, y)| (d + x * y, n + y * y));
+    (
+        dots.iter().sum::<f32>() + tail_dot,
+        norms.iter().sum::<f32>() + tail_norm,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `v` as the little-endian bytes a chunk stores it in.
+    fn le_bytes(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
 
     fn set(vectors: &[(&str, [f32; 3])]) -> ScopeVectors {
         let mut s = ScopeVectors::new(3);
@@ -225,6 +383,38 @@ mod tests {
         s.remove("b");
         assert_eq!(s.len(), 0);
         assert!(s.nearest(&unit(&[0.0, 1.0, 0.0]), 3).is_empty());
+    }
+
+    #[test]
+    fn streamed_scores_by_cosine_skips_vectors_without_direction_and_breaks_ties_by_rowid() {
+        let query = unit(&[1.0, 1.0, 0.0]);
+        let mut s = Streamed::new(&query, 3);
+        s.offer(7, &le_bytes(&[0.0, 0.0, 4.0]));
+        s.offer(5, &le_bytes(&[1.0, 1.0, 0.0]));
+        s.offer(9, &le_bytes(&[0.0, 0.0, 0.0]));
+        s.offer(8, &le_bytes(&[f32::NAN, 1.0, 0.0]));
+        s.offer(6, &le_bytes(&[f32::INFINITY, 1.0, 0.0]));
+        s.offer(2, &le_bytes(&[1.0, 1.0, 0.0]));
+        s.offer(3, &le_bytes(&[20.0, 0.0, 0.0]));
+        let found = s.best_first();
+        let rowids: Vec<i64> = found.iter().map(|(rowid, _)| *rowid).collect();
+        assert_eq!(rowids, [2, 5, 3], "equal scores in rowid order");
+        assert!(
+            (found[0].1 - 1.0).abs() < 1e-6 && (found[1].1 - 1.0).abs() < 1e-6,
+            "{found:?}"
+        );
+        // A long vector scores by its direction only.
+        assert!((found[2].1 - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6, "{found:?}");
+        assert!(Streamed::new(&query, 0).best_first().is_empty());
+    }
+
+    #[test]
+    fn dot_and_norm_match_their_plain_sums_past_a_multiple_of_eight() {
+        let a: Vec<f32> = (0..19).map(|i| i as f32).collect();
+        let b: Vec<f32> = (0..19).map(|i| (19 - i) as f32).collect();
+        let (d, n) = dot_and_norm(&a, &le_bytes(&b));
+        assert_eq!(d, a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>());
+        assert_eq!(n, b.iter().map(|y| y * y).sum::<f32>());
     }
 
     #[test]

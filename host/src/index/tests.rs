@@ -258,6 +258,24 @@ fn sqlite_vec_knn(index: &mut SqliteIndex, query: &[f32], k: u32, key: &str) -> 
         .unwrap()
 }
 
+/// sqlite-vec's knn as (id, score), scored as `SqliteIndex::sqlite_vec_knn` scores it.
+fn sqlite_vec_scores(index: &mut SqliteIndex, query: &[f32], k: u32, key: &str) -> Vec<(String, f32)> {
+    let conn = index.conn().unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT items.id, v.distance FROM
+               (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v
+             JOIN items ON items.rowid = v.rowid ORDER BY v.distance",
+        )
+        .unwrap();
+    stmt.query_map(params![f32_bytes(query), k, key], |r| {
+        Ok((r.get(0)?, 1.0 - r.get::<_, f64>(1)? as f32))
+    })
+    .unwrap()
+    .collect::<Result<_, _>>()
+    .unwrap()
+}
+
 #[test]
 fn the_scan_finds_what_sqlite_vec_finds_through_upserts_and_removes() {
     let (_dir, mut index) = fresh_index(24);
@@ -350,7 +368,7 @@ fn a_scope_is_loaded_into_memory_at_its_third_search_only() {
     index.knn(&[1.0, 0.0], 5, &alice()).unwrap();
     assert!(
         index.vectors.is_empty(),
-        "two searches are sqlite-vec's scans, nothing loaded"
+        "two searches stream the chunks, nothing loaded"
     );
     let second = index.knn(&[1.0, 0.0], 5, &alice()).unwrap();
     assert!(index.vectors.contains_key("u:alice"));
@@ -415,6 +433,85 @@ fn reading_whole_chunks_gives_what_reading_row_by_row_gives() {
             assert_eq!(from_chunks, by_row, "{key} with {slots:?} slots");
         }
     }
+}
+
+#[test]
+fn a_first_search_streams_the_chunks_and_finds_what_sqlite_vec_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut writer = SqliteIndex::new(dir.path().join("i.db"));
+        writer
+            .clear(&IndexInfo {
+                model: "m".into(),
+                dimension: 24,
+            })
+            .unwrap();
+        // Three chunks for alice with holes, beside bob's partition; stored vectors of
+        // other lengths than one, a replaced one and one moved to bob.
+        let entries: Vec<Entry> = (0..420)
+            .map(|n| {
+                let user = if n % 4 == 0 { "bob" } else { "alice" };
+                let scale = 1.0 + (n % 5) as f32;
+                let v = noise(n, 24).into_iter().map(|x| x * scale).collect();
+                entry(&format!("m{n}"), "x", v, user)
+            })
+            .collect();
+        writer.upsert(&entries).unwrap();
+        writer
+            .remove(&(1..420).step_by(9).map(|n| format!("m{n}")).collect::<Vec<_>>())
+            .unwrap();
+        writer
+            .upsert(&[
+                entry("m2", "x", noise(5_000, 24), "alice"),
+                entry("m3", "x", noise(3, 24), "bob"),
+            ])
+            .unwrap();
+    }
+    // A process that searches once: a new connection, nothing in memory.
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    for q in 0..12 {
+        let query = noise(20_000 + q, 24);
+        let streamed = index
+            .streamed_knn(&query, 10, "u:alice", 24)
+            .unwrap()
+            .expect("the chunks are in the layout `chunks` reads");
+        // The same hits with the same scores, to the bit: a home reads the same in the
+        // JavaScript and Python hosts, whose searches are sqlite-vec's.
+        let got: Vec<(String, f32)> = streamed.iter().map(|h| (h.id.clone(), h.score)).collect();
+        assert_eq!(got, sqlite_vec_scores(&mut index, &query, 10, "u:alice"), "query {q}");
+        let ids: Vec<String> = streamed.iter().map(|h| h.id.clone()).collect();
+        assert!(
+            !ids.iter().any(|id| id == "m3" || id == "m10"),
+            "moved and removed: {ids:?}"
+        );
+        // And `knn`, whose first two searches of a scope are this scan.
+        if q < 2 {
+            let via_knn: Vec<String> = index
+                .knn(&query, 10, &alice())
+                .unwrap()
+                .into_iter()
+                .map(|h| h.id)
+                .collect();
+            assert_eq!(via_knn, ids);
+            assert!(index.vectors.is_empty());
+        }
+    }
+    // A k above what the scope holds gives all of it, each once.
+    let all = index
+        .streamed_knn(&noise(1, 24), MAX_K, "u:alice", 24)
+        .unwrap()
+        .unwrap();
+    let mut ids: Vec<&str> = all.iter().map(|h| h.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), all.len());
+    assert_eq!(all.len() as u64, {
+        let conn = index.conn().unwrap();
+        conn.query_row("SELECT count(*) FROM items WHERE scope = 'u:alice'", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .unwrap() as u64
+    });
 }
 
 #[test]
