@@ -5,10 +5,9 @@
 //! the component/native ratios. Prints one column per size (or `--json`); asserts nothing.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
@@ -16,7 +15,7 @@ use ash_memory::{MemoryStore, POLICY_COMPONENT};
 
 pub(super) use super::bench_data::{QUERIES, add_people, fact, fill};
 use super::bench_embedder::EmbedderFigures;
-use super::bench_policy::BENCH_USER;
+use super::bench_process::CliRuns;
 use super::bench_timing::{self as timing, Latency, Maintenance, Online};
 pub(super) use super::bench_timing::{Stats, ms, stats};
 
@@ -320,67 +319,4 @@ fn print_ratios(all: &[Figures], rate: impl Fn(&Figures, &Online) -> f64) {
     row("gc, nothing to do (ms)", all, |f| {
         cell(f.maintenance.gc_idle_ms, native(f).maintenance.gc_idle_ms)
     });
-}
-
-/// This binary run as a whole process against the bench's home, as `bench` user.
-struct CliRuns<'a> {
-    home: &'a Path,
-    cache: &'a Path,
-}
-
-impl CliRuns<'_> {
-    /// Runs `n` calls (after one untimed, which fills the compile cache) and returns the
-    /// median wall time and the largest peak RSS (KiB) among them.
-    fn median(&self, n: usize, args: impl Fn(usize) -> Vec<String>) -> Result<(Duration, u64)> {
-        let n = n.max(1);
-        self.run(&args(n))?;
-        let mut times = Vec::with_capacity(n);
-        let mut rss = 0;
-        for k in 0..n {
-            let (time, peak) = self.run(&args(k))?;
-            times.push(time);
-            rss = rss.max(peak);
-        }
-        Ok((stats(times).median, rss))
-    }
-
-    /// One call: its wall time and peak RSS in KiB (from wait4's rusage).
-    fn run(&self, args: &[String]) -> Result<(Duration, u64)> {
-        let exe = std::env::current_exe()?;
-        let mut command = Command::new(&exe);
-        command
-            .arg("--home")
-            .arg(self.home)
-            .args(["--user", BENCH_USER])
-            .args(args)
-            .env("ASH_CACHE_DIR", self.cache)
-            .env_remove("ASH_COMPONENT")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        let t = Instant::now();
-        let child = command.spawn().context("starting ash-memory")?;
-        let pid = child.id() as libc::pid_t;
-        let mut status = 0;
-        // SAFETY: all-zero is a valid rusage (plain integers).
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: `pid` is our child and is reaped only here (`child.wait` is never
-        // called, and dropping a Child does not wait).
-        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        let elapsed = t.elapsed();
-        drop(child);
-        if reaped != pid {
-            bail!("waiting for ash-memory: {}", std::io::Error::last_os_error());
-        }
-        if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
-            // Run it again for its message.
-            let out = command.stderr(Stdio::piped()).output()?;
-            bail!(
-                "ash-memory {} failed: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-        }
-        Ok((elapsed, usage.ru_maxrss as u64))
-    }
 }

@@ -7,6 +7,7 @@ mod bench_conversations;
 mod bench_data;
 mod bench_embedder;
 mod bench_policy;
+mod bench_process;
 mod bench_serve;
 mod bench_timing;
 mod bench_workload;
@@ -234,6 +235,13 @@ enum Command {
     Token(TokenCommand),
     /// Measure add and search at a given size, in a temporary home
     Bench(bench::BenchArgs),
+    /// Run one command and print its wall time (ns) and peak RSS (KiB): how `bench`
+    /// measures a CLI call without counting its own memory (see `cli/bench_process.rs`)
+    #[command(hide = true)]
+    BenchRun {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        command: Vec<String>,
+    },
     /// Measure retrieval: store FILE's memories in a temporary home and score its questions
     /// (hit@k, recall@k for k = 1, 5, 10, MRR, results shown, per category); the format is in
     /// `host/src/eval.rs`
@@ -366,6 +374,7 @@ pub fn run() -> Result<()> {
     };
     match &cli.command {
         Command::Bench(args) => return bench::run(args, cli.json),
+        Command::BenchRun { command } => return bench_process::run_one(command),
         Command::Demo => return demo::run(),
         Command::Eval {
             file,
@@ -563,6 +572,7 @@ pub fn run() -> Result<()> {
             call: Some(ToolsCommand::Call { name, arguments }),
         } => out.tool_result(&store.tool_call(&caller, &name, &arguments)?),
         Command::Bench(_)
+        | Command::BenchRun { .. }
         | Command::Demo
         | Command::Eval { .. }
         | Command::Component { .. }
