@@ -9,8 +9,8 @@
 //! This is sqlite-vec 0.1.9's layout for a table with one partition key and one vector
 //! column (`vecs_chunks`: `partition00`, `size`, `validity` with bit `i % 8` of byte
 //! `i / 8` for slot `i`, `rowids` as little-endian i64s; `vecs_vector_chunks00`:
-//! `vectors`, one per chunk, by chunk id). Anything else answers `None`, and the caller
-//! reads through `vecs`.
+//! `vectors`, one per chunk, by chunk id). Anything else answers `false` (`None` from
+//! `read`), and the caller reads through `vecs`.
 //!
 //! `visit` hands each live vector to its caller as it goes, so a search streams the chunks
 //! through a scorer without keeping them (`scan::Streamed`), and `read` keeps them all.

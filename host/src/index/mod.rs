@@ -29,7 +29,7 @@ use scan::ScopeVectors;
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 pub const MAX_K: u32 = 4096;
 
-/// Searches of a scope through sqlite-vec before its vectors are read into memory.
+/// Searches of a scope that stream its chunks before its vectors are read into memory.
 const SCANS_BEFORE_LOADING: u32 = 2;
 
 /// Vectors per sqlite-vec chunk (its default is 1024). Every vector written or removed is

@@ -242,6 +242,16 @@ fn noise(seed: u64, dimension: usize) -> Vec<f32> {
         .collect()
 }
 
+/// The ids `knn` finds for alice, best first.
+fn knn_ids(index: &mut SqliteIndex, query: &[f32], k: u32) -> Vec<String> {
+    index
+        .knn(query, k, &alice())
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
 /// sqlite-vec's own exact knn over the stored vectors, the reference the scan must match.
 fn sqlite_vec_knn(index: &mut SqliteIndex, query: &[f32], k: u32, key: &str) -> Vec<String> {
     let conn = index.conn().unwrap();
@@ -295,14 +305,8 @@ fn the_scan_finds_what_sqlite_vec_finds_through_upserts_and_removes() {
     let check = |index: &mut SqliteIndex, round: u64| {
         for q in 0..20 {
             let query = noise(10_000 + round * 100 + q, 24);
-            let ours: Vec<String> = index
-                .knn(&query, 10, &alice())
-                .unwrap()
-                .into_iter()
-                .map(|h| h.id)
-                .collect();
             assert_eq!(
-                ours,
+                knn_ids(index, &query, 10),
                 sqlite_vec_knn(index, &query, 10, "u:alice"),
                 "round {round}, query {q}"
             );
@@ -486,13 +490,7 @@ fn a_first_search_streams_the_chunks_and_finds_what_sqlite_vec_finds() {
         );
         // And `knn`, whose first two searches of a scope are this scan.
         if q < 2 {
-            let via_knn: Vec<String> = index
-                .knn(&query, 10, &alice())
-                .unwrap()
-                .into_iter()
-                .map(|h| h.id)
-                .collect();
-            assert_eq!(via_knn, ids);
+            assert_eq!(knn_ids(&mut index, &query, 10), ids);
             assert!(index.vectors.is_empty());
         }
     }
