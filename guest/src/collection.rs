@@ -459,6 +459,12 @@ impl<T: Record> Records<T> {
         self.records.iter().flatten()
     }
 
+    /// The records in the cache, in the order they came: all of them, or for a partial
+    /// cache those it fetched, for a caller that fetched every record it looks for.
+    pub fn cached(&self) -> impl Iterator<Item = &T> {
+        self.records.iter().flatten()
+    }
+
     /// How many records there are.
     pub fn len(&self) -> usize {
         debug_assert!(!self.partial, "{}: counting a partial cache", T::FILE);

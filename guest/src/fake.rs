@@ -216,14 +216,47 @@ impl Ports for FakePorts {
             })
             .collect())
     }
-    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), IndexError> {
+    fn index_set_records(&self, revisions: &[Revision]) -> Result<(), IndexError> {
         let mut index = self.index.borrow_mut();
-        for (id, record) in records {
-            if let Some(e) = index.get_mut(id) {
-                e.record = Some(record.clone());
+        for r in revisions {
+            if let Some(e) = index.get_mut(&r.id) {
+                e.record = Some(r.record.clone());
+                e.marks = r.marks.clone();
             }
         }
         Ok(())
+    }
+    fn index_tally(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Tally, IndexError> {
+        let index = self.index.borrow();
+        let live: Vec<&IndexEntry> = index
+            .values()
+            .filter(|e| Self::in_scope(e, scope) && e.marks.lapses.is_none_or(|at| at > now))
+            .collect();
+        Ok(Tally {
+            live: live.len() as u64,
+            holding: keys
+                .iter()
+                .map(|k| live.iter().filter(|e| e.marks.keys.contains(k)).count() as u64)
+                .collect(),
+        })
+    }
+    fn index_holding(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
+        let index = self.index.borrow();
+        let mut held: Vec<Held> = index
+            .values()
+            .filter(|e| Self::in_scope(e, scope) && e.marks.lapses.is_none_or(|at| at > now))
+            .filter(|e| e.marks.keys.iter().any(|k| keys.contains(k)))
+            .filter_map(|e| {
+                Some(Held {
+                    id: e.id.clone(),
+                    record: e.record.clone()?,
+                    embedding: e.embedding.clone(),
+                })
+            })
+            .collect();
+        // The host promises no order: the fake gives one no search may rely on.
+        held.sort_by(|a, b| b.id.cmp(&a.id));
+        Ok(held)
     }
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError> {
         Ok(self

@@ -13,6 +13,7 @@ pub mod decay;
 pub mod entities;
 pub mod gc;
 pub mod lifecycle;
+pub mod marks;
 pub mod memory_type;
 pub mod people;
 pub mod ports;

@@ -69,6 +69,34 @@ pub struct IndexEntry {
     pub chat_id: Option<String>,
     /// A memory's record line without its embedding; none for a message.
     pub record: Option<String>,
+    /// Its keys and expiry; see `marks` in the `index` interface.
+    pub marks: Marks,
+}
+
+/// What, besides its words and vector, an entry is found by; see `marks` in the `index`
+/// interface.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Its subjects and entities, as `crate::marks` spells them.
+    pub keys: Vec<String>,
+    /// When it stops being live on its own, in microseconds since the epoch.
+    pub lapses: Option<i64>,
+}
+
+/// A held memory's record and marks, replaced in place; see `set-records`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Revision {
+    pub id: String,
+    /// The record's line without its embedding.
+    pub record: String,
+    pub marks: Marks,
+}
+
+/// Live entries within a scope, all told and per key asked; see `tally`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub live: u64,
+    pub holding: Vec<u64>,
 }
 
 /// A memory's record as the index holds it; see `held` in the `index` interface.
@@ -206,7 +234,9 @@ pub trait Ports {
     fn index_knn(&self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
     fn index_text_search(&self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError>;
     fn index_fetch(&self, ids: &[String]) -> Result<Vec<Held>, IndexError>;
-    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), IndexError>;
+    fn index_set_records(&self, revisions: &[Revision]) -> Result<(), IndexError>;
+    fn index_tally(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Tally, IndexError>;
+    fn index_holding(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError>;
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;

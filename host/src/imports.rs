@@ -161,9 +161,20 @@ impl index::Host for HostState {
     fn fetch(&mut self, ids: Vec<String>) -> Result<Vec<index::Held>, index::Error> {
         self.storage.fetch(&ids)
     }
-    fn set_records(&mut self, records: Vec<(String, String)>) -> Result<(), index::Error> {
+    fn set_records(&mut self, revisions: Vec<index::Revision>) -> Result<(), index::Error> {
         self.writable().map_err(index::Error::Sql)?;
-        self.storage.set_records(&records)
+        self.storage.set_records(&revisions)
+    }
+    fn tally(&mut self, keys: Vec<String>, scope: index::ScopeFilter, now: i64) -> Result<index::Counts, index::Error> {
+        self.storage.tally(&keys, &scope, now)
+    }
+    fn holding(
+        &mut self,
+        keys: Vec<String>,
+        scope: index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<index::Held>, index::Error> {
+        self.storage.holding(&keys, &scope, now)
     }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.storage.pending(kind)

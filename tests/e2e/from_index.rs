@@ -125,20 +125,92 @@ fn a_line_the_index_has_not_seen_is_read_and_found() {
     assert_eq!(contents(&again["hits"]), contents(&found["hits"]));
 }
 
+/// A search about a person (named, by relation, or `--about`) or naming an entity, in a
+/// new process, fetches the memories it needs by the index's marks and answers what reading
+/// the whole file answers; a merge moves the marks with the memories.
 #[test]
-fn a_query_about_a_person_reads_the_whole_collection() {
+fn a_search_about_a_person_or_an_entity_fetches_by_marks_and_answers_as_the_file_does() {
     let ctx = home();
+    // Fifty memories nearer the query below than any of Ana's, so that a search finds hers
+    // only by their marks; none replaces another.
+    ctx.config("[memory]\nsupersession_threshold = 0.999\n");
+    let fillers: String = (0..50)
+        .map(|i| format!("Colleague number {i} works near the office in district {i}\n"))
+        .collect();
+    let file = ctx.home().join("colleagues.txt");
+    std::fs::write(&file, fillers).unwrap();
+    ctx.ok(&["--user", "alice", "import", file.to_str().unwrap()]);
+    let about = |content: &str, subject: &str| {
+        ctx.ok(&["--user", "alice", "add", content, "--subject", subject]);
+    };
+    about("My sister Ana lives in Braga", "Ana");
+    about("Ana plays the cello on Sundays", "Ana");
+    about("Cello lessons twice a week", "Ana");
+    about("Annie sails every summer", "Annie");
+    ctx.ok(&["--user", "alice", "people", "add", "Ana", "--relation", "sister"]);
+    ctx.add("alice", "The menu is at https://example.com/menu for the party");
     ctx.ok(&[
         "--user",
-        "alice",
+        "bob",
         "add",
-        "My sister Ana lives in Braga",
+        "My cousin Ana lives in Faro",
         "--subject",
         "Ana",
     ]);
-    let (about, log) = search_logged(&ctx, "alice", "Where does Ana live?");
-    assert!(!log.contains(FROM_INDEX), "{log}");
-    assert_eq!(contents(&about["hits"])[0], "My sister Ana lives in Braga");
+    // Annie turns out to be Ana: her memory is Ana's now, by its marks too.
+    ctx.ok(&["--user", "alice", "people", "merge", "Ana", "Annie"]);
+    let on_postgres = files_only("the file reads and the index file are the files backend's");
+
+    for args in [
+        vec!["search", "Where does Ana live?"],
+        vec!["search", "What does my sister do?"],
+        vec!["search", "office district", "--about", "Ana"],
+        vec!["search", "Where is https://example.com/menu?"],
+    ] {
+        let args: Vec<&str> = ["--user", "alice"].into_iter().chain(args).collect();
+        // The first search records its accesses, which the index's records then hold.
+        run_logged(&ctx, &args);
+        let (answer, log) = run_logged(&ctx, &args);
+        assert!(log.contains(FROM_INDEX), "{args:?}: {log}");
+        assert!(log.contains("search: fetched"), "{args:?} fetched by marks: {log}");
+        let found = contents(&answer["hits"]);
+        assert!(
+            !found.iter().any(|c| c.contains("Faro") || c.starts_with("Bob")),
+            "{args:?}: {found:?}"
+        );
+        if on_postgres {
+            continue;
+        }
+        assert_eq!(memories_reads(&log), [0], "{args:?}: only the empty tail: {log}");
+
+        // Without the index, the same search reads the whole file, and answers the same.
+        std::fs::remove_file(ctx.index_path()).unwrap();
+        let (whole, log) = run_logged(&ctx, &args);
+        assert!(!log.contains(FROM_INDEX), "{log}");
+        assert_eq!(whole, answer, "{args:?}");
+    }
+    let (ana, _) = search_logged(&ctx, "alice", "Where does Ana live?");
+    assert_eq!(contents(&ana["hits"])[0], "My sister Ana lives in Braga", "{ana}");
+    // Hers only, the nearer colleagues left out, Annie's memory among them since the merge.
+    let (hers, log) = run_logged(
+        &ctx,
+        &["--user", "alice", "search", "office district", "--about", "Ana"],
+    );
+    assert!(log.contains(FROM_INDEX), "{log}");
+    let hers = contents(&hers["hits"]);
+    for expected in [
+        "Cello lessons twice a week",
+        "Annie sails every summer",
+        "My sister Ana lives in Braga",
+    ] {
+        assert!(hers.contains(&expected.to_owned()), "{expected}: {hers:?}");
+    }
+    assert!(
+        hers.iter().all(|c| !c.contains("Colleague")),
+        "about Ana only: {hers:?}"
+    );
+    let (menu, _) = search_logged(&ctx, "alice", "Where is https://example.com/menu?");
+    assert!(contents(&menu["hits"])[0].contains("example.com/menu"), "{menu}");
 }
 
 #[test]

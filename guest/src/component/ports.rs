@@ -53,6 +53,23 @@ fn scope(s: &ports::ScopeFilter) -> index::ScopeFilter {
     }
 }
 
+fn marks(m: &ports::Marks) -> index::Marks {
+    index::Marks {
+        keys: m.keys.clone(),
+        lapses: m.lapses,
+    }
+}
+
+fn held(h: Vec<index::Held>) -> Vec<ports::Held> {
+    h.into_iter()
+        .map(|h| ports::Held {
+            id: h.id,
+            record: h.record,
+            embedding: h.embedding,
+        })
+        .collect()
+}
+
 fn hits(h: Vec<index::Hit>) -> Vec<ports::IndexHit> {
     h.into_iter()
         .map(|h| ports::IndexHit {
@@ -92,6 +109,7 @@ impl Ports for WitPorts {
                 owner_user_id: e.owner_user_id.clone(),
                 chat_id: e.chat_id.clone(),
                 record: e.record.clone(),
+                marks: marks(&e.marks),
             })
             .collect();
         index::upsert(&entries).map_err(index_error)
@@ -116,18 +134,39 @@ impl Ports for WitPorts {
         index::text_search(terms, k, &scope(s)).map(hits).map_err(index_error)
     }
     fn index_fetch(&self, ids: &[String]) -> Result<Vec<ports::Held>, ports::IndexError> {
-        let held = index::fetch(ids).map_err(index_error)?;
-        Ok(held
-            .into_iter()
-            .map(|h| ports::Held {
-                id: h.id,
-                record: h.record,
-                embedding: h.embedding,
-            })
-            .collect())
+        index::fetch(ids).map(held).map_err(index_error)
     }
-    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), ports::IndexError> {
-        index::set_records(records).map_err(index_error)
+    fn index_set_records(&self, revisions: &[ports::Revision]) -> Result<(), ports::IndexError> {
+        let revisions: Vec<index::Revision> = revisions
+            .iter()
+            .map(|r| index::Revision {
+                id: r.id.clone(),
+                record: r.record.clone(),
+                marks: marks(&r.marks),
+            })
+            .collect();
+        index::set_records(&revisions).map_err(index_error)
+    }
+    fn index_tally(
+        &self,
+        keys: &[String],
+        s: &ports::ScopeFilter,
+        now: i64,
+    ) -> Result<ports::Tally, ports::IndexError> {
+        index::tally(keys, &scope(s), now)
+            .map(|t| ports::Tally {
+                live: t.live,
+                holding: t.holding,
+            })
+            .map_err(index_error)
+    }
+    fn index_holding(
+        &self,
+        keys: &[String],
+        s: &ports::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<ports::Held>, ports::IndexError> {
+        index::holding(keys, &scope(s), now).map(held).map_err(index_error)
     }
     fn index_pending(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
         index::pending(kind(k)).map_err(index_error)

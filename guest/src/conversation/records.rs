@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::collection::Record;
-use crate::ports::{Collection, EntryKind, IndexEntry};
+use crate::ports::{Collection, EntryKind, IndexEntry, Marks};
 use crate::record::decode_embedding;
 use crate::scope::Caller;
 
@@ -113,6 +113,7 @@ impl MessageRecord {
             owner_user_id: self.owner_user_id.clone(),
             chat_id: self.chat_id.clone(),
             record: None,
+            marks: Marks::default(),
         }
     }
 }

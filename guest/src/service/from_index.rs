@@ -4,8 +4,9 @@
 //! since, no rewrite) and no memory waits for a vector, a new instance (one CLI process)
 //! fetches only the records it needs: a search's hits, an add's supersession candidates.
 //! `show`, `delete` and `confirm` of a memory named by its whole id fetch that one record.
-//! A call that needs the whole collection (a search about a person or naming an entity,
-//! an add under `max_entries`, an id prefix) reads it, as every other call does.
+//! A search about a person or naming an entity fetches those memories by their marks
+//! (`marked`). A call that needs the whole collection (an add under `max_entries`, an id
+//! prefix) reads it, as every other call does.
 //!
 //! Whatever is in doubt reads the whole file: an index of an older version (no records),
 //! another model, a tail written since, pending embeddings, a hit the index holds no
@@ -13,7 +14,7 @@
 
 use super::MemoryService;
 use crate::api::Error;
-use crate::ports::{Collection, EntryKind, FileState, Level, Ports};
+use crate::ports::{Collection, EntryKind, FileState, Held, Level, Ports};
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
 
@@ -111,6 +112,13 @@ impl<P: Ports> MemoryService<P> {
             return Ok(true);
         }
         let held = self.ports.index_fetch(&missing)?;
+        let complete = held.len() == missing.len();
+        Ok(self.hold_held(held) && complete)
+    }
+
+    /// Brings records the index holds into a partial cache. False when one does not read
+    /// (or is another memory's): the caller then reads the whole file.
+    pub(crate) fn hold_held(&mut self, held: Vec<Held>) -> bool {
         let mut records = Vec::with_capacity(held.len());
         for h in held {
             match MemoryRecord::from_held(&h.record, h.embedding.as_deref()) {
@@ -120,12 +128,11 @@ impl<P: Ports> MemoryService<P> {
                         Level::Warn,
                         &format!("the index's record of {} does not read: reading memories.jsonl", h.id),
                     );
-                    return Ok(false);
+                    return false;
                 }
             }
         }
-        let complete = records.len() == missing.len();
         self.memories.hold(records);
-        Ok(complete)
+        true
     }
 }

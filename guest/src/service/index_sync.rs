@@ -9,7 +9,8 @@ use std::collections::HashSet;
 use super::MemoryService;
 use crate::api::Error;
 use crate::collection;
-use crate::ports::{Collection, EntryKind, FileState, IndexEntry, IndexError, IndexInfo, Level, Ports};
+use crate::marks;
+use crate::ports::{Collection, EntryKind, FileState, IndexEntry, IndexError, IndexInfo, Level, Ports, Revision};
 use crate::record::{MemoryRecord, encode_embedding};
 use crate::vectors;
 
@@ -164,30 +165,32 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// Brings the index's copy of each record this instance changed up to date: the
-    /// record of one still live, or its removal (a memory superseded, deleted or
-    /// forgotten is never answered from the index). An access or a confirmation changes
-    /// only the record; what is searched changed only where the caller upserted.
+    /// record and marks of one still live, or its removal (a memory superseded, deleted or
+    /// forgotten is never answered from the index). An access, a confirmation or a
+    /// relinked person changes only those; what is searched by words or vector changed
+    /// only where the caller upserted.
     fn index_changed_records(&mut self, done: &HashSet<&str>) -> Result<(), Error> {
         let changed = self.memories.take_changed();
         if changed.is_empty() {
             return Ok(());
         }
         let want = self.wanted_index();
-        let mut records = Vec::new();
+        let mut revisions = Vec::new();
         let mut gone = Vec::new();
         for id in changed.into_iter().filter(|id| !done.contains(id.as_str())) {
             match self.memories.get(&id) {
-                Some(r) if r.superseded_at.is_none() => {
-                    let line = r.held_line(fits(r, &want));
-                    records.push((id, line));
-                }
+                Some(r) if r.superseded_at.is_none() => revisions.push(Revision {
+                    record: r.held_line(fits(r, &want)),
+                    marks: marks::of(r),
+                    id,
+                }),
                 // A partial cache holds only what it fetched and wrote: an id it lacks
                 // says nothing about the memory.
                 None if self.memories.is_partial() => {}
                 _ => gone.push(id),
             }
         }
-        self.ports.index_set_records(&records)?;
+        self.ports.index_set_records(&revisions)?;
         self.ports.index_remove(&gone)?;
         Ok(())
     }
@@ -294,5 +297,6 @@ pub(crate) fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) ->
         embedding,
         owner_user_id: record.owner_user_id.clone(),
         chat_id: record.chat_id.clone(),
+        marks: marks::of(record),
     }
 }

@@ -49,6 +49,7 @@ mod extracting;
 mod forgetting;
 mod from_index;
 mod importing;
+mod marked;
 
 pub use importing::MAX_IMPORT_ITEMS;
 pub use reflecting::Reflection;

@@ -223,6 +223,9 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         // Memories first: if the people write then fails, they point at A, who exists.
         self.memories.append(&self.ports, relinked)?;
+        // Their records and marks (the subjects a search about A finds them by) in the
+        // index; nothing searched by words or vector changed.
+        self.index_written(&[], &[]);
         let view = Person::from(&a);
         writes.insert(a.id.clone(), a);
         writes.insert(b.id.clone(), b);

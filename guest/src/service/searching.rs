@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 
+use super::marked::Census;
 use super::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MemoryService};
 use crate::api::{Error, Memory, SearchHit, SearchQuery, SearchResults};
 use crate::decay;
@@ -96,10 +97,15 @@ impl<P: Ports> MemoryService<P> {
             }
         }
 
-        // The person graph and the entity list walk every memory.
-        if self.memories.is_partial() && (!about.is_empty() || self.names_entities(caller, text)) {
-            self.load()?;
-        }
+        // The person graph and the entity list need every live memory about those people
+        // or holding those entities: fetched by their marks when the index stands in for
+        // the file, else walked in the whole collection.
+        let wanted = self.wanted_entities(caller, text);
+        let census = if self.memories.is_partial() {
+            self.hold_marked(&scope, &about, &wanted, now)?
+        } else {
+            None
+        };
 
         // Over-fetch: expired memories stay in the index until GC and are dropped here.
         let k = (limit * 4).clamp(32, 4096);
@@ -160,7 +166,7 @@ impl<P: Ports> MemoryService<P> {
             }
         }
 
-        let entity_ids = self.entity_matches(caller, text, now, &similarity);
+        let entity_ids = self.entity_matches(caller, &wanted, census.as_ref(), now, &similarity);
 
         let worded: HashSet<String> = text_ids.iter().chain(&graph_ids).chain(&entity_ids).cloned().collect();
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower.
@@ -227,9 +233,11 @@ impl<P: Ports> MemoryService<P> {
         if about.is_empty() {
             return Vec::new();
         }
+        // Every memory about them is cached: the whole collection, or those `hold_marked`
+        // fetched.
         let mut graph: Vec<(f32, DateTime<Utc>, String)> = self
             .memories
-            .iter()
+            .cached()
             .filter(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
             .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
             .map(|r| {
@@ -244,15 +252,17 @@ impl<P: Ports> MemoryService<P> {
                 )
             })
             .collect();
-        graph.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        // Exact ties by id: the same order whether the records came from the file or the
+        // index.
+        graph.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         graph.into_iter().map(|g| g.2).collect()
     }
 
-    /// Whether the query names an entity (`entity_matches` then walks every memory).
-    fn names_entities(&self, caller: &Caller, text: &str) -> bool {
+    /// The entities the query names, people the caller knows among them.
+    pub(super) fn wanted_entities(&self, caller: &Caller, text: &str) -> Vec<String> {
         let names: Vec<String> = self.known_names(caller);
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        !entities::recognise(text, &names).is_empty()
+        entities::recognise(text, &names)
     }
 
     /// The names of the caller's people, for recognising them in a query.
@@ -272,25 +282,28 @@ impl<P: Ports> MemoryService<P> {
     /// a stop word ([`entities::is_common`]) and is left out: in a stored conversation
     /// the speaker's name is in every other turn, and ranking those turns by it alone
     /// drowned the other lists (LoCoMo dev turn R@10 0.517 with it, 0.601 without).
+    ///
+    /// `census` counts the caller's live memories and the holders of each wanted entity
+    /// when the cache is partial (see `hold_marked`); a whole cache is counted here.
     pub(super) fn entity_matches(
         &self,
         caller: &Caller,
-        text: &str,
+        wanted: &[String],
+        census: Option<&Census>,
         now: DateTime<Utc>,
         similarity: &HashMap<String, f32>,
     ) -> Vec<String> {
-        let names: Vec<String> = self.known_names(caller);
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let wanted = entities::recognise(text, &names);
         if wanted.is_empty() {
             return Vec::new();
         }
         let mut memo = self.entity_memo.borrow_mut();
         let mut visible = 0;
         let mut holding: Vec<(&MemoryRecord, Vec<usize>)> = Vec::new();
+        // Every memory holding a telling entity is cached: the whole collection, or those
+        // `hold_marked` fetched.
         for r in self
             .memories
-            .iter()
+            .cached()
             .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         {
             visible += 1;
@@ -306,11 +319,16 @@ impl<P: Ports> MemoryService<P> {
                 holding.push((r, shared));
             }
         }
-        let mut holders = vec![0; wanted.len()];
-        for (_, shared) in &holding {
-            shared.iter().for_each(|&i| holders[i] += 1);
-        }
-        let telling: Vec<bool> = holders.iter().map(|&n| !entities::is_common(n, visible)).collect();
+        let telling: Vec<bool> = match census {
+            Some(census) => census.telling(),
+            None => {
+                let mut holders = vec![0; wanted.len()];
+                for (_, shared) in &holding {
+                    shared.iter().for_each(|&i| holders[i] += 1);
+                }
+                Census { visible, holders }.telling()
+            }
+        };
         let mut matches: Vec<(usize, f32, DateTime<Utc>, String)> = holding
             .into_iter()
             .filter_map(|(r, shared)| {
@@ -322,7 +340,12 @@ impl<P: Ports> MemoryService<P> {
                 })
             })
             .collect();
-        matches.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)).then(b.2.cmp(&a.2)));
+        matches.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(b.1.total_cmp(&a.1))
+                .then(b.2.cmp(&a.2))
+                .then(a.3.cmp(&b.3))
+        });
         matches.into_iter().map(|m| m.3).collect()
     }
 

@@ -21,6 +21,7 @@ use crate::fault;
 use crate::files::FileState;
 
 mod chunks;
+mod marks;
 mod records;
 mod scan;
 
@@ -44,7 +45,7 @@ const SCANS_BEFORE_LOADING: u32 = 2;
 pub(crate) const VECTOR_CHUNK_SLOTS: u32 = 128;
 
 pub(crate) use crate::bindings::ash::memory::index::{
-    Entry, EntryKind, Error as IndexError, Held, Hit, IndexInfo, ScopeFilter,
+    Counts, Entry, EntryKind, Error as IndexError, Held, Hit, IndexInfo, Marks, Revision, ScopeFilter,
 };
 
 impl EntryKind {
@@ -60,11 +61,22 @@ impl EntryKind {
     /// The meta key of the collection state this kind reflects.
     pub(crate) fn reflects_key(self) -> &'static str {
         match self {
-            // Not `reflects`, the key of versions that kept no records: a host of such a
-            // version sharing this index moves only that one, so a state it wrote (and
-            // whose records it left behind) is never taken for one whose records are in.
-            EntryKind::Memory => "reflects_records",
+            // Not `reflects` nor `reflects_records`, the keys of versions that kept no
+            // records or no marks: a host of such a version sharing this index moves only
+            // its own key, so a state it wrote (and whose records or marks it left behind)
+            // is never taken for one whose records and marks are in.
+            EntryKind::Memory => "reflects_marks",
             EntryKind::Message => "reflects_messages",
+        }
+    }
+}
+
+/// No keys, never lapsing: a message's marks.
+impl Default for Marks {
+    fn default() -> Self {
+        Marks {
+            keys: Vec::new(),
+            lapses: None,
         }
     }
 }
@@ -142,17 +154,27 @@ fn sql(e: rusqlite::Error) -> IndexError {
 }
 
 /// What `clear` adds to `SCHEMA`. Not in `SCHEMA` itself, which runs on every open: on an
-/// index of an older version, without `items.pending`, it would fail there, before `info`
-/// can say why the index is rebuilt.
-const PENDING_INDEX: &str = "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;";
+/// index of an older version, without `items.pending` or `items.lapses`, it would fail
+/// there, before `info` can say why the index is rebuilt. `items_scope` is (scope, lapses),
+/// so that `tally` counts a scope's live entries from it alone; versions before marks made
+/// it (scope), under the same name.
+const ITEM_INDEXES: &str = "
+    CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
+    CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
+";
 
+/// The tables, made on every open. `items.keys` and `items.lapses` with `marks` are the
+/// entries' marks (`marks`); `record` and `pending` are `records`'s.
 const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS items (
         rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,
-        pending INTEGER NOT NULL DEFAULT 0, record TEXT
+        pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT
     );
-    CREATE INDEX IF NOT EXISTS items_scope ON items (scope);
+    CREATE TABLE IF NOT EXISTS marks (
+        key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER,
+        PRIMARY KEY (key, scope, item)
+    ) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 ";
 
@@ -244,9 +266,9 @@ impl SqliteIndex {
         let tx = conn.transaction().map_err(sql)?;
         tx.execute_batch(&format!(
             "DROP TABLE IF EXISTS items; DELETE FROM meta;
-             DROP TABLE IF EXISTS fts;
+             DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS marks;
              {SCHEMA}
-             {PENDING_INDEX}
+             {ITEM_INDEXES}
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,
@@ -323,13 +345,17 @@ impl SqliteIndex {
         let mut fts_added: BTreeMap<i64, &str> = BTreeMap::new();
         {
             let mut find = tx
-                .prepare_cached("SELECT rowid, scope FROM items WHERE id = ?1")
+                .prepare_cached("SELECT rowid, scope, keys FROM items WHERE id = ?1")
                 .map_err(sql)?;
             let mut insert_item = tx
-                .prepare_cached("INSERT INTO items (id, scope, pending, record) VALUES (?1, ?2, ?3, ?4)")
+                .prepare_cached(
+                    "INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )
                 .map_err(sql)?;
             let mut set_item = tx
-                .prepare_cached("UPDATE items SET scope = ?2, pending = ?3, record = ?4 WHERE rowid = ?1")
+                .prepare_cached(
+                    "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6 WHERE rowid = ?1",
+                )
                 .map_err(sql)?;
             let mut del_vec = tx.prepare_cached("DELETE FROM vecs WHERE rowid = ?1").map_err(sql)?;
             let mut ins_vec = tx
@@ -339,15 +365,17 @@ impl SqliteIndex {
                 let scope = e.scope();
                 let vector = e.embedding.as_deref().filter(|v| usable(v));
                 let pending = vector.is_none();
-                let existing: Option<(i64, String)> = find
-                    .query_row([&e.id], |r| Ok((r.get(0)?, r.get(1)?)))
+                let existing: Option<(i64, String, Option<String>)> = find
+                    .query_row([&e.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
                     .optional()
                     .map_err(sql)?;
-                let old_scope = existing.as_ref().map(|(_, s)| s.clone());
+                let old_scope = existing.as_ref().map(|(_, s, _)| s.clone());
+                let keys = marks::keys_json(&e.marks);
                 let rowid = match existing {
-                    Some((rowid, _)) => {
+                    Some((rowid, old_scope, old_keys)) => {
+                        marks::unmark(&tx, rowid, &old_scope, old_keys.as_deref())?;
                         set_item
-                            .execute(params![rowid, scope, pending, e.record])
+                            .execute(params![rowid, scope, pending, e.record, e.marks.lapses, keys])
                             .map_err(sql)?;
                         fts_removed.push(rowid);
                         del_vec.execute([rowid]).map_err(sql)?;
@@ -355,11 +383,12 @@ impl SqliteIndex {
                     }
                     None => {
                         insert_item
-                            .execute(params![e.id, scope, pending, e.record])
+                            .execute(params![e.id, scope, pending, e.record, e.marks.lapses, keys])
                             .map_err(sql)?;
                         tx.last_insert_rowid()
                     }
                 };
+                marks::mark(&tx, rowid, &scope, &e.marks)?;
                 // An id twice in one call: its last text counts, as for its vector.
                 fts_added.insert(rowid, &e.content);
                 if let Some(v) = vector {
@@ -397,14 +426,15 @@ impl SqliteIndex {
         let mut removed: Vec<(i64, &str, String)> = Vec::with_capacity(ids.len());
         {
             let mut find = tx
-                .prepare_cached("SELECT rowid, scope FROM items WHERE id = ?1")
+                .prepare_cached("SELECT rowid, scope, keys FROM items WHERE id = ?1")
                 .map_err(sql)?;
             for id in ids {
-                let found: Option<(i64, String)> = find
-                    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+                let found: Option<(i64, String, Option<String>)> = find
+                    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
                     .optional()
                     .map_err(sql)?;
-                if let Some((rowid, scope)) = found {
+                if let Some((rowid, scope, keys)) = found {
+                    marks::unmark(&tx, rowid, &scope, keys.as_deref())?;
                     removed.push((rowid, id, scope));
                 }
             }

@@ -1,26 +1,26 @@
 //! The records the index keeps beside each memory's text and vector (`items.record`), so
 //! that a call can answer from the index without reading `memories.jsonl`; and how many
 //! entries still wait for a vector (`items.pending`), which tells the guest whether a
-//! call must read the collection to fill them.
+//! call must read the collection to fill them. Their marks are `marks`'s.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{EntryKind, Held, IndexError, SqliteIndex, has_vectors, of_kind, sql};
+use super::{EntryKind, Held, IndexError, Revision, SqliteIndex, has_vectors, marks, of_kind, sql};
 use crate::fault;
 
-/// Refuses an index whose items table predates records: it is cleared and rebuilt, and
-/// rebuilding fills them.
+/// Refuses an index whose items table predates records or marks: it is cleared and
+/// rebuilt, and rebuilding fills them.
 pub(super) fn check_columns(conn: &Connection) -> Result<(), IndexError> {
     let present: i64 = conn
         .query_row(
-            "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending')",
+            "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys')",
             [],
             |r| r.get(0),
         )
         .map_err(sql)?;
-    if present != 2 {
+    if present != 4 {
         return Err(IndexError::Unavailable(
-            "the index was built by an older version, which kept no records: it is rebuilt".into(),
+            "the index was built by an older version, which kept no records or marks: it is rebuilt".into(),
         ));
     }
     Ok(())
@@ -35,57 +35,83 @@ impl SqliteIndex {
         }
         let conn = self.conn()?;
         check_columns(conn)?;
-        let vectors_kept = has_vectors(conn)?;
         let mut item = conn
             .prepare_cached("SELECT rowid, record FROM items WHERE id = ?1")
             .map_err(sql)?;
-        let mut held = Vec::with_capacity(ids.len());
-        let mut rowids = Vec::with_capacity(ids.len());
+        let mut found = Vec::with_capacity(ids.len());
         for id in ids {
-            let found: Option<(i64, Option<String>)> = item
+            let row: Option<(i64, Option<String>)> = item
                 .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
                 .optional()
                 .map_err(sql)?;
-            if let Some((rowid, Some(record))) = found {
-                rowids.push(rowid);
-                held.push(Held {
-                    id: id.clone(),
-                    record,
-                    embedding: None,
-                });
+            if let Some((rowid, Some(record))) = row {
+                found.push((rowid, id.clone(), record));
             }
         }
-        if vectors_kept {
-            let mut vector = conn
-                .prepare_cached("SELECT embedding FROM vecs WHERE rowid = ?1")
-                .map_err(sql)?;
-            for (h, rowid) in held.iter_mut().zip(rowids) {
-                let bytes: Option<Vec<u8>> = vector.query_row([rowid], |r| r.get(0)).optional().map_err(sql)?;
-                h.embedding = bytes.map(|b| {
+        drop(item);
+        self.with_vectors(found)
+    }
+
+    /// (rowid, id, record) as held, each with its vector when it has one.
+    pub(super) fn with_vectors(&mut self, found: Vec<(i64, String, String)>) -> Result<Vec<Held>, IndexError> {
+        let conn = self.conn()?;
+        let vectors_kept = has_vectors(conn)?;
+        let mut vector = if vectors_kept {
+            Some(
+                conn.prepare_cached("SELECT embedding FROM vecs WHERE rowid = ?1")
+                    .map_err(sql)?,
+            )
+        } else {
+            None
+        };
+        let mut held = Vec::with_capacity(found.len());
+        for (rowid, id, record) in found {
+            let bytes: Option<Vec<u8>> = match vector.as_mut() {
+                Some(v) => v.query_row([rowid], |r| r.get(0)).optional().map_err(sql)?,
+                None => None,
+            };
+            held.push(Held {
+                id,
+                record,
+                embedding: bytes.map(|b| {
                     b.chunks_exact(4)
                         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                         .collect()
-                });
-            }
+                }),
+            });
         }
         Ok(held)
     }
 
-    /// Replaces the record of entries already held, in one transaction; unknown ids are
-    /// ignored.
-    pub fn set_records(&mut self, records: &[(String, String)]) -> Result<(), IndexError> {
-        if records.is_empty() {
+    /// Replaces the record and marks of entries already held, in one transaction; unknown
+    /// ids are ignored.
+    pub fn set_records(&mut self, revisions: &[Revision]) -> Result<(), IndexError> {
+        if revisions.is_empty() {
             return Ok(());
         }
         fault::point("index:upsert").map_err(|e| IndexError::Sql(e.to_string()))?;
         let conn = self.conn()?;
+        check_columns(conn)?;
         let tx = conn.transaction().map_err(sql)?;
         {
-            let mut set = tx
-                .prepare_cached("UPDATE items SET record = ?2 WHERE id = ?1")
+            let mut find = tx
+                .prepare_cached("SELECT rowid, scope, keys FROM items WHERE id = ?1")
                 .map_err(sql)?;
-            for (id, record) in records {
-                set.execute(params![id, record]).map_err(sql)?;
+            let mut set = tx
+                .prepare_cached("UPDATE items SET record = ?2, lapses = ?3, keys = ?4 WHERE rowid = ?1")
+                .map_err(sql)?;
+            for r in revisions {
+                let found: Option<(i64, String, Option<String>)> = find
+                    .query_row([&r.id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+                    .optional()
+                    .map_err(sql)?;
+                let Some((rowid, scope, old_keys)) = found else {
+                    continue;
+                };
+                marks::unmark(&tx, rowid, &scope, old_keys.as_deref())?;
+                set.execute(params![rowid, r.record, r.marks.lapses, marks::keys_json(&r.marks)])
+                    .map_err(sql)?;
+                marks::mark(&tx, rowid, &scope, &r.marks)?;
             }
         }
         tx.commit().map_err(sql)

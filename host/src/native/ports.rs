@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use ash_memory_guest::ports::{
     self, Chunk, Collection, EmbedError, EntryKind, FileError, FileState, Held, IndexEntry, IndexError, IndexHit,
-    IndexInfo, Level, LlmError, LlmRequest, PolicySettings, Ports, ScopeFilter,
+    IndexInfo, Level, LlmError, LlmRequest, PolicySettings, Ports, Revision, ScopeFilter, Tally,
 };
 
 use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
@@ -37,6 +37,23 @@ fn kind(k: EntryKind) -> index::EntryKind {
         EntryKind::Memory => index::EntryKind::Memory,
         EntryKind::Message => index::EntryKind::Message,
     }
+}
+
+fn marks(m: &ports::Marks) -> index::Marks {
+    index::Marks {
+        keys: m.keys.clone(),
+        lapses: m.lapses,
+    }
+}
+
+fn held(h: Vec<index::Held>) -> Vec<Held> {
+    h.into_iter()
+        .map(|h| Held {
+            id: h.id,
+            record: h.record,
+            embedding: h.embedding,
+        })
+        .collect()
 }
 
 fn file_error(e: files::Error) -> FileError {
@@ -119,6 +136,7 @@ impl Ports for HostPorts {
                 owner_user_id: e.owner_user_id.clone(),
                 chat_id: e.chat_id.clone(),
                 record: e.record.clone(),
+                marks: marks(&e.marks),
             })
             .collect();
         index::Host::upsert(&mut *self.state.borrow_mut(), entries).map_err(index_error)
@@ -137,18 +155,33 @@ impl Ports for HostPorts {
             .map_err(index_error)
     }
     fn index_fetch(&self, ids: &[String]) -> Result<Vec<Held>, IndexError> {
-        let held = index::Host::fetch(&mut *self.state.borrow_mut(), ids.to_vec()).map_err(index_error)?;
-        Ok(held
-            .into_iter()
-            .map(|h| Held {
-                id: h.id,
-                record: h.record,
-                embedding: h.embedding,
-            })
-            .collect())
+        index::Host::fetch(&mut *self.state.borrow_mut(), ids.to_vec())
+            .map(held)
+            .map_err(index_error)
     }
-    fn index_set_records(&self, records: &[(String, String)]) -> Result<(), IndexError> {
-        index::Host::set_records(&mut *self.state.borrow_mut(), records.to_vec()).map_err(index_error)
+    fn index_set_records(&self, revisions: &[Revision]) -> Result<(), IndexError> {
+        let revisions = revisions
+            .iter()
+            .map(|r| index::Revision {
+                id: r.id.clone(),
+                record: r.record.clone(),
+                marks: marks(&r.marks),
+            })
+            .collect();
+        index::Host::set_records(&mut *self.state.borrow_mut(), revisions).map_err(index_error)
+    }
+    fn index_tally(&self, keys: &[String], filter: &ScopeFilter, now: i64) -> Result<Tally, IndexError> {
+        index::Host::tally(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now)
+            .map(|t| Tally {
+                live: t.live,
+                holding: t.holding,
+            })
+            .map_err(index_error)
+    }
+    fn index_holding(&self, keys: &[String], filter: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
+        index::Host::holding(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now)
+            .map(held)
+            .map_err(index_error)
     }
     fn index_pending(&self, k: EntryKind) -> Result<u64, IndexError> {
         index::Host::pending(&mut *self.state.borrow_mut(), kind(k)).map_err(index_error)

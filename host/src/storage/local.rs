@@ -82,8 +82,19 @@ impl Storage for LocalStorage {
     fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::Error> {
         self.index.fetch(ids)
     }
-    fn set_records(&mut self, records: &[(String, String)]) -> Result<(), index::Error> {
-        self.index.set_records(records)
+    fn set_records(&mut self, revisions: &[index::Revision]) -> Result<(), index::Error> {
+        self.index.set_records(revisions)
+    }
+    fn tally(&mut self, keys: &[String], scope: &index::ScopeFilter, now: i64) -> Result<index::Counts, index::Error> {
+        self.index.tally(keys, scope, now)
+    }
+    fn holding(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<index::Held>, index::Error> {
+        self.index.holding(keys, scope, now)
     }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.index.pending(kind)

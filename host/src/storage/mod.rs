@@ -61,7 +61,16 @@ pub(crate) trait Storage: Send {
     /// See `fetch` in `wit/index.wit`.
     fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::Error>;
     /// See `set-records` in `wit/index.wit`.
-    fn set_records(&mut self, records: &[(String, String)]) -> Result<(), index::Error>;
+    fn set_records(&mut self, revisions: &[index::Revision]) -> Result<(), index::Error>;
+    /// See `tally` in `wit/index.wit`.
+    fn tally(&mut self, keys: &[String], scope: &index::ScopeFilter, now: i64) -> Result<index::Counts, index::Error>;
+    /// See `holding` in `wit/index.wit`.
+    fn holding(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<index::Held>, index::Error>;
     /// See `pending` in `wit/index.wit`.
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
     /// See `count` in `wit/index.wit`.

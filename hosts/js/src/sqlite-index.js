@@ -17,22 +17,31 @@ export const MAX_K = 4096;
  */
 export const VECTOR_CHUNK_SLOTS = 128;
 
+/**
+ * The tables, made on every open. `items.keys` (a JSON list) and `items.lapses` with `marks`
+ * are the entries' marks (see `tally` and `holding`).
+ */
 const SCHEMA = `
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT);
-    CREATE INDEX IF NOT EXISTS items_scope ON items (scope);
+    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT);
+    CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 `;
 
 /**
- * The index of entries without a vector, which `pending` counts. Not in `SCHEMA`, which runs
- * on every open: it names a column an older version's items table lacks, and would fail
- * there before `info` can say why the index is rebuilt. Made once the table has the column.
+ * The items table's indexes: a scope's live entries counted from `items_scope` (scope,
+ * lapses) alone, and the entries without a vector, which `pending` counts. Not in `SCHEMA`,
+ * which runs on every open: they name columns an older version's items table lacks, and
+ * would fail there before `info` can say why the index is rebuilt. Made once the table has
+ * them.
  */
-const PENDING_INDEX = "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;";
+const ITEM_INDEXES = `
+    CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
+    CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
+`;
 
-/** Why an index whose items table has no `record` and `pending` columns is not used. */
-const OLDER_VERSION = "the index was built by an older version, which kept no records: it is rebuilt";
+/** Why an index whose items table lacks the record and marks columns is not used. */
+const OLDER_VERSION = "the index was built by an older version, which kept no records or marks: it is rebuilt";
 
 const unavailable = (m) => ({ tag: "unavailable", val: String(m) });
 const sqlErr = (m) => ({ tag: "sql", val: String(m) });
@@ -69,8 +78,9 @@ function kindPrefix(kind) {
 
 /** The meta key of the collection state an entry kind reflects. */
 function reflectsKey(kind) {
-  // Not `reflects`, which versions that kept no records move (see the Rust host's index).
-  return kindPrefix(kind) === "" ? "reflects_records" : "reflects_messages";
+  // Not `reflects` nor `reflects_records`, which versions that kept no records or no marks
+  // move (see the Rust host's index).
+  return kindPrefix(kind) === "" ? "reflects_marks" : "reflects_messages";
 }
 
 /**
@@ -117,12 +127,22 @@ function f32List(blob) {
   return v;
 }
 
-/** How many of the `record` and `pending` columns the items table has (an older version's, neither). */
-const RECORD_COLUMNS = "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending')";
+/** How many of the record and marks columns the items table has (an older version's lacks them). */
+const RECORD_COLUMNS = "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys')";
 
-/** Whether the items table has the `record` and `pending` columns. */
+/** Whether the items table has the record and marks columns. */
 function hasRecordColumns(db) {
-  return db.prepare(RECORD_COLUMNS).pluck().get() === 2;
+  return db.prepare(RECORD_COLUMNS).pluck().get() === 4;
+}
+
+/** The memory scope keys of a filter; a filter of messages has none (no message has marks). */
+function memoryScopes(scope) {
+  return kindPrefix(scope.kind) === "" ? scopeKeys(scope) : [];
+}
+
+/** An entry's marks, as the guest gives them (none for a message). */
+function marksOf(m) {
+  return { keys: m?.keys ?? [], lapses: m?.lapses ?? null };
 }
 
 /** The SQLite index file, opened on first use. */
@@ -152,7 +172,7 @@ export class SqliteIndex {
         // A junk file opens fine; the first real statement is what fails.
         db.exec(SCHEMA);
         // An older file's items table is kept as it is: `info` reports it.
-        if (hasRecordColumns(db)) db.exec(PENDING_INDEX);
+        if (hasRecordColumns(db)) db.exec(ITEM_INDEXES);
       } catch (e) {
         try { db?.close(); } catch { /* half open */ }
         throw unavailable(e.message);
@@ -244,9 +264,9 @@ export class SqliteIndex {
       db.transaction(() => {
         // Dropped, not emptied: an older version's table lacks the record columns.
         db.exec(`DROP TABLE IF EXISTS items; DELETE FROM meta;
-             DROP TABLE IF EXISTS fts;
+             DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS marks;
              ${SCHEMA}
-             ${PENDING_INDEX}
+             ${ITEM_INDEXES}
              DROP TABLE IF EXISTS vecs;
              CREATE VIRTUAL TABLE vecs USING vec0 (
                  scope TEXT PARTITION KEY,
@@ -301,9 +321,9 @@ export class SqliteIndex {
     if (bad) throw { tag: "dimension-mismatch", val: [dim, bad.embedding.length] };
     const db = this.conn();
     this.guard(() => {
-      const find = this.stmt("SELECT rowid FROM items WHERE id = ?").pluck();
-      const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record) VALUES (?, ?, ?, ?)");
-      const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ? WHERE rowid = ?");
+      const find = this.stmt("SELECT rowid, scope, keys FROM items WHERE id = ?").raw();
+      const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?, ?, ?, ?, ?, ?)");
+      const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ?, lapses = ?, keys = ? WHERE rowid = ?");
       const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
       const delVec = this.stmt("DELETE FROM vecs WHERE rowid = ?");
       const insFts = this.stmt("INSERT INTO fts (rowid, content) VALUES (?, ?)");
@@ -314,16 +334,20 @@ export class SqliteIndex {
           const vector = e.embedding && usable(e.embedding) ? e.embedding : undefined;
           const pending = vector === undefined ? 1 : 0;
           const record = e.record ?? null;
+          const marks = marksOf(e.marks);
+          const keys = JSON.stringify(marks.keys);
           const existing = find.get(e.id);
           let rowid;
           if (existing !== undefined) {
-            rowid = existing;
-            setItem.run(scope, pending, record, rowid);
+            rowid = existing[0];
+            this.unmark(rowid, existing[1], existing[2]);
+            setItem.run(scope, pending, record, marks.lapses, keys, rowid);
             delFts.run(rowid);
             delVec.run(rowid);
           } else {
-            rowid = insertItem.run(e.id, scope, pending, record).lastInsertRowid;
+            rowid = insertItem.run(e.id, scope, pending, record, marks.lapses, keys).lastInsertRowid;
           }
+          this.mark(rowid, scope, marks);
           insFts.run(rowid, e.content);
           if (vector !== undefined) insVec.run(BigInt(rowid), scope, f32Bytes(vector));
         }
@@ -339,8 +363,10 @@ export class SqliteIndex {
       const hasVecs = this.hasVectors();
       db.transaction(() => {
         for (const id of ids) {
-          const rowid = db.prepare("SELECT rowid FROM items WHERE id = ?").pluck().get(id);
-          if (rowid === undefined) continue;
+          const row = db.prepare("SELECT rowid, scope, keys FROM items WHERE id = ?").raw().get(id);
+          if (row === undefined) continue;
+          const [rowid, scope, keys] = row;
+          this.unmark(rowid, scope, keys);
           db.prepare("DELETE FROM fts WHERE rowid = ?").run(rowid);
           if (hasVecs) db.prepare("DELETE FROM vecs WHERE rowid = ?").run(rowid);
           db.prepare("DELETE FROM items WHERE rowid = ?").run(rowid);
@@ -436,18 +462,92 @@ export class SqliteIndex {
   }
 
   /**
-   * Replaces the record of entries already held, in one transaction, leaving their text,
-   * vector and scope as they are; unknown ids are ignored.
-   * @param {[string, string][]} records (id, record line)
+   * Replaces the record and marks of entries already held, in one transaction, leaving their
+   * text, vector and scope as they are; unknown ids are ignored.
+   * @param {{id: string, record: string, marks: {keys: string[], lapses?: bigint}}[]} revisions
    */
-  setRecords(records) {
-    if (records.length === 0) return;
+  setRecords(revisions) {
+    if (revisions.length === 0) return;
     const db = this.conn();
     this.guard(() => {
-      const set = this.stmt("UPDATE items SET record = ? WHERE id = ?");
+      const find = this.stmt("SELECT rowid, scope, keys FROM items WHERE id = ?").raw();
+      const set = this.stmt("UPDATE items SET record = ?, lapses = ?, keys = ? WHERE rowid = ?");
       db.transaction(() => {
-        for (const [id, record] of records) set.run(record, id);
+        for (const r of revisions) {
+          const row = find.get(r.id);
+          if (row === undefined) continue;
+          const [rowid, scope, keys] = row;
+          const marks = marksOf(r.marks);
+          this.unmark(rowid, scope, keys);
+          set.run(r.record, marks.lapses, JSON.stringify(marks.keys), rowid);
+          this.mark(rowid, scope, marks);
+        }
       })();
+    });
+  }
+
+  /** Drops an entry's marks rows, as its `items.keys` lists them. */
+  unmark(rowid, scope, keys) {
+    if (keys === null || keys === undefined) return;
+    this.stmt("DELETE FROM marks WHERE item = ? AND scope = ? AND key IN (SELECT value FROM json_each(?))").run(rowid, scope, keys);
+  }
+
+  /** Writes an entry's marks rows. */
+  mark(rowid, scope, marks) {
+    const insert = this.stmt("INSERT OR IGNORE INTO marks (key, scope, item, lapses) VALUES (?, ?, ?, ?)");
+    for (const key of marks.keys) insert.run(key, scope, rowid, marks.lapses);
+  }
+
+  /**
+   * Of the entries within the scopes live at `now` (microseconds), how many there are and how
+   * many hold each key.
+   * @param {string[]} keys
+   */
+  tally(keys, scope, now) {
+    const scopes = memoryScopes(scope);
+    return this.guard(() => {
+      const live = this.stmt("SELECT count(*) FROM items WHERE scope = ? AND (lapses IS NULL OR lapses > ?)").pluck();
+      const holders = this.stmt("SELECT count(*) FROM marks WHERE key = ? AND scope = ? AND (lapses IS NULL OR lapses > ?)").pluck();
+      let total = 0n;
+      const holding = keys.map(() => 0n);
+      for (const s of scopes) {
+        total += BigInt(live.get(s, BigInt(now)));
+        keys.forEach((key, i) => {
+          holding[i] += BigInt(holders.get(key, s, BigInt(now)));
+        });
+      }
+      return { live: total, holding };
+    });
+  }
+
+  /**
+   * The records of the entries within the scopes, live at `now`, holding any of the keys, each
+   * once, in the order they were indexed.
+   * @param {string[]} keys
+   */
+  holding(keys, scope, now) {
+    const scopes = memoryScopes(scope);
+    if (keys.length === 0 || scopes.length === 0) return [];
+    // Refuses an older version's index, as every other read does through `dimension`.
+    const hasVecs = this.info() !== undefined;
+    return this.guard(() => {
+      const holders = this.stmt("SELECT item FROM marks WHERE key = ? AND scope = ? AND (lapses IS NULL OR lapses > ?)").pluck();
+      const items = new Set();
+      for (const s of scopes) {
+        for (const key of keys) {
+          for (const rowid of holders.all(key, s, BigInt(now))) items.add(Number(rowid));
+        }
+      }
+      const item = this.stmt("SELECT id, record FROM items WHERE rowid = ?").raw();
+      const vector = hasVecs ? this.stmt("SELECT embedding FROM vecs WHERE rowid = ?").pluck() : null;
+      const held = [];
+      for (const rowid of [...items].sort((a, b) => a - b)) {
+        const row = item.get(rowid);
+        if (row === undefined || row[1] === null || row[1] === undefined) continue;
+        const blob = vector ? vector.get(BigInt(rowid)) : undefined;
+        held.push({ id: row[0], record: String(row[1]), embedding: blob === undefined ? undefined : f32List(blob) });
+      }
+      return held;
     });
   }
 

@@ -107,7 +107,7 @@ test("records: upsert keeps them and marks entries without a vector pending; fet
 
   // The schema the Rust host writes: the same columns and the partial index.
   const db = new Database(file, { readonly: true });
-  assert.deepEqual(db.prepare("SELECT name FROM pragma_table_info('items') ORDER BY cid").pluck().all(), ["rowid", "id", "scope", "pending", "record"]);
+  assert.deepEqual(db.prepare("SELECT name FROM pragma_table_info('items') ORDER BY cid").pluck().all(), ["rowid", "id", "scope", "pending", "record", "lapses", "keys"]);
   assert.deepEqual(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").pluck().all(), ["items_pending", "items_scope"]);
   db.close();
   index.close();
@@ -126,7 +126,12 @@ test("setRecords changes records only: search, vectors and scope stay; unknown i
   const knnBefore = index.knn([1, 0], 10, scope);
   const textBefore = index.textSearch(["peanut", "walnut"], 10, scope);
 
-  index.setRecords([["mem-1", '{"id":"mem-1","n":2}'], ["unknown", "{}"], ["mem-3", '{"id":"mem-3"}']]);
+  const none = { keys: [], lapses: undefined };
+  index.setRecords([
+    { id: "mem-1", record: '{"id":"mem-1","n":2}', marks: none },
+    { id: "unknown", record: "{}", marks: none },
+    { id: "mem-3", record: '{"id":"mem-3"}', marks: none },
+  ]);
   index.setRecords([]);
   assert.deepEqual(index.fetch(["mem-1", "mem-2", "mem-3", "unknown"]), [
     { id: "mem-1", record: '{"id":"mem-1","n":2}', embedding: [1, 0] },
@@ -198,4 +203,60 @@ test("an index of an older version, whose items keep no records, is unavailable 
   const check = new Database(kept, { readonly: true });
   assert.equal(check.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'items_pending'").pluck().get(), 1);
   check.close();
+});
+
+test("marks count and fetch the live holders of a scope and follow every write", () => {
+  // The Rust host's case (host/src/index/tests.rs), on this host's index.
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
+  const index = new SqliteIndex(file);
+  index.clear({ model: "m", dimension: 2 });
+  const entry = (id, user, chat, keys, lapses) => ({
+    kind: "memory", id, content: id, ownerUserId: user, chatId: chat, embedding: [1, 0.5],
+    record: `{"id":"${id}"}`, marks: { keys, lapses: lapses === undefined ? undefined : BigInt(lapses) },
+  });
+  const alone = { kind: "memory", userId: "alice" };
+  const inChat = { kind: "memory", userId: "alice", chatId: "c1" };
+  const tally = (keys, scope, now) => {
+    const t = index.tally(keys, scope, BigInt(now));
+    return [t.live, t.holding];
+  };
+  const held = (keys, scope, now) => {
+    const found = index.holding(keys, scope, BigInt(now));
+    for (const h of found) {
+      assert.equal(h.record, `{"id":"${h.id}"}`);
+      assert.deepEqual(h.embedding, [1, 0.5]);
+    }
+    return found.map((h) => h.id).sort();
+  };
+  index.upsert([
+    entry("a", "alice", undefined, ["subject:ana", "entity:lisbon"]),
+    entry("b", "alice", undefined, ["entity:lisbon"], 100),
+    entry("c", "bob", undefined, ["subject:ana", "entity:lisbon"]),
+    entry("d", "alice", "c1", ["entity:lisbon"]),
+    entry("e", "alice", undefined, []),
+  ]);
+  const keys = ["entity:lisbon", "subject:ana", "entity:nowhere"];
+  assert.deepEqual(tally(keys, alone, 50), [3n, [2n, 1n, 0n]]);
+  assert.deepEqual(tally(keys, alone, 100), [2n, [1n, 1n, 0n]], "b lapses at 100");
+  assert.deepEqual(tally(keys, inChat, 50), [4n, [3n, 1n, 0n]]);
+  assert.deepEqual(tally(keys, { ...alone, kind: "message" }, 50), [0n, [0n, 0n, 0n]]);
+  assert.deepEqual(held(["entity:lisbon"], alone, 50), ["a", "b"]);
+  assert.deepEqual(held(["entity:lisbon"], alone, 100), ["a"]);
+  assert.deepEqual(held(["subject:ana", "entity:lisbon"], alone, 50), ["a", "b"]);
+  assert.deepEqual(held(["subject:ana"], inChat, 50), ["a"], "never Bob's");
+
+  index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["entity:porto"], lapses: 60n } }]);
+  assert.deepEqual(tally(["entity:lisbon", "entity:porto", "subject:ana"], alone, 50), [3n, [1n, 1n, 0n]]);
+  assert.deepEqual(tally(["entity:porto"], alone, 70), [2n, [0n]]);
+
+  index.upsert([entry("a", "alice", undefined, ["entity:madrid"]), entry("a", "alice", "c1", ["entity:lisbon"])]);
+  assert.deepEqual(tally(["entity:lisbon", "entity:porto", "entity:madrid"], alone, 50), [2n, [1n, 0n, 0n]]);
+  assert.deepEqual(held(["entity:lisbon"], inChat, 50), ["a", "b", "d"]);
+
+  index.remove(["a", "b", "c", "d"]);
+  const db = new Database(file, { readonly: true });
+  assert.equal(db.prepare("SELECT count(*) FROM marks").pluck().get(), 0);
+  db.close();
+  assert.deepEqual(tally(keys, alone, 50), [1n, [0n, 0n, 0n]]);
+  index.close();
 });

@@ -1,6 +1,6 @@
 """The index's records, on SQLite alone (no component): what upsert keeps of each entry, what
-fetch hands back, set_records, the pending count per kind, and a file from an older version
-whose items table has no record columns."""
+fetch hands back, set_records, the pending count per kind, marks (tally and holding), and a
+file from an older version whose items table has no record columns."""
 
 from __future__ import annotations
 
@@ -73,7 +73,11 @@ def test_set_records_changes_the_record_and_nothing_searched(index: SqliteIndex,
     found = index.text_search(["peanut"], 10, "alice", "team", "memory")
     assert ids(knn) == ["mem-1"] and sorted(ids(found)) == ["mem-1", "mem-2"]
 
-    index.set_records([("mem-1", '{"id":"mem-1","accessed":1}'), ("nobody", "{}"), ("msg-1", '{"m":1}')])
+    index.set_records([
+        ("mem-1", '{"id":"mem-1","accessed":1}', [], None),
+        ("nobody", "{}", [], None),
+        ("msg-1", '{"m":1}', [], None),
+    ])
     assert index.fetch(["mem-1", "msg-1", "nobody"]) == [
         ("mem-1", '{"id":"mem-1","accessed":1}', [0.5, 0.25]),
         ("msg-1", '{"m":1}', [1.0, 0.0]),
@@ -131,4 +135,51 @@ def test_clear_replaces_an_older_table_even_when_the_file_is_otherwise_sound(tmp
     assert index.info() is None
     index.clear("m", 3)
     assert (index.info(), index.count("memory"), index.pending("memory")) == (("m", 3), 0, 0)
+    index.close()
+
+
+def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write(tmp_path: Path):
+    # The Rust host's case (host/src/index/tests.rs), on this host's index.
+    index = SqliteIndex(tmp_path / "memory.db")
+    index.clear("m", 2)
+
+    def entry(id_: str, user: str, chat: str | None, keys: list[str], lapses: int | None) -> Entry:
+        return Entry(id_, id_, [1.0, 0.5], user, chat, "memory", f'{{"id":"{id_}"}}', keys, lapses)
+
+    def held(keys: list[str], chat: str | None, now: int) -> list[str]:
+        found = index.holding(keys, "alice", chat, now)
+        assert all(r == f'{{"id":"{i}"}}' and v == [1.0, 0.5] for i, r, v in found)
+        return sorted(i for i, _, _ in found)
+
+    index.upsert([
+        entry("a", "alice", None, ["subject:ana", "entity:lisbon"], None),
+        entry("b", "alice", None, ["entity:lisbon"], 100),
+        entry("c", "bob", None, ["subject:ana", "entity:lisbon"], None),
+        entry("d", "alice", "c1", ["entity:lisbon"], None),
+        entry("e", "alice", None, [], None),
+    ])
+    keys = ["entity:lisbon", "subject:ana", "entity:nowhere"]
+    assert index.tally(keys, "alice", None, 50) == (3, [2, 1, 0])
+    assert index.tally(keys, "alice", None, 100) == (2, [1, 1, 0]), "b lapses at 100"
+    assert index.tally(keys, "alice", "c1", 50) == (4, [3, 1, 0])
+    assert index.tally(keys, "alice", None, 50, "message") == (0, [0, 0, 0])
+    assert held(["entity:lisbon"], None, 50) == ["a", "b"]
+    assert held(["entity:lisbon"], None, 100) == ["a"]
+    assert held(["subject:ana", "entity:lisbon"], None, 50) == ["a", "b"]
+    assert held(["subject:ana"], "c1", 50) == ["a"], "never Bob's"
+
+    index.set_records([("a", '{"id":"a"}', ["entity:porto"], 60)])
+    assert index.tally(["entity:lisbon", "entity:porto", "subject:ana"], "alice", None, 50) == (3, [1, 1, 0])
+    assert index.tally(["entity:porto"], "alice", None, 70) == (2, [0])
+
+    index.upsert([
+        entry("a", "alice", None, ["entity:madrid"], None),
+        entry("a", "alice", "c1", ["entity:lisbon"], None),
+    ])
+    assert index.tally(["entity:lisbon", "entity:porto", "entity:madrid"], "alice", None, 50) == (2, [1, 0, 0])
+    assert held(["entity:lisbon"], "c1", 50) == ["a", "b", "d"]
+
+    index.remove(["a", "b", "c", "d"])
+    assert index.conn().execute("SELECT count(*) FROM marks").fetchone() == (0,)
+    assert index.tally(keys, "alice", None, 50) == (1, [0, 0, 0])
     index.close()

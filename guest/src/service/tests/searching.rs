@@ -89,7 +89,8 @@ fn an_entity_most_memories_hold_does_not_rank_them() {
     s.add(&me, NewMemory::text("Lunch with Marco next Tuesday")).unwrap();
     let now = s.now().unwrap();
     let names = |s: &MemoryService<FakePorts>, q: &str| {
-        s.entity_matches(&me, q, now, &HashMap::new())
+        let wanted = s.wanted_entities(&me, q);
+        s.entity_matches(&me, &wanted, None, now, &HashMap::new())
             .into_iter()
             .map(|id| s.memories.get(&id).unwrap().content.clone())
             .collect::<Vec<_>>()

@@ -14,7 +14,9 @@ use super::conn::Conn;
 use pgvector::Vector;
 
 use crate::files::FileState;
-use crate::index::{Entry, EntryKind, Held, Hit, IndexError, IndexInfo, MAX_K, ScopeFilter, usable};
+use crate::index::{
+    Counts, Entry, EntryKind, Held, Hit, IndexError, IndexInfo, MAX_K, Marks, Revision, ScopeFilter, usable,
+};
 
 /// Scopes of up to this many entries are searched exactly: an exact scan reads every row of
 /// the scope from the heap, about 1 ms per thousand rows (`docs/scale-out.md`, 6.3).
@@ -64,7 +66,8 @@ pub(super) struct Meta {
 pub(super) fn meta(client: &mut Conn) -> Result<Meta, IndexError> {
     let row = client
         .query_one(
-            "SELECT to_regclass('entries') IS NOT NULL AND to_regclass('records') IS NOT NULL,
+            "SELECT to_regclass('entries') IS NOT NULL AND to_regclass('records') IS NOT NULL
+                    AND to_regclass('marks') IS NOT NULL,
                     coalesce(array_agg(key), '{}'), coalesce(array_agg(value), '{}')
              FROM meta",
             &[],
@@ -172,8 +175,9 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
     {
         scopes.entry(row.get(0)).or_insert((row.get(1), 0)).1 -= 1;
     }
-    // An id given twice ends in the scope of its last entry.
+    // An id given twice ends in the scope of its last entry, with its marks.
     let mut last: HashMap<&str, (String, i16)> = HashMap::new();
+    let mut marked: HashMap<&str, (String, &Marks)> = HashMap::new();
     for e in entries {
         let scope = e.scope();
         let kind = kind_code(e.kind);
@@ -186,10 +190,11 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
         // The entry, and its vector put or taken away, in one round trip.
         client
             .execute(
-                "WITH e AS (INSERT INTO entries (id, kind, scope, content, pending)
-                            VALUES ($1, $2, $3, $4, $5::vector IS NULL)
+                "WITH e AS (INSERT INTO entries (id, kind, scope, content, pending, lapses)
+                            VALUES ($1, $2, $3, $4, $5::vector IS NULL, $7)
                             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
-                                content = excluded.content, pending = excluded.pending
+                                content = excluded.content, pending = excluded.pending,
+                                lapses = excluded.lapses
                             RETURNING id, ord, scope),
                       gone AS (DELETE FROM vectors WHERE id = $1 AND $5::vector IS NULL),
                       kept AS (INSERT INTO records (id, record) SELECT $1, $6 WHERE $6::text IS NOT NULL
@@ -198,11 +203,14 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
                  INSERT INTO vectors (id, ord, scope, embedding)
                  SELECT id, ord, scope, $5 FROM e WHERE $5::vector IS NOT NULL
                  ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, embedding = excluded.embedding",
-                &[&e.id, &kind, &scope, &e.content, &vector, &e.record],
+                &[&e.id, &kind, &scope, &e.content, &vector, &e.record, &e.marks.lapses],
             )
             .map_err(sql)?;
         last.insert(e.id.as_str(), (scope, kind));
+        marked.insert(e.id.as_str(), (e.scope(), &e.marks));
     }
+    let marked: Vec<(&str, String, &Marks)> = marked.into_iter().map(|(id, (s, m))| (id, s, m)).collect();
+    write_marks(client, &ids, &marked)?;
     client
         .execute(
             "INSERT INTO lexemes (lexeme, n)
@@ -229,6 +237,7 @@ pub(super) fn remove(client: &mut Conn, ids: &[String]) -> Result<(), IndexError
             "WITH old AS (DELETE FROM entries WHERE id = ANY($1) RETURNING scope, kind, tsv),
                   vector AS (DELETE FROM vectors WHERE id = ANY($1)),
                   record AS (DELETE FROM records WHERE id = ANY($1)),
+                  marked AS (DELETE FROM marks WHERE id = ANY($1)),
                   words AS (INSERT INTO lexemes (lexeme, n)
                       SELECT lexeme, -count(*) FROM old, unnest(tsvector_to_array(old.tsv)) lexeme GROUP BY lexeme
                       ON CONFLICT (lexeme) DO UPDATE SET n = lexemes.n + excluded.n)
@@ -363,20 +372,111 @@ pub(super) fn fetch(client: &mut Conn, ids: &[String]) -> Result<Vec<Held>, Inde
     Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
 }
 
-/// Replaces the records of entries already held; see `set-records` in `wit/index.wit`.
-pub(super) fn set_records(client: &mut Conn, records: &[(String, String)]) -> Result<(), IndexError> {
-    if records.is_empty() {
+/// Replaces the records and marks of entries already held; see `set-records` in
+/// `wit/index.wit`.
+pub(super) fn set_records(client: &mut Conn, revisions: &[Revision]) -> Result<(), IndexError> {
+    if revisions.is_empty() {
         return Ok(());
     }
-    let (ids, lines): (Vec<&str>, Vec<&str>) = records.iter().map(|(i, r)| (i.as_str(), r.as_str())).unzip();
+    let ids: Vec<&str> = revisions.iter().map(|r| r.id.as_str()).collect();
+    let lines: Vec<&str> = revisions.iter().map(|r| r.record.as_str()).collect();
+    let lapses: Vec<Option<i64>> = revisions.iter().map(|r| r.marks.lapses).collect();
     client
         .execute(
-            "UPDATE records SET record = n.record FROM unnest($1::text[], $2::text[]) AS n(id, record)
-             WHERE records.id = n.id",
-            &[&ids, &lines],
+            "WITH n AS (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) AS n(id, record, lapses)),
+                  kept AS (UPDATE records SET record = n.record FROM n WHERE records.id = n.id)
+             UPDATE entries SET lapses = n.lapses FROM n WHERE entries.id = n.id",
+            &[&ids, &lines, &lapses],
+        )
+        .map_err(sql)?;
+    // The scope each held one has: ids not held get no marks.
+    let scopes: HashMap<String, String> = client
+        .query("SELECT id, scope FROM entries WHERE id = ANY($1)", &[&ids])
+        .map_err(sql)?
+        .into_iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let marked: Vec<(&str, String, &Marks)> = revisions
+        .iter()
+        .filter_map(|r| Some((r.id.as_str(), scopes.get(&r.id)?.clone(), &r.marks)))
+        .collect();
+    write_marks(client, &ids, &marked)
+}
+
+/// Replaces the marks of the entries `ids` with `marked`, as (id, scope, marks).
+fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)]) -> Result<(), IndexError> {
+    let (mut key_ids, mut keys, mut scopes, mut lapses) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (id, scope, marks) in marked {
+        for key in &marks.keys {
+            key_ids.push(*id);
+            keys.push(key.as_str());
+            scopes.push(scope.as_str());
+            lapses.push(marks.lapses);
+        }
+    }
+    client
+        .execute(
+            "WITH gone AS (DELETE FROM marks WHERE id = ANY($1))
+             INSERT INTO marks (key, scope, id, lapses)
+             SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[])
+             ON CONFLICT DO NOTHING",
+            &[&ids, &keys, &scopes, &key_ids, &lapses],
         )
         .map_err(sql)?;
     Ok(())
+}
+
+/// Of the memories within the scopes live at `now`, how many there are and how many hold
+/// each key; see `tally` in `wit/index.wit`.
+pub(super) fn tally(client: &mut Conn, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
+    let scopes = scope.keys();
+    let row = client
+        .query_one(
+            "SELECT (SELECT count(*) FROM entries WHERE scope = ANY($1) AND (lapses IS NULL OR lapses > $2)),
+                    array(SELECT (SELECT count(*) FROM marks
+                                  WHERE key = u.k AND scope = ANY($1) AND (lapses IS NULL OR lapses > $2))
+                          FROM unnest($3::text[]) WITH ORDINALITY AS u(k, i) ORDER BY u.i)",
+            &[&scopes, &now, &keys],
+        )
+        .map_err(sql)?;
+    let holding: Vec<i64> = row.get(1);
+    Ok(Counts {
+        live: row.get::<_, i64>(0) as u64,
+        holding: holding.into_iter().map(|n| n as u64).collect(),
+    })
+}
+
+/// The records of the memories within the scopes, live at `now`, holding any of the keys;
+/// see `holding` in `wit/index.wit`.
+pub(super) fn holding(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+) -> Result<Vec<Held>, IndexError> {
+    let scopes = scope.keys();
+    if keys.is_empty() || scopes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = client
+        .query(
+            "SELECT r.id, r.record, v.embedding FROM records r LEFT JOIN vectors v ON v.id = r.id
+             WHERE r.id IN (SELECT id FROM marks
+                            WHERE key = ANY($1) AND scope = ANY($2) AND (lapses IS NULL OR lapses > $3))",
+            &[&keys, &scopes, &now],
+        )
+        .map_err(sql)?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let embedding: Option<Vector> = r.get(2);
+            Held {
+                id: r.get(0),
+                record: r.get(1),
+                embedding: embedding.map(|v| v.to_vec()),
+            }
+        })
+        .collect())
 }
 
 /// How many entries of this kind wait for a vector.

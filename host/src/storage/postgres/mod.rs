@@ -250,8 +250,24 @@ impl Storage for PgStorage {
     fn fetch(&mut self, ids: &[String]) -> Result<Vec<wit_index::Held>, wit_index::Error> {
         index::fetch(&mut self.client, ids)
     }
-    fn set_records(&mut self, records: &[(String, String)]) -> Result<(), wit_index::Error> {
-        index::set_records(&mut self.client, records)
+    fn set_records(&mut self, revisions: &[wit_index::Revision]) -> Result<(), wit_index::Error> {
+        index::set_records(&mut self.client, revisions)
+    }
+    fn tally(
+        &mut self,
+        keys: &[String],
+        scope: &wit_index::ScopeFilter,
+        now: i64,
+    ) -> Result<wit_index::Counts, wit_index::Error> {
+        index::tally(&mut self.client, keys, scope, now)
+    }
+    fn holding(
+        &mut self,
+        keys: &[String],
+        scope: &wit_index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<wit_index::Held>, wit_index::Error> {
+        index::holding(&mut self.client, keys, scope, now)
     }
     fn pending(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
         index::pending(&mut self.client, kind)

@@ -8,7 +8,7 @@ use postgres::{Client, Transaction};
 use crate::files::Collection;
 
 /// The layout this build writes.
-pub(super) const VERSION: i32 = 2;
+pub(super) const VERSION: i32 = 3;
 
 /// The tables every layout has. `lines` holds every collection as an append-only log: a
 /// line per row, keyed by `pos`, the byte offset just past the line (and its newline) as
@@ -55,6 +55,8 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 /// - `records`: each memory's record line without its embedding, apart from `entries` so
 ///   that full-text search reads none of it; what `fetch` answers from. `entries.pending`
 ///   marks entries without a vector, and its partial index counts them at once.
+/// - `marks`: each memory's keys (its subjects and entities), with its scope and expiry
+///   (`entries.lapses` again), for `tally` and `holding` (version 3).
 /// - `newest_entries(key, n)`: a scope key's newest `n` entries, read backwards through
 ///   the `(scope, ord)` btree and nothing else, whatever the statistics say. A plain
 ///   query let the planner, with no statistics yet after an import, read the whole scope
@@ -62,7 +64,7 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 ///   settings leave it that one plan.
 pub(super) fn index_ddl(dimension: u32) -> String {
     format!(
-        "DROP TABLE IF EXISTS entries, vectors, lexemes, records;
+        "DROP TABLE IF EXISTS entries, vectors, lexemes, records, marks;
          CREATE TABLE entries (
              id text PRIMARY KEY,
              ord bigint NOT NULL DEFAULT nextval('entry_ord'),
@@ -70,11 +72,20 @@ pub(super) fn index_ddl(dimension: u32) -> String {
              scope text NOT NULL,
              content text NOT NULL,
              pending boolean NOT NULL DEFAULT false,
+             lapses bigint,
              tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED
          );
          CREATE INDEX entries_scope ON entries (scope, ord);
          CREATE INDEX entries_pending ON entries (kind) WHERE pending;
          CREATE TABLE records (id text PRIMARY KEY, record text NOT NULL);
+         CREATE TABLE marks (
+             key text NOT NULL,
+             scope text NOT NULL,
+             id text NOT NULL,
+             lapses bigint,
+             PRIMARY KEY (key, scope, id)
+         );
+         CREATE INDEX marks_id ON marks (id);
          CREATE INDEX entries_tsv ON entries USING gin (tsv) WITH (fastupdate = off);
          CREATE OR REPLACE FUNCTION newest_entries(key text, n bigint)
              RETURNS TABLE (id text, ord bigint, tsv tsvector)
@@ -106,37 +117,19 @@ pub(super) fn hnsw_ddl(dimension: u32) -> &'static str {
     }
 }
 
-/// Version 1 to 2: the vectors move out of `entries` into `vectors`, and `lexemes` is
-/// counted, keeping every entry's id, order and vector (the index is not rebuilt). A
-/// version 1 namespace without an index yet has nothing to move.
-fn migrate_v1(tx: &mut Transaction<'_>) -> Result<(), postgres::Error> {
-    tx.batch_execute(V2_SEQUENCE)?;
-    let dimension: Option<String> = tx
-        .query_opt(
-            "SELECT value FROM meta WHERE key = 'dimension' AND to_regclass('entries') IS NOT NULL",
-            &[],
-        )?
-        .map(|r| r.get(0));
-    let Some(dimension) = dimension.and_then(|d| d.parse::<u32>().ok()) else {
-        return tx.batch_execute("DROP TABLE IF EXISTS entries");
-    };
-    tx.batch_execute(&format!(
-        "ALTER TABLE entries RENAME TO entries_v1;
-         ALTER INDEX entries_pkey RENAME TO entries_v1_pkey;
-         DROP INDEX IF EXISTS entries_scope, entries_tsv, entries_hnsw;
-         SELECT setval('entry_ord', coalesce((SELECT max(ord) FROM entries_v1), 0) + 1, false);
-         {}
-         INSERT INTO entries (id, ord, kind, scope, content)
-             SELECT id, ord, kind, scope, content FROM entries_v1;
-         INSERT INTO vectors (id, ord, scope, embedding)
-             SELECT id, ord, scope, embedding FROM entries_v1 WHERE embedding IS NOT NULL;
-         INSERT INTO lexemes (lexeme, n)
-             SELECT lexeme, count(*) FROM entries, unnest(tsvector_to_array(tsv)) lexeme GROUP BY lexeme;
-         DROP TABLE entries_v1;
-         {}",
-        index_ddl(dimension),
-        hnsw_ddl(dimension)
-    ))
+/// Versions 1 and 2 to 3: entries gain marks (`marks`, `entries.lapses`), which only the
+/// guest can compute, so the index is dropped and the guest rebuilds it from the
+/// collections at the next call, from the vectors the records hold (nothing is embedded
+/// again). The collections themselves are untouched. Version 1 also lacks the sequence of
+/// the entries' order.
+fn migrate_to_v3(tx: &mut Transaction<'_>, from: i32) -> Result<(), postgres::Error> {
+    if from == 1 {
+        tx.batch_execute(V2_SEQUENCE)?;
+    }
+    tx.batch_execute(
+        "DROP TABLE IF EXISTS entries, vectors, lexemes, records, marks;
+         DELETE FROM meta; DELETE FROM scopes;",
+    )
 }
 
 /// The schema name of a namespace, which `config` has checked is `[a-z0-9_]+`.
@@ -176,8 +169,8 @@ pub(super) fn ensure(client: &mut Client, schema: &str) -> Result<(), String> {
             tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&VERSION])
                 .map_err(|e| e.to_string())?;
         }
-        Some(1) => {
-            migrate_v1(&mut tx).map_err(|e| format!("migrating layout version 1 to {VERSION}: {e}"))?;
+        Some(v @ (1 | 2)) => {
+            migrate_to_v3(&mut tx, v).map_err(|e| format!("migrating layout version {v} to {VERSION}: {e}"))?;
             tx.execute("UPDATE schema_version SET version = $1", &[&VERSION])
                 .map_err(|e| e.to_string())?;
         }

@@ -10,6 +10,7 @@ rebuilding it.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sqlite3
@@ -35,21 +36,27 @@ MAX_K = 4096
 #: whichever host made it.
 VECTOR_CHUNK_SLOTS = 128
 
-#: The index of entries without a vector, which `pending` counts; it names a column that
-#: an older file's items table lacks, so it is made only once the table has it.
-_PENDING_INDEX = "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1"
+#: The items table's indexes: a scope's live entries counted from `items_scope` (scope,
+#: lapses) alone, and the entries without a vector, which `pending` counts. They name
+#: columns an older file's items table lacks, so they are made only once the table has them.
+_ITEM_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses)",
+    "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1",
+)
 
+#: The tables, made on every open. `items.keys` (a JSON list) and `items.lapses` with
+#: `marks` are the entries' marks (see `tally` and `holding`).
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
-    " pending INTEGER NOT NULL DEFAULT 0, record TEXT)",
-    "CREATE INDEX IF NOT EXISTS items_scope ON items (scope)",
-    _PENDING_INDEX,
+    " pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT)",
+    "CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL,"
+    " lapses INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID",
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
 )
 
-#: Why an index whose items table has no `record` and `pending` columns is not used.
-OLDER_VERSION = "the index was built by an older version, which kept no records: it is rebuilt"
+#: Why an index whose items table lacks the record and marks columns is not used.
+OLDER_VERSION = "the index was built by an older version, which kept no records or marks: it is rebuilt"
 
 
 class IndexUnavailable(Exception):
@@ -91,8 +98,9 @@ def _of_kind(kind: str) -> str:
 
 def reflects_key(kind: str) -> str:
     """The meta key of the collection state an entry kind reflects."""
-    # Not `reflects`, which versions that kept no records move (see the Rust host's index).
-    return "reflects_records" if kind_prefix(kind) == "" else "reflects_messages"
+    # Not `reflects` nor `reflects_records`, which versions that kept no records or no marks
+    # move (see the Rust host's index).
+    return "reflects_marks" if kind_prefix(kind) == "" else "reflects_messages"
 
 
 @dataclass
@@ -107,6 +115,10 @@ class Entry:
     kind: str = MEMORY
     #: For a memory, its record as one JSON line without the embedding; None for a message.
     record: str | None = None
+    #: The keys it is found by (its subjects and entities); none for a message.
+    keys: Sequence[str] = ()
+    #: When it stops being live on its own, in microseconds since the epoch; None if never.
+    lapses: int | None = None
 
     def scope(self) -> str:
         """The scope key, as the guest's visibility rule has it: a chat id makes it a group
@@ -159,12 +171,30 @@ def f32_list(blob: bytes) -> list[float] | None:
 
 
 def _has_record_columns(conn: sqlite3.Connection) -> bool:
-    """Whether the items table has the `record` and `pending` columns (an older version's
-    has neither)."""
+    """Whether the items table has the record and marks columns (an older version's
+    lacks them)."""
     (n,) = conn.execute(
-        "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending')"
+        "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys')"
     ).fetchone()
-    return int(n) == 2
+    return int(n) == 4
+
+
+def _unmark(conn: sqlite3.Connection, rowid: int, scope: str, keys: str | None) -> None:
+    """Drops an entry's marks rows, as its `items.keys` lists them."""
+    if keys is not None:
+        conn.execute(
+            "DELETE FROM marks WHERE item = ?1 AND scope = ?2 AND key IN (SELECT value FROM json_each(?3))",
+            (rowid, scope, keys),
+        )
+
+
+def _mark(conn: sqlite3.Connection, rowid: int, scope: str, keys: Sequence[str], lapses: int | None) -> None:
+    """Writes an entry's marks rows."""
+    for key in keys:
+        conn.execute(
+            "INSERT OR IGNORE INTO marks (key, scope, item, lapses) VALUES (?1, ?2, ?3, ?4)",
+            (key, scope, rowid, lapses),
+        )
 
 
 @contextmanager
@@ -223,10 +253,11 @@ class SqliteIndex:
                 _load_vec(conn)
                 # A junk file opens fine; the first real statement is what fails.
                 for statement in SCHEMA:
-                    # An older file's items table is kept as it is: `info` reports it.
-                    if statement == _PENDING_INDEX and not _has_record_columns(conn):
-                        continue
                     conn.execute(statement)
+                # An older file's items table is kept as it is: `info` reports it.
+                if _has_record_columns(conn):
+                    for statement in _ITEM_INDEXES:
+                        conn.execute(statement)
             except sqlite3.Error as e:
                 conn.close()
                 raise IndexUnavailable(str(e)) from e
@@ -301,7 +332,8 @@ class SqliteIndex:
             conn.execute("DROP TABLE IF EXISTS items")
             conn.execute("DELETE FROM meta")
             conn.execute("DROP TABLE IF EXISTS fts")
-            for statement in SCHEMA:
+            conn.execute("DROP TABLE IF EXISTS marks")
+            for statement in SCHEMA + _ITEM_INDEXES:
                 conn.execute(statement)
             conn.execute("DROP TABLE IF EXISTS vecs")
             conn.execute(
@@ -362,21 +394,24 @@ class SqliteIndex:
                 scope = e.scope()
                 vector = e.embedding if e.embedding is not None and usable(e.embedding) else None
                 pending = 1 if vector is None else 0
-                row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (e.id,)).fetchone()
+                keys = json.dumps(list(e.keys))
+                row = conn.execute("SELECT rowid, scope, keys FROM items WHERE id = ?1", (e.id,)).fetchone()
                 if row is not None:
                     rowid = row[0]
+                    _unmark(conn, rowid, row[1], row[2])
                     conn.execute(
-                        "UPDATE items SET scope = ?2, pending = ?3, record = ?4 WHERE rowid = ?1",
-                        (rowid, scope, pending, e.record),
+                        "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6 WHERE rowid = ?1",
+                        (rowid, scope, pending, e.record, e.lapses, keys),
                     )
                     conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
                     conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
                 else:
                     cur = conn.execute(
-                        "INSERT INTO items (id, scope, pending, record) VALUES (?1, ?2, ?3, ?4)",
-                        (e.id, scope, pending, e.record),
+                        "INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        (e.id, scope, pending, e.record, e.lapses, keys),
                     )
                     rowid = cur.lastrowid
+                _mark(conn, rowid, scope, e.keys, e.lapses)
                 conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
                 if vector is not None:
                     conn.execute(
@@ -395,8 +430,9 @@ class SqliteIndex:
             raise _sql(e) from e
         with _transaction(conn):
             for id_ in ids:
-                row = conn.execute("SELECT rowid FROM items WHERE id = ?1", (id_,)).fetchone()
+                row = conn.execute("SELECT rowid, scope, keys FROM items WHERE id = ?1", (id_,)).fetchone()
                 if row is not None:
+                    _unmark(conn, row[0], row[1], row[2])
                     conn.execute("DELETE FROM fts WHERE rowid = ?1", (row[0],))
                     if has_vecs:
                         conn.execute("DELETE FROM vecs WHERE rowid = ?1", (row[0],))
@@ -469,32 +505,101 @@ class SqliteIndex:
         if not ids:
             return []
         conn = self.conn()
+        found: list[tuple[int, str, str]] = []
+        try:
+            for id_ in ids:
+                row = conn.execute("SELECT rowid, record FROM items WHERE id = ?1", (id_,)).fetchone()
+                if row is not None and row[1] is not None:
+                    found.append((row[0], id_, str(row[1])))
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        return self._with_vectors(found)
+
+    def _with_vectors(self, found: Sequence[tuple[int, str, str]]) -> list[tuple[str, str, list[float] | None]]:
+        """(rowid, id, record) as held: (id, record, vector), the vector None while pending."""
+        conn = self.conn()
         held: list[tuple[str, str, list[float] | None]] = []
         try:
             (has_vecs,) = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'vecs'").fetchone()
-            for id_ in ids:
-                row = conn.execute("SELECT rowid, record FROM items WHERE id = ?1", (id_,)).fetchone()
-                if row is None or row[1] is None:
-                    continue
+            for rowid, id_, rec in found:
                 vector = None
                 if has_vecs:
-                    v = conn.execute("SELECT embedding FROM vecs WHERE rowid = ?1", (row[0],)).fetchone()
+                    v = conn.execute("SELECT embedding FROM vecs WHERE rowid = ?1", (rowid,)).fetchone()
                     if v is not None and isinstance(v[0], bytes):
                         vector = f32_list(v[0])
-                held.append((id_, str(row[1]), vector))
+                held.append((id_, rec, vector))
         except sqlite3.Error as e:
             raise _sql(e) from e
         return held
 
-    def set_records(self, records: Sequence[tuple[str, str]]) -> None:
-        """Replaces the records of entries already held, in one transaction, leaving their
-        text, vector and scope as they are; unknown ids are ignored."""
-        if not records:
+    def set_records(self, revisions: Sequence[tuple[str, str, Sequence[str], int | None]]) -> None:
+        """Replaces the record and marks, as (id, record, keys, lapses), of entries already
+        held, in one transaction, leaving their text, vector and scope as they are; unknown
+        ids are ignored."""
+        if not revisions:
             return
         conn = self.conn()
         with _transaction(conn):
-            for id_, rec in records:
-                conn.execute("UPDATE items SET record = ?1 WHERE id = ?2", (rec, id_))
+            for id_, rec, keys, lapses in revisions:
+                row = conn.execute("SELECT rowid, scope, keys FROM items WHERE id = ?1", (id_,)).fetchone()
+                if row is None:
+                    continue
+                _unmark(conn, row[0], row[1], row[2])
+                conn.execute(
+                    "UPDATE items SET record = ?2, lapses = ?3, keys = ?4 WHERE rowid = ?1",
+                    (row[0], rec, lapses, json.dumps(list(keys))),
+                )
+                _mark(conn, row[0], row[1], keys, lapses)
+
+    def tally(self, keys: Sequence[str], user_id: str | None, chat_id: str | None, now: int,
+              kind: str = MEMORY) -> tuple[int, list[int]]:
+        """Of the entries within the scopes live at `now`, how many there are and how many
+        hold each key (a message has no marks)."""
+        scopes = scope_keys(user_id, chat_id, kind) if kind == MEMORY else []
+        conn = self.conn()
+        live = 0
+        holding = [0] * len(keys)
+        try:
+            for s in scopes:
+                (n,) = conn.execute(
+                    "SELECT count(*) FROM items WHERE scope = ?1 AND (lapses IS NULL OR lapses > ?2)", (s, now)
+                ).fetchone()
+                live += int(n)
+                for i, key in enumerate(keys):
+                    (n,) = conn.execute(
+                        "SELECT count(*) FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
+                        (key, s, now),
+                    ).fetchone()
+                    holding[i] += int(n)
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        return live, holding
+
+    def holding(self, keys: Sequence[str], user_id: str | None, chat_id: str | None, now: int,
+                kind: str = MEMORY) -> list[tuple[str, str, list[float] | None]]:
+        """The (id, record, vector) of the entries within the scopes, live at `now`, that hold
+        any of the keys, each once, in the order they were indexed."""
+        scopes = scope_keys(user_id, chat_id, kind) if kind == MEMORY else []
+        if not keys or not scopes:
+            return []
+        conn = self.conn()
+        items: set[int] = set()
+        found: list[tuple[int, str, str]] = []
+        try:
+            for s in scopes:
+                for key in keys:
+                    rows = conn.execute(
+                        "SELECT item FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
+                        (key, s, now),
+                    ).fetchall()
+                    items.update(int(r[0]) for r in rows)
+            for rowid in sorted(items):
+                row = conn.execute("SELECT id, record FROM items WHERE rowid = ?1", (rowid,)).fetchone()
+                if row is not None and row[1] is not None:
+                    found.append((rowid, str(row[0]), str(row[1])))
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        return self._with_vectors(found)
 
     def pending(self, kind: str = MEMORY) -> int:
         """How many entries of this kind are held without a vector (embeddings pending)."""

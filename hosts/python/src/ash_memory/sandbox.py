@@ -130,8 +130,15 @@ class HostState:
 
 
 def _entry(r: Any) -> Entry:
+    marks = field(r, "marks")
     return Entry(field(r, "id"), field(r, "content"), field(r, "embedding"),
-                 field(r, "owner_user_id"), field(r, "chat_id"), field(r, "kind"), field(r, "record"))
+                 field(r, "owner_user_id"), field(r, "chat_id"), field(r, "kind"), field(r, "record"),
+                 list(field(marks, "keys")), field(marks, "lapses"))
+
+
+def _revision(r: Any) -> tuple[str, str, list[str], int | None]:
+    marks = field(r, "marks")
+    return (field(r, "id"), field(r, "record"), list(field(marks, "keys")), field(marks, "lapses"))
 
 
 class _Guarded:
@@ -234,6 +241,9 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
         def held(rows: list[tuple[str, str, list[float] | None]]) -> list[Record]:
             return [record(id=i, record=r, embedding=v) for i, r, v in rows]
 
+        def counts(c: tuple[int, list[int]]) -> Record:
+            return record(live=c[0], holding=c[1])
+
         def info() -> Record | None:
             i = state.index.info()
             return None if i is None else record(model=i[0], dimension=i[1])
@@ -254,8 +264,14 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
                 state.index.text_search(terms, k, field(scope, "user_id"), field(scope, "chat_id"),
                                         field(scope, "kind")))))
             index.add_func("fetch", lambda _s, ids: index_call("fetch", lambda: held(state.index.fetch(ids))))
-            index.add_func("set-records", lambda _s, records: index_call(
-                "set-records", lambda: state.index.set_records([(i, r) for i, r in records]), True))
+            index.add_func("set-records", lambda _s, revisions: index_call(
+                "set-records", lambda: state.index.set_records([_revision(r) for r in revisions]), True))
+            index.add_func("tally", lambda _s, keys, scope, now: index_call("tally", lambda: counts(
+                state.index.tally(keys, field(scope, "user_id"), field(scope, "chat_id"), now,
+                                  field(scope, "kind")))))
+            index.add_func("holding", lambda _s, keys, scope, now: index_call("holding", lambda: held(
+                state.index.holding(keys, field(scope, "user_id"), field(scope, "chat_id"), now,
+                                    field(scope, "kind")))))
             index.add_func("pending", lambda _s, kind: index_call("pending", lambda: state.index.pending(kind)))
             index.add_func("count", lambda _s, kind: index_call("count", lambda: state.index.count(kind)))
             index.add_func("clear", lambda _s, i: index_call(

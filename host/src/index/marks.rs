@@ -1,0 +1,127 @@
+//! The marks each memory's entry carries (`marks` in `wit/index.wit`): the keys a search
+//! about a person or naming an entity finds it by, and when it lapses. `items.keys` keeps
+//! an entry's keys as a JSON list and `items.lapses` its expiry; the `marks` table holds
+//! one row per (key, scope, item), with the expiry again, so that counting or listing a
+//! key's live holders within a scope reads that table's b-tree and nothing else.
+
+use std::collections::BTreeSet;
+
+use rusqlite::{Transaction, params};
+
+use super::{Counts, EntryKind, Held, IndexError, Marks, ScopeFilter, SqliteIndex, sql};
+
+/// Drops an entry's marks rows, as its `items.keys` lists them (none for an entry written
+/// before marks were kept).
+pub(super) fn unmark(tx: &Transaction<'_>, rowid: i64, scope: &str, keys: Option<&str>) -> Result<(), IndexError> {
+    let Some(keys) = keys else {
+        return Ok(());
+    };
+    tx.prepare_cached("DELETE FROM marks WHERE item = ?1 AND scope = ?2 AND key IN (SELECT value FROM json_each(?3))")
+        .map_err(sql)?
+        .execute(params![rowid, scope, keys])
+        .map_err(sql)?;
+    Ok(())
+}
+
+/// Writes an entry's marks rows; its `items.keys` and `items.lapses` are the caller's.
+pub(super) fn mark(tx: &Transaction<'_>, rowid: i64, scope: &str, marks: &Marks) -> Result<(), IndexError> {
+    if marks.keys.is_empty() {
+        return Ok(());
+    }
+    let mut insert = tx
+        .prepare_cached("INSERT OR IGNORE INTO marks (key, scope, item, lapses) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(sql)?;
+    for key in &marks.keys {
+        insert.execute(params![key, scope, rowid, marks.lapses]).map_err(sql)?;
+    }
+    Ok(())
+}
+
+/// `items.keys`: the keys as one JSON list.
+pub(super) fn keys_json(marks: &Marks) -> String {
+    serde_json::to_string(&marks.keys).expect("a list of strings serializes")
+}
+
+/// The memory scope keys of a filter; a filter of messages has none (no message has marks).
+fn memory_scopes(scope: &ScopeFilter) -> Vec<String> {
+    if scope.kind == EntryKind::Memory {
+        scope.keys()
+    } else {
+        Vec::new()
+    }
+}
+
+impl SqliteIndex {
+    /// Of the entries within the scopes live at `now`, how many there are and how many hold
+    /// each key.
+    pub fn tally(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
+        let scopes = memory_scopes(scope);
+        let conn = self.conn()?;
+        super::records::check_columns(conn)?;
+        // `items_scope` is (scope, lapses): the count reads that index only.
+        let mut live = conn
+            .prepare_cached("SELECT count(*) FROM items WHERE scope = ?1 AND (lapses IS NULL OR lapses > ?2)")
+            .map_err(sql)?;
+        let mut holding = conn
+            .prepare_cached(
+                "SELECT count(*) FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
+            )
+            .map_err(sql)?;
+        let mut tally = Counts {
+            live: 0,
+            holding: vec![0; keys.len()],
+        };
+        for s in &scopes {
+            tally.live += live.query_row(params![s, now], |r| r.get::<_, i64>(0)).map_err(sql)? as u64;
+            for (key, n) in keys.iter().zip(tally.holding.iter_mut()) {
+                *n += holding
+                    .query_row(params![key, s, now], |r| r.get::<_, i64>(0))
+                    .map_err(sql)? as u64;
+            }
+        }
+        Ok(tally)
+    }
+
+    /// The records of the entries within the scopes, live at `now`, holding any of the
+    /// keys, each once, in the order they were indexed.
+    pub fn holding(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
+        let scopes = memory_scopes(scope);
+        if keys.is_empty() || scopes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let conn = self.conn()?;
+        super::records::check_columns(conn)?;
+        let mut items = BTreeSet::new();
+        {
+            let mut holders = conn
+                .prepare_cached(
+                    "SELECT item FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
+                )
+                .map_err(sql)?;
+            for s in &scopes {
+                for key in keys {
+                    let rows = holders
+                        .query_map(params![key, s, now], |r| r.get::<_, i64>(0))
+                        .map_err(sql)?;
+                    for rowid in rows {
+                        items.insert(rowid.map_err(sql)?);
+                    }
+                }
+            }
+        }
+        let mut item = conn
+            .prepare_cached("SELECT id, record FROM items WHERE rowid = ?1")
+            .map_err(sql)?;
+        let mut found = Vec::with_capacity(items.len());
+        for rowid in items {
+            let row: Option<(String, Option<String>)> =
+                rusqlite::OptionalExtension::optional(item.query_row([rowid], |r| Ok((r.get(0)?, r.get(1)?))))
+                    .map_err(sql)?;
+            if let Some((id, Some(record))) = row {
+                found.push((rowid, id, record));
+            }
+        }
+        drop(item);
+        self.with_vectors(found)
+    }
+}
