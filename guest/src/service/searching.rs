@@ -11,6 +11,7 @@ use crate::api::{Error, Memory, SearchHit, SearchQuery, SearchResults};
 use crate::decay;
 use crate::entities;
 use crate::lifecycle;
+use crate::marks;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, format_time, parse_time};
 use crate::scope::Caller;
@@ -71,7 +72,10 @@ impl<P: Ports> MemoryService<P> {
             Reading::FromIndex => self.load_as_needed()?,
             Reading::Whole => self.load().map(drop)?,
         }
-        let now = self.now()?;
+        // Liveness in whole microseconds, as the index compares expiries; the accesses are
+        // stamped with the clock's own time.
+        let stamp = self.now()?;
+        let now = marks::whole_micros(stamp);
         let scope = caller.filter();
 
         // Whom the search is about: `about` filters to that person and one hop; a person
@@ -198,7 +202,7 @@ impl<P: Ports> MemoryService<P> {
                 })
             })
             .collect();
-        self.record_access(&hits, now)?;
+        self.record_access(&hits, stamp)?;
         Ok(SearchResults { hits, notices })
     }
 

@@ -733,6 +733,24 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
     };
     assert_eq!(tallied(&mut index, &keys, &messages, 50), (0, vec![0, 0, 0]));
 
+    // Written again with the same marks (an access, a replay): they stay.
+    index
+        .set_records(&[revision(
+            "a",
+            r#"{"id":"a"}"#,
+            marks_of(&["subject:ana", "entity:lisbon"], None),
+        )])
+        .unwrap();
+    index
+        .upsert(&[marked(
+            entry("b", "two", vec![0.0, 1.0], "alice"),
+            &["entity:lisbon"],
+            Some(100),
+        )])
+        .unwrap();
+    assert_eq!(tallied(&mut index, &keys, &alone, 50), (3, vec![2, 1, 0]));
+    assert_eq!(held_ids(&mut index, &["entity:lisbon"], &alone, 50), ["a", "b"]);
+
     // New marks in place of the old.
     index
         .set_records(&[revision("a", r#"{"id":"a"}"#, marks_of(&["entity:porto"], Some(60)))])

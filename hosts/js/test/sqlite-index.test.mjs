@@ -245,6 +245,12 @@ test("marks count and fetch the live holders of a scope and follow every write",
   assert.deepEqual(held(["subject:ana", "entity:lisbon"], alone, 50), ["a", "b"]);
   assert.deepEqual(held(["subject:ana"], inChat, 50), ["a"], "never Bob's");
 
+  // Written again with the same marks (an access, a replay): they stay.
+  index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["subject:ana", "entity:lisbon"], lapses: undefined } }]);
+  index.upsert([entry("b", "alice", undefined, ["entity:lisbon"], 100)]);
+  assert.deepEqual(tally(keys, alone, 50), [3n, [2n, 1n, 0n]]);
+  assert.deepEqual(held(["entity:lisbon"], alone, 50), ["a", "b"]);
+
   index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["entity:porto"], lapses: 60n } }]);
   assert.deepEqual(tally(["entity:lisbon", "entity:porto", "subject:ana"], alone, 50), [3n, [1n, 1n, 0n]]);
   assert.deepEqual(tally(["entity:porto"], alone, 70), [2n, [0n]]);

@@ -168,6 +168,12 @@ def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_writ
     assert held(["subject:ana", "entity:lisbon"], None, 50) == ["a", "b"]
     assert held(["subject:ana"], "c1", 50) == ["a"], "never Bob's"
 
+    # Written again with the same marks (an access, a replay): they stay.
+    index.set_records([("a", '{"id":"a"}', ["subject:ana", "entity:lisbon"], None)])
+    index.upsert([entry("b", "alice", None, ["entity:lisbon"], 100)])
+    assert index.tally(keys, "alice", None, 50) == (3, [2, 1, 0])
+    assert held(["entity:lisbon"], None, 50) == ["a", "b"]
+
     index.set_records([("a", '{"id":"a"}', ["entity:porto"], 60)])
     assert index.tally(["entity:lisbon", "entity:porto", "subject:ana"], "alice", None, 50) == (3, [1, 1, 0])
     assert index.tally(["entity:porto"], "alice", None, 70) == (2, [0])

@@ -378,6 +378,12 @@ pub(super) fn set_records(client: &mut Conn, revisions: &[Revision]) -> Result<(
     if revisions.is_empty() {
         return Ok(());
     }
+    // An id given twice: its last revision counts, as on SQLite.
+    let mut last: HashMap<&str, &Revision> = HashMap::new();
+    for r in revisions {
+        last.insert(r.id.as_str(), r);
+    }
+    let revisions: Vec<&Revision> = last.into_values().collect();
     let ids: Vec<&str> = revisions.iter().map(|r| r.id.as_str()).collect();
     let lines: Vec<&str> = revisions.iter().map(|r| r.record.as_str()).collect();
     let lapses: Vec<Option<i64>> = revisions.iter().map(|r| r.marks.lapses).collect();
@@ -414,22 +420,34 @@ fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)
             lapses.push(marks.lapses);
         }
     }
+    // Two statements: a `WITH` delete would share the insert's snapshot, and the insert
+    // would skip (as conflicts) the very rows the delete then takes away.
+    client
+        .execute("DELETE FROM marks WHERE id = ANY($1)", &[&ids])
+        .map_err(sql)?;
     client
         .execute(
-            "WITH gone AS (DELETE FROM marks WHERE id = ANY($1))
-             INSERT INTO marks (key, scope, id, lapses)
-             SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[])
-             ON CONFLICT DO NOTHING",
-            &[&ids, &keys, &scopes, &key_ids, &lapses],
+            "INSERT INTO marks (key, scope, id, lapses)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+             ON CONFLICT (key, scope, id) DO UPDATE SET lapses = excluded.lapses",
+            &[&keys, &scopes, &key_ids, &lapses],
         )
         .map_err(sql)?;
     Ok(())
 }
 
+/// The scope keys of a filter of memories; none for messages, which have no marks.
+fn memory_scopes(scope: &ScopeFilter) -> Vec<String> {
+    match scope.kind {
+        EntryKind::Memory => scope.keys(),
+        EntryKind::Message => Vec::new(),
+    }
+}
+
 /// Of the memories within the scopes live at `now`, how many there are and how many hold
 /// each key; see `tally` in `wit/index.wit`.
 pub(super) fn tally(client: &mut Conn, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
-    let scopes = scope.keys();
+    let scopes = memory_scopes(scope);
     let row = client
         .query_one(
             "SELECT (SELECT count(*) FROM entries WHERE scope = ANY($1) AND (lapses IS NULL OR lapses > $2)),
@@ -454,7 +472,7 @@ pub(super) fn holding(
     scope: &ScopeFilter,
     now: i64,
 ) -> Result<Vec<Held>, IndexError> {
-    let scopes = scope.keys();
+    let scopes = memory_scopes(scope);
     if keys.is_empty() || scopes.is_empty() {
         return Ok(Vec::new());
     }

@@ -297,6 +297,37 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
         assert_eq!(held(s, &["subject:ana"], &in_chat, 50), ["a"], "never Bob's");
         let a = s.holding(&strings(&["subject:ana"]), &alone, 50).unwrap();
         assert_eq!(a[0].embedding, Some(vec![1.0, 0.0, 0.0]), "with its vector");
+        let messages = ScopeFilter {
+            kind: EntryKind::Message,
+            ..scope("alice")
+        };
+        assert_eq!(
+            tallied(s, &keys, &messages, 50),
+            (0, vec![0, 0, 0]),
+            "messages have no marks"
+        );
+    });
+    // Written again with the same marks (an access, a replay): they stay.
+    call(&mut storage, |s| {
+        s.set_records(&[Revision {
+            id: "a".into(),
+            record: r#"{"id":"a"}"#.into(),
+            marks: Marks {
+                keys: strings(&["subject:ana", "entity:lisbon"]),
+                lapses: None,
+            },
+        }])
+        .unwrap();
+        s.upsert(&[marked(
+            entry("b", "alice", "two", Some([0.0, 1.0, 0.0])),
+            &["entity:lisbon"],
+            Some(100),
+        )])
+        .unwrap();
+    });
+    call(&mut storage, |s| {
+        assert_eq!(tallied(s, &keys, &alone, 50), (3, vec![2, 1, 0]));
+        assert_eq!(held(s, &["entity:lisbon"], &alone, 50), ["a", "b"]);
     });
     call(&mut storage, |s| {
         s.set_records(&[Revision {
