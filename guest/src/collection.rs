@@ -456,12 +456,12 @@ impl<T: Record> Records<T> {
     /// partial cache, which holds only what it fetched.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> {
         debug_assert!(!self.partial, "{}: iterating a partial cache", T::FILE);
-        self.records.iter().flatten()
+        self.cached()
     }
 
     /// The records in the cache, in the order they came: all of them, or for a partial
     /// cache those it fetched, for a caller that fetched every record it looks for.
-    pub fn cached(&self) -> impl Iterator<Item = &T> {
+    pub fn cached(&self) -> impl DoubleEndedIterator<Item = &T> {
         self.records.iter().flatten()
     }
 

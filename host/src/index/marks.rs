@@ -6,9 +6,52 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{Counts, EntryKind, Held, IndexError, Marks, ScopeFilter, SqliteIndex, sql};
+use super::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex, sql};
+
+/// An entry's marks as `items` holds them: its scope, `items.keys` and `items.lapses`.
+pub(super) struct Marked {
+    pub scope: String,
+    pub keys: Option<String>,
+    pub lapses: Option<i64>,
+}
+
+/// What `find` (`FIND`) gives for an item: its rowid and its marks.
+pub(super) fn found(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Marked)> {
+    Ok((
+        r.get(0)?,
+        Marked {
+            scope: r.get(1)?,
+            keys: r.get(2)?,
+            lapses: r.get(3)?,
+        },
+    ))
+}
+
+/// An item's rowid and marks by id, as `found` reads them.
+pub(super) const FIND: &str = "SELECT rowid, scope, keys, lapses FROM items WHERE id = ?1";
+
+/// Replaces an entry's marks rows with `marks` in `scope` (`keys` is their JSON list),
+/// leaving them alone when they are the ones it had (`old`): an access or a replay writes
+/// a record again with the same marks, and rewriting them would touch a page of the marks
+/// table per key for nothing.
+pub(super) fn remark(
+    tx: &Transaction<'_>,
+    rowid: i64,
+    old: Option<&Marked>,
+    scope: &str,
+    keys: &str,
+    marks: &Marks,
+) -> Result<(), IndexError> {
+    if let Some(old) = old {
+        if old.scope == scope && old.keys.as_deref() == Some(keys) && old.lapses == marks.lapses {
+            return Ok(());
+        }
+        unmark(tx, rowid, &old.scope, old.keys.as_deref())?;
+    }
+    mark(tx, rowid, scope, marks)
+}
 
 /// Drops an entry's marks rows, as its `items.keys` lists them (none for an entry written
 /// before marks were kept).
@@ -24,7 +67,7 @@ pub(super) fn unmark(tx: &Transaction<'_>, rowid: i64, scope: &str, keys: Option
 }
 
 /// Writes an entry's marks rows; its `items.keys` and `items.lapses` are the caller's.
-pub(super) fn mark(tx: &Transaction<'_>, rowid: i64, scope: &str, marks: &Marks) -> Result<(), IndexError> {
+fn mark(tx: &Transaction<'_>, rowid: i64, scope: &str, marks: &Marks) -> Result<(), IndexError> {
     if marks.keys.is_empty() {
         return Ok(());
     }
@@ -42,20 +85,11 @@ pub(super) fn keys_json(marks: &Marks) -> String {
     serde_json::to_string(&marks.keys).expect("a list of strings serializes")
 }
 
-/// The memory scope keys of a filter; a filter of messages has none (no message has marks).
-fn memory_scopes(scope: &ScopeFilter) -> Vec<String> {
-    if scope.kind == EntryKind::Memory {
-        scope.keys()
-    } else {
-        Vec::new()
-    }
-}
-
 impl SqliteIndex {
     /// Of the entries within the scopes live at `now`, how many there are and how many hold
     /// each key.
     pub fn tally(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
-        let scopes = memory_scopes(scope);
+        let scopes = scope.memory_keys();
         let conn = self.conn()?;
         super::records::check_columns(conn)?;
         // `items_scope` is (scope, lapses): the count reads that index only.
@@ -85,7 +119,7 @@ impl SqliteIndex {
     /// The records of the entries within the scopes, live at `now`, holding any of the
     /// keys, each once, in the order they were indexed.
     pub fn holding(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
-        let scopes = memory_scopes(scope);
+        let scopes = scope.memory_keys();
         if keys.is_empty() || scopes.is_empty() {
             return Ok(Vec::new());
         }
@@ -114,9 +148,10 @@ impl SqliteIndex {
             .map_err(sql)?;
         let mut found = Vec::with_capacity(items.len());
         for rowid in items {
-            let row: Option<(String, Option<String>)> =
-                rusqlite::OptionalExtension::optional(item.query_row([rowid], |r| Ok((r.get(0)?, r.get(1)?))))
-                    .map_err(sql)?;
+            let row: Option<(String, Option<String>)> = item
+                .query_row([rowid], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+                .map_err(sql)?;
             if let Some((id, Some(record))) = row {
                 found.push((rowid, id, record));
             }

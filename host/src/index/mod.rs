@@ -95,6 +95,14 @@ impl ScopeFilter {
         }
         keys
     }
+
+    /// The scope keys of a filter of memories; none for messages, which have no marks.
+    pub(crate) fn memory_keys(&self) -> Vec<String> {
+        match self.kind {
+            EntryKind::Memory => self.keys(),
+            EntryKind::Message => Vec::new(),
+        }
+    }
 }
 
 impl Entry {
@@ -344,9 +352,7 @@ impl SqliteIndex {
         let mut fts_removed: Vec<i64> = Vec::new();
         let mut fts_added: BTreeMap<i64, &str> = BTreeMap::new();
         {
-            let mut find = tx
-                .prepare_cached("SELECT rowid, scope, keys FROM items WHERE id = ?1")
-                .map_err(sql)?;
+            let mut find = tx.prepare_cached(marks::FIND).map_err(sql)?;
             let mut insert_item = tx
                 .prepare_cached(
                     "INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -365,15 +371,13 @@ impl SqliteIndex {
                 let scope = e.scope();
                 let vector = e.embedding.as_deref().filter(|v| usable(v));
                 let pending = vector.is_none();
-                let existing: Option<(i64, String, Option<String>)> = find
-                    .query_row([&e.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .optional()
-                    .map_err(sql)?;
-                let old_scope = existing.as_ref().map(|(_, s, _)| s.clone());
+                let existing: Option<(i64, marks::Marked)> =
+                    find.query_row([&e.id], marks::found).optional().map_err(sql)?;
+                let old_scope = existing.as_ref().map(|(_, old)| old.scope.clone());
                 let keys = marks::keys_json(&e.marks);
-                let rowid = match existing {
-                    Some((rowid, old_scope, old_keys)) => {
-                        marks::unmark(&tx, rowid, &old_scope, old_keys.as_deref())?;
+                let rowid = match &existing {
+                    Some((rowid, _)) => {
+                        let rowid = *rowid;
                         set_item
                             .execute(params![rowid, scope, pending, e.record, e.marks.lapses, keys])
                             .map_err(sql)?;
@@ -388,7 +392,8 @@ impl SqliteIndex {
                         tx.last_insert_rowid()
                     }
                 };
-                marks::mark(&tx, rowid, &scope, &e.marks)?;
+                let old = existing.as_ref().map(|(_, old)| old);
+                marks::remark(&tx, rowid, old, &scope, &keys, &e.marks)?;
                 // An id twice in one call: its last text counts, as for its vector.
                 fts_added.insert(rowid, &e.content);
                 if let Some(v) = vector {
@@ -425,17 +430,12 @@ impl SqliteIndex {
         let tx = conn.transaction().map_err(sql)?;
         let mut removed: Vec<(i64, &str, String)> = Vec::with_capacity(ids.len());
         {
-            let mut find = tx
-                .prepare_cached("SELECT rowid, scope, keys FROM items WHERE id = ?1")
-                .map_err(sql)?;
+            let mut find = tx.prepare_cached(marks::FIND).map_err(sql)?;
             for id in ids {
-                let found: Option<(i64, String, Option<String>)> = find
-                    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .optional()
-                    .map_err(sql)?;
-                if let Some((rowid, scope, keys)) = found {
-                    marks::unmark(&tx, rowid, &scope, keys.as_deref())?;
-                    removed.push((rowid, id, scope));
+                let found = find.query_row([id], marks::found).optional().map_err(sql)?;
+                if let Some((rowid, old)) = found {
+                    marks::unmark(&tx, rowid, &old.scope, old.keys.as_deref())?;
+                    removed.push((rowid, id, old.scope));
                 }
             }
             let mut vecs = if has_vecs {

@@ -94,24 +94,20 @@ impl SqliteIndex {
         check_columns(conn)?;
         let tx = conn.transaction().map_err(sql)?;
         {
-            let mut find = tx
-                .prepare_cached("SELECT rowid, scope, keys FROM items WHERE id = ?1")
-                .map_err(sql)?;
+            let mut find = tx.prepare_cached(marks::FIND).map_err(sql)?;
             let mut set = tx
                 .prepare_cached("UPDATE items SET record = ?2, lapses = ?3, keys = ?4 WHERE rowid = ?1")
                 .map_err(sql)?;
             for r in revisions {
-                let found: Option<(i64, String, Option<String>)> = find
-                    .query_row([&r.id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-                    .optional()
-                    .map_err(sql)?;
-                let Some((rowid, scope, old_keys)) = found else {
+                let found: Option<(i64, marks::Marked)> =
+                    find.query_row([&r.id], marks::found).optional().map_err(sql)?;
+                let Some((rowid, old)) = found else {
                     continue;
                 };
-                marks::unmark(&tx, rowid, &scope, old_keys.as_deref())?;
-                set.execute(params![rowid, r.record, r.marks.lapses, marks::keys_json(&r.marks)])
+                let keys = marks::keys_json(&r.marks);
+                set.execute(params![rowid, r.record, r.marks.lapses, keys])
                     .map_err(sql)?;
-                marks::mark(&tx, rowid, &scope, &r.marks)?;
+                marks::remark(&tx, rowid, Some(&old), &old.scope, &keys, &r.marks)?;
             }
         }
         tx.commit().map_err(sql)

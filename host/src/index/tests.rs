@@ -733,7 +733,9 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
     };
     assert_eq!(tallied(&mut index, &keys, &messages, 50), (0, vec![0, 0, 0]));
 
-    // Written again with the same marks (an access, a replay): they stay.
+    // Written again with the same marks (an access, a replay): they stay, and only the
+    // record is written.
+    let before = index.conn().unwrap().total_changes();
     index
         .set_records(&[revision(
             "a",
@@ -741,6 +743,11 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
             marks_of(&["subject:ana", "entity:lisbon"], None),
         )])
         .unwrap();
+    assert_eq!(
+        index.conn().unwrap().total_changes() - before,
+        1,
+        "the marks rows untouched"
+    );
     index
         .upsert(&[marked(
             entry("b", "two", vec![0.0, 1.0], "alice"),
@@ -750,6 +757,14 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
         .unwrap();
     assert_eq!(tallied(&mut index, &keys, &alone, 50), (3, vec![2, 1, 0]));
     assert_eq!(held_ids(&mut index, &["entity:lisbon"], &alone, 50), ["a", "b"]);
+    // The same keys with another expiry: the rows follow it.
+    index
+        .set_records(&[revision("b", r#"{"id":"b"}"#, marks_of(&["entity:lisbon"], Some(40)))])
+        .unwrap();
+    assert_eq!(tallied(&mut index, &keys, &alone, 50), (2, vec![1, 1, 0]));
+    index
+        .set_records(&[revision("b", r#"{"id":"b"}"#, marks_of(&["entity:lisbon"], Some(100)))])
+        .unwrap();
 
     // New marks in place of the old.
     index

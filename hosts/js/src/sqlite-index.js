@@ -135,6 +135,9 @@ function hasRecordColumns(db) {
   return db.prepare(RECORD_COLUMNS).pluck().get() === 4;
 }
 
+/** An item's rowid, scope and marks columns by id (see `remark`). */
+const FIND = "SELECT rowid, scope, keys, lapses FROM items WHERE id = ?";
+
 /** The memory scope keys of a filter; a filter of messages has none (no message has marks). */
 function memoryScopes(scope) {
   return kindPrefix(scope.kind) === "" ? scopeKeys(scope) : [];
@@ -321,7 +324,7 @@ export class SqliteIndex {
     if (bad) throw { tag: "dimension-mismatch", val: [dim, bad.embedding.length] };
     const db = this.conn();
     this.guard(() => {
-      const find = this.stmt("SELECT rowid, scope, keys FROM items WHERE id = ?").raw();
+      const find = this.stmt(FIND).raw();
       const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?, ?, ?, ?, ?, ?)");
       const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ?, lapses = ?, keys = ? WHERE rowid = ?");
       const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
@@ -340,14 +343,13 @@ export class SqliteIndex {
           let rowid;
           if (existing !== undefined) {
             rowid = existing[0];
-            this.unmark(rowid, existing[1], existing[2]);
             setItem.run(scope, pending, record, marks.lapses, keys, rowid);
             delFts.run(rowid);
             delVec.run(rowid);
           } else {
             rowid = insertItem.run(e.id, scope, pending, record, marks.lapses, keys).lastInsertRowid;
           }
-          this.mark(rowid, scope, marks);
+          this.remark(rowid, existing, scope, keys, marks);
           insFts.run(rowid, e.content);
           if (vector !== undefined) insVec.run(BigInt(rowid), scope, f32Bytes(vector));
         }
@@ -470,20 +472,34 @@ export class SqliteIndex {
     if (revisions.length === 0) return;
     const db = this.conn();
     this.guard(() => {
-      const find = this.stmt("SELECT rowid, scope, keys FROM items WHERE id = ?").raw();
+      const find = this.stmt(FIND).raw();
       const set = this.stmt("UPDATE items SET record = ?, lapses = ?, keys = ? WHERE rowid = ?");
       db.transaction(() => {
         for (const r of revisions) {
           const row = find.get(r.id);
           if (row === undefined) continue;
-          const [rowid, scope, keys] = row;
           const marks = marksOf(r.marks);
-          this.unmark(rowid, scope, keys);
-          set.run(r.record, marks.lapses, JSON.stringify(marks.keys), rowid);
-          this.mark(rowid, scope, marks);
+          const keys = JSON.stringify(marks.keys);
+          set.run(r.record, marks.lapses, keys, row[0]);
+          this.remark(row[0], row, row[1], keys, marks);
         }
       })();
     });
+  }
+
+  /**
+   * Replaces an entry's marks rows with `marks` in `scope` (`keys` is their JSON list), leaving
+   * them alone when they are the ones it had (`old`, the row `FIND` gave): an access or a
+   * replay writes a record again with the same marks (see the Rust host's `marks::remark`).
+   */
+  remark(rowid, old, scope, keys, marks) {
+    if (old !== undefined) {
+      const [, oldScope, oldKeys, oldLapses] = old;
+      const sameLapses = (oldLapses ?? null) === null ? marks.lapses === null : String(oldLapses) === String(marks.lapses);
+      if (oldScope === scope && oldKeys === keys && sameLapses) return;
+      this.unmark(rowid, oldScope, oldKeys);
+    }
+    this.mark(rowid, scope, marks);
   }
 
   /** Drops an entry's marks rows, as its `items.keys` lists them. */

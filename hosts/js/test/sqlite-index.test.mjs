@@ -250,6 +250,10 @@ test("marks count and fetch the live holders of a scope and follow every write",
   index.upsert([entry("b", "alice", undefined, ["entity:lisbon"], 100)]);
   assert.deepEqual(tally(keys, alone, 50), [3n, [2n, 1n, 0n]]);
   assert.deepEqual(held(["entity:lisbon"], alone, 50), ["a", "b"]);
+  // The same keys with another expiry: the rows follow it.
+  index.setRecords([{ id: "b", record: '{"id":"b"}', marks: { keys: ["entity:lisbon"], lapses: 40n } }]);
+  assert.deepEqual(tally(keys, alone, 50), [2n, [1n, 1n, 0n]]);
+  index.setRecords([{ id: "b", record: '{"id":"b"}', marks: { keys: ["entity:lisbon"], lapses: 100n } }]);
 
   index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["entity:porto"], lapses: 60n } }]);
   assert.deepEqual(tally(["entity:lisbon", "entity:porto", "subject:ana"], alone, 50), [3n, [1n, 1n, 0n]]);

@@ -173,6 +173,10 @@ def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_writ
     index.upsert([entry("b", "alice", None, ["entity:lisbon"], 100)])
     assert index.tally(keys, "alice", None, 50) == (3, [2, 1, 0])
     assert held(["entity:lisbon"], None, 50) == ["a", "b"]
+    # The same keys with another expiry: the rows follow it.
+    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 40)])
+    assert index.tally(keys, "alice", None, 50) == (2, [1, 1, 0])
+    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 100)])
 
     index.set_records([("a", '{"id":"a"}', ["entity:porto"], 60)])
     assert index.tally(["entity:lisbon", "entity:porto", "subject:ana"], "alice", None, 50) == (3, [1, 1, 0])

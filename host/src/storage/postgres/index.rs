@@ -436,18 +436,10 @@ fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)
     Ok(())
 }
 
-/// The scope keys of a filter of memories; none for messages, which have no marks.
-fn memory_scopes(scope: &ScopeFilter) -> Vec<String> {
-    match scope.kind {
-        EntryKind::Memory => scope.keys(),
-        EntryKind::Message => Vec::new(),
-    }
-}
-
 /// Of the memories within the scopes live at `now`, how many there are and how many hold
 /// each key; see `tally` in `wit/index.wit`.
 pub(super) fn tally(client: &mut Conn, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
-    let scopes = memory_scopes(scope);
+    let scopes = scope.memory_keys();
     let row = client
         .query_one(
             "SELECT (SELECT count(*) FROM entries WHERE scope = ANY($1) AND (lapses IS NULL OR lapses > $2)),
@@ -472,7 +464,7 @@ pub(super) fn holding(
     scope: &ScopeFilter,
     now: i64,
 ) -> Result<Vec<Held>, IndexError> {
-    let scopes = memory_scopes(scope);
+    let scopes = scope.memory_keys();
     if keys.is_empty() || scopes.is_empty() {
         return Ok(Vec::new());
     }

@@ -179,6 +179,27 @@ def _has_record_columns(conn: sqlite3.Connection) -> bool:
     return int(n) == 4
 
 
+#: An item's rowid, scope and marks columns by id (see `_remark`).
+_FIND = "SELECT rowid, scope, keys, lapses FROM items WHERE id = ?1"
+
+
+def _keys_json(keys: Sequence[str]) -> str:
+    """`items.keys`: the keys as one JSON list, spelled as the Rust and JS hosts spell it."""
+    return json.dumps(list(keys), separators=(",", ":"), ensure_ascii=False)
+
+
+def _remark(conn: sqlite3.Connection, rowid: int, old: tuple | None, scope: str, keys: Sequence[str],
+            lapses: int | None) -> None:
+    """Replaces an entry's marks rows, leaving them alone when they are the ones it had
+    (`old`, the row `_FIND` gave): an access or a replay writes a record again with the same
+    marks (see the Rust host's `marks::remark`)."""
+    if old is not None:
+        if old[1] == scope and old[2] == _keys_json(keys) and old[3] == lapses:
+            return
+        _unmark(conn, rowid, old[1], old[2])
+    _mark(conn, rowid, scope, keys, lapses)
+
+
 def _unmark(conn: sqlite3.Connection, rowid: int, scope: str, keys: str | None) -> None:
     """Drops an entry's marks rows, as its `items.keys` lists them."""
     if keys is not None:
@@ -394,11 +415,10 @@ class SqliteIndex:
                 scope = e.scope()
                 vector = e.embedding if e.embedding is not None and usable(e.embedding) else None
                 pending = 1 if vector is None else 0
-                keys = json.dumps(list(e.keys))
-                row = conn.execute("SELECT rowid, scope, keys FROM items WHERE id = ?1", (e.id,)).fetchone()
+                keys = _keys_json(e.keys)
+                row = conn.execute(_FIND, (e.id,)).fetchone()
                 if row is not None:
                     rowid = row[0]
-                    _unmark(conn, rowid, row[1], row[2])
                     conn.execute(
                         "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6 WHERE rowid = ?1",
                         (rowid, scope, pending, e.record, e.lapses, keys),
@@ -411,7 +431,7 @@ class SqliteIndex:
                         (e.id, scope, pending, e.record, e.lapses, keys),
                     )
                     rowid = cur.lastrowid
-                _mark(conn, rowid, scope, e.keys, e.lapses)
+                _remark(conn, rowid, row, scope, e.keys, e.lapses)
                 conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
                 if vector is not None:
                     conn.execute(
@@ -541,15 +561,14 @@ class SqliteIndex:
         conn = self.conn()
         with _transaction(conn):
             for id_, rec, keys, lapses in revisions:
-                row = conn.execute("SELECT rowid, scope, keys FROM items WHERE id = ?1", (id_,)).fetchone()
+                row = conn.execute(_FIND, (id_,)).fetchone()
                 if row is None:
                     continue
-                _unmark(conn, row[0], row[1], row[2])
                 conn.execute(
                     "UPDATE items SET record = ?2, lapses = ?3, keys = ?4 WHERE rowid = ?1",
-                    (row[0], rec, lapses, json.dumps(list(keys))),
+                    (row[0], rec, lapses, _keys_json(keys)),
                 )
-                _mark(conn, row[0], row[1], keys, lapses)
+                _remark(conn, row[0], row, row[1], keys, lapses)
 
     def tally(self, keys: Sequence[str], user_id: str | None, chat_id: str | None, now: int,
               kind: str = MEMORY) -> tuple[int, list[int]]:
