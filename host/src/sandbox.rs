@@ -159,6 +159,21 @@ impl Sandbox {
     }
 }
 
+/// The SHA-256 of a file in hex, read a block at a time.
+fn file_digest(path: &Path) -> std::io::Result<String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut block = vec![0u8; 64 * 1024];
+    loop {
+        match file.read(&mut block)? {
+            0 => return Ok(format!("{:x}", hasher.finalize())),
+            n => hasher.update(&block[..n]),
+        }
+    }
+}
+
 /// Compiles the component, or loads it from the cache: compiling takes a second or two,
 /// loading a cached artifact a millisecond. The key covers the wasmtime version, the
 /// engine's settings and the component's bytes. Deserializing trusts the bytes as machine
@@ -174,13 +189,15 @@ fn load(engine: &Engine, bytes: &[u8], cache_dir: Option<&Path>) -> Result<Compo
     bytes.hash(&mut hasher);
     let path = dir.join(format!("policy-{:016x}.cwasm", hasher.finish()));
     let digest_path = path.with_extension("cwasm.sha256");
-    if let (Ok(artifact), Ok(digest)) = (std::fs::read(&path), std::fs::read_to_string(&digest_path)) {
-        let actual = format!("{:x}", Sha256::digest(&artifact));
+    if let (Ok(actual), Ok(digest)) = (file_digest(&path), std::fs::read_to_string(&digest_path)) {
         if actual == digest.trim() {
             // SAFETY: the bytes are the ones this function serialized (their digest
             // matches the one written with them), under a key that pins the wasmtime
-            // version and engine settings they were compiled for.
-            match unsafe { Component::deserialize(engine, &artifact) } {
+            // version and engine settings they were compiled for. wasmtime maps the file
+            // rather than reading it (a copy and 4 MB of fresh pages, a fifth of a small
+            // CLI call), so it must not change while mapped: this function only ever
+            // renames a whole new file into place.
+            match unsafe { Component::deserialize_file(engine, &path) } {
                 Ok(component) => return Ok(component),
                 Err(e) => tracing::debug!(
                     "compiled component cache {} unusable ({e}); recompiling",
