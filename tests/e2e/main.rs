@@ -29,6 +29,7 @@ mod mcp;
 mod migration;
 #[cfg(feature = "native-policy")]
 mod native;
+mod one_shot;
 mod people;
 mod polyglot;
 mod portability;

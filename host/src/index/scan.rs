@@ -23,11 +23,11 @@ pub(super) struct ScopeVectors {
 /// A vector's score and where it sits, ordered by score and then by rowid (lower first),
 /// so that the heap keeps the best and ties are broken the same way every time.
 #[derive(Clone, Copy)]
-struct Scored {
-    score: f32,
-    rowid: i64,
+pub(super) struct Scored {
+    pub(super) score: f32,
+    pub(super) rowid: i64,
     /// Where it sits in a `ScopeVectors` (0 for a streamed one, which has only its rowid).
-    position: usize,
+    pub(super) position: usize,
 }
 
 impl PartialEq for Scored {
@@ -141,14 +141,14 @@ impl ScopeVectors {
 }
 
 /// The best `k` of the candidates offered so far.
-struct Best {
+pub(super) struct Best {
     k: usize,
     /// A min-heap: its top is the worst of the best.
     heap: BinaryHeap<Reverse<Scored>>,
 }
 
 impl Best {
-    fn new(k: usize) -> Self {
+    pub(super) fn new(k: usize) -> Self {
         Best {
             k,
             heap: BinaryHeap::with_capacity(k.saturating_add(1).min(4097)),
@@ -156,7 +156,7 @@ impl Best {
     }
 
     #[inline(always)]
-    fn offer(&mut self, candidate: Scored) {
+    pub(super) fn offer(&mut self, candidate: Scored) {
         if self.heap.len() < self.k {
             self.heap.push(Reverse(candidate));
         } else if self.heap.peek().is_some_and(|worst| candidate > worst.0) {
@@ -174,7 +174,7 @@ impl Best {
         self.heap.peek().map(|worst| worst.0.score)
     }
 
-    fn best_first(self) -> Vec<Scored> {
+    pub(super) fn best_first(self) -> Vec<Scored> {
         let mut found: Vec<Scored> = self.heap.into_iter().map(|r| r.0).collect();
         found.sort_by(|a, b| b.cmp(a));
         found

@@ -19,12 +19,14 @@ export const VECTOR_CHUNK_SLOTS = 128;
 
 /**
  * The tables, made on every open. `items.keys` (a JSON list) and `items.lapses` with `marks`
- * are the entries' marks (see `tally` and `holding`).
+ * are the entries' marks (see `tally` and `holding`); `codes` holds each vector's coarse
+ * code (`coarseCode`), which this host writes and the Rust host's one-shot searches read.
  */
 const SCHEMA = `
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT);
     CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL, code BLOB NOT NULL, PRIMARY KEY (scope, item)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 `;
 
@@ -76,11 +78,37 @@ function kindPrefix(kind) {
   }
 }
 
+/**
+ * A vector's coarse code, as the Rust host's `index::coarse` makes it: each component over
+ * the largest, times 127, rounded half away from zero (in doubles, as there), and the
+ * scale that turns the code's dot product with a unit query back into a cosine. The vector
+ * has a direction (`usable`).
+ * @param {number[]} v
+ * @returns {[number, Buffer]}
+ */
+export function coarseCode(v) {
+  let largest = 0;
+  let squares = 0;
+  for (const x of v) {
+    largest = Math.max(largest, Math.abs(x));
+    squares += x * x;
+  }
+  const code = new Int8Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const t = (v[i] / largest) * 127;
+    const a = Math.abs(t);
+    let r = Math.floor(a);
+    if (a - r >= 0.5) r += 1;
+    code[i] = t < 0 ? -r : r;
+  }
+  return [largest / (127 * Math.sqrt(squares)), Buffer.from(code.buffer)];
+}
+
 /** The meta key of the collection state an entry kind reflects. */
 function reflectsKey(kind) {
-  // Not `reflects` nor `reflects_records`, which versions that kept no records or no marks
-  // move (see the Rust host's index).
-  return kindPrefix(kind) === "" ? "reflects_marks" : "reflects_messages";
+  // Not the keys that versions keeping no records, marks or coarse codes move (see the
+  // Rust host's index).
+  return kindPrefix(kind) === "" ? "reflects_codes" : "reflects_message_codes";
 }
 
 /**
@@ -267,7 +295,7 @@ export class SqliteIndex {
       db.transaction(() => {
         // Dropped, not emptied: an older version's table lacks the record columns.
         db.exec(`DROP TABLE IF EXISTS items; DELETE FROM meta;
-             DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS marks;
+             DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS marks; DROP TABLE IF EXISTS codes;
              ${SCHEMA}
              ${ITEM_INDEXES}
              DROP TABLE IF EXISTS vecs;
@@ -331,6 +359,8 @@ export class SqliteIndex {
       const delVec = this.stmt("DELETE FROM vecs WHERE rowid = ?");
       const insFts = this.stmt("INSERT INTO fts (rowid, content) VALUES (?, ?)");
       const insVec = this.stmt("INSERT INTO vecs (rowid, scope, embedding) VALUES (?, ?, ?)");
+      const delCode = this.stmt("DELETE FROM codes WHERE scope = ? AND item = ?");
+      const insCode = this.stmt("INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?, ?, ?, ?)");
       db.transaction(() => {
         for (const e of entries) {
           const scope = entryScope(e);
@@ -346,12 +376,17 @@ export class SqliteIndex {
             setItem.run(scope, pending, record, marks.lapses, keys, rowid);
             delFts.run(rowid);
             delVec.run(rowid);
+            delCode.run(existing[1], rowid);
           } else {
             rowid = insertItem.run(e.id, scope, pending, record, marks.lapses, keys).lastInsertRowid;
           }
           this.remark(rowid, existing, scope, keys, marks);
           insFts.run(rowid, e.content);
-          if (vector !== undefined) insVec.run(BigInt(rowid), scope, f32Bytes(vector));
+          if (vector !== undefined) {
+            insVec.run(BigInt(rowid), scope, f32Bytes(vector));
+            const [scale, code] = coarseCode(vector);
+            insCode.run(scope, rowid, scale, code);
+          }
         }
       })();
     });
@@ -369,6 +404,7 @@ export class SqliteIndex {
           if (row === undefined) continue;
           const [rowid, scope, keys] = row;
           this.unmark(rowid, scope, keys);
+          db.prepare("DELETE FROM codes WHERE scope = ? AND item = ?").run(scope, rowid);
           db.prepare("DELETE FROM fts WHERE rowid = ?").run(rowid);
           if (hasVecs) db.prepare("DELETE FROM vecs WHERE rowid = ?").run(rowid);
           db.prepare("DELETE FROM items WHERE rowid = ?").run(rowid);
@@ -419,7 +455,7 @@ export class SqliteIndex {
       const stmt = this.stmt(
         `SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid
                  WHERE fts MATCH ? AND items.scope IN (?, ?)
-                 ORDER BY bm25(fts) LIMIT ?`,
+                 ORDER BY bm25(fts), fts.rowid LIMIT ?`,
       ).raw();
       const rows = stmt.all(quoted.join(" OR "), keys[0], keys[1] ?? keys[0], k);
       // bm25() is lower-is-better; negate so that higher is better.

@@ -12,6 +12,7 @@ import {
   openMemory, componentSha256, componentPath, MemoryError, MemoryNotFoundError, InvalidInputError,
   SecretRefusedError, PersonNotFoundError, UnknownToolError, BusyError,
 } from "../src/index.js";
+import Database from "better-sqlite3";
 import { Home } from "../src/home.js";
 import { scratchDir } from "./helpers/scratch.mjs";
 
@@ -226,6 +227,24 @@ test("a home written here is read by the Rust CLI, and the reverse", { skip: !ha
   assert.equal(JSON.parse(search.stdout).hits[0].content, "I'm allergic to peanuts");
   assert.equal(search.stderr.trim(), "", "no warning, no rebuild");
   assert.equal(rust(home, "list").stderr.trim(), "");
+  // The coarse codes of the Rust host's one-shot searches, written here as it writes them.
+  const mirror = tmp();
+  rust(mirror, "add", "I'm allergic to peanuts");
+  rust(mirror, "add", "My favorite color is blue");
+  const codes = (h) => {
+    const db = new Database(path.join(h, "data", "memory.db"), { readonly: true });
+    try {
+      return db
+        .prepare(`SELECT json_extract(items.record, '$.content'), codes.scope, codes.scale, codes.code
+                    FROM codes JOIN items ON items.rowid = codes.item ORDER BY 1`)
+        .raw()
+        .all();
+    } finally {
+      db.close();
+    }
+  };
+  assert.equal(codes(home).length, 2);
+  assert.deepEqual(codes(home), codes(mirror));
 
   const other = tmp();
   rust(other, "add", "I live in Lisbon");

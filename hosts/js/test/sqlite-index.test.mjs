@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
-import { SqliteIndex } from "../src/sqlite-index.js";
+import { SqliteIndex, coarseCode } from "../src/sqlite-index.js";
 import { scratchDir } from "./helpers/scratch.mjs";
 
 test("a corrupt full-text index (SQLITE_CORRUPT_VTAB) is unavailable, not an sql error", () => {
@@ -65,7 +65,7 @@ test("memories and messages are kept apart: search, count and reflects are per k
   assert.deepEqual(index.reflects("memory"), { generation: 7n, end: 10n });
   assert.deepEqual(index.reflects("message"), { generation: 8n, end: 20n });
   const meta = new Database(file, { readonly: true });
-  assert.equal(meta.prepare("SELECT value FROM meta WHERE key = 'reflects_messages'").pluck().get(), "8 20");
+  assert.equal(meta.prepare("SELECT value FROM meta WHERE key = 'reflects_message_codes'").pluck().get(), "8 20");
   meta.close();
   index.clear({ model: "m", dimension: 2 });
   assert.equal(index.reflects("memory"), undefined);
@@ -269,4 +269,30 @@ test("marks count and fetch the live holders of a scope and follow every write",
   db.close();
   assert.deepEqual(tally(keys, alone, 50), [1n, [0n, 0n, 0n]]);
   index.close();
+});
+
+test("coarse codes: over the largest component, halves away from zero, one per stored vector through every write", () => {
+  // The Rust host's case (host/src/index/coarse.rs): over 128 and times 127 every step is
+  // exact, and 64 is 63.5, a half either way.
+  const [scale, code] = coarseCode([128, -64, 64, 32, 0.5, 0]);
+  assert.deepEqual([...new Int8Array(code.buffer, code.byteOffset, code.length)], [127, -64, 64, 32, 0, 0]);
+  assert.equal(scale, 128 / (127 * Math.sqrt(128 * 128 + 2 * 64 * 64 + 32 * 32 + 0.25)));
+
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
+  const index = new SqliteIndex(file);
+  index.clear({ model: "m", dimension: 2 });
+  const entry = (id, user, embedding) => ({ kind: "memory", id, content: id, ownerUserId: user, embedding });
+  index.upsert([entry("a", "alice", [1, 0.5]), entry("b", "alice", [0, 2]), entry("c", "bob", [3, 1]), entry("d", "alice", [0, 0])]);
+  index.upsert([entry("a", "bob", [0.5, 1]), entry("b", "alice", undefined)]);
+  index.remove(["c"]);
+  index.close();
+  const db = new Database(file, { readonly: true });
+  const codes = db
+    .prepare("SELECT items.id, codes.scope, codes.scale, codes.code FROM codes JOIN items ON items.rowid = codes.item ORDER BY 1")
+    .raw()
+    .all();
+  db.close();
+  // d has no direction and b no vector any more: neither has a code; a moved to bob.
+  assert.deepEqual(codes, [["a", "u:bob", ...coarseCode([0.5, 1])]]);
+  assert.deepEqual([...codes[0][3]], [64, 127]);
 });

@@ -182,7 +182,7 @@ def test_the_index_keeps_memories_and_messages_apart(tmp_path: Path):
     index.set_reflects("message", FileState(8, 20))
     assert (index.reflects("memory"), index.reflects("message")) == (FileState(7, 10), FileState(8, 20))
     with sqlite3.connect(tmp_path / "memory.db") as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'reflects_messages'").fetchone() == ("8 20",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'reflects_message_codes'").fetchone() == ("8 20",)
     index.clear("m", 2)
     assert index.reflects("memory") is None and index.reflects("message") is None
     assert (index.count("memory"), index.count("message")) == (0, 0)

@@ -4,12 +4,14 @@ file from an older version whose items table has no record columns."""
 
 from __future__ import annotations
 
+import math
 import sqlite3
+import struct
 from pathlib import Path
 
 import pytest
 
-from ash_memory.index import OLDER_VERSION, Entry, IndexUnavailable, SqliteIndex
+from ash_memory.index import OLDER_VERSION, Entry, IndexUnavailable, SqliteIndex, coarse_code
 
 
 def ids(hits: list[tuple[str, float]]) -> list[str]:
@@ -193,3 +195,32 @@ def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_writ
     assert index.conn().execute("SELECT count(*) FROM marks").fetchone() == (0,)
     assert index.tally(keys, "alice", None, 50) == (1, [0, 0, 0])
     index.close()
+
+
+def test_coarse_codes_round_halves_away_from_zero_and_follow_every_write(tmp_path: Path):
+    # The Rust host's case (host/src/index/coarse.rs): over 128 and times 127 every step is
+    # exact, and 64 is 63.5, a half either way.
+    scale, code = coarse_code([128.0, -64.0, 64.0, 32.0, 0.5, 0.0])
+    assert list(struct.unpack("6b", code)) == [127, -64, 64, 32, 0, 0]
+    assert scale == 128.0 / (127.0 * math.sqrt(128.0 * 128.0 + 2 * 64.0 * 64.0 + 32.0 * 32.0 + 0.25))
+
+    index = SqliteIndex(tmp_path / "memory.db")
+    index.clear("m", 2)
+
+    def entry(id_: str, user: str, embedding: list[float] | None) -> Entry:
+        return Entry(id_, id_, embedding, user, None, "memory", f'{{"id":"{id_}"}}')
+
+    index.upsert([entry("a", "alice", [1.0, 0.5]), entry("b", "alice", [0.0, 2.0]), entry("c", "bob", [3.0, 1.0]),
+                  entry("d", "alice", [0.0, 0.0])])
+    index.upsert([entry("a", "bob", [0.5, 1.0]), entry("b", "alice", None)])
+    index.remove(["c"])
+    index.close()
+    db = sqlite3.connect(tmp_path / "memory.db")
+    codes = db.execute(
+        "SELECT items.id, codes.scope, codes.scale, codes.code FROM codes JOIN items ON items.rowid = codes.item"
+        " ORDER BY 1"
+    ).fetchall()
+    db.close()
+    # d has no direction and b no vector any more: neither has a code; a moved to bob.
+    assert codes == [("a", "u:bob", *coarse_code([0.5, 1.0]))]
+    assert list(struct.unpack("2b", codes[0][3])) == [64, 127]

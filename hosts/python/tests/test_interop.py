@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,27 @@ def test_python_reads_a_rust_home_without_a_rebuild(home: Path, cli, caplog: pyt
 
 def test_both_hosts_load_the_same_component(cli):
     assert cli("component", "--sha256").stdout.split()[0] == ash_memory.component_sha256()
+
+
+def test_the_coarse_codes_are_the_rust_hosts_byte_for_byte(tmp_path: Path, cli):
+    facts = ["I'm allergic to peanuts", "My wife Sarah loves sushi", "I live in Lisbon", "Meeting at 10:30 on Friday"]
+    here, there = tmp_path / "here", tmp_path / "there"
+    with Memory(here, now=NOW) as m:
+        for fact in facts:
+            m.add(fact, user="alice")
+    for fact in facts:
+        cli("--home", str(there), "--user", "alice", "--now", NOW, "add", fact)
+
+    def codes(home: Path) -> list[tuple]:
+        db = sqlite3.connect(home / "data" / "memory.db")
+        try:
+            return db.execute(
+                "SELECT json_extract(items.record, '$.content'), codes.scope, codes.scale, codes.code"
+                " FROM codes JOIN items ON items.rowid = codes.item ORDER BY 1"
+            ).fetchall()
+        finally:
+            db.close()
+
+    written = codes(here)
+    assert [c[0] for c in written] == sorted(facts)
+    assert written == codes(there)

@@ -45,13 +45,17 @@ _ITEM_INDEXES = (
 )
 
 #: The tables, made on every open. `items.keys` (a JSON list) and `items.lapses` with
-#: `marks` are the entries' marks (see `tally` and `holding`).
+#: `marks` are the entries' marks (see `tally` and `holding`); `codes` holds each vector's
+#: coarse code (`coarse_code`), which this host writes and the Rust host's one-shot
+#: searches read.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
     " pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT)",
     "CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL,"
     " lapses INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL,"
+    " code BLOB NOT NULL, PRIMARY KEY (scope, item)) WITHOUT ROWID",
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
 )
 
@@ -98,9 +102,9 @@ def _of_kind(kind: str) -> str:
 
 def reflects_key(kind: str) -> str:
     """The meta key of the collection state an entry kind reflects."""
-    # Not `reflects` nor `reflects_records`, which versions that kept no records or no marks
-    # move (see the Rust host's index).
-    return "reflects_marks" if kind_prefix(kind) == "" else "reflects_messages"
+    # Not the keys that versions keeping no records, marks or coarse codes move (see the
+    # Rust host's index).
+    return "reflects_codes" if kind_prefix(kind) == "" else "reflects_message_codes"
 
 
 @dataclass
@@ -161,6 +165,27 @@ def usable(v: Sequence[float]) -> bool:
 def f32_bytes(v: Sequence[float]) -> bytes:
     """Little-endian float32, as sqlite-vec stores a vector."""
     return struct.pack(f"<{len(v)}f", *v)
+
+
+def coarse_code(v: Sequence[float]) -> tuple[float, bytes]:
+    """A vector's coarse code, as the Rust host's `index::coarse` makes it: each component
+    over the largest, times 127, rounded half away from zero, and the scale that turns the
+    code's dot product with a unit query back into a cosine. The vector has a direction
+    (`usable`). Summed one by one, as the other hosts do (`sum` may compensate)."""
+    largest = 0.0
+    squares = 0.0
+    for x in v:
+        largest = max(largest, abs(x))
+        squares += x * x
+    levels = []
+    for x in v:
+        t = x / largest * 127.0
+        a = abs(t)
+        r = math.floor(a)
+        if a - r >= 0.5:
+            r += 1
+        levels.append(-r if t < 0 else r)
+    return largest / (127.0 * math.sqrt(squares)), struct.pack(f"{len(levels)}b", *levels)
 
 
 def f32_list(blob: bytes) -> list[float] | None:
@@ -354,6 +379,7 @@ class SqliteIndex:
             conn.execute("DELETE FROM meta")
             conn.execute("DROP TABLE IF EXISTS fts")
             conn.execute("DROP TABLE IF EXISTS marks")
+            conn.execute("DROP TABLE IF EXISTS codes")
             for statement in SCHEMA + _ITEM_INDEXES:
                 conn.execute(statement)
             conn.execute("DROP TABLE IF EXISTS vecs")
@@ -425,6 +451,7 @@ class SqliteIndex:
                     )
                     conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
                     conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
+                    conn.execute("DELETE FROM codes WHERE scope = ?1 AND item = ?2", (row[1], rowid))
                 else:
                     cur = conn.execute(
                         "INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -437,6 +464,10 @@ class SqliteIndex:
                     conn.execute(
                         "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)",
                         (rowid, scope, f32_bytes(vector)),
+                    )
+                    conn.execute(
+                        "INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)",
+                        (scope, rowid, *coarse_code(vector)),
                     )
 
     def remove(self, ids: Sequence[str]) -> None:
@@ -453,6 +484,7 @@ class SqliteIndex:
                 row = conn.execute("SELECT rowid, scope, keys FROM items WHERE id = ?1", (id_,)).fetchone()
                 if row is not None:
                     _unmark(conn, row[0], row[1], row[2])
+                    conn.execute("DELETE FROM codes WHERE scope = ?1 AND item = ?2", (row[1], row[0]))
                     conn.execute("DELETE FROM fts WHERE rowid = ?1", (row[0],))
                     if has_vecs:
                         conn.execute("DELETE FROM vecs WHERE rowid = ?1", (row[0],))
@@ -501,7 +533,7 @@ class SqliteIndex:
             rows = self.conn().execute(
                 "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid\n"
                 "                 WHERE fts MATCH ?1 AND items.scope IN (?2, ?3)\n"
-                "                 ORDER BY bm25(fts) LIMIT ?4",
+                "                 ORDER BY bm25(fts), fts.rowid LIMIT ?4",
                 (" OR ".join(quoted), keys[0], second, k),
             ).fetchall()
         except sqlite3.Error as e:

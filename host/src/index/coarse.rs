@@ -1,0 +1,195 @@
+//! Coarse codes: every stored vector also kept as one byte a component, so that a search
+//! run once (a CLI call) reads a quarter of the bytes to find its candidates.
+//!
+//! Reading a scope's 100,000 float vectors (100 MB at 256 dimensions) through SQLite was
+//! most of a one-shot CLI search at that size (46 of about 50 ms,
+//! `ASH_LOG=ash_memory=debug`). A search now scans the scope's codes in `codes`, keeps the
+//! `candidates` best by the score the codes give, and scores only those again from their
+//! float vectors, exactly as sqlite-vec scores them (`scan::Streamed`). So the scores a
+//! search reports are exact and only which vectors are looked at is approximate: the
+//! bench prints its recall against an exact scan (`ash-memory bench`).
+//!
+//! A code is the vector over its largest component, rounded to the nearest of -127..=127
+//! (halves away from zero, in f64), with the scale that turns a code's dot product with a
+//! unit query back into a cosine: `largest / (127 * norm)`. Scaling each vector by its own
+//! largest component, not by 1, gives the model2vec vectors' typical component (0.06 of a
+//! unit vector whose largest is 0.34) about 22 levels instead of 7. The JavaScript and
+//! Python hosts write the same codes in the same table: an index reads the same whichever
+//! host wrote it.
+
+use rusqlite::{Connection, Transaction, params};
+
+use super::scan::{Best, Scored};
+
+/// The most a component's code reaches, either way.
+const LEVELS: f64 = 127.0;
+
+/// How many of the nearest by code are scored again, to return `k`. Four times over
+/// found 99.95% of an exact search's ten best over the bench's 90,000 vectors, and
+/// more changed nothing; the floor keeps a small `k` from resting on few.
+pub(super) fn candidates(k: usize) -> usize {
+    k.saturating_mul(4).max(128)
+}
+
+/// A vector's code: (scale, one byte a component). The caller has checked that it has a
+/// direction (`usable`).
+pub(super) fn code(v: &[f32]) -> (f64, Vec<u8>) {
+    let largest = v.iter().map(|x| f64::from(*x).abs()).fold(0.0, f64::max);
+    let norm = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>().sqrt();
+    let levels = v
+        .iter()
+        // `f64::round` takes halves away from zero, as the other hosts do by hand.
+        .map(|&x| ((f64::from(x) / largest * LEVELS).round() as i8) as u8)
+        .collect();
+    (largest / (LEVELS * norm), levels)
+}
+
+/// Writes `v`'s code as `rowid`'s in `scope`, replacing one it had there.
+pub(super) fn write(tx: &Transaction<'_>, rowid: i64, scope: &str, v: &[f32]) -> rusqlite::Result<()> {
+    let (scale, levels) = code(v);
+    tx.prepare_cached("INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![scope, rowid, scale, levels])?;
+    Ok(())
+}
+
+/// Removes `rowid`'s code from `scope`, if it has one.
+pub(super) fn erase(tx: &Transaction<'_>, rowid: i64, scope: &str) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM codes WHERE scope = ?1 AND item = ?2")?
+        .execute(params![scope, rowid])?;
+    Ok(())
+}
+
+/// A query as the codes are scored against it: its components as integers in
+/// -`QUERY_LEVELS`..=`QUERY_LEVELS` over its largest, and the scale that turns their dot
+/// product with a code back into the dot product with the query at unit length. In
+/// integers, eight or sixteen products are summed an instruction (`pmaddwd`); in floats the
+/// pass over 90,000 codes took as long as SQLite reading them (about 10 ms each).
+pub(super) struct Query {
+    levels: Vec<i16>,
+    scale: f32,
+}
+
+/// The most a query component reaches either way: fine beside a code's 127 (an error of
+/// 1/8190 of the largest component, against 1/254), and small enough that 4,096
+/// dimensions of products (each at most 4095 * 127) sum within an i32.
+const QUERY_LEVELS: f64 = 4095.0;
+
+impl Query {
+    /// `unit` (a query at unit length) as levels.
+    pub(super) fn new(unit: &[f32]) -> Self {
+        let largest = unit.iter().map(|x| f64::from(*x).abs()).fold(0.0, f64::max);
+        let levels = unit
+            .iter()
+            .map(|&x| (f64::from(x) / largest * QUERY_LEVELS).round() as i16)
+            .collect();
+        Query {
+            levels,
+            scale: (largest / QUERY_LEVELS) as f32,
+        }
+    }
+
+    /// The query's dot product with the vector `code` stands for, at that vector's unit
+    /// length: about its cosine.
+    fn score(&self, scale: f64, code: &[u8]) -> f32 {
+        self.scale * scale as f32 * dot(&self.levels, code) as f32
+    }
+}
+
+/// The rowids of the `count` vectors of `scope` whose codes score best against `query`,
+/// best first, and how many codes were read.
+pub(super) fn nearest(
+    conn: &Connection,
+    scope: &str,
+    query: &Query,
+    count: usize,
+) -> rusqlite::Result<(Vec<i64>, usize)> {
+    let mut stmt = conn.prepare_cached("SELECT item, scale, code FROM codes WHERE scope = ?1")?;
+    let mut rows = stmt.query([scope])?;
+    let mut best = Best::new(count);
+    let mut read = 0;
+    while let Some(row) = rows.next()? {
+        let code = row.get_ref(2)?.as_blob()?;
+        if code.len() != query.levels.len() {
+            continue;
+        }
+        read += 1;
+        best.offer(Scored {
+            score: query.score(row.get(1)?, code),
+            rowid: row.get(0)?,
+            position: 0,
+        });
+    }
+    Ok((best.best_first().into_iter().map(|s| s.rowid).collect(), read))
+}
+
+/// `a . b` with `b` as signed bytes, in integers: sixteen independent sums, which the
+/// compiler turns into widening multiply-adds. AVX2 does sixteen at once where there is
+/// one (the baseline x86-64 target has SSE2 only).
+fn dot(a: &[i16], b: &[u8]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: this CPU has AVX2, checked just above.
+        return unsafe { dot_avx2(a, b) };
+    }
+    dot_in(a, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn dot_avx2(a: &[i16], b: &[u8]) -> i32 {
+    dot_in(a, b)
+}
+
+#[inline(always)]
+fn dot_in(a: &[i16], b: &[u8]) -> i32 {
+    let mut sums = [0i32; 16];
+    let (a16, a_rest) = a.split_at(a.len() / 16 * 16);
+    let (b16, b_rest) = b.split_at(a16.len());
+    for (x, y) in a16.chunks_exact(16).zip(b16.chunks_exact(16)) {
+        for lane in 0..16 {
+            sums[lane] += i32::from(x[lane]) * i32::from(y[lane] as i8);
+        }
+    }
+    let tail: i32 = a_rest
+        .iter()
+        .zip(b_rest)
+        .map(|(x, y)| i32::from(*x) * i32::from(*y as i8))
+        .sum();
+    sums.iter().sum::<i32>() + tail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_spans_the_levels_by_its_largest_component_and_rounds_halves_away_from_zero() {
+        // Over 128 and times 127, every step is exact: 64 is 63.5, a half either way.
+        let (scale, levels) = code(&[128.0, -64.0, 64.0, 32.0, 0.5, 0.0]);
+        let levels: Vec<i8> = levels.into_iter().map(|b| b as i8).collect();
+        assert_eq!(levels, [127, -64, 64, 32, 0, 0]);
+        let norm = (128.0f64 * 128.0 + 2.0 * 64.0 * 64.0 + 32.0 * 32.0 + 0.25).sqrt();
+        assert_eq!(scale, 128.0 / (127.0 * norm));
+    }
+
+    #[test]
+    fn a_codes_score_is_near_the_cosine_it_stands_for() {
+        let v: Vec<f32> = (0..256).map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0).collect();
+        let q: Vec<f32> = (0..256).map(|i| ((i * 53 % 89) as f32 - 44.0) / 3.0).collect();
+        let unit = super::super::scan::unit(&q);
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let cosine: f32 = unit.iter().zip(&v).map(|(a, b)| a * b / norm).sum();
+        let (scale, levels) = code(&v);
+        let coarse = Query::new(&unit).score(scale, &levels);
+        assert!((coarse - cosine).abs() < 0.01, "{coarse} against {cosine}");
+    }
+
+    #[test]
+    fn the_integer_dot_product_counts_every_component_past_a_multiple_of_sixteen() {
+        let a: Vec<i16> = (0..37).map(|i| (i * 113 % 8191) as i16 - 4095).collect();
+        let b: Vec<u8> = (0..37).map(|i| ((i * 7 % 255) as i16 - 127) as i8 as u8).collect();
+        let expected: i32 = a.iter().zip(&b).map(|(x, y)| i32::from(*x) * i32::from(*y as i8)).sum();
+        assert_eq!(dot(&a, &b), expected);
+        assert_eq!(dot_in(&a, &b), expected);
+    }
+}

@@ -1,0 +1,197 @@
+//! What a process that searches once reads: vectors found by their coarse codes, and full
+//! text ranked before its scopes are looked up.
+
+use super::*;
+
+/// An index at `dir` written as a long-lived host would: alice's scope past the size where
+/// a first search goes by codes (`STREAMED_PER_FETCHED` times the candidates of a k of 10),
+/// bob's beside it, then removals, replacements and moves between them.
+fn written(dir: &std::path::Path) {
+    let mut writer = SqliteIndex::new(dir.join("i.db"));
+    writer
+        .clear(&IndexInfo {
+            model: "m".into(),
+            dimension: 24,
+        })
+        .unwrap();
+    let entries: Vec<Entry> = (0..2_000)
+        .map(|n| {
+            let user = if n % 5 == 0 { "bob" } else { "alice" };
+            // Lengths other than one: a code scales by its own largest component.
+            let scale = 0.5 + (n % 7) as f32;
+            let v = noise(n, 24).into_iter().map(|x| x * scale).collect();
+            entry(&format!("m{n}"), "x", v, user)
+        })
+        .collect();
+    writer.upsert(&entries).unwrap();
+    writer
+        .remove(&(1..2_000).step_by(13).map(|n| format!("m{n}")).collect::<Vec<_>>())
+        .unwrap();
+    writer
+        .upsert(&[
+            entry("m2", "x", noise(50_000, 24), "alice"),
+            entry("m3", "x", noise(3, 24), "bob"),
+            entry("m4", "x", vec![0.0; 24], "alice"),
+        ])
+        .unwrap();
+}
+
+/// (scope, rowid) pairs, in order.
+type Placed = Vec<(String, i64)>;
+
+/// Every (scope, rowid) with a code, and every one with a vector.
+fn coded_and_stored(index: &mut SqliteIndex) -> (Placed, Placed) {
+    let conn = index.conn().unwrap();
+    let pairs = |sql: &str| -> Placed {
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    (
+        pairs("SELECT scope, item FROM codes ORDER BY 1, 2"),
+        pairs("SELECT items.scope, items.rowid FROM items JOIN vecs ON vecs.rowid = items.rowid ORDER BY 1, 2"),
+    )
+}
+
+#[test]
+fn codes_follow_every_write_and_a_first_search_by_them_finds_what_sqlite_vec_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    written(dir.path());
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    let (coded, stored) = coded_and_stored(&mut index);
+    assert!(coded.len() > 1_500, "{}", coded.len());
+    assert_eq!(coded, stored, "one code for each stored vector, in its scope");
+
+    let alice_codes = coded.iter().filter(|(scope, _)| scope == "u:alice").count();
+    assert!(
+        alice_codes >= coarse::candidates(10) * STREAMED_PER_FETCHED,
+        "{alice_codes}"
+    );
+    for q in 0..16 {
+        let query = noise(20_000 + q, 24);
+        // A process that searches once: a new connection, nothing in memory.
+        let mut once = SqliteIndex::new(dir.path().join("i.db"));
+        let found: Vec<(String, f32)> = once
+            .knn(&query, 10, &alice())
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.id, h.score))
+            .collect();
+        assert!(once.vectors.is_empty());
+        // The same hits with the same scores, to the bit: the codes choose which vectors
+        // are scored, and those are scored as sqlite-vec scores them.
+        assert_eq!(found, sqlite_vec_scores(&mut once, &query, 10, "u:alice"), "query {q}");
+    }
+}
+
+#[test]
+fn a_first_search_reads_the_codes_and_a_third_the_vectors() {
+    let dir = tempfile::tempdir().unwrap();
+    written(dir.path());
+    let query = noise(70_000, 24);
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    let exact = sqlite_vec_knn(&mut index, &query, 10, "u:alice");
+    // Take the best match's code away: only a search that goes by codes misses it.
+    let best = &exact[0];
+    index
+        .conn()
+        .unwrap()
+        .execute(
+            "DELETE FROM codes WHERE item = (SELECT rowid FROM items WHERE id = ?1)",
+            [best],
+        )
+        .unwrap();
+    let mut once = SqliteIndex::new(dir.path().join("i.db"));
+    let first = knn_ids(&mut once, &query, 10);
+    assert!(!first.contains(best), "{best} in {first:?}");
+    assert_eq!(first[..9], exact[1..], "the rest as they were");
+    knn_ids(&mut once, &noise(70_001, 24), 10);
+    assert_eq!(knn_ids(&mut once, &query, 10), exact, "loaded: every vector scanned");
+}
+
+#[test]
+fn the_same_search_again_is_answered_by_the_last_until_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    written(dir.path());
+    let query = noise(70_000, 24);
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    let first = index.knn(&query, 10, &alice()).unwrap();
+    // Behind the index's back, on its own connection: only a search that reads sees it.
+    index.conn().unwrap().execute("DELETE FROM codes", []).unwrap();
+    let again = index.knn(&query, 10, &alice()).unwrap();
+    assert_eq!(again, first, "answered by the last search");
+    assert!(index.vectors.is_empty(), "and not counted as a search that read");
+    let other = index.knn(&query, 9, &alice()).unwrap();
+    assert_eq!(other[..], first[..9], "another k: read again, the chunks streamed");
+    let ids = |hits: &[Hit]| hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>();
+    assert_eq!(knn_ids(&mut index, &query, 10), ids(&first), "the third: loaded");
+    // A write drops the last answer: the new vector, the query itself, comes first.
+    index.upsert(&[entry("new", "x", query.clone(), "alice")]).unwrap();
+    assert_eq!(knn_ids(&mut index, &query, 10)[0], "new");
+    // So does another connection's.
+    let mut writer = SqliteIndex::new(dir.path().join("i.db"));
+    writer.remove(&["new".into()]).unwrap();
+    assert_eq!(knn_ids(&mut index, &query, 10)[0], first[0].id);
+}
+
+#[test]
+fn a_small_scope_is_streamed_whole_however_its_codes_stand() {
+    let (_dir, mut index) = fresh_index(24);
+    let entries: Vec<Entry> = (0..300)
+        .map(|n| entry(&format!("m{n}"), "x", noise(n, 24), "alice"))
+        .collect();
+    index.upsert(&entries).unwrap();
+    index.conn().unwrap().execute("DELETE FROM codes", []).unwrap();
+    let query = noise(9, 24);
+    assert_eq!(
+        knn_ids(&mut index, &query, 10),
+        sqlite_vec_knn(&mut index, &query, 10, "u:alice"),
+        "fewer vectors than it pays to fetch one by one: the chunks are read"
+    );
+}
+
+/// The ids `text_search` finds for alice, best first.
+fn alice_texts(index: &mut SqliteIndex, term: &str, k: u32) -> Vec<String> {
+    index
+        .text_search(&[term.into()], k, &alice())
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+#[test]
+fn full_text_ranks_every_scope_first_and_joins_when_others_crowd_this_one_out() {
+    let (_dir, mut index) = fresh_index(2);
+    // Bob's short memories rank above alice's longer ones for "peanuts"; equal ones tie.
+    let mut entries: Vec<Entry> = (0..100)
+        .map(|n| entry(&format!("b{n}"), "peanuts", vec![1.0, 0.0], "bob"))
+        .collect();
+    for (id, content) in [
+        ("a1", "peanuts are on the list of things I avoid"),
+        ("a2", "no peanuts"),
+        ("a3", "peanuts again, and more words after them to make it long"),
+        ("t0", "cashews"),
+        ("t1", "cashews"),
+        ("t2", "cashews"),
+    ] {
+        entries.push(entry(id, content, vec![0.0, 1.0], "alice"));
+    }
+    index.upsert(&entries).unwrap();
+    // A hundred of bob's matches rank first: alice's come from the join.
+    assert_eq!(alice_texts(&mut index, "peanuts", 10), ["a2", "a1", "a3"]);
+    assert_eq!(alice_texts(&mut index, "peanuts", 2), ["a2", "a1"]);
+    // Only alice's match: found on the first page. Equal scores in rowid order.
+    assert_eq!(alice_texts(&mut index, "cashews", 10), ["t0", "t1", "t2"]);
+    assert_eq!(alice_texts(&mut index, "cashews", 2), ["t0", "t1"]);
+    let bob = ScopeFilter {
+        user_id: Some("bob".into()),
+        ..alice()
+    };
+    let bobs = index.text_search(&["peanuts".into()], 70, &bob).unwrap();
+    let expected: Vec<String> = (0..70).map(|n| format!("b{n}")).collect();
+    assert_eq!(bobs.iter().map(|h| h.id.clone()).collect::<Vec<_>>(), expected);
+    assert!(index.text_search(&["peanuts".into()], 0, &bob).unwrap().is_empty());
+}

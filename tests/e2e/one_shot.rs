@@ -1,0 +1,88 @@
+//! A CLI search at a size where the index's first search finds its candidates by coarse
+//! codes answers what reading every vector answers, and a term common in another user's
+//! memories does not crowd one's own out: through the CLI, the component, the SQLite index
+//! and the embedded model.
+
+use serde_json::Value;
+
+use crate::ctx::{Ctx, contents, files_only};
+
+/// Alice's memories about kayaks, among 1,500 others; bob has 200 short ones.
+const KAYAKS: [&str; 3] = [
+    "We took the kayak out on the lake last Saturday morning",
+    "My kayak paddle needs a new grip before the summer",
+    "The kayak club meets by the north dock on Thursdays",
+];
+
+/// A search with `--json` and debug logs: (the answer, stderr).
+fn search(ctx: &Ctx, query: &str) -> (Value, String) {
+    let out = ctx
+        .command()
+        .env("ASH_LOG", "debug")
+        .args(["--json", "--user", "alice", "search", query])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{query}: {stderr}");
+    (serde_json::from_slice(&out.stdout).expect("one JSON document"), stderr)
+}
+
+/// Imports `lines` as `user`'s facts.
+fn import(ctx: &Ctx, user: &str, name: &str, lines: impl Iterator<Item = String>) {
+    let file = ctx.home().join(name);
+    std::fs::write(&file, lines.map(|l| l + "\n").collect::<String>()).unwrap();
+    ctx.ok(&["--user", user, "import", file.to_str().unwrap()]);
+}
+
+#[test]
+fn a_first_search_by_codes_answers_as_reading_every_vector_does() {
+    if files_only("the coarse codes are the SQLite index's") {
+        return;
+    }
+    let ctx = Ctx::new();
+    // None of the generated facts replaces another.
+    ctx.config("[memory]\nsupersession_threshold = 0.999\n");
+    const TOPICS: [&str; 6] = ["garden", "invoice", "piano", "bicycle", "recipe", "flight"];
+    const WHEN: [&str; 5] = ["on Monday", "in spring", "after work", "at noon", "last year"];
+    import(
+        &ctx,
+        "alice",
+        "alice.txt",
+        (0..1_500).map(|i| format!("Note {i} about the {} {}", TOPICS[i % 6], WHEN[i / 6 % 5])),
+    );
+    import(&ctx, "bob", "bob.txt", (0..200).map(|i| format!("kayak {i}")));
+    for kayak in KAYAKS {
+        ctx.add("alice", kayak);
+    }
+
+    let queries = ["weekend kayak trip", "kayak", "when does the piano note come up?"];
+    let mut answers = Vec::new();
+    for query in queries {
+        // The first search records its accesses, which the index's records then hold.
+        search(&ctx, query);
+        let (answer, log) = search(&ctx, query);
+        assert!(log.contains("by their codes"), "{query}: {log}");
+        let found = contents(&answer["hits"]);
+        assert!(!found.is_empty(), "{query}");
+        assert!(
+            found.iter().all(|c| !c.starts_with("kayak ")),
+            "{query}: none of bob's: {found:?}"
+        );
+        if query.contains("kayak") {
+            for kayak in KAYAKS {
+                assert!(found.contains(&kayak.to_owned()), "{query}: {kayak} in {found:?}");
+            }
+        }
+        answers.push(answer);
+    }
+
+    // Without codes, a first search reads every vector of the scope: the same answers.
+    let index = rusqlite::Connection::open(ctx.index_path()).unwrap();
+    assert!(index.execute("DELETE FROM codes", []).unwrap() >= 1_503);
+    drop(index);
+    for (query, answer) in queries.into_iter().zip(answers) {
+        let (whole, log) = search(&ctx, query);
+        assert!(log.contains("index: streamed"), "{query}: {log}");
+        assert_eq!(whole, answer, "{query}");
+    }
+}
