@@ -59,3 +59,23 @@ pub(super) fn measure(name: &str, samples: usize) -> Result<EmbedderFigures> {
         batch_ms_per_text: ms(batch) / BATCH as f64,
     })
 }
+
+/// Recall at 10 of a first search (what a CLI call runs: candidates by coarse code) against
+/// an exact scan of every vector, over the bench's queries and 94 facts it never stored
+/// (from `unstored` on), embedded with the model `name`.
+pub(super) fn first_search_recall(home: &std::path::Path, name: &str, unstored: usize) -> Result<f64> {
+    let model = ash_memory::embedded(name).with_context(|| format!("no embedded model {name:?}"))?;
+    let texts: Vec<String> = QUERIES
+        .iter()
+        .map(|q| q.to_string())
+        .chain((0..94).map(|j| fact(unstored + j)))
+        .collect();
+    let vectors = model.embed(&texts).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let index = home.join("data").join("memory.db");
+    Ok(ash_memory::first_search_recall(
+        &index,
+        super::bench_policy::BENCH_USER,
+        &vectors,
+        10,
+    )?)
+}
