@@ -162,16 +162,9 @@ impl Sandbox {
 /// The SHA-256 of a file in hex, read a block at a time.
 fn file_digest(path: &Path) -> std::io::Result<String> {
     use sha2::{Digest, Sha256};
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
     let mut hasher = Sha256::new();
-    let mut block = vec![0u8; 64 * 1024];
-    loop {
-        match file.read(&mut block)? {
-            0 => return Ok(format!("{:x}", hasher.finalize())),
-            n => hasher.update(&block[..n]),
-        }
-    }
+    std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
+    Ok(format!("{:x}", hasher.finalize()))
 }
 
 /// Compiles the component, or loads it from the cache: compiling takes a second or two,
@@ -196,7 +189,9 @@ fn load(engine: &Engine, bytes: &[u8], cache_dir: Option<&Path>) -> Result<Compo
             // version and engine settings they were compiled for. wasmtime maps the file
             // rather than reading it (a copy and 4 MB of fresh pages, a fifth of a small
             // CLI call), so it must not change while mapped: this function only ever
-            // renames a whole new file into place.
+            // renames a whole new file into place. The path is opened twice, to hash and to
+            // map; a file renamed in between is another whole artifact this function
+            // serialized, under the same key.
             match unsafe { Component::deserialize_file(engine, &path) } {
                 Ok(component) => return Ok(component),
                 Err(e) => tracing::debug!(

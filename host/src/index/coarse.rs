@@ -24,9 +24,10 @@ use super::scan::{Best, Scored};
 /// The most a component's code reaches, either way.
 const LEVELS: f64 = 127.0;
 
-/// How many of the nearest by code are scored again, to return `k`. Four times over
-/// found 99.95% of an exact search's ten best over the bench's 90,000 vectors, and
-/// more changed nothing; the floor keeps a small `k` from resting on few.
+/// How many of the nearest by code are scored again, to return `k`: four times `k`, and
+/// at least 128 (a search asks for 40, an add's supersession check for 8). Four times
+/// over found 99.95% of an exact search's ten best over the bench's 90,000 vectors (in
+/// numpy, 300 queries), and more changed nothing.
 pub(super) fn candidates(k: usize) -> usize {
     k.saturating_mul(4).max(128)
 }
@@ -70,8 +71,9 @@ pub(super) struct Query {
 }
 
 /// The most a query component reaches either way: fine beside a code's 127 (an error of
-/// 1/8190 of the largest component, against 1/254), and small enough that 4,096
-/// dimensions of products (each at most 4095 * 127) sum within an i32.
+/// 1/8190 of the largest component, against 1/254). A product is at most 4095 * 128 in
+/// size, so each of `dot`'s sixteen i32 lanes holds 65,536 dimensions' worth (sqlite-vec
+/// takes at most 8,192); the lanes are added in i64.
 const QUERY_LEVELS: f64 = 4095.0;
 
 impl Query {
@@ -125,7 +127,7 @@ pub(super) fn nearest(
 /// `a . b` with `b` as signed bytes, in integers: sixteen independent sums, which the
 /// compiler turns into widening multiply-adds. AVX2 does sixteen at once where there is
 /// one (the baseline x86-64 target has SSE2 only).
-fn dot(a: &[i16], b: &[u8]) -> i32 {
+fn dot(a: &[i16], b: &[u8]) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: this CPU has AVX2, checked just above.
@@ -136,12 +138,12 @@ fn dot(a: &[i16], b: &[u8]) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn dot_avx2(a: &[i16], b: &[u8]) -> i32 {
+fn dot_avx2(a: &[i16], b: &[u8]) -> i64 {
     dot_in(a, b)
 }
 
 #[inline(always)]
-fn dot_in(a: &[i16], b: &[u8]) -> i32 {
+fn dot_in(a: &[i16], b: &[u8]) -> i64 {
     let mut sums = [0i32; 16];
     let (a16, a_rest) = a.split_at(a.len() / 16 * 16);
     let (b16, b_rest) = b.split_at(a16.len());
@@ -150,12 +152,12 @@ fn dot_in(a: &[i16], b: &[u8]) -> i32 {
             sums[lane] += i32::from(x[lane]) * i32::from(y[lane] as i8);
         }
     }
-    let tail: i32 = a_rest
+    let tail: i64 = a_rest
         .iter()
         .zip(b_rest)
-        .map(|(x, y)| i32::from(*x) * i32::from(*y as i8))
+        .map(|(x, y)| i64::from(*x) * i64::from(*y as i8))
         .sum();
-    sums.iter().sum::<i32>() + tail
+    sums.iter().map(|&s| i64::from(s)).sum::<i64>() + tail
 }
 
 #[cfg(test)]
@@ -188,8 +190,11 @@ mod tests {
     fn the_integer_dot_product_counts_every_component_past_a_multiple_of_sixteen() {
         let a: Vec<i16> = (0..37).map(|i| (i * 113 % 8191) as i16 - 4095).collect();
         let b: Vec<u8> = (0..37).map(|i| ((i * 7 % 255) as i16 - 127) as i8 as u8).collect();
-        let expected: i32 = a.iter().zip(&b).map(|(x, y)| i32::from(*x) * i32::from(*y as i8)).sum();
+        let expected: i64 = a.iter().zip(&b).map(|(x, y)| i64::from(*x) * i64::from(*y as i8)).sum();
         assert_eq!(dot(&a, &b), expected);
         assert_eq!(dot_in(&a, &b), expected);
+        // sqlite-vec's largest dimension, every product at its largest: past an i32.
+        let (a, b) = (vec![-4095i16; 8192], vec![(-127i8) as u8; 8192]);
+        assert_eq!(dot(&a, &b), 8192 * 4095 * 127);
     }
 }

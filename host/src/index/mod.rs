@@ -36,7 +36,8 @@ use scan::ScopeVectors;
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 pub const MAX_K: u32 = 4096;
 
-/// Searches of a scope that stream its chunks before its vectors are read into memory.
+/// Searches of a scope that read from the file (by codes, or streaming its chunks) before
+/// its vectors are read into memory.
 const SCANS_BEFORE_LOADING: u32 = 2;
 
 /// How many vectors streaming reads in the time one is fetched by rowid: a scope with fewer
@@ -139,9 +140,9 @@ pub struct SqliteIndex {
     vectors: HashMap<String, ScopeVectors>,
     /// `PRAGMA data_version` when `vectors` last matched the file.
     data_version: i64,
-    /// How many times each scope was searched by streaming its chunks: its third search
-    /// loads it. Loading copies each vector and its id (several streamed scans' worth),
-    /// so a one-call process (the CLI, an add that checks its candidates twice) never does.
+    /// How many times each scope was searched from the file: its third search loads it.
+    /// Loading copies each vector and its id (several streamed scans' worth), so a one-call
+    /// process (the CLI) never does.
     searched: HashMap<String, u32>,
     /// The last knn and what it found, until anything is written: an add searches for
     /// what its fact may supersede twice, before and after judging, with nothing written
@@ -507,10 +508,14 @@ impl SqliteIndex {
     /// scores in the order they were indexed). A query without a direction finds nothing;
     /// a stored vector without one (written by an older version) is skipped.
     ///
-    /// Exact either way: a scope's first two searches each stream its chunks once
-    /// (`streamed_knn`, or sqlite-vec's own knn over chunks laid out otherwise); from its
-    /// third on, its vectors are read into memory once and scanned there (`scan`), and
-    /// read again after another connection writes.
+    /// A scope's first two searches read from the file: candidates by their coarse codes,
+    /// scored again from their vectors (`coarse_knn`), or, in a scope too small for that
+    /// to pay, every vector streamed past the scorer (`streamed_knn`, or sqlite-vec's own
+    /// knn over chunks laid out otherwise). Every score is exact, as sqlite-vec gives it;
+    /// which vectors a search by codes looks at is not, and the bench prints its recall.
+    /// From its third search on, a scope's vectors are read into memory once and all
+    /// scanned there (`scan`), and read again after another connection writes. The same
+    /// search again before anything is written is answered by the last (`last_knn`).
     pub fn knn(&mut self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
         let dim = self.dimension()?;
         if query.len() != dim as usize {
@@ -811,6 +816,7 @@ impl SqliteIndex {
             // Every match was ranked.
             return Ok(hits);
         }
+        tracing::debug!("index: full text: other scopes' matches fill the first {page}, joining");
         let mut stmt = conn
             .prepare_cached(
                 "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid

@@ -186,7 +186,8 @@ impl Best {
 /// `ScopeVectors` would cost a copy and an id of each for one scan.
 ///
 /// The scores are sqlite-vec's own (`sqlite_vec_similarity`), bit for bit, as the
-/// JavaScript and Python hosts get them from its knn: a home reads the same in every host.
+/// JavaScript and Python hosts get them from its knn: a hit scores the same in every host.
+/// (A search by coarse codes scores its candidates here too.)
 /// That arithmetic is one chain of dependent additions, which the compiler cannot spread
 /// over vector lanes, so each vector is first scored the eight-lane way, and only one
 /// that could enter the best is scored again sqlite-vec's way. The pass is bound by SQLite

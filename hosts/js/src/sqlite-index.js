@@ -83,7 +83,7 @@ function kindPrefix(kind) {
  * the largest, times 127, rounded half away from zero (in doubles, as there), and the
  * scale that turns the code's dot product with a unit query back into a cosine. The vector
  * has a direction (`usable`).
- * @param {number[]} v
+ * @param {ArrayLike<number>} v
  * @returns {[number, Buffer]}
  */
 export function coarseCode(v) {
@@ -383,8 +383,10 @@ export class SqliteIndex {
           this.remark(rowid, existing, scope, keys, marks);
           insFts.run(rowid, e.content);
           if (vector !== undefined) {
-            insVec.run(BigInt(rowid), scope, f32Bytes(vector));
-            const [scale, code] = coarseCode(vector);
+            // The code is of the vector as stored, in f32, as the Rust host codes it.
+            const stored = Float32Array.from(vector);
+            insVec.run(BigInt(rowid), scope, f32Bytes(stored));
+            const [scale, code] = coarseCode(stored);
             insCode.run(scope, rowid, scale, code);
           }
         }

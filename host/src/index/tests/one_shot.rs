@@ -34,6 +34,13 @@ fn written(dir: &std::path::Path) {
             entry("m4", "x", vec![0.0; 24], "alice"),
         ])
         .unwrap();
+    // One id twice in one call: its last scope and vector count.
+    writer
+        .upsert(&[
+            entry("m6", "x", noise(60_000, 24), "alice"),
+            entry("m6", "x", noise(60_001, 24), "bob"),
+        ])
+        .unwrap();
 }
 
 /// (scope, rowid) pairs, in order.
@@ -84,6 +91,13 @@ fn codes_follow_every_write_and_a_first_search_by_them_finds_what_sqlite_vec_fin
         // are scored, and those are scored as sqlite-vec scores them.
         assert_eq!(found, sqlite_vec_scores(&mut once, &query, 10, "u:alice"), "query {q}");
     }
+    index
+        .clear(&IndexInfo {
+            model: "m".into(),
+            dimension: 24,
+        })
+        .unwrap();
+    assert_eq!(coded_and_stored(&mut index), (vec![], vec![]), "cleared");
 }
 
 #[test]
@@ -118,22 +132,31 @@ fn the_same_search_again_is_answered_by_the_last_until_anything_is_written() {
     let query = noise(70_000, 24);
     let mut index = SqliteIndex::new(dir.path().join("i.db"));
     let first = index.knn(&query, 10, &alice()).unwrap();
-    // Behind the index's back, on its own connection: only a search that reads sees it.
+    // Behind the index's back, on its own connection (which moves no data_version): only
+    // a search that reads sees the best gone.
+    index
+        .conn()
+        .unwrap()
+        .execute("DELETE FROM items WHERE id = ?1", [&first[0].id])
+        .unwrap();
     index.conn().unwrap().execute("DELETE FROM codes", []).unwrap();
     let again = index.knn(&query, 10, &alice()).unwrap();
     assert_eq!(again, first, "answered by the last search");
-    assert!(index.vectors.is_empty(), "and not counted as a search that read");
+    assert_eq!(index.searched["u:alice"], 1, "and not counted as a search that read");
+    // Another k reads again: the chunks streamed, the best's vector found without its item.
     let other = index.knn(&query, 9, &alice()).unwrap();
-    assert_eq!(other[..], first[..9], "another k: read again, the chunks streamed");
+    assert_eq!(other[..], first[1..9], "another k: read again");
     let ids = |hits: &[Hit]| hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>();
-    assert_eq!(knn_ids(&mut index, &query, 10), ids(&first), "the third: loaded");
+    let loaded = knn_ids(&mut index, &query, 10);
+    assert!(index.vectors.contains_key("u:alice"), "the third: loaded");
+    assert_eq!(loaded[..9], ids(&first)[1..]);
     // A write drops the last answer: the new vector, the query itself, comes first.
     index.upsert(&[entry("new", "x", query.clone(), "alice")]).unwrap();
     assert_eq!(knn_ids(&mut index, &query, 10)[0], "new");
     // So does another connection's.
     let mut writer = SqliteIndex::new(dir.path().join("i.db"));
     writer.remove(&["new".into()]).unwrap();
-    assert_eq!(knn_ids(&mut index, &query, 10)[0], first[0].id);
+    assert_eq!(knn_ids(&mut index, &query, 10)[0], first[1].id);
 }
 
 #[test]

@@ -461,13 +461,15 @@ class SqliteIndex:
                 _remark(conn, rowid, row, scope, e.keys, e.lapses)
                 conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
                 if vector is not None:
+                    stored = f32_bytes(vector)
                     conn.execute(
                         "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)",
-                        (rowid, scope, f32_bytes(vector)),
+                        (rowid, scope, stored),
                     )
+                    # The code is of the vector as stored, in f32, as the Rust host codes it.
                     conn.execute(
                         "INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)",
-                        (scope, rowid, *coarse_code(vector)),
+                        (scope, rowid, *coarse_code(struct.unpack(f"<{len(vector)}f", stored))),
                     )
 
     def remove(self, ids: Sequence[str]) -> None:
