@@ -96,6 +96,63 @@ mod tests {
         assert!(marks.lapses.is_some(), "an event lapses");
     }
 
+    /// The marks of a fixed set of records, spelled out. Indexes keep the marks they were
+    /// written with and trust them while the memories' reflects key stands, so a change
+    /// here (entity recognition, a type's lifetime, a key's spelling) must also move that
+    /// key in every host, so that indexes built under the old rules are rebuilt:
+    /// `EntryKind::reflects_key` (host/src/index/mod.rs), `reflectsKey`
+    /// (hosts/js/src/sqlite-index.js), `reflects_key` (hosts/python/src/ash_memory/index.py),
+    /// and the Postgres backend's layout. Then update what is expected here.
+    #[test]
+    fn the_marks_of_these_records_change_only_with_the_reflects_key() {
+        let record = |json: serde_json::Value| MemoryRecord::parse(&json.to_string()).unwrap();
+        let base = |id: &str, t: &str, content: &str| {
+            serde_json::json!({
+                "id": id, "version": 1, "content": content, "memory_type": t, "embedding": null,
+                "created_at": "2026-01-10T08:30:00.123456789+00:00", "owner_user_id": "u",
+            })
+        };
+        let mut with_subject = base("d", "knowledge", "Ana works at Acme Corp in Lisbon");
+        with_subject["subject_person_ids"] = serde_json::json!(["p7"]);
+        let mut with_entities = base("e", "identity", "I was born in Porto");
+        with_entities["entities"] = serde_json::json!(["name:porto"]);
+        let mut observed = base("f", "observation", "Sarah seemed tired at the #standup");
+        observed["observed_at"] = serde_json::json!("2025-12-01T00:00:00Z");
+        let records = [
+            record(base(
+                "a",
+                "preference",
+                "I love the sushi at Tokyo Bar #food with @sarah",
+            )),
+            record(base("b", "event", "Dentist appointment on 2026-03-14 at 10:30")),
+            record(base(
+                "c",
+                "task",
+                "Send the invoice to https://example.com/pay by Friday",
+            )),
+            record(with_subject),
+            record(with_entities),
+            record(observed),
+        ];
+        let marks: Vec<String> = records
+            .iter()
+            .map(|r| {
+                let m = of(r);
+                format!("{} {:?} {:?}", r.id, m.keys, m.lapses)
+            })
+            .collect();
+        assert_eq!(marks, EXPECTED, "marks derive differently: see this test's comment");
+    }
+
+    const EXPECTED: [&str; 6] = [
+        r#"a ["entity:mention:sarah", "entity:name:bar", "entity:name:tokyo", "entity:tag:food"] None"#,
+        r#"b ["entity:date:2026-03-14"] Some(1770625800123457)"#,
+        r#"c ["entity:url:example.com/pay"] Some(1769243400123457)"#,
+        r#"d ["entity:name:acme", "entity:name:corp", "entity:name:lisbon", "subject:p7"] None"#,
+        r#"e ["entity:name:porto"] None"#,
+        r#"f ["entity:tag:standup"] Some(1764806400000000)"#,
+    ];
+
     /// Live in the index exactly when live in the file, for a search's whole-microsecond
     /// `now`, whatever the nanoseconds of the expiry.
     #[test]
