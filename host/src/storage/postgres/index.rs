@@ -409,7 +409,9 @@ pub(super) fn set_records(client: &mut Conn, revisions: &[Revision]) -> Result<(
     write_marks(client, &ids, &marked)
 }
 
-/// Replaces the marks of the entries `ids` with `marked`, as (id, scope, marks).
+/// Replaces the marks of the entries `ids` with `marked`, as (id, scope, marks). A row
+/// that stays as it was is not written: every search writes its hits' records again
+/// (their accesses), and rewriting their marks each time left dead rows for vacuum.
 fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)]) -> Result<(), IndexError> {
     let (mut key_ids, mut keys, mut scopes, mut lapses) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (id, scope, marks) in marked {
@@ -420,16 +422,23 @@ fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)
             lapses.push(marks.lapses);
         }
     }
-    // Two statements: a `WITH` delete would share the insert's snapshot, and the insert
-    // would skip (as conflicts) the very rows the delete then takes away.
+    // The rows the entries no longer have go; then the new ones come, and a kept one is
+    // updated only when its expiry moved. Two statements: in one `WITH`, the insert would
+    // not see the delete's work.
     client
-        .execute("DELETE FROM marks WHERE id = ANY($1)", &[&ids])
+        .execute(
+            "DELETE FROM marks m WHERE m.id = ANY($1) AND NOT EXISTS (
+                 SELECT 1 FROM unnest($2::text[], $3::text[], $4::text[]) AS n(key, scope, id)
+                 WHERE n.key = m.key AND n.scope = m.scope AND n.id = m.id)",
+            &[&ids, &keys, &scopes, &key_ids],
+        )
         .map_err(sql)?;
     client
         .execute(
             "INSERT INTO marks (key, scope, id, lapses)
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-             ON CONFLICT (key, scope, id) DO UPDATE SET lapses = excluded.lapses",
+             ON CONFLICT (key, scope, id) DO UPDATE SET lapses = excluded.lapses
+             WHERE marks.lapses IS DISTINCT FROM excluded.lapses",
             &[&keys, &scopes, &key_ids, &lapses],
         )
         .map_err(sql)?;

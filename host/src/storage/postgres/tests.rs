@@ -307,7 +307,13 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
             "messages have no marks"
         );
     });
-    // Written again with the same marks (an access, a replay): they stay.
+    // Written again with the same marks (an access, a replay): they stay, not rewritten.
+    let versions = || {
+        pg.psql(&format!(
+            "SET search_path TO ash_{namespace}; SELECT key, id, xmin FROM marks ORDER BY key, id"
+        ))
+    };
+    let before = versions();
     call(&mut storage, |s| {
         s.set_records(&[Revision {
             id: "a".into(),
@@ -328,6 +334,24 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
     call(&mut storage, |s| {
         assert_eq!(tallied(s, &keys, &alone, 50), (3, vec![2, 1, 0]));
         assert_eq!(held(s, &["entity:lisbon"], &alone, 50), ["a", "b"]);
+    });
+    assert!(before.contains("entity:lisbon"), "{before}");
+    assert_eq!(versions(), before, "the same rows, not new versions of them");
+    // The same key with a later expiry: the kept row takes it.
+    call(&mut storage, |s| {
+        s.upsert(&[marked(
+            entry("b", "alice", "two", Some([0.0, 1.0, 0.0])),
+            &["entity:lisbon"],
+            Some(120),
+        )])
+        .unwrap();
+    });
+    call(&mut storage, |s| {
+        assert_eq!(
+            held(s, &["entity:lisbon"], &alone, 110),
+            ["a", "b"],
+            "b lapses at 120 now"
+        );
     });
     call(&mut storage, |s| {
         s.set_records(&[Revision {
