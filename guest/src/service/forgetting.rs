@@ -54,7 +54,8 @@ impl<P: Ports> MemoryService<P> {
             // only freed pages, which the hosts zero (`secure_delete`).
             self.rebuild()?;
         } else {
-            // The index holds content and scope, not subjects: only what left is dropped.
+            // What left is dropped; the memories that kept others get their new records
+            // and marks (`index_changed_records`), their words and vectors unchanged.
             self.index_written(&[], &alone_ids);
         }
         Ok(Forgotten {
