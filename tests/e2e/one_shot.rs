@@ -80,6 +80,22 @@ fn a_first_search_by_codes_answers_as_reading_every_vector_does() {
         answers.push(answer);
     }
 
+    // An add that weighs a candidate searches for candidates again after judging, with
+    // nothing written between: the second search is answered by the first.
+    let out = ctx
+        .command()
+        .env("ASH_LOG", "debug")
+        .args(["--user", "alice", "add", "Note 7 about the invoice in spring"])
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("the supersession rule decides"),
+        "a candidate was weighed: {log}"
+    );
+    assert_eq!(log.matches("by their codes").count(), 1, "{log}");
+
     // Without codes, a first search reads every vector of the scope: the same answers.
     let index = rusqlite::Connection::open(ctx.index_path()).unwrap();
     assert!(index.execute("DELETE FROM codes", []).unwrap() >= 1_503);
