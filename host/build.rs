@@ -1,5 +1,7 @@
-//! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it, and
-//! turns the embedded models' vocabularies into tables compiled in (see `wordpiece_vocab.rs`).
+//! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it, builds
+//! the transformer's encoder as a core module for the JavaScript and Python hosts
+//! (`encoder/wasm`), and turns the embedded models' vocabularies into tables compiled in
+//! (see `wordpiece_vocab.rs`).
 //! The test-only hostile component is built by `tests/support`, a dev-dependency, so
 //! `cargo build`, `cargo run` and `cargo install` never build it.
 
@@ -20,6 +22,9 @@ fn main() -> Result<()> {
         "wit",
         "guest/src",
         "guest/Cargo.toml",
+        "encoder/src",
+        "encoder/Cargo.toml",
+        "encoder/wasm",
         "host/wasm_component.rs",
         "host/wordpiece_vocab.rs",
         "host/model/tokenizer.json",
@@ -34,16 +39,21 @@ fn main() -> Result<()> {
     wordpiece_vocab::generate_transformer(&models.join("transformer"), &out_dir.join("transformer_vocab.rs"))?;
     let component = out_dir.join("ash_memory_policy.wasm");
     wasm_component::build(&root, "ash-memory-guest", "ash_memory_guest", &component)?;
-    publish(&component, &wasm_component::target_dir(&root).join(ARTIFACT))
+    let modules = wasm_component::build_modules(&root, &["ash-memory-encoder-wasm"])?;
+    let target = wasm_component::target_dir(&root);
+    publish(&component, &target.join(COMPONENT))?;
+    publish(&modules.join("ash_memory_encoder_wasm.wasm"), &target.join(ENCODER))
 }
 
-/// Where the JavaScript and Python hosts (`hosts/`) find the very bytes this build embeds.
-const ARTIFACT: &str = "ash_memory_policy.wasm";
+/// Where the JavaScript and Python hosts (`hosts/`) find the very component this build
+/// embeds, and the encoder module.
+const COMPONENT: &str = "ash_memory_policy.wasm";
+const ENCODER: &str = "ash_memory_encoder.wasm";
 
-/// Copies the component to `to`, through a temporary file and a rename, so that a debug
-/// and a release build running at once never leave a reader half a file.
-fn publish(component: &std::path::Path, to: &std::path::Path) -> Result<()> {
+/// Copies `from` to `to`, through a temporary file and a rename, so that a debug and a
+/// release build running at once never leave a reader half a file.
+fn publish(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
     let tmp = to.with_extension(format!("wasm.{}.tmp", std::process::id()));
-    std::fs::copy(component, &tmp).with_context(|| format!("copying the component to {}", tmp.display()))?;
+    std::fs::copy(from, &tmp).with_context(|| format!("copying {} to {}", from.display(), tmp.display()))?;
     std::fs::rename(&tmp, to).with_context(|| format!("renaming {} to {}", tmp.display(), to.display()))
 }

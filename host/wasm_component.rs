@@ -1,7 +1,8 @@
 //! Building a guest crate into a component, shared by `host/build.rs` (the policy) and
 //! `tests/support/build.rs` (the test-only hostile guest): `cargo build` for
 //! wasm32-unknown-unknown in `<target>/wasm-guest`, then `wit-component` wraps the core
-//! module, which carries wit-bindgen's component-type section, into a component. Building
+//! module, which carries wit-bindgen's component-type section, into a component. The host's
+//! script also builds the transformer's encoder, a plain core module (`build_modules`). Building
 //! for wasm32-unknown-unknown rather than wasip2 is what keeps WASI out: the component
 //! imports only `ash:memory/*`.
 
@@ -13,6 +14,12 @@ use anyhow::{Context, Result, bail};
 /// Builds the workspace package `package` (at `root`) for wasm32 with the `guest` profile
 /// and writes its component to `out`. `crate_name` is the package's library name.
 pub fn build(root: &Path, package: &str, crate_name: &str, out: &Path) -> Result<()> {
+    let modules = build_modules(root, &[package])?;
+    encode(&modules.join(format!("{crate_name}.wasm")), out)
+}
+
+/// Builds the workspace packages `packages` for wasm32 with the `guest` profile and returns the folder their core modules (`<crate_name>.wasm`) are in.
+pub fn build_modules(root: &Path, packages: &[&str]) -> Result<PathBuf> {
     // A target dir of its own: the outer cargo holds the lock on the workspace's.
     let target_dir = target_dir(root).join("wasm-guest");
     ensure_wasm_target()?;
@@ -20,9 +27,11 @@ pub fn build(root: &Path, package: &str, crate_name: &str, out: &Path) -> Result
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
         .args(["build", "--profile", "guest", "--target", "wasm32-unknown-unknown"])
-        .args(["-p", package])
         .arg("--target-dir")
         .arg(&target_dir);
+    for package in packages {
+        cmd.args(["-p", package]);
+    }
     // Flags meant for the host build must not leak into the wasm build.
     for var in [
         "CARGO_ENCODED_RUSTFLAGS",
@@ -32,14 +41,14 @@ pub fn build(root: &Path, package: &str, crate_name: &str, out: &Path) -> Result
     ] {
         cmd.env_remove(var);
     }
+    let names = packages.join(", ");
     let status = cmd
         .status()
-        .with_context(|| format!("running cargo to build {package}"))?;
+        .with_context(|| format!("running cargo to build {names}"))?;
     if !status.success() {
-        bail!("building {package} for wasm32 failed");
+        bail!("building {names} for wasm32 failed");
     }
-    let module = target_dir.join(format!("wasm32-unknown-unknown/guest/{crate_name}.wasm"));
-    encode(&module, out)
+    Ok(target_dir.join("wasm32-unknown-unknown/guest"))
 }
 
 /// The workspace's target folder: `$CARGO_TARGET_DIR`, else `<root>/target`.

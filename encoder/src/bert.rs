@@ -24,6 +24,10 @@ const LAYER_NORM_EPS: f32 = 1e-12;
 pub const DIMENSION: usize = HIDDEN;
 /// The longest text the position table allows, in tokens.
 pub const MAX_TOKENS: usize = POSITIONS;
+/// Tokens per forward pass in [`Encoder::encode_many`]: bounds the pass's buffers (about
+/// 60 MB at this size: six 384-wide rows and one 1536-wide row of float32 per token) while
+/// letting many short texts share each pass over the weights.
+pub const TOKENS_PER_PASS: usize = 4096;
 
 struct LayerNorm {
     gain: Vec<f32>,
@@ -90,6 +94,28 @@ impl<'a> Encoder<'a> {
             embedding_norm: norm("embeddings.LayerNorm")?,
             layers,
         })
+    }
+
+    /// [`Self::encode`] over any number of texts, in passes of at most
+    /// [`TOKENS_PER_PASS`] tokens (a longer text has a pass of its own).
+    ///
+    /// # Panics
+    ///
+    /// As [`Self::encode`].
+    pub fn encode_many(&self, texts: &[Vec<u32>]) -> Vec<Vec<f32>> {
+        let mut vectors = Vec::with_capacity(texts.len());
+        let mut start = 0;
+        while start < texts.len() {
+            let mut end = start;
+            let mut tokens = 0;
+            while end < texts.len() && (end == start || tokens + texts[end].len() <= TOKENS_PER_PASS) {
+                tokens += texts[end].len();
+                end += 1;
+            }
+            vectors.extend(self.encode(&texts[start..end]));
+            start = end;
+        }
+        vectors
     }
 
     /// One unit vector per text, each given as its token ids ([CLS] ... [SEP]).
@@ -179,7 +205,8 @@ fn attend([q, k, v]: [&[f32]; 3], span: Range<usize>, context: &mut [f32]) {
             let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0;
             for s in scores.iter_mut() {
-                *s = (*s - max).exp();
+                // libm's rather than the platform's: the same bits in every build.
+                *s = libm::expf(*s - max);
                 sum += *s;
             }
             let at = (span.start + i) * HIDDEN + h * HEAD;

@@ -25,4 +25,4 @@ mod bert;
 mod linear;
 mod weights;
 
-pub use bert::{DIMENSION, Encoder, MAX_TOKENS};
+pub use bert::{DIMENSION, Encoder, MAX_TOKENS, TOKENS_PER_PASS};

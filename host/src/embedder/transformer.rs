@@ -17,11 +17,6 @@ pub(super) use vocab::VOCAB;
 
 const WEIGHTS: &[u8] = include_bytes!("../../model/transformer/model.safetensors");
 
-/// Tokens per forward pass: bounds the pass's buffers (about 60 MB at this size: six
-/// 384-wide rows and one 1536-wide row of float32 per token) while letting many short texts
-/// share each pass over the weights.
-const TOKENS_PER_PASS: usize = 4096;
-
 /// The embedded transformer.
 pub struct TransformerEmbedder {
     encoder: OnceLock<Result<Encoder<'static>, String>>,
@@ -69,19 +64,7 @@ impl Embedder for TransformerEmbedder {
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let encoder = self.encoder()?;
         let ids: Vec<Vec<u32>> = texts.iter().map(|t| tokens(t)).collect();
-        let mut vectors = Vec::with_capacity(texts.len());
-        let mut start = 0;
-        while start < ids.len() {
-            let mut end = start;
-            let mut tokens = 0;
-            while end < ids.len() && (end == start || tokens + ids[end].len() <= TOKENS_PER_PASS) {
-                tokens += ids[end].len();
-                end += 1;
-            }
-            vectors.extend(encoder.encode(&ids[start..end]));
-            start = end;
-        }
-        Ok(vectors)
+        Ok(encoder.encode_many(&ids))
     }
     fn model_id(&self) -> &str {
         Self::MODEL_ID
