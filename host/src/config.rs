@@ -122,7 +122,7 @@ pub struct LlmConfig {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EmbedderConfig {
-    /// "static" (the default), "transformer" or "openai".
+    /// "transformer" (the default), "static" or "openai".
     pub provider: Option<String>,
     pub base_url: Option<String>,
     pub model: Option<String>,
@@ -200,7 +200,7 @@ impl Config {
             path: home.config(),
             message,
         };
-        let provider = e.provider.as_deref().unwrap_or("static");
+        let provider = e.provider.as_deref().unwrap_or("transformer");
         if let Some(model) = embedder::embedded(provider) {
             return Ok(model);
         }

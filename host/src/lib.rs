@@ -24,8 +24,8 @@
 //! The component's capabilities are the host's modules, one per WIT import: `files`
 //! (JSONL collections with a journal, so that each call is one transaction), `index`
 //! (sqlite-vec and FTS5 in one SQLite file) or both on Postgres with pgvector
-//! (`[storage] backend = "postgres"`, shared by several hosts), `embedder` (a static model in the binary, or
-//! an OpenAI-compatible service), `llm` (OpenAI-compatible, or none), `clock`, `ids`,
+//! (`[storage] backend = "postgres"`, shared by several hosts), `embedder` (all-MiniLM-L6-v2 or its static
+//! distillation, in the binary, or an OpenAI-compatible service), `llm` (OpenAI-compatible, or none), `clock`, `ids`,
 //! `log` and `settings` (`config.toml`). Bring your own model by implementing [`Embedder`]
 //! or [`Llm`] and handing it to the builder.
 //!

@@ -205,6 +205,17 @@ export declare class StaticEmbedder implements Embedder {
   isRemote(): boolean;
 }
 
+/** The embedded transformer, all-MiniLM-L6-v2 with int8 weights run by the Rust host's
+ * encoder compiled to WebAssembly: 384 dimensions, no network. */
+export declare class TransformerEmbedder implements Embedder {
+  constructor(dir?: string);
+  embed(texts: string[]): Float32Array[];
+  modelId(): string;
+  dimension(): number;
+  supersessionThreshold(): number;
+  isRemote(): boolean;
+}
+
 /** A synchronous HTTP client for OpenAI-compatible services (a worker thread does the I/O). */
 export declare class HttpClient {
   constructor(options?: { timeoutSecs?: number; retries?: number; apiKeyEnv?: string; backoffMs?: number });

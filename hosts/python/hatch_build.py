@@ -1,7 +1,9 @@
-"""Copies the policy component and the embedded model into the package when a wheel or
+"""Copies the policy component and the embedded models into the package when a wheel or
 sdist is built. The component comes from `$ASH_COMPONENT` if set, else from the workspace's
 `../../target/ash_memory_policy.wasm` (written by the Rust build, or by `ash-memory component
---out FILE`); the model from `../../host/model`, the files the Rust binary embeds. Neither
+--out FILE`); the models from `../../host/model`, the files the Rust binary embeds, and the
+transformer's encoder module from `$ASH_ENCODER` or beside the component
+(`target/ash_memory_encoder.wasm`, written by the Rust build). Neither
 copy is kept in git; a build without a source fails with a message saying so, unless the
 package already holds a copy (an sdist being built into a wheel)."""
 
@@ -35,14 +37,19 @@ class ComponentHook(BuildHookInterface):  # type: ignore[misc]
             )
         model = root / "src" / "ash_memory" / "model"
         shared = root.parent.parent / "host" / "model"
-        for name in MODEL_FILES:
-            if (shared / name).is_file():
-                model.mkdir(exist_ok=True)
-                if not (model / name).exists() or (model / name).read_bytes() != (shared / name).read_bytes():
-                    shutil.copyfile(shared / name, model / name)
+        encoder = os.environ.get("ASH_ENCODER")
+        copies = [(shared / name, name) for name in MODEL_FILES]
+        copies += [(shared / "transformer" / name, f"transformer/{name}") for name in TRANSFORMER_FILES]
+        copies.append((Path(encoder) if encoder else source.parent / "ash_memory_encoder.wasm", "transformer/encoder.wasm"))
+        (model / "transformer").mkdir(parents=True, exist_ok=True)
+        for source_file, name in copies:
+            if source_file.is_file():
+                if not (model / name).exists() or (model / name).read_bytes() != source_file.read_bytes():
+                    shutil.copyfile(source_file, model / name)
             elif not (model / name).is_file():
-                raise RuntimeError(f"no {name} at {shared}: build from the ash-memory repository")
+                raise RuntimeError(f"no {source_file}: build from the ash-memory repository (cargo build writes the encoder)")
 
 
-#: The embedded model: the three files the Rust host embeds, and their licence notice.
+#: The embedded models: the files the Rust host embeds, and their licence notice.
 MODEL_FILES = ("tokenizer.json", "model.safetensors", "config.json", "NOTICE")
+TRANSFORMER_FILES = ("tokenizer.json", "model.safetensors")

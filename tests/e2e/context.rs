@@ -43,13 +43,13 @@ fn a_reply_is_found_by_the_question_it_answers_and_the_question_is_returned_apar
     ctx.add("without", REPLY);
 
     // With its context the reply comes first, found by the word "Japan" it never says
-    // and closer in meaning; the same words without it rank below an unrelated note.
+    // and closer in meaning; the same words without it are much further from the question
+    // (with the static model they rank below an unrelated note).
     let with = hits(&ctx, "with", "Have I visited Japan?");
     let without = hits(&ctx, "without", "Have I visited Japan?");
     assert_eq!(with[0].0, REPLY, "{with:?}");
-    assert_ne!(without[0].0, REPLY, "{without:?}");
     let similarity = |hits: &[(String, f64)]| hits.iter().find(|h| h.0 == REPLY).map_or(0.0, |h| h.1);
-    assert!(similarity(&with) > similarity(&without) + 0.1, "{with:?} {without:?}");
+    assert!(similarity(&with) > similarity(&without) + 0.25, "{with:?} {without:?}");
 
     // Kept in the record and returned apart from the content; the table shows only the
     // content.
@@ -166,8 +166,10 @@ fn eval_reads_contexts_and_they_find_replies() {
         .collect();
     std::fs::write(&bare, stripped.join("\n")).unwrap();
 
-    let with = ctx.json(&["eval", &fixture]);
-    let without = ctx.json(&["eval", bare.to_str().unwrap()]);
+    // The static model's figures (with the transformer, the default, the replies' MRR is
+    // 0.75 with their contexts and 0.5 without).
+    let with = ctx.json(&["eval", "--embedder", "static", &fixture]);
+    let without = ctx.json(&["eval", "--embedder", "static", bare.to_str().unwrap()]);
     let mrr = |r: &Value, category: &str| r["categories"][category]["mrr"].as_f64().unwrap();
     // With their contexts the replies rank first and second; without, lower. The cost is
     // at the top: the turn after a statement holds it as context, and one of the two

@@ -86,7 +86,7 @@ fn switching_embedders_asks_for_a_rebuild_instead_of_mixing_vectors() {
     ctx.config(&config(&server.base_url()));
     let err = ctx.fails(&["--user", "u", "search", "peanuts"]);
     assert!(
-        err.contains("rebuild-index") && err.contains("256") && err.contains("16"),
+        err.contains("rebuild-index") && err.contains("384") && err.contains("16"),
         "{err}"
     );
     assert_eq!(

@@ -55,7 +55,8 @@ fn eval_native_runs_the_same_policy_without_the_sandbox_and_agrees() {
 }
 
 /// The questions the issue found the static model missing ("What is my job?", "What vehicle
-/// do I own?", "How much do I jog?") among notes that share their words.
+/// do I own?", "How much do I jog?") among notes that share their words: the default model
+/// finds them.
 #[test]
 fn the_transformer_finds_reworded_questions_the_static_model_ranks_below_word_matches() {
     let ctx = Ctx::new();
@@ -63,8 +64,8 @@ fn the_transformer_finds_reworded_questions_the_static_model_ranks_below_word_ma
         "{}/../tests/e2e/data/eval-paraphrase-small.jsonl",
         env!("CARGO_MANIFEST_DIR")
     );
-    let stat = ctx.json(&["eval", &file]);
-    let transformer = ctx.json(&["eval", "--embedder", "transformer", &file]);
+    let stat = ctx.json(&["eval", "--embedder", "static", &file]);
+    let transformer = ctx.json(&["eval", &file]);
     let close = |v: &serde_json::Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
     let (s, t) = (&stat["overall"], &transformer["overall"]);
     assert_eq!((&s["questions"], &t["questions"]), (&json!(4), &json!(4)));

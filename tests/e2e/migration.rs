@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use ash_memory::{Embedder, StaticEmbedder};
+use ash_memory::{Embedder, TransformerEmbedder};
 use serde_json::{Value, json};
 
 use crate::ctx::Ctx;
@@ -180,8 +180,8 @@ fn a_legacy_store_is_migrated_on_first_open_and_kept_untouched() {
     let private = |p: &Path, mode: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
     std::fs::create_dir_all(ctx.home().join("data")).unwrap();
     private(&ctx.home().join("data"), 0o700);
-    let model = StaticEmbedder::new();
-    build_legacy_store(&ctx.index_path(), 256, |t| {
+    let model = TransformerEmbedder::new();
+    build_legacy_store(&ctx.index_path(), 384, |t| {
         model.embed(&[t.to_owned()]).unwrap().remove(0)
     });
     private(&ctx.index_path(), 0o600);

@@ -75,7 +75,7 @@ fn an_export_imported_into_a_new_home_exports_the_same_records() {
         (&header["format"], &header["version"]),
         (&json!("ash-memory-export"), &json!(1))
     );
-    assert_eq!(header["dimension"], 256);
+    assert_eq!(header["dimension"], 384);
     let kinds: Vec<&str> = lines[1..].iter().map(|l| l["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "person").count(), 1);
     assert_eq!(kinds.iter().filter(|k| **k == "memory").count(), 5, "{kinds:?}");

@@ -70,7 +70,7 @@ fn stats_count_what_the_home_holds_and_tell_the_index_state() {
     );
     assert_eq!(st["archived"], serde_json::json!({"deleted": 1}));
     assert_eq!((&st["people"], &st["quarantined"]), (&1.into(), &1.into()));
-    assert_eq!(st["index"]["dimension"], 256);
+    assert_eq!(st["index"]["dimension"], 384);
 
     // A week later the standup is past its lifetime; after gc the index is in step.
     let later = ctx.json(&["--now", "2026-03-09T09:00:00Z", "stats"]);

@@ -2,7 +2,7 @@
 
 use base64::Engine as _;
 
-use ash_memory::{Embedder, StaticEmbedder};
+use ash_memory::{Embedder, TransformerEmbedder};
 
 use crate::ctx::{Ctx, contents};
 
@@ -56,7 +56,7 @@ fn the_jsonl_line_has_the_seed_fields_and_the_right_embedding() {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
         .collect();
-    let expected = StaticEmbedder::new()
+    let expected = TransformerEmbedder::new()
         .embed(&["User prefers dark mode".into()])
         .unwrap()
         .remove(0);

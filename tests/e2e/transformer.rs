@@ -1,11 +1,12 @@
-//! `[embedder] provider = "transformer"`: all-MiniLM-L6-v2 run in the host from the weights
-//! embedded in the binary, through the real component, index and CLI.
+//! The embedded transformer, the default (`[embedder] provider = "transformer"`):
+//! all-MiniLM-L6-v2 run in the host from the weights embedded in the binary, through the
+//! real component, index and CLI; and the static model it replaced as the default.
 
 use base64::Engine as _;
 
 use crate::ctx::Ctx;
 
-const CONFIG: &str = "[embedder]\nprovider = \"transformer\"\n";
+const STATIC: &str = "[embedder]\nprovider = \"static\"\n";
 const MODEL: &str = "all-minilm-l6-v2-int8";
 
 fn facts(ctx: &Ctx) {
@@ -29,8 +30,8 @@ fn dimension(line: &serde_json::Value) -> usize {
 
 #[test]
 fn the_transformer_embeds_adds_and_answers_a_reworded_question_first() {
+    // No config: the default.
     let ctx = Ctx::new();
-    ctx.config(CONFIG);
     facts(&ctx);
     let lines = ctx.memory_lines();
     assert!(
@@ -59,13 +60,15 @@ fn the_transformer_embeds_adds_and_answers_a_reworded_question_first() {
 }
 
 /// Both models run in the host, so a change between them costs only time: the next call
-/// embeds every memory again, once, and writes the new vectors back.
+/// embeds every memory again, once, and writes the new vectors back. A home written on the
+/// static model when it was the default, with no config, is switched the same way.
 #[test]
 fn switching_from_the_static_model_embeds_every_memory_again_once_by_itself() {
     let ctx = Ctx::new();
+    ctx.config(STATIC);
     facts(&ctx);
     assert!(ctx.memory_lines().iter().all(|l| dimension(l) == 256));
-    ctx.config(CONFIG);
+    ctx.config("");
     let out = ctx.run(&["--json", "--user", "u", "search", "What is my job?"]);
     assert!(out.status.success(), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -96,7 +99,7 @@ fn switching_from_the_static_model_embeds_every_memory_again_once_by_itself() {
     let again = ctx.json(&["rebuild-index"]);
     assert_eq!(again["embedded"].as_u64(), Some(0), "{again}");
     // And back: the static model's vectors were replaced, so they are embedded again too.
-    ctx.config("");
+    ctx.config(STATIC);
     let hits = ctx.json(&["--user", "u", "search", "What is my job?"]);
     assert!(hits["hits"][0]["similarity"].is_number(), "{hits}");
     assert!(ctx.memory_lines().iter().rev().take(4).all(|l| dimension(l) == 256));

@@ -64,10 +64,12 @@ fn eviction_stays_within_the_callers_scope() {
 }
 
 /// Defect 2: content without any usable direction (emoji only) is stored without a vector
-/// and never breaks the scope; content that shows nothing is refused as empty.
+/// and never breaks the scope; content that shows nothing is refused as empty. Only the
+/// static model gives such vectors (the transformer's [CLS] and [SEP] always give one).
 #[test]
 fn a_vector_without_direction_never_poisons_a_scope() {
     let ctx = Ctx::new();
+    ctx.config("[embedder]\nprovider = \"static\"\n");
     let smiley = ctx.json(&["--user", "u", "add", "🙂"]);
     assert_eq!(smiley["embedded"], false, "{smiley}");
     ctx.add("u", "I'm allergic to peanuts");

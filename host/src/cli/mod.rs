@@ -247,8 +247,8 @@ enum Command {
     /// `host/src/eval.rs`
     Eval {
         file: PathBuf,
-        /// The embedded model to measure: static (the default) or transformer
-        #[arg(long, default_value = "static", value_parser = clap::builder::PossibleValuesParser::new(ash_memory::EMBEDDED_MODELS))]
+        /// The embedded model to measure: transformer (the default, as in a home) or static
+        #[arg(long, default_value = "transformer", value_parser = clap::builder::PossibleValuesParser::new(ash_memory::EMBEDDED_MODELS))]
         embedder: String,
         /// Run the policy linked natively instead of the component: the same figures without
         /// the sandbox (for tuning; the figures to report come from the component)

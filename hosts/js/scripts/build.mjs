@@ -1,6 +1,6 @@
 // `npm run build`: transpiles the policy component with jco (instantiation mode, so that
 // the imports are supplied as objects) into generated/, ships a copy of the component
-// itself, copies the embedded model into model/, and records the sha256 of the input and of every output, which the loader
+// itself, copies the embedded models into model/, and records the sha256 of the input and of every output, which the loader
 // checks: the JS that runs is the transpilation of the component the package ships.
 
 import { createHash } from "node:crypto";
@@ -52,16 +52,22 @@ for (const name of fs.readdirSync(interfaces)) {
   if (fixed !== text) fs.writeFileSync(file, fixed);
 }
 
-// The embedded model: the very files the Rust binary embeds, copied rather than kept in git
-// twice.
+// The embedded models: the very files the Rust binary embeds, copied rather than kept in git
+// twice, and the transformer's encoder as the Rust build compiled it to WebAssembly
+// (`encoder/wasm`; $ASH_ENCODER names another copy).
 const modelSource = path.join(root, "../../host/model");
 const modelDir = path.join(root, "model");
-fs.mkdirSync(modelDir, { recursive: true });
-for (const name of ["tokenizer.json", "model.safetensors", "config.json", "NOTICE"]) {
-  const from = path.join(modelSource, name);
+const encoder = path.resolve(process.env.ASH_ENCODER || path.join(path.dirname(input), "ash_memory_encoder.wasm"));
+const copies = [
+  ...["tokenizer.json", "model.safetensors", "config.json", "NOTICE"].map((name) => [path.join(modelSource, name), name]),
+  ...["tokenizer.json", "model.safetensors"].map((name) => [path.join(modelSource, "transformer", name), `transformer/${name}`]),
+  [encoder, "transformer/encoder.wasm"],
+];
+fs.mkdirSync(path.join(modelDir, "transformer"), { recursive: true });
+for (const [from, name] of copies) {
   if (fs.existsSync(from)) fs.copyFileSync(from, path.join(modelDir, name));
   else if (!fs.existsSync(path.join(modelDir, name))) {
-    console.error(`no ${name} at ${modelSource}: build from the ash-memory repository`);
+    console.error(`no ${from}: build from the ash-memory repository (cargo build writes the encoder)`);
     process.exit(1);
   }
 }

@@ -4,6 +4,7 @@
 export { openMemory, Memory, sequentialIds } from "./memory.js";
 export { componentSha256, componentPath } from "./component.js";
 export { StaticEmbedder } from "./embedder.js";
+export { TransformerEmbedder } from "./transformer.js";
 export { OpenAiEmbedder, OpenAiLlm, NoLlm } from "./openai.js";
 export { HttpClient } from "./http.js";
 export * from "./errors.js";

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Clock } from "./clock.js";
 import { HTTP_RETRIES, loadConfig } from "./config.js";
 import { StaticEmbedder } from "./embedder.js";
+import { TransformerEmbedder } from "./transformer.js";
 import {
   BusyError, ConfigError, InvalidInputError, MemoryError, PersonNotFoundError, SandboxError,
   StorageError, fromGuest,
@@ -41,15 +42,11 @@ function makeLog(option) {
 /** Builds the embedder `config.toml` asks for. */
 function buildEmbedder(config, where) {
   const e = config.embedder;
-  const provider = e.provider ?? "static";
+  const provider = e.provider ?? "transformer";
   if (provider === "static") return new StaticEmbedder();
-  if (provider === "transformer") {
-    // The encoder is native code in the Rust host; refusing keeps a shared home's vectors
-    // from switching model back and forth between hosts.
-    throw new ConfigError(`${where}: [embedder] provider "transformer" runs only in the native host (ash-memory); this host offers "static" and "openai"`);
-  }
+  if (provider === "transformer") return new TransformerEmbedder();
   if (provider !== "openai") {
-    throw new ConfigError(`${where}: [embedder] provider ${JSON.stringify(provider)} is not one of "static", "openai"`);
+    throw new ConfigError(`${where}: [embedder] provider ${JSON.stringify(provider)} is not one of "static", "transformer", "openai"`);
   }
   for (const key of ["base_url", "model", "dimensions"]) {
     if (e[key] === undefined) throw new ConfigError(`${where}: [embedder] ${key} is required for openai`);

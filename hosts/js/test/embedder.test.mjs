@@ -41,11 +41,3 @@ test("vectors are unit length, 256 dimensions", () => {
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
   assert.ok(Math.abs(norm - 1) < 1e-5);
 });
-
-test("a home configured for the Rust host's transformer is refused, and left as it was", async () => {
-  const home = scratchDir("ash-transformer-");
-  const config = path.join(home, "config.toml");
-  fs.writeFileSync(config, '[embedder]\nprovider = "transformer"\n');
-  await assert.rejects(openMemory({ home }), (e) => e instanceof ConfigError && /transformer.*native host/.test(e.message));
-  assert.deepEqual(fs.readdirSync(home), ["config.toml"]);
-});

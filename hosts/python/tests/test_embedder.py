@@ -56,11 +56,3 @@ def test_texts_without_known_tokens_give_zero_vectors():
     assert all(x == 0.0 for x in v[0]) and all(x == 0.0 for x in v[1])
     assert len(v[0]) == 256
 
-
-def test_a_home_configured_for_the_rust_hosts_transformer_is_refused_and_left_as_it_was(home: Path):
-    home.mkdir()
-    (home / "config.toml").write_text('[embedder]\nprovider = "transformer"\n')
-    with pytest.raises(ash_memory.ConfigError) as e:
-        Memory(home)
-    assert "transformer" in str(e.value) and "native host" in str(e.value)
-    assert sorted(p.name for p in home.iterdir()) == ["config.toml"]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .embedder import Embedder, OpenAiEmbedder, StaticEmbedder
+from .transformer import TransformerEmbedder
 from .errors import ConfigError, IoError
 from .http import HttpClient
 from .llm import Llm, NoLlm, OpenAiLlm
@@ -82,9 +83,9 @@ class Config:
         return config
 
     def build_embedder(self) -> Embedder:
-        """The configured embedder: the embedded static model by default."""
+        """The configured embedder: the embedded transformer by default."""
         e = self.embedder
-        provider = e.get("provider", "static")
+        provider = e.get("provider", "transformer")
         if provider == "static":
             return StaticEmbedder()
         if provider == "openai":
@@ -94,11 +95,9 @@ class Config:
             http = HttpClient(float(e.get("timeout_secs", 30)), HTTP_RETRIES, e.get("api_key_env"))
             return OpenAiEmbedder(http, e["base_url"], e["model"], e["dimensions"])
         if provider == "transformer":
-            # The encoder is native code in the Rust host; refusing keeps a shared home's
-            # vectors from switching model back and forth between hosts.
-            raise ConfigError(f'{self.path}: [embedder] provider "transformer" runs only in the native host '
-                              '(ash-memory); this host offers "static" and "openai"')
-        raise ConfigError(f'{self.path}: [embedder] provider "{provider}" is not one of "static", "openai"')
+            return TransformerEmbedder()
+        raise ConfigError(
+            f'{self.path}: [embedder] provider "{provider}" is not one of "static", "transformer", "openai"')
 
     def build_llm(self) -> Llm:
         """The configured language model, or none."""
