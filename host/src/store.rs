@@ -54,7 +54,7 @@ impl MemoryStoreBuilder {
         self.ids = ids;
         self
     }
-    /// Replaces the embedded static embedder.
+    /// Replaces the embedder `config.toml` names (by default the embedded transformer).
     pub fn embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
         self.embedder = Some(embedder);
         self

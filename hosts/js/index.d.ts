@@ -195,7 +195,7 @@ export declare const ERROR_CLASSES: Record<ErrorKind, typeof MemoryError>;
 /** The `MemoryError` for an error the component returned (a WIT `variant error`). */
 export declare function fromGuest(e: unknown): MemoryError;
 
-/** The embedded static model (the default embedder): 256 dimensions, no network. */
+/** The embedded static model (`provider = "static"`): 256 dimensions, no network. */
 export declare class StaticEmbedder implements Embedder {
   constructor(dir?: string);
   embed(texts: string[]): Float32Array[];
@@ -205,8 +205,8 @@ export declare class StaticEmbedder implements Embedder {
   isRemote(): boolean;
 }
 
-/** The embedded transformer, all-MiniLM-L6-v2 with int8 weights run by the Rust host's
- * encoder compiled to WebAssembly: 384 dimensions, no network. */
+/** The embedded transformer (the default embedder), all-MiniLM-L6-v2 with int8 weights run
+ * by the Rust host's encoder compiled to WebAssembly: 384 dimensions, no network. */
 export declare class TransformerEmbedder implements Embedder {
   constructor(dir?: string);
   embed(texts: string[]): Float32Array[];

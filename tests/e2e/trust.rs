@@ -86,6 +86,11 @@ fn a_vector_without_direction_never_poisons_a_scope() {
         assert!(err.contains("empty"), "{invisible:?}: {err}");
     }
     assert_eq!(ctx.snapshot(), before);
+
+    // The default model gives the same content a vector.
+    let default = Ctx::new();
+    let smiley = default.json(&["--user", "u", "add", "🙂"]);
+    assert_eq!(smiley["embedded"], true, "{smiley}");
 }
 
 /// Defect 2, from a hostile embedding service: zeros and absurd values are never indexed.

@@ -27,7 +27,9 @@ use std::sync::Mutex;
 use ash_memory_encoder::{DIMENSION, Encoder, MAX_TOKENS};
 
 struct State {
-    encoder: Option<Encoder<'static>>,
+    /// Leaked, so that `encode` holds no lock while it runs: a trap there (out of memory)
+    /// would otherwise leave the lock taken and every later call trapping.
+    encoder: Option<&'static Encoder<'static>>,
     error: String,
 }
 
@@ -86,7 +88,7 @@ pub unsafe extern "C" fn load(ptr: *const u8, len: u32) -> u32 {
     let bytes: &'static [u8] = unsafe { std::slice::from_raw_parts(ptr, len as usize) };
     match Encoder::load(bytes) {
         Ok(encoder) => {
-            state().encoder = Some(encoder);
+            state().encoder = Some(Box::leak(Box::new(encoder)));
             0
         }
         Err(e) => fail(format!("the transformer's weights did not load: {e}")),
@@ -101,12 +103,23 @@ pub unsafe extern "C" fn load(ptr: *const u8, len: u32) -> u32 {
 /// float32.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn encode(ids: *const u32, lens: *const u32, count: u32, out: *mut f32) -> u32 {
+    if count == 0 {
+        return 0;
+    }
+    let Some(floats) = (count as usize).checked_mul(DIMENSION) else {
+        return fail(format!("{count} texts is more vectors than memory holds"));
+    };
+    let Some(encoder) = state().encoder else {
+        return fail("encode before load: load the weights first".into());
+    };
     // SAFETY: as the caller promises.
     let lens = unsafe { std::slice::from_raw_parts(lens, count as usize) };
     if let Some(bad) = lens.iter().find(|&&n| n == 0 || n as usize > MAX_TOKENS) {
         return fail(format!("a text of {bad} tokens: each needs 1 to {MAX_TOKENS}"));
     }
-    let total = lens.iter().map(|&n| n as usize).sum();
+    let Some(total) = lens.iter().try_fold(0usize, |sum, &n| sum.checked_add(n as usize)) else {
+        return fail("more tokens than memory holds".into());
+    };
     // SAFETY: as the caller promises.
     let ids = unsafe { std::slice::from_raw_parts(ids, total) };
     let mut texts = Vec::with_capacity(lens.len());
@@ -115,16 +128,9 @@ pub unsafe extern "C" fn encode(ids: *const u32, lens: *const u32, count: u32, o
         texts.push(ids[at..at + n as usize].to_vec());
         at += n as usize;
     }
-    let vectors = {
-        let s = state();
-        let Some(encoder) = s.encoder.as_ref() else {
-            drop(s);
-            return fail("encode before load: load the weights first".into());
-        };
-        encoder.encode_many(&texts)
-    };
+    let vectors = encoder.encode_many(&texts);
     // SAFETY: as the caller promises.
-    let out = unsafe { std::slice::from_raw_parts_mut(out, lens.len() * DIMENSION) };
+    let out = unsafe { std::slice::from_raw_parts_mut(out, floats) };
     for (chunk, v) in out.chunks_exact_mut(DIMENSION).zip(&vectors) {
         chunk.copy_from_slice(v);
     }

@@ -1,6 +1,6 @@
-// The `embedder` import's default: the static model2vec model shipped in model/, giving
-// vectors bit-identical to the Rust host's (model2vec-rs 0.4.0), because they are stored
-// in memories.jsonl and compared across hosts.
+// The `embedder` import's static model (the default is transformer.js): the model2vec model
+// shipped in model/, giving vectors bit-identical to the Rust host's (model2vec-rs 0.4.0),
+// because they are stored in memories.jsonl and compared across hosts.
 
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -50,3 +50,14 @@ test("a home on the transformer finds what a paraphrase asks, and records the mo
   const lines = fs.readFileSync(path.join(home, "memory/memories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
   assert.ok(lines.every((l) => l.embedding_model === TransformerEmbedder.MODEL_ID));
 });
+
+test("a module that cannot load leaves adds stored without a vector, found by their words", async () => {
+  const home = scratchDir("ash-transformer-broken-");
+  const broken = scratchDir("ash-no-model-");
+  const mem = await openMemory({ home, now: NOW, embedder: new TransformerEmbedder(broken) });
+  const added = await mem.add(alice, { content: "I drive a 2015 Subaru Outback" });
+  assert.equal(added.memories[0].embedded, false);
+  const found = await mem.search(alice, { query: "Subaru" });
+  assert.equal(found.hits[0].content, "I drive a 2015 Subaru Outback");
+  mem.close();
+});

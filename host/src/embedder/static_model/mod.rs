@@ -1,4 +1,4 @@
-//! The static default: a token -> vector table distilled from all-MiniLM-L6-v2. A text's
+//! The static model (`[embedder] provider = "static"`): a token -> vector table distilled from all-MiniLM-L6-v2. A text's
 //! vector is the normalized mean of its tokens' rows.
 //!
 //! Nothing is loaded: the vocabulary is a sorted table compiled in by the build script

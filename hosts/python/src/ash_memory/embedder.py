@@ -1,5 +1,5 @@
-"""The `embedder` import: the static model shipped in the package, or an OpenAI-compatible
-service over HTTP.
+"""The `embedder` import's static model shipped in the package, and an OpenAI-compatible
+service over HTTP (the default, the transformer, is in `transformer.py`).
 
 The static model must give vectors bit-identical to the Rust host's (model2vec-rs 0.4.0),
 because vectors are stored in `memories.jsonl` and compared across hosts. Every step that

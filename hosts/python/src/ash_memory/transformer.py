@@ -20,8 +20,14 @@ from typing import Any, Sequence
 from .embedder import EmbedUnavailable
 
 
+#: The loaded encoder, shared by every memory a process opens (loading copies 24 MB), and
+#: the lock its calls are made under.
+_SHARED: _Encoder | None = None
+_LOCK = threading.Lock()
+
+
 class TransformerEmbedder:
-    """The embedded transformer: 384 dimensions, no network."""
+    """The embedded transformer, the default: 384 dimensions, no network."""
 
     #: The model id recorded in the index (the Rust host's `TransformerEmbedder::MODEL_ID`).
     model_id = "all-minilm-l6-v2-int8"
@@ -31,31 +37,36 @@ class TransformerEmbedder:
     supersession_threshold = 0.5
     is_remote = False
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loaded: _Encoder | None = None
-
-    def _load(self) -> _Encoder:
-        """Compiles the module and copies the weights in on first use: commands that embed
-        nothing never pay for it."""
-        if self._loaded is None:
+    @staticmethod
+    def _load() -> _Encoder:
+        """Compiles the module and copies the weights in on first use, once per process:
+        commands that embed nothing never pay for it. Called under `_LOCK`."""
+        global _SHARED
+        if _SHARED is None:
             try:
-                self._loaded = _Encoder()
+                _SHARED = _Encoder()
             except Exception as e:  # any failure to load means no vectors, not a crash
                 raise EmbedUnavailable(f"the embedded transformer failed to load: {e}") from e
-        return self._loaded
+        return _SHARED
 
     def token_ids(self, text: str) -> list[int]:
         """`text`'s token ids as the model was trained on them: [CLS], the text's, [SEP]."""
-        with self._lock:
+        with _LOCK:
             return self._load().token_ids(text)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """One unit vector per text."""
+        """One unit vector per text; raises EmbedUnavailable if the module fails."""
+        global _SHARED
         if not texts:
             return []
-        with self._lock:
-            return self._load().embed(texts)
+        with _LOCK:
+            encoder = self._load()
+            try:
+                return encoder.embed(texts)
+            except Exception as e:
+                # A trap may leave the module's allocator half-updated: load afresh next time.
+                _SHARED = None
+                raise EmbedUnavailable(f"the embedded transformer failed: {e}") from e
 
 
 class _Encoder:
@@ -90,7 +101,8 @@ class _Encoder:
         self._check(self._call("load", at, len(weights)))
 
     def _call(self, name: str, *args: int) -> int:
-        return int(self.fn[name](self.store, *args))
+        # wasm's i32 comes back signed: addresses past 2 GiB would be negative.
+        return int(self.fn[name](self.store, *args)) & 0xFFFFFFFF
 
     def _alloc(self, n: int) -> int:
         at = self._call("alloc", n)
