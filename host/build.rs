@@ -40,13 +40,15 @@ fn main() -> Result<()> {
     let component = out_dir.join("ash_memory_policy.wasm");
     wasm_component::build(&root, "ash-memory-guest", "ash_memory_guest", &component)?;
     let modules = wasm_component::build_modules(&root, &["ash-memory-encoder-wasm"])?;
+    let encoder = out_dir.join(ENCODER);
+    std::fs::copy(modules.join("ash_memory_encoder_wasm.wasm"), &encoder)?;
     let target = wasm_component::target_dir(&root);
     publish(&component, &target.join(COMPONENT))?;
-    publish(&modules.join("ash_memory_encoder_wasm.wasm"), &target.join(ENCODER))
+    publish(&encoder, &target.join(ENCODER))
 }
 
-/// Where the JavaScript and Python hosts (`hosts/`) find the very component this build
-/// embeds, and the encoder module.
+/// Where the JavaScript and Python hosts (`hosts/`) find the very component and encoder
+/// module this build embeds.
 const COMPONENT: &str = "ash_memory_policy.wasm";
 const ENCODER: &str = "ash_memory_encoder.wasm";
 

@@ -75,7 +75,8 @@ pub use contract::{
     Stats, StoredTurn, Turn,
 };
 pub use embedder::{
-    EMBEDDED_MODELS, EmbedError, Embedder, OpenAiEmbedder, StaticEmbedder, TransformerEmbedder, embedded,
+    EMBEDDED_MODELS, ENCODER_MODULE, EmbedError, Embedder, OpenAiEmbedder, StaticEmbedder, TransformerEmbedder,
+    embedded,
 };
 pub use error::{Error, ErrorKind};
 pub use eval::{EvalReport, EvalSet, KS, Scores};

@@ -3,7 +3,8 @@ sdist is built. The component comes from `$ASH_COMPONENT` if set, else from the 
 `../../target/ash_memory_policy.wasm` (written by the Rust build, or by `ash-memory component
 --out FILE`); the models from `../../host/model`, the files the Rust binary embeds, and the
 transformer's encoder module from `$ASH_ENCODER` or beside the component
-(`target/ash_memory_encoder.wasm`, written by the Rust build). Neither
+(`target/ash_memory_encoder.wasm`, written by the Rust build, or by `ash-memory component
+--encoder --out FILE`). Neither
 copy is kept in git; a build without a source fails with a message saying so, unless the
 package already holds a copy (an sdist being built into a wheel)."""
 

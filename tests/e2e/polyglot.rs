@@ -193,6 +193,32 @@ fn the_three_hosts_load_the_same_component() {
     assert_eq!(String::from_utf8_lossy(&python.stdout).trim(), published);
 }
 
+/// The encoder module the other hosts run is the one the Rust binary hands out, and the one
+/// each package ships.
+#[test]
+fn the_three_hosts_run_the_same_encoder_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("encoder.wasm");
+    let ctx = Ctx::new();
+    ctx.ok(&["component", "--encoder", "--out", out.to_str().unwrap()]);
+    let handed_out = std::fs::read(&out).unwrap();
+    let built = std::fs::read(component().with_file_name("ash_memory_encoder.wasm")).unwrap();
+    assert!(handed_out == built, "the binary's encoder differs from the build's");
+    let digest: String = Sha256::digest(&built).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(ctx.ok(&["component", "--encoder", "--sha256"]).trim(), digest);
+    // JavaScript's copy, and the installed Python package's.
+    let js_copy = std::fs::read(js().join("model/transformer/encoder.wasm")).unwrap();
+    assert!(js_copy == built, "hosts/js ships another encoder");
+    let python = run(
+        "the Python package's encoder",
+        command(python())
+            .args(["-c", "import ash_memory, pathlib; print(pathlib.Path(ash_memory.__file__).parent / 'model/transformer/encoder.wasm')"])
+            .current_dir(std::env::temp_dir()),
+    );
+    let installed = std::fs::read(String::from_utf8_lossy(&python.stdout).trim()).unwrap();
+    assert!(installed == built, "the Python package ships another encoder");
+}
+
 /// The collections of a home, by path: what must be the same bytes in every host.
 fn collections(home: &Path) -> BTreeMap<String, Vec<u8>> {
     [

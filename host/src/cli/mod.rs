@@ -266,6 +266,9 @@ enum Command {
         /// Print its sha256 instead
         #[arg(long, conflicts_with = "out")]
         sha256: bool,
+        /// The transformer's encoder module instead, which the other hosts run
+        #[arg(long)]
+        encoder: bool,
     },
     /// Run conformance scenarios (tests/conformance/*.json) against this host
     Conformance {
@@ -398,7 +401,9 @@ pub fn run() -> Result<()> {
             output::Output { json: cli.json }.eval(&report);
             return Ok(());
         }
-        Command::Component { out, sha256 } => return component::run(out.as_deref(), *sha256),
+        Command::Component { out, sha256, encoder } => {
+            return component::run(out.as_deref(), *sha256, *encoder);
+        }
         Command::Conformance {
             files,
             keep,

@@ -14,7 +14,7 @@ mod wordpiece;
 
 pub use openai::OpenAiEmbedder;
 pub use static_model::StaticEmbedder;
-pub use transformer::TransformerEmbedder;
+pub use transformer::{ENCODER_MODULE, TransformerEmbedder};
 
 pub use crate::bindings::ash::memory::embedder::Error as EmbedError;
 

@@ -17,6 +17,10 @@ pub(super) use vocab::VOCAB;
 
 const WEIGHTS: &[u8] = include_bytes!("../../model/transformer/model.safetensors");
 
+/// The same encoder compiled to a WebAssembly core module (`encoder/wasm`), which the
+/// JavaScript and Python hosts run: `ash-memory component --encoder` hands it out.
+pub const ENCODER_MODULE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_memory_encoder.wasm"));
+
 /// The embedded transformer.
 pub struct TransformerEmbedder {
     encoder: OnceLock<Result<Encoder<'static>, String>>,

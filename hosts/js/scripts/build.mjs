@@ -54,7 +54,8 @@ for (const name of fs.readdirSync(interfaces)) {
 
 // The embedded models: the very files the Rust binary embeds, copied rather than kept in git
 // twice, and the transformer's encoder as the Rust build compiled it to WebAssembly
-// (`encoder/wasm`; $ASH_ENCODER names another copy).
+// (`encoder/wasm`; $ASH_ENCODER names another copy, which `ash-memory component --encoder
+// --out FILE` writes).
 const modelSource = path.join(root, "../../host/model");
 const modelDir = path.join(root, "model");
 const encoder = path.resolve(process.env.ASH_ENCODER || path.join(path.dirname(input), "ash_memory_encoder.wasm"));

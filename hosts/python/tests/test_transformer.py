@@ -50,3 +50,22 @@ def test_a_home_on_the_transformer_answers_a_paraphrase(home: Path):
         assert hits[0].similarity > 0.4
     lines = [json.loads(x) for x in (home / "memory" / "memories.jsonl").read_text().splitlines()]
     assert lines and all(x["embedding_model"] == TransformerEmbedder.model_id for x in lines)
+
+
+def test_the_compiled_encoder_is_cached_and_loaded_without_compiling(tmp_path: Path, monkeypatch):
+    import wasmtime
+
+    from ash_memory import transformer
+
+    monkeypatch.setenv("ASH_CACHE_DIR", str(tmp_path))
+    first = transformer._Encoder()
+    cached = sorted(p.name for p in tmp_path.iterdir())
+    assert len(cached) == 2 and cached[0].endswith(".cwasm") and cached[1].endswith(".cwasm.sha256"), cached
+
+    class NotCompiled(wasmtime.Module):  # deserializing still works; compiling fails
+        def __init__(self, *_args: object) -> None:
+            raise AssertionError("compiled again")
+
+    monkeypatch.setattr(wasmtime, "Module", NotCompiled)
+    second = transformer._Encoder()
+    assert second.embed(["I drive a 2015 Subaru Outback"]) == first.embed(["I drive a 2015 Subaru Outback"])

@@ -16,6 +16,7 @@ import os
 import threading
 from importlib import resources
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import wasmtime
 from wasmtime import component as wc
@@ -30,6 +31,9 @@ WASMTIME_VERSION = "50.0.1"
 _lock = threading.Lock()
 _engine: wasmtime.Engine | None = None
 _compiled: dict[str, wc.Component] = {}
+
+#: What `load_cached` compiles: a component or a core module.
+Compiled = TypeVar("Compiled", wc.Component, wasmtime.Module)
 
 
 def component_path() -> Path | None:
@@ -92,21 +96,31 @@ def compile_component(wasm: bytes, cache_dir: Path | None) -> wc.Component:
     with _lock:
         if digest in _compiled:
             return _compiled[digest]
-    component = _load_cached(eng, wasm, digest, cache_dir)
-    with _lock:
-        _compiled[digest] = component
-    return component
-
-
-def _load_cached(eng: wasmtime.Engine, wasm: bytes, digest: str, cache_dir: Path | None) -> wc.Component:
     def compile_() -> wc.Component:
         try:
             return wc.Component(eng, wasm)
         except wasmtime.WasmtimeError as e:
             raise SandboxError(f"cannot load the policy component: {e}") from e
 
+    component = load_cached(eng, wasm, cache_dir, "policy", compile_, wc.Component.deserialize)
+    with _lock:
+        _compiled[digest] = component
+    return component
+
+
+def load_cached(
+    eng: wasmtime.Engine,
+    wasm: bytes,
+    cache_dir: Path | None,
+    kind: str,
+    compile_: Callable[[], Compiled],
+    deserialize: Callable[[wasmtime.Engine, bytes], Compiled],
+) -> Compiled:
+    """`compile_()` of `wasm` (a component or a core module, `kind` naming it in temporary
+    files), through the on-disk cache in `cache_dir` when there is one."""
     if cache_dir is None:
         return compile_()
+    digest = hashlib.sha256(wasm).hexdigest()
     path = cache_dir / f"python-wasmtime-{WASMTIME_VERSION}-{digest[:32]}.cwasm"
     digest_path = path.with_suffix(".cwasm.sha256")
     try:
@@ -114,22 +128,22 @@ def _load_cached(eng: wasmtime.Engine, wasm: bytes, digest: str, cache_dir: Path
         want = digest_path.read_text().strip()
         if hashlib.sha256(artifact).hexdigest() == want:
             # Deserializing trusts the bytes as machine code: only ones whose digest matches.
-            return wc.Component.deserialize(eng, artifact)
-        log.warning("compiled component cache %s does not match its digest; compiling again", path)
+            return deserialize(eng, artifact)
+        log.warning("compiled %s cache %s does not match its digest; compiling again", kind, path)
     except (OSError, wasmtime.WasmtimeError):
         pass
-    component = compile_()
+    compiled = compile_()
     # The cache is an optimisation: failing to write it is not an error. The digest is
     # renamed into place last, so a half-written artifact is never trusted.
     try:
-        serialized = bytes(component.serialize())
+        serialized = bytes(compiled.serialize())
         cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_dir / f".python-policy-{os.getpid()}.tmp"
-        tmp_digest = cache_dir / f".python-policy-{os.getpid()}.sha256.tmp"
+        tmp = cache_dir / f".python-{kind}-{os.getpid()}.tmp"
+        tmp_digest = cache_dir / f".python-{kind}-{os.getpid()}.sha256.tmp"
         tmp.write_bytes(serialized)
         os.replace(tmp, path)
         tmp_digest.write_text(hashlib.sha256(serialized).hexdigest())
         os.replace(tmp_digest, digest_path)
     except (OSError, wasmtime.WasmtimeError) as e:
-        log.debug("cannot cache the compiled component in %s: %s", cache_dir, e)
-    return component
+        log.debug("cannot cache the compiled %s in %s: %s", kind, cache_dir, e)
+    return compiled

@@ -17,6 +17,7 @@ import threading
 from importlib import resources
 from typing import Any, Sequence
 
+from .component import default_cache_dir, load_cached
 from .embedder import EmbedUnavailable
 
 
@@ -85,7 +86,11 @@ class _Encoder:
         self.tokenizer.no_padding()
         truncation = json.loads(spec).get("truncation") or {}
         self.store = wasmtime.Store(wasmtime.Engine())
-        module = wasmtime.Module(self.store.engine, (base / "encoder.wasm").read_bytes())
+        wasm = (base / "encoder.wasm").read_bytes()
+        # Compiled once per machine, as the policy component is.
+        module = load_cached(
+            self.store.engine, wasm, default_cache_dir(), "encoder",
+            lambda: wasmtime.Module(self.store.engine, wasm), wasmtime.Module.deserialize)
         instance = wasmtime.Instance(self.store, module, [])
         exports = instance.exports(self.store)
         self.memory: Any = exports["memory"]
