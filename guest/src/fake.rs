@@ -32,6 +32,8 @@ pub struct FakePorts {
     pub llm_calls: Cell<usize>,
     /// Bytes handed out by each read of a collection, in order.
     pub reads: RefCell<Vec<(Collection, usize)>>,
+    /// The limit of each `index_newest` call, in order.
+    pub newest_asked: RefCell<Vec<u32>>,
 }
 
 pub const DIM: usize = 32;
@@ -257,6 +259,36 @@ impl Ports for FakePorts {
         // The host promises no order: the fake gives one no search may rely on.
         held.sort_by(|a, b| b.id.cmp(&a.id));
         Ok(held)
+    }
+    fn index_newest(
+        &self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<Held>>, IndexError> {
+        self.newest_asked.borrow_mut().push(limit);
+        let index = self.index.borrow();
+        Ok(keys
+            .iter()
+            .map(|key| {
+                let mut holders: Vec<&IndexEntry> = index
+                    .values()
+                    .filter(|e| Self::in_scope(e, scope) && e.marks.lapses.is_none_or(|at| at > now))
+                    .filter(|e| e.marks.keys.contains(key) && e.record.is_some())
+                    .collect();
+                holders.sort_by(|a, b| b.marks.observed.cmp(&a.marks.observed).then(a.id.cmp(&b.id)));
+                holders
+                    .into_iter()
+                    .take(limit as usize)
+                    .map(|e| Held {
+                        id: e.id.clone(),
+                        record: e.record.clone().unwrap_or_default(),
+                        embedding: e.embedding.clone(),
+                    })
+                    .collect()
+            })
+            .collect())
     }
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError> {
         Ok(self

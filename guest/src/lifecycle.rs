@@ -5,6 +5,14 @@ use chrono::{DateTime, Utc};
 
 use crate::record::{MemoryRecord, parse_time};
 
+/// When what the record says was observed (`observed_at`), else when it was made; the
+/// epoch when neither reads. Its lifetime runs from here, and a profile and the people in a
+/// context are ordered by it.
+pub fn observed(record: &MemoryRecord) -> DateTime<Utc> {
+    let basis = record.observed_at.as_deref().unwrap_or(&record.created_at);
+    parse_time(basis).unwrap_or(DateTime::UNIX_EPOCH)
+}
+
 /// The moment the record stops being live on its own (ignoring supersession), if any:
 /// the earlier of `expires_at` and the type's TTL after `observed_at` (else `created_at`).
 pub fn expiry(record: &MemoryRecord) -> Option<DateTime<Utc>> {

@@ -7,8 +7,10 @@ use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
 
+use crate::conversation::profile;
 use crate::entities;
 use crate::lifecycle;
+use crate::memory_type::MemoryType;
 use crate::ports::Marks;
 use crate::record::MemoryRecord;
 
@@ -16,6 +18,15 @@ use crate::record::MemoryRecord;
 pub fn subject(person_id: &str) -> String {
     format!("subject:{person_id}")
 }
+
+/// The key of the memories a profile may hold of this type
+/// (`conversation::profile::is_candidate`).
+pub fn profile(memory_type: MemoryType) -> String {
+    format!("profile:{}", memory_type.as_str())
+}
+
+/// The key of personal reflections.
+pub const REFLECTION: &str = "reflection";
 
 /// The key of the memories holding an entity (as `entities::recognise` spells it).
 pub fn entity(entity: &str) -> String {
@@ -46,7 +57,8 @@ pub fn whole_micros(at: DateTime<Utc>) -> DateTime<Utc> {
 }
 
 /// A record's marks: its subjects, its entities (found again from its content when the
-/// record predates keeping them, as search does), and its expiry.
+/// record predates keeping them, as search does), whether a profile may hold it or it is a
+/// personal reflection, its expiry, and when it was observed.
 pub fn of(record: &MemoryRecord) -> Marks {
     let found;
     let held = match &record.entities {
@@ -61,10 +73,15 @@ pub fn of(record: &MemoryRecord) -> Marks {
         .iter()
         .map(|id| subject(id))
         .chain(held.iter().map(|e| entity(e)))
+        .chain(profile::is_candidate(record).then(|| profile(record.memory_type)))
+        .chain(
+            (record.memory_type == MemoryType::Reflection && record.chat_id.is_none()).then(|| REFLECTION.to_owned()),
+        )
         .collect();
     Marks {
         keys: keys.into_iter().collect(),
         lapses: lifecycle::expiry(record).map(lapse),
+        observed: micros(lifecycle::observed(record)),
     }
 }
 
@@ -118,6 +135,14 @@ mod tests {
         with_entities["entities"] = serde_json::json!(["name:porto"]);
         let mut observed = base("f", "observation", "Sarah seemed tired at the #standup");
         observed["observed_at"] = serde_json::json!("2025-12-01T00:00:00Z");
+        let mut related = base("h", "relationship", "Sarah is my sister");
+        related["subject_person_ids"] = serde_json::json!(["p8"]);
+        let mut theirs = base("i", "preference", "She likes Italian food");
+        theirs["subject_person_ids"] = serde_json::json!(["p8"]);
+        let mut shared = base("j", "preference", "We like the window table");
+        shared["chat_id"] = serde_json::json!("c1");
+        let mut shared_reflection = base("k", "reflection", "The team ships on Fridays");
+        shared_reflection["chat_id"] = serde_json::json!("c1");
         let records = [
             record(base(
                 "a",
@@ -133,24 +158,34 @@ mod tests {
             record(with_subject),
             record(with_entities),
             record(observed),
+            record(base("g", "reflection", "The user plans trips months ahead")),
+            record(related),
+            record(theirs),
+            record(shared),
+            record(shared_reflection),
         ];
         let marks: Vec<String> = records
             .iter()
             .map(|r| {
                 let m = of(r);
-                format!("{} {:?} {:?}", r.id, m.keys, m.lapses)
+                format!("{} {:?} {:?} {}", r.id, m.keys, m.lapses, m.observed)
             })
             .collect();
         assert_eq!(marks, EXPECTED, "marks derive differently: see this test's comment");
     }
 
-    const EXPECTED: [&str; 6] = [
-        r#"a ["entity:mention:sarah", "entity:name:bar", "entity:name:tokyo", "entity:tag:food"] None"#,
-        r#"b ["entity:date:2026-03-14"] Some(1770625800123457)"#,
-        r#"c ["entity:url:example.com/pay"] Some(1769243400123457)"#,
-        r#"d ["entity:name:acme", "entity:name:corp", "entity:name:lisbon", "subject:p7"] None"#,
-        r#"e ["entity:name:porto"] None"#,
-        r#"f ["entity:tag:standup"] Some(1764806400000000)"#,
+    const EXPECTED: [&str; 11] = [
+        r#"a ["entity:mention:sarah", "entity:name:bar", "entity:name:tokyo", "entity:tag:food", "profile:preference"] None 1768033800123456"#,
+        r#"b ["entity:date:2026-03-14"] Some(1770625800123457) 1768033800123456"#,
+        r#"c ["entity:url:example.com/pay"] Some(1769243400123457) 1768033800123456"#,
+        r#"d ["entity:name:acme", "entity:name:corp", "entity:name:lisbon", "subject:p7"] None 1768033800123456"#,
+        r#"e ["entity:name:porto", "profile:identity"] None 1768033800123456"#,
+        r#"f ["entity:tag:standup"] Some(1764806400000000) 1764547200000000"#,
+        r#"g ["reflection"] None 1768033800123456"#,
+        r#"h ["profile:relationship", "subject:p8"] None 1768033800123456"#,
+        r#"i ["entity:name:italian", "subject:p8"] None 1768033800123456"#,
+        r#"j [] None 1768033800123456"#,
+        r#"k ["entity:name:fridays"] None 1768033800123456"#,
     ];
 
     /// Live in the index exactly when live in the file, for a search's whole-microsecond

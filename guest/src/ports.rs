@@ -81,6 +81,9 @@ pub struct Marks {
     pub keys: Vec<String>,
     /// When it stops being live on its own, in microseconds since the epoch.
     pub lapses: Option<i64>,
+    /// When what it says was observed (else made), in microseconds since the epoch; what
+    /// `newest` orders by.
+    pub observed: i64,
 }
 
 /// A held memory's record and marks, replaced in place; see `set-records`.
@@ -237,6 +240,13 @@ pub trait Ports {
     fn index_set_records(&self, revisions: &[Revision]) -> Result<(), IndexError>;
     fn index_tally(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Tally, IndexError>;
     fn index_holding(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError>;
+    fn index_newest(
+        &self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<Held>>, IndexError>;
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;

@@ -176,6 +176,15 @@ impl index::Host for HostState {
     ) -> Result<Vec<index::Held>, index::Error> {
         self.storage.holding(&keys, &scope, now)
     }
+    fn newest(
+        &mut self,
+        keys: Vec<String>,
+        scope: index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<index::Held>>, index::Error> {
+        self.storage.newest(&keys, &scope, now, limit)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.storage.pending(kind)
     }

@@ -15,7 +15,7 @@ const NOTES: [&str; 4] = [
     "I run about 20 kilometres every week",
 ];
 
-const FROM_INDEX: &str = "search: answered from the index";
+pub(crate) const FROM_INDEX: &str = "search: answered from the index";
 
 /// A search with debug logs: (the JSON answer, stderr).
 fn search_logged(ctx: &Ctx, user: &str, query: &str) -> (Value, String) {
@@ -23,7 +23,7 @@ fn search_logged(ctx: &Ctx, user: &str, query: &str) -> (Value, String) {
 }
 
 /// A command with `--json` and debug logs: (the JSON answer, stderr).
-fn run_logged(ctx: &Ctx, args: &[&str]) -> (Value, String) {
+pub(crate) fn run_logged(ctx: &Ctx, args: &[&str]) -> (Value, String) {
     let out = ctx
         .command()
         .env("ASH_LOG", "debug")
@@ -38,7 +38,7 @@ fn run_logged(ctx: &Ctx, args: &[&str]) -> (Value, String) {
 }
 
 /// The sizes of the reads of memories.jsonl the host logged.
-fn memories_reads(stderr: &str) -> Vec<u64> {
+pub(crate) fn memories_reads(stderr: &str) -> Vec<u64> {
     stderr
         .lines()
         .filter(|l| l.contains("bytes of memories.jsonl"))

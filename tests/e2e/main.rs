@@ -23,6 +23,7 @@ mod evolution;
 mod fidelity;
 mod forgetting;
 mod from_index;
+mod from_index_context;
 mod import;
 mod llm_http;
 mod mcp;

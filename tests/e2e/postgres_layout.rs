@@ -1,7 +1,7 @@
 //! The Postgres layout across versions: a namespace that version 1 of the layout wrote is
 //! migrated by the first host that opens it. Its collections are kept as they are; its
-//! index, which lacks the marks (version 3) only the policy can compute, is dropped and
-//! rebuilt from them, with the vectors the records hold.
+//! index, which lacks the marks (version 3) or their observed moments (version 4) only the
+//! policy can compute, is dropped and rebuilt from them, with the vectors the records hold.
 
 use ash_memory_test_support::postgres;
 
@@ -68,7 +68,7 @@ fn a_namespace_of_layout_1_is_migrated_and_answers_the_same() {
     assert_eq!(version().trim(), "1");
 
     assert_eq!(answers(), before, "the same answers after the migration");
-    assert_eq!(version().trim(), "3");
+    assert_eq!(version().trim(), "4");
     let rebuilt = pg.psql(&format!(
         "SELECT (SELECT count(*) FROM ash_{ns}.vectors),
                 (SELECT count(*) FROM information_schema.columns
@@ -90,4 +90,33 @@ fn a_namespace_of_layout_1_is_migrated_and_answers_the_same() {
         "SELECT content FROM ash_{ns}.entries ORDER BY ord DESC LIMIT 1"
     ));
     assert_eq!(newest.trim(), "I moved to Porto");
+}
+
+/// A namespace of layout 3, whose marks keep no observed moments (nor the profile and
+/// reflection keys), is migrated too: its index is rebuilt, and a profile in a new process
+/// is then read from it.
+#[test]
+fn a_namespace_of_layout_3_is_rebuilt_with_observed_moments() {
+    let Some(pg) = postgres::server() else { return };
+    let ns = pg.namespace("layout3");
+    let ctx = Ctx::on_postgres(pg, &ns);
+    ctx.ok(&["--user", "alice", "add", "--type", "identity", "I was born in Porto"]);
+    ctx.ok(&["--user", "alice", "add", "--type", "preference", "I like green tea"]);
+    pg.psql(&format!(
+        "SET search_path TO ash_{ns}, public;
+         DROP INDEX marks_newest;
+         ALTER TABLE marks DROP COLUMN observed;
+         DELETE FROM marks WHERE key LIKE 'profile:%';
+         UPDATE schema_version SET version = 3;"
+    ));
+    let profile = ctx.json(&["--user", "alice", "profile"]);
+    assert_eq!(
+        profile["notes"],
+        serde_json::json!(["I was born in Porto", "I like green tea"])
+    );
+    let migrated = pg.psql(&format!(
+        "SELECT (SELECT version FROM ash_{ns}.schema_version),
+                (SELECT count(*) FROM ash_{ns}.marks WHERE key LIKE 'profile:%' AND observed > 0)"
+    ));
+    assert_eq!(migrated.trim(), "4|2");
 }

@@ -57,6 +57,7 @@ fn marks(m: &ports::Marks) -> index::Marks {
     index::Marks {
         keys: m.keys.clone(),
         lapses: m.lapses,
+        observed: m.observed,
     }
 }
 
@@ -167,6 +168,17 @@ impl Ports for WitPorts {
         now: i64,
     ) -> Result<Vec<ports::Held>, ports::IndexError> {
         index::holding(keys, &scope(s), now).map(held).map_err(index_error)
+    }
+    fn index_newest(
+        &self,
+        keys: &[String],
+        s: &ports::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<ports::Held>>, ports::IndexError> {
+        index::newest(keys, &scope(s), now, limit)
+            .map(|lists| lists.into_iter().map(held).collect())
+            .map_err(index_error)
     }
     fn index_pending(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
         index::pending(kind(k)).map_err(index_error)

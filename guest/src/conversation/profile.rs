@@ -2,10 +2,12 @@
 //! before anything else, assembled from their long-lived personal memories. Identity
 //! first, then preferences, then the people in their life; the newest first within each.
 
-use chrono::{DateTime, Utc};
+use std::cmp::Reverse;
 
+use crate::lifecycle;
+use crate::marks;
 use crate::memory_type::MemoryType;
-use crate::record::{MemoryRecord, parse_time};
+use crate::record::MemoryRecord;
 
 /// The most notes a profile holds.
 pub const MAX_NOTES: usize = 20;
@@ -13,33 +15,68 @@ pub const MAX_NOTES: usize = 20;
 pub const MAX_NOTE_CHARS: usize = 200;
 
 /// The order types come in, and which types a profile holds.
-const ORDER: [MemoryType; 3] = [MemoryType::Identity, MemoryType::Preference, MemoryType::Relationship];
+pub const ORDER: [MemoryType; 3] = [MemoryType::Identity, MemoryType::Preference, MemoryType::Relationship];
+
+/// Whether a profile may hold this record, whoever owns it and whether or not it is live: a
+/// personal memory of a profile type about the user. A preference about someone else ("She
+/// likes Italian food", about Sarah) is theirs, not the user's; a relationship names the
+/// people it is about.
+pub fn is_candidate(r: &MemoryRecord) -> bool {
+    r.chat_id.is_none()
+        && ORDER.contains(&r.memory_type)
+        && (r.subject_person_ids.is_empty() || r.memory_type == MemoryType::Relationship)
+}
+
+/// Where a record comes in a profile: by type, then newest first by when it was observed, in
+/// whole microseconds, then by id. Within a type this is the order in which the index's
+/// `newest` hands out the holders of the type's key (`marks::profile`).
+pub fn rank(r: &MemoryRecord) -> Option<(usize, Reverse<i64>, &str)> {
+    let by_type = ORDER.iter().position(|t| *t == r.memory_type)?;
+    Some((by_type, Reverse(marks::micros(lifecycle::observed(r))), r.id.as_str()))
+}
 
 /// The notes, and the ids of the memories they come from, from the user's live personal
 /// memories (the caller filters them).
 pub fn assemble<'a>(memories: impl Iterator<Item = &'a MemoryRecord>) -> (Vec<String>, Vec<String>) {
-    let mut picked: Vec<(usize, DateTime<Utc>, &MemoryRecord)> = memories
-        .filter_map(|r| {
-            let rank = ORDER.iter().position(|t| *t == r.memory_type)?;
-            let at = r.observed_at.as_deref().unwrap_or(&r.created_at);
-            Some((rank, parse_time(at).unwrap_or(DateTime::UNIX_EPOCH), r))
-        })
-        .collect();
-    picked.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.id.cmp(&b.2.id)));
-    let mut notes: Vec<String> = Vec::new();
-    let mut ids = Vec::new();
-    for (_, _, r) in picked {
-        let note = note(&r.content);
-        if notes.iter().any(|n| n.eq_ignore_ascii_case(&note)) {
-            continue;
-        }
-        notes.push(note);
-        ids.push(r.id.clone());
-        if notes.len() == MAX_NOTES {
+    let picked = pick(ordered(memories).into_iter());
+    (picked.notes, picked.ids)
+}
+
+/// The records of profile types among these, in the profile's order (`rank`).
+pub fn ordered<'a>(memories: impl Iterator<Item = &'a MemoryRecord>) -> Vec<&'a MemoryRecord> {
+    let mut ranked: Vec<_> = memories.filter_map(|r| Some((rank(r)?, r))).collect();
+    ranked.sort_by(|a, b| a.0.cmp(&b.0));
+    ranked.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The notes a profile makes of its candidates, taken in its order (`rank`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Picked {
+    pub notes: Vec<String>,
+    /// The memories the notes come from.
+    pub ids: Vec<String>,
+    /// How many candidates were read to make them: all there were, unless the notes filled
+    /// up first.
+    pub read: usize,
+}
+
+/// Notes from candidates already in the profile's order: each once (a note that repeats
+/// one already taken, ignoring case, is skipped), until there are `MAX_NOTES`.
+pub fn pick<'a>(ordered: impl Iterator<Item = &'a MemoryRecord>) -> Picked {
+    let mut picked = Picked::default();
+    for r in ordered {
+        if picked.notes.len() == MAX_NOTES {
             break;
         }
+        picked.read += 1;
+        let note = note(&r.content);
+        if picked.notes.iter().any(|n| n.eq_ignore_ascii_case(&note)) {
+            continue;
+        }
+        picked.notes.push(note);
+        picked.ids.push(r.id.clone());
     }
-    (notes, ids)
+    picked
 }
 
 fn note(content: &str) -> String {

@@ -5,15 +5,16 @@
 
 use std::collections::HashMap;
 
-use chrono::DateTime;
+use chrono::{DateTime, Utc};
 
 use super::MemoryService;
-use super::searching::Reading;
 use crate::api::{ContextBlock, Error, Memory, Person, SearchQuery};
 use crate::context::{Blocks, DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
+use crate::lifecycle;
+use crate::marks;
 use crate::memory_type::MemoryType;
-use crate::ports::Ports;
-use crate::record::parse_time;
+use crate::ports::{Level, Ports};
+use crate::record::{MemoryRecord, parse_time};
 use crate::scope::Caller;
 use crate::search::Floor;
 
@@ -27,7 +28,10 @@ impl<P: Ports> MemoryService<P> {
         session: Option<&str>,
     ) -> Result<ContextBlock, Error> {
         let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        // One moment for every part, in whole microseconds as the index compares them.
+        let now = marks::whole_micros(self.now()?);
         let (mut memories, mut past_messages) = if message.trim().is_empty() {
+            self.load_as_needed()?;
             (Vec::new(), Vec::new())
         } else {
             let query = SearchQuery {
@@ -36,10 +40,10 @@ impl<P: Ports> MemoryService<P> {
                 about: None,
             };
             let (vector, notices) = self.embed_query(message.trim());
-            // The search loads the memories; past messages then read only the
-            // conversation collections.
+            // The search reads the memories (from the index when it stands in for the
+            // file); past messages then read only the conversation collections.
             let hits = self
-                .search_embedded(caller, &query, Floor::NONE, vector.clone(), notices, Reading::Whole)?
+                .search_embedded(caller, &query, Floor::NONE, vector.clone(), notices)?
                 .hits;
             let past = match &vector {
                 Some(v) => self.past_messages(caller, v, session.map(str::trim))?,
@@ -47,21 +51,29 @@ impl<P: Ports> MemoryService<P> {
             };
             (hits, past)
         };
-        let mut reflection = self.latest_reflection(caller);
+        // What the block walks besides the hits, fetched when the index stands in for the
+        // file (`newest`).
+        self.hold_newest_for_context(caller, now)?;
+        let private = caller.chat_id.is_none();
+        if private {
+            self.hold_profile(caller, now)?;
+        }
+        let mut reflection = self.latest_reflection(caller, now);
         // Shown in its own section, not twice.
         if let Some(r) = &reflection {
             memories.retain(|h| h.memory.id != r.id);
         }
         // The profile holds private facts: it is not shown in a chat, where others read
         // what the agent is told.
-        let profile = match caller.chat_id {
-            None => self.profile_of(caller),
-            Some(_) => Default::default(),
+        let profile = if private {
+            self.profile_of(caller, now)
+        } else {
+            Default::default()
         };
         // A memory the profile shows is not shown again among the relevant ones.
         memories.retain(|h| !profile.memory_ids.contains(&h.memory.id));
         let mut profile = profile.notes;
-        let mut people = self.recently_active_people(caller);
+        let mut people = self.recently_active_people(caller, now);
         let mut dropped = 0;
         let markdown = loop {
             let blocks = Blocks {
@@ -89,6 +101,15 @@ impl<P: Ports> MemoryService<P> {
                 break String::new();
             }
         };
+        if self.memories.is_partial() {
+            self.ports.log(
+                Level::Debug,
+                &format!(
+                    "context: answered from the index, which reflects memories.jsonl up to byte {}",
+                    self.memories.state().end
+                ),
+            );
+        }
         Ok(ContextBlock {
             estimated_tokens: estimate_tokens(&markdown),
             people,
@@ -100,44 +121,46 @@ impl<P: Ports> MemoryService<P> {
         })
     }
 
-    /// The newest live reflection of the caller's user, if any.
-    fn latest_reflection(&self, caller: &Caller) -> Option<Memory> {
+    /// The newest live personal reflection of the caller's user, if any: by when it was
+    /// observed, equal moments by id (the order of the index's `newest`).
+    fn latest_reflection(&self, caller: &Caller, now: DateTime<Utc>) -> Option<Memory> {
         let user = caller.user_id.as_ref()?;
-        let now = self.now().ok()?;
+        // `cached`: a partial cache holds what `hold_newest_for_context` fetched.
         self.memories
-            .iter()
+            .cached()
             .filter(|r| r.memory_type == MemoryType::Reflection && r.owner_user_id.as_ref() == Some(user))
-            .filter(|r| r.chat_id.is_none() && crate::lifecycle::is_live(r, now))
-            .max_by_key(|r| parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH))
+            .filter(|r| r.chat_id.is_none() && lifecycle::is_live(r, now))
+            .min_by(|a, b| observed(b).cmp(&observed(a)).then(a.id.cmp(&b.id)))
             .map(Memory::from)
     }
 
     /// The caller's people, most recently active first: by the latest of their creation,
-    /// their last update, and the newest memory about them.
-    fn recently_active_people(&self, caller: &Caller) -> Vec<Person> {
+    /// their last update, and when the newest live memory about them the caller can see
+    /// was observed.
+    fn recently_active_people(&self, caller: &Caller, now: DateTime<Utc>) -> Vec<Person> {
         let time = |t: &str| parse_time(t).unwrap_or(DateTime::UNIX_EPOCH);
         // One pass over the memories: the newest memory about each person.
-        let mut latest: HashMap<&str, &str> = HashMap::new();
-        for m in self.memories.iter() {
+        let mut latest: HashMap<&str, i64> = HashMap::new();
+        for m in self.memories.cached() {
+            if m.subject_person_ids.is_empty() || !caller.can_see(m) || !lifecycle::is_live(m, now) {
+                continue;
+            }
+            let at = observed(m);
             for id in &m.subject_person_ids {
-                let newest = latest.entry(id.as_str()).or_insert(m.created_at.as_str());
-                if time(&m.created_at) > time(newest) {
-                    *newest = m.created_at.as_str();
-                }
+                let newest = latest.entry(id.as_str()).or_insert(at);
+                *newest = (*newest).max(at);
             }
         }
-        let mut people: Vec<(DateTime<chrono::Utc>, Person)> = self
+        let mut people: Vec<(i64, Person)> = self
             .people_of(caller)
             .into_iter()
             .map(|p| {
-                let mut active = time(&p.created_at);
-                for t in p
-                    .updated_at
-                    .as_deref()
-                    .into_iter()
-                    .chain(latest.get(p.id.as_str()).copied())
-                {
-                    active = active.max(time(t));
+                let mut active = marks::micros(time(&p.created_at));
+                if let Some(updated) = p.updated_at.as_deref() {
+                    active = active.max(marks::micros(time(updated)));
+                }
+                if let Some(&at) = latest.get(p.id.as_str()) {
+                    active = active.max(at);
                 }
                 (active, Person::from(p))
             })
@@ -145,4 +168,9 @@ impl<P: Ports> MemoryService<P> {
         people.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
         people.into_iter().take(MAX_PEOPLE).map(|(_, p)| p).collect()
     }
+}
+
+/// When a memory was observed, in whole microseconds: what the index orders by.
+fn observed(r: &MemoryRecord) -> i64 {
+    marks::micros(lifecycle::observed(r))
 }

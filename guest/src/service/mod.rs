@@ -50,6 +50,7 @@ mod forgetting;
 mod from_index;
 mod importing;
 mod marked;
+mod newest;
 
 pub use importing::MAX_IMPORT_ITEMS;
 pub use reflecting::Reflection;

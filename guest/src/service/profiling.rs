@@ -1,11 +1,14 @@
 //! `profile`: the user's profile notes (`crate::conversation::profile`).
 
+use chrono::{DateTime, Utc};
+
 use super::MemoryService;
 use crate::api::{Error, Profile};
-use crate::conversation::profile::assemble;
+use crate::conversation::profile::{is_candidate, ordered, pick};
 use crate::lifecycle;
-use crate::memory_type::MemoryType;
+use crate::marks;
 use crate::ports::Ports;
+use crate::record::MemoryRecord;
 use crate::scope::Caller;
 
 impl<P: Ports> MemoryService<P> {
@@ -16,26 +19,32 @@ impl<P: Ports> MemoryService<P> {
                 "a profile belongs to a user, and the caller has none".into(),
             ));
         }
-        self.load()?;
-        Ok(self.profile_of(caller))
+        let now = marks::whole_micros(self.now()?);
+        self.load_as_needed()?;
+        self.hold_profile(caller, now)?;
+        Ok(self.profile_of(caller, now))
     }
 
     /// The profile from the cached memories: the user's live personal ones.
-    pub(crate) fn profile_of(&self, caller: &Caller) -> Profile {
+    pub(crate) fn profile_of(&self, caller: &Caller, now: DateTime<Utc>) -> Profile {
+        let picked = pick(self.profile_candidates(caller, now).into_iter());
+        Profile {
+            notes: picked.notes,
+            memory_ids: picked.ids,
+        }
+    }
+
+    /// The cached memories a profile of the caller's user may hold at `now`, in the
+    /// profile's order.
+    pub(crate) fn profile_candidates(&self, caller: &Caller, now: DateTime<Utc>) -> Vec<&MemoryRecord> {
         let Some(user) = caller.user_id.as_deref() else {
-            return Profile::default();
+            return Vec::new();
         };
-        let Ok(now) = self.now() else {
-            return Profile::default();
-        };
-        // A preference about someone else ("She likes Italian food", about Sarah) is
-        // theirs, not the user's; a relationship names the people it is about.
-        let (notes, memory_ids) = assemble(self.memories.iter().filter(|r| {
-            r.owner_user_id.as_deref() == Some(user)
-                && r.chat_id.is_none()
-                && (r.subject_person_ids.is_empty() || r.memory_type == MemoryType::Relationship)
-                && lifecycle::is_live(r, now)
-        }));
-        Profile { notes, memory_ids }
+        // `cached`: a partial cache holds what `hold_profile` fetched.
+        ordered(
+            self.memories
+                .cached()
+                .filter(|r| r.owner_user_id.as_deref() == Some(user) && is_candidate(r) && lifecycle::is_live(r, now)),
+        )
     }
 }

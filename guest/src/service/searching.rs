@@ -18,16 +18,6 @@ use crate::scope::Caller;
 use crate::search::{Floor, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
 
-/// Where a search reads the memories from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reading {
-    /// From the index when it can stand in for the file (`from_index`): for a search
-    /// whose caller reads nothing else.
-    FromIndex,
-    /// The whole collection, for a caller that goes on to walk it (the context block).
-    Whole,
-}
-
 impl<P: Ports> MemoryService<P> {
     /// Vector, full-text and person-graph search, fused, within the caller's scope, live
     /// memories only; see `search` in `wit/recall.wit`.
@@ -39,7 +29,7 @@ impl<P: Ports> MemoryService<P> {
         // The query is embedded before the collections are read: a remote embedder is
         // asked without the home's lock.
         let (query_vector, notices) = self.embed_query(text);
-        self.search_embedded(caller, query, Floor::SEARCH, query_vector, notices, Reading::FromIndex)
+        self.search_embedded(caller, query, Floor::SEARCH, query_vector, notices)
     }
 
     /// The query's vector, or none and a notice saying why.
@@ -64,14 +54,11 @@ impl<P: Ports> MemoryService<P> {
         floor: Floor,
         query_vector: Option<Vec<f32>>,
         mut notices: Vec<String>,
-        reading: Reading,
     ) -> Result<SearchResults, Error> {
         let text = query.text.trim();
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
-        match reading {
-            Reading::FromIndex => self.load_as_needed()?,
-            Reading::Whole => self.load().map(drop)?,
-        }
+        // From the index when it stands in for the file (`from_index`).
+        self.load_as_needed()?;
         // Liveness in whole microseconds, as the index compares expiries; the accesses are
         // stamped with the clock's own time.
         let stamp = self.now()?;

@@ -1,8 +1,10 @@
 //! The marks each memory's entry carries (`marks` in `wit/index.wit`): the keys a search
-//! about a person or naming an entity finds it by, and when it lapses. `items.keys` keeps
-//! an entry's keys as a JSON list and `items.lapses` its expiry; the `marks` table holds
-//! one row per (key, scope, item), with the expiry again, so that counting or listing a
-//! key's live holders within a scope reads that table's b-tree and nothing else.
+//! about a person or naming an entity finds it by, when it lapses, and when it was
+//! observed. `items.keys` keeps an entry's keys as a JSON list, `items.lapses` its expiry
+//! and `items.observed` its moment; the `marks` table holds one row per (key, scope, item),
+//! with the expiry and moment again, so that counting or listing a key's live holders
+//! within a scope reads that table's b-trees and nothing else, newest first by
+//! `marks_newest`.
 
 use std::collections::BTreeSet;
 
@@ -10,11 +12,16 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex, sql};
 
-/// An entry's marks as `items` holds them: its scope, `items.keys` and `items.lapses`.
+/// The most holders of a key `newest` hands out.
+pub const MAX_NEWEST: u32 = 4096;
+
+/// An entry's marks as `items` holds them: its scope, `items.keys`, `items.lapses` and
+/// `items.observed`.
 pub(super) struct Marked {
     pub scope: String,
     pub keys: Option<String>,
     pub lapses: Option<i64>,
+    pub observed: Option<i64>,
 }
 
 /// What `find` (`FIND`) gives for an item: its rowid and its marks.
@@ -25,12 +32,13 @@ pub(super) fn found(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Marked)> {
             scope: r.get(1)?,
             keys: r.get(2)?,
             lapses: r.get(3)?,
+            observed: r.get(4)?,
         },
     ))
 }
 
 /// An item's rowid and marks by id, as `found` reads them.
-pub(super) const FIND: &str = "SELECT rowid, scope, keys, lapses FROM items WHERE id = ?1";
+pub(super) const FIND: &str = "SELECT rowid, scope, keys, lapses, observed FROM items WHERE id = ?1";
 
 /// Replaces an entry's marks rows with `marks` in `scope` (`keys` is their JSON list),
 /// leaving them alone when they are the ones it had (`old`): an access or a replay writes
@@ -45,7 +53,11 @@ pub(super) fn remark(
     marks: &Marks,
 ) -> Result<(), IndexError> {
     if let Some(old) = old {
-        if old.scope == scope && old.keys.as_deref() == Some(keys) && old.lapses == marks.lapses {
+        if old.scope == scope
+            && old.keys.as_deref() == Some(keys)
+            && old.lapses == marks.lapses
+            && old.observed == Some(marks.observed)
+        {
             return Ok(());
         }
         unmark(tx, rowid, &old.scope, old.keys.as_deref())?;
@@ -72,10 +84,12 @@ fn mark(tx: &Transaction<'_>, rowid: i64, scope: &str, marks: &Marks) -> Result<
         return Ok(());
     }
     let mut insert = tx
-        .prepare_cached("INSERT OR IGNORE INTO marks (key, scope, item, lapses) VALUES (?1, ?2, ?3, ?4)")
+        .prepare_cached("INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed) VALUES (?1, ?2, ?3, ?4, ?5)")
         .map_err(sql)?;
     for key in &marks.keys {
-        insert.execute(params![key, scope, rowid, marks.lapses]).map_err(sql)?;
+        insert
+            .execute(params![key, scope, rowid, marks.lapses, marks.observed])
+            .map_err(sql)?;
     }
     Ok(())
 }
@@ -158,5 +172,67 @@ impl SqliteIndex {
         }
         drop(item);
         self.with_vectors(found)
+    }
+
+    /// For each key, the records of its newest `limit` live holders within the scopes
+    /// (capped at `MAX_NEWEST`), newest first by their observed moment, equal moments by
+    /// id. Each scope is walked newest first by `marks_newest` and stops at `limit`; the
+    /// scopes' lists are then merged.
+    pub fn newest(
+        &mut self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<Held>>, IndexError> {
+        let scopes = scope.memory_keys();
+        let limit = limit.min(MAX_NEWEST) as usize;
+        let conn = self.conn()?;
+        super::records::check_columns(conn)?;
+        let mut lists: Vec<Vec<(i64, String, i64, String)>> = Vec::with_capacity(keys.len());
+        {
+            let mut holders = conn
+                .prepare_cached(
+                    "SELECT m.observed, i.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
+                     WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
+                       AND i.record IS NOT NULL
+                     ORDER BY m.observed DESC, i.id LIMIT ?4",
+                )
+                .map_err(sql)?;
+            for key in keys {
+                let mut found: Vec<(i64, String, i64, String)> = Vec::new();
+                if limit > 0 {
+                    for s in &scopes {
+                        let rows = holders
+                            .query_map(params![key, s, now, limit as i64], |r| {
+                                Ok((
+                                    r.get::<_, Option<i64>>(0)?.unwrap_or(0),
+                                    r.get(1)?,
+                                    r.get(2)?,
+                                    r.get(3)?,
+                                ))
+                            })
+                            .map_err(sql)?;
+                        for row in rows {
+                            found.push(row.map_err(sql)?);
+                        }
+                    }
+                }
+                found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+                found.truncate(limit);
+                lists.push(found);
+            }
+        }
+        lists
+            .into_iter()
+            .map(|found| {
+                self.with_vectors(
+                    found
+                        .into_iter()
+                        .map(|(_, id, rowid, record)| (rowid, id, record))
+                        .collect(),
+                )
+            })
+            .collect()
     }
 }

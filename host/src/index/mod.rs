@@ -30,6 +30,7 @@ mod recall;
 mod records;
 mod scan;
 
+pub use marks::MAX_NEWEST;
 pub use recall::first_search_recall;
 use scan::ScopeVectors;
 
@@ -72,12 +73,14 @@ impl EntryKind {
     /// The meta key of the collection state this kind reflects.
     pub(crate) fn reflects_key(self) -> &'static str {
         match self {
-            // Not `reflects`, `reflects_records`, `reflects_marks` nor `reflects_messages`,
-            // the keys of versions that kept no records, marks or coarse codes: a host of
-            // such a version sharing this index moves only its own key, so a state it wrote
-            // (and whose records, marks or codes it left behind) is never taken for one
-            // whose records, marks and codes are in.
-            EntryKind::Memory => "reflects_codes",
+            // Not `reflects`, `reflects_records`, `reflects_marks`, `reflects_codes` nor
+            // `reflects_messages`, the keys of versions that kept no records, marks, coarse
+            // codes or observed moments (and the profile and reflection keys): a host of such
+            // a version sharing this index moves only its own key, so a state it wrote (and
+            // whose records, marks, codes or moments it left behind) is never taken for one
+            // whose records, marks, codes and moments are in. Messages have no marks, so
+            // their key did not move with the moments.
+            EntryKind::Memory => "reflects_observed",
             EntryKind::Message => "reflects_message_codes",
         }
     }
@@ -89,6 +92,7 @@ impl Default for Marks {
         Marks {
             keys: Vec::new(),
             lapses: None,
+            observed: 0,
         }
     }
 }
@@ -189,23 +193,28 @@ fn sql(e: rusqlite::Error) -> IndexError {
 /// index of an older version, without `items.pending` or `items.lapses`, it would fail
 /// there, before `info` can say why the index is rebuilt. `items_scope` is (scope, lapses),
 /// so that `tally` counts a scope's live entries from it alone; versions before marks made
-/// it (scope), under the same name.
+/// it (scope), under the same name. `marks_newest` walks a key's holders in a scope newest
+/// first, for `newest`.
 const ITEM_INDEXES: &str = "
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
     CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
+    CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed);
 ";
 
-/// The tables, made on every open. `items.keys` and `items.lapses` with `marks` are the
+/// The tables, made on every open. `items.keys`, `items.lapses` and `items.observed` with
+/// `marks` are the
 /// entries' marks (`marks`); `record` and `pending` are `records`'s; `codes` holds each
 /// vector's coarse code (`coarse`), a scope's together.
 const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS items (
         rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,
-        pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT
+        pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT,
+        observed INTEGER
     );
     CREATE TABLE IF NOT EXISTS marks (
         key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER,
+        observed INTEGER,
         PRIMARY KEY (key, scope, item)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS codes (
@@ -388,12 +397,14 @@ impl SqliteIndex {
             let mut find = tx.prepare_cached(marks::FIND).map_err(sql)?;
             let mut insert_item = tx
                 .prepare_cached(
-                    "INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    "INSERT INTO items (id, scope, pending, record, lapses, keys, observed)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 )
                 .map_err(sql)?;
             let mut set_item = tx
                 .prepare_cached(
-                    "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6 WHERE rowid = ?1",
+                    "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6, observed = ?7
+                     WHERE rowid = ?1",
                 )
                 .map_err(sql)?;
             let mut del_vec = tx.prepare_cached("DELETE FROM vecs WHERE rowid = ?1").map_err(sql)?;
@@ -412,7 +423,15 @@ impl SqliteIndex {
                     Some((rowid, _)) => {
                         let rowid = *rowid;
                         set_item
-                            .execute(params![rowid, scope, pending, e.record, e.marks.lapses, keys])
+                            .execute(params![
+                                rowid,
+                                scope,
+                                pending,
+                                e.record,
+                                e.marks.lapses,
+                                keys,
+                                e.marks.observed
+                            ])
                             .map_err(sql)?;
                         fts_removed.push(rowid);
                         del_vec.execute([rowid]).map_err(sql)?;
@@ -423,7 +442,15 @@ impl SqliteIndex {
                     }
                     None => {
                         insert_item
-                            .execute(params![e.id, scope, pending, e.record, e.marks.lapses, keys])
+                            .execute(params![
+                                e.id,
+                                scope,
+                                pending,
+                                e.record,
+                                e.marks.lapses,
+                                keys,
+                                e.marks.observed
+                            ])
                             .map_err(sql)?;
                         tx.last_insert_rowid()
                     }

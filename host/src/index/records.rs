@@ -8,19 +8,21 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{EntryKind, Held, IndexError, Revision, SqliteIndex, has_vectors, marks, of_kind, sql};
 use crate::fault;
 
-/// Refuses an index whose items table predates records or marks: it is cleared and
-/// rebuilt, and rebuilding fills them.
+/// Refuses an index whose tables predate records, marks or observed moments: it is
+/// cleared and rebuilt, and rebuilding fills them.
 pub(super) fn check_columns(conn: &Connection) -> Result<(), IndexError> {
     let present: i64 = conn
         .query_row(
-            "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys')",
+            "SELECT (SELECT count(*) FROM pragma_table_info('items')
+                     WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))
+                  + (SELECT count(*) FROM pragma_table_info('marks') WHERE name = 'observed')",
             [],
             |r| r.get(0),
         )
         .map_err(sql)?;
-    if present != 4 {
+    if present != 6 {
         return Err(IndexError::Unavailable(
-            "the index was built by an older version, which kept no records or marks: it is rebuilt".into(),
+            "the index was built by an older version, which kept no records, marks or moments: it is rebuilt".into(),
         ));
     }
     Ok(())
@@ -96,7 +98,7 @@ impl SqliteIndex {
         {
             let mut find = tx.prepare_cached(marks::FIND).map_err(sql)?;
             let mut set = tx
-                .prepare_cached("UPDATE items SET record = ?2, lapses = ?3, keys = ?4 WHERE rowid = ?1")
+                .prepare_cached("UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5 WHERE rowid = ?1")
                 .map_err(sql)?;
             for r in revisions {
                 let found: Option<(i64, marks::Marked)> =
@@ -105,7 +107,7 @@ impl SqliteIndex {
                     continue;
                 };
                 let keys = marks::keys_json(&r.marks);
-                set.execute(params![rowid, r.record, r.marks.lapses, keys])
+                set.execute(params![rowid, r.record, r.marks.lapses, keys, r.marks.observed])
                     .map_err(sql)?;
                 marks::remark(&tx, rowid, Some(&old), &old.scope, &keys, &r.marks)?;
             }

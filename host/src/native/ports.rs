@@ -43,6 +43,7 @@ fn marks(m: &ports::Marks) -> index::Marks {
     index::Marks {
         keys: m.keys.clone(),
         lapses: m.lapses,
+        observed: m.observed,
     }
 }
 
@@ -181,6 +182,17 @@ impl Ports for HostPorts {
     fn index_holding(&self, keys: &[String], filter: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
         index::Host::holding(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now)
             .map(held)
+            .map_err(index_error)
+    }
+    fn index_newest(
+        &self,
+        keys: &[String],
+        filter: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<Held>>, IndexError> {
+        index::Host::newest(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now, limit)
+            .map(|lists| lists.into_iter().map(held).collect())
             .map_err(index_error)
     }
     fn index_pending(&self, k: EntryKind) -> Result<u64, IndexError> {

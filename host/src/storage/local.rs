@@ -96,6 +96,15 @@ impl Storage for LocalStorage {
     ) -> Result<Vec<index::Held>, index::Error> {
         self.index.holding(keys, scope, now)
     }
+    fn newest(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<index::Held>>, index::Error> {
+        self.index.newest(keys, scope, now, limit)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.index.pending(kind)
     }

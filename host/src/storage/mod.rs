@@ -71,6 +71,14 @@ pub(crate) trait Storage: Send {
         scope: &index::ScopeFilter,
         now: i64,
     ) -> Result<Vec<index::Held>, index::Error>;
+    /// See `newest` in `wit/index.wit`.
+    fn newest(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<index::Held>>, index::Error>;
     /// See `pending` in `wit/index.wit`.
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
     /// See `count` in `wit/index.wit`.

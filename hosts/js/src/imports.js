@@ -60,6 +60,7 @@ function interfaces(s) {
       setRecords: (revisions) => (refuseWrite("sql"), s.index.setRecords(revisions)),
       tally: (keys, scope, now) => s.index.tally(keys, scope, now),
       holding: (keys, scope, now) => s.index.holding(keys, scope, now),
+      newest: (keys, scope, now, limit) => s.index.newest(keys, scope, now, limit),
       pending: (kind) => s.index.pending(kind),
       count: (kind) => s.index.count(kind),
       clear: (info) => (refuseWrite("sql"), s.index.clear(info)),

@@ -24,8 +24,8 @@ export const VECTOR_CHUNK_SLOTS = 128;
  */
 const SCHEMA = `
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT);
-    CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER);
+    CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER, observed INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL, code BLOB NOT NULL, PRIMARY KEY (scope, item)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 `;
@@ -40,10 +40,11 @@ const SCHEMA = `
 const ITEM_INDEXES = `
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
     CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
+    CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed);
 `;
 
 /** Why an index whose items table lacks the record and marks columns is not used. */
-const OLDER_VERSION = "the index was built by an older version, which kept no records or marks: it is rebuilt";
+const OLDER_VERSION = "the index was built by an older version, which kept no records, marks or moments: it is rebuilt";
 
 const unavailable = (m) => ({ tag: "unavailable", val: String(m) });
 const sqlErr = (m) => ({ tag: "sql", val: String(m) });
@@ -104,11 +105,14 @@ export function coarseCode(v) {
   return [largest / (127 * Math.sqrt(squares)), Buffer.from(code.buffer)];
 }
 
+/** The most holders of a key `newest` hands out (the WIT's cap). */
+const MAX_NEWEST = 4096;
+
 /** The meta key of the collection state an entry kind reflects. */
 function reflectsKey(kind) {
-  // Not the keys that versions keeping no records, marks or coarse codes move (see the
-  // Rust host's index).
-  return kindPrefix(kind) === "" ? "reflects_codes" : "reflects_message_codes";
+  // Not the keys that versions keeping no records, marks, coarse codes or observed moments
+  // move (see the Rust host's index).
+  return kindPrefix(kind) === "" ? "reflects_observed" : "reflects_message_codes";
 }
 
 /**
@@ -155,16 +159,17 @@ function f32List(blob) {
   return v;
 }
 
-/** How many of the record and marks columns the items table has (an older version's lacks them). */
-const RECORD_COLUMNS = "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys')";
+/** How many of the record, marks and moment columns the tables have (an older version's lack some). */
+const RECORD_COLUMNS = `SELECT (SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))
+  + (SELECT count(*) FROM pragma_table_info('marks') WHERE name = 'observed')`;
 
-/** Whether the items table has the record and marks columns. */
+/** Whether the tables have the record, marks and moment columns. */
 function hasRecordColumns(db) {
-  return db.prepare(RECORD_COLUMNS).pluck().get() === 4;
+  return db.prepare(RECORD_COLUMNS).pluck().get() === 6;
 }
 
 /** An item's rowid, scope and marks columns by id (see `remark`). */
-const FIND = "SELECT rowid, scope, keys, lapses FROM items WHERE id = ?";
+const FIND = "SELECT rowid, scope, keys, lapses, observed FROM items WHERE id = ?";
 
 /** The memory scope keys of a filter; a filter of messages has none (no message has marks). */
 function memoryScopes(scope) {
@@ -173,7 +178,7 @@ function memoryScopes(scope) {
 
 /** An entry's marks, as the guest gives them (none for a message). */
 function marksOf(m) {
-  return { keys: m?.keys ?? [], lapses: m?.lapses ?? null };
+  return { keys: m?.keys ?? [], lapses: m?.lapses ?? null, observed: m?.observed ?? 0n };
 }
 
 /** The SQLite index file, opened on first use. */
@@ -353,8 +358,8 @@ export class SqliteIndex {
     const db = this.conn();
     this.guard(() => {
       const find = this.stmt(FIND).raw();
-      const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?, ?, ?, ?, ?, ?)");
-      const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ?, lapses = ?, keys = ? WHERE rowid = ?");
+      const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record, lapses, keys, observed) VALUES (?, ?, ?, ?, ?, ?, ?)");
+      const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ?, lapses = ?, keys = ?, observed = ? WHERE rowid = ?");
       const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
       const delVec = this.stmt("DELETE FROM vecs WHERE rowid = ?");
       const insFts = this.stmt("INSERT INTO fts (rowid, content) VALUES (?, ?)");
@@ -373,12 +378,12 @@ export class SqliteIndex {
           let rowid;
           if (existing !== undefined) {
             rowid = existing[0];
-            setItem.run(scope, pending, record, marks.lapses, keys, rowid);
+            setItem.run(scope, pending, record, marks.lapses, keys, marks.observed, rowid);
             delFts.run(rowid);
             delVec.run(rowid);
             delCode.run(existing[1], rowid);
           } else {
-            rowid = insertItem.run(e.id, scope, pending, record, marks.lapses, keys).lastInsertRowid;
+            rowid = insertItem.run(e.id, scope, pending, record, marks.lapses, keys, marks.observed).lastInsertRowid;
           }
           this.remark(rowid, existing, scope, keys, marks);
           insFts.run(rowid, e.content);
@@ -504,21 +509,21 @@ export class SqliteIndex {
   /**
    * Replaces the record and marks of entries already held, in one transaction, leaving their
    * text, vector and scope as they are; unknown ids are ignored.
-   * @param {{id: string, record: string, marks: {keys: string[], lapses?: bigint}}[]} revisions
+   * @param {{id: string, record: string, marks: {keys: string[], lapses?: bigint, observed: bigint}}[]} revisions
    */
   setRecords(revisions) {
     if (revisions.length === 0) return;
     const db = this.conn();
     this.guard(() => {
       const find = this.stmt(FIND).raw();
-      const set = this.stmt("UPDATE items SET record = ?, lapses = ?, keys = ? WHERE rowid = ?");
+      const set = this.stmt("UPDATE items SET record = ?, lapses = ?, keys = ?, observed = ? WHERE rowid = ?");
       db.transaction(() => {
         for (const r of revisions) {
           const row = find.get(r.id);
           if (row === undefined) continue;
           const marks = marksOf(r.marks);
           const keys = JSON.stringify(marks.keys);
-          set.run(r.record, marks.lapses, keys, row[0]);
+          set.run(r.record, marks.lapses, keys, marks.observed, row[0]);
           this.remark(row[0], row, row[1], keys, marks);
         }
       })();
@@ -532,9 +537,10 @@ export class SqliteIndex {
    */
   remark(rowid, old, scope, keys, marks) {
     if (old !== undefined) {
-      const [, oldScope, oldKeys, oldLapses] = old;
+      const [, oldScope, oldKeys, oldLapses, oldObserved] = old;
       const sameLapses = (oldLapses ?? null) === null ? marks.lapses === null : String(oldLapses) === String(marks.lapses);
-      if (oldScope === scope && oldKeys === keys && sameLapses) return;
+      const sameObserved = (oldObserved ?? null) !== null && String(oldObserved) === String(marks.observed);
+      if (oldScope === scope && oldKeys === keys && sameLapses && sameObserved) return;
       this.unmark(rowid, oldScope, oldKeys);
     }
     this.mark(rowid, scope, marks);
@@ -548,8 +554,8 @@ export class SqliteIndex {
 
   /** Writes an entry's marks rows. */
   mark(rowid, scope, marks) {
-    const insert = this.stmt("INSERT OR IGNORE INTO marks (key, scope, item, lapses) VALUES (?, ?, ?, ?)");
-    for (const key of marks.keys) insert.run(key, scope, rowid, marks.lapses);
+    const insert = this.stmt("INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed) VALUES (?, ?, ?, ?, ?)");
+    for (const key of marks.keys) insert.run(key, scope, rowid, marks.lapses, marks.observed);
   }
 
   /**
@@ -602,6 +608,42 @@ export class SqliteIndex {
         held.push({ id: row[0], record: String(row[1]), embedding: blob === undefined ? undefined : f32List(blob) });
       }
       return held;
+    });
+  }
+
+  /**
+   * For each key, the records of its newest `limit` live holders within the scopes (at most
+   * 4096), newest first by their observed moment, equal moments by id in byte order. Each
+   * scope is walked newest first by `marks_newest` and stops at `limit`; the scopes' lists
+   * are then merged (see the Rust host's `SqliteIndex::newest`).
+   * @param {string[]} keys
+   */
+  newest(keys, scope, now, limit) {
+    const scopes = memoryScopes(scope);
+    const most = Math.min(Number(limit), MAX_NEWEST);
+    // Refuses an older version's index, as every other read does through `dimension`.
+    const hasVecs = this.info() !== undefined;
+    return this.guard(() => {
+      const holders = this.stmt(
+        `SELECT m.observed, i.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
+         WHERE m.key = ? AND m.scope = ? AND (m.lapses IS NULL OR m.lapses > ?) AND i.record IS NOT NULL
+         ORDER BY m.observed DESC, i.id LIMIT ?`,
+      ).raw().safeIntegers();
+      const vector = hasVecs ? this.stmt("SELECT embedding FROM vecs WHERE rowid = ?").pluck() : null;
+      return keys.map((key) => {
+        const found = [];
+        if (most > 0) {
+          for (const s of scopes) found.push(...holders.all(key, s, BigInt(now), BigInt(most)));
+        }
+        found.sort((a, b) => {
+          const by = (b[0] ?? 0n) - (a[0] ?? 0n);
+          return by !== 0n ? (by > 0n ? 1 : -1) : Buffer.compare(Buffer.from(a[1]), Buffer.from(b[1]));
+        });
+        return found.slice(0, most).map(([, id, rowid, record]) => {
+          const blob = vector ? vector.get(rowid) : undefined;
+          return { id, record: String(record), embedding: blob === undefined ? undefined : f32List(blob) };
+        });
+      });
     });
   }
 

@@ -107,7 +107,7 @@ test("records: upsert keeps them and marks entries without a vector pending; fet
 
   // The schema the Rust host writes: the same columns and the partial index.
   const db = new Database(file, { readonly: true });
-  assert.deepEqual(db.prepare("SELECT name FROM pragma_table_info('items') ORDER BY cid").pluck().all(), ["rowid", "id", "scope", "pending", "record", "lapses", "keys"]);
+  assert.deepEqual(db.prepare("SELECT name FROM pragma_table_info('items') ORDER BY cid").pluck().all(), ["rowid", "id", "scope", "pending", "record", "lapses", "keys", "observed"]);
   assert.deepEqual(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").pluck().all(), ["items_pending", "items_scope"]);
   db.close();
   index.close();
@@ -268,6 +268,54 @@ test("marks count and fetch the live holders of a scope and follow every write",
   assert.equal(db.prepare("SELECT count(*) FROM marks").pluck().get(), 0);
   db.close();
   assert.deepEqual(tally(keys, alone, 50), [1n, [0n, 0n, 0n]]);
+  index.close();
+});
+
+test("newest: a key's holders by moment then id, within the scope, live, following every write", () => {
+  // The Rust host's case (host/src/index/tests/newest.rs), on this host's index.
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
+  const index = new SqliteIndex(file);
+  index.clear({ model: "m", dimension: 2 });
+  const key = "profile:preference";
+  const entry = (id, user, chat, keys, observed, lapses, embedding) => ({
+    kind: "memory", id, content: id, ownerUserId: user, chatId: chat, embedding,
+    record: `{"id":"${id}"}`, marks: { keys, lapses: lapses === undefined ? undefined : BigInt(lapses), observed: BigInt(observed) },
+  });
+  const alone = { kind: "memory", userId: "alice" };
+  const inChat = { kind: "memory", userId: "alice", chatId: "c1" };
+  const newest = (keys, scope, now, limit) => index.newest(keys, scope, BigInt(now), limit).map((found) => found.map((h) => {
+    assert.equal(h.record, `{"id":"${h.id}"}`);
+    return h.id;
+  }));
+  index.upsert([
+    entry("c", "alice", undefined, [key], 200, undefined, [1, 0]),
+    entry("a", "alice", undefined, [key, "entity:x"], 300, undefined, [1, 0]),
+    entry("b", "alice", undefined, [key], 200, undefined, [0, 1]),
+    entry("d", "alice", "c1", [key], 250, undefined, [1, 1]),
+    entry("e", "bob", undefined, [key], 400, undefined, [1, 0]),
+    entry("f", "alice", undefined, [key], 500, 100, [1, 0]),
+    entry("g", "alice", undefined, ["reflection"], 350, undefined, [1, 0]),
+    entry("h", "alice", undefined, [key], 100, undefined, undefined),
+  ]);
+  const keys = [key, "reflection", "entity:nowhere"];
+  assert.deepEqual(newest(keys, alone, 150, 10), [["a", "b", "c", "h"], ["g"], []]);
+  assert.deepEqual(newest(keys, inChat, 150, 10), [["a", "d", "b", "c", "h"], ["g"], []]);
+  assert.deepEqual(newest(keys, inChat, 150, 2), [["a", "d"], ["g"], []]);
+  assert.deepEqual(newest(keys, alone, 50, 2), [["f", "a"], ["g"], []], "live before it lapses");
+  assert.deepEqual(newest(keys, alone, 150, 0), [[], [], []]);
+  const held = index.newest([key], alone, 150n, 10)[0];
+  assert.deepEqual(held[0].embedding, [1, 0]);
+  assert.equal(held[3].embedding, undefined, "h waits for its vector");
+
+  // A new moment, through setRecords and through upsert, with the same keys.
+  index.setRecords([{ id: "c", record: '{"id":"c"}', marks: { keys: [key], lapses: undefined, observed: 600n } }]);
+  assert.deepEqual(newest([key], alone, 150, 2), [["c", "a"]]);
+  index.upsert([entry("b", "alice", undefined, [key], 700, undefined, [0, 1])]);
+  assert.deepEqual(newest([key], alone, 150, 2), [["b", "c"]]);
+  index.upsert([entry("b", "bob", undefined, [key], 700, undefined, [0, 1])]);
+  index.remove(["a"]);
+  assert.deepEqual(newest([key], alone, 150, 10), [["c", "h"]]);
+  assert.deepEqual(newest([key], { kind: "memory", userId: "bob" }, 150, 10), [["b", "e"]]);
   index.close();
 });
 

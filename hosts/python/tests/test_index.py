@@ -76,9 +76,9 @@ def test_set_records_changes_the_record_and_nothing_searched(index: SqliteIndex,
     assert ids(knn) == ["mem-1"] and sorted(ids(found)) == ["mem-1", "mem-2"]
 
     index.set_records([
-        ("mem-1", '{"id":"mem-1","accessed":1}', [], None),
-        ("nobody", "{}", [], None),
-        ("msg-1", '{"m":1}', [], None),
+        ("mem-1", '{"id":"mem-1","accessed":1}', [], None, 0),
+        ("nobody", "{}", [], None, 0),
+        ("msg-1", '{"m":1}', [], None, 0),
     ])
     assert index.fetch(["mem-1", "msg-1", "nobody"]) == [
         ("mem-1", '{"id":"mem-1","accessed":1}', [0.5, 0.25]),
@@ -171,16 +171,16 @@ def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_writ
     assert held(["subject:ana"], "c1", 50) == ["a"], "never Bob's"
 
     # Written again with the same marks (an access, a replay): they stay.
-    index.set_records([("a", '{"id":"a"}', ["subject:ana", "entity:lisbon"], None)])
+    index.set_records([("a", '{"id":"a"}', ["subject:ana", "entity:lisbon"], None, 0)])
     index.upsert([entry("b", "alice", None, ["entity:lisbon"], 100)])
     assert index.tally(keys, "alice", None, 50) == (3, [2, 1, 0])
     assert held(["entity:lisbon"], None, 50) == ["a", "b"]
     # The same keys with another expiry: the rows follow it.
-    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 40)])
+    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 40, 0)])
     assert index.tally(keys, "alice", None, 50) == (2, [1, 1, 0])
-    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 100)])
+    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 100, 0)])
 
-    index.set_records([("a", '{"id":"a"}', ["entity:porto"], 60)])
+    index.set_records([("a", '{"id":"a"}', ["entity:porto"], 60, 0)])
     assert index.tally(["entity:lisbon", "entity:porto", "subject:ana"], "alice", None, 50) == (3, [1, 1, 0])
     assert index.tally(["entity:porto"], "alice", None, 70) == (2, [0])
 
@@ -194,6 +194,52 @@ def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_writ
     index.remove(["a", "b", "c", "d"])
     assert index.conn().execute("SELECT count(*) FROM marks").fetchone() == (0,)
     assert index.tally(keys, "alice", None, 50) == (1, [0, 0, 0])
+    index.close()
+
+
+def test_the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follow_every_write(tmp_path: Path):
+    # The Rust host's case (host/src/index/tests/newest.rs), on this host's index.
+    index = SqliteIndex(tmp_path / "memory.db")
+    index.clear("m", 2)
+    key = "profile:preference"
+
+    def entry(id_: str, user: str, chat: str | None, keys: list[str], observed: int, lapses: int | None = None,
+              vector: list[float] | None = None) -> Entry:
+        return Entry(id_, id_, vector, user, chat, "memory", f'{{"id":"{id_}"}}', keys, lapses, observed)
+
+    def newest(keys: list[str], user: str, chat: str | None, now: int, limit: int) -> list[list[str]]:
+        lists = index.newest(keys, user, chat, now, limit)
+        assert all(r == f'{{"id":"{i}"}}' for found in lists for i, r, _ in found)
+        return [[i for i, _, _ in found] for found in lists]
+
+    index.upsert([
+        entry("c", "alice", None, [key], 200, vector=[1.0, 0.0]),
+        entry("a", "alice", None, [key, "entity:x"], 300, vector=[1.0, 0.0]),
+        entry("b", "alice", None, [key], 200, vector=[0.0, 1.0]),
+        entry("d", "alice", "c1", [key], 250, vector=[1.0, 1.0]),
+        entry("e", "bob", None, [key], 400, vector=[1.0, 0.0]),
+        entry("f", "alice", None, [key], 500, 100, vector=[1.0, 0.0]),
+        entry("g", "alice", None, ["reflection"], 350, vector=[1.0, 0.0]),
+        entry("h", "alice", None, [key], 100),
+    ])
+    keys = [key, "reflection", "entity:nowhere"]
+    assert newest(keys, "alice", None, 150, 10) == [["a", "b", "c", "h"], ["g"], []]
+    assert newest(keys, "alice", "c1", 150, 10) == [["a", "d", "b", "c", "h"], ["g"], []]
+    assert newest(keys, "alice", "c1", 150, 2) == [["a", "d"], ["g"], []]
+    assert newest(keys, "alice", None, 50, 2) == [["f", "a"], ["g"], []], "live before it lapses"
+    assert newest(keys, "alice", None, 150, 0) == [[], [], []]
+    held = index.newest([key], "alice", None, 150, 10)[0]
+    assert held[0][2] == [1.0, 0.0] and held[3][2] is None, "h waits for its vector"
+
+    # A new moment, through set_records and through upsert, with the same keys.
+    index.set_records([("c", '{"id":"c"}', [key], None, 600)])
+    assert newest([key], "alice", None, 150, 2) == [["c", "a"]]
+    index.upsert([entry("b", "alice", None, [key], 700, vector=[0.0, 1.0])])
+    assert newest([key], "alice", None, 150, 2) == [["b", "c"]]
+    index.upsert([entry("b", "bob", None, [key], 700, vector=[0.0, 1.0])])
+    index.remove(["a"])
+    assert newest([key], "alice", None, 150, 10) == [["c", "h"]]
+    assert newest([key], "bob", None, 150, 10) == [["b", "e"]]
     index.close()
 
 

@@ -14,13 +14,13 @@ fn query(text: &str) -> SearchQuery {
 
 /// A new instance over the same home, as the next process would be, with the reads so far
 /// forgotten.
-fn reopen(s: MemoryService<FakePorts>) -> MemoryService<FakePorts> {
+pub(super) fn reopen(s: MemoryService<FakePorts>) -> MemoryService<FakePorts> {
     s.ports.reads.borrow_mut().clear();
     MemoryService::new(s.ports)
 }
 
 /// The bytes of memories.jsonl this instance has read.
-fn memories_read(s: &MemoryService<FakePorts>) -> usize {
+pub(super) fn memories_read(s: &MemoryService<FakePorts>) -> usize {
     s.ports
         .reads
         .borrow()

@@ -15,6 +15,7 @@ mod forgetting;
 mod from_index;
 mod importing;
 mod maintenance;
+mod newest;
 mod people;
 mod portability;
 mod reading;

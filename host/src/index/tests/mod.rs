@@ -2,6 +2,7 @@
 
 use super::*;
 
+mod newest;
 mod one_shot;
 
 fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
@@ -29,6 +30,7 @@ fn marks_of(keys: &[&str], lapses: Option<i64>) -> Marks {
     Marks {
         keys: keys.iter().map(|k| k.to_string()).collect(),
         lapses,
+        observed: 0,
     }
 }
 
@@ -625,6 +627,19 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
         .conn()
         .unwrap()
         .execute_batch("DROP INDEX items_scope; ALTER TABLE items DROP COLUMN keys;")
+        .unwrap();
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
+
+    // The marks table as versions before observed moments made it: rebuilt too, or the
+    // newest holders of a key would come out in no order.
+    index
+        .conn()
+        .unwrap()
+        .execute_batch("DROP INDEX marks_newest; ALTER TABLE marks DROP COLUMN observed;")
         .unwrap();
     match index.info() {
         Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),

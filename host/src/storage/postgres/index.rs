@@ -413,17 +413,19 @@ pub(super) fn set_records(client: &mut Conn, revisions: &[Revision]) -> Result<(
 /// that stays as it was is not written: every search writes its hits' records again
 /// (their accesses), and rewriting their marks each time left dead rows for vacuum.
 fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)]) -> Result<(), IndexError> {
-    let (mut key_ids, mut keys, mut scopes, mut lapses) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut key_ids, mut keys, mut scopes, mut lapses, mut observed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (id, scope, marks) in marked {
         for key in &marks.keys {
             key_ids.push(*id);
             keys.push(key.as_str());
             scopes.push(scope.as_str());
             lapses.push(marks.lapses);
+            observed.push(marks.observed);
         }
     }
     // The rows the entries no longer have go; then the new ones come, and a kept one is
-    // updated only when its expiry moved. Two statements: in one `WITH`, the insert would
+    // updated only when its expiry or moment moved. Two statements: in one `WITH`, the insert would
     // not see the delete's work.
     client
         .execute(
@@ -435,11 +437,11 @@ fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)
         .map_err(sql)?;
     client
         .execute(
-            "INSERT INTO marks (key, scope, id, lapses)
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-             ON CONFLICT (key, scope, id) DO UPDATE SET lapses = excluded.lapses
-             WHERE marks.lapses IS DISTINCT FROM excluded.lapses",
-            &[&keys, &scopes, &key_ids, &lapses],
+            "INSERT INTO marks (key, scope, id, lapses, observed)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
+             ON CONFLICT (key, scope, id) DO UPDATE SET lapses = excluded.lapses, observed = excluded.observed
+             WHERE (marks.lapses, marks.observed) IS DISTINCT FROM (excluded.lapses, excluded.observed)",
+            &[&keys, &scopes, &key_ids, &lapses, &observed],
         )
         .map_err(sql)?;
     Ok(())
@@ -508,4 +510,49 @@ pub(super) fn pending(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexEr
         .map_err(sql)?
         .get(0);
     Ok(n as u64)
+}
+
+/// For each key, the records of its newest `limit` live holders within the scopes, newest
+/// first, equal moments by id in byte order; see `newest` in `wit/index.wit`. Each scope is
+/// read newest first through `marks_newest` and stops at `limit`; the scopes' lists are
+/// then merged.
+pub(super) fn newest(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+    limit: u32,
+) -> Result<Vec<Vec<Held>>, IndexError> {
+    let scopes = scope.memory_keys();
+    let limit = i64::from(limit.min(crate::index::MAX_NEWEST));
+    let mut lists = Vec::with_capacity(keys.len());
+    for key in keys {
+        let mut found: Vec<(i64, Held)> = Vec::new();
+        for s in &scopes {
+            let rows = client
+                .query(
+                    "SELECT m.observed, m.id, r.record, v.embedding FROM marks m
+                     JOIN records r ON r.id = m.id LEFT JOIN vectors v ON v.id = m.id
+                     WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
+                     ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
+                    &[key, s, &now, &limit],
+                )
+                .map_err(sql)?;
+            for r in rows {
+                let embedding: Option<Vector> = r.get(3);
+                found.push((
+                    r.get(0),
+                    Held {
+                        id: r.get(1),
+                        record: r.get(2),
+                        embedding: embedding.map(|v| v.to_vec()),
+                    },
+                ));
+            }
+        }
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.as_bytes().cmp(b.1.id.as_bytes())));
+        found.truncate(limit as usize);
+        lists.push(found.into_iter().map(|(_, h)| h).collect());
+    }
+    Ok(lists)
 }

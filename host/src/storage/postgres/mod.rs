@@ -269,6 +269,15 @@ impl Storage for PgStorage {
     ) -> Result<Vec<wit_index::Held>, wit_index::Error> {
         index::holding(&mut self.client, keys, scope, now)
     }
+    fn newest(
+        &mut self,
+        keys: &[String],
+        scope: &wit_index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<wit_index::Held>>, wit_index::Error> {
+        index::newest(&mut self.client, keys, scope, now, limit)
+    }
     fn pending(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
         index::pending(&mut self.client, kind)
     }

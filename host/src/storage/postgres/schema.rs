@@ -8,7 +8,7 @@ use postgres::{Client, Transaction};
 use crate::files::Collection;
 
 /// The layout this build writes.
-pub(super) const VERSION: i32 = 3;
+pub(super) const VERSION: i32 = 4;
 
 /// The tables every layout has. `lines` holds every collection as an append-only log: a
 /// line per row, keyed by `pos`, the byte offset just past the line (and its newline) as
@@ -55,8 +55,10 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 /// - `records`: each memory's record line without its embedding, apart from `entries` so
 ///   that full-text search reads none of it; what `fetch` answers from. `entries.pending`
 ///   marks entries without a vector, and its partial index counts them at once.
-/// - `marks`: each memory's keys (its subjects and entities), with its scope and expiry
-///   (`entries.lapses` again), for `tally` and `holding` (version 3).
+/// - `marks`: each memory's keys (its subjects, entities, profile type or reflection),
+///   with its scope, expiry (`entries.lapses` again) and observed moment, for `tally` and
+///   `holding` (version 3) and `newest` (version 4), which `marks_newest` walks newest
+///   first, equal moments by id in byte order (`COLLATE "C"`, as SQLite compares).
 /// - `newest_entries(key, n)`: a scope key's newest `n` entries, read backwards through
 ///   the `(scope, ord)` btree and nothing else, whatever the statistics say. A plain
 ///   query let the planner, with no statistics yet after an import, read the whole scope
@@ -83,9 +85,11 @@ pub(super) fn index_ddl(dimension: u32) -> String {
              scope text NOT NULL,
              id text NOT NULL,
              lapses bigint,
+             observed bigint NOT NULL DEFAULT 0,
              PRIMARY KEY (key, scope, id)
          );
          CREATE INDEX marks_id ON marks (id);
+         CREATE INDEX marks_newest ON marks (key, scope, observed DESC, id COLLATE \"C\");
          CREATE INDEX entries_tsv ON entries USING gin (tsv) WITH (fastupdate = off);
          CREATE OR REPLACE FUNCTION newest_entries(key text, n bigint)
              RETURNS TABLE (id text, ord bigint, tsv tsvector)
@@ -117,12 +121,13 @@ pub(super) fn hnsw_ddl(dimension: u32) -> &'static str {
     }
 }
 
-/// Versions 1 and 2 to 3: entries gain marks (`marks`, `entries.lapses`), which only the
-/// guest can compute, so the index is dropped and the guest rebuilds it from the
-/// collections at the next call, from the vectors the records hold (nothing is embedded
-/// again). The collections themselves are untouched. Version 1 also lacks the sequence of
-/// the entries' order.
-fn migrate_to_v3(tx: &mut Transaction<'_>, from: i32) -> Result<(), postgres::Error> {
+/// Versions 1, 2 and 3 to 4: entries gained marks (`marks`, `entries.lapses`) in version
+/// 3 and their observed moments (`marks.observed`, with the profile and reflection keys)
+/// in 4, which only the guest can compute, so the index is dropped and the guest rebuilds
+/// it from the collections at the next call, from the vectors the records hold (nothing
+/// is embedded again). The collections themselves are untouched. Version 1 also lacks the
+/// sequence of the entries' order.
+fn migrate_index(tx: &mut Transaction<'_>, from: i32) -> Result<(), postgres::Error> {
     if from == 1 {
         tx.batch_execute(V2_SEQUENCE)?;
     }
@@ -169,8 +174,8 @@ pub(super) fn ensure(client: &mut Client, schema: &str) -> Result<(), String> {
             tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&VERSION])
                 .map_err(|e| e.to_string())?;
         }
-        Some(v @ (1 | 2)) => {
-            migrate_to_v3(&mut tx, v).map_err(|e| format!("migrating layout version {v} to {VERSION}: {e}"))?;
+        Some(v @ (1..=3)) => {
+            migrate_index(&mut tx, v).map_err(|e| format!("migrating layout version {v} to {VERSION}: {e}"))?;
             tx.execute("UPDATE schema_version SET version = $1", &[&VERSION])
                 .map_err(|e| e.to_string())?;
         }

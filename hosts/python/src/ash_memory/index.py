@@ -37,12 +37,17 @@ MAX_K = 4096
 VECTOR_CHUNK_SLOTS = 128
 
 #: The items table's indexes: a scope's live entries counted from `items_scope` (scope,
-#: lapses) alone, and the entries without a vector, which `pending` counts. They name
+#: lapses) alone, the entries without a vector, which `pending` counts, and a key's holders
+#: in a scope newest first, which `newest` walks. They name
 #: columns an older file's items table lacks, so they are made only once the table has them.
 _ITEM_INDEXES = (
     "CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses)",
     "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1",
+    "CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed)",
 )
+
+#: The most holders of a key `newest` hands out (the WIT's cap).
+MAX_NEWEST = 4096
 
 #: The tables, made on every open. `items.keys` (a JSON list) and `items.lapses` with
 #: `marks` are the entries' marks (see `tally` and `holding`); `codes` holds each vector's
@@ -51,16 +56,16 @@ _ITEM_INDEXES = (
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
-    " pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT)",
+    " pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER)",
     "CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL,"
-    " lapses INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID",
+    " lapses INTEGER, observed INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL,"
     " code BLOB NOT NULL, PRIMARY KEY (scope, item)) WITHOUT ROWID",
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
 )
 
 #: Why an index whose items table lacks the record and marks columns is not used.
-OLDER_VERSION = "the index was built by an older version, which kept no records or marks: it is rebuilt"
+OLDER_VERSION = "the index was built by an older version, which kept no records, marks or moments: it is rebuilt"
 
 
 class IndexUnavailable(Exception):
@@ -102,9 +107,9 @@ def _of_kind(kind: str) -> str:
 
 def reflects_key(kind: str) -> str:
     """The meta key of the collection state an entry kind reflects."""
-    # Not the keys that versions keeping no records, marks or coarse codes move (see the
-    # Rust host's index).
-    return "reflects_codes" if kind_prefix(kind) == "" else "reflects_message_codes"
+    # Not the keys that versions keeping no records, marks, coarse codes or observed moments
+    # move (see the Rust host's index).
+    return "reflects_observed" if kind_prefix(kind) == "" else "reflects_message_codes"
 
 
 @dataclass
@@ -123,6 +128,9 @@ class Entry:
     keys: Sequence[str] = ()
     #: When it stops being live on its own, in microseconds since the epoch; None if never.
     lapses: int | None = None
+    #: When what it says was observed (else made), in microseconds since the epoch; what
+    #: `newest` orders by. Zero for a message.
+    observed: int = 0
 
     def scope(self) -> str:
         """The scope key, as the guest's visibility rule has it: a chat id makes it a group
@@ -196,16 +204,18 @@ def f32_list(blob: bytes) -> list[float] | None:
 
 
 def _has_record_columns(conn: sqlite3.Connection) -> bool:
-    """Whether the items table has the record and marks columns (an older version's
-    lacks them)."""
+    """Whether the tables have the record, marks and moment columns (an older version's
+    lack some)."""
     (n,) = conn.execute(
-        "SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys')"
+        "SELECT (SELECT count(*) FROM pragma_table_info('items')"
+        " WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))"
+        " + (SELECT count(*) FROM pragma_table_info('marks') WHERE name = 'observed')"
     ).fetchone()
-    return int(n) == 4
+    return int(n) == 6
 
 
 #: An item's rowid, scope and marks columns by id (see `_remark`).
-_FIND = "SELECT rowid, scope, keys, lapses FROM items WHERE id = ?1"
+_FIND = "SELECT rowid, scope, keys, lapses, observed FROM items WHERE id = ?1"
 
 
 def _keys_json(keys: Sequence[str]) -> str:
@@ -214,15 +224,15 @@ def _keys_json(keys: Sequence[str]) -> str:
 
 
 def _remark(conn: sqlite3.Connection, rowid: int, old: tuple | None, scope: str, keys: Sequence[str],
-            lapses: int | None) -> None:
+            lapses: int | None, observed: int) -> None:
     """Replaces an entry's marks rows, leaving them alone when they are the ones it had
     (`old`, the row `_FIND` gave): an access or a replay writes a record again with the same
     marks (see the Rust host's `marks::remark`)."""
     if old is not None:
-        if old[1] == scope and old[2] == _keys_json(keys) and old[3] == lapses:
+        if old[1] == scope and old[2] == _keys_json(keys) and old[3] == lapses and old[4] == observed:
             return
         _unmark(conn, rowid, old[1], old[2])
-    _mark(conn, rowid, scope, keys, lapses)
+    _mark(conn, rowid, scope, keys, lapses, observed)
 
 
 def _unmark(conn: sqlite3.Connection, rowid: int, scope: str, keys: str | None) -> None:
@@ -234,12 +244,13 @@ def _unmark(conn: sqlite3.Connection, rowid: int, scope: str, keys: str | None) 
         )
 
 
-def _mark(conn: sqlite3.Connection, rowid: int, scope: str, keys: Sequence[str], lapses: int | None) -> None:
+def _mark(conn: sqlite3.Connection, rowid: int, scope: str, keys: Sequence[str], lapses: int | None,
+          observed: int) -> None:
     """Writes an entry's marks rows."""
     for key in keys:
         conn.execute(
-            "INSERT OR IGNORE INTO marks (key, scope, item, lapses) VALUES (?1, ?2, ?3, ?4)",
-            (key, scope, rowid, lapses),
+            "INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed) VALUES (?1, ?2, ?3, ?4, ?5)",
+            (key, scope, rowid, lapses, observed),
         )
 
 
@@ -446,19 +457,21 @@ class SqliteIndex:
                 if row is not None:
                     rowid = row[0]
                     conn.execute(
-                        "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6 WHERE rowid = ?1",
-                        (rowid, scope, pending, e.record, e.lapses, keys),
+                        "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6,"
+                        " observed = ?7 WHERE rowid = ?1",
+                        (rowid, scope, pending, e.record, e.lapses, keys, e.observed),
                     )
                     conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
                     conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
                     conn.execute("DELETE FROM codes WHERE scope = ?1 AND item = ?2", (row[1], rowid))
                 else:
                     cur = conn.execute(
-                        "INSERT INTO items (id, scope, pending, record, lapses, keys) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                        (e.id, scope, pending, e.record, e.lapses, keys),
+                        "INSERT INTO items (id, scope, pending, record, lapses, keys, observed)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        (e.id, scope, pending, e.record, e.lapses, keys, e.observed),
                     )
                     rowid = cur.lastrowid
-                _remark(conn, rowid, row, scope, e.keys, e.lapses)
+                _remark(conn, rowid, row, scope, e.keys, e.lapses, e.observed)
                 conn.execute("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", (rowid, e.content))
                 if vector is not None:
                     stored = f32_bytes(vector)
@@ -586,23 +599,23 @@ class SqliteIndex:
             raise _sql(e) from e
         return held
 
-    def set_records(self, revisions: Sequence[tuple[str, str, Sequence[str], int | None]]) -> None:
-        """Replaces the record and marks, as (id, record, keys, lapses), of entries already
-        held, in one transaction, leaving their text, vector and scope as they are; unknown
-        ids are ignored."""
+    def set_records(self, revisions: Sequence[tuple[str, str, Sequence[str], int | None, int]]) -> None:
+        """Replaces the record and marks, as (id, record, keys, lapses, observed), of entries
+        already held, in one transaction, leaving their text, vector and scope as they are;
+        unknown ids are ignored."""
         if not revisions:
             return
         conn = self.conn()
         with _transaction(conn):
-            for id_, rec, keys, lapses in revisions:
+            for id_, rec, keys, lapses, observed in revisions:
                 row = conn.execute(_FIND, (id_,)).fetchone()
                 if row is None:
                     continue
                 conn.execute(
-                    "UPDATE items SET record = ?2, lapses = ?3, keys = ?4 WHERE rowid = ?1",
-                    (row[0], rec, lapses, _keys_json(keys)),
+                    "UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5 WHERE rowid = ?1",
+                    (row[0], rec, lapses, _keys_json(keys), observed),
                 )
-                _remark(conn, row[0], row, row[1], keys, lapses)
+                _remark(conn, row[0], row, row[1], keys, lapses, observed)
 
     def tally(self, keys: Sequence[str], user_id: str | None, chat_id: str | None, now: int,
               kind: str = MEMORY) -> tuple[int, list[int]]:
@@ -653,6 +666,38 @@ class SqliteIndex:
         except sqlite3.Error as e:
             raise _sql(e) from e
         return self._with_vectors(found)
+
+    def newest(self, keys: Sequence[str], user_id: str | None, chat_id: str | None, now: int, limit: int,
+               kind: str = MEMORY) -> list[list[tuple[str, str, list[float] | None]]]:
+        """For each key, the (id, record, vector) of its newest `limit` live holders within the
+        scopes (at most `MAX_NEWEST`), newest first by their observed moment, equal moments by
+        id in byte order. Each scope is walked newest first by `marks_newest` and stops at
+        `limit`; the scopes' lists are then merged (see the Rust host's
+        `SqliteIndex::newest`)."""
+        scopes = scope_keys(user_id, chat_id, kind) if kind == MEMORY else []
+        most = min(int(limit), MAX_NEWEST)
+        conn = self.conn()
+        if not _has_record_columns(conn):
+            raise IndexUnavailable(OLDER_VERSION)
+        lists = []
+        try:
+            for key in keys:
+                found: list[tuple[int, str, int, str]] = []
+                for s in scopes if most > 0 else []:
+                    found.extend(
+                        (int(r[0] or 0), str(r[1]), int(r[2]), str(r[3]))
+                        for r in conn.execute(
+                            "SELECT m.observed, i.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item"
+                            " WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)"
+                            " AND i.record IS NOT NULL ORDER BY m.observed DESC, i.id LIMIT ?4",
+                            (key, s, now, most),
+                        )
+                    )
+                found.sort(key=lambda f: (-f[0], f[1].encode()))
+                lists.append([(rowid, id_, rec) for _, id_, rowid, rec in found[:most]])
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        return [self._with_vectors(found) for found in lists]
 
     def pending(self, kind: str = MEMORY) -> int:
         """How many entries of this kind are held without a vector (embeddings pending)."""

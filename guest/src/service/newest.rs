@@ -1,0 +1,138 @@
+//! A context block and a profile answered from the index: besides a search's hits, they
+//! walk the caller's newest reflection, the memories their profile's notes come from, and
+//! the newest memory about each of their people. When the index stands in for the file
+//! (`from_index`), those are fetched into the partial cache by their marks, newest first
+//! (`newest` in `wit/index.wit`), and the same walk over the cache then gives the answer
+//! the whole collection would: the cache holds only records of the collection, and it
+//! holds every one the walk could pick.
+
+use chrono::{DateTime, Utc};
+
+use super::MemoryService;
+use crate::api::Error;
+use crate::conversation::profile::{MAX_NOTES, ORDER, pick, rank};
+use crate::marks;
+use crate::ports::{Held, Level, Ports};
+use crate::scope::Caller;
+
+/// How many memories of each profile type are asked for first: twice the notes, so that
+/// notes repeating one another rarely make a second ask.
+const FIRST_PROFILE_ASK: u32 = 2 * MAX_NOTES as u32;
+
+/// The most a host hands out per key (`newest`'s cap).
+const MOST_ASKED: u32 = 4096;
+
+impl<P: Ports> MemoryService<P> {
+    /// Brings into a partial cache the caller's newest live personal reflection and the
+    /// newest live memory about each of their people. Does nothing when the whole
+    /// collection is cached.
+    pub(super) fn hold_newest_for_context(&mut self, caller: &Caller, now: DateTime<Utc>) -> Result<(), Error> {
+        if !self.memories.is_partial() {
+            return Ok(());
+        }
+        let keys: Vec<String> = std::iter::once(marks::REFLECTION.to_owned())
+            .chain(self.people_of(caller).iter().map(|p| marks::subject(&p.id)))
+            .collect();
+        let lists = self.newest(&keys, caller, now, 1)?;
+        self.hold_or_load(lists.into_iter().flatten().collect())?;
+        Ok(())
+    }
+
+    /// Brings into a partial cache every memory the profile of the caller's user picks
+    /// from at `now`: each type's newest, more of them until the notes are made (or the
+    /// type has no more). Does nothing when the whole collection is cached.
+    pub(crate) fn hold_profile(&mut self, caller: &Caller, now: DateTime<Utc>) -> Result<(), Error> {
+        if !self.memories.is_partial() || caller.user_id.is_none() {
+            return Ok(());
+        }
+        let keys: Vec<String> = ORDER.iter().map(|t| marks::profile(*t)).collect();
+        let mut limit = FIRST_PROFILE_ASK;
+        loop {
+            let lists = self.newest(&keys, caller, now, limit)?;
+            // The last memory of each type the host cut at `limit`: past it, that type's
+            // memories are not all cached.
+            let cuts: Vec<(crate::memory_type::MemoryType, String)> = ORDER
+                .iter()
+                .zip(&lists)
+                .filter(|(_, list)| list.len() >= limit as usize)
+                .filter_map(|(t, list)| Some((*t, list.last()?.id.clone())))
+                .collect();
+            if !self.hold_or_load(lists.into_iter().flatten().collect())? {
+                return Ok(());
+            }
+            if self.profile_is_whole(caller, now, &cuts) {
+                self.ports.log(
+                    Level::Debug,
+                    &format!("profile: read from the index, {limit} memories of each type at most"),
+                );
+                return Ok(());
+            }
+            if limit >= MOST_ASKED {
+                self.load()?;
+                return Ok(());
+            }
+            limit = (limit * 8).min(MOST_ASKED);
+        }
+    }
+
+    /// Whether the profile the cache gives is the whole collection's, when each cut type's
+    /// memories are cached up to its cut: the notes filled up before the walk went past
+    /// any cut.
+    fn profile_is_whole(
+        &self,
+        caller: &Caller,
+        now: DateTime<Utc>,
+        cuts: &[(crate::memory_type::MemoryType, String)],
+    ) -> bool {
+        if cuts.is_empty() {
+            return true;
+        }
+        let candidates = self.profile_candidates(caller, now);
+        let picked = pick(candidates.iter().copied());
+        let last = match picked.read.checked_sub(1) {
+            Some(i) if picked.notes.len() == MAX_NOTES => rank(candidates[i]),
+            // The walk ran out of cached memories: the cut ones may have more.
+            _ => return false,
+        };
+        cuts.iter().all(|(t, id)| {
+            self.memories
+                .get(id)
+                .filter(|r| r.memory_type == *t)
+                .and_then(rank)
+                .is_some_and(|cut| last <= Some(cut))
+        })
+    }
+
+    /// The newest `limit` live holders of each key within the caller's scope, as the index
+    /// hands them out.
+    fn newest(
+        &self,
+        keys: &[String],
+        caller: &Caller,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Vec<Held>>, Error> {
+        let lists = self
+            .ports
+            .index_newest(keys, &caller.filter(), marks::micros(now), limit)?;
+        if lists.len() != keys.len() {
+            return Err(Error::Index(format!(
+                "the index gave the newest of {} keys for {} asked",
+                lists.len(),
+                keys.len()
+            )));
+        }
+        Ok(lists)
+    }
+
+    /// Holds these records in the partial cache; when one does not read, reads the whole
+    /// collection instead and says false.
+    fn hold_or_load(&mut self, held: Vec<Held>) -> Result<bool, Error> {
+        if self.hold_held(held) {
+            Ok(true)
+        } else {
+            self.load()?;
+            Ok(false)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! `newest`: a key's newest live holders within a scope, by observed moment then id, with
+//! their records and vectors, following every write. JS (`sqlite-index.test.mjs`), Python
+//! (`test_index.py`) and Postgres (`storage::postgres::tests`) run the same case.
+
+use super::*;
+
+const KEY: &str = "profile:preference";
+
+/// An entry holding these keys, observed at `observed`, lapsing at `lapses`.
+fn at(e: Entry, keys: &[&str], observed: i64, lapses: Option<i64>) -> Entry {
+    Entry {
+        marks: Marks {
+            observed,
+            ..marks_of(keys, lapses)
+        },
+        ..e
+    }
+}
+
+/// The ids `newest` gives per key, each checked against its record.
+fn newest_ids(index: &mut SqliteIndex, keys: &[&str], scope: &ScopeFilter, now: i64, limit: u32) -> Vec<Vec<String>> {
+    let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    index
+        .newest(&keys, scope, now, limit)
+        .unwrap()
+        .into_iter()
+        .map(|list| {
+            list.into_iter()
+                .map(|h| {
+                    assert_eq!(h.record, format!("{{\"id\":\"{}\"}}", h.id));
+                    h.id
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follow_every_write() {
+    let (_dir, mut index) = fresh_index(2);
+    let group = |e: Entry| Entry {
+        chat_id: Some("c1".into()),
+        ..e
+    };
+    let mut pending = entry("h", "eight", vec![0.0, 1.0], "alice");
+    pending.embedding = None;
+    index
+        .upsert(&[
+            at(entry("c", "three", vec![1.0, 0.0], "alice"), &[KEY], 200, None),
+            at(
+                entry("a", "one", vec![1.0, 0.0], "alice"),
+                &[KEY, "entity:x"],
+                300,
+                None,
+            ),
+            at(entry("b", "two", vec![0.0, 1.0], "alice"), &[KEY], 200, None),
+            group(at(entry("d", "four", vec![1.0, 1.0], "alice"), &[KEY], 250, None)),
+            at(entry("e", "five", vec![1.0, 0.0], "bob"), &[KEY], 400, None),
+            at(entry("f", "six", vec![1.0, 0.0], "alice"), &[KEY], 500, Some(100)),
+            at(entry("g", "seven", vec![1.0, 0.0], "alice"), &["reflection"], 350, None),
+            at(pending, &[KEY], 100, None),
+        ])
+        .unwrap();
+    let keys = [KEY, "reflection", "entity:nowhere"];
+    let alone = alice_in(None);
+    let in_chat = alice_in(Some("c1"));
+    let ids = |lists: &[&[&str]]| -> Vec<Vec<String>> {
+        lists
+            .iter()
+            .map(|l| l.iter().map(|s| s.to_string()).collect())
+            .collect()
+    };
+    // Equal moments by id (b before c, whatever order they were written in); f lapsed at
+    // 100; Bob's never.
+    assert_eq!(
+        newest_ids(&mut index, &keys, &alone, 150, 10),
+        ids(&[&["a", "b", "c", "h"], &["g"], &[]])
+    );
+    assert_eq!(
+        newest_ids(&mut index, &keys, &in_chat, 150, 10),
+        ids(&[&["a", "d", "b", "c", "h"], &["g"], &[]]),
+        "the chat's memories merged in"
+    );
+    assert_eq!(
+        newest_ids(&mut index, &keys, &in_chat, 150, 2),
+        ids(&[&["a", "d"], &["g"], &[]])
+    );
+    assert_eq!(
+        newest_ids(&mut index, &keys, &alone, 50, 2),
+        ids(&[&["f", "a"], &["g"], &[]]),
+        "live before it lapses"
+    );
+    assert_eq!(newest_ids(&mut index, &keys, &alone, 150, 0), ids(&[&[], &[], &[]]));
+    let held = index.newest(&[KEY.into()], &alone, 150, 10).unwrap();
+    assert_eq!(held[0][0].embedding.as_deref(), Some(&[1.0, 0.0][..]));
+    assert_eq!(held[0][3].embedding, None, "h waits for its vector");
+
+    // A new moment, through set-records and through upsert, with the same keys: the marks
+    // rows follow (a rewrite that compared only keys and expiry would leave them).
+    index
+        .set_records(&[revision(
+            "c",
+            r#"{"id":"c"}"#,
+            Marks {
+                observed: 600,
+                ..marks_of(&[KEY], None)
+            },
+        )])
+        .unwrap();
+    assert_eq!(newest_ids(&mut index, &[KEY], &alone, 150, 2), ids(&[&["c", "a"]]));
+    index
+        .upsert(&[at(entry("b", "two", vec![0.0, 1.0], "alice"), &[KEY], 700, None)])
+        .unwrap();
+    assert_eq!(newest_ids(&mut index, &[KEY], &alone, 150, 2), ids(&[&["b", "c"]]));
+    // Moved to Bob, and removed.
+    index
+        .upsert(&[at(entry("b", "two", vec![0.0, 1.0], "bob"), &[KEY], 700, None)])
+        .unwrap();
+    index.remove(&["a".into()]).unwrap();
+    assert_eq!(newest_ids(&mut index, &[KEY], &alone, 150, 10), ids(&[&["c", "h"]]));
+    assert_eq!(
+        newest_ids(&mut index, &[KEY], &alice_in(None), 150, 10),
+        newest_ids(&mut index, &[KEY], &alone, 150, 10)
+    );
+    let bob = ScopeFilter {
+        user_id: Some("bob".into()),
+        ..alice()
+    };
+    assert_eq!(newest_ids(&mut index, &[KEY], &bob, 150, 10), ids(&[&["b", "e"]]));
+}
