@@ -73,6 +73,7 @@ struct Figures {
     cli_version_ms: f64,
     cli_add_ms: f64,
     cli_search_ms: f64,
+    cli_context_ms: f64,
     /// Recall at 10 of a first search against an exact scan (`ash_memory::first_search_recall`).
     first_search_recall_at_10: f64,
     cli_peak_rss_mb: f64,
@@ -169,6 +170,9 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
     let cli_searches = cli.median(samples / 5, |k| {
         vec!["search".into(), QUERIES[k % QUERIES.len()].into()]
     })?;
+    let cli_contexts = cli.median(samples / 5, |k| {
+        vec!["context".into(), QUERIES[k % QUERIES.len()].into()]
+    })?;
 
     let recall = super::bench_embedder::first_search_recall(&home, embedder, memories + samples * 3)?;
 
@@ -193,8 +197,9 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
         cli_version_ms: ms(version.0),
         cli_add_ms: ms(cli_adds.0),
         cli_search_ms: ms(cli_searches.0),
+        cli_context_ms: ms(cli_contexts.0),
         first_search_recall_at_10: recall,
-        cli_peak_rss_mb: cli_adds.1.max(cli_searches.1) as f64 / 1024.0,
+        cli_peak_rss_mb: cli_adds.1.max(cli_searches.1).max(cli_contexts.1) as f64 / 1024.0,
         maintenance,
         native,
     })
@@ -263,6 +268,9 @@ fn print_table(all: &[Figures], samples: usize) {
     row("CLI add, whole process (ms)", all, |f| format!("{:.1}", f.cli_add_ms));
     row("CLI search, whole proc. (ms)", all, |f| {
         format!("{:.1}", f.cli_search_ms)
+    });
+    row("CLI context, whole proc. (ms)", all, |f| {
+        format!("{:.1}", f.cli_context_ms)
     });
     row("first search recall@10", all, |f| {
         format!("{:.4}", f.first_search_recall_at_10)

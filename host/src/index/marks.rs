@@ -2,9 +2,11 @@
 //! about a person or naming an entity finds it by, when it lapses, and when it was
 //! observed. `items.keys` keeps an entry's keys as a JSON list, `items.lapses` its expiry
 //! and `items.observed` its moment; the `marks` table holds one row per (key, scope, item),
-//! with the expiry and moment again, so that counting or listing a key's live holders
-//! within a scope reads that table's b-trees and nothing else, newest first by
-//! `marks_newest`.
+//! with the expiry, moment and id again, so that counting or listing a key's live holders
+//! within a scope reads that table's b-trees and nothing else: newest first, equal moments
+//! by id, in `marks_newest`'s order, which the newest few are read in and nothing after
+//! them. (Ordering equal moments by `items.id` instead read every holder of the moment:
+//! an import stamps thousands of memories with one.)
 
 use std::collections::BTreeSet;
 
@@ -84,7 +86,10 @@ fn mark(tx: &Transaction<'_>, rowid: i64, scope: &str, marks: &Marks) -> Result<
         return Ok(());
     }
     let mut insert = tx
-        .prepare_cached("INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed) VALUES (?1, ?2, ?3, ?4, ?5)")
+        .prepare_cached(
+            "INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed, id)
+             VALUES (?1, ?2, ?3, ?4, ?5, (SELECT id FROM items WHERE rowid = ?3))",
+        )
         .map_err(sql)?;
     for key in &marks.keys {
         insert
@@ -193,10 +198,10 @@ impl SqliteIndex {
         {
             let mut holders = conn
                 .prepare_cached(
-                    "SELECT m.observed, i.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
+                    "SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
                      WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
                        AND i.record IS NOT NULL
-                     ORDER BY m.observed DESC, i.id LIMIT ?4",
+                     ORDER BY m.observed DESC, m.id LIMIT ?4",
                 )
                 .map_err(sql)?;
             for key in keys {

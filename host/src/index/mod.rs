@@ -194,11 +194,11 @@ fn sql(e: rusqlite::Error) -> IndexError {
 /// there, before `info` can say why the index is rebuilt. `items_scope` is (scope, lapses),
 /// so that `tally` counts a scope's live entries from it alone; versions before marks made
 /// it (scope), under the same name. `marks_newest` walks a key's holders in a scope newest
-/// first, for `newest`.
+/// first, equal moments by id, with their expiry, for `newest`.
 const ITEM_INDEXES: &str = "
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
     CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
-    CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed);
+    CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses);
 ";
 
 /// The tables, made on every open. `items.keys`, `items.lapses` and `items.observed` with
@@ -214,7 +214,7 @@ const SCHEMA: &str = "
     );
     CREATE TABLE IF NOT EXISTS marks (
         key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER,
-        observed INTEGER,
+        observed INTEGER, id TEXT,
         PRIMARY KEY (key, scope, item)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS codes (

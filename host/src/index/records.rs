@@ -15,12 +15,12 @@ pub(super) fn check_columns(conn: &Connection) -> Result<(), IndexError> {
         .query_row(
             "SELECT (SELECT count(*) FROM pragma_table_info('items')
                      WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))
-                  + (SELECT count(*) FROM pragma_table_info('marks') WHERE name = 'observed')",
+                  + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))",
             [],
             |r| r.get(0),
         )
         .map_err(sql)?;
-    if present != 6 {
+    if present != 7 {
         return Err(IndexError::Unavailable(
             "the index was built by an older version, which kept no records, marks or moments: it is rebuilt".into(),
         ));

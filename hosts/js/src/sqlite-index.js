@@ -25,7 +25,7 @@ export const VECTOR_CHUNK_SLOTS = 128;
 const SCHEMA = `
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER);
-    CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER, observed INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER, observed INTEGER, id TEXT, PRIMARY KEY (key, scope, item)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL, code BLOB NOT NULL, PRIMARY KEY (scope, item)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 `;
@@ -40,7 +40,7 @@ const SCHEMA = `
 const ITEM_INDEXES = `
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
     CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
-    CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed);
+    CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses);
 `;
 
 /** Why an index whose items table lacks the record and marks columns is not used. */
@@ -161,11 +161,11 @@ function f32List(blob) {
 
 /** How many of the record, marks and moment columns the tables have (an older version's lack some). */
 const RECORD_COLUMNS = `SELECT (SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))
-  + (SELECT count(*) FROM pragma_table_info('marks') WHERE name = 'observed')`;
+  + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))`;
 
 /** Whether the tables have the record, marks and moment columns. */
 function hasRecordColumns(db) {
-  return db.prepare(RECORD_COLUMNS).pluck().get() === 6;
+  return db.prepare(RECORD_COLUMNS).pluck().get() === 7;
 }
 
 /** An item's rowid, scope and marks columns by id (see `remark`). */
@@ -554,8 +554,8 @@ export class SqliteIndex {
 
   /** Writes an entry's marks rows. */
   mark(rowid, scope, marks) {
-    const insert = this.stmt("INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed) VALUES (?, ?, ?, ?, ?)");
-    for (const key of marks.keys) insert.run(key, scope, rowid, marks.lapses, marks.observed);
+    const insert = this.stmt("INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed, id) VALUES (?, ?, ?, ?, ?, (SELECT id FROM items WHERE rowid = ?))");
+    for (const key of marks.keys) insert.run(key, scope, rowid, marks.lapses, marks.observed, rowid);
   }
 
   /**
@@ -625,9 +625,9 @@ export class SqliteIndex {
     const hasVecs = this.info() !== undefined;
     return this.guard(() => {
       const holders = this.stmt(
-        `SELECT m.observed, i.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
+        `SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
          WHERE m.key = ? AND m.scope = ? AND (m.lapses IS NULL OR m.lapses > ?) AND i.record IS NOT NULL
-         ORDER BY m.observed DESC, i.id LIMIT ?`,
+         ORDER BY m.observed DESC, m.id LIMIT ?`,
       ).raw().safeIntegers();
       const vector = hasVecs ? this.stmt("SELECT embedding FROM vecs WHERE rowid = ?").pluck() : null;
       return keys.map((key) => {

@@ -639,7 +639,9 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
     index
         .conn()
         .unwrap()
-        .execute_batch("DROP INDEX marks_newest; ALTER TABLE marks DROP COLUMN observed;")
+        .execute_batch(
+            "DROP INDEX marks_newest; ALTER TABLE marks DROP COLUMN observed; ALTER TABLE marks DROP COLUMN id;",
+        )
         .unwrap();
     match index.info() {
         Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),

@@ -43,7 +43,7 @@ VECTOR_CHUNK_SLOTS = 128
 _ITEM_INDEXES = (
     "CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses)",
     "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1",
-    "CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed)",
+    "CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses)",
 )
 
 #: The most holders of a key `newest` hands out (the WIT's cap).
@@ -58,7 +58,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
     " pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER)",
     "CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL,"
-    " lapses INTEGER, observed INTEGER, PRIMARY KEY (key, scope, item)) WITHOUT ROWID",
+    " lapses INTEGER, observed INTEGER, id TEXT, PRIMARY KEY (key, scope, item)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL,"
     " code BLOB NOT NULL, PRIMARY KEY (scope, item)) WITHOUT ROWID",
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
@@ -209,9 +209,9 @@ def _has_record_columns(conn: sqlite3.Connection) -> bool:
     (n,) = conn.execute(
         "SELECT (SELECT count(*) FROM pragma_table_info('items')"
         " WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))"
-        " + (SELECT count(*) FROM pragma_table_info('marks') WHERE name = 'observed')"
+        " + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))"
     ).fetchone()
-    return int(n) == 6
+    return int(n) == 7
 
 
 #: An item's rowid, scope and marks columns by id (see `_remark`).
@@ -249,7 +249,8 @@ def _mark(conn: sqlite3.Connection, rowid: int, scope: str, keys: Sequence[str],
     """Writes an entry's marks rows."""
     for key in keys:
         conn.execute(
-            "INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed, id)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, (SELECT id FROM items WHERE rowid = ?3))",
             (key, scope, rowid, lapses, observed),
         )
 
@@ -687,9 +688,9 @@ class SqliteIndex:
                     found.extend(
                         (int(r[0] or 0), str(r[1]), int(r[2]), str(r[3]))
                         for r in conn.execute(
-                            "SELECT m.observed, i.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item"
+                            "SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item"
                             " WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)"
-                            " AND i.record IS NOT NULL ORDER BY m.observed DESC, i.id LIMIT ?4",
+                            " AND i.record IS NOT NULL ORDER BY m.observed DESC, m.id LIMIT ?4",
                             (key, s, now, most),
                         )
                     )
