@@ -4,7 +4,10 @@
 //! (`from_index`), those are fetched into the partial cache by their marks, newest first
 //! (`newest` in `wit/index.wit`), and the same walk over the cache then gives the answer
 //! the whole collection would: the cache holds only records of the collection, and it
-//! holds every one the walk could pick.
+//! holds every one the walk could pick. The second rests on the index handing out every live
+//! holder of a key up to the limit asked: every memory's entry carries its record (an index
+//! of a version that kept none is rebuilt first), and hosts cap the limit at `MOST_ASKED`,
+//! never lower.
 
 use chrono::{DateTime, Utc};
 

@@ -291,6 +291,9 @@ test("newest: a key's holders by moment then id, within the scope, live, followi
     entry("c", "alice", undefined, [key], 200, undefined, [1, 0]),
     entry("a", "alice", undefined, [key, "entity:x"], 300, undefined, [1, 0]),
     entry("b", "alice", undefined, [key], 200, undefined, [0, 1]),
+    // Before "b" by byte, after it by localeCompare.
+    entry("B", "alice", undefined, [key], 200, undefined, [1, 0]),
+    entry("C", "alice", "c1", [key], 200, undefined, [1, 0]),
     entry("d", "alice", "c1", [key], 250, undefined, [1, 1]),
     entry("e", "bob", undefined, [key], 400, undefined, [1, 0]),
     entry("f", "alice", undefined, [key], 500, 100, [1, 0]),
@@ -298,14 +301,14 @@ test("newest: a key's holders by moment then id, within the scope, live, followi
     entry("h", "alice", undefined, [key], 100, undefined, undefined),
   ]);
   const keys = [key, "reflection", "entity:nowhere"];
-  assert.deepEqual(newest(keys, alone, 150, 10), [["a", "b", "c", "h"], ["g"], []]);
-  assert.deepEqual(newest(keys, inChat, 150, 10), [["a", "d", "b", "c", "h"], ["g"], []]);
+  assert.deepEqual(newest(keys, alone, 150, 10), [["a", "B", "b", "c", "h"], ["g"], []]);
+  assert.deepEqual(newest(keys, inChat, 150, 10), [["a", "d", "B", "C", "b", "c", "h"], ["g"], []]);
   assert.deepEqual(newest(keys, inChat, 150, 2), [["a", "d"], ["g"], []]);
   assert.deepEqual(newest(keys, alone, 50, 2), [["f", "a"], ["g"], []], "live before it lapses");
   assert.deepEqual(newest(keys, alone, 150, 0), [[], [], []]);
   const held = index.newest([key], alone, 150n, 10)[0];
   assert.deepEqual(held[0].embedding, [1, 0]);
-  assert.equal(held[3].embedding, undefined, "h waits for its vector");
+  assert.equal(held[4].embedding, undefined, "h waits for its vector");
 
   // A new moment, through setRecords and through upsert, with the same keys.
   index.setRecords([{ id: "c", record: '{"id":"c"}', marks: { keys: [key], lapses: undefined, observed: 600n } }]);
@@ -314,7 +317,7 @@ test("newest: a key's holders by moment then id, within the scope, live, followi
   assert.deepEqual(newest([key], alone, 150, 2), [["b", "c"]]);
   index.upsert([entry("b", "bob", undefined, [key], 700, undefined, [0, 1])]);
   index.remove(["a"]);
-  assert.deepEqual(newest([key], alone, 150, 10), [["c", "h"]]);
+  assert.deepEqual(newest([key], alone, 150, 10), [["c", "B", "h"]]);
   assert.deepEqual(newest([key], { kind: "memory", userId: "bob" }, 150, 10), [["b", "e"]]);
   index.close();
 });

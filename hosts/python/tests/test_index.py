@@ -216,6 +216,9 @@ def test_the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and
         entry("c", "alice", None, [key], 200, vector=[1.0, 0.0]),
         entry("a", "alice", None, [key, "entity:x"], 300, vector=[1.0, 0.0]),
         entry("b", "alice", None, [key], 200, vector=[0.0, 1.0]),
+        # Before "b" by byte, after it by most collations.
+        entry("B", "alice", None, [key], 200, vector=[1.0, 0.0]),
+        entry("C", "alice", "c1", [key], 200, vector=[1.0, 0.0]),
         entry("d", "alice", "c1", [key], 250, vector=[1.0, 1.0]),
         entry("e", "bob", None, [key], 400, vector=[1.0, 0.0]),
         entry("f", "alice", None, [key], 500, 100, vector=[1.0, 0.0]),
@@ -223,13 +226,13 @@ def test_the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and
         entry("h", "alice", None, [key], 100),
     ])
     keys = [key, "reflection", "entity:nowhere"]
-    assert newest(keys, "alice", None, 150, 10) == [["a", "b", "c", "h"], ["g"], []]
-    assert newest(keys, "alice", "c1", 150, 10) == [["a", "d", "b", "c", "h"], ["g"], []]
+    assert newest(keys, "alice", None, 150, 10) == [["a", "B", "b", "c", "h"], ["g"], []]
+    assert newest(keys, "alice", "c1", 150, 10) == [["a", "d", "B", "C", "b", "c", "h"], ["g"], []]
     assert newest(keys, "alice", "c1", 150, 2) == [["a", "d"], ["g"], []]
     assert newest(keys, "alice", None, 50, 2) == [["f", "a"], ["g"], []], "live before it lapses"
     assert newest(keys, "alice", None, 150, 0) == [[], [], []]
     held = index.newest([key], "alice", None, 150, 10)[0]
-    assert held[0][2] == [1.0, 0.0] and held[3][2] is None, "h waits for its vector"
+    assert held[0][2] == [1.0, 0.0] and held[4][2] is None, "h waits for its vector"
 
     # A new moment, through set_records and through upsert, with the same keys.
     index.set_records([("c", '{"id":"c"}', [key], None, 600)])
@@ -238,7 +241,7 @@ def test_the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and
     assert newest([key], "alice", None, 150, 2) == [["b", "c"]]
     index.upsert([entry("b", "bob", None, [key], 700, vector=[0.0, 1.0])])
     index.remove(["a"])
-    assert newest([key], "alice", None, 150, 10) == [["c", "h"]]
+    assert newest([key], "alice", None, 150, 10) == [["c", "B", "h"]]
     assert newest([key], "bob", None, 150, 10) == [["b", "e"]]
     index.close()
 

@@ -96,6 +96,36 @@ fn alice_in_chat() -> Caller {
     alice()
 }
 
+/// Notes that fill up within the first ask: no second one, and still the whole file's.
+#[test]
+fn a_profile_whose_notes_fill_within_the_first_ask_asks_once() {
+    let mut s = service();
+    let alice = alice_alone();
+    for i in 0..45 {
+        let at = format!("2025-01-01T00:{i:02}:00+00:00");
+        s.add(
+            &alice,
+            typed(&format!("I was born in town number {i}"), MemoryType::Identity, &at),
+        )
+        .unwrap();
+    }
+    s.add(
+        &alice,
+        typed("I like green tea", MemoryType::Preference, "2026-01-01T00:00:00+00:00"),
+    )
+    .unwrap();
+    let mut whole = reopen(s);
+    whole.list(&alice, &Default::default()).unwrap();
+    let expected = whole.profile(&alice).unwrap();
+    let mut cold = reopen(whole);
+    cold.ports.newest_asked.borrow_mut().clear();
+    assert_eq!(cold.profile(&alice).unwrap(), expected);
+    assert!(cold.memories.is_partial());
+    assert_eq!(cold.ports.newest_asked.borrow().as_slice(), [40], "one ask");
+    assert_eq!(expected.notes[0], "I was born in town number 44");
+    assert_eq!(expected.notes[19], "I was born in town number 25");
+}
+
 #[test]
 fn a_context_and_a_profile_from_the_index_are_the_whole_files() {
     let mut s = profile_home();

@@ -459,6 +459,14 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
                 None,
             ),
             at(entry("b", "alice", "two", Some([0.0, 1.0, 0.0])), &[KEY], 200, None),
+            // Before "b" by byte, after it by most collations.
+            at(entry("B", "alice", "two too", Some([1.0, 0.0, 0.0])), &[KEY], 200, None),
+            group(at(
+                entry("C", "alice", "three too", Some([1.0, 0.0, 0.0])),
+                &[KEY],
+                200,
+                None,
+            )),
             group(at(
                 entry("d", "alice", "four", Some([1.0, 1.0, 0.0])),
                 &[KEY],
@@ -486,18 +494,18 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
     call(&mut storage, |s| {
         assert_eq!(
             newest(s, &keys, &alone, 150, 10),
-            ids(&[&["a", "b", "c", "h"], &["g"], &[]])
+            ids(&[&["a", "B", "b", "c", "h"], &["g"], &[]])
         );
         assert_eq!(
             newest(s, &keys, &in_chat, 150, 10),
-            ids(&[&["a", "d", "b", "c", "h"], &["g"], &[]])
+            ids(&[&["a", "d", "B", "C", "b", "c", "h"], &["g"], &[]])
         );
         assert_eq!(newest(s, &keys, &in_chat, 150, 2), ids(&[&["a", "d"], &["g"], &[]]));
         assert_eq!(newest(s, &keys, &alone, 50, 2), ids(&[&["f", "a"], &["g"], &[]]));
         assert_eq!(newest(s, &keys, &alone, 150, 0), ids(&[&[], &[], &[]]));
         let held = s.newest(&[KEY.into()], &alone, 150, 10).unwrap();
         assert_eq!(held[0][0].embedding, Some(vec![1.0, 0.0, 0.0]));
-        assert_eq!(held[0][3].embedding, None, "h waits for its vector");
+        assert_eq!(held[0][4].embedding, None, "h waits for its vector");
     });
     call(&mut storage, |s| {
         s.set_records(&[Revision {
@@ -523,7 +531,7 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
         s.remove(&["a".into()]).unwrap();
     });
     call(&mut storage, |s| {
-        assert_eq!(newest(s, &[KEY], &alone, 150, 10), ids(&[&["c", "h"]]));
+        assert_eq!(newest(s, &[KEY], &alone, 150, 10), ids(&[&["c", "B", "h"]]));
         assert_eq!(newest(s, &[KEY], &scope("bob"), 150, 10), ids(&[&["b", "e"]]));
     });
 }
