@@ -40,6 +40,12 @@ pub fn micros(at: DateTime<Utc>) -> i64 {
     at.timestamp_micros()
 }
 
+/// When a record was observed, as the index keeps it (`marks.observed`) and `newest` orders
+/// by: `lifecycle::observed` in whole microseconds.
+pub fn observed(record: &MemoryRecord) -> i64 {
+    micros(lifecycle::observed(record))
+}
+
 /// An expiry as the index keeps it: rounded up to a whole microsecond, so that it is later
 /// than a whole-microsecond `now` exactly when the expiry itself is.
 pub fn lapse(at: DateTime<Utc>) -> i64 {
@@ -81,7 +87,7 @@ pub fn of(record: &MemoryRecord) -> Marks {
     Marks {
         keys: keys.into_iter().collect(),
         lapses: lifecycle::expiry(record).map(lapse),
-        observed: micros(lifecycle::observed(record)),
+        observed: observed(record),
     }
 }
 

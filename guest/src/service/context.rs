@@ -14,7 +14,7 @@ use crate::lifecycle;
 use crate::marks;
 use crate::memory_type::MemoryType;
 use crate::ports::{Level, Ports};
-use crate::record::{MemoryRecord, parse_time};
+use crate::record::parse_time;
 use crate::scope::Caller;
 use crate::search::Floor;
 
@@ -130,7 +130,7 @@ impl<P: Ports> MemoryService<P> {
             .cached()
             .filter(|r| r.memory_type == MemoryType::Reflection && r.owner_user_id.as_ref() == Some(user))
             .filter(|r| r.chat_id.is_none() && lifecycle::is_live(r, now))
-            .min_by(|a, b| observed(b).cmp(&observed(a)).then(a.id.cmp(&b.id)))
+            .min_by(|a, b| marks::observed(b).cmp(&marks::observed(a)).then(a.id.cmp(&b.id)))
             .map(Memory::from)
     }
 
@@ -145,7 +145,7 @@ impl<P: Ports> MemoryService<P> {
             if m.subject_person_ids.is_empty() || !caller.can_see(m) || !lifecycle::is_live(m, now) {
                 continue;
             }
-            let at = observed(m);
+            let at = marks::observed(m);
             for id in &m.subject_person_ids {
                 let newest = latest.entry(id.as_str()).or_insert(at);
                 *newest = (*newest).max(at);
@@ -168,9 +168,4 @@ impl<P: Ports> MemoryService<P> {
         people.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
         people.into_iter().take(MAX_PEOPLE).map(|(_, p)| p).collect()
     }
-}
-
-/// When a memory was observed, in whole microseconds: what the index orders by.
-fn observed(r: &MemoryRecord) -> i64 {
-    marks::micros(lifecycle::observed(r))
 }

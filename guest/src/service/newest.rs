@@ -15,6 +15,7 @@ use super::MemoryService;
 use crate::api::Error;
 use crate::conversation::profile::{MAX_NOTES, ORDER, pick, rank};
 use crate::marks;
+use crate::memory_type::MemoryType;
 use crate::ports::{Held, Level, Ports};
 use crate::scope::Caller;
 
@@ -54,7 +55,7 @@ impl<P: Ports> MemoryService<P> {
             let lists = self.newest(&keys, caller, now, limit)?;
             // The last memory of each type the host cut at `limit`: past it, that type's
             // memories are not all cached.
-            let cuts: Vec<(crate::memory_type::MemoryType, String)> = ORDER
+            let cuts: Vec<(MemoryType, String)> = ORDER
                 .iter()
                 .zip(&lists)
                 .filter(|(_, list)| list.len() >= limit as usize)
@@ -81,28 +82,29 @@ impl<P: Ports> MemoryService<P> {
     /// Whether the profile the cache gives is the whole collection's, when each cut type's
     /// memories are cached up to its cut: the notes filled up before the walk went past
     /// any cut.
-    fn profile_is_whole(
-        &self,
-        caller: &Caller,
-        now: DateTime<Utc>,
-        cuts: &[(crate::memory_type::MemoryType, String)],
-    ) -> bool {
+    fn profile_is_whole(&self, caller: &Caller, now: DateTime<Utc>, cuts: &[(MemoryType, String)]) -> bool {
         if cuts.is_empty() {
             return true;
         }
         let candidates = self.profile_candidates(caller, now);
         let picked = pick(candidates.iter().copied());
-        let last = match picked.read.checked_sub(1) {
-            Some(i) if picked.notes.len() == MAX_NOTES => rank(candidates[i]),
-            // The walk ran out of cached memories: the cut ones may have more.
-            _ => return false,
+        // The walk ran out of cached memories unless the notes filled: the cut types may
+        // have more.
+        let full = picked.notes.len() == MAX_NOTES;
+        let Some(last) = picked
+            .read
+            .checked_sub(1)
+            .filter(|_| full)
+            .and_then(|i| rank(candidates[i]))
+        else {
+            return false;
         };
         cuts.iter().all(|(t, id)| {
             self.memories
                 .get(id)
                 .filter(|r| r.memory_type == *t)
                 .and_then(rank)
-                .is_some_and(|cut| last <= Some(cut))
+                .is_some_and(|cut| last <= cut)
         })
     }
 
