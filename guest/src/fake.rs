@@ -34,6 +34,12 @@ pub struct FakePorts {
     pub reads: RefCell<Vec<(Collection, usize)>>,
     /// The limit of each `index_newest` call, in order.
     pub newest_asked: RefCell<Vec<u32>>,
+    /// The limit of each `index_recent` call, in order.
+    pub recent_asked: RefCell<Vec<u32>>,
+    /// When each held entry was first indexed (a count), for `index_recent`'s ties.
+    pub indexed_at: RefCell<HashMap<String, u64>>,
+    /// How many entries were ever first indexed.
+    pub indexed: Cell<u64>,
 }
 
 pub const DIM: usize = 32;
@@ -85,6 +91,15 @@ impl FakePorts {
         }
         let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
         v.iter().map(|x| x / norm).collect()
+    }
+
+    /// An entry as `fetch` and the other reads hand it out; none without a record.
+    fn held(e: &IndexEntry) -> Option<Held> {
+        Some(Held {
+            id: e.id.clone(),
+            record: e.record.clone()?,
+            embedding: e.embedding.clone(),
+        })
     }
 
     fn in_scope(e: &IndexEntry, scope: &ScopeFilter) -> bool {
@@ -157,6 +172,12 @@ impl Ports for FakePorts {
             return Err(IndexError::Sql("refused".into()));
         }
         for e in entries {
+            // An entry upserted again keeps its place; a new one comes after every other.
+            let next = self.indexed.get();
+            self.indexed_at.borrow_mut().entry(e.id.clone()).or_insert_with(|| {
+                self.indexed.set(next + 1);
+                next
+            });
             self.index.borrow_mut().insert(e.id.clone(), e.clone());
         }
         Ok(())
@@ -164,6 +185,7 @@ impl Ports for FakePorts {
     fn index_remove(&self, ids: &[String]) -> Result<(), IndexError> {
         for id in ids {
             self.index.borrow_mut().remove(id);
+            self.indexed_at.borrow_mut().remove(id);
         }
         Ok(())
     }
@@ -209,13 +231,7 @@ impl Ports for FakePorts {
         Ok(ids
             .iter()
             .filter_map(|id| index.get(id))
-            .filter_map(|e| {
-                Some(Held {
-                    id: e.id.clone(),
-                    record: e.record.clone()?,
-                    embedding: e.embedding.clone(),
-                })
-            })
+            .filter_map(Self::held)
             .collect())
     }
     fn index_set_records(&self, revisions: &[Revision]) -> Result<(), IndexError> {
@@ -248,13 +264,7 @@ impl Ports for FakePorts {
             .values()
             .filter(|e| Self::in_scope(e, scope) && e.marks.lapses.is_none_or(|at| at > now))
             .filter(|e| e.marks.keys.iter().any(|k| keys.contains(k)))
-            .filter_map(|e| {
-                Some(Held {
-                    id: e.id.clone(),
-                    record: e.record.clone()?,
-                    embedding: e.embedding.clone(),
-                })
-            })
+            .filter_map(Self::held)
             .collect();
         // The host promises no order: the fake gives one no search may rely on.
         held.sort_by(|a, b| b.id.cmp(&a.id));
@@ -281,14 +291,22 @@ impl Ports for FakePorts {
                 holders
                     .into_iter()
                     .take(limit as usize)
-                    .map(|e| Held {
-                        id: e.id.clone(),
-                        record: e.record.clone().unwrap_or_default(),
-                        embedding: e.embedding.clone(),
-                    })
+                    .filter_map(Self::held)
                     .collect()
             })
             .collect())
+    }
+    fn index_recent(&self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
+        self.recent_asked.borrow_mut().push(limit);
+        let index = self.index.borrow();
+        let indexed_at = self.indexed_at.borrow();
+        let mut found: Vec<&IndexEntry> = index
+            .values()
+            .filter(|e| Self::in_scope(e, scope) && e.record.is_some())
+            .filter(|e| now.is_none_or(|now| e.marks.lapses.is_none_or(|at| at > now)))
+            .collect();
+        found.sort_by_key(|e| std::cmp::Reverse((e.marks.made, indexed_at.get(&e.id).copied())));
+        Ok(found.into_iter().take(limit as usize).filter_map(Self::held).collect())
     }
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError> {
         Ok(self
@@ -316,6 +334,7 @@ impl Ports for FakePorts {
         *self.index_reflects.borrow_mut() = None;
         *self.message_index_reflects.borrow_mut() = None;
         self.index.borrow_mut().clear();
+        self.indexed_at.borrow_mut().clear();
         *self.index_info.borrow_mut() = Some(info.clone());
         Ok(())
     }

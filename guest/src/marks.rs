@@ -12,7 +12,7 @@ use crate::entities;
 use crate::lifecycle;
 use crate::memory_type::MemoryType;
 use crate::ports::Marks;
-use crate::record::MemoryRecord;
+use crate::record::{MemoryRecord, parse_time};
 
 /// The key of the memories about a person.
 pub fn subject(person_id: &str) -> String {
@@ -46,6 +46,12 @@ pub fn observed(record: &MemoryRecord) -> i64 {
     micros(lifecycle::observed(record))
 }
 
+/// When a record was made, as the index keeps it (`marks.made`) and `recent` and `list`
+/// order by: its `created_at` in whole microseconds, the epoch when it does not read.
+pub fn made(record: &MemoryRecord) -> i64 {
+    micros(parse_time(&record.created_at).unwrap_or(DateTime::UNIX_EPOCH))
+}
+
 /// An expiry as the index keeps it: rounded up to a whole microsecond, so that it is later
 /// than a whole-microsecond `now` exactly when the expiry itself is.
 pub fn lapse(at: DateTime<Utc>) -> i64 {
@@ -64,7 +70,7 @@ pub fn whole_micros(at: DateTime<Utc>) -> DateTime<Utc> {
 
 /// A record's marks: its subjects, its entities (found again from its content when the
 /// record predates keeping them, as search does), whether a profile may hold it or it is a
-/// personal reflection, its expiry, and when it was observed.
+/// personal reflection, its expiry, when it was observed and when it was made.
 pub fn of(record: &MemoryRecord) -> Marks {
     let found;
     let held = match &record.entities {
@@ -88,6 +94,7 @@ pub fn of(record: &MemoryRecord) -> Marks {
         keys: keys.into_iter().collect(),
         lapses: lifecycle::expiry(record).map(lapse),
         observed: observed(record),
+        made: made(record),
     }
 }
 

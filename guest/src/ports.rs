@@ -84,6 +84,8 @@ pub struct Marks {
     /// When what it says was observed (else made), in microseconds since the epoch; what
     /// `newest` orders by.
     pub observed: i64,
+    /// When it was made, in microseconds since the epoch; what `recent` orders by.
+    pub made: i64,
 }
 
 /// A held memory's record and marks, replaced in place; see `set-records`.
@@ -247,6 +249,7 @@ pub trait Ports {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<Held>>, IndexError>;
+    fn index_recent(&self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError>;
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;

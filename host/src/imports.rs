@@ -185,6 +185,14 @@ impl index::Host for HostState {
     ) -> Result<Vec<Vec<index::Held>>, index::Error> {
         self.storage.newest(&keys, &scope, now, limit)
     }
+    fn recent(
+        &mut self,
+        scope: index::ScopeFilter,
+        now: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<index::Held>, index::Error> {
+        self.storage.recent(&scope, now, limit)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.storage.pending(kind)
     }

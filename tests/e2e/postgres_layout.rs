@@ -68,7 +68,7 @@ fn a_namespace_of_layout_1_is_migrated_and_answers_the_same() {
     assert_eq!(version().trim(), "1");
 
     assert_eq!(answers(), before, "the same answers after the migration");
-    assert_eq!(version().trim(), "4");
+    assert_eq!(version().trim(), "5");
     let rebuilt = pg.psql(&format!(
         "SELECT (SELECT count(*) FROM ash_{ns}.vectors),
                 (SELECT count(*) FROM information_schema.columns
@@ -118,5 +118,5 @@ fn a_namespace_of_layout_3_is_rebuilt_with_observed_moments() {
         "SELECT (SELECT version FROM ash_{ns}.schema_version),
                 (SELECT count(*) FROM ash_{ns}.marks WHERE key LIKE 'profile:%' AND observed > 0)"
     ));
-    assert_eq!(migrated.trim(), "4|2");
+    assert_eq!(migrated.trim(), "5|2");
 }

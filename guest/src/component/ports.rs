@@ -58,6 +58,7 @@ fn marks(m: &ports::Marks) -> index::Marks {
         keys: m.keys.clone(),
         lapses: m.lapses,
         observed: m.observed,
+        made: m.made,
     }
 }
 
@@ -179,6 +180,14 @@ impl Ports for WitPorts {
         index::newest(keys, &scope(s), now, limit)
             .map(|lists| lists.into_iter().map(held).collect())
             .map_err(index_error)
+    }
+    fn index_recent(
+        &self,
+        s: &ports::ScopeFilter,
+        now: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<ports::Held>, ports::IndexError> {
+        index::recent(&scope(s), now, limit).map(held).map_err(index_error)
     }
     fn index_pending(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
         index::pending(kind(k)).map_err(index_error)

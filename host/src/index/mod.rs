@@ -27,11 +27,13 @@ mod chunks;
 mod coarse;
 mod marks;
 mod recall;
+mod recent;
 mod records;
 mod scan;
 
 pub use marks::MAX_NEWEST;
 pub use recall::first_search_recall;
+pub use recent::MAX_RECENT;
 use scan::ScopeVectors;
 
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
@@ -73,14 +75,14 @@ impl EntryKind {
     /// The meta key of the collection state this kind reflects.
     pub(crate) fn reflects_key(self) -> &'static str {
         match self {
-            // Not `reflects`, `reflects_records`, `reflects_marks`, `reflects_codes` nor
-            // `reflects_messages`, the keys of versions that kept no records, marks, coarse
-            // codes or observed moments (and the profile and reflection keys): a host of such
-            // a version sharing this index moves only its own key, so a state it wrote (and
-            // whose records, marks, codes or moments it left behind) is never taken for one
-            // whose records, marks, codes and moments are in. Messages have no marks, so
-            // their key did not move with the moments.
-            EntryKind::Memory => "reflects_observed",
+            // Not `reflects`, `reflects_records`, `reflects_marks`, `reflects_codes`,
+            // `reflects_observed` nor `reflects_messages`, the keys of versions that kept no
+            // records, marks, coarse codes, observed moments (and the profile and reflection
+            // keys) or made moments: a host of such a version sharing this index moves only
+            // its own key, so a state it wrote (and whose records, marks, codes or moments
+            // it left behind) is never taken for one whose records, marks, codes and moments
+            // are in. Messages have no marks, so their key did not move with the moments.
+            EntryKind::Memory => "reflects_made",
             EntryKind::Message => "reflects_message_codes",
         }
     }
@@ -93,6 +95,7 @@ impl Default for Marks {
             keys: Vec::new(),
             lapses: None,
             observed: 0,
+            made: 0,
         }
     }
 }
@@ -194,23 +197,25 @@ fn sql(e: rusqlite::Error) -> IndexError {
 /// there, before `info` can say why the index is rebuilt. `items_scope` is (scope, lapses),
 /// so that `tally` counts a scope's live entries from it alone; versions before marks made
 /// it (scope), under the same name. `marks_newest` walks a key's holders in a scope newest
-/// first, equal moments by id, with their expiry, for `newest`.
+/// first, equal moments by id, with their expiry, for `newest`. `items_made` walks a scope's
+/// entries most recently made first, equal moments by rowid (an index's entries end with
+/// it), for `recent`.
 const ITEM_INDEXES: &str = "
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
+    CREATE INDEX IF NOT EXISTS items_made ON items (scope, made);
     CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
     CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses);
 ";
 
-/// The tables, made on every open. `items.keys`, `items.lapses` and `items.observed` with
-/// `marks` are the
-/// entries' marks (`marks`); `record` and `pending` are `records`'s; `codes` holds each
+/// The tables, made on every open. `items.keys`, `items.lapses`, `items.observed` and
+/// `items.made` with `marks` are the entries' marks (`marks`); `record` and `pending` are `records`'s; `codes` holds each
 /// vector's coarse code (`coarse`), a scope's together.
 const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS items (
         rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,
         pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT,
-        observed INTEGER
+        observed INTEGER, made INTEGER
     );
     CREATE TABLE IF NOT EXISTS marks (
         key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER,
@@ -397,14 +402,14 @@ impl SqliteIndex {
             let mut find = tx.prepare_cached(marks::FIND).map_err(sql)?;
             let mut insert_item = tx
                 .prepare_cached(
-                    "INSERT INTO items (id, scope, pending, record, lapses, keys, observed)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    "INSERT INTO items (id, scope, pending, record, lapses, keys, observed, made)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )
                 .map_err(sql)?;
             let mut set_item = tx
                 .prepare_cached(
-                    "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6, observed = ?7
-                     WHERE rowid = ?1",
+                    "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6, observed = ?7,
+                     made = ?8 WHERE rowid = ?1",
                 )
                 .map_err(sql)?;
             let mut del_vec = tx.prepare_cached("DELETE FROM vecs WHERE rowid = ?1").map_err(sql)?;
@@ -430,7 +435,8 @@ impl SqliteIndex {
                                 e.record,
                                 e.marks.lapses,
                                 keys,
-                                e.marks.observed
+                                e.marks.observed,
+                                e.marks.made
                             ])
                             .map_err(sql)?;
                         fts_removed.push(rowid);
@@ -449,7 +455,8 @@ impl SqliteIndex {
                                 e.record,
                                 e.marks.lapses,
                                 keys,
-                                e.marks.observed
+                                e.marks.observed,
+                                e.marks.made
                             ])
                             .map_err(sql)?;
                         tx.last_insert_rowid()

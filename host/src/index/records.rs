@@ -8,19 +8,19 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{EntryKind, Held, IndexError, Revision, SqliteIndex, has_vectors, marks, of_kind, sql};
 use crate::fault;
 
-/// Refuses an index whose tables predate records, marks or observed moments: it is
+/// Refuses an index whose tables predate records, marks or observed or made moments: it is
 /// cleared and rebuilt, and rebuilding fills them.
 pub(super) fn check_columns(conn: &Connection) -> Result<(), IndexError> {
     let present: i64 = conn
         .query_row(
             "SELECT (SELECT count(*) FROM pragma_table_info('items')
-                     WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))
+                     WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed', 'made'))
                   + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))",
             [],
             |r| r.get(0),
         )
         .map_err(sql)?;
-    if present != 7 {
+    if present != 8 {
         return Err(IndexError::Unavailable(
             "the index was built by an older version, which kept no records, marks or moments: it is rebuilt".into(),
         ));
@@ -98,7 +98,9 @@ impl SqliteIndex {
         {
             let mut find = tx.prepare_cached(marks::FIND).map_err(sql)?;
             let mut set = tx
-                .prepare_cached("UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5 WHERE rowid = ?1")
+                .prepare_cached(
+                    "UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5, made = ?6 WHERE rowid = ?1",
+                )
                 .map_err(sql)?;
             for r in revisions {
                 let found: Option<(i64, marks::Marked)> =
@@ -107,8 +109,15 @@ impl SqliteIndex {
                     continue;
                 };
                 let keys = marks::keys_json(&r.marks);
-                set.execute(params![rowid, r.record, r.marks.lapses, keys, r.marks.observed])
-                    .map_err(sql)?;
+                set.execute(params![
+                    rowid,
+                    r.record,
+                    r.marks.lapses,
+                    keys,
+                    r.marks.observed,
+                    r.marks.made
+                ])
+                .map_err(sql)?;
                 marks::remark(&tx, rowid, Some(&old), &old.scope, &keys, &r.marks)?;
             }
         }

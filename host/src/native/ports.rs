@@ -44,6 +44,7 @@ fn marks(m: &ports::Marks) -> index::Marks {
         keys: m.keys.clone(),
         lapses: m.lapses,
         observed: m.observed,
+        made: m.made,
     }
 }
 
@@ -193,6 +194,11 @@ impl Ports for HostPorts {
     ) -> Result<Vec<Vec<Held>>, IndexError> {
         index::Host::newest(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now, limit)
             .map(|lists| lists.into_iter().map(held).collect())
+            .map_err(index_error)
+    }
+    fn index_recent(&self, filter: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
+        index::Host::recent(&mut *self.state.borrow_mut(), scope(filter), now, limit)
+            .map(held)
             .map_err(index_error)
     }
     fn index_pending(&self, k: EntryKind) -> Result<u64, IndexError> {

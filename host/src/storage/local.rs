@@ -105,6 +105,14 @@ impl Storage for LocalStorage {
     ) -> Result<Vec<Vec<index::Held>>, index::Error> {
         self.index.newest(keys, scope, now, limit)
     }
+    fn recent(
+        &mut self,
+        scope: &index::ScopeFilter,
+        now: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<index::Held>, index::Error> {
+        self.index.recent(scope, now, limit)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         self.index.pending(kind)
     }

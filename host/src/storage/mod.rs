@@ -79,6 +79,13 @@ pub(crate) trait Storage: Send {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<index::Held>>, index::Error>;
+    /// See `recent` in `wit/index.wit`.
+    fn recent(
+        &mut self,
+        scope: &index::ScopeFilter,
+        now: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<index::Held>, index::Error>;
     /// See `pending` in `wit/index.wit`.
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
     /// See `count` in `wit/index.wit`.

@@ -61,6 +61,8 @@ function interfaces(s) {
       tally: (keys, scope, now) => s.index.tally(keys, scope, now),
       holding: (keys, scope, now) => s.index.holding(keys, scope, now),
       newest: (keys, scope, now, limit) => s.index.newest(keys, scope, now, limit),
+      // jco passes an option<micros> as a bigint, or undefined for none.
+      recent: (scope, now, limit) => s.index.recent(scope, now, limit),
       pending: (kind) => s.index.pending(kind),
       count: (kind) => s.index.count(kind),
       clear: (info) => (refuseWrite("sql"), s.index.clear(info)),

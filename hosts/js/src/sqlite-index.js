@@ -19,12 +19,13 @@ export const VECTOR_CHUNK_SLOTS = 128;
 
 /**
  * The tables, made on every open. `items.keys` (a JSON list) and `items.lapses` with `marks`
- * are the entries' marks (see `tally` and `holding`); `codes` holds each vector's coarse
- * code (`coarseCode`), which this host writes and the Rust host's one-shot searches read.
+ * are the entries' marks (see `tally` and `holding`), `items.made` their made moment (see
+ * `recent`); `codes` holds each vector's coarse code (`coarseCode`), which this host writes
+ * and the Rust host's one-shot searches read.
  */
 const SCHEMA = `
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER);
+    CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER, made INTEGER);
     CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER, observed INTEGER, id TEXT, PRIMARY KEY (key, scope, item)) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL, code BLOB NOT NULL, PRIMARY KEY (scope, item)) WITHOUT ROWID;
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
@@ -32,7 +33,9 @@ const SCHEMA = `
 
 /**
  * The items table's indexes: a scope's live entries counted from `items_scope` (scope,
- * lapses) alone, and the entries without a vector, which `pending` counts. Not in `SCHEMA`,
+ * lapses) alone, the entries without a vector, which `pending` counts, and a scope's entries
+ * by made moment, which `recent` walks backwards (an index entry ends with its rowid, so
+ * `items_made` is in (made, rowid) order within a scope). Not in `SCHEMA`,
  * which runs on every open: they name columns an older version's items table lacks, and
  * would fail there before `info` can say why the index is rebuilt. Made once the table has
  * them.
@@ -41,6 +44,7 @@ const ITEM_INDEXES = `
     CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
     CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
     CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses);
+    CREATE INDEX IF NOT EXISTS items_made ON items (scope, made);
 `;
 
 /** Why an index whose items table lacks the record and marks columns is not used. */
@@ -108,11 +112,15 @@ export function coarseCode(v) {
 /** The most holders of a key `newest` hands out (the WIT's cap). */
 const MAX_NEWEST = 4096;
 
+/** The most entries `recent` hands out (the WIT's cap, as `newest`'s). */
+const MAX_RECENT = 4096;
+
 /** The meta key of the collection state an entry kind reflects. */
 function reflectsKey(kind) {
-  // Not the keys that versions keeping no records, marks, coarse codes or observed moments
-  // move (see the Rust host's index).
-  return kindPrefix(kind) === "" ? "reflects_observed" : "reflects_message_codes";
+  // Not the keys that versions keeping no records, marks, coarse codes, observed or made
+  // moments move (`reflects_observed` is the last of them; see the Rust host's index).
+  // Messages have no marks, so their key did not move with the moments.
+  return kindPrefix(kind) === "" ? "reflects_made" : "reflects_message_codes";
 }
 
 /**
@@ -160,12 +168,12 @@ function f32List(blob) {
 }
 
 /** How many of the record, marks and moment columns the tables have (an older version's lack some). */
-const RECORD_COLUMNS = `SELECT (SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))
+const RECORD_COLUMNS = `SELECT (SELECT count(*) FROM pragma_table_info('items') WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed', 'made'))
   + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))`;
 
 /** Whether the tables have the record, marks and moment columns. */
 function hasRecordColumns(db) {
-  return db.prepare(RECORD_COLUMNS).pluck().get() === 7;
+  return db.prepare(RECORD_COLUMNS).pluck().get() === 8;
 }
 
 /** An item's rowid, scope and marks columns by id (see `remark`). */
@@ -178,7 +186,7 @@ function memoryScopes(scope) {
 
 /** An entry's marks, as the guest gives them (none for a message). */
 function marksOf(m) {
-  return { keys: m?.keys ?? [], lapses: m?.lapses ?? null, observed: m?.observed ?? 0n };
+  return { keys: m?.keys ?? [], lapses: m?.lapses ?? null, observed: m?.observed ?? 0n, made: m?.made ?? 0n };
 }
 
 /** The SQLite index file, opened on first use. */
@@ -358,8 +366,9 @@ export class SqliteIndex {
     const db = this.conn();
     this.guard(() => {
       const find = this.stmt(FIND).raw();
-      const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record, lapses, keys, observed) VALUES (?, ?, ?, ?, ?, ?, ?)");
-      const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ?, lapses = ?, keys = ?, observed = ? WHERE rowid = ?");
+      const insertItem = this.stmt("INSERT INTO items (id, scope, pending, record, lapses, keys, observed, made) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+      // In place: an entry indexed again keeps its rowid, and so its place in `recent`.
+      const setItem = this.stmt("UPDATE items SET scope = ?, pending = ?, record = ?, lapses = ?, keys = ?, observed = ?, made = ? WHERE rowid = ?");
       const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
       const delVec = this.stmt("DELETE FROM vecs WHERE rowid = ?");
       const insFts = this.stmt("INSERT INTO fts (rowid, content) VALUES (?, ?)");
@@ -378,12 +387,12 @@ export class SqliteIndex {
           let rowid;
           if (existing !== undefined) {
             rowid = existing[0];
-            setItem.run(scope, pending, record, marks.lapses, keys, marks.observed, rowid);
+            setItem.run(scope, pending, record, marks.lapses, keys, marks.observed, marks.made, rowid);
             delFts.run(rowid);
             delVec.run(rowid);
             delCode.run(existing[1], rowid);
           } else {
-            rowid = insertItem.run(e.id, scope, pending, record, marks.lapses, keys, marks.observed).lastInsertRowid;
+            rowid = insertItem.run(e.id, scope, pending, record, marks.lapses, keys, marks.observed, marks.made).lastInsertRowid;
           }
           this.remark(rowid, existing, scope, keys, marks);
           insFts.run(rowid, e.content);
@@ -509,21 +518,21 @@ export class SqliteIndex {
   /**
    * Replaces the record and marks of entries already held, in one transaction, leaving their
    * text, vector and scope as they are; unknown ids are ignored.
-   * @param {{id: string, record: string, marks: {keys: string[], lapses?: bigint, observed: bigint}}[]} revisions
+   * @param {{id: string, record: string, marks: {keys: string[], lapses?: bigint, observed: bigint, made: bigint}}[]} revisions
    */
   setRecords(revisions) {
     if (revisions.length === 0) return;
     const db = this.conn();
     this.guard(() => {
       const find = this.stmt(FIND).raw();
-      const set = this.stmt("UPDATE items SET record = ?, lapses = ?, keys = ?, observed = ? WHERE rowid = ?");
+      const set = this.stmt("UPDATE items SET record = ?, lapses = ?, keys = ?, observed = ?, made = ? WHERE rowid = ?");
       db.transaction(() => {
         for (const r of revisions) {
           const row = find.get(r.id);
           if (row === undefined) continue;
           const marks = marksOf(r.marks);
           const keys = JSON.stringify(marks.keys);
-          set.run(r.record, marks.lapses, keys, marks.observed, row[0]);
+          set.run(r.record, marks.lapses, keys, marks.observed, marks.made, row[0]);
           this.remark(row[0], row, row[1], keys, marks);
         }
       })();
@@ -643,6 +652,50 @@ export class SqliteIndex {
           const blob = vector ? vector.get(rowid) : undefined;
           return { id, record: String(record), embedding: blob === undefined ? undefined : f32List(blob) };
         });
+      });
+    });
+  }
+
+  /**
+   * The records of the entries within the scopes, the `limit` most recently made first (at
+   * most 4096), equal moments the one first indexed later first (by rowid: an upsert updates
+   * an entry in place, so it keeps its place; one removed and upserted again is indexed
+   * anew). With `now` (bigint; undefined for none), only the entries live at `now`. Each
+   * scope is walked backwards by `items_made` and stops at `limit`; the scopes' lists are then
+   * merged (see the Rust host's `SqliteIndex::recent`).
+   * @param {bigint | undefined | null} now
+   */
+  recent(scope, now, limit) {
+    const scopes = memoryScopes(scope);
+    const most = Math.min(Number(limit), MAX_RECENT);
+    // Refuses an older version's index, as every other read does through `dimension`.
+    const hasVecs = this.info() !== undefined;
+    if (most === 0 || scopes.length === 0) return [];
+    return this.guard(() => {
+      // Two statements rather than `? IS NULL OR ...`, so that each plan is plain.
+      const live = now !== undefined && now !== null;
+      const entries = this.stmt(live
+        ? `SELECT made, rowid, id, record FROM items
+           WHERE scope = ? AND record IS NOT NULL AND (lapses IS NULL OR lapses > ?)
+           ORDER BY made DESC, rowid DESC LIMIT ?`
+        : `SELECT made, rowid, id, record FROM items
+           WHERE scope = ? AND record IS NOT NULL
+           ORDER BY made DESC, rowid DESC LIMIT ?`,
+      ).raw().safeIntegers();
+      const vector = hasVecs ? this.stmt("SELECT embedding FROM vecs WHERE rowid = ?").pluck() : null;
+      const found = [];
+      for (const s of scopes) {
+        found.push(...(live ? entries.all(s, BigInt(now), BigInt(most)) : entries.all(s, BigInt(most))));
+      }
+      // Bigints both (safeIntegers): a moment or a rowid past 2^53 still compares exactly.
+      found.sort((a, b) => {
+        const by = (b[0] ?? 0n) - (a[0] ?? 0n);
+        if (by !== 0n) return by > 0n ? 1 : -1;
+        return b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : 0;
+      });
+      return found.slice(0, most).map(([, rowid, id, record]) => {
+        const blob = vector ? vector.get(rowid) : undefined;
+        return { id, record: String(record), embedding: blob === undefined ? undefined : f32List(blob) };
       });
     });
   }

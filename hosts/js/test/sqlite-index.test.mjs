@@ -83,7 +83,7 @@ test("records: upsert keeps them and marks entries without a vector pending; fet
     { kind: "memory", id: "mem-1", content: "peanut allergy", ownerUserId: "alice", embedding: new Float32Array([1, 0.5]), record: '{"id":"mem-1"}' },
     { kind: "memory", id: "mem-2", content: "likes tea", chatId: "team", embedding: undefined, record: '{"id":"mem-2"}' },
     // A vector without a direction is not stored: pending as much as a missing one.
-    { kind: "memory", id: "mem-3", content: "zero vector", ownerUserId: "alice", embedding: [0, 0], record: '{"id":"mem-3"}' },
+    { kind: "memory", id: "mem-3", content: "zero vector", ownerUserId: "alice", embedding: [0, 0], record: '{"id":"mem-3"}', marks: { keys: [], lapses: undefined, observed: 2n, made: 3n } },
     { kind: "memory", id: "mem-4", content: "no record", ownerUserId: "alice", embedding: [0, 1], record: undefined },
     { kind: "message", id: "msg-1", content: "peanut butter", ownerUserId: "alice", embedding: undefined },
   ]);
@@ -97,7 +97,7 @@ test("records: upsert keeps them and marks entries without a vector pending; fet
   assert.equal(index.pending("message"), 1n);
 
   // A vector arriving later clears the mark; a replaced entry's record is the new one.
-  index.upsert([{ kind: "memory", id: "mem-2", content: "likes tea", chatId: "team", embedding: [0.25, 1], record: '{"id":"mem-2","v":2}' }]);
+  index.upsert([{ kind: "memory", id: "mem-2", content: "likes tea", chatId: "team", embedding: [0.25, 1], record: '{"id":"mem-2","v":2}', marks: { keys: [], lapses: undefined, observed: 8n, made: 9n } }]);
   assert.equal(index.pending("memory"), 1n);
   assert.deepEqual(index.fetch(["mem-2"]), [{ id: "mem-2", record: '{"id":"mem-2","v":2}', embedding: [0.25, 1] }]);
   // And losing it sets the mark again.
@@ -107,8 +107,12 @@ test("records: upsert keeps them and marks entries without a vector pending; fet
 
   // The schema the Rust host writes: the same columns and the partial index.
   const db = new Database(file, { readonly: true });
-  assert.deepEqual(db.prepare("SELECT name FROM pragma_table_info('items') ORDER BY cid").pluck().all(), ["rowid", "id", "scope", "pending", "record", "lapses", "keys", "observed"]);
-  assert.deepEqual(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").pluck().all(), ["items_pending", "items_scope"]);
+  assert.deepEqual(db.prepare("SELECT name FROM pragma_table_info('items') ORDER BY cid").pluck().all(), ["rowid", "id", "scope", "pending", "record", "lapses", "keys", "observed", "made"]);
+  assert.deepEqual(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").pluck().all(), ["items_made", "items_pending", "items_scope"]);
+  // The made moment as inserted (mem-3) and as updated (mem-2); zero without marks (a message's).
+  assert.deepEqual(db.prepare("SELECT id, observed, made FROM items ORDER BY id").raw().all(), [
+    ["mem-1", 0, 0], ["mem-2", 8, 9], ["mem-3", 2, 3], ["mem-4", 0, 0], ["msg-1", 0, 0],
+  ]);
   db.close();
   index.close();
 });
@@ -126,9 +130,9 @@ test("setRecords changes records only: search, vectors and scope stay; unknown i
   const knnBefore = index.knn([1, 0], 10, scope);
   const textBefore = index.textSearch(["peanut", "walnut"], 10, scope);
 
-  const none = { keys: [], lapses: undefined };
+  const none = { keys: [], lapses: undefined, observed: 0n, made: 0n };
   index.setRecords([
-    { id: "mem-1", record: '{"id":"mem-1","n":2}', marks: none },
+    { id: "mem-1", record: '{"id":"mem-1","n":2}', marks: { ...none, observed: 41n, made: 42n } },
     { id: "unknown", record: "{}", marks: none },
     { id: "mem-3", record: '{"id":"mem-3"}', marks: none },
   ]);
@@ -143,8 +147,8 @@ test("setRecords changes records only: search, vectors and scope stay; unknown i
   assert.equal(index.count("memory"), 3n);
   assert.equal(index.pending("memory"), 1n);
   const db = new Database(file, { readonly: true });
-  assert.deepEqual(db.prepare("SELECT id, scope FROM items ORDER BY id").raw().all(), [
-    ["mem-1", "u:alice"], ["mem-2", "c:team"], ["mem-3", "u:alice"],
+  assert.deepEqual(db.prepare("SELECT id, scope, observed, made FROM items ORDER BY id").raw().all(), [
+    ["mem-1", "u:alice", 41, 42], ["mem-2", "c:team", 0, 0], ["mem-3", "u:alice", 0, 0],
   ]);
   db.close();
   index.close();
@@ -212,7 +216,7 @@ test("marks count and fetch the live holders of a scope and follow every write",
   index.clear({ model: "m", dimension: 2 });
   const entry = (id, user, chat, keys, lapses) => ({
     kind: "memory", id, content: id, ownerUserId: user, chatId: chat, embedding: [1, 0.5],
-    record: `{"id":"${id}"}`, marks: { keys, lapses: lapses === undefined ? undefined : BigInt(lapses) },
+    record: `{"id":"${id}"}`, marks: { keys, lapses: lapses === undefined ? undefined : BigInt(lapses), observed: 0n, made: 0n },
   });
   const alone = { kind: "memory", userId: "alice" };
   const inChat = { kind: "memory", userId: "alice", chatId: "c1" };
@@ -246,16 +250,16 @@ test("marks count and fetch the live holders of a scope and follow every write",
   assert.deepEqual(held(["subject:ana"], inChat, 50), ["a"], "never Bob's");
 
   // Written again with the same marks (an access, a replay): they stay.
-  index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["subject:ana", "entity:lisbon"], lapses: undefined } }]);
+  index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["subject:ana", "entity:lisbon"], lapses: undefined, observed: 0n, made: 0n } }]);
   index.upsert([entry("b", "alice", undefined, ["entity:lisbon"], 100)]);
   assert.deepEqual(tally(keys, alone, 50), [3n, [2n, 1n, 0n]]);
   assert.deepEqual(held(["entity:lisbon"], alone, 50), ["a", "b"]);
   // The same keys with another expiry: the rows follow it.
-  index.setRecords([{ id: "b", record: '{"id":"b"}', marks: { keys: ["entity:lisbon"], lapses: 40n } }]);
+  index.setRecords([{ id: "b", record: '{"id":"b"}', marks: { keys: ["entity:lisbon"], lapses: 40n, observed: 0n, made: 0n } }]);
   assert.deepEqual(tally(keys, alone, 50), [2n, [1n, 1n, 0n]]);
-  index.setRecords([{ id: "b", record: '{"id":"b"}', marks: { keys: ["entity:lisbon"], lapses: 100n } }]);
+  index.setRecords([{ id: "b", record: '{"id":"b"}', marks: { keys: ["entity:lisbon"], lapses: 100n, observed: 0n, made: 0n } }]);
 
-  index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["entity:porto"], lapses: 60n } }]);
+  index.setRecords([{ id: "a", record: '{"id":"a"}', marks: { keys: ["entity:porto"], lapses: 60n, observed: 0n, made: 0n } }]);
   assert.deepEqual(tally(["entity:lisbon", "entity:porto", "subject:ana"], alone, 50), [3n, [1n, 1n, 0n]]);
   assert.deepEqual(tally(["entity:porto"], alone, 70), [2n, [0n]]);
 
@@ -279,7 +283,7 @@ test("newest: a key's holders by moment then id, within the scope, live, followi
   const key = "profile:preference";
   const entry = (id, user, chat, keys, observed, lapses, embedding) => ({
     kind: "memory", id, content: id, ownerUserId: user, chatId: chat, embedding,
-    record: `{"id":"${id}"}`, marks: { keys, lapses: lapses === undefined ? undefined : BigInt(lapses), observed: BigInt(observed) },
+    record: `{"id":"${id}"}`, marks: { keys, lapses: lapses === undefined ? undefined : BigInt(lapses), observed: BigInt(observed), made: 0n },
   });
   const alone = { kind: "memory", userId: "alice" };
   const inChat = { kind: "memory", userId: "alice", chatId: "c1" };
@@ -311,7 +315,7 @@ test("newest: a key's holders by moment then id, within the scope, live, followi
   assert.equal(held[4].embedding, undefined, "h waits for its vector");
 
   // A new moment, through setRecords and through upsert, with the same keys.
-  index.setRecords([{ id: "c", record: '{"id":"c"}', marks: { keys: [key], lapses: undefined, observed: 600n } }]);
+  index.setRecords([{ id: "c", record: '{"id":"c"}', marks: { keys: [key], lapses: undefined, observed: 600n, made: 0n } }]);
   assert.deepEqual(newest([key], alone, 150, 2), [["c", "a"]]);
   index.upsert([entry("b", "alice", undefined, [key], 700, undefined, [0, 1])]);
   assert.deepEqual(newest([key], alone, 150, 2), [["b", "c"]]);
@@ -319,6 +323,49 @@ test("newest: a key's holders by moment then id, within the scope, live, followi
   index.remove(["a"]);
   assert.deepEqual(newest([key], alone, 150, 10), [["c", "B", "h"]]);
   assert.deepEqual(newest([key], { kind: "memory", userId: "bob" }, 150, 10), [["b", "e"]]);
+  index.close();
+});
+
+test("recent lists the most recently made, equal moments latest indexed first", () => {
+  // The Rust host's case (host/src/index/tests), on this host's index.
+  const file = path.join(scratchDir("ash-index-"), "memory.db");
+  const index = new SqliteIndex(file);
+  index.clear({ model: "m", dimension: 2 });
+  const entry = (id, user, chat, made, lapses, kept = true) => ({
+    kind: "memory", id, content: id, ownerUserId: user, chatId: chat, embedding: id === "d" ? [0, 1] : [1, 0],
+    record: kept ? `{"id":"${id}"}` : undefined,
+    marks: { keys: [], lapses: lapses === undefined ? undefined : BigInt(lapses), observed: BigInt(made), made: BigInt(made) },
+  });
+  const alone = { kind: "memory", userId: "alice" };
+  const inChat = { kind: "memory", userId: "alice", chatId: "c1" };
+  const recent = (scope, now, limit) => index.recent(scope, now, limit).map((h) => {
+    assert.equal(h.record, `{"id":"${h.id}"}`);
+    return h.id;
+  });
+  index.upsert([
+    entry("b", "alice", undefined, 200),
+    entry("a", "alice", undefined, 100),
+    entry("c", "alice", undefined, 200),
+    entry("e", "alice", undefined, 200),
+    entry("d", "alice", undefined, 300, 150),
+    entry("f", undefined, "c1", 250),
+    entry("g", undefined, "c1", 200),
+    entry("h", "alice", undefined, 400, undefined, false),
+    entry("i", "bob", undefined, 500),
+  ]);
+  // Upserted again, b keeps its place; removed and upserted again, c is indexed anew.
+  index.upsert([entry("b", "alice", undefined, 200)]);
+  index.remove(["c"]);
+  index.upsert([entry("c", "alice", undefined, 200)]);
+
+  assert.deepEqual(recent(alone, undefined, 10), ["d", "c", "e", "b", "a"], "h has no record");
+  assert.deepEqual(recent(alone, 200n, 10), ["c", "e", "b", "a"], "d lapsed at 150");
+  assert.deepEqual(recent(inChat, undefined, 10), ["d", "f", "c", "g", "e", "b", "a"]);
+  assert.deepEqual(recent(inChat, undefined, 2), ["d", "f"]);
+  assert.deepEqual(recent(inChat, undefined, 0), []);
+  assert.deepEqual(recent({ kind: "memory", userId: "bob" }, undefined, 10), ["i"]);
+  const held = index.recent(alone, undefined, 10);
+  assert.deepEqual(held[0], { id: "d", record: '{"id":"d"}', embedding: [0, 1] });
   index.close();
 });
 

@@ -76,9 +76,9 @@ def test_set_records_changes_the_record_and_nothing_searched(index: SqliteIndex,
     assert ids(knn) == ["mem-1"] and sorted(ids(found)) == ["mem-1", "mem-2"]
 
     index.set_records([
-        ("mem-1", '{"id":"mem-1","accessed":1}', [], None, 0),
-        ("nobody", "{}", [], None, 0),
-        ("msg-1", '{"m":1}', [], None, 0),
+        ("mem-1", '{"id":"mem-1","accessed":1}', [], None, 0, 7),
+        ("nobody", "{}", [], None, 0, 0),
+        ("msg-1", '{"m":1}', [], None, 0, 0),
     ])
     assert index.fetch(["mem-1", "msg-1", "nobody"]) == [
         ("mem-1", '{"id":"mem-1","accessed":1}', [0.5, 0.25]),
@@ -89,7 +89,7 @@ def test_set_records_changes_the_record_and_nothing_searched(index: SqliteIndex,
     assert (index.count("memory"), index.pending("memory")) == (2, 1)
     with sqlite3.connect(tmp_path / "memory.db") as db:
         assert db.execute("SELECT count(*) FROM items WHERE id = 'nobody'").fetchone() == (0,)
-        assert db.execute("SELECT scope, pending FROM items WHERE id = 'mem-1'").fetchone() == ("u:alice", 0)
+        assert db.execute("SELECT scope, pending, made FROM items WHERE id = 'mem-1'").fetchone() == ("u:alice", 0, 7)
     index.set_records([])
 
 
@@ -171,16 +171,16 @@ def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_writ
     assert held(["subject:ana"], "c1", 50) == ["a"], "never Bob's"
 
     # Written again with the same marks (an access, a replay): they stay.
-    index.set_records([("a", '{"id":"a"}', ["subject:ana", "entity:lisbon"], None, 0)])
+    index.set_records([("a", '{"id":"a"}', ["subject:ana", "entity:lisbon"], None, 0, 0)])
     index.upsert([entry("b", "alice", None, ["entity:lisbon"], 100)])
     assert index.tally(keys, "alice", None, 50) == (3, [2, 1, 0])
     assert held(["entity:lisbon"], None, 50) == ["a", "b"]
     # The same keys with another expiry: the rows follow it.
-    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 40, 0)])
+    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 40, 0, 0)])
     assert index.tally(keys, "alice", None, 50) == (2, [1, 1, 0])
-    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 100, 0)])
+    index.set_records([("b", '{"id":"b"}', ["entity:lisbon"], 100, 0, 0)])
 
-    index.set_records([("a", '{"id":"a"}', ["entity:porto"], 60, 0)])
+    index.set_records([("a", '{"id":"a"}', ["entity:porto"], 60, 0, 0)])
     assert index.tally(["entity:lisbon", "entity:porto", "subject:ana"], "alice", None, 50) == (3, [1, 1, 0])
     assert index.tally(["entity:porto"], "alice", None, 70) == (2, [0])
 
@@ -235,7 +235,7 @@ def test_the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and
     assert held[0][2] == [1.0, 0.0] and held[4][2] is None, "h waits for its vector"
 
     # A new moment, through set_records and through upsert, with the same keys.
-    index.set_records([("c", '{"id":"c"}', [key], None, 600)])
+    index.set_records([("c", '{"id":"c"}', [key], None, 600, 0)])
     assert newest([key], "alice", None, 150, 2) == [["c", "a"]]
     index.upsert([entry("b", "alice", None, [key], 700, vector=[0.0, 1.0])])
     assert newest([key], "alice", None, 150, 2) == [["b", "c"]]
@@ -243,6 +243,49 @@ def test_the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and
     index.remove(["a"])
     assert newest([key], "alice", None, 150, 10) == [["c", "B", "h"]]
     assert newest([key], "bob", None, 150, 10) == [["b", "e"]]
+    index.close()
+
+
+def test_recent_lists_the_most_recently_made_equal_moments_latest_indexed_first(tmp_path: Path):
+    # The Rust host's `recent` case, on this host's index.
+    index = SqliteIndex(tmp_path / "memory.db")
+    index.clear("m", 2)
+
+    def entry(id_: str, user: str, chat: str | None, made: int, lapses: int | None = None,
+              kept: bool = True) -> Entry:
+        # Observed in the reverse order of made: `recent` goes by made alone.
+        return Entry(id_, id_, [1.0, 0.5], user, chat, "memory", f'{{"id":"{id_}"}}' if kept else None,
+                     [], lapses, 1000 - made, made)
+
+    def recent(user: str, chat: str | None, now: int | None, limit: int) -> list[str]:
+        found = index.recent(user, chat, now, limit)
+        assert all(r == f'{{"id":"{i}"}}' for i, r, _ in found)
+        return [i for i, _, _ in found]
+
+    index.upsert([
+        entry("b", "alice", None, 200),
+        entry("a", "alice", None, 100),
+        entry("c", "alice", None, 200),
+        entry("e", "alice", None, 200),
+        entry("d", "alice", None, 300, lapses=150),
+        entry("f", "alice", "c1", 250),
+        entry("g", "alice", "c1", 200),
+        entry("h", "alice", None, 400, kept=False),
+        entry("i", "bob", None, 500),
+    ])
+    # Upserted again, b keeps its place; removed and upserted again, c comes first of its equals.
+    index.upsert([entry("b", "alice", None, 200)])
+    index.remove(["c"])
+    index.upsert([entry("c", "alice", None, 200)])
+
+    assert recent("alice", None, None, 10) == ["d", "c", "e", "b", "a"], "h has no record"
+    assert recent("alice", None, 200, 10) == ["c", "e", "b", "a"], "d lapsed at 150"
+    assert recent("alice", "c1", None, 10) == ["d", "f", "c", "g", "e", "b", "a"]
+    assert recent("alice", "c1", None, 2) == ["d", "f"]
+    assert recent("alice", "c1", None, 0) == []
+    assert recent("bob", None, None, 10) == ["i"]
+    held = index.recent("alice", None, None, 10)
+    assert held[0] == ("d", '{"id":"d"}', [1.0, 0.5])
     index.close()
 
 

@@ -4,6 +4,7 @@ use super::*;
 
 mod newest;
 mod one_shot;
+mod recent;
 
 fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
     Entry {
@@ -31,6 +32,7 @@ fn marks_of(keys: &[&str], lapses: Option<i64>) -> Marks {
         keys: keys.iter().map(|k| k.to_string()).collect(),
         lapses,
         observed: 0,
+        made: 0,
     }
 }
 
@@ -642,6 +644,19 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
         .execute_batch(
             "DROP INDEX marks_newest; ALTER TABLE marks DROP COLUMN observed; ALTER TABLE marks DROP COLUMN id;",
         )
+        .unwrap();
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
+
+    // The items table as versions before made moments: rebuilt too, or a list would come
+    // out in no order.
+    index
+        .conn()
+        .unwrap()
+        .execute_batch("DROP INDEX items_made; ALTER TABLE items DROP COLUMN made;")
         .unwrap();
     match index.info() {
         Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),

@@ -190,11 +190,11 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
         // The entry, and its vector put or taken away, in one round trip.
         client
             .execute(
-                "WITH e AS (INSERT INTO entries (id, kind, scope, content, pending, lapses)
-                            VALUES ($1, $2, $3, $4, $5::vector IS NULL, $7)
+                "WITH e AS (INSERT INTO entries (id, kind, scope, content, pending, lapses, made)
+                            VALUES ($1, $2, $3, $4, $5::vector IS NULL, $7, $8)
                             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
                                 content = excluded.content, pending = excluded.pending,
-                                lapses = excluded.lapses
+                                lapses = excluded.lapses, made = excluded.made
                             RETURNING id, ord, scope),
                       gone AS (DELETE FROM vectors WHERE id = $1 AND $5::vector IS NULL),
                       kept AS (INSERT INTO records (id, record) SELECT $1, $6 WHERE $6::text IS NOT NULL
@@ -203,7 +203,16 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
                  INSERT INTO vectors (id, ord, scope, embedding)
                  SELECT id, ord, scope, $5 FROM e WHERE $5::vector IS NOT NULL
                  ON CONFLICT (id) DO UPDATE SET scope = excluded.scope, embedding = excluded.embedding",
-                &[&e.id, &kind, &scope, &e.content, &vector, &e.record, &e.marks.lapses],
+                &[
+                    &e.id,
+                    &kind,
+                    &scope,
+                    &e.content,
+                    &vector,
+                    &e.record,
+                    &e.marks.lapses,
+                    &e.marks.made,
+                ],
             )
             .map_err(sql)?;
         last.insert(e.id.as_str(), (scope, kind));
@@ -387,12 +396,14 @@ pub(super) fn set_records(client: &mut Conn, revisions: &[Revision]) -> Result<(
     let ids: Vec<&str> = revisions.iter().map(|r| r.id.as_str()).collect();
     let lines: Vec<&str> = revisions.iter().map(|r| r.record.as_str()).collect();
     let lapses: Vec<Option<i64>> = revisions.iter().map(|r| r.marks.lapses).collect();
+    let made: Vec<i64> = revisions.iter().map(|r| r.marks.made).collect();
     client
         .execute(
-            "WITH n AS (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) AS n(id, record, lapses)),
+            "WITH n AS (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+                        AS n(id, record, lapses, made)),
                   kept AS (UPDATE records SET record = n.record FROM n WHERE records.id = n.id)
-             UPDATE entries SET lapses = n.lapses FROM n WHERE entries.id = n.id",
-            &[&ids, &lines, &lapses],
+             UPDATE entries SET lapses = n.lapses, made = n.made FROM n WHERE entries.id = n.id",
+            &[&ids, &lines, &lapses, &made],
         )
         .map_err(sql)?;
     // The scope each held one has: ids not held get no marks.
@@ -555,4 +566,43 @@ pub(super) fn newest(
         lists.push(found.into_iter().map(|(_, h)| h).collect());
     }
     Ok(lists)
+}
+
+/// The records of the `limit` entries within the scopes most recently made, live at `now`
+/// when given; see `recent` in `wit/index.wit`. Each scope is read through `entries_made`
+/// (made, then `ord`, the order entries were first indexed in) and stops at `limit`; the
+/// scopes' lists are then merged.
+pub(super) fn recent(
+    client: &mut Conn,
+    scope: &ScopeFilter,
+    now: Option<i64>,
+    limit: u32,
+) -> Result<Vec<Held>, IndexError> {
+    let limit = i64::from(limit.min(crate::index::MAX_RECENT));
+    let mut found: Vec<((i64, i64), Held)> = Vec::new();
+    for s in &scope.memory_keys() {
+        let rows = client
+            .query(
+                "SELECT e.made, e.ord, e.id, r.record, v.embedding FROM entries e
+                 JOIN records r ON r.id = e.id LEFT JOIN vectors v ON v.id = e.id
+                 WHERE e.scope = $1 AND ($2::bigint IS NULL OR e.lapses IS NULL OR e.lapses > $2)
+                 ORDER BY e.made DESC, e.ord DESC LIMIT $3",
+                &[s, &now, &limit],
+            )
+            .map_err(sql)?;
+        for r in rows {
+            let embedding: Option<Vector> = r.get(4);
+            found.push((
+                (r.get(0), r.get(1)),
+                Held {
+                    id: r.get(2),
+                    record: r.get(3),
+                    embedding: embedding.map(|v| v.to_vec()),
+                },
+            ));
+        }
+    }
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    found.truncate(limit as usize);
+    Ok(found.into_iter().map(|(_, h)| h).collect())
 }

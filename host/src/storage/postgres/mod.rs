@@ -278,6 +278,14 @@ impl Storage for PgStorage {
     ) -> Result<Vec<Vec<wit_index::Held>>, wit_index::Error> {
         index::newest(&mut self.client, keys, scope, now, limit)
     }
+    fn recent(
+        &mut self,
+        scope: &wit_index::ScopeFilter,
+        now: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<wit_index::Held>, wit_index::Error> {
+        index::recent(&mut self.client, scope, now, limit)
+    }
     fn pending(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
         index::pending(&mut self.client, kind)
     }

@@ -8,7 +8,7 @@ use postgres::{Client, Transaction};
 use crate::files::Collection;
 
 /// The layout this build writes.
-pub(super) const VERSION: i32 = 4;
+pub(super) const VERSION: i32 = 5;
 
 /// The tables every layout has. `lines` holds every collection as an append-only log: a
 /// line per row, keyed by `pos`, the byte offset just past the line (and its newline) as
@@ -59,6 +59,9 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 ///   with its scope, expiry (`entries.lapses` again) and observed moment, for `tally` and
 ///   `holding` (version 3) and `newest` (version 4), which `marks_newest` walks newest
 ///   first, equal moments by id in byte order (`COLLATE "C"`, as SQLite compares).
+/// - `entries.made` and `entries_made` (version 5): when each memory was made, and a
+///   scope's entries most recently made first, equal moments the later indexed first
+///   (`ord`, which an upsert of a held id keeps), for `recent`.
 /// - `newest_entries(key, n)`: a scope key's newest `n` entries, read backwards through
 ///   the `(scope, ord)` btree and nothing else, whatever the statistics say. A plain
 ///   query let the planner, with no statistics yet after an import, read the whole scope
@@ -75,9 +78,11 @@ pub(super) fn index_ddl(dimension: u32) -> String {
              content text NOT NULL,
              pending boolean NOT NULL DEFAULT false,
              lapses bigint,
+             made bigint NOT NULL DEFAULT 0,
              tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED
          );
          CREATE INDEX entries_scope ON entries (scope, ord);
+         CREATE INDEX entries_made ON entries (scope, made DESC, ord DESC);
          CREATE INDEX entries_pending ON entries (kind) WHERE pending;
          CREATE TABLE records (id text PRIMARY KEY, record text NOT NULL);
          CREATE TABLE marks (
@@ -121,9 +126,9 @@ pub(super) fn hnsw_ddl(dimension: u32) -> &'static str {
     }
 }
 
-/// Versions 1, 2 and 3 to 4: entries gained marks (`marks`, `entries.lapses`) in version
-/// 3 and their observed moments (`marks.observed`, with the profile and reflection keys)
-/// in 4, which only the guest can compute, so the index is dropped and the guest rebuilds
+/// Versions 1 to 4 to 5: entries gained marks (`marks`, `entries.lapses`) in version 3,
+/// their observed moments (`marks.observed`, with the profile and reflection keys) in 4
+/// and their made moments (`entries.made`) in 5, which only the guest can compute, so the index is dropped and the guest rebuilds
 /// it from the collections at the next call, from the vectors the records hold (nothing
 /// is embedded again). The collections themselves are untouched. Version 1 also lacks the
 /// sequence of the entries' order.
@@ -174,7 +179,7 @@ pub(super) fn ensure(client: &mut Client, schema: &str) -> Result<(), String> {
             tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&VERSION])
                 .map_err(|e| e.to_string())?;
         }
-        Some(v @ (1..=3)) => {
+        Some(v @ (1..=4)) => {
             migrate_index(&mut tx, v).map_err(|e| format!("migrating layout version {v} to {VERSION}: {e}"))?;
             tx.execute("UPDATE schema_version SET version = $1", &[&VERSION])
                 .map_err(|e| e.to_string())?;

@@ -37,26 +37,33 @@ MAX_K = 4096
 VECTOR_CHUNK_SLOTS = 128
 
 #: The items table's indexes: a scope's live entries counted from `items_scope` (scope,
-#: lapses) alone, the entries without a vector, which `pending` counts, and a key's holders
-#: in a scope newest first, which `newest` walks. They name
+#: lapses) alone, the entries without a vector, which `pending` counts, a key's holders
+#: in a scope newest first, which `newest` walks, and a scope's entries by when they were
+#: made, which `recent` walks backwards (an index entry ends with its rowid, so equal
+#: moments come latest indexed first). They name
 #: columns an older file's items table lacks, so they are made only once the table has them.
 _ITEM_INDEXES = (
     "CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses)",
     "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1",
     "CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses)",
+    "CREATE INDEX IF NOT EXISTS items_made ON items (scope, made)",
 )
 
 #: The most holders of a key `newest` hands out (the WIT's cap).
 MAX_NEWEST = 4096
 
-#: The tables, made on every open. `items.keys` (a JSON list) and `items.lapses` with
-#: `marks` are the entries' marks (see `tally` and `holding`); `codes` holds each vector's
-#: coarse code (`coarse_code`), which this host writes and the Rust host's one-shot
-#: searches read.
+#: The most entries `recent` hands out (the WIT's cap).
+MAX_RECENT = 4096
+
+#: The tables, made on every open. `items.keys` (a JSON list), `items.lapses`,
+#: `items.observed` and `items.made` with `marks` are the entries' marks (see `tally`,
+#: `holding`, `newest` and `recent`); `codes` holds each vector's coarse code
+#: (`coarse_code`), which this host writes and the Rust host's one-shot searches read.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,"
-    " pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER)",
+    " pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT, observed INTEGER,"
+    " made INTEGER)",
     "CREATE TABLE IF NOT EXISTS marks (key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL,"
     " lapses INTEGER, observed INTEGER, id TEXT, PRIMARY KEY (key, scope, item)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS codes (scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL,"
@@ -107,9 +114,9 @@ def _of_kind(kind: str) -> str:
 
 def reflects_key(kind: str) -> str:
     """The meta key of the collection state an entry kind reflects."""
-    # Not the keys that versions keeping no records, marks, coarse codes or observed moments
-    # move (see the Rust host's index).
-    return "reflects_observed" if kind_prefix(kind) == "" else "reflects_message_codes"
+    # Not the keys that versions keeping no records, marks, coarse codes, observed or made
+    # moments move (`reflects_observed` among them; see the Rust host's index).
+    return "reflects_made" if kind_prefix(kind) == "" else "reflects_message_codes"
 
 
 @dataclass
@@ -131,6 +138,9 @@ class Entry:
     #: When what it says was observed (else made), in microseconds since the epoch; what
     #: `newest` orders by. Zero for a message.
     observed: int = 0
+    #: When it was made, in microseconds since the epoch; what `recent` orders by. Zero for
+    #: a message.
+    made: int = 0
 
     def scope(self) -> str:
         """The scope key, as the guest's visibility rule has it: a chat id makes it a group
@@ -208,10 +218,10 @@ def _has_record_columns(conn: sqlite3.Connection) -> bool:
     lack some)."""
     (n,) = conn.execute(
         "SELECT (SELECT count(*) FROM pragma_table_info('items')"
-        " WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed'))"
+        " WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed', 'made'))"
         " + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))"
     ).fetchone()
-    return int(n) == 7
+    return int(n) == 8
 
 
 #: An item's rowid, scope and marks columns by id (see `_remark`).
@@ -459,17 +469,17 @@ class SqliteIndex:
                     rowid = row[0]
                     conn.execute(
                         "UPDATE items SET scope = ?2, pending = ?3, record = ?4, lapses = ?5, keys = ?6,"
-                        " observed = ?7 WHERE rowid = ?1",
-                        (rowid, scope, pending, e.record, e.lapses, keys, e.observed),
+                        " observed = ?7, made = ?8 WHERE rowid = ?1",
+                        (rowid, scope, pending, e.record, e.lapses, keys, e.observed, e.made),
                     )
                     conn.execute("DELETE FROM fts WHERE rowid = ?1", (rowid,))
                     conn.execute("DELETE FROM vecs WHERE rowid = ?1", (rowid,))
                     conn.execute("DELETE FROM codes WHERE scope = ?1 AND item = ?2", (row[1], rowid))
                 else:
                     cur = conn.execute(
-                        "INSERT INTO items (id, scope, pending, record, lapses, keys, observed)"
-                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                        (e.id, scope, pending, e.record, e.lapses, keys, e.observed),
+                        "INSERT INTO items (id, scope, pending, record, lapses, keys, observed, made)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                        (e.id, scope, pending, e.record, e.lapses, keys, e.observed, e.made),
                     )
                     rowid = cur.lastrowid
                 _remark(conn, rowid, row, scope, e.keys, e.lapses, e.observed)
@@ -600,21 +610,22 @@ class SqliteIndex:
             raise _sql(e) from e
         return held
 
-    def set_records(self, revisions: Sequence[tuple[str, str, Sequence[str], int | None, int]]) -> None:
-        """Replaces the record and marks, as (id, record, keys, lapses, observed), of entries
-        already held, in one transaction, leaving their text, vector and scope as they are;
-        unknown ids are ignored."""
+    def set_records(self, revisions: Sequence[tuple[str, str, Sequence[str], int | None, int, int]]) -> None:
+        """Replaces the record and marks, as (id, record, keys, lapses, observed, made), of
+        entries already held, in one transaction, leaving their text, vector and scope as
+        they are; unknown ids are ignored."""
         if not revisions:
             return
         conn = self.conn()
         with _transaction(conn):
-            for id_, rec, keys, lapses, observed in revisions:
+            for id_, rec, keys, lapses, observed, made in revisions:
                 row = conn.execute(_FIND, (id_,)).fetchone()
                 if row is None:
                     continue
                 conn.execute(
-                    "UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5 WHERE rowid = ?1",
-                    (row[0], rec, lapses, _keys_json(keys), observed),
+                    "UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5, made = ?6"
+                    " WHERE rowid = ?1",
+                    (row[0], rec, lapses, _keys_json(keys), observed, made),
                 )
                 _remark(conn, row[0], row, row[1], keys, lapses, observed)
 
@@ -699,6 +710,35 @@ class SqliteIndex:
         except sqlite3.Error as e:
             raise _sql(e) from e
         return [self._with_vectors(found) for found in lists]
+
+    def recent(self, user_id: str | None, chat_id: str | None, now: int | None, limit: int,
+               kind: str = MEMORY) -> list[tuple[str, str, list[float] | None]]:
+        """The (id, record, vector) of the `limit` (at most `MAX_RECENT`) most recently made
+        entries within the scopes, by their made moment, equal moments latest indexed
+        (largest rowid) first; with `now`, only those live at `now`. Each scope is walked
+        backwards by `items_made` and stops at `limit`; the scopes' lists are then merged
+        (see the Rust host's `SqliteIndex::recent`)."""
+        scopes = scope_keys(user_id, chat_id, kind) if kind == MEMORY else []
+        most = min(int(limit), MAX_RECENT)
+        conn = self.conn()
+        if not _has_record_columns(conn):
+            raise IndexUnavailable(OLDER_VERSION)
+        found: list[tuple[int, int, str, str]] = []
+        try:
+            for s in scopes if most > 0 else []:
+                found.extend(
+                    (int(r[0] or 0), int(r[1]), str(r[2]), str(r[3]))
+                    for r in conn.execute(
+                        "SELECT made, rowid, id, record FROM items"
+                        " WHERE scope = ?1 AND record IS NOT NULL AND (?2 IS NULL OR lapses IS NULL OR lapses > ?2)"
+                        " ORDER BY made DESC, rowid DESC LIMIT ?3",
+                        (s, now, most),
+                    )
+                )
+        except sqlite3.Error as e:
+            raise _sql(e) from e
+        found.sort(key=lambda f: (-f[0], -f[1]))
+        return self._with_vectors([(rowid, id_, rec) for _, rowid, id_, rec in found[:most]])
 
     def pending(self, kind: str = MEMORY) -> int:
         """How many entries of this kind are held without a vector (embeddings pending)."""

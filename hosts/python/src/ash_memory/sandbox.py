@@ -133,13 +133,14 @@ def _entry(r: Any) -> Entry:
     marks = field(r, "marks")
     return Entry(field(r, "id"), field(r, "content"), field(r, "embedding"),
                  field(r, "owner_user_id"), field(r, "chat_id"), field(r, "kind"), field(r, "record"),
-                 list(field(marks, "keys")), field(marks, "lapses"), field(marks, "observed"))
+                 list(field(marks, "keys")), field(marks, "lapses"), field(marks, "observed"),
+                 field(marks, "made"))
 
 
-def _revision(r: Any) -> tuple[str, str, list[str], int | None, int]:
+def _revision(r: Any) -> tuple[str, str, list[str], int | None, int, int]:
     marks = field(r, "marks")
     return (field(r, "id"), field(r, "record"), list(field(marks, "keys")), field(marks, "lapses"),
-            field(marks, "observed"))
+            field(marks, "observed"), field(marks, "made"))
 
 
 class _Guarded:
@@ -276,6 +277,9 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             index.add_func("newest", lambda _s, keys, scope, now, limit: index_call("newest", lambda: [
                 held(found) for found in state.index.newest(keys, field(scope, "user_id"), field(scope, "chat_id"),
                                                             now, limit, field(scope, "kind"))]))
+            index.add_func("recent", lambda _s, scope, now, limit: index_call("recent", lambda: held(
+                state.index.recent(field(scope, "user_id"), field(scope, "chat_id"), now, limit,
+                                   field(scope, "kind")))))
             index.add_func("pending", lambda _s, kind: index_call("pending", lambda: state.index.pending(kind)))
             index.add_func("count", lambda _s, kind: index_call("count", lambda: state.index.count(kind)))
             index.add_func("clear", lambda _s, i: index_call(

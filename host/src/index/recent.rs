@@ -1,0 +1,57 @@
+//! `recent`: a scope's entries most recently made first (`items.made`), equal moments
+//! the entry first indexed later first. An upsert of a held id updates its item in place,
+//! keeping its rowid, and a new item's rowid is larger than every other's, so rowid order
+//! is the order entries were first indexed in. Each scope is walked backwards along
+//! `items_made` (scope, made, then the rowid every index entry ends with) and stops at the
+//! limit; the scopes' lists are then merged.
+
+use rusqlite::params;
+
+use super::{Held, IndexError, ScopeFilter, SqliteIndex, sql};
+
+/// The most entries `recent` hands out.
+pub const MAX_RECENT: u32 = 4096;
+
+impl SqliteIndex {
+    /// The records of the `limit` entries within the scopes most recently made (at most
+    /// `MAX_RECENT`), live at `now` when given.
+    pub fn recent(&mut self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
+        let scopes = scope.memory_keys();
+        let limit = limit.min(MAX_RECENT) as usize;
+        let conn = self.conn()?;
+        super::records::check_columns(conn)?;
+        let mut found: Vec<(i64, i64, String, String)> = Vec::new();
+        if limit > 0 {
+            let mut walk = conn
+                .prepare_cached(
+                    "SELECT made, rowid, id, record FROM items
+                     WHERE scope = ?1 AND record IS NOT NULL AND (?2 IS NULL OR lapses IS NULL OR lapses > ?2)
+                     ORDER BY made DESC, rowid DESC LIMIT ?3",
+                )
+                .map_err(sql)?;
+            for s in &scopes {
+                let rows = walk
+                    .query_map(params![s, now, limit as i64], |r| {
+                        Ok((
+                            r.get::<_, Option<i64>>(0)?.unwrap_or(0),
+                            r.get(1)?,
+                            r.get(2)?,
+                            r.get(3)?,
+                        ))
+                    })
+                    .map_err(sql)?;
+                for row in rows {
+                    found.push(row.map_err(sql)?);
+                }
+            }
+        }
+        found.sort_by_key(|f| std::cmp::Reverse((f.0, f.1)));
+        found.truncate(limit);
+        self.with_vectors(
+            found
+                .into_iter()
+                .map(|(_, rowid, id, record)| (rowid, id, record))
+                .collect(),
+        )
+    }
+}
