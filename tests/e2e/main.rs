@@ -24,6 +24,7 @@ mod fidelity;
 mod forgetting;
 mod from_index;
 mod from_index_context;
+mod from_index_list;
 mod import;
 mod llm_http;
 mod mcp;

@@ -120,3 +120,63 @@ fn a_namespace_of_layout_3_is_rebuilt_with_observed_moments() {
     ));
     assert_eq!(migrated.trim(), "5|2");
 }
+
+/// A namespace of layout 4, whose entries keep no made moments, is migrated too: its index
+/// is rebuilt, and a list in a new process is then read from it, newest first.
+#[test]
+fn a_namespace_of_layout_4_is_rebuilt_with_made_moments() {
+    let Some(pg) = postgres::server() else { return };
+    let ns = pg.namespace("layout4");
+    let ctx = Ctx::on_postgres(pg, &ns);
+    for (now, fact) in [
+        ("2026-05-01T12:00:00Z", "I was born in Porto"),
+        ("2026-05-02T12:00:00Z", "I like green tea"),
+    ] {
+        ctx.ok(&["--user", "alice", "--now", now, "add", fact]);
+    }
+    pg.psql(&format!(
+        "SET search_path TO ash_{ns}, public;
+         DROP INDEX entries_made;
+         ALTER TABLE entries DROP COLUMN made;
+         UPDATE schema_version SET version = 4;"
+    ));
+    let (listed, log) = crate::from_index::run_logged(
+        &ctx,
+        &[
+            "--user",
+            "alice",
+            "--now",
+            "2026-05-03T12:00:00Z",
+            "list",
+            "--limit",
+            "5",
+        ],
+    );
+    assert_eq!(
+        crate::ctx::contents(&listed),
+        ["I like green tea", "I was born in Porto"]
+    );
+    assert!(!log.contains("list: read from the index"), "no index yet: {log}");
+    // The next call that searches rebuilds the index; a list then reads it.
+    let (_, log) = crate::from_index::run_logged(&ctx, &["--user", "alice", "search", "tea"]);
+    assert!(log.contains("rebuilding it"), "{log}");
+    let (again, log) = crate::from_index::run_logged(
+        &ctx,
+        &[
+            "--user",
+            "alice",
+            "--now",
+            "2026-05-03T12:00:00Z",
+            "list",
+            "--limit",
+            "5",
+        ],
+    );
+    assert!(log.contains("list: read from the index"), "{log}");
+    assert_eq!(again, listed);
+    let migrated = pg.psql(&format!(
+        "SELECT (SELECT version FROM ash_{ns}.schema_version),
+                (SELECT count(*) FROM ash_{ns}.entries WHERE made > 0)"
+    ));
+    assert_eq!(migrated.trim(), "5|2");
+}

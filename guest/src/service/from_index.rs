@@ -5,8 +5,10 @@
 //! fetches only the records it needs: a search's hits, an add's supersession candidates.
 //! `show`, `delete` and `confirm` of a memory named by its whole id fetch that one record.
 //! A search about a person or naming an entity fetches those memories by their marks
-//! (`marked`). A call that needs the whole collection (an add under `max_entries`, an id
-//! prefix) reads it, as every other call does.
+//! (`marked`); a context and a profile the newest holders of theirs (`newest`); a list
+//! with a limit the caller's most recent memories (`recent`). A call that needs the whole
+//! collection (an add under `max_entries`, an id prefix) reads it, as every other call
+//! does.
 //!
 //! Whatever is in doubt reads the whole file: an index of an older version (no records),
 //! another model, a tail written since, pending embeddings, a hit the index holds no
@@ -34,7 +36,7 @@ impl<P: Ports> MemoryService<P> {
     /// module's doc), people read whole; false, with nothing read, when it cannot or when
     /// this instance's whole cache is in step (a warm instance: reading what was appended
     /// is cheap).
-    fn adopt_index(&mut self) -> Result<bool, Error> {
+    pub(super) fn adopt_index(&mut self) -> Result<bool, Error> {
         if !self.memories.is_partial() && self.memories.in_step() {
             return Ok(false);
         }

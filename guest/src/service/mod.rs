@@ -61,6 +61,7 @@ mod person_lookup;
 mod person_resolution;
 mod profiling;
 mod reading;
+mod recent;
 mod reflecting;
 mod restoring;
 mod retention;

@@ -4,11 +4,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chrono::{DateTime, Utc};
+use chrono::DateTime;
 
-use super::{MIN_ID_PREFIX, MemoryService};
+use super::{MIN_ID_PREFIX, MemoryService, recent};
 use crate::api::{Error, ListOptions, Memory};
-use crate::lifecycle;
+use crate::marks;
 use crate::ports::{Collection, Ports};
 use crate::record::{MemoryRecord, parse_time};
 use crate::scope::Caller;
@@ -40,19 +40,22 @@ impl<P: Ports> MemoryService<P> {
         )
     }
 
-    /// The caller's memories, newest first.
+    /// The caller's memories, most recently made first (in whole microseconds), equal
+    /// moments last written first: from the index when it can stand in for the file
+    /// (`recent`), else from the whole file, in the same order.
     pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
+        // Whole microseconds, as the index compares expiries (`marks::lapse`).
+        let now = marks::whole_micros(self.now()?);
+        if let Some(found) = self.list_from_index(caller, options, now)? {
+            return Ok(found);
+        }
         self.memories.refresh(&self.ports)?;
-        let now = self.now()?;
-        let mut found: Vec<(DateTime<Utc>, usize, &MemoryRecord)> = self
+        let mut found: Vec<(i64, usize, &MemoryRecord)> = self
             .memories
             .iter()
             .enumerate()
-            .filter(|(_, r)| caller.can_see(r))
-            .filter(|(_, r)| options.memory_type.is_none_or(|t| r.memory_type == t))
-            .filter(|(_, r)| options.include_superseded || r.superseded_at.is_none())
-            .filter(|(_, r)| options.include_expired || !lifecycle::is_expired(r, now))
-            .map(|(i, r)| (parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH), i, r))
+            .filter(|(_, r)| recent::listed(r, caller, options, now))
+            .map(|(i, r)| (marks::made(r), i, r))
             .collect();
         found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
         let limit = options.limit.map_or(usize::MAX, |l| l as usize);

@@ -258,6 +258,12 @@ test("a home written here is read by the Rust CLI, and the reverse", { skip: !ha
   // The search read the records the Rust host kept in the index, not memories.jsonl.
   assert.ok(lines.some((l) => l.includes("search: answered from the index")), lines.join("\n"));
   back.close();
+  // A list with a limit, in a new instance, reads the most recent from the index too.
+  lines.length = 0;
+  const again = await openMemory({ home: other, now: NOW, log: (level, m) => lines.push(`${level}: ${m}`) });
+  assert.deepEqual((await again.list(alice, { limit: 1 })).map((m) => m.content), ["I prefer tea over coffee"]);
+  assert.ok(lines.some((l) => l.includes("list: read from the index")), lines.join("\n"));
+  again.close();
 });
 
 test("a context is searched with the content, kept in the record, and returned apart from it", async () => {

@@ -44,6 +44,13 @@ def test_python_reads_a_rust_home_without_a_rebuild(home: Path, cli, caplog: pyt
     # The search read the records the Rust host kept in the index, not memories.jsonl.
     messages = [r.getMessage() for r in caplog.records]
     assert any("search: answered from the index" in m for m in messages), messages
+    # A list with a limit, in a new instance, reads the most recent from the index too.
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="ash_memory"):
+        with Memory(home, user="alice") as m:
+            assert [x.content for x in m.list(limit=1)] == ["I live in Lisbon"]
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("list: read from the index" in m for m in messages), messages
 
 
 def test_both_hosts_load_the_same_component(cli):

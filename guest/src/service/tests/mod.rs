@@ -14,6 +14,7 @@ mod decaying;
 mod forgetting;
 mod from_index;
 mod importing;
+mod listing;
 mod maintenance;
 mod newest;
 mod people;

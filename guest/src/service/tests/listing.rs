@@ -1,0 +1,200 @@
+//! `list` answered from the index's most recently made entries (`service::recent`): the
+//! same list, in the same order, as the whole file gives, without reading it.
+
+use super::from_index::{memories_read, reopen};
+use super::*;
+use crate::memory_type::MemoryType;
+
+fn typed(content: &str, memory_type: MemoryType) -> NewMemory {
+    NewMemory {
+        memory_type: Some(memory_type),
+        ..NewMemory::text(content)
+    }
+}
+
+fn options(limit: Option<u32>, memory_type: Option<MemoryType>, expired: bool, superseded: bool) -> ListOptions {
+    ListOptions {
+        limit,
+        memory_type,
+        include_expired: expired,
+        include_superseded: superseded,
+    }
+}
+
+fn contents(list: &[Memory]) -> Vec<&str> {
+    list.iter().map(|m| m.content.as_str()).collect()
+}
+
+/// Alice: a batch of three made at one moment, facts and preferences made later, one
+/// that lapses, one replaced, one deleted and one written again; a memory shared in her
+/// chat; Bob's memories, made last.
+fn home() -> MemoryService<FakePorts> {
+    let mut s = service();
+    // The fake embedder's vectors are coarse: the threshold the supersession tests use.
+    s.ports().settings.borrow_mut().supersession_threshold = 0.6;
+    let alone = alice_alone();
+    s.add_batch(
+        &alone,
+        vec![
+            NewMemory::text("I keep bees in the garden"),
+            NewMemory::text("I play the cello on Sundays"),
+            NewMemory::text("I collect old maps of Lisbon"),
+        ],
+    )
+    .unwrap();
+    *s.ports.now.borrow_mut() = "2026-03-02T12:00:00+00:00".into();
+    for i in 0..12 {
+        s.add(&alone, NewMemory::text(&format!("Fact number {i} about Alice's week")))
+            .unwrap();
+    }
+    s.add(&alone, typed("I prefer aisle seats on trains", MemoryType::Preference))
+        .unwrap();
+    s.add(
+        &alone,
+        NewMemory {
+            expires_in_days: Some(1),
+            ..NewMemory::text("The plumber comes on Tuesday morning")
+        },
+    )
+    .unwrap();
+    s.add(&alone, NewMemory::text("My favorite color is red")).unwrap();
+    let doomed = s
+        .add(&alone, NewMemory::text("My locker code is on the blue card"))
+        .unwrap()
+        .memories[0]
+        .id
+        .clone();
+    *s.ports.now.borrow_mut() = "2026-03-03T12:00:00.000000500+00:00".into();
+    // Made half a microsecond later than the fact at the same whole microsecond: equal
+    // moments for the list, so the last written comes first.
+    s.add(&alone, typed("I prefer tea to coffee", MemoryType::Preference))
+        .unwrap();
+    *s.ports.now.borrow_mut() = "2026-03-03T12:00:00.000000100+00:00".into();
+    s.add(&alone, NewMemory::text("I moved the bees to the orchard"))
+        .unwrap();
+    s.delete(&alone, &doomed).unwrap();
+    s.add(
+        &alice(),
+        NewMemory {
+            shared: true,
+            ..NewMemory::text("We meet at the harbour cafe")
+        },
+    )
+    .unwrap();
+    *s.ports.now.borrow_mut() = "2026-03-04T12:00:00+00:00".into();
+    let replaced = s.add(&alone, NewMemory::text("My favorite color is blue")).unwrap();
+    assert_eq!(replaced.superseded.len(), 1, "red is replaced");
+    for i in 0..3 {
+        s.add(&bob_alone(), NewMemory::text(&format!("Bob's note {i}")))
+            .unwrap();
+    }
+    *s.ports.now.borrow_mut() = "2026-03-05T12:00:00+00:00".into();
+    s
+}
+
+#[test]
+fn a_list_from_the_index_is_the_whole_files() {
+    let mut s = home();
+    let callers = [alice_alone(), alice(), bob_alone()];
+    let asks = [
+        options(Some(5), None, false, false),
+        options(Some(1), None, false, false),
+        options(Some(0), None, false, false),
+        options(Some(40), None, false, false),
+        options(Some(40), None, true, false),
+        options(Some(3), Some(MemoryType::Preference), false, false),
+        options(Some(2), Some(MemoryType::Event), true, false),
+    ];
+    for caller in &callers {
+        for ask in &asks {
+            let mut whole = reopen(s);
+            whole.list(caller, &Default::default()).unwrap();
+            let expected = whole.list(caller, ask).unwrap();
+            assert!(!whole.memories.is_partial());
+
+            let mut cold = reopen(whole);
+            let answered = cold.list(caller, ask).unwrap();
+            assert_eq!(contents(&answered), contents(&expected), "{caller:?} {ask:?}");
+            assert_eq!(answered, expected);
+            assert!(cold.memories.is_partial(), "{ask:?} was answered from the index");
+            assert_eq!(memories_read(&cold), 0, "{ask:?}");
+            s = cold;
+        }
+    }
+
+    // What the lists say (not only the same on both paths).
+    let mut cold = reopen(s);
+    let alice_five = cold.list(&alice(), &options(Some(5), None, false, false)).unwrap();
+    assert_eq!(
+        contents(&alice_five),
+        [
+            "My favorite color is blue",
+            "We meet at the harbour cafe",
+            // Equal whole microseconds: the last written first.
+            "I moved the bees to the orchard",
+            "I prefer tea to coffee",
+            "I prefer aisle seats on trains",
+        ],
+        "the replaced, the deleted and the lapsed are not listed"
+    );
+    let batch: Vec<String> = cold
+        .list(&alice_alone(), &options(Some(40), None, false, false))
+        .unwrap()
+        .into_iter()
+        .rev()
+        .take(3)
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(
+        batch,
+        [
+            "I keep bees in the garden",
+            "I play the cello on Sundays",
+            "I collect old maps of Lisbon"
+        ],
+        "one moment: the batch listed last written first"
+    );
+    let with_lapsed = cold
+        .list(&alice_alone(), &options(Some(40), None, true, false))
+        .unwrap();
+    assert!(contents(&with_lapsed).contains(&"The plumber comes on Tuesday morning"));
+    assert_eq!(
+        contents(&cold.list(&bob_alone(), &options(Some(5), None, false, false)).unwrap()),
+        ["Bob's note 2", "Bob's note 1", "Bob's note 0"]
+    );
+    assert!(cold.memories.is_partial());
+    assert_eq!(memories_read(&cold), 0);
+}
+
+/// A list of one type asks for more until it has enough; one with superseded memories,
+/// or without a limit, reads the file.
+#[test]
+fn a_typed_list_asks_again_and_some_lists_read_the_file() {
+    let mut s = home();
+    let alice = alice_alone();
+    for i in 0..70 {
+        s.add(&alice, NewMemory::text(&format!("Later fact number {i}")))
+            .unwrap();
+    }
+    let mut cold = reopen(s);
+    let preferences = cold
+        .list(&alice, &options(Some(2), Some(MemoryType::Preference), false, false))
+        .unwrap();
+    assert_eq!(
+        contents(&preferences),
+        ["My favorite color is blue", "I prefer tea to coffee"]
+    );
+    assert_eq!(cold.ports.recent_asked.borrow().as_slice(), [64, 512], "asked again");
+    assert_eq!(memories_read(&cold), 0);
+
+    for ask in [options(Some(100), None, false, true), options(None, None, false, false)] {
+        cold = reopen(cold);
+        cold.ports.recent_asked.borrow_mut().clear();
+        let listed = cold.list(&alice, &ask).unwrap();
+        assert!(!listed.is_empty());
+        assert!(cold.ports.recent_asked.borrow().is_empty(), "{ask:?}");
+        assert!(memories_read(&cold) > 0, "{ask:?} read the file");
+        let superseded = contents(&listed).contains(&"My favorite color is red");
+        assert_eq!(superseded, ask.include_superseded, "{ask:?}");
+    }
+}
