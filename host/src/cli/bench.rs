@@ -74,6 +74,8 @@ struct Figures {
     cli_add_ms: f64,
     cli_search_ms: f64,
     cli_context_ms: f64,
+    /// `list --limit 10`, which reads the index's most recent entries.
+    cli_list_ms: f64,
     /// Recall at 10 of a first search against an exact scan (`ash_memory::first_search_recall`).
     first_search_recall_at_10: f64,
     cli_peak_rss_mb: f64,
@@ -174,6 +176,8 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
         vec!["context".into(), QUERIES[k % QUERIES.len()].into()]
     })?;
 
+    let cli_lists = cli.median(samples / 5, |_| vec!["list".into(), "--limit".into(), "10".into()])?;
+
     let recall = super::bench_embedder::first_search_recall(&home, embedder, memories + samples * 3)?;
 
     let maintenance = timing::maintenance(&mut store)?;
@@ -198,8 +202,9 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
         cli_add_ms: ms(cli_adds.0),
         cli_search_ms: ms(cli_searches.0),
         cli_context_ms: ms(cli_contexts.0),
+        cli_list_ms: ms(cli_lists.0),
         first_search_recall_at_10: recall,
-        cli_peak_rss_mb: cli_adds.1.max(cli_searches.1).max(cli_contexts.1) as f64 / 1024.0,
+        cli_peak_rss_mb: cli_adds.1.max(cli_searches.1).max(cli_contexts.1).max(cli_lists.1) as f64 / 1024.0,
         maintenance,
         native,
     })
@@ -272,6 +277,7 @@ fn print_table(all: &[Figures], samples: usize) {
     row("CLI context, whole proc. (ms)", all, |f| {
         format!("{:.1}", f.cli_context_ms)
     });
+    row("CLI list --limit 10 (ms)", all, |f| format!("{:.1}", f.cli_list_ms));
     row("first search recall@10", all, |f| {
         format!("{:.4}", f.first_search_recall_at_10)
     });
