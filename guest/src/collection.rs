@@ -142,6 +142,14 @@ pub fn ids_named<T: Record>(data: &str) -> Vec<String> {
         .collect()
 }
 
+/// The ids that removal lines in `data` name.
+pub fn ids_removed(data: &str) -> std::collections::HashSet<String> {
+    data.split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .filter_map(removal)
+        .collect()
+}
+
 /// Whether a line that did not parse is a record of a newer format: such lines are kept in
 /// place, untouched, rather than quarantined, so that an older guest never takes a newer
 /// writer's data out of the source of truth.
@@ -450,6 +458,11 @@ impl<T: Record> Records<T> {
     /// The record with this id.
     pub fn get(&self, id: &str) -> Option<&T> {
         self.positions.get(id).and_then(|&i| self.records[i].as_ref())
+    }
+
+    /// Where the record with this id stands in `iter`'s order.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.positions.get(id).copied()
     }
 
     /// All records, in the order their ids first appeared (oldest first). Not for a

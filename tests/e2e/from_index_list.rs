@@ -183,7 +183,7 @@ fn a_list_in_a_new_process_reads_the_index_and_answers_as_the_file_does() {
         );
     }
 
-    // Without the index, each reads the whole file to rebuild it, and answers the same.
+    // Without the index, each reads the whole file, and answers the same.
     if !files {
         return;
     }

@@ -120,7 +120,10 @@ impl<P: Ports> MemoryService<P> {
         if (chunk.generation != from.generation && !whole_file) || chunk.end != current.end {
             return Ok(false);
         }
-        let ids = collection::ids_named::<MemoryRecord>(&chunk.data);
+        let mut ids = collection::ids_named::<MemoryRecord>(&chunk.data);
+        // In the collection's order, as a rebuild indexes: an entry's place in `recent`
+        // follows when it was first indexed, which must be where its id first appears.
+        ids.sort_by_key(|id| self.memories.position(id));
         let want = self.wanted_index();
         let mut upserts = Vec::new();
         let mut removes = Vec::new();
@@ -140,6 +143,15 @@ impl<P: Ports> MemoryService<P> {
                 upserts.len() + removes.len()
             ),
         );
+        // One removed and written again in the tail stands last in the collection: its entry
+        // goes, so that it comes back indexed last too, not in its old place.
+        let removed = collection::ids_removed(&chunk.data);
+        let again: Vec<String> = upserts
+            .iter()
+            .map(|e| e.id.clone())
+            .filter(|id| removed.contains(id))
+            .collect();
+        self.ports.index_remove(&again)?;
         self.ports.index_upsert(&upserts)?;
         self.ports.index_remove(&removes)?;
         self.mark_index(current)?;

@@ -41,7 +41,7 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// The caller's memories, most recently made first (in whole microseconds), equal
-    /// moments last written first: from the index when it can stand in for the file
+    /// moments last added first: from the index when it can stand in for the file
     /// (`recent`), else from the whole file, in the same order.
     pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
         // Whole microseconds, as the index compares expiries (`marks::lapse`).

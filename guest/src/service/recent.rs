@@ -1,11 +1,11 @@
 //! `list` answered from the index: a caller's most recent memories are the index's most
 //! recently made entries in their scope (`recent` in `wit/index.wit`), in the order
 //! `list` gives over the whole file. Both order by when a memory was made, in whole
-//! microseconds (`marks::made`), equal moments last written first: the file by where a
+//! microseconds (`marks::made`), equal moments last added first: the file by where a
 //! memory's id first appears, the index by when its entry was first indexed, which the
-//! guest keeps the same order (a rebuild indexes in file order, every later write
-//! upserts what it appends in the order it appends, a memory written again keeps its
-//! place in both, one removed and written again comes last in both).
+//! guest keeps the same order (a rebuild and a replay index in file order, every later
+//! write upserts what it appends in the order it appends, a memory written again keeps
+//! its place in both, one removed and written again comes last in both).
 //!
 //! The index holds no superseded memory, so a list that includes them reads the file, as
 //! does a list without a limit (it returns the whole collection anyway) or one whose type
@@ -48,7 +48,15 @@ impl<P: Ports> MemoryService<P> {
             Some(_) => limit.saturating_mul(8).clamp(FIRST_TYPED_ASK, MOST_ASKED),
         };
         loop {
-            let held = self.ports.index_recent(&caller.filter(), live_at, ask)?;
+            let held = match self.ports.index_recent(&caller.filter(), live_at, ask) {
+                Ok(held) => held,
+                // `list` never needed the index: in doubt, it reads the file.
+                Err(e) => {
+                    self.ports
+                        .log(Level::Warn, &format!("{e}; listing from memories.jsonl"));
+                    return Ok(None);
+                }
+            };
             let complete = held.len() < ask as usize;
             let ids: Vec<String> = held.iter().map(|h| h.id.clone()).collect();
             if !self.hold_held(held) {

@@ -222,14 +222,19 @@ impl<P: Ports> MemoryService<P> {
         // People first, so that no memory points at someone not yet on file.
         self.people.append(&self.ports, people)?;
         self.ports.append(Collection::Archive, &archive)?;
-        let entries: Vec<IndexEntry> = live
-            .iter()
-            .filter(|r| r.superseded_at.is_none())
-            .map(|r| index_entry(r, r.vector()))
-            .collect();
         let now = self.now()?;
         self.memories.append(&self.ports, live.clone())?;
-        self.index_written(&entries, &[]);
+        // Each id once, as its last line folds it, in the order ids first appear: a file
+        // naming a memory twice indexes what the collection now holds, not a line of it.
+        let mut seen = HashSet::new();
+        let (mut entries, mut gone): (Vec<IndexEntry>, Vec<String>) = (Vec::new(), Vec::new());
+        for id in live.iter().map(|r| &r.id).filter(|id| seen.insert(id.as_str())) {
+            match self.memories.get(id) {
+                Some(r) if r.superseded_at.is_none() => entries.push(index_entry(r, r.vector())),
+                _ => gone.push(id.clone()),
+            }
+        }
+        self.index_written(&entries, &gone);
         let ids: Vec<String> = live.iter().map(|r| r.id.clone()).collect();
         self.enforce_max_entries(&live, &ids, now)?;
         Ok(())

@@ -9,6 +9,11 @@ use rusqlite::params;
 
 use super::{Held, IndexError, ScopeFilter, SqliteIndex, sql};
 
+/// A scope's entries, most recently made first, live at ?2 unless it is null, at most ?3.
+pub(super) const RECENT: &str = "SELECT made, rowid, id, record FROM items
+     WHERE scope = ?1 AND record IS NOT NULL AND (?2 IS NULL OR lapses IS NULL OR lapses > ?2)
+     ORDER BY made DESC, rowid DESC LIMIT ?3";
+
 /// The most entries `recent` hands out.
 pub const MAX_RECENT: u32 = 4096;
 
@@ -22,13 +27,7 @@ impl SqliteIndex {
         super::records::check_columns(conn)?;
         let mut found: Vec<(i64, i64, String, String)> = Vec::new();
         if limit > 0 {
-            let mut walk = conn
-                .prepare_cached(
-                    "SELECT made, rowid, id, record FROM items
-                     WHERE scope = ?1 AND record IS NOT NULL AND (?2 IS NULL OR lapses IS NULL OR lapses > ?2)
-                     ORDER BY made DESC, rowid DESC LIMIT ?3",
-                )
-                .map_err(sql)?;
+            let mut walk = conn.prepare_cached(RECENT).map_err(sql)?;
             for s in &scopes {
                 let rows = walk
                     .query_map(params![s, now, limit as i64], |r| {

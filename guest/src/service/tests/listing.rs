@@ -4,6 +4,7 @@
 use super::from_index::{memories_read, reopen};
 use super::*;
 use crate::memory_type::MemoryType;
+use crate::ports::{Collection, Ports};
 
 fn typed(content: &str, memory_type: MemoryType) -> NewMemory {
     NewMemory {
@@ -47,8 +48,12 @@ fn home() -> MemoryService<FakePorts> {
         s.add(&alone, NewMemory::text(&format!("Fact number {i} about Alice's week")))
             .unwrap();
     }
-    s.add(&alone, typed("I prefer aisle seats on trains", MemoryType::Preference))
-        .unwrap();
+    let aisle = s
+        .add(&alone, typed("I prefer aisle seats on trains", MemoryType::Preference))
+        .unwrap()
+        .memories[0]
+        .id
+        .clone();
     s.add(
         &alone,
         NewMemory {
@@ -73,6 +78,8 @@ fn home() -> MemoryService<FakePorts> {
     s.add(&alone, NewMemory::text("I moved the bees to the orchard"))
         .unwrap();
     s.delete(&alone, &doomed).unwrap();
+    // Written again, later: it keeps its moment and its place among its equals.
+    s.confirm(&alone, &aisle).unwrap();
     s.add(
         &alice(),
         NewMemory {
@@ -164,6 +171,14 @@ fn a_list_from_the_index_is_the_whole_files() {
     );
     assert!(cold.memories.is_partial());
     assert_eq!(memories_read(&cold), 0);
+
+    // A rebuilt index lists in the same order: it indexes in file order.
+    let all = options(Some(40), None, true, false);
+    let before = cold.list(&alice(), &all).unwrap();
+    cold.rebuild_index().unwrap();
+    let mut rebuilt = reopen(cold);
+    assert_eq!(rebuilt.list(&alice(), &all).unwrap(), before);
+    assert!(rebuilt.memories.is_partial());
 }
 
 /// A list of one type asks for more until it has enough; one with superseded memories,
@@ -197,4 +212,53 @@ fn a_typed_list_asks_again_and_some_lists_read_the_file() {
         let superseded = contents(&listed).contains(&"My favorite color is red");
         assert_eq!(superseded, ask.include_superseded, "{ask:?}");
     }
+}
+
+/// An index behind the file, whose tail removes a memory and writes it again: the replay
+/// puts it last, where the file has it, so a list from the index still answers as the
+/// file does.
+#[test]
+fn a_replayed_tail_that_writes_a_memory_again_puts_it_last() {
+    let mut s = service();
+    let alice = alice_alone();
+    for fact in ["I keep bees in the garden", "I play the cello on Sundays"] {
+        s.add(&alice, NewMemory::text(fact)).unwrap();
+    }
+    // The index as it stands now, which the next writes leave behind.
+    let behind = (
+        s.ports.index.borrow().clone(),
+        s.ports.indexed_at.borrow().clone(),
+        *s.ports.index_reflects.borrow(),
+    );
+    let bees = s.list(&alice, &options(None, None, false, false)).unwrap()[1].clone();
+    assert_eq!(bees.content, "I keep bees in the garden");
+    let line = s.ports.files.borrow()["memories"]
+        .0
+        .lines()
+        .find(|l| l.contains("bees"))
+        .unwrap()
+        .to_owned();
+    s.delete(&alice, &bees.id).unwrap();
+    // Another writer (a host restoring it by hand) writes the same memory again.
+    s.ports.append(Collection::Memories, &[line]).unwrap();
+    s = reopen(s);
+    let expected = contents(&s.list(&alice, &options(Some(5), None, false, false)).unwrap())
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>();
+    assert_eq!(
+        expected,
+        ["I keep bees in the garden", "I play the cello on Sundays"],
+        "written again, last"
+    );
+
+    *s.ports.index.borrow_mut() = behind.0;
+    *s.ports.indexed_at.borrow_mut() = behind.1;
+    *s.ports.index_reflects.borrow_mut() = behind.2;
+    let mut cold = reopen(s);
+    search(&mut cold, &alice, "cello");
+    let mut cold = reopen(cold);
+    let answered = cold.list(&alice, &options(Some(5), None, false, false)).unwrap();
+    assert!(cold.memories.is_partial(), "answered from the index");
+    assert_eq!(contents(&answered), expected);
 }

@@ -188,3 +188,40 @@ fn bad_lines_are_refused_alone_and_a_check_writes_nothing() {
         Err(Error::InvalidInput(m)) if m.contains("not an ash-memory export")
     ));
 }
+
+/// A file naming a memory twice, live and then replaced: the index holds what the
+/// collection folds the two lines into (replaced, so not held), not the first line.
+#[test]
+fn a_memory_named_twice_is_indexed_as_its_last_line_leaves_it() {
+    let mut a = home();
+    let mut lines = a.export_records(&alice(), false).unwrap();
+    let at = lines.iter().position(|l| l.contains("I live in Lisbon")).unwrap();
+    let mut live: serde_json::Value = serde_json::from_str(&lines[at]).unwrap();
+    assert!(!live["superseded_at"].is_null(), "{live}");
+    let id = live["id"].as_str().unwrap().to_owned();
+    live["superseded_at"] = serde_json::Value::Null;
+    live["superseded_by_id"] = serde_json::Value::Null;
+    lines.insert(at, live.to_string());
+
+    let mut b = service();
+    b.import_records(&alice(), &lines, false).unwrap();
+    assert!(
+        !b.ports.index.borrow().contains_key(&id),
+        "the replaced memory is not indexed"
+    );
+    let listed = b
+        .list(
+            &alice(),
+            &ListOptions {
+                limit: Some(10),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert!(listed.iter().all(|m| m.content != "I live in Lisbon"), "{listed:?}");
+    assert!(
+        super::search(&mut b, &alice(), "Lisbon")
+            .iter()
+            .all(|c| c != "I live in Lisbon")
+    );
+}

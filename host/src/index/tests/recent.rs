@@ -105,11 +105,7 @@ fn recent_walks_its_index_without_sorting() {
     let plan: Vec<String> = {
         let conn = index.conn().unwrap();
         let mut explain = conn
-            .prepare(
-                "EXPLAIN QUERY PLAN SELECT made, rowid, id, record FROM items
-                 WHERE scope = ?1 AND record IS NOT NULL AND (?2 IS NULL OR lapses IS NULL OR lapses > ?2)
-                 ORDER BY made DESC, rowid DESC LIMIT ?3",
-            )
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", super::super::recent::RECENT))
             .unwrap();
         explain
             .query_map(params!["u:alice", 5, 10], |r| r.get::<_, String>(3))
