@@ -20,6 +20,10 @@ use crate::ports::{Collection, EntryKind, FileState, Held, Level, Ports};
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
 
+/// The most entries a host hands out for one key or scope (`newest`'s and `recent`'s cap,
+/// which hosts never lower).
+pub(super) const MOST_ASKED: u32 = 4096;
+
 impl<P: Ports> MemoryService<P> {
     /// Makes the collections ready for a call that reads memories by id only: people
     /// always, memories as a partial cache when the index can stand in for the file (see

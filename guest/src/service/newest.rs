@@ -12,6 +12,7 @@
 use chrono::{DateTime, Utc};
 
 use super::MemoryService;
+use super::from_index::MOST_ASKED;
 use crate::api::Error;
 use crate::conversation::profile::{MAX_NOTES, ORDER, pick, rank};
 use crate::marks;
@@ -22,9 +23,6 @@ use crate::scope::Caller;
 /// How many memories of each profile type are asked for first: twice the notes, so that
 /// notes repeating one another rarely make a second ask.
 const FIRST_PROFILE_ASK: u32 = 2 * MAX_NOTES as u32;
-
-/// The most a host hands out per key (`newest`'s cap).
-const MOST_ASKED: u32 = 4096;
 
 impl<P: Ports> MemoryService<P> {
     /// Brings into a partial cache the caller's newest live personal reflection and the

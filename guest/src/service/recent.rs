@@ -14,6 +14,7 @@
 use chrono::{DateTime, Utc};
 
 use super::MemoryService;
+use super::from_index::MOST_ASKED;
 use crate::api::{Error, ListOptions, Memory};
 use crate::lifecycle;
 use crate::marks;
@@ -23,9 +24,6 @@ use crate::scope::Caller;
 
 /// How many entries a list of one type asks for first, at least.
 const FIRST_TYPED_ASK: u32 = 64;
-
-/// The most a host hands out at once (`recent`'s cap).
-const MOST_ASKED: u32 = 4096;
 
 impl<P: Ports> MemoryService<P> {
     /// The caller's list from the index, when it can stand in for the file (`from_index`);

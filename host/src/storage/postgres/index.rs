@@ -368,14 +368,8 @@ pub(super) fn fetch(client: &mut Conn, ids: &[String]) -> Result<Vec<Held>, Inde
     let mut found: HashMap<String, Held> = rows
         .into_iter()
         .map(|r| {
-            let id: String = r.get(0);
-            let embedding: Option<Vector> = r.get(2);
-            let held = Held {
-                id: id.clone(),
-                record: r.get(1),
-                embedding: embedding.map(|v| v.to_vec()),
-            };
-            (id, held)
+            let held = held_at(&r, 0);
+            (held.id.clone(), held)
         })
         .collect();
     Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
@@ -498,17 +492,7 @@ pub(super) fn holding(
             &[&keys, &scopes, &now],
         )
         .map_err(sql)?;
-    Ok(rows
-        .into_iter()
-        .map(|r| {
-            let embedding: Option<Vector> = r.get(2);
-            Held {
-                id: r.get(0),
-                record: r.get(1),
-                embedding: embedding.map(|v| v.to_vec()),
-            }
-        })
-        .collect())
+    Ok(rows.iter().map(|r| held_at(r, 0)).collect())
 }
 
 /// How many entries of this kind wait for a vector.
@@ -550,15 +534,7 @@ pub(super) fn newest(
                 )
                 .map_err(sql)?;
             for r in rows {
-                let embedding: Option<Vector> = r.get(3);
-                found.push((
-                    r.get(0),
-                    Held {
-                        id: r.get(1),
-                        record: r.get(2),
-                        embedding: embedding.map(|v| v.to_vec()),
-                    },
-                ));
+                found.push((r.get(0), held_at(&r, 1)));
             }
         }
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.as_bytes().cmp(b.1.id.as_bytes())));
@@ -591,18 +567,20 @@ pub(super) fn recent(
             )
             .map_err(sql)?;
         for r in rows {
-            let embedding: Option<Vector> = r.get(4);
-            found.push((
-                (r.get(0), r.get(1)),
-                Held {
-                    id: r.get(2),
-                    record: r.get(3),
-                    embedding: embedding.map(|v| v.to_vec()),
-                },
-            ));
+            found.push(((r.get(0), r.get(1)), held_at(&r, 2)));
         }
     }
     found.sort_by_key(|f| std::cmp::Reverse(f.0));
     found.truncate(limit as usize);
     Ok(found.into_iter().map(|(_, h)| h).collect())
+}
+
+/// A memory's id, record and vector, in this order from column `first` of a row.
+fn held_at(r: &postgres::Row, first: usize) -> Held {
+    let embedding: Option<Vector> = r.get(first + 2);
+    Held {
+        id: r.get(first),
+        record: r.get(first + 1),
+        embedding: embedding.map(|v| v.to_vec()),
+    }
 }
