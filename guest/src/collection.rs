@@ -358,19 +358,29 @@ impl<T: Record> Records<T> {
     /// Appends lines; also says whether the file now ends just after them (one byte more
     /// when the host had to end a last line that lacked its newline). Anything else means
     /// someone wrote in between.
+    ///
+    /// Creating a missing file gives it a new generation (a host's generation includes the
+    /// file's identity), so the first append to a collection read as empty finds another
+    /// generation; the file then holds exactly the lines appended, which the cache holds
+    /// too. Taking that for someone else's write left the index claiming the empty file,
+    /// and the next call replayed every line of a new home's first import.
     fn append_lines<P: Ports>(&self, ports: &P, lines: &[String]) -> Result<(FileState, bool), FileError> {
         let state = ports.append(T::COLLECTION, lines)?;
         let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
         let expected = self.end + written;
-        let in_step = Some(state.generation) == self.generation && (state.end == expected || state.end == expected + 1);
+        let same_file = Some(state.generation) == self.generation;
+        let created = self.generation.is_some() && self.end == 0 && state.end == written;
+        let in_step = (same_file && (state.end == expected || state.end == expected + 1)) || created;
         Ok((state, in_step))
     }
 
-    /// After an append: the cache reaches the new end, or, when someone else wrote too,
-    /// is read again from the start at the next refresh.
+    /// After an append: the cache reaches the new end (in the file's generation, which
+    /// creating it changed), or, when someone else wrote too, is read again from the start
+    /// at the next refresh.
     fn follow(&mut self, state: FileState, in_step: bool) {
         if in_step {
             self.end = state.end;
+            self.generation = Some(state.generation);
         } else {
             self.generation = None;
         }

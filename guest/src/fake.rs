@@ -119,6 +119,9 @@ impl FakePorts {
     }
 }
 
+/// The generation a file gets when an append creates it (a missing one reads as 0).
+const CREATED_GENERATION: u64 = 1 << 32;
+
 impl Ports for FakePorts {
     fn read(&self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
         let files = self.files.borrow();
@@ -137,7 +140,10 @@ impl Ports for FakePorts {
     }
     fn append(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
         let mut files = self.files.borrow_mut();
-        let entry = files.entry(name(c)).or_default();
+        // As on a real disk, creating a missing file gives it a generation of its own.
+        let entry = files
+            .entry(name(c))
+            .or_insert_with(|| (String::new(), CREATED_GENERATION));
         if !entry.0.is_empty() && !entry.0.ends_with('\n') {
             entry.0.push('\n');
         }

@@ -196,3 +196,27 @@ fn with_a_language_model_the_model_judges_what_the_rule_would_keep() {
         "{prompts:?}"
     );
 }
+
+/// A new home's first import is indexed once: creating memories.jsonl gave it a new
+/// generation, which the guest took for another writer's, so the index kept claiming the
+/// empty file and the next call indexed every imported fact again.
+#[test]
+fn a_new_homes_first_import_leaves_nothing_for_the_next_call_to_replay() {
+    let ctx = Ctx::new();
+    let files = Files::new();
+    let facts: String = (0..40)
+        .map(|i| format!("My colleague number {i} collects stamps from country {i}\n"))
+        .collect();
+    let file = files.write("facts.txt", facts);
+    assert_eq!(ctx.json(&["--user", "u", "import", &file])["added"], 40);
+    let (found, log) = crate::from_index::run_logged(&ctx, &["--user", "u", "search", "stamps from country 7"]);
+    assert!(
+        !log.contains("replayed"),
+        "the import's lines were indexed again: {log}"
+    );
+    assert!(log.contains(crate::from_index::FROM_INDEX), "{log}");
+    assert_eq!(
+        contents(&found["hits"])[0],
+        "My colleague number 7 collects stamps from country 7"
+    );
+}

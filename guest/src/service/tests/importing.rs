@@ -139,3 +139,21 @@ fn a_list_over_the_limit_is_refused_whole() {
     ));
     assert!(live(&mut s).is_empty());
 }
+
+#[test]
+fn an_import_leaves_the_index_reflecting_what_it_wrote() {
+    // Into a new home, then into one that holds something.
+    let mut s = service();
+    s.import(&alice_alone(), facts(&["I like dogs", "My sister is Sarah"]), false)
+        .unwrap();
+    let file_end = s.ports().file(crate::ports::Collection::Memories).len() as u64;
+    let reflects = s.ports().index_reflects.borrow().expect("the index reflects a state");
+    assert_eq!(reflects.end, file_end, "nothing is left for the next call to replay");
+    s.add(&alice_alone(), NewMemory::text("I like tea")).unwrap();
+    s.import(&alice_alone(), facts(&["I like cats", "My brother is Tom"]), false)
+        .unwrap();
+    let file_end = s.ports().file(crate::ports::Collection::Memories).len() as u64;
+    let reflects = s.ports().index_reflects.borrow().expect("the index reflects a state");
+    assert_eq!(reflects.end, file_end, "nothing is left for the next call to replay");
+    assert_eq!(s.ports().index.borrow().len(), 5);
+}
