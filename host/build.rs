@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use sha2::Digest;
 
 #[path = "wasm_component.rs"]
 mod wasm_component;
@@ -39,6 +40,11 @@ fn main() -> Result<()> {
     wordpiece_vocab::generate_transformer(&models.join("transformer"), &out_dir.join("transformer_vocab.rs"))?;
     let component = out_dir.join("ash_memory_policy.wasm");
     wasm_component::build(&root, "ash-memory-guest", "ash_memory_guest", &component)?;
+    // The component's digest keys the compiled-component cache: computed here, a CLI call
+    // does not hash 1.4 MB to find its cached artifact.
+    let digest = sha2::Sha256::digest(std::fs::read(&component)?);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::write(out_dir.join("ash_memory_policy.wasm.sha256"), hex)?;
     let modules = wasm_component::build_modules(&root, &["ash-memory-encoder-wasm"])?;
     let encoder = out_dir.join(ENCODER);
     std::fs::copy(modules.join("ash_memory_encoder_wasm.wasm"), &encoder)?;

@@ -86,7 +86,7 @@ pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact, read_import_text
 pub use index::first_search_recall;
 pub use llm::{Llm, LlmError, LlmRequest};
 pub use migrate::{Migrated, is_legacy_store};
-pub use sandbox::{Limits, POLICY_COMPONENT};
+pub use sandbox::{Limits, POLICY_COMPONENT, POLICY_COMPONENT_SHA256};
 pub use store::{MemoryStore, MemoryStoreBuilder};
 
 /// The home used when none is given: `$ASH_HOME`, else `~/.ash`.

@@ -16,6 +16,9 @@ use crate::imports::HostState;
 /// The policy component, built from `guest/` by the build script.
 pub const POLICY_COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_memory_policy.wasm"));
 
+/// The SHA-256 of [`POLICY_COMPONENT`] in hex, computed by the build script.
+pub const POLICY_COMPONENT_SHA256: &str = include_str!(concat!(env!("OUT_DIR"), "/ash_memory_policy.wasm.sha256"));
+
 /// What one call into the component may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -61,8 +64,10 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 
 impl Sandbox {
     /// Compiles (or loads from the cache) `component` and links the host imports.
+    /// `digest` is the component's SHA-256 in hex ([`component_digest`]).
     pub(crate) fn new(
         component: &[u8],
+        digest: &str,
         cache_dir: Option<&Path>,
         limits: Limits,
         state: HostState,
@@ -70,7 +75,7 @@ impl Sandbox {
         let mut config = Config::new();
         config.consume_fuel(true);
         let engine = Engine::new(&config).map_err(|e| Error::Component(e.to_string()))?;
-        let component = load(&engine, component, cache_dir)?;
+        let component = load(&engine, component, digest, cache_dir)?;
         let mut linker = Linker::<HostState>::new(&engine);
         Policy::add_to_linker::<_, HasSelf<HostState>>(&mut linker, |s| s)
             .map_err(|e| Error::Component(e.to_string()))?;
@@ -159,38 +164,94 @@ impl Sandbox {
     }
 }
 
-/// The SHA-256 of a file in hex, read a block at a time.
-fn file_digest(path: &Path) -> std::io::Result<String> {
+/// The length and CRC-32 of a file, read a block at a time.
+fn file_check(path: &Path) -> std::io::Result<ArtifactCheck> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut block = vec![0u8; 1 << 18];
+    let mut len = 0u64;
+    loop {
+        match file.read(&mut block)? {
+            0 => break,
+            n => {
+                crc.update(&block[..n]);
+                len += n as u64;
+            }
+        }
+    }
+    Ok(ArtifactCheck {
+        len,
+        crc: crc.finalize(),
+    })
+}
+
+/// What is written beside a cached artifact, and checked before it is loaded.
+#[derive(Debug, PartialEq, Eq)]
+struct ArtifactCheck {
+    len: u64,
+    crc: u32,
+}
+
+impl ArtifactCheck {
+    fn of(bytes: &[u8]) -> Self {
+        ArtifactCheck {
+            len: bytes.len() as u64,
+            crc: crc32fast::hash(bytes),
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        let (len, crc) = text.trim().split_once(' ')?;
+        Some(ArtifactCheck {
+            len: len.parse().ok()?,
+            crc: u32::from_str_radix(crc, 16).ok()?,
+        })
+    }
+
+    fn line(&self) -> String {
+        format!("{} {:08x}", self.len, self.crc)
+    }
+}
+
+/// The SHA-256 of a component in hex: what keys its compiled artifact in the cache. The
+/// embedded component's was computed by the build script ([`POLICY_COMPONENT_SHA256`]).
+pub(crate) fn component_digest(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    let mut hasher = Sha256::new();
-    std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
-    Ok(format!("{:x}", hasher.finalize()))
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Compiles the component, or loads it from the cache: compiling takes a second or two,
 /// loading a cached artifact a millisecond. The key covers the wasmtime version, the
-/// engine's settings and the component's bytes. Deserializing trusts the bytes as machine
-/// code, so the artifact is written with its SHA-256 beside it and loaded only when the
-/// digest matches: a flipped bit or a truncated file means compile again.
-fn load(engine: &Engine, bytes: &[u8], cache_dir: Option<&Path>) -> Result<Component, Error> {
-    use sha2::{Digest, Sha256};
+/// engine's settings and the component (`digest`, its SHA-256). Deserializing trusts the
+/// bytes as machine code, so the artifact is written with its length and CRC-32 beside it
+/// and loaded only when both match: a flipped bit or a truncated file means compile again.
+/// (A CRC catches accidents as surely as a SHA-256 does, in a tenth of the time: checking
+/// 4.4 MB by SHA-256 was about 3 ms of every CLI call. Neither would stop someone who can
+/// write the cache folder, who can rewrite the check beside the artifact just as well.)
+fn load(engine: &Engine, bytes: &[u8], digest: &str, cache_dir: Option<&Path>) -> Result<Component, Error> {
     let compile = || Component::new(engine, bytes).map_err(|e| Error::Component(format!("{e:#}")));
     let Some(dir) = cache_dir else { return compile() };
     let mut hasher = DefaultHasher::new();
     "wasmtime-48.0.8".hash(&mut hasher);
     engine.precompile_compatibility_hash().hash(&mut hasher);
-    bytes.hash(&mut hasher);
+    digest.hash(&mut hasher);
     let path = dir.join(format!("policy-{:016x}.cwasm", hasher.finish()));
-    let digest_path = path.with_extension("cwasm.sha256");
-    if let (Ok(actual), Ok(digest)) = (file_digest(&path), std::fs::read_to_string(&digest_path)) {
-        if actual == digest.trim() {
-            // SAFETY: the bytes are the ones this function serialized (their digest
-            // matches the one written with them), under a key that pins the wasmtime
+    let check_path = path.with_extension("cwasm.crc");
+    if let (Ok(actual), Some(expected)) = (
+        file_check(&path),
+        std::fs::read_to_string(&check_path)
+            .ok()
+            .and_then(|t| ArtifactCheck::parse(&t)),
+    ) {
+        if actual == expected {
+            // SAFETY: the bytes are the ones this function serialized (their length and
+            // CRC match the ones written with them), under a key that pins the wasmtime
             // version and engine settings they were compiled for. wasmtime maps the file
             // rather than reading it (a copy and 4 MB of fresh pages, a fifth of a small
             // CLI call), so it must not change while mapped: this function only ever
-            // renames a whole new file into place. The path is opened twice, to hash and to
-            // map; a file renamed in between is another whole artifact this function
+            // renames a whole new file into place. The path is opened twice, to check and
+            // to map; a file renamed in between is another whole artifact this function
             // serialized, under the same key.
             match unsafe { Component::deserialize_file(engine, &path) } {
                 Ok(component) => return Ok(component),
@@ -201,26 +262,26 @@ fn load(engine: &Engine, bytes: &[u8], cache_dir: Option<&Path>) -> Result<Compo
             }
         } else {
             tracing::warn!(
-                "compiled component cache {} does not match its digest; compiling again",
+                "compiled component cache {} does not match its check; compiling again",
                 path.display()
             );
         }
     }
     let component = compile()?;
-    // The cache is an optimisation: failing to write it is not an error. The digest is
+    // The cache is an optimisation: failing to write it is not an error. The check is
     // renamed into place last, so a half-written artifact is never trusted.
     if let Ok(serialized) = component.serialize() {
-        let digest = format!("{:x}", Sha256::digest(&serialized));
+        let check = ArtifactCheck::of(&serialized).line();
         let tmp = dir.join(format!(".policy-{}.tmp", std::process::id()));
-        let tmp_digest = dir.join(format!(".policy-{}.sha256.tmp", std::process::id()));
+        let tmp_check = dir.join(format!(".policy-{}.crc.tmp", std::process::id()));
         let written = std::fs::create_dir_all(dir)
             .and_then(|()| std::fs::write(&tmp, serialized))
             .and_then(|()| std::fs::rename(&tmp, &path))
-            .and_then(|()| std::fs::write(&tmp_digest, digest))
-            .and_then(|()| std::fs::rename(&tmp_digest, &digest_path));
+            .and_then(|()| std::fs::write(&tmp_check, check))
+            .and_then(|()| std::fs::rename(&tmp_check, &check_path));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
-            let _ = std::fs::remove_file(&tmp_digest);
+            let _ = std::fs::remove_file(&tmp_check);
             tracing::debug!("cannot cache the compiled component in {}: {e}", dir.display());
         }
     }

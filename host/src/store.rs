@@ -88,8 +88,11 @@ impl MemoryStoreBuilder {
         let legacy = crate::migrate::pending(&home)?;
         let limits = self.limits.unwrap_or_else(|| config.limits());
         let cache_dir = self.cache_dir.unwrap_or_else(sandbox::default_cache_dir);
-        let component = self.component.as_deref().unwrap_or(sandbox::POLICY_COMPONENT);
-        let sandbox = Sandbox::new(component, cache_dir.as_deref(), limits, state)?;
+        let (component, digest) = match self.component.as_deref() {
+            Some(bytes) => (bytes, sandbox::component_digest(bytes)),
+            None => (sandbox::POLICY_COMPONENT, sandbox::POLICY_COMPONENT_SHA256.to_owned()),
+        };
+        let sandbox = Sandbox::new(component, &digest, cache_dir.as_deref(), limits, state)?;
         let minutes = config.memory.reflection_check_minutes.unwrap_or(60);
         let reflection_check = std::time::Duration::from_secs(minutes.saturating_mul(60));
         let extraction_delay = std::time::Duration::from_secs(config.memory.extraction_delay_seconds.unwrap_or(10));

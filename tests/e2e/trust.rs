@@ -552,7 +552,15 @@ fn modes_cache_integrity_and_clean_errors() {
     std::fs::write(&artifact, bytes).unwrap();
     let out = cached.run(&["--user", "u", "list"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("does not match its digest"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not match its check"));
+    // Compiled again and cached whole: the next call trusts it, then a cut one is refused.
+    let out = cached.run(&["--user", "u", "list"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("does not match"));
+    let bytes = std::fs::read(&artifact).unwrap();
+    std::fs::write(&artifact, &bytes[..bytes.len() - 4096]).unwrap();
+    let out = cached.run(&["--user", "u", "list"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not match its check"));
 
     let file = ctx.home().join("config.toml");
     std::fs::write(&file, "").unwrap();

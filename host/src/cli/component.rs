@@ -46,7 +46,7 @@ pub fn run(out: Option<&Path>, sha256: bool, encoder: bool) -> Result<()> {
 
 /// The sha256 of the embedded component, in hex (as the other hosts print theirs).
 pub fn sha256() -> String {
-    hex_sha256(POLICY_COMPONENT)
+    ash_memory::POLICY_COMPONENT_SHA256.to_owned()
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {
