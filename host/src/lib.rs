@@ -83,7 +83,7 @@ pub use eval::{EvalReport, EvalSet, KS, Scores};
 pub use export::{EXPORT_FORMAT, is_export};
 pub use ids::Ids;
 pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact, read_import_text};
-pub use index::first_search_recall;
+pub use index::{FirstSearchRecall, first_search_recall};
 pub use llm::{Llm, LlmError, LlmRequest};
 pub use migrate::{Migrated, is_legacy_store};
 pub use sandbox::{Limits, POLICY_COMPONENT, POLICY_COMPONENT_SHA256};

@@ -78,6 +78,9 @@ struct Figures {
     cli_list_ms: f64,
     /// Recall at 10 of a first search against an exact scan (`ash_memory::first_search_recall`).
     first_search_recall_at_10: f64,
+    /// The median time of that exact scan over the bench scope's vectors held in memory:
+    /// the brute-force bound beside the search figures.
+    exact_scan_ms: f64,
     cli_peak_rss_mb: f64,
     #[serde(flatten)]
     maintenance: Maintenance,
@@ -159,7 +162,7 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
     let mut store = MemoryStore::builder(&home).cache_dir(Some(cache.clone())).open()?;
     let open_cached = t.elapsed();
 
-    let online = timing::online(&mut store, memories, samples)?;
+    let online = timing::online(&mut store, memories, samples, Some(&index_of(&home)))?;
     let jsonl = std::fs::metadata(store.home().join("memory/memories.jsonl"))?.len();
     let jsonl_per_memory = jsonl as f64 / (memories + samples).max(1) as f64;
 
@@ -203,11 +206,17 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
         cli_search_ms: ms(cli_searches.0),
         cli_context_ms: ms(cli_contexts.0),
         cli_list_ms: ms(cli_lists.0),
-        first_search_recall_at_10: recall,
+        first_search_recall_at_10: recall.recall,
+        exact_scan_ms: recall.exact_scan_ms,
         cli_peak_rss_mb: cli_adds.1.max(cli_searches.1).max(cli_contexts.1).max(cli_lists.1) as f64 / 1024.0,
         maintenance,
         native,
     })
+}
+
+/// The SQLite index of a home on the files backend.
+pub(super) fn index_of(home: &Path) -> std::path::PathBuf {
+    home.join("data").join("memory.db")
 }
 
 /// Creates `home` with a config.toml that selects the embedded model `name`.
@@ -222,7 +231,7 @@ fn use_embedder(home: &Path, name: &str) -> Result<()> {
 fn measure_native(home: &Path, memories: usize, samples: usize) -> Result<Native> {
     let mut store = MemoryStore::builder(home).open_native()?;
     Ok(Native {
-        online: timing::online(&mut store, memories, samples)?,
+        online: timing::online(&mut store, memories, samples, Some(&index_of(home)))?,
         maintenance: timing::maintenance(&mut store)?,
     })
 }
@@ -261,6 +270,7 @@ fn print_table(all: &[Figures], samples: usize) {
     row("import (memories per s)", all, |f| format!("{:.0}", rate(f, &f.online)));
     row("add p50 / p95 (ms)", all, |f| lat(&f.online.add_ms));
     row("search p50 / p95 (ms)", all, |f| lat(&f.online.search_ms));
+    row("exact scan, in memory (ms)", all, |f| format!("{:.3}", f.exact_scan_ms));
     row("context p50 / p95 (ms)", all, |f| lat(&f.online.context_ms));
     row("delete p50 / p95 (ms)", all, |f| lat(&f.online.delete_ms));
     row("written per add (bytes)", all, |f| {

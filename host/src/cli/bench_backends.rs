@@ -41,7 +41,12 @@ pub fn run(sizes: &[usize], samples: usize, json_out: bool) -> Result<()> {
         let mut store = MemoryStore::builder(&files_home)
             .cache_dir(Some(cache.clone()))
             .open()?;
-        let files = timing::online(&mut store, memories, samples)?;
+        let files = timing::online(
+            &mut store,
+            memories,
+            samples,
+            Some(&super::bench::index_of(&files_home)),
+        )?;
         drop(store);
 
         let namespace = format!("bench_{}_{memories}", std::process::id());
@@ -55,7 +60,8 @@ pub fn run(sizes: &[usize], samples: usize, json_out: bool) -> Result<()> {
         let mut store = MemoryStore::builder(&pg_homes[0])
             .cache_dir(Some(cache.clone()))
             .open()?;
-        let postgres = timing::online(&mut store, memories, samples)?;
+        // Postgres writes in its own processes: this one's count does not see them.
+        let postgres = timing::online(&mut store, memories, samples, None)?;
         drop(store);
 
         let files_rate = throughput(&[files_home.as_path()], &cache, samples)?;

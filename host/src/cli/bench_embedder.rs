@@ -63,7 +63,11 @@ pub(super) fn measure(name: &str, samples: usize) -> Result<EmbedderFigures> {
 /// Recall at 10 of a first search (what a CLI call runs: candidates by coarse code) against
 /// an exact scan of every vector, over the bench's queries and 94 facts it never stored
 /// (from `unstored` on), embedded with the model `name`.
-pub(super) fn first_search_recall(home: &std::path::Path, name: &str, unstored: usize) -> Result<f64> {
+pub(super) fn first_search_recall(
+    home: &std::path::Path,
+    name: &str,
+    unstored: usize,
+) -> Result<ash_memory::FirstSearchRecall> {
     let model = ash_memory::embedded(name).with_context(|| format!("no embedded model {name:?}"))?;
     let texts: Vec<String> = QUERIES
         .iter()

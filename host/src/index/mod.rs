@@ -32,7 +32,7 @@ mod records;
 mod scan;
 
 pub use marks::MAX_NEWEST;
-pub use recall::first_search_recall;
+pub use recall::{FirstSearchRecall, first_search_recall};
 pub use recent::MAX_RECENT;
 use scan::ScopeVectors;
 
