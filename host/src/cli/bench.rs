@@ -247,7 +247,8 @@ const NO_NATIVE: &str = "bench --native needs the policy linked natively: build 
 
 /// One row: a label, then one cell per size.
 fn row(label: &str, all: &[Figures], cell: impl Fn(&Figures) -> String) {
-    let cells: String = all.iter().map(|f| format!("{:>22}", cell(f))).collect();
+    // The space keeps a cell wider than its column apart from the one before it.
+    let cells: String = all.iter().map(|f| format!(" {:>21}", cell(f))).collect();
     println!("  {label:<28}{cells}");
 }
 
