@@ -1,6 +1,8 @@
 //! Statements: "my password is ...", "la contraseña del wifi es ...", "PIN 4821". A trigger word
 //! from `words`, in any of many languages, then the words that follow decide.
 
+use std::sync::LazyLock;
+
 use super::SecretKind;
 use super::assignments::judge_named;
 use super::keys::phrase_at;
@@ -10,8 +12,11 @@ use super::text::{Text, bucket_of, buckets};
 use super::values::{closing_quote, cvv_like, is_placeholder, pin_like, strip_wrapping, token_like};
 use super::words::{self, Class, Trigger, WordSet};
 
+/// The triggers by their first character, sorted once rather than at every check.
+static TRIGGERS_BY_FIRST: LazyLock<Vec<Vec<usize>>> = LazyLock::new(|| buckets(words::TRIGGERS.iter().map(|t| t.word)));
+
 pub(super) fn statement(t: &Text) -> Option<SecretKind> {
-    let by_first = buckets(words::TRIGGERS.iter().map(|t| t.word));
+    let by_first = &*TRIGGERS_BY_FIRST;
     for i in 0..t.len() {
         let c = t.low[i];
         if !c.is_alphabetic() {

@@ -1,6 +1,8 @@
 //! Tokens with a well-known shape: vendor prefixes (`sk-ant-`, `ghp_`, `AKIA`, ...), Telegram
 //! bot tokens, Azure client secrets and JWTs.
 
+use std::sync::LazyLock;
+
 use super::SecretKind;
 use super::keys::is_base64;
 use super::text::{Text, bucket_of, buckets};
@@ -159,8 +161,11 @@ const PREFIXES: &[Prefix] = &[
     p("AGE-SECRET-KEY-1", Set::Upper, 50, SecretKind::PrivateKey), // age
 ];
 
+/// The prefixes by their first character, sorted once rather than at every check.
+static PREFIXES_BY_FIRST: LazyLock<Vec<Vec<usize>>> = LazyLock::new(|| buckets(PREFIXES.iter().map(|p| p.text)));
+
 pub(super) fn prefixed_token(t: &Text) -> Option<SecretKind> {
-    let by_first = buckets(PREFIXES.iter().map(|p| p.text));
+    let by_first = &*PREFIXES_BY_FIRST;
     for i in 0..t.len() {
         let prev = t.before(i);
         let c = t.c[i];
