@@ -359,31 +359,24 @@ mod tests {
 
     #[test]
     fn cues_match_whole_words_and_stars_match_prefixes() {
-        assert_eq!(classify("I prefer tea"), MemoryType::Preference);
-        assert_eq!(
-            classify("preferably tea"),
-            MemoryType::Preference,
-            "prefer* is a prefix"
-        );
-        assert_eq!(classify("unlike tea"), MemoryType::Knowledge, "like is a whole word");
-        assert_eq!(
-            classify("a fanatic of tea"),
-            MemoryType::Knowledge,
-            "fan of is two whole words"
-        );
-        assert_eq!(
-            classify("a fan, of tea"),
-            MemoryType::Preference,
-            "punctuation only parts words"
-        );
-        assert_eq!(classify("I CAN\u{2019}T STAND tea"), MemoryType::Preference);
-        assert_eq!(
-            classify("i working late"),
-            MemoryType::Identity,
-            "i work* takes working"
-        );
-        assert_eq!(classify("married"), MemoryType::Knowledge, "a cue cut short is no cue");
-        assert_eq!(classify(""), MemoryType::Knowledge);
+        let cases = [
+            ("I prefer tea", MemoryType::Preference, "a whole cue"),
+            ("preferably tea", MemoryType::Preference, "prefer* is a prefix"),
+            ("unlike tea", MemoryType::Knowledge, "like is a whole word"),
+            ("a fanatic of tea", MemoryType::Knowledge, "fan of is two whole words"),
+            ("a fan, of tea", MemoryType::Preference, "punctuation only parts words"),
+            (
+                "I CAN\u{2019}T STAND tea",
+                MemoryType::Preference,
+                "case and curly apostrophes fold",
+            ),
+            ("i working late", MemoryType::Identity, "i work* takes working"),
+            ("married", MemoryType::Knowledge, "a cue cut short is no cue"),
+            ("", MemoryType::Knowledge, "nothing to go on"),
+        ];
+        for (text, want, why) in cases {
+            assert_eq!(classify(text), want, "{text:?}: {why}");
+        }
     }
 
     #[test]
