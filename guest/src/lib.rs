@@ -12,7 +12,9 @@ pub mod conversation;
 pub mod decay;
 pub mod entities;
 pub mod gc;
+pub mod judgment;
 pub mod lifecycle;
+pub mod lifetime;
 pub mod marks;
 pub mod memory_type;
 pub mod people;
@@ -35,8 +37,8 @@ mod reader_props;
 mod component;
 
 pub use api::{
-    Added, Archived, CompactReport, Error, Finding, GcReport, Imported, ListOptions, Memory, NewMemory, RebuildReport,
-    SearchHit, SearchQuery, SearchResults,
+    Added, Archived, CompactReport, Correction, Error, Finding, GcReport, Imported, ListOptions, Memory, NewMemory,
+    RebuildReport, SearchHit, SearchQuery, SearchResults,
 };
 pub use memory_type::MemoryType;
 pub use ports::Ports;

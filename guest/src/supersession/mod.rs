@@ -15,7 +15,7 @@ mod clause;
 mod lexicon;
 #[cfg(test)]
 mod pairs;
-mod regions;
+pub(crate) mod regions;
 mod statement;
 #[cfg(test)]
 mod tests;
@@ -24,6 +24,7 @@ mod values;
 
 use crate::ports::LlmRequest;
 
+pub use regions::is_region;
 pub use statement::{Statement, parse_statement};
 
 /// The question put to the language model. The answer must be one word.

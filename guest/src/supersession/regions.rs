@@ -183,6 +183,6 @@ const REGIONS: &[&str] = &[
     "wyoming",
 ];
 
-pub(super) fn is_region(value: &str) -> bool {
+pub fn is_region(value: &str) -> bool {
     REGIONS.contains(&value)
 }

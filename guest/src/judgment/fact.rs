@@ -1,0 +1,375 @@
+//! A fact read for the judgment: whom it is about, whether it is denied or past, and the
+//! set of words that carry what it says.
+
+use std::collections::BTreeSet;
+
+use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, words};
+use crate::supersession::RuleContext;
+
+/// Whom a fact is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Subject {
+    /// The user ("I", "my car", or no subject at all in a personal memory).
+    User,
+    /// "We", "our": a group, or the user's household.
+    We,
+    /// Someone else: a name, "my sister", "Tom's wife", "she".
+    Person(String),
+    /// "I" in a group chat: whoever said it.
+    Speaker,
+}
+
+/// People one names by relation: "my sister lives in Berlin" is about the sister.
+const RELATIONS: &[&str] = &[
+    "wife",
+    "husband",
+    "partner",
+    "spouse",
+    "boyfriend",
+    "girlfriend",
+    "fiance",
+    "fiancee",
+    "fiancé",
+    "fiancée",
+    "boss",
+    "manager",
+    "landlord",
+    "landlady",
+    "doctor",
+    "dentist",
+    "therapist",
+    "mom",
+    "dad",
+    "parent",
+    "parents",
+    "brother",
+    "sister",
+    "sibling",
+    "son",
+    "daughter",
+    "kid",
+    "baby",
+    "friend",
+    "bff",
+    "cousin",
+    "uncle",
+    "aunt",
+    "niece",
+    "nephew",
+    "grandma",
+    "grandpa",
+    "granny",
+    "grandad",
+    "grandfather",
+    "grandmother",
+    "grandson",
+    "granddaughter",
+    "colleague",
+    "coworker",
+    "co-worker",
+    "neighbor",
+    "neighbour",
+    "roommate",
+    "flatmate",
+    "housemate",
+    "teacher",
+    "coach",
+    "mentor",
+    "lead",
+    "dog",
+    "cat",
+    "puppy",
+    "kitten",
+    "pet",
+    "team",
+    "family",
+    "in-laws",
+    "sister-in-law",
+    "brother-in-law",
+    "mother-in-law",
+    "father-in-law",
+    "stepdad",
+    "stepmom",
+    "stepson",
+    "stepdaughter",
+    "ex",
+    "twin",
+    "grandma",
+    "grandpa",
+    "flatmate",
+];
+
+/// Words before a relation that narrow it: "my older sister", "my best friend".
+const NARROWING: &[&str] = &[
+    "older", "younger", "little", "big", "best", "eldest", "oldest", "youngest", "new", "step", "twin", "baby", "new",
+    "old",
+];
+
+/// Words that follow a name at the start of a fact: "Tom works at ...", "Sarah is ...".
+const NAME_VERBS: &[&str] = &[
+    "is", "was", "has", "had", "lives", "works", "worked", "likes", "loves", "hates", "moved", "got", "just", "now",
+    "does", "did", "can", "will", "and", "finally", "recently", "started", "left", "quit", "joined", "drives", "plays",
+    "speaks", "eats", "prefers", "wants", "needs", "became", "retired", "used", "goes", "went", "still", "lost",
+    "studies", "teaches", "owns", "runs", "uses", "switched", "turned", "took", "got", "broke", "married",
+];
+
+/// Words that deny the fact, or end what it states ("I quit smoking").
+const DENIALS: &[&str] = &[
+    "not", "never", "no", "nope", "quit", "quitting", "stopped", "stop", "ditched", "dropped", "nobody", "none",
+    "neither", "nor", "longer", "anymore", "sold",
+];
+
+/// Phrases that end what follows them.
+const ENDINGS: &[&[&str]] = &[
+    &["gave", "up"],
+    &["given", "up"],
+    &["give", "up"],
+    &["broke", "up"],
+    &["split", "up"],
+    &["got", "rid"],
+    &["cut", "out"],
+    &["moved", "out"],
+    &["no", "more"],
+];
+
+/// Words that say the fact held once and no longer does.
+const FORMER: &[&str] = &["used", "former", "formerly", "ex", "previously"];
+
+/// Words that put the fact in the past without saying it ended: "I was born in Leeds".
+const PAST: &[&str] = &["was", "were", "had", "did", "once", "grew", "been"];
+
+/// Words that make the fact a wish, a plan or a doubt rather than what holds.
+const WISH: &[&str] = &[
+    "want",
+    "would",
+    "hope",
+    "hoping",
+    "plan",
+    "planning",
+    "someday",
+    "one",
+    "dream",
+    "wish",
+    "thinking",
+    "considering",
+    "maybe",
+    "might",
+    "will",
+    "could",
+    "should",
+    "if",
+];
+
+/// A fact as the judgment reads it.
+#[derive(Debug, Clone)]
+pub(super) struct Fact {
+    pub(super) words: Vec<Word>,
+    pub(super) subject: Subject,
+    /// Where the subject's words end.
+    pub(super) body: usize,
+    pub(super) denied: bool,
+    pub(super) former: bool,
+    pub(super) past: bool,
+    pub(super) wish: bool,
+    /// The stems that carry what the fact says.
+    pub(super) content: BTreeSet<String>,
+    /// Every stem but filler, in order: two facts with the same are the same words.
+    pub(super) plain: Vec<String>,
+    /// The content stems of the whole fact, its subject's included.
+    pub(super) all: BTreeSet<String>,
+}
+
+impl Fact {
+    pub(super) fn read(text: &str, ctx: &RuleContext) -> Fact {
+        let words = words(text);
+        let (subject, body) = subject(&words, ctx);
+        let lows: Vec<&str> = words.iter().map(|w| w.low.as_str()).collect();
+        let ending = ENDINGS.iter().any(|e| lows.windows(e.len()).any(|w| w == *e));
+        let denied = ending || lows[body.min(lows.len())..].iter().any(|w| DENIALS.contains(w));
+        let tail = &lows[body.min(lows.len())..];
+        let former =
+            lows.windows(2).any(|w| w == ["used", "to"]) || tail.iter().any(|w| FORMER.contains(w) && *w != "used");
+        let past = tail.iter().any(|w| PAST.contains(w));
+        let wish = tail.iter().any(|w| WISH.contains(w))
+            || lows.windows(2).any(|w| w == ["going", "to"] || w == ["love", "to"]);
+        let ignored = |w: &Word| {
+            let low = w.low.as_str();
+            FUNCTION.contains(&low)
+                || FILLER.contains(&low)
+                || CHANGE_MARKERS.contains(&low)
+                || DENIALS.contains(&low)
+                || FORMER.contains(&low)
+                || PAST.contains(&low)
+                || WISH.contains(&low)
+                || matches!(
+                    low,
+                    "gave" | "given" | "give" | "broke" | "rid" | "out" | "more" | "split" | "going"
+                )
+        };
+        let content: BTreeSet<String> = words[body.min(words.len())..]
+            .iter()
+            .filter(|w| !ignored(w))
+            .map(|w| w.stem.clone())
+            .collect();
+        let all: BTreeSet<String> = words.iter().filter(|w| !ignored(w)).map(|w| w.stem.clone()).collect();
+        let plain = words
+            .iter()
+            .filter(|w| !FILLER.contains(&w.low.as_str()))
+            .map(|w| w.stem.clone())
+            .collect();
+        Fact {
+            words,
+            subject,
+            body,
+            denied,
+            former,
+            past,
+            wish,
+            content,
+            plain,
+            all,
+        }
+    }
+
+    /// The lowercased words after the subject.
+    pub(super) fn body_lows(&self) -> Vec<&str> {
+        self.words[self.body.min(self.words.len())..]
+            .iter()
+            .map(|w| w.low.as_str())
+            .collect()
+    }
+}
+
+/// Whether two subjects can be one: the same, or the user and "we" in a personal memory.
+pub(super) fn same_subject(a: &Subject, b: &Subject) -> bool {
+    match (a, b) {
+        (Subject::User, Subject::We) | (Subject::We, Subject::User) => true,
+        (Subject::Speaker, _) | (_, Subject::Speaker) => false,
+        _ => a == b,
+    }
+}
+
+/// Leading words that say nothing about whom the fact is about.
+fn is_lead(low: &str) -> bool {
+    FILLER.contains(&low)
+        || matches!(
+            low,
+            "correction" | "update" | "sorry" | "also" | "now" | "these" | "days" | "nowadays" | "anyway" | "but"
+        )
+}
+
+/// Whom the words are about, and where the rest of the fact begins.
+fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
+    let mut i = 0;
+    while i < words.len() && is_lead(&words[i].low) {
+        i += 1;
+    }
+    let names: Vec<String> = ctx.subject_names.iter().map(|n| n.to_lowercase()).collect();
+    let one_name = (names.len() == 1).then(|| names[0].clone());
+    // In a memory about one person, "she", "my wife" and "Sarah" are that person; "Sarah's
+    // mum" is someone else.
+    let direct = |key: String| match &one_name {
+        Some(name) => Subject::Person(name.clone()),
+        None => Subject::Person(key),
+    };
+    let Some(first) = words.get(i) else {
+        return (Subject::User, i);
+    };
+    let me = if ctx.group { Subject::Speaker } else { Subject::User };
+    let (subject, body) = match first.low.as_str() {
+        "i" => (me, i + 1),
+        "we" => (Subject::We, i + 1),
+        "he" | "she" | "they" => (direct(first.low.clone()), i + 1),
+        "his" | "her" | "their" => match relation(&words[i + 1..]) {
+            Some((key, used)) => (Subject::Person(format!("{} {key}", first.low)), i + 1 + used),
+            None => (direct(first.low.clone()), i + 1),
+        },
+        owner @ ("my" | "our") => match relation(&words[i + 1..]) {
+            Some((key, used)) => (direct(key), i + 1 + used),
+            None if owner == "my" => (me, i + 1),
+            None => (Subject::We, i + 1),
+        },
+        _ => {
+            let low = first.low.trim_end_matches("'s").to_owned();
+            let named = names
+                .iter()
+                .any(|n| *n == low || n.split(' ').next() == Some(low.as_str()));
+            let possessive = first.low.ends_with("'s") && first.low.len() > 2;
+            if possessive {
+                // "Sarah's husband" is not Sarah; "Sarah's birthday" is hers.
+                match relation(&words[i + 1..]) {
+                    Some((key, used)) => (Subject::Person(format!("{low} {key}")), i + 1 + used),
+                    None if named || one_name.is_none() => (direct(low), i + 1),
+                    None => (Subject::Person(low), i + 1),
+                }
+            } else if named
+                || ((first.cap || first.upper)
+                    && words.get(i + 1).is_some_and(|w| NAME_VERBS.contains(&w.low.as_str())))
+            {
+                (if named { direct(low) } else { Subject::Person(low) }, i + 1)
+            } else {
+                // No subject: "Allergic to peanuts", "Works at Acme".
+                match &one_name {
+                    Some(name) => (Subject::Person(name.clone()), i),
+                    None => (me, i),
+                }
+            }
+        }
+    };
+    nested(words, subject, body)
+}
+
+/// "My brother Tom's wife", "Leo's best friend", "my neighbour's dog": a possessive after
+/// the subject names someone else.
+fn nested(words: &[Word], subject: Subject, mut body: usize) -> (Subject, usize) {
+    // "My brother Tom is ...": the name is the same person.
+    if let Some(w) = words.get(body)
+        && w.cap
+        && !w.low.ends_with("'s")
+        && matches!(subject, Subject::Person(_))
+        && words.get(body + 1).is_some_and(|n| !n.cap)
+    {
+        body += 1;
+    }
+    let owner_of = |subject: &Subject| match subject {
+        Subject::Person(p) => p.clone(),
+        Subject::User => "my".to_owned(),
+        Subject::We => "our".to_owned(),
+        Subject::Speaker => "speaker".to_owned(),
+    };
+    // "my neighbour's dog": the relation itself was possessive.
+    if body > 0
+        && words[body - 1].low.ends_with("'s")
+        && let Some((key, used)) = relation(&words[body..])
+    {
+        return (Subject::Person(format!("{} {key}", owner_of(&subject))), body + used);
+    }
+    let Some(w) = words.get(body) else {
+        return (subject, body);
+    };
+    if w.low.ends_with("'s") || matches!(w.low.as_str(), "his" | "her" | "their") {
+        if let Some((key, used)) = relation(&words[body + 1..]) {
+            return (
+                Subject::Person(format!("{} {} {key}", owner_of(&subject), w.low)),
+                body + 1 + used,
+            );
+        }
+    }
+    (subject, body)
+}
+
+/// A relation at the start of `words`: ("sister", words used), "older sister" included.
+fn relation(words: &[Word]) -> Option<(String, usize)> {
+    let mut used = 0;
+    while used < 2 && words.get(used).is_some_and(|w| NARROWING.contains(&w.low.as_str())) {
+        used += 1;
+    }
+    let w = words.get(used)?;
+    let low = w.low.trim_end_matches("'s");
+    let low = if low == "friend" || low == "friends" {
+        "friend"
+    } else {
+        low
+    };
+    RELATIONS.contains(&low).then(|| (super::words::stem(low), used + 1))
+}

@@ -1,0 +1,408 @@
+//! One judgment of a new fact against one the scope already holds: the same fact told
+//! again, a refinement (the same and more), a change (the same attribute of the same
+//! subject with a new value, or the old one denied), or a different fact.
+//!
+//! The rules read both facts as words ([`words`]), whom they are about and whether they
+//! are denied or past ([`fact`]), and the one-valued attributes everyday phrasings state
+//! ([`slots`]); the conservative supersession rule is one more witness of a change. What
+//! the rules cannot settle is [`Verdict::Unsure`]: a language model, when there is one,
+//! is asked ([`judgment_request`], [`parse_judgment`]); without one, both facts stay.
+//!
+//! Both paths fail closed. A wrong replacement hides a true fact; a missed one leaves a
+//! stale fact beside the new one, which the user can still see and correct.
+
+mod fact;
+mod slots;
+#[cfg(test)]
+mod tests;
+mod words;
+
+use std::collections::BTreeSet;
+
+use fact::{Fact, same_subject};
+use slots::{PARTNERS, ends_employment, slot_of};
+use words::GENERIC;
+
+use crate::ports::LlmRequest;
+use crate::supersession::{self, RuleContext};
+
+/// What a new fact is to an older one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The same fact told again: nothing new is stored.
+    Same,
+    /// The same fact and more: the new one replaces the old.
+    Refinement,
+    /// A new value of the same attribute, or the old fact denied: the new one replaces it.
+    Change,
+    /// Both can be true: both stay.
+    Different,
+    /// The rules cannot tell; a language model may be asked. Without one, both stay.
+    Unsure,
+}
+
+impl Verdict {
+    /// Whether the new fact replaces the old one.
+    pub fn replaces(self) -> bool {
+        matches!(self, Verdict::Refinement | Verdict::Change)
+    }
+
+    /// The lowercase word for the verdict, as the language model is asked to answer.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Same => "same",
+            Verdict::Refinement => "refinement",
+            Verdict::Change => "change",
+            Verdict::Different => "different",
+            Verdict::Unsure => "unsure",
+        }
+    }
+}
+
+/// Judges `new` against `old` by the rules alone.
+pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
+    let o = Fact::read(old, ctx);
+    let n = Fact::read(new, ctx);
+    let alike = o.denied == n.denied && o.former == n.former && o.past == n.past && o.wish == n.wish;
+    if o.plain == n.plain && !o.plain.is_empty() {
+        return Verdict::Same;
+    }
+    // The same words in another order: "Dune is my favorite book".
+    if alike && o.all == n.all && !o.all.is_empty() {
+        return Verdict::Same;
+    }
+    if !same_subject(&o.subject, &n.subject) {
+        return Verdict::Different;
+    }
+    if o.content.is_empty() || n.content.is_empty() {
+        return Verdict::Unsure;
+    }
+    if alike {
+        if o.content == n.content || n.content.is_subset(&o.content) {
+            // Told again, perhaps with less detail: what is kept already says it.
+            return Verdict::Same;
+        }
+        if o.content.is_subset(&n.content) {
+            return match (slot_of(&o), slot_of(&n)) {
+                (Some(a), Some(b)) if a.name == b.name && a.value != b.value && !contains(&b.value, &a.value) => {
+                    Verdict::Unsure
+                }
+                _ => Verdict::Refinement,
+            };
+        }
+    }
+    if o.wish != n.wish {
+        // A wish or a plan beside what holds: "I don't have kids" / "I don't want kids".
+        return Verdict::Different;
+    }
+    if let Some(v) = ended(&o, &n) {
+        return v;
+    }
+    if o.denied || n.denied || o.former || n.former || o.past != n.past {
+        return if overlap(&o.content, &n.content) >= 0.5 {
+            Verdict::Unsure
+        } else {
+            Verdict::Different
+        };
+    }
+    if let Some(v) = by_slot(&o, &n) {
+        return v;
+    }
+    if switched(&o, &n) || rescheduled(&o, &n) {
+        return Verdict::Change;
+    }
+    if supersession::rule_replaces(old, new, ctx) {
+        return Verdict::Change;
+    }
+    if overlap(&o.content, &n.content) >= 0.5 {
+        Verdict::Unsure
+    } else {
+        Verdict::Different
+    }
+}
+
+/// The old fact denied or ended, or a denied one affirmed: "I'm vegetarian" / "I'm not
+/// vegetarian anymore", "I drive a Corolla" / "I sold the Corolla", "I have a car" / "I got
+/// rid of my car, I cycle everywhere now".
+fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
+    if o.former || o.past {
+        return None;
+    }
+    if o.denied != n.denied && !n.former {
+        let (yes, no) = if o.denied { (n, o) } else { (o, n) };
+        if no.content.is_subset(&yes.content) || (o.denied && yes.content.is_superset(&no.content)) {
+            return Some(Verdict::Change);
+        }
+    }
+    // Now past: "I'm a nurse" / "I used to be a nurse".
+    if n.former && !o.denied && n.content.is_subset(&o.content) {
+        return Some(Verdict::Change);
+    }
+    // What the new fact denies or ends, clause by clause: every telling word of it is in
+    // the old fact.
+    if !o.denied && (n.denied || n.former) {
+        for clause in denied_clauses(n) {
+            let telling: Vec<&String> = clause.iter().filter(|w| !GENERIC.contains(&w.as_str())).collect();
+            if !telling.is_empty() && telling.iter().all(|w| o.content.contains(*w)) {
+                return Some(Verdict::Change);
+            }
+        }
+    }
+    None
+}
+
+/// The stems that follow each denial or ending in a fact, up to the end of its clause.
+fn denied_clauses(f: &Fact) -> Vec<Vec<String>> {
+    let words = &f.words[f.body.min(f.words.len())..];
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let opens = matches!(
+            w.low.as_str(),
+            "not"
+                | "never"
+                | "no"
+                | "quit"
+                | "stopped"
+                | "ditched"
+                | "dropped"
+                | "sold"
+                | "left"
+                | "up"
+                | "rid"
+                | "finished"
+                | "cancelled"
+                | "canceled"
+                | "former"
+                | "formerly"
+                | "ex"
+                | "off"
+        );
+        if !opens
+            || (w.low == "up"
+                && !matches!(
+                    words.get(i.wrapping_sub(1)).map(|p| p.low.as_str()),
+                    Some("gave" | "given" | "give")
+                ))
+        {
+            continue;
+        }
+        let mut clause = Vec::new();
+        for (k, next) in words[i + 1..].iter().enumerate() {
+            if matches!(
+                next.low.as_str(),
+                "and" | "but" | "because" | "so" | "since" | "after" | "when" | "as"
+            ) {
+                break;
+            }
+            if !is_frame(&next.low) {
+                clause.push(next.stem.clone());
+            }
+            if next.stop || k >= 5 {
+                break;
+            }
+        }
+        out.push(clause);
+    }
+    out
+}
+
+fn is_frame(low: &str) -> bool {
+    words::FUNCTION.contains(&low)
+        || words::FILLER.contains(&low)
+        || words::CHANGE_MARKERS.contains(&low)
+        || matches!(
+            low,
+            "longer" | "anymore" | "more" | "of" | "to" | "with" | "in" | "on" | "for" | "my" | "the"
+        )
+}
+
+/// The verdict of two facts that state one-valued attributes.
+fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
+    let (a, b) = (slot_of(o), slot_of(n));
+    // A job ended: "I work at Google" / "I retired last year".
+    if let Some(a) = &a
+        && matches!(a.name.as_str(), "employer" | "role")
+        && ends_employment(n)
+    {
+        return Some(Verdict::Change);
+    }
+    // "I'm single" / "I got engaged to Tom".
+    let single = |f: &Fact| f.body_lows().contains(&"single");
+    let partnered = |f: &Fact| f.body_lows().iter().any(|w| PARTNERS.contains(w));
+    if single(o) != single(n) && (partnered(o) || partnered(n)) {
+        return Some(Verdict::Change);
+    }
+    let (a, b) = (a?, b?);
+    if a.name != b.name {
+        return None;
+    }
+    if a.value == b.value {
+        return Some(Verdict::Same);
+    }
+    if contains(&b.value, &a.value) {
+        return Some(Verdict::Refinement);
+    }
+    if contains(&a.value, &b.value) {
+        return Some(Verdict::Same);
+    }
+    if a.value.iter().any(|v| b.value.contains(v)) {
+        return Some(Verdict::Unsure);
+    }
+    // "Lisbon" and "a flat", "Portugal" and "Lisbon": both may hold.
+    let region = |v: &[String]| supersession::is_region(&v.join(" "));
+    if a.proper != b.proper || region(&a.value) != region(&b.value) {
+        return Some(Verdict::Unsure);
+    }
+    Some(Verdict::Change)
+}
+
+/// "I switched from Vim to VS Code" after "I use Vim", "We switched broadband to
+/// Virgin" after "Our broadband is with BT": what was moved is in the old fact.
+fn switched(o: &Fact, n: &Fact) -> bool {
+    let words = &n.words[n.body.min(n.words.len())..];
+    let Some(verb) = words.iter().position(|w| {
+        matches!(
+            w.low.as_str(),
+            "switched"
+                | "switch"
+                | "changed"
+                | "moved"
+                | "upgraded"
+                | "migrated"
+                | "swapped"
+                | "replaced"
+                | "traded"
+                | "postponed"
+                | "rescheduled"
+                | "pushed"
+                | "ditched"
+        )
+    }) else {
+        return false;
+    };
+    let end = words[verb..]
+        .iter()
+        .position(|w| matches!(w.low.as_str(), "to" | "for" | "with" | "into") || w.stop)
+        .map_or(words.len(), |e| verb + e);
+    words[verb + 1..end.max(verb + 1)]
+        .iter()
+        .filter(|w| !is_frame(&w.low) && w.low != "from" && !GENERIC.contains(&w.stem.as_str()))
+        .any(|w| o.content.contains(&w.stem))
+}
+
+/// "I play tennis on Mondays" / "Tennis is on Wednesdays now": the same thing at a new
+/// time, told as a change.
+fn rescheduled(o: &Fact, n: &Fact) -> bool {
+    const DAYS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "weekday",
+        "weekend",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+    ];
+    let lows = n.body_lows();
+    let marked = lows
+        .iter()
+        .any(|w| matches!(*w, "now" | "instead" | "moved" | "moving" | "changed" | "anymore"));
+    let times = |f: &Fact| -> Vec<String> {
+        f.content
+            .iter()
+            .filter(|w| DAYS.contains(&w.as_str()) || w.parse::<f32>().is_ok())
+            .cloned()
+            .collect()
+    };
+    let (a, b) = (times(o), times(n));
+    if !marked || a.is_empty() || b.is_empty() || a == b {
+        return false;
+    }
+    let rest = |f: &Fact, t: &[String]| -> BTreeSet<String> {
+        f.content
+            .iter()
+            .filter(|w| !t.contains(w) && !GENERIC.contains(&w.as_str()))
+            .cloned()
+            .collect()
+    };
+    let (ra, rb) = (rest(o, &a), rest(n, &b));
+    !ra.is_empty() && ra.intersection(&rb).count() * 2 >= ra.len().min(rb.len()).max(1)
+}
+
+fn contains(outer: &[String], inner: &[String]) -> bool {
+    inner.iter().all(|w| outer.contains(w))
+}
+
+/// The share of the smaller set that the other holds.
+fn overlap(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f32 {
+    let small = a.len().min(b.len());
+    if small == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f32 / small as f32
+}
+
+/// The question put to the language model about a pair the rules cannot settle. The
+/// answer must be one word.
+pub fn judgment_request(old: &str, new: &str) -> LlmRequest {
+    LlmRequest {
+        system: "You maintain a user's long-term memory. Compare a NEW fact with an OLD fact about the same \
+                 person or thing. Answer with exactly one word: same (NEW says what OLD says, nothing more), \
+                 refinement (NEW says all of OLD and adds detail), change (NEW gives the same attribute a new \
+                 value, or says OLD is no longer true), or different (both can be true at once, such as liking \
+                 dogs and liking cats)."
+            .to_owned(),
+        prompt: format!("OLD: {old}\nNEW: {new}\nWhich one word: same, refinement, change or different?"),
+        max_tokens: 4,
+    }
+}
+
+/// Reads the model's answer strictly: one of the four words, alone (a full stop
+/// allowed); anything else is `None`, which keeps both facts.
+pub fn parse_judgment(answer: &str) -> Option<Verdict> {
+    let word = answer.trim().trim_end_matches(['.', '!']).trim().to_lowercase();
+    match word.as_str() {
+        "same" => Some(Verdict::Same),
+        "refinement" => Some(Verdict::Refinement),
+        "change" => Some(Verdict::Change),
+        "different" => Some(Verdict::Different),
+        _ => None,
+    }
+}
+
+/// Whether two texts are the same words, told again: case, punctuation, contractions,
+/// spelling variants and filler aside.
+pub fn restates(a: &str, b: &str) -> bool {
+    let ctx = RuleContext::default();
+    let (a, b) = (Fact::read(a, &ctx), Fact::read(b, &ctx));
+    !a.plain.is_empty() && a.plain == b.plain
+}
+
+/// Words to find a new fact's candidates by, beside its meaning: its telling words, and
+/// the words that state the attribute it gives a value, so that "I started a new job at
+/// Microsoft" finds "I work at Google".
+pub fn candidate_terms(text: &str) -> Vec<String> {
+    let fact = Fact::read(text, &RuleContext::default());
+    let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]
+        .iter()
+        .filter(|w| {
+            w.low.chars().count() > 2
+                && !is_frame(&w.low)
+                && !GENERIC.contains(&w.stem.as_str())
+                && w.low.chars().all(|c| c.is_alphanumeric())
+        })
+        .map(|w| w.low.clone())
+        .collect();
+    if let Some(slot) = slot_of(&fact) {
+        terms.extend(slots::family(&slot.name).iter().map(|w| (*w).to_owned()));
+    }
+    terms.sort();
+    terms.dedup();
+    terms.truncate(12);
+    terms
+}

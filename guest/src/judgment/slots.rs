@@ -1,0 +1,430 @@
+//! Attributes that hold one value at a time, and the everyday phrasings that state them:
+//! "I work at Google" and "I started a new job at Microsoft" both say who employs the
+//! user, so the second replaces the first though they share almost no words.
+
+use super::fact::Fact;
+use super::words::{FILLER, FUNCTION, stem};
+
+/// An attribute read from a fact, and the value it gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Slot {
+    pub(super) name: String,
+    /// The value's stems, without time words.
+    pub(super) value: Vec<String>,
+    /// The value was written with a capital (a name or place), not a description.
+    pub(super) proper: bool,
+}
+
+/// Phrases that introduce a value, by attribute. Longest first within an attribute does
+/// not matter: the first phrase found in the text wins, and phrases do not overlap.
+const PHRASES: &[(&str, &[&str])] = &[
+    (
+        "home",
+        &[
+            "live in",
+            "lives in",
+            "living in",
+            "live at",
+            "living at",
+            "moved to",
+            "move to",
+            "moving to",
+            "moved back to",
+            "moved over to",
+            "relocated to",
+            "relocating to",
+            "based in",
+            "based out of",
+            "reside in",
+            "residing in",
+            "settled in",
+            "home is in",
+            "house is in",
+            "new place in",
+            "new apartment in",
+            "new house in",
+        ],
+    ),
+    (
+        "employer",
+        &[
+            "work at",
+            "work for",
+            "works at",
+            "works for",
+            "working at",
+            "working for",
+            "worked at",
+            "job at",
+            "job with",
+            "employed at",
+            "employed by",
+            "joined",
+            "hired at",
+            "hired by",
+            "started at",
+            "position at",
+            "role at",
+            "gig at",
+            "intern at",
+            "interning at",
+            "employer is",
+            "company is",
+            "offer from",
+        ],
+    ),
+    (
+        "role",
+        &[
+            "work as",
+            "works as",
+            "working as",
+            "job is",
+            "job title is",
+            "title is",
+            "profession is",
+            "occupation is",
+            "promoted to",
+            "became a",
+            "became an",
+            "retrained as",
+            "qualified as",
+        ],
+    ),
+    (
+        "name",
+        &[
+            "name is",
+            "call me",
+            "go by",
+            "goes by",
+            "am called",
+            "is called",
+            "name's",
+            "known as",
+        ],
+    ),
+    ("age", &["years old", "turned", "turning", "age is", "aged"]),
+    (
+        "car",
+        &[
+            "drive a",
+            "drive an",
+            "drives a",
+            "drives an",
+            "car is",
+            "car is a",
+            "car is an",
+            "driving a",
+        ],
+    ),
+    (
+        "phone",
+        &[
+            "phone is",
+            "phone is a",
+            "phone is an",
+            "use an iphone",
+            "use a pixel",
+            "use an android",
+        ],
+    ),
+    (
+        "commute",
+        &["commute by", "commute on", "get to work by", "go to work by"],
+    ),
+    (
+        "school",
+        &[
+            "study at",
+            "studying at",
+            "student at",
+            "enrolled at",
+            "go to school at",
+            "attend",
+        ],
+    ),
+    ("major", &["majoring in", "major in"]),
+];
+
+/// Words that name one value of their attribute wherever they stand.
+const STATES: &[(&str, &[&str])] = &[
+    (
+        "diet",
+        &[
+            "vegetarian",
+            "vegan",
+            "pescatarian",
+            "pescetarian",
+            "keto",
+            "paleo",
+            "carnivore",
+            "omnivore",
+            "flexitarian",
+            "plant-based",
+        ],
+    ),
+    (
+        "status",
+        &[
+            "single",
+            "married",
+            "engaged",
+            "divorced",
+            "separated",
+            "widowed",
+            "widow",
+            "widower",
+            "dating",
+            "relationship",
+        ],
+    ),
+    (
+        "employment",
+        &[
+            "retired",
+            "unemployed",
+            "jobless",
+            "laid",
+            "fired",
+            "resigned",
+            "redundant",
+            "freelance",
+            "freelancer",
+            "self-employed",
+            "between",
+        ],
+    ),
+];
+
+/// Words about time, which a value does not include: "moved to Porto last month".
+const TIME: &[&str] = &[
+    "last",
+    "next",
+    "this",
+    "that",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "ago",
+    "yesterday",
+    "today",
+    "tomorrow",
+    "since",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "day",
+    "days",
+    "back",
+    "couple",
+    "few",
+    "recently",
+    "now",
+    "officially",
+    "finally",
+    "again",
+    "permanently",
+    "full-time",
+    "part-time",
+    "fulltime",
+    "parttime",
+    "time",
+    "full",
+    "part",
+    "just",
+    "new",
+    "currently",
+];
+
+/// Words that end a value: "Porto with my wife", "Google because ...".
+const BREAKS: &[&str] = &[
+    "with", "because", "since", "and", "but", "for", "as", "after", "before", "when", "while", "so", "though",
+    "although", "until", "where", "which", "who", "on",
+];
+
+/// The single-valued attribute a fact states, if one of the known phrasings is in it.
+pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
+    let words = &fact.words[fact.body.min(fact.words.len())..];
+    let lows: Vec<&str> = words.iter().map(|w| w.low.as_str()).collect();
+    for (name, phrases) in PHRASES {
+        for phrase in *phrases {
+            let p: Vec<&str> = phrase.split(' ').collect();
+            let Some(at) = lows.windows(p.len()).position(|w| w == p.as_slice()) else {
+                continue;
+            };
+            let after = at + p.len();
+            let mut value = Vec::new();
+            let mut proper = false;
+            // "I'm 34 years old", "I turned 40": the number is the value wherever it is.
+            if *name == "age" {
+                value = lows
+                    .iter()
+                    .filter(|w| w.parse::<u32>().is_ok())
+                    .map(|w| (*w).to_owned())
+                    .collect();
+            } else {
+                for w in &words[after..] {
+                    if BREAKS.contains(&w.low.as_str()) {
+                        break;
+                    }
+                    if TIME.contains(&w.low.as_str())
+                        || FILLER.contains(&w.low.as_str())
+                        || FUNCTION.contains(&w.low.as_str())
+                    {
+                        continue;
+                    }
+                    proper |= w.cap || w.upper;
+                    value.push(w.stem.clone());
+                }
+            }
+            if value.is_empty() {
+                continue;
+            }
+            return Some(Slot {
+                name: (*name).to_owned(),
+                value,
+                proper,
+            });
+        }
+    }
+    // "Sarah eats fish now" after "Sarah is vegetarian".
+    let eats = lows.iter().any(|w| matches!(*w, "eat" | "eats" | "eating" | "ate"));
+    let flesh = lows.iter().any(|w| {
+        matches!(
+            *w,
+            "meat" | "fish" | "chicken" | "beef" | "pork" | "bacon" | "steak" | "seafood" | "burgers"
+        )
+    });
+    if eats && flesh && !fact.denied {
+        return Some(Slot {
+            name: "diet".to_owned(),
+            value: vec!["meat".to_owned()],
+            proper: false,
+        });
+    }
+    // "I'm 34", "My son is 7": a number alone after "am" or "is" is an age.
+    let copula = lows.first().is_some_and(|w| matches!(*w, "am" | "is" | "are"));
+    if copula && fact.content.len() == 1 && fact.content.iter().all(|w| w.parse::<u32>().is_ok_and(|n| n < 130)) {
+        return Some(Slot {
+            name: "age".to_owned(),
+            value: fact.content.iter().cloned().collect(),
+            proper: false,
+        });
+    }
+    for (name, states) in STATES {
+        if let Some(w) = lows.iter().find(|w| states.contains(w)) {
+            return Some(Slot {
+                name: (*name).to_owned(),
+                value: vec![stem(w)],
+                proper: false,
+            });
+        }
+    }
+    favorite(fact, &lows)
+}
+
+/// "My favorite color is blue", "Blue is my favourite colour": the attribute is the
+/// favorite kind of thing, the value the rest.
+fn favorite(fact: &Fact, lows: &[&str]) -> Option<Slot> {
+    let at = lows.iter().position(|w| *w == "favorite")?;
+    let kind = lows.get(at + 1)?;
+    let words = &fact.words[fact.body.min(fact.words.len())..];
+    let value: Vec<String> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            *i != at
+                && *i != at + 1
+                && !FUNCTION.contains(&w.low.as_str())
+                && !FILLER.contains(&w.low.as_str())
+                && !TIME.contains(&w.low.as_str())
+                && !matches!(
+                    w.low.as_str(),
+                    "favorite" | "still" | "anymore" | "not" | "no" | "longer"
+                )
+        })
+        .map(|(_, w)| w.stem.clone())
+        .collect();
+    (!value.is_empty()).then(|| Slot {
+        name: format!("favorite {}", stem(kind)),
+        value,
+        proper: false,
+    })
+}
+
+/// Words that say a job has ended: "I retired last year", "I got laid off".
+pub(super) fn ends_employment(fact: &Fact) -> bool {
+    let lows = fact.body_lows();
+    let has = |w: &str| lows.contains(&w);
+    has("retired")
+        || has("unemployed")
+        || has("redundant")
+        || (has("laid") && has("off"))
+        || has("fired")
+        || has("resigned")
+        || ((has("quit") || has("left") || has("lost")) && (has("job") || has("work")))
+        || (has("between") && has("jobs"))
+}
+
+/// Words that say one has a partner: "single" no longer holds.
+pub(super) const PARTNERS: &[&str] = &[
+    "girlfriend",
+    "boyfriend",
+    "wife",
+    "husband",
+    "fiance",
+    "fiancee",
+    "fiancé",
+    "fiancée",
+    "partner",
+    "married",
+    "engaged",
+    "dating",
+];
+
+/// The words that state an attribute, whatever its value: a fact's candidates are found by
+/// them.
+pub(super) fn family(name: &str) -> &'static [&'static str] {
+    match name {
+        "home" => &["live", "lives", "living", "moved", "home"],
+        "employer" | "role" => &["work", "works", "job", "employer", "company"],
+        "diet" => &["vegetarian", "vegan", "meat", "eat"],
+        "status" => &[
+            "single",
+            "married",
+            "engaged",
+            "partner",
+            "girlfriend",
+            "boyfriend",
+            "dating",
+        ],
+        "employment" => &["work", "job", "retired"],
+        "name" => &["name", "call", "called"],
+        "age" => &["old", "age", "turned"],
+        "car" => &["drive", "car"],
+        "phone" => &["phone"],
+        "commute" => &["commute", "work"],
+        "school" | "major" => &["study", "studying", "school", "university"],
+        _ => &["favorite", "favourite"],
+    }
+}

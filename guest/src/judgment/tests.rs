@@ -1,0 +1,228 @@
+//! The judgment measured on labelled pairs written apart from the rules: the development
+//! half (`eval/judgment/pairs-dev.tsv`) is what the rules were developed on; the held-out
+//! half (`pairs-held-out.tsv`, by another author) is only measured. Print the tables with
+//! `cargo test -p ash-memory-guest judgment -- --nocapture`.
+
+use super::{Verdict, judge, parse_judgment};
+use crate::supersession::RuleContext;
+
+const DEV: &str = include_str!("../../../eval/judgment/pairs-dev.tsv");
+const HELD_OUT: &str = include_str!("../../../eval/judgment/pairs-held-out.tsv");
+
+const LABELS: [Verdict; 4] = [Verdict::Same, Verdict::Refinement, Verdict::Change, Verdict::Different];
+
+struct Pair {
+    label: Verdict,
+    ctx: RuleContext,
+    old: String,
+    new: String,
+}
+
+fn pairs(tsv: &str) -> Vec<Pair> {
+    tsv.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 4, "{l:?}");
+            let label = parse_judgment(f[0]).unwrap_or_else(|| panic!("label {:?}", f[0]));
+            let ctx = match f[1] {
+                "me" => RuleContext::default(),
+                "group" => RuleContext {
+                    group: true,
+                    subject_names: Vec::new(),
+                },
+                about => RuleContext {
+                    group: false,
+                    subject_names: about
+                        .strip_prefix("about:")
+                        .unwrap_or_else(|| panic!("context {about:?}"))
+                        .split(',')
+                        .map(|n| n.trim().to_owned())
+                        .collect(),
+                },
+            };
+            Pair {
+                label,
+                ctx,
+                old: f[2].to_owned(),
+                new: f[3].to_owned(),
+            }
+        })
+        .collect()
+}
+
+/// Counts of (label, decision): what happened to each labelled pair.
+struct Table {
+    counts: [[u32; 4]; 4],
+}
+
+fn position(v: Verdict) -> usize {
+    // Unsure keeps both, as "different" does.
+    match v {
+        Verdict::Same => 0,
+        Verdict::Refinement => 1,
+        Verdict::Change => 2,
+        Verdict::Different | Verdict::Unsure => 3,
+    }
+}
+
+/// The table for one set; `oracle` stands in for a language model that answers the
+/// unsure pairs with their label (the most a perfect model could add to the rules).
+fn measure(set: &[Pair], oracle: bool) -> Table {
+    let mut counts = [[0; 4]; 4];
+    for p in set {
+        let mut v = judge(&p.old, &p.new, &p.ctx);
+        if oracle && v == Verdict::Unsure {
+            v = p.label;
+        }
+        counts[position(p.label)][position(v)] += 1;
+    }
+    Table { counts }
+}
+
+impl Table {
+    fn precision(&self, l: usize) -> f32 {
+        let predicted: u32 = (0..4).map(|t| self.counts[t][l]).sum();
+        if predicted == 0 {
+            return 1.0;
+        }
+        self.counts[l][l] as f32 / predicted as f32
+    }
+
+    fn recall(&self, l: usize) -> f32 {
+        let total: u32 = self.counts[l].iter().sum();
+        if total == 0 {
+            return 1.0;
+        }
+        self.counts[l][l] as f32 / total as f32
+    }
+
+    /// Pairs of different facts where one was dropped (merged or replaced).
+    fn different_lost(&self) -> u32 {
+        self.counts[3][0] + self.counts[3][1] + self.counts[3][2]
+    }
+
+    fn print(&self, title: &str) {
+        println!("\n{title}");
+        println!("| label | pairs | precision | recall | judged same / refinement / change / kept both |");
+        println!("| --- | --- | --- | --- | --- |");
+        for (l, label) in LABELS.iter().enumerate() {
+            let c = self.counts[l];
+            println!(
+                "| {} | {} | {:.2} | {:.2} | {} / {} / {} / {} |",
+                label.as_str(),
+                c.iter().sum::<u32>(),
+                self.precision(l),
+                self.recall(l),
+                c[0],
+                c[1],
+                c[2],
+                c[3]
+            );
+        }
+        println!("different pairs where a true fact was lost: {}", self.different_lost());
+    }
+}
+
+#[test]
+fn the_sets_are_large_and_balanced() {
+    for (name, set) in [("dev", pairs(DEV)), ("held-out", pairs(HELD_OUT))] {
+        assert!(set.len() >= 300, "{name}: {} pairs", set.len());
+        for label in LABELS {
+            let n = set.iter().filter(|p| p.label == label).count();
+            assert!(n >= 60, "{name}: {n} pairs labelled {}", label.as_str());
+        }
+    }
+}
+
+#[test]
+fn held_out_pairs_are_judged_as_labelled() {
+    let dev = measure(&pairs(DEV), false);
+    dev.print("development half, rules alone");
+    measure(&pairs(DEV), true).print("development half, rules with the language-model stand-in");
+    let held = pairs(HELD_OUT);
+    let rules = measure(&held, false);
+    rules.print("held-out half, rules alone");
+    let with_model = measure(&held, true);
+    with_model.print("held-out half, rules with the language-model stand-in");
+    // Floors a little under what was measured when the rules were last changed (see
+    // docs/judgment.md): a change to the rules that loses ground here fails.
+    // A wrong replacement hides a true fact: different facts are kept.
+    assert!(rules.recall(3) >= 0.95, "different facts kept: {:.2}", rules.recall(3));
+    assert!(
+        rules.precision(0) >= 0.95,
+        "restatements: precision {:.2}",
+        rules.precision(0)
+    );
+    assert!(
+        rules.precision(2) >= 0.75,
+        "changes: precision {:.2}",
+        rules.precision(2)
+    );
+    assert!(rules.recall(0) >= 0.15, "restatements: recall {:.2}", rules.recall(0));
+    assert!(rules.recall(2) >= 0.2, "changes: recall {:.2}", rules.recall(2));
+    assert!(
+        with_model.recall(2) >= 0.35,
+        "changes with a model: recall {:.2}",
+        with_model.recall(2)
+    );
+}
+
+#[test]
+fn the_issues_examples() {
+    let me = RuleContext::default();
+    let cases = [
+        ("I work at Google", "I started a new job at Microsoft", Verdict::Change),
+        ("I'm vegetarian", "I'm not vegetarian anymore", Verdict::Change),
+        (
+            "My favorite color is blue",
+            "Actually my favourite colour is green now",
+            Verdict::Change,
+        ),
+        ("I use Vim", "I switched from Vim to VS Code", Verdict::Change),
+        ("I like jazz", "I like jazz", Verdict::Same),
+        ("I like jazz music", "I really like jazz music", Verdict::Same),
+        ("I like jazz music", "i like Jazz music!", Verdict::Same),
+        ("I drive a blue Volvo", "I drive a blue volvo", Verdict::Same),
+        (
+            "My sister lives in Berlin",
+            "My sister lives in Berlin, Germany",
+            Verdict::Refinement,
+        ),
+        ("I live in Lisbon", "I moved to Porto last month", Verdict::Change),
+        ("I like dogs", "I like cats", Verdict::Unsure),
+        (
+            "My sister lives in Berlin",
+            "My brother lives in Berlin",
+            Verdict::Different,
+        ),
+        ("I work at Google", "My wife works at Google", Verdict::Different),
+        ("I like jazz", "I don't like jazz anymore", Verdict::Change),
+    ];
+    for (old, new, want) in cases {
+        assert_eq!(judge(old, new, &me), want, "{old:?} then {new:?}");
+    }
+}
+
+#[test]
+fn the_model_is_read_strictly() {
+    assert_eq!(parse_judgment("Change."), Some(Verdict::Change));
+    assert_eq!(parse_judgment(" same\n"), Some(Verdict::Same));
+    assert_eq!(parse_judgment("unsure"), None);
+    assert_eq!(parse_judgment("yes"), None);
+    assert_eq!(parse_judgment("change, probably"), None);
+    assert_eq!(parse_judgment(""), None);
+}
+
+/// The development half's mistakes, for whoever works on the rules:
+/// `cargo test -p ash-memory-guest judgment::tests::dev_mistakes -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn dev_mistakes() {
+    for p in pairs(DEV) {
+        let v = judge(&p.old, &p.new, &p.ctx);
+        if position(v) != position(p.label) {
+            println!("{:<10} {:<10} {:?} -> {:?}", p.label.as_str(), v.as_str(), p.old, p.new);
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! A fact's words as the judgment compares them: lowercased, contractions expanded,
+//! spelling and number variants folded, filler dropped, and each word reduced to a stem,
+//! so that "I'm REALLY into jazz music!" and "i am into jazz music" read the same.
+
+/// One word of a fact: its stem, and whether it was capitalized mid-sentence (a name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Word {
+    pub(super) stem: String,
+    pub(super) low: String,
+    pub(super) cap: bool,
+    /// Capitalized as written, the first word included.
+    pub(super) upper: bool,
+    /// Punctuation ends a clause after it.
+    pub(super) stop: bool,
+}
+
+/// Contractions and the words they stand for.
+fn expand(word: &str) -> Option<&'static [&'static str]> {
+    Some(match word {
+        "i'm" | "im" => &["i", "am"],
+        "i've" | "ive" => &["i", "have"],
+        "i'd" => &["i", "would"],
+        "i'll" => &["i", "will"],
+        "we're" => &["we", "are"],
+        "we've" => &["we", "have"],
+        "they're" => &["they", "are"],
+        "they've" => &["they", "have"],
+        "you're" => &["you", "are"],
+        "she's" => &["she", "is"],
+        "he's" => &["he", "is"],
+        "it's" => &["it", "is"],
+        "that's" => &["that", "is"],
+        "don't" | "dont" => &["do", "not"],
+        "doesn't" | "doesnt" => &["does", "not"],
+        "didn't" | "didnt" => &["did", "not"],
+        "isn't" | "isnt" => &["is", "not"],
+        "aren't" => &["are", "not"],
+        "wasn't" => &["was", "not"],
+        "weren't" => &["were", "not"],
+        "haven't" => &["have", "not"],
+        "hasn't" => &["has", "not"],
+        "can't" | "cant" | "cannot" => &["can", "not"],
+        "won't" => &["will", "not"],
+        "wouldn't" => &["would", "not"],
+        "couldn't" => &["could", "not"],
+        "ain't" => &["am", "not"],
+        "gonna" => &["going", "to"],
+        "wanna" => &["want", "to"],
+        _ => return None,
+    })
+}
+
+/// Spellings and everyday words folded onto one form.
+fn fold(word: &str) -> &str {
+    match word {
+        "favourite" | "fave" | "fav" => "favorite",
+        "favourites" => "favorites",
+        "colour" => "color",
+        "colours" => "colors",
+        "flavour" => "flavor",
+        "neighbour" => "neighbor",
+        "neighbourhood" => "neighborhood",
+        "centre" => "center",
+        "theatre" => "theater",
+        "programme" => "program",
+        "grey" => "gray",
+        "mum" | "mommy" | "mummy" | "mother" | "ma" => "mom",
+        "father" | "daddy" | "pa" => "dad",
+        "children" | "kids" => "kid",
+        "child" => "kid",
+        "organise" => "organize",
+        "realise" => "realize",
+        "travelling" => "traveling",
+        "cosy" => "cozy",
+        "tv" => "television",
+        "film" => "movie",
+        "films" => "movies",
+        "mate" | "pal" | "buddy" => "friend",
+        "mates" | "pals" | "buddies" => "friends",
+        "cilantro" => "coriander",
+        "autumn" => "fall",
+        "cellphone" | "mobile" => "phone",
+        "physio" => "physiotherapy",
+        "uni" | "college" => "university",
+        "nan" | "gran" | "granny" | "nana" | "grandmother" => "grandma",
+        "grandad" | "granddad" | "grandfather" => "grandpa",
+        "flat" => "apartment",
+        "u" => "you",
+        "ur" => "your",
+        "pls" | "plz" => "please",
+        "thx" => "thanks",
+        "bc" | "cuz" | "coz" => "because",
+        "w/" => "with",
+        "&" => "and",
+        "one" => "1",
+        "two" => "2",
+        "three" => "3",
+        "four" => "4",
+        "five" => "5",
+        "six" => "6",
+        "seven" => "7",
+        "eight" => "8",
+        "nine" => "9",
+        "ten" => "10",
+        "eleven" => "11",
+        "twelve" => "12",
+        _ => word,
+    }
+}
+
+/// A light stem: plurals, "-ing" and a final "e" come off, so "lives", "living" and
+/// "live" meet. Past tenses keep their "-ed": "I lived in Paris" is not "I live in Paris".
+pub(super) fn stem(word: &str) -> String {
+    let w = word.trim_end_matches("'s");
+    let n = w.chars().count();
+    if n <= 3 || w.chars().any(|c| c.is_ascii_digit()) {
+        return w.to_owned();
+    }
+    let mut s = if let Some(base) = w.strip_suffix("ies") {
+        format!("{base}y")
+    } else if let Some(base) = w.strip_suffix("ing").filter(|b| b.chars().count() >= 3) {
+        let b: Vec<char> = base.chars().collect();
+        // "running" -> "run", "swimming" -> "swim".
+        if b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !matches!(b[b.len() - 1], 'l' | 's' | 'z') {
+            b[..b.len() - 1].iter().collect()
+        } else {
+            base.to_owned()
+        }
+    } else if let Some(base) = w
+        .strip_suffix("es")
+        .filter(|b| b.ends_with(['s', 'x', 'z']) || b.ends_with("ch") || b.ends_with("sh"))
+    {
+        base.to_owned()
+    } else if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
+        w[..w.len() - 1].to_owned()
+    } else {
+        w.to_owned()
+    };
+    if s.chars().count() > 3 && s.ends_with('e') {
+        s.pop();
+    }
+    s
+}
+
+/// The words of a text, for the judgment: `None` words are dropped.
+pub(super) fn words(text: &str) -> Vec<Word> {
+    let text = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
+    let mut out: Vec<Word> = Vec::new();
+    let mut first = true;
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let start = rest
+            .find(|c: char| c.is_alphanumeric() || c == '&')
+            .unwrap_or(rest.len());
+        if start > 0 && rest[..start].contains([',', ';', '.', '!', '?', ':']) {
+            if let Some(last) = out.last_mut() {
+                last.stop = true;
+            }
+        }
+        rest = &rest[start..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '&'))
+            .unwrap_or(rest.len());
+        let raw = rest[..end].trim_matches('\'');
+        rest = &rest[end..];
+        if raw.is_empty() {
+            continue;
+        }
+        let upper = raw.chars().next().is_some_and(char::is_uppercase) && raw != "I";
+        let cap = !first && upper;
+        first = false;
+        let low = raw.to_lowercase();
+        let push = |out: &mut Vec<Word>, low: &str, cap: bool, upper: bool| {
+            out.push(Word {
+                stem: stem(low),
+                low: low.to_owned(),
+                cap,
+                upper,
+                stop: false,
+            })
+        };
+        if let Some(parts) = expand(&low) {
+            for p in parts {
+                push(&mut out, p, false, false);
+            }
+            continue;
+        }
+        // "n't" on a word not listed: "needn't", "shan't".
+        if let Some(base) = low.strip_suffix("n't") {
+            push(&mut out, base, false, false);
+            push(&mut out, "not", false, false);
+            continue;
+        }
+        let folded = match low.strip_suffix("'s") {
+            Some(base) => format!("{}'s", fold(base)),
+            None => fold(&low).to_owned(),
+        };
+        push(&mut out, &folded, cap, upper);
+    }
+    out
+}
+
+/// Words that say how, not what: dropped before facts are compared.
+pub(super) const FILLER: &[&str] = &[
+    "really",
+    "actually",
+    "just",
+    "very",
+    "so",
+    "quite",
+    "totally",
+    "definitely",
+    "absolutely",
+    "truly",
+    "honestly",
+    "basically",
+    "literally",
+    "seriously",
+    "genuinely",
+    "tbh",
+    "lol",
+    "haha",
+    "ok",
+    "okay",
+    "oh",
+    "well",
+    "yeah",
+    "yes",
+    "um",
+    "hey",
+    "btw",
+    "fyi",
+    "please",
+    "remember",
+    "that",
+    "indeed",
+    "pretty",
+    "super",
+    "kinda",
+    "sorta",
+    "fact",
+];
+
+/// Words that mark a change of what held before: they say nothing of the fact itself.
+pub(super) const CHANGE_MARKERS: &[&str] = &[
+    "now",
+    "currently",
+    "anymore",
+    "nowadays",
+    "lately",
+    "recently",
+    "finally",
+    "instead",
+    "today",
+    "since",
+    "new",
+    "moment",
+    "officially",
+    "again",
+    "still",
+    "correction",
+    "sorry",
+    "meant",
+    "mean",
+    "wrong",
+    "earlier",
+    "said",
+];
+
+/// Function words: the frame of a sentence, not its content.
+pub(super) const FUNCTION: &[&str] = &[
+    "a", "an", "the", "i", "me", "my", "mine", "myself", "am", "is", "are", "be", "been", "being", "do", "does", "of",
+    "to", "in", "on", "for", "with", "and", "it", "its", "this", "by", "as", "from", "into", "up", "we", "us", "our",
+    "you", "your", "he", "she", "him", "her", "his", "they", "them", "their", "there", "here", "some", "any", "have",
+    "has", "got", "get", "gets", "getting", "thing", "things", "stuff", "kind", "sort", "user", "user's", "about",
+    "around", "who", "which", "what", "all", "too", "also", "own", "at", "named", "called", "name", "one", "'s",
+];
+
+/// Verbs and words so common that sharing them says nothing: "I like dogs" and "I don't
+/// like cats" share "like" and are about different things.
+pub(super) const GENERIC: &[&str] = &[
+    "like", "love", "liv", "work", "go", "goe", "went", "use", "eat", "drink", "play", "want", "need", "take", "make",
+    "get", "do", "did", "done", "know", "think", "feel", "see", "say", "told", "tell", "prefer", "enjoy", "hat",
+    "keep", "find", "start", "started", "every", "most", "more", "less", "lot", "bit", "much", "many", "good", "great",
+    "best", "bad", "favorite", "usual", "usually", "always", "often", "day", "time", "week", "year", "month", "people",
+    "person", "place", "home", "job", "thing", "way", "well", "back", "over", "off", "out", "up", "down", "now", "new",
+    "old",
+];
