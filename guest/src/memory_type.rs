@@ -89,6 +89,7 @@ const CUES: &[(MemoryType, &[&str])] = &[
             "todo",
             "to-do",
             "don't forget to",
+            "forget to",
             "must",
             "should call",
             "deadline",

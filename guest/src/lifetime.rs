@@ -1,0 +1,512 @@
+//! How long a new fact should live, read from its words: a passing state ("I'm stuck in
+//! traffic") passes in days, a plan or an appointment some time after the moment it names
+//! ("dentist tomorrow at 3pm"), and a lasting state stays however it was told, including
+//! one that began at a past moment ("I became vegan two years ago"). The type's cues
+//! (`memory_type::classify`) decide the rest.
+
+use chrono::{DateTime, Datelike, TimeDelta, Utc, Weekday};
+
+use crate::memory_type::{MemoryType, classify};
+
+/// A type for a new fact, and the moment it stops mattering when its words name one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lifetime {
+    pub memory_type: MemoryType,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// Words for conditions that last: a fact about one is kept.
+const CHRONIC: &[&str] = &[
+    "diabetes",
+    "diabetic",
+    "asthma",
+    "asthmatic",
+    "allergic",
+    "allergy",
+    "allergies",
+    "chronic",
+    "coeliac",
+    "celiac",
+    "epilepsy",
+    "epileptic",
+    "migraines",
+    "arthritis",
+    "autistic",
+    "autism",
+    "adhd",
+    "dyslexic",
+    "dyslexia",
+    "intolerant",
+    "intolerance",
+    "vegan",
+    "vegetarian",
+    "crohn's",
+    "thyroid",
+    "deaf",
+    "blind",
+    "wheelchair",
+];
+
+/// States that pass within days.
+const PASSING: &[&str] = &[
+    "headache",
+    "migraine",
+    "cold",
+    "flu",
+    "fever",
+    "cough",
+    "hangover",
+    "hungover",
+    "hungry",
+    "starving",
+    "tired",
+    "exhausted",
+    "knackered",
+    "shattered",
+    "sleepy",
+    "bored",
+    "drunk",
+    "tipsy",
+    "sick",
+    "ill",
+    "unwell",
+    "nauseous",
+    "traffic",
+    "late",
+    "stuck",
+    "stressed",
+    "anxious",
+    "nervous",
+    "excited",
+    "grumpy",
+    "sore",
+    "sunburnt",
+    "jetlagged",
+    "jet-lagged",
+    "broke",
+    "skint",
+    "busy",
+    "swamped",
+    "rn",
+    "currently",
+    "atm",
+    "airport",
+    "queue",
+    "waiting",
+    "heading",
+    "omw",
+    "en",
+    "cooking",
+    "eating",
+    "watching",
+    "driving",
+    "walking",
+    "sitting",
+    "lying",
+    "lunch",
+    "dinner",
+    "breakfast",
+    "tonight",
+    "today",
+    "meeting",
+    "appointment",
+    "appt",
+    "bug",
+    "infection",
+    "sprained",
+    "delayed",
+    "cancelled",
+    "canceled",
+    "mess",
+    "freezing",
+    "boiling",
+    "snowing",
+    "raining",
+    "pouring",
+    "windy",
+    "humid",
+    "rash",
+    "stomach",
+    "missed",
+    "spilled",
+    "spilt",
+    "forgot",
+    "lost",
+    "outage",
+    "power's",
+    "battery",
+    "queueing",
+    "commuting",
+    "hiccups",
+    "crying",
+    "row",
+    "argument",
+    "fight",
+    "massive",
+];
+
+/// Where one is for now: "I'm on the train", "I'm at the vet", "I'm at my sister's".
+const HERE_FOR_NOW: &[&str] = &[
+    "train", "bus", "plane", "tube", "ferry", "phone", "call", "break", "way", "road", "motorway", "highway",
+];
+
+/// Verbs, in the past, that began a state which then lasts: "I became vegan", "we
+/// adopted a dog", "I started a new job on Monday".
+const BEGAN: &[&str] = &[
+    "became",
+    "started",
+    "moved",
+    "married",
+    "engaged",
+    "divorced",
+    "adopted",
+    "bought",
+    "joined",
+    "graduated",
+    "retired",
+    "promoted",
+    "diagnosed",
+    "converted",
+    "switched",
+    "born",
+    "hired",
+    "opened",
+    "launched",
+    "founded",
+    "inherited",
+    "qualified",
+    "emigrated",
+    "relocated",
+    "separated",
+    "enrolled",
+    "signed",
+];
+
+/// Verbs that begin a lasting state only with a past moment beside them: "I quit smoking
+/// in January", but "I got a headache".
+const BEGAN_WHEN_DATED: &[&str] = &[
+    "quit", "stopped", "passed", "gave", "finished", "left", "split", "lost", "sold", "got", "become", "start",
+];
+
+/// Words that say a fact is a habit: it lasts, whatever day it names.
+const ROUTINE: &[&str] = &[
+    "every",
+    "always",
+    "usually",
+    "each",
+    "weekly",
+    "daily",
+    "normally",
+    "often",
+    "never",
+    "mondays",
+    "tuesdays",
+    "wednesdays",
+    "thursdays",
+    "fridays",
+    "saturdays",
+    "sundays",
+    "weekends",
+    "weekdays",
+    "mornings",
+    "evenings",
+    "nights",
+    "generally",
+    "typically",
+    "whenever",
+];
+
+const DAYS: [(&str, Weekday); 7] = [
+    ("monday", Weekday::Mon),
+    ("tuesday", Weekday::Tue),
+    ("wednesday", Weekday::Wed),
+    ("thursday", Weekday::Thu),
+    ("friday", Weekday::Fri),
+    ("saturday", Weekday::Sat),
+    ("sunday", Weekday::Sun),
+];
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+fn words(content: &str) -> Vec<String> {
+    content
+        .to_lowercase()
+        .replace('\u{2019}', "'")
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(|w| match w {
+            "tmrw" | "tmr" | "tomoz" | "tmrow" => "tomorrow".to_owned(),
+            "tonite" => "tonight".to_owned(),
+            "mon" => "monday".to_owned(),
+            "tue" | "tues" => "tuesday".to_owned(),
+            "wed" | "weds" => "wednesday".to_owned(),
+            "thu" | "thur" | "thurs" => "thursday".to_owned(),
+            "fri" => "friday".to_owned(),
+            "sat" => "saturday".to_owned(),
+            "sun" => "sunday".to_owned(),
+            _ => w.to_owned(),
+        })
+        .collect()
+}
+
+/// The type and expiry a new fact gets when none is given; `said` is when it was told.
+pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
+    let base = classify(content);
+    let w = words(content);
+    let has = |x: &str| w.iter().any(|v| v == x);
+    let lasting = |t: MemoryType| Lifetime {
+        memory_type: if t.is_ephemeral() { MemoryType::Knowledge } else { t },
+        expires_at: None,
+    };
+    let now_words = has("today") || has("tonight") || has("tomorrow");
+    if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && !now_words {
+        return lasting(base);
+    }
+    let broke_up = phrase(&w, &["broke", "up"]);
+    let recent = has("just") || phrase(&w, &["last", "night"]) || phrase(&w, &["this", "morning"]) || has("earlier");
+    let state_passes = w.iter().any(|x| {
+        PASSING.contains(&x.as_str()) && !(x == "broke" && broke_up) && !(x == "lost" && recent && has("weight"))
+    }) || phrase(&w, &["right", "now"])
+        || phrase(&w, &["at", "the", "moment"])
+        || phrase(&w, &["for", "the", "weekend"])
+        || phrase(&w, &["killing", "me"])
+        || w.windows(3).any(|p| {
+            p[0] == "am"
+                && matches!(p[1].as_str(), "at" | "on")
+                && matches!(p[2].as_str(), "the" | "my" | "a")
+                && (p[1] == "at" || w.iter().any(|x| HERE_FOR_NOW.contains(&x.as_str())))
+        });
+    let dated = past_anchor(&w) || recent;
+    let began = w.iter().any(|x| BEGAN.contains(&x.as_str()))
+        || broke_up
+        || (dated && w.iter().any(|x| BEGAN_WHEN_DATED.contains(&x.as_str())));
+    let yearly = has("birthday") || has("birthday's") || has("anniversary") || has("born");
+    let moment = if yearly && !now_words { None } else { moment(&w, said) };
+    let routine = w.iter().any(|x| ROUTINE.contains(&x.as_str())) && !now_words;
+    if began && moment.is_none() && !(state_passes && !dated) {
+        return lasting(base);
+    }
+    if began && dated {
+        return lasting(base);
+    }
+    if routine || yearly {
+        return lasting(base);
+    }
+    if let Some(at) = moment {
+        // The type whose lifetime covers the moment, so that it is the moment that ends
+        // the memory; past a month, a long-lived type with the moment as its expiry.
+        let days = (at - said).num_days();
+        let covers = |t: MemoryType| t.ttl().is_some_and(|ttl| ttl.num_days() > days);
+        let t = if base.is_ephemeral() && covers(base) {
+            base
+        } else if days < 30 {
+            MemoryType::Event
+        } else {
+            MemoryType::Knowledge
+        };
+        return Lifetime {
+            memory_type: t,
+            expires_at: Some(at),
+        };
+    }
+    if base == MemoryType::Preference {
+        return lasting(base);
+    }
+    if state_passes || recent {
+        let t = if base.is_ephemeral() {
+            base
+        } else {
+            MemoryType::Observation
+        };
+        return Lifetime {
+            memory_type: t,
+            expires_at: None,
+        };
+    }
+    Lifetime {
+        memory_type: base,
+        expires_at: None,
+    }
+}
+
+fn phrase(w: &[String], p: &[&str]) -> bool {
+    w.windows(p.len()).any(|win| win.iter().zip(p).all(|(a, b)| a == b))
+}
+
+/// Whether the words place the fact's start in the past: "two years ago", "since 2015",
+/// "last month", "in 2019", "for ten years", "was born".
+fn past_anchor(w: &[String]) -> bool {
+    let has = |x: &str| w.iter().any(|v| v == x);
+    has("ago")
+        || has("since")
+        || has("yesterday")
+        || has("born")
+        || phrase(w, &["last", "year"])
+        || phrase(w, &["last", "month"])
+        || phrase(w, &["last", "week"])
+        || phrase(w, &["last", "summer"])
+        || phrase(w, &["last", "spring"])
+        || phrase(w, &["last", "autumn"])
+        || phrase(w, &["last", "winter"])
+        || phrase(w, &["this", "year"])
+        || w.windows(2)
+            .any(|p| p[0] == "in" && p[1].len() == 4 && p[1].parse::<u32>().is_ok_and(|y| y < 2100))
+        || w.windows(2).any(|p| p[0] == "in" && MONTHS.contains(&p[1].as_str()))
+        || w.windows(3).any(|p| p[0] == "for" && p[2].starts_with("year"))
+}
+
+/// The moment the words name ahead of `said`, as when it has certainly passed (the end of
+/// the day named, and a day's grace): "tomorrow at 3pm", "next Friday", "until Wednesday",
+/// "this weekend", "in two weeks", "on the 14th". `None` when they name none.
+fn moment(w: &[String], said: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let has = |x: &str| w.iter().any(|v| v == x);
+    let today = said.date_naive();
+    let end_of = |days: i64| {
+        (today + TimeDelta::days(days))
+            .and_hms_opt(23, 59, 59)
+            .map(|t| t.and_utc() + TimeDelta::days(1))
+    };
+    let count = |x: &str| -> Option<i64> {
+        match x {
+            "a" | "an" | "one" => Some(1),
+            "two" | "couple" => Some(2),
+            "three" | "few" => Some(3),
+            "four" => Some(4),
+            "five" => Some(5),
+            "six" => Some(6),
+            "ten" => Some(10),
+            n => n.parse().ok().filter(|n: &i64| *n > 0 && *n < 400),
+        }
+    };
+    let mut days: Option<i64> = None;
+    let mut later = |d: i64| days = Some(days.map_or(d, |x: i64| x.max(d)));
+    if has("tonight")
+        || has("today")
+        || has("later")
+        || phrase(w, &["this", "evening"])
+        || phrase(w, &["this", "afternoon"])
+    {
+        later(0);
+    }
+    if has("tomorrow") {
+        later(1);
+    }
+    // "at 2", "at 3pm", "by 5", "in an hour", "in 20 minutes": today.
+    if w.windows(2).any(|p| {
+        matches!(p[0].as_str(), "at" | "by")
+            && p[1]
+                .trim_end_matches("am")
+                .trim_end_matches("pm")
+                .split(':')
+                .next()
+                .and_then(|h| h.parse::<u32>().ok())
+                .is_some_and(|h| (1..=12).contains(&h) || p[1].contains(':'))
+    }) || w
+        .windows(3)
+        .any(|p| p[0] == "in" && (p[2].starts_with("hour") || p[2].starts_with("min")))
+    {
+        later(0);
+    }
+    let to_weekday = |day: Weekday| -> i64 {
+        let from = today.weekday().num_days_from_monday() as i64;
+        let to = day.num_days_from_monday() as i64;
+        (to - from).rem_euclid(7)
+    };
+    for (i, x) in w.iter().enumerate() {
+        if let Some((_, day)) = DAYS.iter().find(|(n, _)| n == x) {
+            let mut d = to_weekday(*day);
+            if d == 0 {
+                d = 7;
+            }
+            if i > 0 && w[i - 1] == "next" {
+                d += 7;
+            }
+            later(d);
+        }
+        let prev = |k: usize| (i >= k).then(|| w[i - k].as_str());
+        match x.as_str() {
+            "weekend" if matches!(prev(1), Some("this" | "the")) => later(to_weekday(Weekday::Sun)),
+            "weekend" if prev(1) == Some("next") => later(to_weekday(Weekday::Sun) + 7),
+            "week" if prev(1) == Some("this") => later(to_weekday(Weekday::Sun)),
+            "week" if prev(1) == Some("next") => later(to_weekday(Weekday::Sun) + 7),
+            "month" if prev(1) == Some("next") => later(31 + 30 - today.day() as i64),
+            "month" if matches!(prev(1), Some("this")) || phrase(w, &["end", "of", "the", "month"]) => {
+                later(31 - today.day() as i64)
+            }
+            "days" | "day" | "weeks" | "week" | "fortnight"
+                if matches!(prev(2), Some("in" | "for")) || matches!(prev(1), Some("in" | "for")) =>
+            {
+                let n = prev(1).and_then(count).unwrap_or(1);
+                let unit = if x.starts_with("week") {
+                    7
+                } else if x == "fortnight" {
+                    14
+                } else {
+                    1
+                };
+                later(n * unit);
+            }
+            _ => {}
+        }
+        // "on March 10", "10 March", "the 10th of March".
+        if let Some(m) = MONTHS
+            .iter()
+            .position(|m| x == m || (x.len() >= 3 && m.starts_with(x.as_str()) && x.len() == 3))
+        {
+            let number = |t: Option<&str>| {
+                t.map(|t| t.trim_end_matches(|c: char| c.is_alphabetic()))
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .filter(|n| (1..=31).contains(n))
+            };
+            let day = number(w.get(i + 1).map(String::as_str))
+                .or_else(|| number(prev(1)))
+                .or_else(|| (prev(1) == Some("of")).then(|| number(prev(2))).flatten());
+            if let Some(day) = day {
+                let mut year = today.year();
+                let mut date = chrono::NaiveDate::from_ymd_opt(year, m as u32 + 1, day);
+                if date.is_some_and(|d| d < today) {
+                    year += 1;
+                    date = chrono::NaiveDate::from_ymd_opt(year, m as u32 + 1, day);
+                }
+                if let Some(d) = date {
+                    later((d - today).num_days());
+                }
+            }
+        }
+        // "on the 14th", "by the 20th".
+        if let Some(n) = x
+            .strip_suffix("th")
+            .or_else(|| x.strip_suffix("st"))
+            .or_else(|| x.strip_suffix("nd"))
+            .or_else(|| x.strip_suffix("rd"))
+            .and_then(|n| n.parse::<i64>().ok())
+            .filter(|n| (1..=31).contains(n))
+            && matches!(prev(1), Some("the" | "on" | "by"))
+        {
+            let here = today.day() as i64;
+            later(if n >= here { n - here } else { n + 30 - here });
+        }
+    }
+    let d = days?;
+    // A moment named as past ("yesterday", "last Friday") is no plan.
+    if has("yesterday") || has("ago") || has("last") {
+        return None;
+    }
+    end_of(d)
+}
+
+#[cfg(test)]
+mod tests;
