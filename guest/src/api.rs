@@ -25,6 +25,19 @@ pub struct NewMemory {
     pub provenance: Option<Provenance>,
 }
 
+/// A correction of a memory; see `correction` in `wit/memories.wit`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Correction {
+    /// The corrected fact.
+    pub content: String,
+    /// A new type; `None` keeps the memory's.
+    pub memory_type: Option<MemoryType>,
+    /// Expire this many days from now.
+    pub expires_in_days: Option<u32>,
+    /// Whom the corrected fact is about; `None` keeps the memory's subjects.
+    pub subjects: Option<Vec<String>>,
+}
+
 /// The exchange an extracted memory was read from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Provenance {
@@ -263,6 +276,9 @@ pub struct Added {
     pub superseded: Vec<(Memory, String)>,
     /// Memories archived to stay within `max_entries`.
     pub evicted: Vec<Memory>,
+    /// Ids in `memories` that were already stored: the fact was told again, so nothing new
+    /// was written but the kept memory's new observation (and any subjects it gained).
+    pub restated: Vec<String>,
 }
 
 /// What an import did; see `imported` in `wit/memories.wit`.

@@ -1,5 +1,5 @@
-//! The `remember` and `recall` tools for agent frameworks (seed 002's schemas), and the
-//! reading of a tool call's JSON arguments. The service runs the call and words the
+//! The `remember`, `recall` and `correct` tools for agent frameworks (seed 002's schemas
+//! and a correction), and the reading of a tool call's JSON arguments. The service runs the call and words the
 //! answer in `service::tools`.
 
 use serde_json::{Value, json};
@@ -50,6 +50,18 @@ pub fn schemas() -> Value {
                     "about": { "type": "string", "description": "Filter to person (e.g., 'my wife', 'Sarah')" }
                 },
                 "required": ["query"]
+            }
+        },
+        {
+            "name": "correct",
+            "description": "Correct a remembered fact that is wrong: the new text replaces it, and the old one stays in its history",
+            "input_schema": {
+                "type": "object",
+                "properties": {
+                    "id": { "type": "string", "description": "The memory's id, as recall shows it" },
+                    "content": { "type": "string", "description": "The corrected fact" }
+                },
+                "required": ["id", "content"]
             }
         }
     ])

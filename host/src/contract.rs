@@ -18,7 +18,7 @@ pub use crate::bindings::exports::ash::memory::conversations::{
 pub use crate::bindings::exports::ash::memory::maintenance::{
     Ages, Archived, CompactReport, Finding, GcReport, HomeStats, IndexState, RebuildReport,
 };
-pub use crate::bindings::exports::ash::memory::memories::{Added, ListOptions, NewMemory, Reflection};
+pub use crate::bindings::exports::ash::memory::memories::{Added, Correction, ListOptions, NewMemory, Reflection};
 pub use crate::bindings::exports::ash::memory::people::{Forgotten, NewPerson};
 pub use crate::bindings::exports::ash::memory::portability::{ImportedRecords, RefusedLine};
 pub use crate::bindings::exports::ash::memory::recall::{ContextBlock, SearchQuery, SearchResults};
@@ -69,6 +69,18 @@ impl Caller {
     pub fn in_chat(mut self, chat_id: impl Into<String>) -> Self {
         self.chat_id = Some(chat_id.into());
         self
+    }
+}
+
+impl Correction {
+    /// A new text for a memory, keeping its type and subjects.
+    pub fn text(content: impl Into<String>) -> Self {
+        Correction {
+            content: content.into(),
+            memory_type: None,
+            expires_in_days: None,
+            subjects: None,
+        }
     }
 }
 

@@ -69,8 +69,8 @@ mod store;
 
 pub use clock::Clock;
 pub use contract::{
-    Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Extraction, Finding, Forgotten,
-    GcReport, HomeStats, ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson,
+    Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding,
+    Forgotten, GcReport, HomeStats, ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson,
     PastMessage, Person, Profile, RebuildReport, Reflection, RefusedLine, Role, SearchHit, SearchQuery, SearchResults,
     Stats, StoredTurn, Turn,
 };

@@ -15,9 +15,9 @@ use crate::llm::Llm;
 use crate::sandbox::{self, Limits, Sandbox};
 
 use crate::contract::{
-    Added, Caller, CompactReport, ContextBlock, Extraction, Finding, Forgotten, GcReport, ListOptions, Memory,
-    NewMemory, NewPerson, Person, Profile, RebuildReport, Reflection, SearchQuery, SearchResults, Stats, StoredTurn,
-    Turn,
+    Added, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding, Forgotten, GcReport, ListOptions,
+    Memory, NewMemory, NewPerson, Person, Profile, RebuildReport, Reflection, SearchQuery, SearchResults, Stats,
+    StoredTurn, Turn,
 };
 
 /// A memory home opened through the policy component.
@@ -326,6 +326,12 @@ impl MemoryStore {
     /// The caller's user profile; see `profile`.
     pub fn profile(&mut self, caller: &Caller) -> Result<Profile, Error> {
         self.call(|p, s| p.ash_memory_conversations().call_profile(s, caller))
+    }
+
+    /// Corrects a memory: the new text replaces it, and `history` keeps both; see
+    /// `correct` in `wit/memories.wit`.
+    pub fn correct(&mut self, caller: &Caller, id: &str, correction: &Correction) -> Result<Added, Error> {
+        self.call(|p, s| p.ash_memory_memories().call_correct(s, caller, id, correction))
     }
 
     /// Confirms a memory, which then never decays; see `confirm` in `wit/memories.wit`.

@@ -51,14 +51,19 @@ pub fn search(r: &SearchResults) -> Value {
 }
 
 /// What an add stored (`memories`), replaced (`superseded`, each with the id that
-/// replaced it) and evicted.
+/// replaced it), evicted, and found already stored (`restated`).
 pub fn added(a: &Added) -> Value {
     let superseded: Vec<Value> = a
         .superseded
         .iter()
         .map(|(old, by)| json!({ "memory": memory(old), "superseded_by_id": by }))
         .collect();
-    json!({ "memories": memories(&a.memories), "superseded": superseded, "evicted": memories(&a.evicted) })
+    json!({
+        "memories": memories(&a.memories),
+        "superseded": superseded,
+        "evicted": memories(&a.evicted),
+        "restated": a.restated,
+    })
 }
 
 /// A person, with the people.jsonl field names.

@@ -44,6 +44,8 @@ export interface Added {
   memories: MemoryRecord[];
   superseded: { memory: MemoryRecord; superseded_by_id: Wit.MemoryId }[];
   evicted: MemoryRecord[];
+  /** Ids in `memories` that were already stored: the fact was told again, nothing was written. */
+  restated: Wit.MemoryId[];
 }
 
 export type Person = Wire<Omit<Wit.Person, "relationships">> & {
@@ -82,6 +84,9 @@ export interface GcReport {
 
 /** A memory to store: only `content` is required. */
 export type NewMemory = WithDefaults<Memories.NewMemory, "content">;
+
+/** A correction of a memory: only `content` is required; an absent `memoryType` or `subjects` keeps the memory's. */
+export type Correction = WithDefaults<Memories.Correction, "content">;
 
 export type ListOptions = Partial<Memories.ListOptions>;
 
@@ -133,6 +138,8 @@ export declare class Memory {
   list(caller: Caller, options?: ListOptions): Promise<MemoryRecord[]>;
   history(caller: Caller, id: string): Promise<MemoryRecord[]>;
   delete(caller: Caller, id: string): Promise<string>;
+  /** Stores the new text as a new memory that replaces this one (`history` shows both). */
+  correct(caller: Caller, id: string, correction: Correction | string): Promise<Added>;
   search(caller: Caller, query: SearchQuery | string): Promise<SearchResults>;
   /** Past messages come from the caller's sessions other than `session`. */
   context(caller: Caller, request: { message: string; maxTokens?: number; session?: string } | string): Promise<ContextBlock>;

@@ -116,6 +116,22 @@ enum MemoryCommand {
         /// Its id, or an unambiguous prefix of it
         id: String,
     },
+    /// Fix what a memory says: the new text replaces it, and its history keeps both
+    Correct {
+        /// Its id, or an unambiguous prefix of it
+        id: String,
+        /// The corrected fact, in words
+        content: String,
+        /// A new type [default: the memory's]
+        #[arg(long = "type", value_name = "T")]
+        memory_type: Option<String>,
+        /// Forget it after this many days
+        #[arg(long, value_name = "N")]
+        expires_days: Option<u32>,
+        /// Who it is about, instead of the memory's subjects
+        #[arg(long = "subject", value_name = "REF")]
+        subjects: Vec<String>,
+    },
     /// The context block an agent injects before responding to MESSAGE
     Context {
         message: String,
@@ -178,6 +194,7 @@ fn run(cli: &Cli, matches: &ArgMatches) -> Result<String, Error> {
         Command::Memory(MemoryCommand::Add { .. }) => render::added(&result),
         Command::Memory(MemoryCommand::List { .. }) => render::list(&result),
         Command::Memory(MemoryCommand::Delete { .. }) => render::deleted(&result),
+        Command::Memory(MemoryCommand::Correct { .. }) => render::corrected(&result),
         Command::Memory(MemoryCommand::Context { .. }) => render::context(&result),
     }
 }
@@ -276,6 +293,26 @@ fn request(cli: &Cli) -> (&'static str, Map<String, Value>) {
             put("memory_id", json!(id));
             "memory.delete"
         }
+        Command::Memory(MemoryCommand::Correct {
+            id,
+            content,
+            memory_type,
+            expires_days,
+            subjects,
+        }) => {
+            put("memory_id", json!(id));
+            put("content", json!(content));
+            if let Some(t) = memory_type {
+                put("memory_type", json!(t));
+            }
+            if let Some(n) = expires_days {
+                put("expires_days", json!(n));
+            }
+            if !subjects.is_empty() {
+                put("subjects", json!(subjects));
+            }
+            "memory.correct"
+        }
         Command::Memory(MemoryCommand::Context { message, max_tokens }) => {
             put("message", json!(message));
             if let Some(n) = max_tokens {
@@ -343,7 +380,7 @@ mod tests {
 
     #[test]
     fn other_commands_map_to_their_methods() {
-        let cases: [(&[&str], &str, Value); 4] = [
+        let cases: [(&[&str], &str, Value); 5] = [
             (
                 &["memory", "search", "tea", "--limit", "3"],
                 "memory.search",
@@ -358,6 +395,11 @@ mod tests {
                 &["memory", "delete", "0b8f"],
                 "memory.delete",
                 json!({"memory_id": "0b8f"}),
+            ),
+            (
+                &["memory", "correct", "0b8f", "I live in Porto", "--subject", "Sarah"],
+                "memory.correct",
+                json!({"memory_id": "0b8f", "content": "I live in Porto", "subjects": ["Sarah"]}),
             ),
             (
                 &["memory", "context", "hi", "--max-tokens", "200", "--chat", "team"],

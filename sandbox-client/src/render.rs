@@ -58,6 +58,8 @@ struct AddResult {
     superseded: Vec<Superseded>,
     #[serde(default)]
     evicted: Vec<Memory>,
+    #[serde(default)]
+    restated: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -143,6 +145,14 @@ pub fn added(result: &Value) -> Result<String, Error> {
     let r: AddResult = parse("memory.add", result)?;
     let mut out = String::new();
     for m in &r.memories {
+        if r.restated.contains(&m.id) {
+            say(
+                &mut out,
+                &format!("Already known {} [{}] {}", m.id, m.memory_type, m.content),
+            );
+            say(&mut out, "  (told again: nothing new stored; counted as observed now)");
+            continue;
+        }
         say(
             &mut out,
             &format!("Remembered {} [{}] {}", m.id, m.memory_type, m.content),
@@ -165,6 +175,32 @@ pub fn added(result: &Value) -> Result<String, Error> {
             &mut out,
             &format!("  evicted (max_entries) {} {}", gone.id, gone.content),
         );
+    }
+    Ok(out)
+}
+
+/// `memory.correct`: the new memory and the one it replaces.
+pub fn corrected(result: &Value) -> Result<String, Error> {
+    let r: AddResult = parse("memory.correct", result)?;
+    let mut out = String::new();
+    let Some(m) = r.memories.first() else {
+        return Ok(out);
+    };
+    match r.superseded.first() {
+        Some(old) => {
+            say(
+                &mut out,
+                &format!("Corrected {} [{}] {}", m.id, m.memory_type, m.content),
+            );
+            say(
+                &mut out,
+                &format!("  replaces {} {}", old.memory.id, old.memory.content),
+            );
+        }
+        None => say(
+            &mut out,
+            &format!("Nothing to correct: {} already says {}", m.id, m.content),
+        ),
     }
     Ok(out)
 }

@@ -283,16 +283,20 @@ fn offline_extraction_stores_typed_attributed_facts_once() {
     assert_eq!(ctx.json(&["--user", "u", "extract"])["turns"], 0);
 }
 
-/// A language model on loopback: extraction prompts get `facts(prompt)`, supersession
-/// questions get "no" (unless the test says otherwise).
+/// A language model on loopback: extraction prompts get `facts(prompt)`, judgment
+/// questions get "different" ("change" for Lisbon).
 fn model(facts: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Server {
     Server::start(move |r: &Request| {
         let system = r.body["messages"][0]["content"].as_str().unwrap_or("");
         let prompt = r.body["messages"][1]["content"].as_str().unwrap_or("").to_owned();
         if system.contains("list the durable facts") {
             facts(&prompt)
-        } else if system.contains("replaces an OLD") {
-            chat(if prompt.contains("Lisbon") { "yes" } else { "no" })
+        } else if system.contains("Compare a NEW fact with an OLD fact") {
+            chat(if prompt.contains("Lisbon") {
+                "change"
+            } else {
+                "different"
+            })
         } else {
             chat("no")
         }

@@ -1,5 +1,6 @@
-//! The language-model path of supersession against a real HTTP server on loopback:
-//! only a clear "yes" supersedes, failures fall back to the rule, nothing is lost.
+//! The language-model path of the judgment against a real HTTP server on loopback: the
+//! model settles what the rules cannot, only one clear word counts, failures keep both,
+//! nothing is lost.
 
 use std::time::{Duration, Instant};
 
@@ -35,13 +36,13 @@ fn dogs_then_cats(ctx: &Ctx) -> usize {
 }
 
 #[test]
-fn a_clear_yes_supersedes_and_the_request_is_well_formed() {
-    let server = Server::start(|_| chat("Yes."));
+fn a_clear_change_supersedes_and_the_request_is_well_formed() {
+    let server = Server::start(|_| chat("Change."));
     let ctx = with_llm(&server);
     assert_eq!(
         dogs_then_cats(&ctx),
         1,
-        "the model's yes decides, even where the rule would keep both"
+        "the model's answer decides what the rules cannot"
     );
     let requests = server.requests.lock().unwrap().clone();
     assert_eq!(requests.len(), 1);
@@ -57,23 +58,40 @@ fn a_clear_yes_supersedes_and_the_request_is_well_formed() {
 }
 
 #[test]
-fn no_or_garbage_keeps_both() {
-    for answer in ["no", "Well, it depends on the context.", ""] {
+fn different_or_garbage_keeps_both() {
+    for answer in ["different", "yes", "Well, it depends on the context.", ""] {
         let server = Server::start(move |_| chat(answer));
         let ctx = with_llm(&server);
         assert_eq!(dogs_then_cats(&ctx), 0, "answer {answer:?}");
-        // Even a pair the rule would replace stays when the model does not say yes.
+        assert_eq!(
+            server.count(),
+            1,
+            "asked once, about the pair the rules could not settle"
+        );
+        // A pair the rules settle is not put to the model, whatever it would say.
         ctx.add("u", "My favorite color is red");
         let blue = ctx.json(&["--user", "u", "add", "My favorite color is blue"]);
-        assert!(blue["superseded"].as_array().unwrap().is_empty(), "answer {answer:?}");
+        assert_eq!(blue["superseded"].as_array().unwrap().len(), 1, "answer {answer:?}");
+        assert_eq!(server.count(), 1, "answer {answer:?}");
     }
+}
+
+#[test]
+fn a_restatement_the_model_recognises_is_kept_once() {
+    let server = Server::start(|_| chat("same"));
+    let ctx = with_llm(&server);
+    let id = ctx.add("u", "I like dogs");
+    let again = ctx.json(&["--user", "u", "add", "I like cats"]);
+    assert_eq!(again["id"], id.as_str(), "the model said they are the same fact");
+    assert_eq!(again["restated"], true);
+    assert_eq!(ctx.json(&["--user", "u", "list"]).as_array().unwrap().len(), 1);
 }
 
 #[test]
 fn a_failing_service_is_retried_then_the_rule_decides() {
     let server = Server::start(|_| Reply::Json(500, serde_json::json!({ "error": "overloaded" })));
     let ctx = with_llm(&server);
-    assert_eq!(dogs_then_cats(&ctx), 0, "the rule keeps likes apart");
+    assert_eq!(dogs_then_cats(&ctx), 0, "without an answer, both stay");
     assert_eq!(server.count(), 3, "one request and two retries on a 500");
     ctx.add("u", "My favorite color is red");
     let blue = ctx.json(&["--user", "u", "add", "My favorite color is blue"]);

@@ -32,6 +32,7 @@ mod migration;
 #[cfg(feature = "native-policy")]
 mod native;
 mod one_shot;
+mod one_truth;
 mod people;
 mod polyglot;
 mod portability;

@@ -118,6 +118,7 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
         [
             "remember",
             "recall",
+            "correct",
             "forget",
             "list_memories",
             "memory_history",
@@ -169,14 +170,27 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
         .as_str()
         .unwrap()
         .to_owned();
-    let calls = json!([["memory_history", {"memory_id": porto}], ["forget", {"memory_id": porto}]]);
+    let calls = json!([
+        ["correct", {"id": porto, "content": "I live in Braga"}],
+        ["memory_history", {"memory_id": porto}],
+        ["forget", {"memory_id": porto}]
+    ]);
     let report = client(&["stdio", &env.to_string(), bin, "mcp"], calls);
     let results = texts(&report);
     assert!(
-        results[0].0.contains("I live in Lisbon (id") && results[0].0.contains("(replaced)"),
+        !results[0].1
+            && results[0]
+                .0
+                .starts_with("Corrected: \"I live in Braga\" replaces \"I live in Porto\""),
         "{results:?}"
     );
-    assert!(results[1].0.contains(&porto), "{results:?}");
+    assert!(
+        results[1].0.contains("I live in Lisbon (id") && results[1].0.contains("(replaced)"),
+        "{results:?}"
+    );
+    assert!(results[1].0.contains("I live in Braga"), "{results:?}");
+    assert!(results[2].0.contains(&porto), "{results:?}");
+    assert_eq!(ctx.search("alice", "where do I live")[0], "I live in Braga");
     assert!(
         ctx.search("alice", "where do I live")
             .iter()

@@ -340,7 +340,7 @@ fn the_remember_and_recall_tools_handle_batches_and_refuse_bad_input() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["remember", "recall"]);
+    assert_eq!(names, ["remember", "recall", "correct"]);
     assert_eq!(
         schemas[0]["input_schema"]["properties"]["facts"]["items"]["required"],
         serde_json::json!(["content"])
@@ -383,7 +383,19 @@ fn the_remember_and_recall_tools_handle_batches_and_refuse_bad_input() {
         "recall",
         r#"{"query": "food", "about": "my wife"}"#,
     ]);
-    assert_eq!(recalled.trim(), "- Sarah likes Italian food (about Sarah)");
+    let sarah = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["content"] == "Sarah likes Italian food")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        recalled.trim(),
+        format!("- Sarah likes Italian food (about Sarah; id {sarah})")
+    );
     let single = ctx.ok(&[
         "--user",
         "u",

@@ -407,17 +407,17 @@ fn a_slow_service_does_not_stall_other_callers() {
         let _ = cv
             .wait_timeout_while(guard, Duration::from_secs(20), |open| !*open)
             .unwrap();
-        chat("yes")
+        chat("change")
     });
     let ctx = Ctx::new();
     ctx.config(&format!(
         "[llm]\nbase_url = \"{}\"\nmodel = \"slow\"\ntimeout_secs = 30\n",
         server.base_url()
     ));
-    ctx.add("u", "My favorite color is red");
+    ctx.add("u", "I like dogs");
     let adder = ctx
         .command()
-        .args(["--json", "--user", "u", "add", "My favorite color is blue"])
+        .args(["--json", "--user", "u", "add", "I like cats"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -145,6 +145,15 @@ pub(super) fn new_memory(m: memories::NewMemory) -> api::NewMemory {
     }
 }
 
+pub(super) fn correction_of(c: memories::Correction) -> api::Correction {
+    api::Correction {
+        content: c.content,
+        memory_type: c.memory_type.map(from_wit_type),
+        expires_in_days: c.expires_in_days,
+        subjects: c.subjects,
+    }
+}
+
 pub(super) fn memory(m: api::Memory) -> types::Memory {
     types::Memory {
         id: m.id,
@@ -175,6 +184,7 @@ pub(super) fn added(a: api::Added) -> memories::Added {
         memories: memories_of(a.memories),
         superseded: a.superseded.into_iter().map(|(m, by)| (memory(m), by)).collect(),
         evicted: memories_of(a.evicted),
+        restated: a.restated,
     }
 }
 

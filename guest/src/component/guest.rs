@@ -67,6 +67,18 @@ impl memories::Guest for Component {
         with_service(|s| s.confirm(&caller(c), &id), memories_error).map(memory)
     }
 
+    fn correct(
+        c: types::Caller,
+        id: String,
+        correction: memories::Correction,
+    ) -> Result<memories::Added, memories::Error> {
+        with_service(
+            |s| s.correct(&caller(c), &id, correction_of(correction)),
+            memories_error,
+        )
+        .map(added)
+    }
+
     fn reflect(c: types::Caller) -> Result<memories::Reflection, memories::Error> {
         with_service(|s| s.reflect(&caller(c)), memories_error).map(|r| match r {
             crate::service::Reflection::Written(m) => memories::Reflection::Written(memory(*m)),

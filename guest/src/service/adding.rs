@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 
 use super::MemoryService;
 use super::index_sync::index_entry;
+use super::superseding::Decided;
 use super::validation::check_subjects;
 use crate::api::{Added, Error, Memory, NewMemory};
 use crate::people::PersonRecord;
@@ -71,28 +72,56 @@ impl<P: Ports> MemoryService<P> {
         }
         let stamp = format_time(now);
         let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
-        let superseded = self.supersede(caller, &mut records, &subjects, &vectors, &mut people_writes, now)?;
-        self.write_added(records, superseded, people_writes, &vectors, now)
+        let decided = self.supersede(caller, &mut records, &subjects, &vectors, &mut people_writes, now)?;
+        self.write_added(records, decided, people_writes, &vectors, now)
     }
 
-    /// Writes what an add decided: people first, then the new memories with the marks on
-    /// what they replace in one append, then the index; then enforces `max_entries`.
+    /// Writes what an add decided: people first, then the new memories, the marks on what
+    /// they replace and the new observations of what they restate in one append, then the
+    /// index; then enforces `max_entries`. A restatement is not written.
     pub(super) fn write_added(
         &mut self,
         records: Vec<MemoryRecord>,
-        superseded: Vec<MemoryRecord>,
+        decided: Decided,
         people_writes: HashMap<String, PersonRecord>,
         vectors: &[Option<Vec<f32>>],
         now: DateTime<Utc>,
     ) -> Result<Added, Error> {
+        let Decided {
+            replaced: superseded,
+            restated,
+            observed,
+        } = decided;
+        let answer: Vec<Memory> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| match restated.iter().find(|(p, _)| *p == i) {
+                Some((_, id)) => observed
+                    .iter()
+                    .chain(records.iter())
+                    .find(|m| &m.id == id)
+                    .map_or_else(|| Memory::from(r), Memory::from),
+                None => Memory::from(r),
+            })
+            .collect();
+        let (records, vectors): (Vec<MemoryRecord>, Vec<Option<Vec<f32>>>) = records
+            .into_iter()
+            .zip(vectors.iter().cloned())
+            .enumerate()
+            .filter(|(i, _)| !restated.iter().any(|(p, _)| p == i))
+            .map(|(_, rv)| rv)
+            .unzip();
         self.write_people(people_writes)?;
         let mut lines = records.clone();
         lines.extend(superseded.iter().cloned());
-        self.memories.append(&self.ports, lines)?;
+        lines.extend(observed.iter().cloned());
+        if !lines.is_empty() {
+            self.memories.append(&self.ports, lines)?;
+        }
 
         let entries: Vec<IndexEntry> = records
             .iter()
-            .zip(vectors)
+            .zip(&vectors)
             .filter(|(r, _)| r.superseded_at.is_none())
             .map(|(r, v)| index_entry(r, v.clone()))
             .collect();
@@ -114,10 +143,17 @@ impl<P: Ports> MemoryService<P> {
             .chain(records.iter().filter(|r| r.superseded_at.is_some()))
             .map(|r| (Memory::from(r), r.superseded_by_id.clone().unwrap_or_default()))
             .collect();
+        let mut restated_ids: Vec<String> = restated
+            .iter()
+            .filter(|(_, id)| observed.iter().any(|o| &o.id == id))
+            .map(|(_, id)| id.clone())
+            .collect();
+        restated_ids.dedup();
         Ok(Added {
-            memories: records.iter().map(Memory::from).collect(),
+            memories: answer,
             superseded: replaced,
             evicted,
+            restated: restated_ids,
         })
     }
 

@@ -18,9 +18,10 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 
 use super::MemoryService;
-use super::superseding::{Candidate, Replaces, same_slot};
+use super::superseding::{Candidate, Decided, Replaces, same_slot};
 use super::validation::check_subjects;
 use crate::api::{Error, Imported, NewMemory};
+use crate::judgment::Verdict;
 use crate::lifecycle;
 use crate::people::PersonRecord;
 use crate::ports::{Collection, LlmRequest, Ports};
@@ -91,7 +92,7 @@ impl<P: Ports> MemoryService<P> {
         if kept.is_empty() {
             return Ok(report);
         }
-        let superseded = if llm_answers {
+        let decided = if llm_answers {
             self.supersede(
                 caller,
                 &mut kept,
@@ -103,8 +104,10 @@ impl<P: Ports> MemoryService<P> {
         } else {
             self.supersede_by_block(&mut kept, &kept_vectors, &people_writes, now, &stamp)
         };
-        let added = self.write_added(kept, superseded, people_writes, &kept_vectors, now)?;
-        report.added = added.memories.len() as u32;
+        let restated = decided.restated.len() as u32;
+        report.present += restated;
+        let added = self.write_added(kept, decided, people_writes, &kept_vectors, now)?;
+        report.added = added.memories.len() as u32 - restated;
         report.superseded = added.superseded.len() as u32;
         report.evicted = added.evicted.len() as u32;
         Ok(report)
@@ -131,9 +134,15 @@ impl<P: Ports> MemoryService<P> {
             let same = |other: &MemoryRecord| {
                 other.content == record.content && other.context == record.context && same_slot(other, record)
             };
+            // Within the list, the same words told twice ("I like jazz", "i like Jazz!").
+            let repeated = |other: &MemoryRecord| {
+                other.context == record.context
+                    && same_slot(other, record)
+                    && crate::judgment::restates(&other.content, &record.content)
+            };
             let seen = stored.iter().any(|m| same(m))
                 || self.archived.texts.contains(&slot_text(record))
-                || records[..i].iter().zip(&keep).any(|(r, k)| *k && same(r));
+                || records[..i].iter().zip(&keep).any(|(r, k)| *k && repeated(r));
             keep.push(!seen);
         }
         Ok(keep)
@@ -149,7 +158,7 @@ impl<P: Ports> MemoryService<P> {
         pending: &HashMap<String, PersonRecord>,
         now: DateTime<Utc>,
         stamp: &str,
-    ) -> Vec<MemoryRecord> {
+    ) -> Decided {
         let threshold = self.ports.settings().supersession_threshold;
         let contexts: Vec<RuleContext> = records.iter().map(|r| self.rule_context(r, pending)).collect();
         let blocks: Vec<Option<String>> = records
@@ -224,14 +233,18 @@ impl<P: Ports> MemoryService<P> {
             mine.sort_by(|a, b| b.2.total_cmp(&a.2));
             candidates.extend(mine);
         }
-        let verdicts: Vec<bool> = candidates
+        let verdicts: Vec<Verdict> = candidates
             .iter()
             .map(|(i, candidate, _)| {
                 let old = match candidate {
                     Replaces::Existing(id) => self.memories.get(id).map(|r| r.content.as_str()).unwrap_or_default(),
                     Replaces::Batch(j) => records[*j].content.as_str(),
                 };
-                supersession::rule_replaces(old, &records[*i].content, &contexts[*i])
+                if supersession::rule_replaces(old, &records[*i].content, &contexts[*i]) {
+                    Verdict::Change
+                } else {
+                    Verdict::Different
+                }
             })
             .collect();
         self.apply_verdicts(records, candidates, verdicts, stamp)

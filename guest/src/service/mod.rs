@@ -42,6 +42,7 @@ mod adding;
 mod confirming;
 mod context;
 mod conversing;
+mod correcting;
 mod doctor;
 mod errors;
 mod exporting;

@@ -1,7 +1,8 @@
 //! Supersession during an add: which live memories (and earlier records of the same
-//! batch) a new memory might replace, whether it does (the language model, or the rule
-//! when it cannot be asked), and a re-check after a fresh read so that verdicts reached
-//! without the home's lock only apply to what still holds the text that was judged.
+//! batch) a new memory might restate or replace, the judgment of each pair (the rules,
+//! then the language model for what they cannot settle), and a re-check after a fresh
+//! read so that verdicts reached without the home's lock only apply to what still holds
+//! the text that was judged.
 
 use std::collections::{HashMap, HashSet};
 
@@ -9,9 +10,10 @@ use chrono::{DateTime, Utc};
 
 use super::MemoryService;
 use crate::api::Error;
+use crate::judgment::{self, Verdict};
 use crate::lifecycle;
 use crate::people::PersonRecord;
-use crate::ports::{EntryKind, Level, Ports, ScopeFilter};
+use crate::ports::{EntryKind, IndexHit, Level, Ports, ScopeFilter};
 use crate::record::{MemoryRecord, format_time};
 use crate::scope::Caller;
 use crate::supersession;
@@ -27,7 +29,30 @@ pub(super) enum Replaces {
 }
 
 /// A supersession candidate: (the new record's position, what it might replace, cosine).
+/// Candidates found by their words, not their meaning, have a cosine of 0.
 pub(super) type Candidate = (usize, Replaces, f32);
+
+/// How many neighbours by meaning, and by words, a new memory is judged against.
+const NEIGHBOURS: u32 = 8;
+
+/// Below this similarity a neighbour by meaning is not judged at all. At or above it the
+/// rules judge; at or above `supersession-threshold`, what they cannot settle goes to the
+/// language model. Changes told in other words ("I started a new job at Microsoft" after
+/// "I work at Google") are often this far apart.
+const JUDGED_FLOOR: f32 = 0.3;
+
+/// What the judgment of an add decided.
+#[derive(Debug, Default)]
+pub(super) struct Decided {
+    /// Existing memories the new ones replace, already marked.
+    pub(super) replaced: Vec<MemoryRecord>,
+    /// New records that restate what is kept: (position, the kept memory's id). Nothing
+    /// is stored for them.
+    pub(super) restated: Vec<(usize, String)>,
+    /// Existing memories told again, as they are to be written: observed again, with the
+    /// restatement's subjects added.
+    pub(super) observed: Vec<MemoryRecord>,
+}
 
 impl<P: Ports> MemoryService<P> {
     /// Decides what the new records replace. Batch records are marked in place; the
@@ -41,20 +66,22 @@ impl<P: Ports> MemoryService<P> {
         vectors: &[Option<Vec<f32>>],
         people_writes: &mut HashMap<String, PersonRecord>,
         now: DateTime<Utc>,
-    ) -> Result<Vec<MemoryRecord>, Error> {
+    ) -> Result<Decided, Error> {
         let stamp = format_time(now);
+        let threshold = self.ports.settings().supersession_threshold;
         let candidates = self.supersession_candidates(records, vectors, now)?;
-        let judged: Vec<(Candidate, String, bool)> = candidates
+        let judged: Vec<(Candidate, String, Verdict)> = candidates
             .into_iter()
             .map(|c| {
                 let old = self.candidate_content(&c, records);
                 let context = self.rule_context(&records[c.0], people_writes);
-                let verdict = self.verify(&old, &records[c.0].content, &context);
+                let verdict = self.judge(&old, &records[c.0].content, &context, c.2 >= threshold);
                 (c, old, verdict)
             })
+            .filter(|(_, _, v)| matches!(v, Verdict::Same | Verdict::Refinement | Verdict::Change))
             .collect();
         if judged.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Decided::default());
         }
         // The language model may have been asked without the lock: read again, resolve
         // the people again, and keep only verdicts on candidates that are still live and
@@ -74,7 +101,7 @@ impl<P: Ports> MemoryService<P> {
                 (c, old)
             })
             .collect();
-        let (candidates, verdicts): (Vec<Candidate>, Vec<bool>) = judged
+        let (candidates, verdicts): (Vec<Candidate>, Vec<Verdict>) = judged
             .into_iter()
             .filter(|(c, old, _)| {
                 still
@@ -103,15 +130,25 @@ impl<P: Ports> MemoryService<P> {
         vectors: &[Option<Vec<f32>>],
         now: DateTime<Utc>,
     ) -> Result<Vec<Candidate>, Error> {
-        let threshold = self.ports.settings().supersession_threshold;
+        let floor = self.ports.settings().supersession_threshold.min(JUDGED_FLOOR);
         let nearest = loop {
             let mut nearest = Vec::with_capacity(records.len());
             for (new, vector) in records.iter().zip(vectors) {
-                let hits = match vector {
-                    Some(v) => self.ports.index_knn(v, 8, &scope_of(new))?,
+                let mut hits: Vec<IndexHit> = match vector {
+                    Some(v) => self.ports.index_knn(v, NEIGHBOURS, &scope_of(new))?,
                     None => Vec::new(),
                 };
-                nearest.push(hits.into_iter().filter(|h| h.score >= threshold).collect::<Vec<_>>());
+                hits.retain(|h| h.score >= floor);
+                // Neighbours by the attribute's words: a change often means little alike.
+                let terms = judgment::candidate_terms(&new.content);
+                if !terms.is_empty() {
+                    for hit in self.ports.index_text_search(&terms, NEIGHBOURS, &scope_of(new))? {
+                        if !hits.iter().any(|h| h.id == hit.id) {
+                            hits.push(IndexHit { score: 0.0, ..hit });
+                        }
+                    }
+                }
+                nearest.push(hits);
             }
             if self.memories.is_partial() {
                 let ids: Vec<String> = nearest.iter().flatten().map(|h| h.id.clone()).collect();
@@ -124,22 +161,24 @@ impl<P: Ports> MemoryService<P> {
         };
         let mut out = Vec::new();
         for ((i, new), hits) in records.iter().enumerate().zip(nearest) {
-            let Some(vector) = &vectors[i] else { continue };
             let mut mine: Vec<Candidate> = hits
                 .into_iter()
                 .filter(|h| {
                     self.memories
                         .get(&h.id)
-                        .is_some_and(|old| same_slot(old, new) && lifecycle::is_live(old, now))
+                        .is_some_and(|old| within_slot(old, new) && lifecycle::is_live(old, now))
                 })
                 .map(|h| (i, Replaces::Existing(h.id), h.score))
                 .collect();
             for j in 0..i {
-                if let Some(earlier) = &vectors[j] {
-                    let sim = cosine(vector, earlier);
-                    if sim >= threshold && same_slot(&records[j], new) {
-                        mine.push((i, Replaces::Batch(j), sim));
-                    }
+                let sim = match (&vectors[i], &vectors[j]) {
+                    (Some(a), Some(b)) => cosine(a, b),
+                    _ => 0.0,
+                };
+                if within_slot(&records[j], new)
+                    && (sim >= floor || judgment::restates(&records[j].content, &new.content))
+                {
+                    mine.push((i, Replaces::Batch(j), sim));
                 }
             }
             mine.sort_by(|a, b| b.2.total_cmp(&a.2));
@@ -148,66 +187,136 @@ impl<P: Ports> MemoryService<P> {
         Ok(out)
     }
 
-    /// Marks what the verdicts say is replaced: batch records in place; existing memories
-    /// returned, already updated. A memory is replaced once, by the first new record that
-    /// claims it.
+    /// Carries out the verdicts: batch records are marked or dropped in place; existing
+    /// memories come back marked (replaced) or observed again (restated). A memory is
+    /// replaced once, by the first new record that claims it, and a new record that
+    /// restates something is stored for nothing else.
     pub(super) fn apply_verdicts(
         &self,
         records: &mut [MemoryRecord],
         candidates: Vec<Candidate>,
-        verdicts: Vec<bool>,
+        verdicts: Vec<Verdict>,
         stamp: &str,
-    ) -> Vec<MemoryRecord> {
-        let mut replaced: Vec<MemoryRecord> = Vec::new();
+    ) -> Decided {
+        let mut decided = Decided::default();
         let mut taken: HashSet<String> = HashSet::new();
+        let mut restating: HashSet<usize> = HashSet::new();
+        // Restatements first: a fact told again replaces nothing.
+        for ((i, candidate, _), verdict) in candidates.iter().zip(&verdicts) {
+            if *verdict != Verdict::Same || restating.contains(i) {
+                continue;
+            }
+            match candidate {
+                Replaces::Existing(id) => {
+                    let Some(old) = self.memories.get(id) else { continue };
+                    let mut kept = decided
+                        .observed
+                        .iter()
+                        .position(|r| &r.id == id)
+                        .map(|p| decided.observed.remove(p))
+                        .unwrap_or_else(|| old.clone());
+                    observe_again(&mut kept, &records[*i]);
+                    decided.observed.push(kept);
+                    decided.restated.push((*i, id.clone()));
+                }
+                Replaces::Batch(j) => {
+                    if restating.contains(j) {
+                        continue;
+                    }
+                    decided.restated.push((*i, records[*j].id.clone()));
+                }
+            }
+            restating.insert(*i);
+        }
         for ((i, candidate, _), verdict) in candidates.into_iter().zip(verdicts) {
-            if !verdict {
+            if !verdict.replaces() || restating.contains(&i) {
                 continue;
             }
             let new_id = records[i].id.clone();
             match candidate {
                 Replaces::Existing(id) => {
+                    if decided.observed.iter().any(|r| r.id == id) {
+                        continue;
+                    }
+                    if !same_slot(self.memories.get(&id).unwrap_or(&records[i]), &records[i]) {
+                        continue;
+                    }
                     if taken.insert(id.clone())
                         && let Some(old) = self.memories.get(&id)
                     {
                         let mut old = old.clone();
                         old.superseded_at = Some(stamp.to_owned());
                         old.superseded_by_id = Some(new_id);
-                        replaced.push(old);
+                        keep_lifetime(&mut records[i], &old);
+                        decided.replaced.push(old);
                     }
                 }
                 Replaces::Batch(j) => {
+                    if restating.contains(&j) || !same_slot(&records[j], &records[i]) {
+                        continue;
+                    }
                     if records[j].superseded_at.is_none() {
                         records[j].superseded_at = Some(stamp.to_owned());
                         records[j].superseded_by_id = Some(new_id);
+                        let old = records[j].clone();
+                        keep_lifetime(&mut records[i], &old);
                     }
                 }
             }
         }
-        replaced
+        decided
     }
 
-    /// Whether `new` replaces `old`: the language model's clear yes, or, when it cannot
-    /// be asked, the conservative rule. An unclear answer keeps both.
-    fn verify(&self, old: &str, new: &str, context: &supersession::RuleContext) -> bool {
-        match self.ports.complete(&supersession::verification_request(old, new)) {
-            Ok(answer) => match supersession::parse_verdict(&answer) {
-                Some(verdict) => verdict,
-                None => {
-                    let shown: String = answer.chars().take(80).collect();
-                    self.ports.log(
-                        Level::Warn,
-                        &format!("the language model's answer {shown:?} is neither yes nor no; keeping both memories"),
-                    );
-                    false
-                }
-            },
+    /// What `new` is to `old`: the rules' verdict, or, for what they cannot settle among
+    /// neighbours close enough to ask about, the language model's. An unclear answer, or
+    /// none, keeps both.
+    fn judge(&self, old: &str, new: &str, context: &supersession::RuleContext, ask: bool) -> Verdict {
+        let verdict = judgment::judge(old, new, context);
+        if verdict != Verdict::Unsure || !ask {
+            return verdict;
+        }
+        match self.ports.complete(&judgment::judgment_request(old, new)) {
+            Ok(answer) => judgment::parse_judgment(&answer).unwrap_or_else(|| {
+                let shown: String = answer.chars().take(80).collect();
+                self.ports.log(
+                    Level::Warn,
+                    &format!("the language model's answer {shown:?} is not one of same, refinement, change or different; keeping both memories"),
+                );
+                Verdict::Different
+            }),
             Err(e) => {
-                self.ports
-                    .log(Level::Debug, &format!("{}; the supersession rule decides", e.0));
-                supersession::rule_replaces(old, new, context)
+                self.ports.log(Level::Debug, &format!("{}; both memories are kept", e.0));
+                Verdict::Unsure
             }
         }
+    }
+}
+
+/// A memory told again counts as observed again, and is about whoever the new telling
+/// names too.
+fn observe_again(kept: &mut MemoryRecord, told: &MemoryRecord) {
+    let at = told.observed_at.clone().unwrap_or_else(|| told.created_at.clone());
+    let later = kept
+        .observed_at
+        .as_deref()
+        .or(Some(kept.created_at.as_str()))
+        .is_none_or(|was| crate::record::parse_time(was).ok() < crate::record::parse_time(&at).ok());
+    if later {
+        kept.observed_at = Some(at);
+    }
+    for id in &told.subject_person_ids {
+        if !kept.subject_person_ids.contains(id) {
+            kept.subject_person_ids.push(id.clone());
+        }
+    }
+}
+
+/// A fact that replaces a long-lived one keeps at least its lifetime: "I moved to Porto
+/// last month" answers where the user lives as "I live in Lisbon" did, however passing
+/// its words sound. A fact given its own expiry keeps it.
+fn keep_lifetime(new: &mut MemoryRecord, old: &MemoryRecord) {
+    if new.memory_type.is_ephemeral() && !old.memory_type.is_ephemeral() && new.expires_at.is_none() {
+        new.memory_type = old.memory_type;
     }
 }
 
@@ -226,6 +335,20 @@ fn scope_of(new: &MemoryRecord) -> ScopeFilter {
             chat_id: None,
         },
     }
+}
+
+/// Whether a new record may be judged against an older one: the same scope, and the
+/// older one's subjects among the new one's (a restatement may name someone more).
+/// Replacing takes [`same_slot`].
+fn within_slot(old: &MemoryRecord, new: &MemoryRecord) -> bool {
+    let reflection = |r: &MemoryRecord| r.memory_type == crate::memory_type::MemoryType::Reflection;
+    reflection(old) == reflection(new)
+        && old.owner_user_id == new.owner_user_id
+        && old.chat_id == new.chat_id
+        && old
+            .subject_person_ids
+            .iter()
+            .all(|s| new.subject_person_ids.contains(s))
 }
 
 /// Whether two records could state the same fact: the same scope and the same set of

@@ -1,11 +1,11 @@
-//! `tools.call`: runs the agent tools `remember` (an add) and `recall` (a search) and
-//! words the answer for the model. Their schemas and argument parsing are
+//! `tools.call`: runs the agent tools `remember` (an add), `recall` (a search) and
+//! `correct` and words the answer for the model. Their schemas and argument parsing are
 //! `crate::tools`'s.
 
 use serde_json::Value;
 
 use super::MemoryService;
-use crate::api::{Error, SearchQuery};
+use crate::api::{Correction, Error, SearchQuery};
 use crate::ports::Ports;
 use crate::scope::Caller;
 use crate::tools::{bad, fact};
@@ -13,7 +13,7 @@ use crate::tools::{bad, fact};
 impl<P: Ports> MemoryService<P> {
     /// Runs a tool call; see `call` in `wit/tools.wit`.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
-        if !matches!(name, "remember" | "recall") {
+        if !matches!(name, "remember" | "recall" | "correct") {
             return Err(Error::UnknownTool(name.to_owned()));
         }
         let args: Value =
@@ -21,11 +21,34 @@ impl<P: Ports> MemoryService<P> {
         if !args.is_object() {
             return Err(bad("the arguments must be a JSON object"));
         }
-        if name == "remember" {
-            self.remember(caller, &args)
-        } else {
-            self.recall(caller, &args)
+        match name {
+            "remember" => self.remember(caller, &args),
+            "recall" => self.recall(caller, &args),
+            _ => self.correct_tool(caller, &args),
         }
+    }
+
+    fn correct_tool(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
+        let text = |field: &str| {
+            args[field]
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| bad(format!("correct needs an `{field}` string")))
+        };
+        let (id, content) = (text("id")?, text("content")?);
+        let correction = Correction {
+            content,
+            ..Default::default()
+        };
+        let added = self.correct(caller, &id, correction)?;
+        let new = &added.memories[0];
+        Ok(match added.superseded.first() {
+            Some((old, _)) => format!(
+                "Corrected: \"{}\" replaces \"{}\" (id {}).",
+                new.content, old.content, new.id
+            ),
+            None => format!("Nothing to correct: memory {} already says that.", new.id),
+        })
     }
 
     fn remember(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
@@ -46,8 +69,14 @@ impl<P: Ports> MemoryService<P> {
             return Err(bad("remember needs `content` or a non-empty `facts` list"));
         }
         let added = self.add_batch(caller, items)?;
-        let n = added.memories.len();
+        let mut ids: Vec<&str> = added.memories.iter().map(|m| m.id.as_str()).collect();
+        ids.dedup();
+        let known = ids.iter().filter(|id| added.restated.iter().any(|r| r == *id)).count();
+        let n = ids.len() - known;
         let mut text = format!("Remembered {n} fact{}.", if n == 1 { "" } else { "s" });
+        if known > 0 {
+            text.push_str(&format!(" Already known: {known}."));
+        }
         for (old, _) in &added.superseded {
             text.push_str(&format!(" It replaces: \"{}\".", old.content));
         }
@@ -75,9 +104,10 @@ impl<P: Ports> MemoryService<P> {
             lines.push("No matching memories.".to_owned());
         }
         for h in &results.hits {
+            let id = &h.memory.id;
             match h.subjects.as_slice() {
-                [] => lines.push(format!("- {}", h.memory.content)),
-                names => lines.push(format!("- {} (about {})", h.memory.content, names.join(", "))),
+                [] => lines.push(format!("- {} (id {id})", h.memory.content)),
+                names => lines.push(format!("- {} (about {}; id {id})", h.memory.content, names.join(", "))),
             }
         }
         Ok(lines.join("\n"))

@@ -6,7 +6,7 @@ use chrono::{DateTime, Datelike, TimeDelta, Utc};
 
 use super::{MAX_CONTENT_BYTES, MAX_EXPIRES_DAYS, MemoryService};
 use crate::api::{Error, NewMemory};
-use crate::memory_type::classify;
+use crate::lifetime::{self, Lifetime};
 use crate::ports::Ports;
 use crate::record::{MemoryRecord, RECORD_VERSION, format_time, parse_time};
 use crate::scope::{Caller, Scope};
@@ -43,14 +43,25 @@ impl<P: Ports> MemoryService<P> {
             Some(days) => Some(format_time(now + TimeDelta::days(i64::from(days)))),
             None => None,
         };
-        let observed_at = match item.observed_at {
+        let observed = match item.observed_at {
             Some(t) => {
                 let t = parse_time(&t).map_err(Error::InvalidInput)?;
                 check_year("observed-at", t)?;
-                Some(format_time(t))
+                Some(t)
             }
             None => None,
         };
+        let observed_at = observed.map(format_time);
+        // Untyped, the words decide the type, and a moment they name the expiry, counted
+        // from when the fact was said.
+        let lifetime = match item.memory_type {
+            Some(memory_type) => Lifetime {
+                memory_type,
+                expires_at: None,
+            },
+            None => lifetime::infer(&content, observed.unwrap_or(now)),
+        };
+        let expires_at = expires_at.or_else(|| lifetime.expires_at.map(format_time));
         let (owner_user_id, chat_id) = match scope {
             Scope::Personal { owner_user_id } => (Some(owner_user_id), None),
             Scope::Group { chat_id } => (None, Some(chat_id)),
@@ -58,7 +69,7 @@ impl<P: Ports> MemoryService<P> {
         Ok(MemoryRecord {
             id: self.ports.new_id(),
             version: RECORD_VERSION,
-            memory_type: item.memory_type.unwrap_or_else(|| classify(&content)),
+            memory_type: lifetime.memory_type,
             content,
             embedding: None,
             created_at: format_time(now),

@@ -25,7 +25,9 @@ use std::io::Write as _;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use ash_memory::{Caller, Clock, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery, Turn};
+use ash_memory::{
+    Caller, Clock, Correction, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery, Turn,
+};
 
 /// Long-term memory for AI agents, with its policy in a sandboxed WebAssembly component.
 #[derive(Debug, Parser)]
@@ -141,6 +143,22 @@ enum Command {
     Delete { id: String },
     /// Vouch for a memory: it never decays, however long nobody recalls it
     Confirm { id: String },
+    /// Fix what a memory says: the new text replaces it, and its history keeps both
+    Correct {
+        /// The memory's id, or a unique prefix of 8 or more characters
+        id: String,
+        /// The corrected fact, in words
+        text: String,
+        /// A new type [default: the memory's]
+        #[arg(long = "type", value_name = "T", value_parser = parse_type)]
+        memory_type: Option<MemoryType>,
+        /// Forget it after this many days
+        #[arg(long, value_name = "N")]
+        expires_days: Option<u32>,
+        /// Who it is about, instead of the memory's subjects
+        #[arg(long = "subject", value_name = "REF")]
+        subjects: Vec<String>,
+    },
     /// Show the chain of memories that replaced one another, oldest first
     History { id: String },
     /// Archive superseded, expired and decayed memories
@@ -522,6 +540,21 @@ pub fn run() -> Result<()> {
         Command::RebuildIndex => out.rebuilt(&store.rebuild_index()?),
         Command::Stats => out.stats(&store.stats()?),
         Command::Confirm { id } => out.confirmed(&store.confirm(&caller, &id)?),
+        Command::Correct {
+            id,
+            text,
+            memory_type,
+            expires_days,
+            subjects,
+        } => {
+            let correction = Correction {
+                content: text,
+                memory_type,
+                expires_in_days: expires_days,
+                subjects: (!subjects.is_empty()).then_some(subjects),
+            };
+            out.corrected(&store.correct(&caller, &id, &correction)?)
+        }
         Command::Reflect => out.reflection(&store.reflect(&caller)?),
         Command::Doctor { fix } => {
             let findings = store.doctor(fix)?;

@@ -82,7 +82,13 @@ impl Output {
             let mut v = wire::memory(m);
             v["superseded"] = Value::Array(a.superseded.iter().map(|(old, _)| wire::memory(old)).collect());
             v["evicted"] = wire::memories(&a.evicted);
+            v["restated"] = Value::Bool(a.restated.contains(&m.id));
             return print_json(&v);
+        }
+        if a.restated.contains(&m.id) {
+            say!("Already known {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
+            say!("  (told again: nothing new stored; counted as observed now)");
+            return;
         }
         say!("Remembered {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
         if let Some(at) = &m.expires_at {
@@ -456,6 +462,21 @@ impl Output {
                 (false, false) => "WARN ",
             };
             say!("{mark} {:<16} {}", f.check, f.detail);
+        }
+    }
+
+    /// A correction: the new memory and the one it replaces.
+    pub fn corrected(&self, a: &Added) {
+        let Some(m) = a.memories.first() else { return };
+        if self.json {
+            return print_json(&wire::added(a));
+        }
+        match a.superseded.first() {
+            Some((old, _)) => {
+                say!("Corrected {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
+                say!("  replaces {} {}", old.id, old.content);
+            }
+            None => say!("Nothing to correct: {} already says {}", m.id, m.content),
         }
     }
 

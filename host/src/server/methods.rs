@@ -7,7 +7,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use ash_memory::{Caller, Error, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery, Turn};
+use ash_memory::{
+    Caller, Correction, Error, ListOptions, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery, Turn,
+};
 
 use super::rpc::RpcError;
 use super::session::Session;
@@ -85,6 +87,16 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
         "memory.delete" => {
             let p: IdParams = parse(params)?;
             Box::new(move |s| Ok(json!({ "deleted": s.delete(&caller, &p.memory_id)? })))
+        }
+        "memory.correct" => {
+            let p: CorrectParams = parse(params)?;
+            let correction = Correction {
+                content: p.content,
+                memory_type: p.memory_type.map(|t| memory_type(&t)).transpose()?,
+                expires_in_days: p.expires_days,
+                subjects: p.subjects,
+            };
+            Box::new(move |s| Ok(wire::added(&s.correct(&caller, &p.memory_id, &correction)?)))
         }
         "memory.get" => {
             let p: IdParams = parse(params)?;
@@ -208,6 +220,16 @@ struct AddParams {
     shared: bool,
     observed_at: Option<String>,
     context: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CorrectParams {
+    memory_id: String,
+    content: String,
+    memory_type: Option<String>,
+    expires_days: Option<u32>,
+    subjects: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]

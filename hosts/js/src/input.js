@@ -78,6 +78,21 @@ export function newMemory(item) {
   };
 }
 
+/**
+ * A correction: `{ content, memoryType, expiresInDays, subjects }` or its text. An absent
+ * `memoryType` or `subjects` keeps the memory's.
+ */
+export function correction(c) {
+  if (typeof c === "string") c = { content: c };
+  if (!c || typeof c !== "object") throw bad("a correction must be { content, ... } or its text");
+  return {
+    content: text(c.content, "content"),
+    memoryType: memoryType(pick(c, "memoryType", "memory_type")),
+    expiresInDays: optionalU32(pick(c, "expiresInDays", "expires_days"), "expiresInDays"),
+    subjects: c.subjects === undefined || c.subjects === null ? undefined : texts(c.subjects, "subjects"),
+  };
+}
+
 /** List options: `{ limit, memoryType, includeExpired, includeSuperseded }`. */
 export function listOptions(o) {
   o = o ?? {};

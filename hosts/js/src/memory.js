@@ -254,6 +254,19 @@ export class Memory {
     return this.call("memories", (p) => p.memories.delete(input.caller(caller), input.text(id, "id")));
   }
 
+  /**
+   * Corrects a memory the caller may change: the new text (`{ content, memoryType,
+   * expiresInDays, subjects }` or the text alone) is stored as a new memory that replaces
+   * it, so that `history` shows both. An absent `memoryType` or `subjects` keeps the
+   * memory's. A correction that says what the memory already says answers with it, in
+   * `restated`.
+   */
+  async correct(caller, id, correction) {
+    const c = input.caller(caller);
+    const wit = input.correction(correction);
+    return wire.added(this.call("memories", (p) => p.memories.correct(c, input.text(id, "id"), wit)));
+  }
+
   // ---- recall ----
 
   /** Hybrid search within the caller's scope: `{ hits, notices }`. */

@@ -35,7 +35,7 @@ function checkFields(params, fields) {
   return out;
 }
 
-/** One member, typed: "string", "string?", "u32?", "bool=", "strings=", "any". */
+/** One member, typed: "string", "string?", "u32?", "bool=", "strings=", "strings?", "any". */
 function field(params, key, type) {
   const v = params[key];
   const optional = type.endsWith("?");
@@ -137,6 +137,17 @@ export async function callMethod(mem, method, rawParams = {}) {
     case "memory.delete": {
       const p = checkFields(params, { memory_id: "string" });
       return { deleted: await mem.delete(caller, p.memory_id) };
+    }
+    case "memory.correct": {
+      const p = checkFields(params, {
+        memory_id: "string", content: "string", memory_type: "string?", expires_days: "u32?", subjects: "strings?",
+      });
+      return mem.correct(caller, p.memory_id, {
+        content: p.content,
+        memoryType: memoryType(p.memory_type),
+        expiresInDays: p.expires_days,
+        subjects: p.subjects,
+      });
     }
     case "memory.get": {
       const p = checkFields(params, { memory_id: "string" });

@@ -43,12 +43,16 @@ export function search(r) {
   return { hits: r.hits.map(hit), notices: r.notices };
 }
 
-/** What an add stored, replaced (each with the id that replaced it) and evicted. */
+/**
+ * What an add stored, replaced (each with the id that replaced it), evicted, and found
+ * already stored (`restated`, ids).
+ */
 export function added(a) {
   return {
     memories: memories(a.memories),
     superseded: a.superseded.map(([old, by]) => ({ memory: memory(old), superseded_by_id: by })),
     evicted: memories(a.evicted),
+    restated: a.restated,
   };
 }
 

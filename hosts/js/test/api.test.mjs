@@ -14,6 +14,7 @@ import {
 } from "../src/index.js";
 import Database from "better-sqlite3";
 import { Home } from "../src/home.js";
+import { callMethod } from "../src/rpc.js";
 import { scratchDir } from "./helpers/scratch.mjs";
 
 const NOW = "2026-03-01T12:00:00Z";
@@ -67,6 +68,7 @@ test("results carry exactly the fields of their public types", async () => {
   const sarah = await mem.people.add(alice, { name: "Sarah", relation: "sister" });
   assert.deepEqual(sorted(sarah), ["aliases", "created_at", "id", "name", "relation", "relationships", "updated_at"]);
   const added = await mem.add(alice, { content: "Sarah likes jazz", subjects: ["Sarah"] });
+  assert.deepEqual(sorted(added), ["evicted", "memories", "restated", "superseded"]);
   assert.deepEqual(sorted(added.memories[0]), [...MEMORY_FIELDS].sort());
   assert.equal(added.memories[0].archive_reason, null, "an absent option is null");
   const hit = (await mem.search(alice, { query: "jazz" })).hits[0];
@@ -86,6 +88,58 @@ test("a caller sees only their own and their chat's memories", async () => {
   assert.equal((await mem.list({ user: "alice", chat: "team" })).length, 2);
   const [id] = (await mem.list(alice)).map((m) => m.id);
   await assert.rejects(mem.get({ user: "bob" }, id), MemoryNotFoundError);
+  mem.close();
+});
+
+test("a correction replaces the memory, history keeps both, and telling it again is a restatement", async () => {
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW, ids: "sequential" });
+  const old = (await mem.add(alice, { content: "I live in Berlin" })).memories[0];
+  const corrected = await mem.correct(alice, old.id, { content: "I live in Hamburg" });
+  assert.equal(corrected.memories.length, 1);
+  const fixed = corrected.memories[0];
+  assert.notEqual(fixed.id, old.id);
+  assert.equal(fixed.content, "I live in Hamburg");
+  assert.equal(fixed.memory_type, old.memory_type, "no memoryType keeps the memory's");
+  assert.equal(fixed.superseded_by_id, null);
+  assert.deepEqual(
+    corrected.superseded.map((s) => [s.memory.id, s.memory.content, s.memory.superseded_by_id, s.superseded_by_id]),
+    [[old.id, "I live in Berlin", fixed.id, fixed.id]],
+  );
+  assert.deepEqual([corrected.evicted, corrected.restated], [[], []]);
+  assert.deepEqual((await mem.history(alice, fixed.id)).map((m) => m.content), ["I live in Berlin", "I live in Hamburg"]);
+  assert.deepEqual((await mem.list(alice)).map((m) => m.id), [fixed.id]);
+  // Another user cannot see the memory, so cannot correct it: nothing changes.
+  const before = snapshot(home);
+  await assert.rejects(mem.correct({ user: "bob" }, fixed.id, { content: "I live in Munich" }), MemoryNotFoundError);
+  await assert.rejects(mem.correct(alice, fixed.id, { content: 42 }), InvalidInputError);
+  assert.deepEqual(snapshot(home), before);
+  // The corrected fact told again writes nothing and answers with the memory kept.
+  const again = await mem.add(alice, { content: "i live in hamburg!" });
+  assert.deepEqual(again.restated, [fixed.id]);
+  assert.deepEqual(again.memories.map((m) => m.id), [fixed.id]);
+  assert.deepEqual((await mem.list(alice)).map((m) => m.id), [fixed.id]);
+  mem.close();
+});
+
+test("memory.correct over RPC: the parameters of the Rust server, the answer of memory.add", async () => {
+  const mem = await openMemory({ home: tmp(), now: NOW, ids: "sequential" });
+  const added = await callMethod(mem, "memory.add", { user_id: "alice", content: "I live in Berlin" });
+  assert.deepEqual(sorted(added), ["evicted", "memories", "restated", "superseded"]);
+  const id = added.memories[0].id;
+  await assert.rejects(callMethod(mem, "memory.correct", { memory_id: id }), /missing field `content`/);
+  await assert.rejects(callMethod(mem, "memory.correct", { memory_id: id, content: "x", expires_in_days: 3 }), /unknown field `expires_in_days`/);
+  await assert.rejects(callMethod(mem, "memory.correct", { memory_id: id, content: "x", subjects: "Sarah" }), /invalid type for `subjects`/);
+  await assert.rejects(callMethod(mem, "memory.correct", { memory_id: id, content: "x", memory_type: "mood" }), /unknown memory_type/);
+  const corrected = await callMethod(mem, "memory.correct", {
+    user_id: "alice", memory_id: id, content: "I live in Hamburg", memory_type: "identity", expires_days: null, subjects: null,
+  });
+  assert.deepEqual(sorted(corrected), ["evicted", "memories", "restated", "superseded"]);
+  assert.equal(corrected.superseded[0].superseded_by_id, corrected.memories[0].id);
+  await assert.rejects(
+    callMethod(mem, "memory.correct", { user_id: "bob", memory_id: corrected.memories[0].id, content: "I live in Munich" }),
+    MemoryNotFoundError,
+  );
   mem.close();
 });
 

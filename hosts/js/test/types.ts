@@ -6,7 +6,7 @@
 import {
   openMemory, Memory, MemoryRecord, SearchHit, Person, ContextBlock, GcReport, MemoryType,
   ArchiveReason, StaticEmbedder, OpenAiLlm, HttpClient, MemoryNotFoundError, PastMessage,
-  StoredTurn, Extraction, Profile,
+  StoredTurn, Extraction, Profile, Added, Correction,
 } from "../index.js";
 
 const memoryKeys: Record<keyof MemoryRecord, true> = {
@@ -14,6 +14,7 @@ const memoryKeys: Record<keyof MemoryRecord, true> = {
   owner_user_id: true, chat_id: true, subject_person_ids: true, source: true, expires_at: true,
   superseded_at: true, superseded_by_id: true, embedded: true, archived_at: true, archive_reason: true,
 };
+const addedKeys: Record<keyof Added, true> = { memories: true, superseded: true, evicted: true, restated: true };
 const hitKeys: Record<keyof SearchHit, true> = { ...memoryKeys, score: true, similarity: true, subjects: true };
 const personKeys: Record<keyof Person, true> = {
   id: true, name: true, relation: true, aliases: true, created_at: true, updated_at: true, relationships: true,
@@ -42,6 +43,13 @@ async function main() {
   const m: Memory = await openMemory({ home: "/tmp/x", ids: "sequential" });
   const a = await m.add({ user: "alice" }, { content: "x" });
   const r: MemoryRecord = a.memories[0];
+  const restated: string[] = a.restated;
+  const fix: Correction = { content: "y", memoryType: "identity", expiresInDays: 30, subjects: ["Sarah"] };
+  const corrected: Added = await m.correct({ user: "alice" }, r.id, fix);
+  const replaced: string = corrected.superseded[0].superseded_by_id;
+  await m.correct("alice", r.id, "z");
+  // @ts-expect-error: a correction needs its text
+  await m.correct("alice", r.id, { memoryType: "identity" });
   // Absent options are null, and enum cases are spelled as in the JSONL.
   const expires: string | null = r.expires_at;
   // @ts-expect-error: an absent option is null, never undefined
@@ -73,7 +81,7 @@ async function main() {
   console.log(expires, never, mood, similarity, related, block.estimated_tokens, reason, findings[0].ok);
   console.log(r.id, hits[0].score, new StaticEmbedder().dimension(), new OpenAiLlm(new HttpClient(), "u", "m").isRemote());
   console.log(hitKeys, personKeys, contextKeys, reasons, types);
-  console.log(pastMessageKeys, storedTurnKeys, extractionKeys, profileKeys);
+  console.log(pastMessageKeys, storedTurnKeys, extractionKeys, profileKeys, addedKeys, restated, replaced);
   try { await m.get("alice", "nope"); } catch (e) { if (e instanceof MemoryNotFoundError) console.log(e.kind); }
 }
 main();

@@ -10,8 +10,10 @@ import pytest
 
 import ash_memory
 from ash_memory import (
-    Busy, InvalidInput, Memory, MemoryError, MemoryNotFound, PersonNotFound, SecretRefused, UnknownTool,
+    Busy, InvalidInput, InvalidParams, Memory, MemoryError, MemoryNotFound, PersonNotFound, SecretRefused,
+    UnknownTool,
 )
+from ash_memory import rpc
 from conftest import snapshot
 
 NOW = "2026-03-01T12:00:00Z"
@@ -28,7 +30,7 @@ def test_add_search_list_and_shapes(m: Memory):
     assert added.memory.id == "00000000-0000-4000-8000-000000000001"
     assert added.memory.created_at == "2026-03-01T12:00:00+00:00"
     d = added.to_dict()
-    assert set(d) == {"memories", "superseded", "evicted"}
+    assert set(d) == {"memories", "superseded", "evicted", "restated"} and d["restated"] == []
     assert d["memories"][0]["memory_type"] == "identity" and d["memories"][0]["embedded"] is True
     results = m.search("What should I avoid eating?", user="alice", limit=3)
     assert [h.memory.id for h in results] == [added.memory.id]
@@ -99,6 +101,57 @@ def test_people_tools_context_history_delete_gc(m: Memory):
     report = m.gc()
     assert [a.reason for a in report.archived] == ["superseded"]
     assert report.to_dict()["counts"] == {"superseded": 1}
+
+
+def test_correct_replaces_the_memory_and_history_keeps_both(m: Memory, home: Path):
+    berlin = m.add("I live in Berlin", user="alice").memory
+    fixed = m.correct(berlin.id, "I live in Hamburg", user="alice")
+    hamburg = fixed.memory
+    assert [x.content for x in fixed.memories] == ["I live in Hamburg"] and hamburg.id != berlin.id
+    assert (hamburg.source, hamburg.owner_user_id, hamburg.memory_type) == ("correction", "alice", berlin.memory_type)
+    assert [(s.memory.id, s.superseded_by_id) for s in fixed.superseded] == [(berlin.id, hamburg.id)]
+    assert fixed.superseded[0].memory.superseded_by_id == hamburg.id
+    assert (fixed.evicted, fixed.restated) == ([], [])
+    assert fixed.to_dict()["superseded"][0]["superseded_by_id"] == hamburg.id
+    chain = m.history(hamburg.id, user="alice")
+    assert [(x.id, x.content) for x in chain] == [(berlin.id, "I live in Berlin"), (hamburg.id, "I live in Hamburg")]
+    assert chain[0].superseded_by_id == hamburg.id and chain[1].superseded_by_id is None
+    assert [x.content for x in m.list(user="alice")] == ["I live in Hamburg"]
+    before = snapshot(home)
+    with pytest.raises(MemoryNotFound) as e:
+        m.correct(hamburg.id, "I live in Munich", user="bob")
+    assert e.value.kind == "memory_not_found"
+    with pytest.raises(InvalidInput) as e:
+        m.correct(berlin.id, "I live in Munich", user="alice")
+    assert hamburg.id in str(e.value), "a replaced memory is not corrected: its replacement names itself"
+    assert snapshot(home) == before
+    again = m.add("i live in hamburg!", user="alice")
+    assert again.restated == [hamburg.id] and [x.id for x in again.memories] == [hamburg.id]
+    assert again.superseded == [] and again.to_dict()["restated"] == [hamburg.id]
+    assert [x.content for x in m.list(user="alice")] == ["I live in Hamburg"]
+
+
+def test_correct_over_json_rpc(m: Memory):
+    berlin = rpc.call(m, "memory.add", {"user_id": "alice", "content": "I live in Berlin"})["memories"][0]
+    fixed = rpc.call(m, "memory.correct", {"user_id": "alice", "memory_id": berlin["id"],
+                                           "content": "I live in Hamburg", "subjects": None})
+    assert set(fixed) == {"memories", "superseded", "evicted", "restated"} and fixed["restated"] == []
+    hamburg = fixed["memories"][0]
+    assert hamburg["content"] == "I live in Hamburg" and hamburg["memory_type"] == berlin["memory_type"]
+    assert fixed["superseded"][0]["memory"]["id"] == berlin["id"]
+    assert fixed["superseded"][0]["superseded_by_id"] == hamburg["id"]
+    history = rpc.call(m, "memory.history", {"user_id": "alice", "memory_id": hamburg["id"]})["memories"]
+    assert [x["id"] for x in history] == [berlin["id"], hamburg["id"]]
+    for bad in ({"memory_id": hamburg["id"]}, {"memory_id": hamburg["id"], "content": "x", "shared": True},
+                {"memory_id": hamburg["id"], "content": "x", "memory_type": "mood"},
+                {"memory_id": hamburg["id"], "content": "x", "subjects": "Sarah"},
+                {"memory_id": hamburg["id"], "content": "x", "expires_days": -1}):
+        with pytest.raises(InvalidParams):
+            rpc.call(m, "memory.correct", {"user_id": "alice", **bad})
+    with pytest.raises(MemoryNotFound):
+        rpc.call(m, "memory.correct", {"user_id": "bob", "memory_id": hamburg["id"], "content": "I live in Munich"})
+    again = rpc.call(m, "memory.add", {"user_id": "alice", "content": "i live in hamburg!"})
+    assert again["restated"] == [hamburg["id"]] and again["memories"][0]["id"] == hamburg["id"]
 
 
 def test_compact_and_doctor(m: Memory, home: Path):

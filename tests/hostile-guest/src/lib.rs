@@ -38,6 +38,7 @@ mod component {
                 memories: Vec::new(),
                 superseded: Vec::new(),
                 evicted: Vec::new(),
+                restated: Vec::new(),
             })
         }
         fn import_facts(
@@ -60,6 +61,9 @@ mod component {
             Err(memories::Error::NotFound(id))
         }
         fn confirm(_c: Caller, id: String) -> Result<Memory, memories::Error> {
+            Err(memories::Error::NotFound(id))
+        }
+        fn correct(_c: Caller, id: String, _fix: memories::Correction) -> Result<memories::Added, memories::Error> {
             Err(memories::Error::NotFound(id))
         }
         fn reflect(_c: Caller) -> Result<memories::Reflection, memories::Error> {

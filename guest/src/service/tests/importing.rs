@@ -117,15 +117,12 @@ fn running_an_import_again_stores_nothing_twice_and_brings_nothing_back() {
 #[test]
 fn with_a_language_model_the_model_judges_the_candidates() {
     let mut s = evolving();
-    *s.ports().llm_answer.borrow_mut() = Some("no".into());
+    s.ports().settings.borrow_mut().supersession_threshold = 0.3;
+    *s.ports().llm_answer.borrow_mut() = Some("different".into());
     let report = s
-        .import(
-            &alice_alone(),
-            facts(&["My favorite color is red", "My favorite color is blue"]),
-            false,
-        )
+        .import(&alice_alone(), facts(&["I like dogs", "I like cats"]), false)
         .unwrap();
-    assert_eq!((report.added, report.superseded), (2, 0), "the model said no");
+    assert_eq!((report.added, report.superseded), (2, 0), "the model said different");
     assert!(s.ports().llm_calls.get() >= 2, "the probe and the verdict");
 }
 

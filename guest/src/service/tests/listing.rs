@@ -75,7 +75,7 @@ fn home() -> MemoryService<FakePorts> {
     s.add(&alone, typed("I prefer tea to coffee", MemoryType::Preference))
         .unwrap();
     *s.ports.now.borrow_mut() = "2026-03-03T12:00:00.000000100+00:00".into();
-    s.add(&alone, NewMemory::text("I moved the bees to the orchard"))
+    s.add(&alone, NewMemory::text("I planted pear trees in the orchard"))
         .unwrap();
     s.delete(&alone, &doomed).unwrap();
     // Written again, later: it keeps its moment and its place among its equals.
@@ -138,7 +138,7 @@ fn a_list_from_the_index_is_the_whole_files() {
             "My favorite color is blue",
             "We meet at the harbour cafe",
             // Equal whole microseconds: the last written first.
-            "I moved the bees to the orchard",
+            "I planted pear trees in the orchard",
             "I prefer tea to coffee",
             "I prefer aisle seats on trains",
         ],

@@ -40,12 +40,26 @@ fn profile_home() -> MemoryService<FakePorts> {
         )
         .unwrap();
     }
-    // The 30 newest preferences make one note, in three spellings: the profile's walk goes
-    // past the first 40 it asks for.
+    // The 30 newest preferences make one note, in thirty spellings that differ only in
+    // case (the newest all lower case): the profile's walk goes past the first 40 it asks
+    // for. One import each: an add would keep the first and count the others as told
+    // again, but a store written before restatements were recognised holds them all.
     for i in 0..30 {
-        let note = ["I like green tea", "I LIKE GREEN TEA", "i like green tea"][i % 3];
+        let mut mask = 29 - i;
+        let note: String = "i like green tea"
+            .chars()
+            .map(|c| {
+                if !c.is_alphabetic() {
+                    return c;
+                }
+                let upper = mask & 1 == 1;
+                mask >>= 1;
+                if upper { c.to_ascii_uppercase() } else { c }
+            })
+            .collect();
         let at = format!("2025-03-{:02}T00:00:00+00:00", i + 1);
-        s.add(&alice, typed(note, MemoryType::Preference, &at)).unwrap();
+        s.import(&alice, vec![typed(&note, MemoryType::Preference, &at)], false)
+            .unwrap();
     }
     let mut relationship = with_subjects("Sarah is my sister", &["Sarah"]);
     relationship.memory_type = Some(MemoryType::Relationship);

@@ -93,27 +93,99 @@ fn facts_that_can_both_be_true_are_kept() {
 }
 
 #[test]
-fn the_language_model_decides_when_it_answers_and_only_a_clear_yes_counts() {
+fn the_language_model_settles_what_the_rules_cannot_and_is_read_strictly() {
     let mut s = evolving();
+    s.ports().settings.borrow_mut().supersession_threshold = 0.3;
+    // Liking dogs and liking cats: the rules cannot tell whether one replaces the other.
     *s.ports().llm_answer.borrow_mut() = Some("no".into());
+    s.add(&alice(), NewMemory::text("I like dogs")).unwrap();
+    assert!(
+        s.add(&alice(), NewMemory::text("I like cats"))
+            .unwrap()
+            .superseded
+            .is_empty()
+    );
+    *s.ports().llm_answer.borrow_mut() = Some("Change, it probably does".into());
+    assert!(
+        s.add(&alice(), NewMemory::text("I like birds"))
+            .unwrap()
+            .superseded
+            .is_empty()
+    );
+    let asked = s.ports().llm_calls.get();
+    assert!(asked >= 2, "the model was asked about the unsure pairs");
+    *s.ports().llm_answer.borrow_mut() = Some("Change.".into());
+    let added = s.add(&alice(), NewMemory::text("I like hamsters")).unwrap();
+    assert_eq!(
+        added.superseded.len(),
+        3,
+        "dogs, cats and birds all replaced by hamsters"
+    );
+    // What the rules settle is not put to the model, whatever it would say.
+    *s.ports().llm_answer.borrow_mut() = Some("different".into());
     s.add(&alice(), NewMemory::text("My favorite color is red")).unwrap();
+    let calls = s.ports().llm_calls.get();
+    let blue = s.add(&alice(), NewMemory::text("My favorite color is blue")).unwrap();
+    assert_eq!(blue.superseded.len(), 1, "the rules see a change");
+    assert_eq!(s.ports().llm_calls.get(), calls, "and ask nobody");
+}
+
+#[test]
+fn a_fact_told_again_is_kept_once_and_observed_again() {
+    let mut s = evolving();
+    let first = s.add(&alice(), NewMemory::text("I like jazz music")).unwrap();
+    let id = first.memories[0].id.clone();
+    for again in [
+        "I like jazz music.",
+        "i like Jazz music",
+        "I really like jazz music",
+        "I like jazz music!",
+    ] {
+        let added = s.add(&alice(), NewMemory::text(again)).unwrap();
+        assert_eq!(added.restated, [id.clone()], "{again}");
+        assert_eq!(added.memories[0].id, id, "{again}: answered with the kept memory");
+    }
+    let batch = s
+        .add_batch(
+            &alice(),
+            vec![
+                NewMemory::text("I drive a blue Volvo"),
+                NewMemory::text("I drive a blue Volvo."),
+                NewMemory::text("I drive a blue volvo"),
+            ],
+        )
+        .unwrap();
+    assert!(batch.restated.is_empty(), "new in this call");
     assert!(
-        s.add(&alice(), NewMemory::text("My favorite color is blue"))
-            .unwrap()
-            .superseded
-            .is_empty()
+        batch.memories.iter().all(|m| m.id == batch.memories[0].id),
+        "stored once"
     );
-    *s.ports().llm_answer.borrow_mut() = Some("Yes, it probably does".into());
+    let live: Vec<String> = s
+        .list(&alice(), &ListOptions::default())
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(live, ["I drive a blue Volvo", "I like jazz music"]);
+}
+
+#[test]
+fn a_change_in_other_words_replaces_and_keeps_the_lifetime() {
+    let mut s = evolving();
+    s.add(&alice(), NewMemory::text("I live in Lisbon")).unwrap();
+    let moved = s.add(&alice(), NewMemory::text("I moved to Porto last month")).unwrap();
+    assert_eq!(moved.superseded.len(), 1, "{moved:?}");
     assert!(
-        s.add(&alice(), NewMemory::text("My favorite color is green"))
-            .unwrap()
-            .superseded
-            .is_empty()
+        !moved.memories[0].memory_type.is_ephemeral(),
+        "where the user lives lasts: {:?}",
+        moved.memories[0].memory_type
     );
-    *s.ports().llm_answer.borrow_mut() = Some("Yes.".into());
-    let added = s.add(&alice(), NewMemory::text("My favorite color is teal")).unwrap();
-    assert_eq!(added.superseded.len(), 3, "red, blue and green all replaced by teal");
-    assert!(s.ports().llm_calls.get() >= 4);
+    s.add(&alice(), NewMemory::text("I work at Google")).unwrap();
+    let job = s
+        .add(&alice(), NewMemory::text("I started a new job at Microsoft"))
+        .unwrap();
+    assert_eq!(job.superseded.len(), 1, "found by the attribute's words: {job:?}");
+    assert_eq!(job.superseded[0].0.content, "I work at Google");
 }
 
 #[test]

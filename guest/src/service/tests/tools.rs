@@ -28,5 +28,31 @@ fn tool_calls_validate_before_writing() {
         .unwrap();
     assert_eq!(ok, "Remembered 1 fact.");
     let recalled = s.tool_call(&alice(), "recall", r#"{"query": "tea"}"#).unwrap();
-    assert_eq!(recalled, "- I like tea");
+    let id = "00000000-0000-4000-8000-000000000001";
+    assert_eq!(recalled, format!("- I like tea (id {id})"));
+}
+
+#[test]
+fn correct_replaces_what_recall_showed_and_only_for_its_owner() {
+    let mut s = service();
+    s.tool_call(&alice(), "remember", r#"{"content": "I live in Berlin"}"#)
+        .unwrap();
+    let id = s.list(&alice(), &Default::default()).unwrap()[0].id.clone();
+    let bob = crate::scope::Caller::new(Some("bob"), None);
+    let args = format!(r#"{{"id": "{id}", "content": "I live in Hamburg"}}"#);
+    assert!(matches!(s.tool_call(&bob, "correct", &args), Err(Error::NotFound(_))));
+    let answer = s.tool_call(&alice(), "correct", &args).unwrap();
+    assert!(
+        answer.starts_with("Corrected: \"I live in Hamburg\" replaces \"I live in Berlin\""),
+        "{answer}"
+    );
+    let history = s.history(&alice(), &id).unwrap();
+    let chain: Vec<&str> = history.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(chain, ["I live in Berlin", "I live in Hamburg"]);
+    assert!(matches!(
+        s.tool_call(&alice(), "correct", &args),
+        Err(Error::InvalidInput(m)) if m.contains("already replaced")
+    ));
+    let missing = s.tool_call(&alice(), "correct", r#"{"id": "x"}"#);
+    assert!(matches!(missing, Err(Error::InvalidInput(m)) if m.contains("content")));
 }

@@ -1,6 +1,6 @@
 //! The MCP tools: their definitions (names, descriptions written for a model, JSON
 //! schemas), their arguments, and their answers as short text a model reads well.
-//! `remember` and `recall` are the policy component's own tools (seed 002's shapes),
+//! `remember`, `recall` and `correct` are the policy component's own tools (seed 002's shapes),
 //! run through `tools.call`, so every surface answers them alike.
 
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use crate::server::worker::Worker;
 const DEFAULT_LIST: u32 = 20;
 const MAX_LIST: u32 = 200;
 
-/// Every tool: the component's `remember` and `recall`, then the host's own.
+/// Every tool: the component's `remember`, `recall` and `correct`, then the host's own.
 pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
     let mut tools = Vec::new();
     for schema in component_schemas.as_array().into_iter().flatten() {
@@ -167,7 +167,7 @@ impl Call {
     /// Checks a call's name and arguments (the component checks its own tools' arguments).
     pub fn parse(name: &str, arguments: JsonObject) -> Result<Call, ErrorData> {
         Ok(match name {
-            "remember" | "recall" => Call::Component {
+            "remember" | "recall" | "correct" => Call::Component {
                 name: name.to_owned(),
                 arguments,
             },

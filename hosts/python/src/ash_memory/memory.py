@@ -248,6 +248,30 @@ class Memory:
         _str("memory_id", memory_id)
         return str(self._call("memories", "delete", self._caller(user, chat), memory_id))
 
+    def correct(
+        self,
+        memory_id: str,
+        content: str,
+        *,
+        memory_type: str | None = None,
+        expires_days: int | None = None,
+        subjects: Sequence[str] | None = None,
+        user: str | None = _UNSET,
+        chat: str | None = _UNSET,
+    ) -> Added:
+        """Corrects a memory (by id or a unique prefix): the new text is stored as a new
+        memory in its scope that replaces it, so `history` shows both. `memory_type` and
+        `subjects` of None keep the memory's; `expires_days` of None sets no expiry. A
+        correction that says what the memory already says writes nothing and answers with
+        it, in `restated`."""
+        _str("memory_id", memory_id)
+        _str("content", content)
+        _opt_u32("expires_days", expires_days)
+        refs = None if subjects is None else _str_list("subjects", subjects)
+        correction = record(content=content, memory_type=_memory_type(memory_type), expires_in_days=expires_days,
+                            subjects=refs)
+        return Added.from_wit(self._call("memories", "correct", self._caller(user, chat), memory_id, correction))
+
     # ---- recall ----
 
     def search(self, query: str, *, user: str | None = _UNSET, chat: str | None = _UNSET,

@@ -121,11 +121,15 @@ class Superseded:
 
 @dataclass(frozen=True)
 class Added:
-    """What an add stored, replaced and evicted."""
+    """What an add (or a correction) stored, replaced and evicted, and what it found
+    already stored."""
 
     memories: list[MemoryItem]
     superseded: list[Superseded]
     evicted: list[MemoryItem]
+    #: Ids in `memories` that were already stored: the fact was told again, so no new
+    #: memory was written.
+    restated: list[str]
 
     @classmethod
     def from_wit(cls, r: Any) -> "Added":
@@ -133,6 +137,7 @@ class Added:
             [MemoryItem.from_wit(m) for m in field(r, "memories")],
             [Superseded(MemoryItem.from_wit(m), by) for m, by in field(r, "superseded")],
             [MemoryItem.from_wit(m) for m in field(r, "evicted")],
+            list(field(r, "restated")),
         )
 
     @property
@@ -145,6 +150,7 @@ class Added:
             "memories": [m.to_dict() for m in self.memories],
             "superseded": [s.to_dict() for s in self.superseded],
             "evicted": [m.to_dict() for m in self.evicted],
+            "restated": list(self.restated),
         }
 
 

@@ -30,6 +30,8 @@ _METHODS: dict[str, dict[str, str]] = {
     "memory.get": {"memory_id": "str"},
     "memory.history": {"memory_id": "str"},
     "memory.delete": {"memory_id": "str"},
+    "memory.correct": {"memory_id": "str", "content": "str", "memory_type": "str?", "expires_days": "u32?",
+                       "subjects": "strs?"},
     "memory.context": {"message": "str", "max_tokens": "u32?", "session": "str?"},
     "people.list": {},
     "people.show": {"reference": "str"},
@@ -142,6 +144,13 @@ def _add(m: Memory, who: dict[str, Any], p: dict[str, Any]) -> Any:
     return added.to_dict()
 
 
+def _correct(m: Memory, who: dict[str, Any], p: dict[str, Any]) -> Any:
+    # `subjects` missing or null is None: the memory keeps its subjects.
+    added = m.correct(p["memory_id"], p["content"], memory_type=_memory_type(p["memory_type"]),
+                      expires_days=p["expires_days"], subjects=p["subjects"], **who)
+    return added.to_dict()
+
+
 def _tool_call(m: Memory, who: dict[str, Any], p: dict[str, Any]) -> Any:
     args = p["arguments"]
     # A string is passed as it is; any other value as compact JSON (serde_json sorts keys).
@@ -156,6 +165,7 @@ _HANDLERS: dict[str, Callable[[Memory, dict[str, Any], dict[str, Any]], Any]] = 
         limit=p["limit"], memory_type=_memory_type(p["memory_type"]), include_expired=p["include_expired"],
         include_superseded=p["include_superseded"], **w)]},
     "memory.delete": lambda m, w, p: {"deleted": m.delete(p["memory_id"], **w)},
+    "memory.correct": _correct,
     "memory.get": lambda m, w, p: m.get(p["memory_id"], **w).to_dict(),
     "memory.history": lambda m, w, p: {"memories": [x.to_dict() for x in m.history(p["memory_id"], **w)]},
     "memory.context": lambda m, w, p: m.context(p["message"], max_tokens=p["max_tokens"], session=p["session"],
