@@ -299,7 +299,8 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
                 // "Sarah's husband" is not Sarah; "Sarah's birthday" is hers.
                 match relation(&words[i + 1..]) {
                     Some((key, used)) => (Subject::Person(format!("{low} {key}")), i + 1 + used),
-                    None if named || one_name.is_none() => (direct(low), i + 1),
+                    // "Dad's a plumber": a relation's "'s" is "is".
+                    None if named || one_name.is_none() || RELATIONS.contains(&low.as_str()) => (direct(low), i + 1),
                     None => (Subject::Person(low), i + 1),
                 }
             } else if named

@@ -83,12 +83,7 @@ pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
             return Verdict::Same;
         }
         if o.content.is_subset(&n.content) {
-            return match (slot_of(&o), slot_of(&n)) {
-                (Some(a), Some(b)) if a.name == b.name && a.value != b.value && !contains(&b.value, &a.value) => {
-                    Verdict::Unsure
-                }
-                _ => Verdict::Refinement,
-            };
+            return Verdict::Refinement;
         }
     }
     if o.wish != n.wish {

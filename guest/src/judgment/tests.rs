@@ -69,6 +69,10 @@ fn position(v: Verdict) -> usize {
 /// The table for one set; `oracle` stands in for a language model that answers the
 /// unsure pairs with their label (the most a perfect model could add to the rules).
 fn measure(set: &[Pair], oracle: bool) -> Table {
+    measure_with(set, oracle, judge)
+}
+
+fn measure_with(set: &[Pair], oracle: bool, judge: impl Fn(&str, &str, &RuleContext) -> Verdict) -> Table {
     let mut counts = [[0; 4]; 4];
     for p in set {
         let mut v = judge(&p.old, &p.new, &p.ctx);
@@ -141,6 +145,15 @@ fn held_out_pairs_are_judged_as_labelled() {
     dev.print("development half, rules alone");
     measure(&pairs(DEV), true).print("development half, rules with the language-model stand-in");
     let held = pairs(HELD_OUT);
+    // Before: the conservative supersession rule alone, which knew no restatements.
+    let before = |old: &str, new: &str, ctx: &RuleContext| {
+        if crate::supersession::rule_replaces(old, new, ctx) {
+            Verdict::Change
+        } else {
+            Verdict::Different
+        }
+    };
+    measure_with(&held, false, before).print("held-out half, the supersession rule before the judgment");
     let rules = measure(&held, false);
     rules.print("held-out half, rules alone");
     let with_model = measure(&held, true);
@@ -224,5 +237,22 @@ fn dev_mistakes() {
         if position(v) != position(p.label) {
             println!("{:<10} {:<10} {:?} -> {:?}", p.label.as_str(), v.as_str(), p.old, p.new);
         }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_pairs() {
+    let ctx = RuleContext::default();
+    for (a, b) in [
+        ("My dad David is a plumber", "Dad's a plumber"),
+        ("I'm 34", "I am 34 years old"),
+    ] {
+        println!(
+            "{:?}\n{:?}\n{:?}",
+            super::fact::Fact::read(a, &ctx),
+            super::fact::Fact::read(b, &ctx),
+            judge(a, b, &ctx)
+        );
     }
 }

@@ -196,6 +196,12 @@ pub(super) fn words(text: &str) -> Vec<Word> {
             None => fold(&low).to_owned(),
         };
         push(&mut out, &folded, cap, upper);
+        // "I've lived here", "she has worked there": the perfect holds now, as the present.
+        let perfect = out.len() >= 2 && matches!(out[out.len() - 2].low.as_str(), "have" | "has");
+        if perfect && let Some(base) = folded.strip_suffix("ed").filter(|b| b.chars().count() >= 3) {
+            let last = out.last_mut().expect("just pushed");
+            last.stem = stem(base);
+        }
     }
     out
 }
