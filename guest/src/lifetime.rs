@@ -6,6 +6,7 @@
 
 use chrono::{DateTime, Datelike, TimeDelta, Utc, Weekday};
 
+use crate::entities::MONTHS;
 use crate::memory_type::{MemoryType, classify};
 
 /// A type for a new fact, and the moment it stops mattering when its words name one.
@@ -224,21 +225,6 @@ const DAYS: [(&str, Weekday); 7] = [
     ("friday", Weekday::Fri),
     ("saturday", Weekday::Sat),
     ("sunday", Weekday::Sun),
-];
-
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
 ];
 
 fn words(content: &str) -> Vec<String> {

@@ -3,9 +3,11 @@
 //! replaces what it changes and keeps its lifetime, passing things pass, and `correct`
 //! fixes a memory while its history keeps both.
 
+use ash_memory::{Caller, MemoryStore, NewMemory};
 use serde_json::Value;
 
 use crate::ctx::{Ctx, contents};
+use crate::http_server::{Server, chat};
 
 const T0: &str = "2026-03-04T10:00:00Z";
 
@@ -183,4 +185,149 @@ fn correct_replaces_a_memory_and_history_keeps_both() {
     let same = ctx.ok(&["--user", "u", "correct", &new_id, "my sister lives in munich"]);
     assert!(same.starts_with("Nothing to correct"), "{same}");
     assert_eq!(live(&ctx, "u", "2026-03-05T10:00:00Z"), ["My sister lives in Munich"]);
+}
+
+/// One labelled pair of the held-out set, and what an add of its new fact should do.
+struct Pair {
+    label: String,
+    context: String,
+    old: String,
+    new: String,
+}
+
+fn held_out() -> Vec<Pair> {
+    include_str!("../../eval/judgment/pairs-held-out.tsv")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Pair {
+                label: f[0].to_owned(),
+                context: f[1].to_owned(),
+                old: f[2].to_owned(),
+                new: f[3].to_owned(),
+            }
+        })
+        .collect()
+}
+
+/// What became of each label's pairs: (kept once, replaced, kept both), in the label order
+/// same, refinement, change, different.
+fn outcomes(ctx: &Ctx, pairs: &[Pair]) -> [[u32; 3]; 4] {
+    let mut store = MemoryStore::builder(ctx.home()).open().expect("open the home");
+    let mut table = [[0; 3]; 4];
+    for (i, p) in pairs.iter().enumerate() {
+        // Each pair in a scope of its own: the old fact must be found, not assumed.
+        let mut caller = Caller::user(format!("u{i}"));
+        let fact = |text: &str| {
+            let mut m = NewMemory::text(text);
+            match p.context.as_str() {
+                "me" => {}
+                "group" => m = m.shared(),
+                about => {
+                    for name in about.trim_start_matches("about:").split(',') {
+                        m = m.subject(name);
+                    }
+                }
+            }
+            m
+        };
+        if p.context == "group" {
+            caller = caller.in_chat(format!("c{i}"));
+        }
+        let old = store.add(&caller, &fact(&p.old)).expect("the old fact is stored");
+        let new = store.add(&caller, &fact(&p.new)).expect("the new fact is stored");
+        let old_id = &old.memories[0].id;
+        let outcome = if new.restated.contains(old_id) {
+            0
+        } else if new.superseded.iter().any(|(m, _)| &m.id == old_id) {
+            1
+        } else {
+            2
+        };
+        let label = ["same", "refinement", "change", "different"]
+            .iter()
+            .position(|l| *l == p.label)
+            .expect("a label");
+        table[label][outcome] += 1;
+    }
+    table
+}
+
+fn print(title: &str, table: &[[u32; 3]; 4]) {
+    println!("\n{title}\n| label | pairs | kept once | replaced | kept both | as labelled |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for (label, row) in ["same", "refinement", "change", "different"].iter().zip(table) {
+        let right = match *label {
+            "same" => row[0],
+            "refinement" | "change" => row[1],
+            _ => row[2],
+        };
+        let n: u32 = row.iter().sum();
+        println!(
+            "| {label} | {n} | {} | {} | {} | {:.2} |",
+            row[0],
+            row[1],
+            row[2],
+            right as f32 / n as f32
+        );
+    }
+}
+
+/// The held-out pairs end to end, through the library, the component, the embedded model
+/// and the index: candidates are found by meaning and words as in use, then judged, by the
+/// rules alone and then with a language model on loopback that answers what it is asked
+/// with the pair's label. Print the tables with `cargo test --test e2e held_out -- --nocapture`.
+#[test]
+fn held_out_pairs_end_to_end() {
+    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+        return;
+    }
+    let pairs = held_out();
+    let rules = outcomes(&Ctx::new(), &pairs);
+    print("held-out pairs end to end, rules alone", &rules);
+
+    let labels: std::collections::HashMap<(String, String), String> = pairs
+        .iter()
+        .map(|p| ((p.old.clone(), p.new.clone()), p.label.clone()))
+        .collect();
+    let server = Server::start(move |r| {
+        let prompt = r.body["messages"][1]["content"].as_str().unwrap_or("");
+        let line = |tag: &str| {
+            prompt
+                .lines()
+                .find_map(|l| l.strip_prefix(tag))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        chat(
+            labels
+                .get(&(line("OLD: "), line("NEW: ")))
+                .map_or("different", String::as_str),
+        )
+    });
+    let ctx = Ctx::new();
+    ctx.config(&format!(
+        "[llm]\nbase_url = \"{}\"\nmodel = \"stand-in\"\ntimeout_secs = 5\n",
+        server.base_url()
+    ));
+    let with_model = outcomes(&ctx, &pairs);
+    print(
+        "held-out pairs end to end, with the language-model stand-in",
+        &with_model,
+    );
+    assert!(server.count() > 0, "the model was asked about the unsure pairs");
+
+    let share = |t: &[[u32; 3]; 4], label: usize, outcome: usize| {
+        t[label][outcome] as f32 / t[label].iter().sum::<u32>() as f32
+    };
+    for t in [&rules, &with_model] {
+        assert!(share(t, 3, 2) >= 0.95, "different facts kept: {:.2}", share(t, 3, 2));
+    }
+    assert!(share(&rules, 0, 0) >= 0.15, "restatements kept once");
+    assert!(share(&rules, 2, 1) >= 0.15, "changes replaced");
+    assert!(
+        share(&with_model, 2, 1) > share(&rules, 2, 1),
+        "the model finds more changes"
+    );
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, words};
 use crate::supersession::RuleContext;
+use crate::supersession::lexicon::{MANY_OF, PERSON_SLOTS};
 
 /// Whom a fact is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,85 +20,40 @@ pub(super) enum Subject {
     Speaker,
 }
 
-/// People one names by relation: "my sister lives in Berlin" is about the sister.
+/// People one names by relation, beside the supersession rule's (`PERSON_SLOTS`, one at a
+/// time, and `MANY_OF`): "my sister lives in Berlin" is about the sister.
 const RELATIONS: &[&str] = &[
-    "wife",
-    "husband",
-    "partner",
-    "spouse",
-    "boyfriend",
-    "girlfriend",
-    "fiance",
-    "fiancee",
-    "fiancé",
-    "fiancée",
-    "boss",
-    "manager",
-    "landlord",
-    "landlady",
-    "doctor",
-    "dentist",
-    "therapist",
     "mom",
     "dad",
-    "parent",
     "parents",
-    "brother",
-    "sister",
-    "sibling",
-    "son",
-    "daughter",
-    "kid",
     "baby",
-    "friend",
     "bff",
-    "cousin",
-    "uncle",
-    "aunt",
-    "niece",
-    "nephew",
     "grandma",
     "grandpa",
-    "granny",
-    "grandad",
     "grandfather",
     "grandmother",
-    "grandson",
-    "granddaughter",
-    "colleague",
-    "coworker",
-    "co-worker",
-    "neighbor",
-    "neighbour",
     "roommate",
     "flatmate",
     "housemate",
     "teacher",
     "coach",
     "mentor",
-    "lead",
-    "dog",
-    "cat",
     "puppy",
     "kitten",
-    "pet",
     "team",
     "family",
     "in-laws",
-    "sister-in-law",
-    "brother-in-law",
-    "mother-in-law",
-    "father-in-law",
     "stepdad",
     "stepmom",
     "stepson",
     "stepdaughter",
     "ex",
     "twin",
-    "grandma",
-    "grandpa",
-    "flatmate",
 ];
+
+fn is_relation(word: &str) -> bool {
+    RELATIONS.contains(&word) || PERSON_SLOTS.contains(&word) || MANY_OF.contains(&word)
+}
 
 /// Words before a relation that narrow it: "my older sister", "my best friend".
 const NARROWING: &[&str] = &[
@@ -300,7 +256,7 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
                 match relation(&words[i + 1..]) {
                     Some((key, used)) => (Subject::Person(format!("{low} {key}")), i + 1 + used),
                     // "Dad's a plumber": a relation's "'s" is "is".
-                    None if named || one_name.is_none() || RELATIONS.contains(&low.as_str()) => (direct(low), i + 1),
+                    None if named || one_name.is_none() || is_relation(&low) => (direct(low), i + 1),
                     None => (Subject::Person(low), i + 1),
                 }
             } else if named
@@ -372,5 +328,5 @@ fn relation(words: &[Word]) -> Option<(String, usize)> {
     } else {
         low
     };
-    RELATIONS.contains(&low).then(|| (super::words::stem(low), used + 1))
+    is_relation(low).then(|| (super::words::stem(low), used + 1))
 }

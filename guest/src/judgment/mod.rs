@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 
 use fact::{Fact, same_subject};
 use slots::{PARTNERS, ends_employment, slot_of};
-use words::GENERIC;
+use words::is_generic;
 
 use crate::ports::LlmRequest;
 use crate::supersession::{self, RuleContext};
@@ -137,7 +137,7 @@ fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
     // the old fact.
     if !o.denied && (n.denied || n.former) {
         for clause in denied_clauses(n) {
-            let telling: Vec<&String> = clause.iter().filter(|w| !GENERIC.contains(&w.as_str())).collect();
+            let telling: Vec<&String> = clause.iter().filter(|w| !is_generic(w)).collect();
             if !telling.is_empty() && telling.iter().all(|w| o.content.contains(*w)) {
                 return Some(Verdict::Change);
             }
@@ -281,7 +281,7 @@ fn switched(o: &Fact, n: &Fact) -> bool {
         .map_or(words.len(), |e| verb + e);
     words[verb + 1..end.max(verb + 1)]
         .iter()
-        .filter(|w| !is_frame(&w.low) && w.low != "from" && !GENERIC.contains(&w.stem.as_str()))
+        .filter(|w| !is_frame(&w.low) && w.low != "from" && !is_generic(&w.stem))
         .any(|w| o.content.contains(&w.stem))
 }
 
@@ -321,7 +321,7 @@ fn rescheduled(o: &Fact, n: &Fact) -> bool {
     let rest = |f: &Fact, t: &[String]| -> BTreeSet<String> {
         f.content
             .iter()
-            .filter(|w| !t.contains(w) && !GENERIC.contains(&w.as_str()))
+            .filter(|w| !t.contains(w) && !is_generic(w))
             .cloned()
             .collect()
     };
@@ -370,32 +370,35 @@ pub fn parse_judgment(answer: &str) -> Option<Verdict> {
     }
 }
 
-/// Whether two texts are the same words, told again: case, punctuation, contractions,
-/// spelling variants and filler aside.
-pub fn restates(a: &str, b: &str) -> bool {
-    let ctx = RuleContext::default();
-    let (a, b) = (Fact::read(a, &ctx), Fact::read(b, &ctx));
-    !a.plain.is_empty() && a.plain == b.plain
+/// A text's words as a restatement compares them: two texts with the same key say the
+/// same words (case, punctuation, contractions, spelling variants and filler aside). A
+/// text of filler alone has an empty key, which restates nothing.
+pub fn restatement_key(text: &str) -> String {
+    Fact::read(text, &RuleContext::default()).plain.join(" ")
 }
 
 /// Words to find a new fact's candidates by, beside its meaning: its telling words, and
 /// the words that state the attribute it gives a value, so that "I started a new job at
 /// Microsoft" finds "I work at Google".
+///
+/// A fact that states no attribute the rules know gets none: its candidates by meaning
+/// are all the rules could judge, and words common in a store make a costly search.
 pub fn candidate_terms(text: &str) -> Vec<String> {
     let fact = Fact::read(text, &RuleContext::default());
+    let Some(slot) = slot_of(&fact) else {
+        return Vec::new();
+    };
     let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]
         .iter()
         .filter(|w| {
             w.low.chars().count() > 2
                 && !is_frame(&w.low)
-                && !GENERIC.contains(&w.stem.as_str())
+                && !is_generic(&w.stem)
                 && w.low.chars().all(|c| c.is_alphanumeric())
         })
         .map(|w| w.low.clone())
         .collect();
-    if let Some(slot) = slot_of(&fact) {
-        terms.extend(slots::family(&slot.name).iter().map(|w| (*w).to_owned()));
-    }
+    terms.extend(slots::family(&slot.name).iter().map(|w| (*w).to_owned()));
     terms.sort();
     terms.dedup();
     terms.truncate(12);

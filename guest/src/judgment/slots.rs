@@ -4,6 +4,7 @@
 
 use super::fact::Fact;
 use super::words::{FILLER, FUNCTION, stem};
+use crate::entities::{MONTHS, WEEKDAYS};
 
 /// An attribute read from a fact, and the value it gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -214,25 +215,6 @@ const TIME: &[&str] = &[
     "today",
     "tomorrow",
     "since",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
     "day",
     "days",
     "back",
@@ -255,6 +237,11 @@ const TIME: &[&str] = &[
     "new",
     "currently",
 ];
+
+/// Whether a word is about time: a time word, a weekday or a month.
+fn is_time(low: &str) -> bool {
+    TIME.contains(&low) || WEEKDAYS.contains(&low) || MONTHS.contains(&low)
+}
 
 /// Words that end a value: "Porto with my wife", "Google because ...".
 const BREAKS: &[&str] = &[
@@ -287,10 +274,7 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
                     if BREAKS.contains(&w.low.as_str()) {
                         break;
                     }
-                    if TIME.contains(&w.low.as_str())
-                        || FILLER.contains(&w.low.as_str())
-                        || FUNCTION.contains(&w.low.as_str())
-                    {
+                    if is_time(&w.low) || FILLER.contains(&w.low.as_str()) || FUNCTION.contains(&w.low.as_str()) {
                         continue;
                     }
                     proper |= w.cap || w.upper;
@@ -357,7 +341,7 @@ fn favorite(fact: &Fact, lows: &[&str]) -> Option<Slot> {
                 && *i != at + 1
                 && !FUNCTION.contains(&w.low.as_str())
                 && !FILLER.contains(&w.low.as_str())
-                && !TIME.contains(&w.low.as_str())
+                && !is_time(&w.low)
                 && !matches!(
                     w.low.as_str(),
                     "favorite" | "still" | "anymore" | "not" | "no" | "longer"

@@ -239,20 +239,3 @@ fn dev_mistakes() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn debug_pairs() {
-    let ctx = RuleContext::default();
-    for (a, b) in [
-        ("My dad David is a plumber", "Dad's a plumber"),
-        ("I'm 34", "I am 34 years old"),
-    ] {
-        println!(
-            "{:?}\n{:?}\n{:?}",
-            super::fact::Fact::read(a, &ctx),
-            super::fact::Fact::read(b, &ctx),
-            judge(a, b, &ctx)
-        );
-    }
-}

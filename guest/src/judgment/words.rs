@@ -282,6 +282,14 @@ pub(super) const FUNCTION: &[&str] = &[
     "around", "who", "which", "what", "all", "too", "also", "own", "at", "named", "called", "name", "one", "'s",
 ];
 
+/// Whether a stem is one of [`GENERIC`]'s words.
+pub(super) fn is_generic(stem_of_word: &str) -> bool {
+    static STEMS: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
+    STEMS
+        .get_or_init(|| GENERIC.iter().map(|g| stem(g)).collect())
+        .contains(stem_of_word)
+}
+
 /// Verbs and words so common that sharing them says nothing: "I like dogs" and "I don't
 /// like cats" share "like" and are about different things.
 pub(super) const GENERIC: &[&str] = &[

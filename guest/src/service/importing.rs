@@ -129,20 +129,17 @@ impl<P: Ports> MemoryService<P> {
             .filter(|m| texts.contains(m.content.as_str()))
             .collect();
         let mut keep = Vec::with_capacity(records.len());
-        for (i, record) in records.iter().enumerate() {
-            // The same words said in another context ("Yes!" to two questions) are two facts.
+        // Within the list, the same words told twice ("I like jazz", "i like Jazz!") in the
+        // same context and slot are one fact; said in another context ("Yes!" to two
+        // questions) they are two.
+        let mut told: HashSet<String> = HashSet::new();
+        for record in records {
             let same = |other: &MemoryRecord| {
                 other.content == record.content && other.context == record.context && same_slot(other, record)
             };
-            // Within the list, the same words told twice ("I like jazz", "i like Jazz!").
-            let repeated = |other: &MemoryRecord| {
-                other.context == record.context
-                    && same_slot(other, record)
-                    && crate::judgment::restates(&other.content, &record.content)
-            };
-            let seen = stored.iter().any(|m| same(m))
-                || self.archived.texts.contains(&slot_text(record))
-                || records[..i].iter().zip(&keep).any(|(r, k)| *k && repeated(r));
+            let key = crate::judgment::restatement_key(&record.content);
+            let repeated = !key.is_empty() && !told.insert(slot_text_of(record, &key));
+            let seen = repeated || stored.iter().any(|m| same(m)) || self.archived.texts.contains(&slot_text(record));
             keep.push(!seen);
         }
         Ok(keep)
@@ -283,6 +280,11 @@ impl ArchivedTexts {
 /// A memory's text with its scope and subjects: two records with the same key hold the
 /// same fact for the same people (see `same_slot`).
 fn slot_text(r: &MemoryRecord) -> String {
+    slot_text_of(r, &r.content)
+}
+
+/// [`slot_text`] with other words in place of the record's content.
+fn slot_text_of(r: &MemoryRecord, content: &str) -> String {
     let mut subjects = r.subject_person_ids.clone();
     subjects.sort();
     subjects.dedup();
@@ -291,7 +293,7 @@ fn slot_text(r: &MemoryRecord) -> String {
         r.owner_user_id.as_deref().unwrap_or_default(),
         r.chat_id.as_deref().unwrap_or_default(),
         subjects.join("\u{1e}"),
-        r.content,
+        content,
         r.context.as_deref().unwrap_or_default()
     )
 }

@@ -121,9 +121,11 @@ impl<P: Ports> MemoryService<P> {
         }
     }
 
-    /// What each new record might replace, most similar first: live memories in the same
-    /// scope about the same subjects at or above the threshold, and earlier records of the
-    /// same batch. Each is (new record's position, candidate, similarity).
+    /// What each new record might restate or replace, most similar first: live memories in
+    /// its scope, about its subjects or fewer, near it in meaning (cosine `JUDGED_FLOOR` and
+    /// up) or sharing the words of the attribute it states, and earlier records of the same
+    /// batch. Each is (new record's position, candidate, similarity; 0 for a neighbour by
+    /// words alone).
     fn supersession_candidates(
         &mut self,
         records: &[MemoryRecord],
@@ -159,6 +161,8 @@ impl<P: Ports> MemoryService<P> {
             }
             break nearest;
         };
+        // Within a batch, the same words told twice are a candidate whatever their vectors.
+        let keys: Vec<String> = records.iter().map(|r| judgment::restatement_key(&r.content)).collect();
         let mut out = Vec::new();
         for ((i, new), hits) in records.iter().enumerate().zip(nearest) {
             let mut mine: Vec<Candidate> = hits
@@ -175,9 +179,8 @@ impl<P: Ports> MemoryService<P> {
                     (Some(a), Some(b)) => cosine(a, b),
                     _ => 0.0,
                 };
-                if within_slot(&records[j], new)
-                    && (sim >= floor || judgment::restates(&records[j].content, &new.content))
-                {
+                let repeated = !keys[i].is_empty() && keys[i] == keys[j];
+                if within_slot(&records[j], new) && (sim >= floor || repeated) {
                     mine.push((i, Replaces::Batch(j), sim));
                 }
             }

@@ -240,7 +240,7 @@ pub(super) const PROPERTIES: &[&str] = &[
 ];
 
 /// Attributes that are one person, replaced only by another name.
-pub(super) const PERSON_SLOTS: &[&str] = &[
+pub(crate) const PERSON_SLOTS: &[&str] = &[
     "wife",
     "husband",
     "partner",
@@ -262,7 +262,7 @@ pub(super) const PERSON_SLOTS: &[&str] = &[
 ];
 
 /// People and animals one often has several of: "my brother's name" may be either.
-pub(super) const MANY_OF: &[&str] = &[
+pub(crate) const MANY_OF: &[&str] = &[
     "brother",
     "sister",
     "sibling",

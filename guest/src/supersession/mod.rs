@@ -12,7 +12,7 @@
 //! and correct.
 
 mod clause;
-mod lexicon;
+pub(crate) mod lexicon;
 #[cfg(test)]
 mod pairs;
 pub(crate) mod regions;
