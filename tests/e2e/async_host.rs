@@ -6,11 +6,11 @@ use ash_memory::{Caller, MemoryStore, NewMemory, SearchQuery};
 use crate::http_server::{Server, chat, embeddings};
 
 /// Opens a store whose embedder and language model are the loopback stand-ins, adds two
-/// memories (the language model is asked whether the second replaces the first, and says
-/// yes), searches, and drops the store, all on the calling thread.
+/// memories (the language model is asked what the second is to the first, and says it is
+/// a change), searches, and drops the store, all on the calling thread.
 fn add_and_search_over_http() {
     let embedder = Server::start(|r| embeddings(r, 64));
-    let llm = Server::start(|_| chat("Yes."));
+    let llm = Server::start(|_| chat("Change."));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("config.toml"),
@@ -33,7 +33,11 @@ fn add_and_search_over_http() {
     assert!(dogs.memories[0].embedded, "embedded by the service");
     let cats = store.add(&me, &NewMemory::text("I like cats")).unwrap();
     let cats_id = cats.memories[0].id.clone();
-    assert_eq!(cats.superseded.len(), 1, "the language model's yes decided: {cats:?}");
+    assert_eq!(
+        cats.superseded.len(),
+        1,
+        "the language model's answer decided: {cats:?}"
+    );
     assert_eq!(llm.count(), 1, "the language model was asked once");
 
     let found = store.search(&me, &SearchQuery::new("cats")).unwrap();

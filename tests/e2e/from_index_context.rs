@@ -135,10 +135,10 @@ fn a_context_and_a_profile_in_a_new_process_read_the_index_and_answer_as_the_fil
             "I was born in town number 2",
             "I was born in town number 1",
             "I was born in town number 0",
-            "i like green tea",
+            "I like green tea",
             "I enjoy hobby number 29 on weekends",
         ],
-        "identities, then preferences, newest first; one note of the three spellings"
+        "identities, then preferences, newest first; the note told thirty times imported once"
     );
     assert_eq!(
         profile[19], "I enjoy hobby number 14 on weekends",

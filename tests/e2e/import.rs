@@ -169,7 +169,7 @@ fn malformed_or_missing_files_are_clear_errors_that_change_nothing() {
 
 #[test]
 fn with_a_language_model_the_model_judges_what_the_rule_would_keep() {
-    let server = Server::start(|_| chat("Yes."));
+    let server = Server::start(|_| chat("Change."));
     let ctx = Ctx::new();
     let files = Files::new();
     ctx.config(&format!(
@@ -180,7 +180,7 @@ fn with_a_language_model_the_model_judges_what_the_rule_would_keep() {
     let report = ctx.json(&["--user", "u", "import", &file]);
     assert_eq!(
         report["superseded"], 1,
-        "the model's yes, where the rule keeps both: {report}"
+        "the model's answer, where the rules cannot tell: {report}"
     );
     let prompts: Vec<String> = server
         .requests

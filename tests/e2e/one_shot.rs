@@ -94,8 +94,8 @@ fn a_first_search_by_codes_answers_as_reading_every_vector_does() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{log}");
     assert!(
-        log.contains("the supersession rule decides"),
-        "a candidate was weighed: {log}"
+        log.contains("judgment: weighed") && log.contains("1 restated or replaced"),
+        "a candidate was weighed and found told again: {log}"
     );
     assert_eq!(log.matches("by their codes").count(), 1, "{log}");
 

@@ -106,7 +106,7 @@ fn the_seed_methods_work_over_the_socket_and_the_server_sees_cli_writes() {
         "{markdown}"
     );
     let schemas = rpc.ok("tools.schemas", json!({}));
-    assert_eq!(schemas.as_array().unwrap().len(), 2);
+    assert_eq!(schemas.as_array().unwrap().len(), 3);
     let recalled = rpc.ok(
         "tools.call",
         json!({"name": "recall", "arguments": {"query": "flowers"}, "user_id": "alice"}),

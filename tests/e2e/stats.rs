@@ -27,7 +27,7 @@ fn stats_count_what_the_home_holds_and_tell_the_index_state() {
             "--chat",
             "team",
             "add",
-            "Retro is on Friday",
+            "Retro is on Fridays",
             "--shared",
             "--source",
             "rpc",

@@ -162,12 +162,8 @@ impl Fact {
                     "gave" | "given" | "give" | "broke" | "rid" | "out" | "more" | "split" | "going"
                 )
         };
-        let content: BTreeSet<String> = words[body.min(words.len())..]
-            .iter()
-            .filter(|w| !ignored(w))
-            .map(|w| w.stem.clone())
-            .collect();
-        let all: BTreeSet<String> = words.iter().filter(|w| !ignored(w)).map(|w| w.stem.clone()).collect();
+        let content = telling(&words[body.min(words.len())..], &ignored);
+        let all = telling(&words, &ignored);
         let plain = words
             .iter()
             .filter(|w| !FILLER.contains(&w.low.as_str()))
@@ -194,6 +190,23 @@ impl Fact {
             .map(|w| w.low.as_str())
             .collect()
     }
+}
+
+/// The stems that carry what some words say. A number is bound to the word before it, so
+/// that "item 1 in box 7" is not "item 0 in box 0" and more.
+fn telling(words: &[Word], ignored: &impl Fn(&Word) -> bool) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (i, w) in words.iter().enumerate() {
+        if ignored(w) {
+            continue;
+        }
+        if w.stem.chars().all(|c| c.is_ascii_digit()) && i > 0 {
+            out.insert(format!("{}#{}", words[i - 1].stem, w.stem));
+        } else {
+            out.insert(w.stem.clone());
+        }
+    }
+    out
 }
 
 /// Whether two subjects can be one: the same, or the user and "we" in a personal memory.

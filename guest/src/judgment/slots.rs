@@ -308,10 +308,21 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
     }
     // "I'm 34", "My son is 7": a number alone after "am" or "is" is an age.
     let copula = lows.first().is_some_and(|w| matches!(*w, "am" | "is" | "are"));
-    if copula && fact.content.len() == 1 && fact.content.iter().all(|w| w.parse::<u32>().is_ok_and(|n| n < 130)) {
+    let number = |w: &str| {
+        w.rsplit('#')
+            .next()
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| *n < 130)
+    };
+    if copula && fact.content.len() == 1 && fact.content.iter().all(|w| number(w).is_some()) {
         return Some(Slot {
             name: "age".to_owned(),
-            value: fact.content.iter().cloned().collect(),
+            value: fact
+                .content
+                .iter()
+                .filter_map(|w| number(w))
+                .map(|n| n.to_string())
+                .collect(),
             proper: false,
         });
     }

@@ -137,8 +137,10 @@ impl<P: Ports> MemoryService<P> {
             let same = |other: &MemoryRecord| {
                 other.content == record.content && other.context == record.context && same_slot(other, record)
             };
+            // A text of filler alone ("Yes!") repeats only word for word.
             let key = crate::judgment::restatement_key(&record.content);
-            let repeated = !key.is_empty() && !told.insert(slot_text_of(record, &key));
+            let key = if key.is_empty() { record.content.clone() } else { key };
+            let repeated = !told.insert(slot_text_of(record, &key));
             let seen = repeated || stored.iter().any(|m| same(m)) || self.archived.texts.contains(&slot_text(record));
             keep.push(!seen);
         }

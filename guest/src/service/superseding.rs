@@ -78,8 +78,21 @@ impl<P: Ports> MemoryService<P> {
                 let verdict = self.judge(&old, &records[c.0].content, &context, c.2 >= threshold);
                 (c, old, verdict)
             })
+            .collect();
+        let weighed = judged.len();
+        let judged: Vec<(Candidate, String, Verdict)> = judged
+            .into_iter()
             .filter(|(_, _, v)| matches!(v, Verdict::Same | Verdict::Refinement | Verdict::Change))
             .collect();
+        if weighed > 0 {
+            self.ports.log(
+                Level::Debug,
+                &format!(
+                    "judgment: weighed {weighed} candidate(s); {} restated or replaced",
+                    judged.len()
+                ),
+            );
+        }
         if judged.is_empty() {
             return Ok(Decided::default());
         }
