@@ -282,7 +282,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     let yearly = has("birthday") || has("birthday's") || has("anniversary") || has("born");
     let moment = if yearly && !now_words { None } else { moment(&w, said) };
     let routine = w.iter().any(|x| ROUTINE.contains(&x.as_str())) && !now_words;
-    if began && moment.is_none() && !(state_passes && !dated) {
+    if began && moment.is_none() && (dated || !state_passes) {
         return lasting(base);
     }
     if began && dated {

@@ -317,13 +317,13 @@ fn nested(words: &[Word], subject: Subject, mut body: usize) -> (Subject, usize)
     let Some(w) = words.get(body) else {
         return (subject, body);
     };
-    if w.low.ends_with("'s") || matches!(w.low.as_str(), "his" | "her" | "their") {
-        if let Some((key, used)) = relation(&words[body + 1..]) {
-            return (
-                Subject::Person(format!("{} {} {key}", owner_of(&subject), w.low)),
-                body + 1 + used,
-            );
-        }
+    if (w.low.ends_with("'s") || matches!(w.low.as_str(), "his" | "her" | "their"))
+        && let Some((key, used)) = relation(&words[body + 1..])
+    {
+        return (
+            Subject::Person(format!("{} {} {key}", owner_of(&subject), w.low)),
+            body + 1 + used,
+        );
     }
     (subject, body)
 }

@@ -152,10 +152,11 @@ pub(super) fn words(text: &str) -> Vec<Word> {
         let start = rest
             .find(|c: char| c.is_alphanumeric() || c == '&')
             .unwrap_or(rest.len());
-        if start > 0 && rest[..start].contains([',', ';', '.', '!', '?', ':']) {
-            if let Some(last) = out.last_mut() {
-                last.stop = true;
-            }
+        if start > 0
+            && rest[..start].contains([',', ';', '.', '!', '?', ':'])
+            && let Some(last) = out.last_mut()
+        {
+            last.stop = true;
         }
         rest = &rest[start..];
         let end = rest

@@ -142,7 +142,7 @@ fn a_fact_told_again_is_kept_once_and_observed_again() {
         "I like jazz music!",
     ] {
         let added = s.add(&alice(), NewMemory::text(again)).unwrap();
-        assert_eq!(added.restated, [id.clone()], "{again}");
+        assert_eq!(added.restated, std::slice::from_ref(&id), "{again}");
         assert_eq!(added.memories[0].id, id, "{again}: answered with the kept memory");
     }
     let batch = s
