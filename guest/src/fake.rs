@@ -40,6 +40,9 @@ pub struct FakePorts {
     pub indexed_at: RefCell<HashMap<String, u64>>,
     /// How many entries were ever first indexed.
     pub indexed: Cell<u64>,
+    /// Runs at each embedding, as another process could while the lock is let go for it.
+    #[allow(clippy::type_complexity)]
+    pub while_embedding: RefCell<Option<Box<dyn Fn(&FakePorts)>>>,
 }
 
 pub const DIM: usize = 32;
@@ -355,6 +358,9 @@ impl Ports for FakePorts {
             return Err(EmbedError::Unavailable("connection refused".into()));
         }
         self.embed_calls.set(self.embed_calls.get() + 1);
+        if let Some(meanwhile) = self.while_embedding.borrow().as_ref() {
+            meanwhile(self);
+        }
         Ok(texts.iter().map(|t| Self::vector(t)).collect())
     }
     fn embedder_model(&self) -> String {

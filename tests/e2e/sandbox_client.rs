@@ -100,6 +100,33 @@ fn ash_sb_with_a_token_over_tcp_cannot_claim_another_user() {
     let mine = ok(sb("alice", &["--json", "memory", "search", "bike garage"]));
     let hits: Value = serde_json::from_str(&mine).unwrap();
     assert!(contents(&hits["hits"]).iter().all(|c| c == "I cycle to work"), "{hits}");
+    // A correction through the token reaches alice's memory and no one else's.
+    let bobs = ctx.json(&["--user", "bob", "list"])[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let before = ctx.snapshot();
+    let stolen = sb("alice", &["memory", "correct", &bobs, "I sold my bike"]);
+    assert_eq!(stolen.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&stolen.stderr).contains("no memory"),
+        "{stolen:?}"
+    );
+    assert!(ctx.snapshot() == before, "a refused correction changed the home");
+    let cycle = ctx.json(&["--user", "alice", "list"])[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let fixed = ok(sb("alice", &["memory", "correct", &cycle, "I take the train to work"]));
+    assert!(
+        fixed.starts_with("Corrected") && fixed.contains("replaces") && fixed.contains("I cycle to work"),
+        "{fixed}"
+    );
+    assert_eq!(
+        ctx.search("alice", "how do I get to work")[0],
+        "I take the train to work"
+    );
+    assert_eq!(ctx.search("bob", "bike")[0], "I keep my bike in the garage");
     // Without the token, TCP answers nothing.
     let anonymous = ash_sb()
         .env("ASH_RPC_URL", format!("127.0.0.1:{port}"))

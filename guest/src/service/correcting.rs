@@ -8,7 +8,7 @@ use super::validation::check_subjects;
 use crate::api::{Added, Correction, Error, Memory, NewMemory};
 use crate::judgment::{self, Verdict};
 use crate::ports::Ports;
-use crate::record::format_time;
+use crate::record::{MemoryRecord, format_time};
 use crate::scope::Caller;
 
 impl<P: Ports> MemoryService<P> {
@@ -18,21 +18,7 @@ impl<P: Ports> MemoryService<P> {
         if let Some(refs) = &correction.subjects {
             check_subjects(refs)?;
         }
-        // Every live memory is a candidate for what the new text restates, so read it all.
-        self.load()?;
-        let id = self.visible_id(caller, id)?;
-        let old = match self.memories.get(&id) {
-            Some(r) if caller.can_see(r) => r.clone(),
-            _ => return Err(not_found(&id)),
-        };
-        if !caller.can_delete(&old) {
-            return Err(Error::Unauthorized(id));
-        }
-        if let Some(by) = &old.superseded_by_id {
-            return Err(Error::InvalidInput(format!(
-                "memory {id} was already replaced by {by}; correct that one instead"
-            )));
-        }
+        let old = self.correctable(caller, id)?;
         let subjects = correction
             .subjects
             .clone()
@@ -52,6 +38,15 @@ impl<P: Ports> MemoryService<P> {
         // shared in their chat, and `shared` follows it.
         let mut records = vec![self.new_record(caller, item, now)?];
         let vectors = self.embed_new(&mut records);
+        // A remote embedder is asked without the home's lock: read again, and correct the
+        // memory only as it was when the correction was built.
+        let again = self.correctable(caller, &old.id)?;
+        if !same_as_judged(&again, &old) {
+            return Err(Error::InvalidInput(format!(
+                "memory {} changed while it was being corrected; nothing was written",
+                old.id
+            )));
+        }
         let stamp = format_time(now);
         let subjects = vec![subjects];
         let people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
@@ -81,4 +76,44 @@ impl<P: Ports> MemoryService<P> {
         };
         self.write_added(records, decided, people_writes, &vectors, now)
     }
+
+    /// The memory `id` names, if the caller may correct it: visible, theirs to change (as
+    /// for `delete`), and not already replaced. Read from the index when it can stand in
+    /// for the file.
+    fn correctable(&mut self, caller: &Caller, id: &str) -> Result<MemoryRecord, Error> {
+        // Eviction beyond `max_entries` counts every memory of the scope: read them all.
+        let held = match self.ports.settings().max_entries {
+            Some(_) => None,
+            None => self.held_by_id(caller, id, "correct")?,
+        };
+        let id = match held {
+            Some(id) => id,
+            None => {
+                self.load()?;
+                self.visible_id(caller, id)?
+            }
+        };
+        let old = match self.memories.get(&id) {
+            Some(r) if caller.can_see(r) => r.clone(),
+            _ => return Err(not_found(&id)),
+        };
+        if !caller.can_delete(&old) {
+            return Err(Error::Unauthorized(id));
+        }
+        if let Some(by) = &old.superseded_by_id {
+            return Err(Error::InvalidInput(format!(
+                "memory {id} was already replaced by {by}; correct that one instead"
+            )));
+        }
+        Ok(old)
+    }
+}
+
+/// Whether a memory still says what a correction was built on: its text, type, subjects,
+/// and that nothing replaced it (an access or a confirmation meanwhile does not matter).
+fn same_as_judged(now: &MemoryRecord, then: &MemoryRecord) -> bool {
+    now.content == then.content
+        && now.memory_type == then.memory_type
+        && now.subject_person_ids == then.subject_person_ids
+        && now.superseded_by_id == then.superseded_by_id
 }

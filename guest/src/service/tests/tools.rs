@@ -56,3 +56,40 @@ fn correct_replaces_what_recall_showed_and_only_for_its_owner() {
     let missing = s.tool_call(&alice(), "correct", r#"{"id": "x"}"#);
     assert!(matches!(missing, Err(Error::InvalidInput(m)) if m.contains("content")));
 }
+
+#[test]
+fn a_memory_changed_while_its_correction_was_embedded_is_not_corrected() {
+    let mut s = service();
+    let id = s.add(&alice(), NewMemory::text("I live in Berlin")).unwrap().memories[0]
+        .id
+        .clone();
+    // Another process rewrites it while the embedder is asked without the home's lock.
+    let line = s.ports().file(Collection::Memories).lines().last().unwrap().to_owned();
+    let mut changed: serde_json::Value = serde_json::from_str(&line).unwrap();
+    changed["content"] = "I live in Paris".into();
+    let changed = changed.to_string();
+    *s.ports().while_embedding.borrow_mut() = Some(Box::new(move |p: &crate::fake::FakePorts| {
+        crate::ports::Ports::append(p, Collection::Memories, std::slice::from_ref(&changed)).unwrap();
+    }));
+    let fix = Correction {
+        content: "I live in Hamburg".into(),
+        ..Default::default()
+    };
+    let err = s.correct(&alice(), &id, fix);
+    assert!(
+        matches!(&err, Err(Error::InvalidInput(m)) if m.contains("changed while")),
+        "{err:?}"
+    );
+    *s.ports().while_embedding.borrow_mut() = None;
+    let live: Vec<String> = s
+        .list(&alice(), &Default::default())
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(
+        live,
+        ["I live in Paris"],
+        "the other writer's version stands, uncorrected"
+    );
+}
