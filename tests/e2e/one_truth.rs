@@ -42,6 +42,12 @@ fn a_fact_told_again_is_stored_once() {
     assert_eq!(kept["observed_at"], "2026-03-08T10:00:00+00:00");
     let text = ctx.ok(&["--user", "u", "add", "i like jazz music"]);
     assert!(text.starts_with(&format!("Already known {id}")), "{text}");
+    // The same words in two contexts ("Yes!" to two questions) are two facts.
+    for question in ["Ana: Do you still play the cello?", "Ana: Have you been to Japan?"] {
+        let yes = ctx.json(&["--user", "w", "add", "Yes!", "--context", question]);
+        assert_eq!(yes["restated"], false, "{question}");
+    }
+    assert_eq!(contents(&ctx.json(&["--user", "w", "list"])), ["Yes!", "Yes!"]);
     // Another user's identical fact is theirs.
     let other = ctx.json(&["--user", "v", "add", "I like jazz music"]);
     assert_eq!(other["restated"], false);

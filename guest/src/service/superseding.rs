@@ -222,9 +222,13 @@ impl<P: Ports> MemoryService<P> {
             if *verdict != Verdict::Same || restating.contains(i) {
                 continue;
             }
+            // The same words said in another context ("Yes!" to two questions) are two facts.
+            let context = &records[*i].context;
             match candidate {
                 Replaces::Existing(id) => {
-                    let Some(old) = self.memories.get(id) else { continue };
+                    let Some(old) = self.memories.get(id).filter(|old| &old.context == context) else {
+                        continue;
+                    };
                     let mut kept = decided
                         .observed
                         .iter()
@@ -236,7 +240,7 @@ impl<P: Ports> MemoryService<P> {
                     decided.restated.push((*i, id.clone()));
                 }
                 Replaces::Batch(j) => {
-                    if restating.contains(j) {
+                    if restating.contains(j) || &records[*j].context != context {
                         continue;
                     }
                     decided.restated.push((*i, records[*j].id.clone()));
