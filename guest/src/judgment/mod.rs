@@ -23,6 +23,7 @@ use fact::{Fact, same_subject};
 use slots::{PARTNERS, ends_employment, slot_of};
 use words::is_generic;
 
+use crate::entities::WEEKDAYS;
 use crate::ports::LlmRequest;
 use crate::supersession::{self, RuleContext};
 
@@ -288,32 +289,16 @@ fn switched(o: &Fact, n: &Fact) -> bool {
 /// "I play tennis on Mondays" / "Tennis is on Wednesdays now": the same thing at a new
 /// time, told as a change.
 fn rescheduled(o: &Fact, n: &Fact) -> bool {
-    const DAYS: &[&str] = &[
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "weekday",
-        "weekend",
-        "morning",
-        "afternoon",
-        "evening",
-        "night",
-    ];
+    let is_time = |w: &str| {
+        WEEKDAYS.contains(&w)
+            || matches!(w, "weekday" | "weekend" | "morning" | "afternoon" | "evening" | "night")
+            || w.rsplit('#').next().is_some_and(|n| n.parse::<f32>().is_ok())
+    };
     let lows = n.body_lows();
     let marked = lows
         .iter()
         .any(|w| matches!(*w, "now" | "instead" | "moved" | "moving" | "changed" | "anymore"));
-    let times = |f: &Fact| -> Vec<String> {
-        f.content
-            .iter()
-            .filter(|w| DAYS.contains(&w.as_str()) || w.parse::<f32>().is_ok())
-            .cloned()
-            .collect()
-    };
+    let times = |f: &Fact| -> Vec<String> { f.content.iter().filter(|w| is_time(w)).cloned().collect() };
     let (a, b) = (times(o), times(n));
     if !marked || a.is_empty() || b.is_empty() || a == b {
         return false;

@@ -2,7 +2,6 @@
 //! `confirm_fact`). One appended new version of the record.
 
 use super::MemoryService;
-use super::reading::not_found;
 use crate::api::{Error, Memory};
 use crate::ports::Ports;
 use crate::record::format_time;
@@ -11,21 +10,7 @@ use crate::scope::Caller;
 impl<P: Ports> MemoryService<P> {
     /// See `confirm` in `wit/memories.wit`.
     pub fn confirm(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
-        let id = match self.held_by_id(caller, id, "confirm")? {
-            Some(id) => id,
-            None => {
-                self.load()?;
-                self.visible_id(caller, id)?
-            }
-        };
-        let mut record = match self.memories.get(&id) {
-            Some(r) if caller.can_see(r) => r.clone(),
-            _ => return Err(not_found(&id)),
-        };
-        // Who may delete it may vouch for it.
-        if !caller.can_delete(&record) {
-            return Err(Error::Unauthorized(id));
-        }
+        let mut record = self.changeable(caller, id, "confirm")?;
         if record.confirmed_at.is_none() {
             let now = format_time(self.now()?);
             record.confirmed_at = Some(now.clone());

@@ -2,7 +2,6 @@
 //! that replaces the old one, so `history` keeps both (seed 004's `correct_fact`).
 
 use super::MemoryService;
-use super::reading::not_found;
 use super::superseding::Decided;
 use super::validation::check_subjects;
 use crate::api::{Added, Correction, Error, Memory, NewMemory};
@@ -82,24 +81,10 @@ impl<P: Ports> MemoryService<P> {
     /// for the file.
     fn correctable(&mut self, caller: &Caller, id: &str) -> Result<MemoryRecord, Error> {
         // Eviction beyond `max_entries` counts every memory of the scope: read them all.
-        let held = match self.ports.settings().max_entries {
-            Some(_) => None,
-            None => self.held_by_id(caller, id, "correct")?,
-        };
-        let id = match held {
-            Some(id) => id,
-            None => {
-                self.load()?;
-                self.visible_id(caller, id)?
-            }
-        };
-        let old = match self.memories.get(&id) {
-            Some(r) if caller.can_see(r) => r.clone(),
-            _ => return Err(not_found(&id)),
-        };
-        if !caller.can_delete(&old) {
-            return Err(Error::Unauthorized(id));
+        if self.ports.settings().max_entries.is_some() {
+            self.load()?;
         }
+        let old = self.changeable(caller, id, "correct")?;
         if let Some(by) = &old.superseded_by_id {
             return Err(Error::InvalidInput(format!(
                 "memory {id} was already replaced by {by}; correct that one instead"

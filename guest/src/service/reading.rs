@@ -29,6 +29,27 @@ impl<P: Ports> MemoryService<P> {
         }
     }
 
+    /// The memory `reference` names, if the caller may change it (delete, confirm or
+    /// correct it): read by id from the index when the index stands for the file, else from
+    /// the whole file. `call` names the call in the log.
+    pub(super) fn changeable(&mut self, caller: &Caller, reference: &str, call: &str) -> Result<MemoryRecord, Error> {
+        let id = match self.held_by_id(caller, reference, call)? {
+            Some(id) => id,
+            None => {
+                self.load()?;
+                self.visible_id(caller, reference)?
+            }
+        };
+        let record = match self.memories.get(&id) {
+            Some(r) if caller.can_see(r) => r.clone(),
+            _ => return Err(not_found(&id)),
+        };
+        if !caller.can_delete(&record) {
+            return Err(Error::Unauthorized(id));
+        }
+        Ok(record)
+    }
+
     /// The full id of a memory the caller may see, from its id or a unique prefix.
     pub(super) fn visible_id(&self, caller: &Caller, reference: &str) -> Result<String, Error> {
         resolve_id(

@@ -5,7 +5,6 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::MemoryService;
-use super::reading::not_found;
 use crate::api::{Archived, CompactReport, Error, GcReport, Memory};
 use crate::gc::{self, ArchiveReason};
 use crate::ports::{Collection, Ports};
@@ -15,20 +14,8 @@ use crate::scope::Caller;
 impl<P: Ports> MemoryService<P> {
     /// Deletes a memory the caller may change; it goes to the archive first.
     pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
-        let id = match self.held_by_id(caller, id, "delete")? {
-            Some(id) => id,
-            None => {
-                self.load()?;
-                self.visible_id(caller, id)?
-            }
-        };
-        let record = match self.memories.get(&id) {
-            Some(r) if caller.can_see(r) => r.clone(),
-            _ => return Err(not_found(&id)),
-        };
-        if !caller.can_delete(&record) {
-            return Err(Error::Unauthorized(id));
-        }
+        let record = self.changeable(caller, id, "delete")?;
+        let id = record.id.clone();
         let stamp = format_time(self.now()?);
         let mut archived = record;
         archived.archived_at = Some(stamp.clone());
