@@ -353,6 +353,7 @@ pub struct Stats {
     pub superseded: u64,
     pub expired: u64,
     pub decayed: u64,
+    pub fading: u64,
     pub pending: u64,
     pub archived: Vec<(ArchiveReason, u64)>,
     pub people: u64,

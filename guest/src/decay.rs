@@ -8,6 +8,10 @@
 //! after about ten months without being recalled. Who the user is (identity), the people
 //! in their life (relationship) and reflections do not decay; ephemeral types have their
 //! lifetimes instead.
+//!
+//! Decay lowers every fading memory's rank, but GC archives by decay only what the system
+//! inferred (facts extracted from conversations): a fact the user told stays until it is
+//! replaced or deleted (seed 000), unless `[memory] decay_told_facts` opts told facts in.
 
 use chrono::{DateTime, Utc};
 
@@ -47,9 +51,20 @@ pub fn confidence(record: &MemoryRecord, now: DateTime<Utc>) -> f64 {
     (-RATE_PER_DAY * days).exp()
 }
 
+/// The `source` of facts the system inferred from a conversation rather than was told.
+pub const INFERRED_SOURCE: &str = "extraction";
+
+/// Whether GC may archive the record once it has faded: a fact of a decaying type, never
+/// confirmed, that was inferred, or told when `decay_told_facts` opts told facts in.
+pub fn may_fade_away(record: &MemoryRecord, decay_told_facts: bool) -> bool {
+    decays(record.memory_type)
+        && record.confirmed_at.is_none()
+        && (decay_told_facts || record.source == INFERRED_SOURCE)
+}
+
 /// Whether GC should archive it as decayed.
-pub fn has_decayed(record: &MemoryRecord, now: DateTime<Utc>) -> bool {
-    confidence(record, now) < THRESHOLD
+pub fn has_decayed(record: &MemoryRecord, now: DateTime<Utc>, decay_told_facts: bool) -> bool {
+    may_fade_away(record, decay_told_facts) && confidence(record, now) < THRESHOLD
 }
 
 /// A search score weighed by confidence: unchanged at 1, three quarters at 0.
@@ -62,6 +77,12 @@ mod tests {
     use super::*;
 
     fn record(memory_type: &str, created: &str) -> MemoryRecord {
+        let mut r = told(memory_type, created);
+        r.source = INFERRED_SOURCE.to_owned();
+        r
+    }
+
+    fn told(memory_type: &str, created: &str) -> MemoryRecord {
         MemoryRecord::parse(
             &serde_json::json!({"id": "m", "version": 1, "content": "x", "memory_type": memory_type,
                 "embedding": null, "created_at": created, "owner_user_id": "u"})
@@ -80,14 +101,29 @@ mod tests {
         assert_eq!(confidence(&r, at("2025-01-01T00:00:00+00:00")), 1.0);
         let c100 = confidence(&r, at("2025-04-11T00:00:00+00:00"));
         assert!((c100 - (-1.0f64).exp()).abs() < 1e-9, "{c100}");
-        assert!(!has_decayed(&r, at("2025-10-01T00:00:00+00:00")));
-        assert!(has_decayed(&r, at("2025-11-01T00:00:00+00:00")), "300 days: 0.0498");
+        assert!(!has_decayed(&r, at("2025-10-01T00:00:00+00:00"), false));
+        assert!(
+            has_decayed(&r, at("2025-11-01T00:00:00+00:00"), false),
+            "300 days: 0.0498"
+        );
         // An access restarts the clock.
         r.last_accessed_at = Some("2025-10-01T00:00:00+00:00".into());
-        assert!(!has_decayed(&r, at("2025-11-01T00:00:00+00:00")));
+        assert!(!has_decayed(&r, at("2025-11-01T00:00:00+00:00"), false));
         r.last_accessed_at = None;
         r.confirmed_at = Some("2025-01-02T00:00:00+00:00".into());
         assert_eq!(confidence(&r, at("2030-01-01T00:00:00+00:00")), 1.0);
+    }
+
+    #[test]
+    fn a_told_fact_fades_in_rank_but_is_archived_only_when_opted_in() {
+        let r = told("preference", "2025-01-01T00:00:00+00:00");
+        let late = at("2026-01-01T00:00:00+00:00");
+        assert!(confidence(&r, late) < THRESHOLD, "its rank still fades");
+        assert!(!has_decayed(&r, late, false));
+        assert!(has_decayed(&r, late, true));
+        let mut confirmed = record("knowledge", "2025-01-01T00:00:00+00:00");
+        confirmed.confirmed_at = Some("2025-01-02T00:00:00+00:00".into());
+        assert!(!may_fade_away(&confirmed, true));
     }
 
     #[test]

@@ -52,8 +52,9 @@ impl ArchiveReason {
     }
 }
 
-/// Why GC would archive this record now, if it would.
-pub fn reason(record: &MemoryRecord, now: DateTime<Utc>) -> Option<ArchiveReason> {
+/// Why GC would archive this record now, if it would; a told fact decays away only with
+/// `decay_told_facts` (see `crate::decay`).
+pub fn reason(record: &MemoryRecord, now: DateTime<Utc>, decay_told_facts: bool) -> Option<ArchiveReason> {
     if record.superseded_at.is_some() {
         return Some(ArchiveReason::Superseded);
     }
@@ -64,7 +65,7 @@ pub fn reason(record: &MemoryRecord, now: DateTime<Utc>) -> Option<ArchiveReason
     if lifecycle::is_expired(record, now) {
         return Some(ArchiveReason::EphemeralDecay);
     }
-    if crate::decay::has_decayed(record, now) {
+    if crate::decay::has_decayed(record, now, decay_told_facts) {
         return Some(ArchiveReason::Decayed);
     }
     None
@@ -138,12 +139,12 @@ mod tests {
     fn gc_reasons() {
         let now = parse_time("2026-01-10T00:00:00Z").unwrap();
         let mut r = record("a", "knowledge", "2026-01-01T00:00:00Z");
-        assert_eq!(reason(&r, now), None);
+        assert_eq!(reason(&r, now, false), None);
         r.expires_at = Some("2026-01-09T00:00:00+00:00".into());
-        assert_eq!(reason(&r, now), Some(ArchiveReason::Expired));
+        assert_eq!(reason(&r, now, false), Some(ArchiveReason::Expired));
         r.superseded_at = Some("2026-01-02T00:00:00+00:00".into());
-        assert_eq!(reason(&r, now), Some(ArchiveReason::Superseded));
+        assert_eq!(reason(&r, now, false), Some(ArchiveReason::Superseded));
         let o = record("o", "observation", "2026-01-06T00:00:00Z");
-        assert_eq!(reason(&o, now), Some(ArchiveReason::EphemeralDecay));
+        assert_eq!(reason(&o, now, false), Some(ArchiveReason::EphemeralDecay));
     }
 }

@@ -175,6 +175,8 @@ pub struct PolicySettings {
     /// Whether embedding costs nothing but time (a model in the host), so that a change of
     /// model may embed everything again without asking.
     pub local_embedder: bool,
+    /// Whether GC archives decayed facts the user told, not only extracted ones.
+    pub decay_told_facts: bool,
 }
 
 impl Default for PolicySettings {
@@ -185,6 +187,7 @@ impl Default for PolicySettings {
             extraction_enabled: true,
             extraction_confidence_threshold: 0.7,
             local_embedder: false,
+            decay_told_facts: false,
         }
     }
 }

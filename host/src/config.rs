@@ -146,6 +146,9 @@ pub struct MemoryConfig {
     /// Cosine similarity for supersession candidates (default: the embedder's, 0.6 for
     /// the embedded model, 0.75 for HTTP services).
     pub supersession_threshold: Option<f32>,
+    /// Whether `gc` archives decayed facts the user told, not only extracted ones
+    /// (default false).
+    pub decay_told_facts: Option<bool>,
     /// How long `serve` waits before it checks again whether a user's weekly reflection
     /// is due, after one of their calls, in minutes (default 60; 0 checks after every call).
     pub reflection_check_minutes: Option<u64>,
@@ -258,6 +261,7 @@ impl Config {
             extraction_enabled: self.memory.extraction_enabled.unwrap_or(true),
             extraction_confidence_threshold: self.memory.extraction_confidence_threshold.unwrap_or(0.7),
             local_embedder: !embedder.is_remote(),
+            decay_told_facts: self.memory.decay_told_facts.unwrap_or(false),
         }
     }
 

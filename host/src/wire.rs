@@ -123,6 +123,7 @@ pub fn stats(s: &Stats) -> Value {
         "superseded": h.superseded,
         "expired": h.expired,
         "decayed": h.decayed,
+        "fading": h.fading,
         "pending": h.pending,
         "archived": archived,
         "people": h.people,

@@ -94,14 +94,17 @@ impl Ctx {
         self
     }
 
-    /// Writes `config.toml`.
-    /// Writes `config.toml` (with the home's `[storage]` section when it is on Postgres).
+    /// Writes `config.toml` (with the home's `[storage]` section when it is on Postgres),
+    /// owner-only as `doctor` wants it.
     pub fn config(&self, text: &str) {
+        use std::os::unix::fs::PermissionsExt;
         let storage = match &self.namespace {
             Some(ns) => format!("\n[storage]\nbackend = \"postgres\"\nnamespace = \"{ns}\"\n"),
             None => String::new(),
         };
-        std::fs::write(self.home().join("config.toml"), format!("{text}{storage}")).expect("write config.toml");
+        let path = self.home().join("config.toml");
+        std::fs::write(&path, format!("{text}{storage}")).expect("write config.toml");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("config.toml owner-only");
     }
 
     pub fn archive_lines(&self) -> Vec<Value> {

@@ -1,9 +1,71 @@
 //! Decay over a fixed clock through the CLI and the real component: a fact nobody recalls
-//! fades and `gc` archives it; recall (an appended access line) or `confirm` keeps one.
+//! fades; `gc` archives it when the system inferred it (extracted from a conversation), or
+//! when `[memory] decay_told_facts` opts told facts in; recall (an appended access line) or
+//! `confirm` keeps one.
 
 use serde_json::json;
 
 use crate::ctx::Ctx;
+
+#[test]
+fn told_facts_fade_in_rank_but_stay_and_extracted_ones_decay_away() {
+    let ctx = Ctx::new();
+    let on = |now: &str, args: &[&str]| {
+        let mut all = vec!["--now", now, "--user", "alice"];
+        all.extend_from_slice(args);
+        ctx.json(&all)
+    };
+    let year_ago = "2025-01-10T09:00:00Z";
+    let now = "2026-01-10T09:00:00Z";
+    let dark = on(year_ago, &["add", "Likes dark mode", "--type", "preference"]);
+    let bakery = on(
+        year_ago,
+        &["add", "The village bakery closes on Mondays", "--type", "knowledge"],
+    );
+    on(
+        year_ago,
+        &["turn", "--session", "s1", "I prefer oat milk in my coffee", "Noted."],
+    );
+    let extracted = on(year_ago, &["extract"]);
+    let oat = extracted["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["content"].as_str().unwrap().contains("oat milk"))
+        .unwrap_or_else(|| panic!("the rules extract the preference: {extracted:#}"))
+        .clone();
+    assert_eq!(oat["memory_type"], "preference");
+
+    // A year on, all three have faded below the threshold; only the extracted one may go.
+    let stats = ctx.json(&["--now", now, "stats"]);
+    assert_eq!(
+        (stats["decayed"].as_u64(), stats["fading"].as_u64()),
+        (Some(1), Some(0)),
+        "{stats:#}"
+    );
+    let report = ctx.json(&["--now", now, "gc"]);
+    let archived: Vec<&str> = report["archived"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(archived, [oat["id"].as_str().unwrap()], "{report:#}");
+    let left: Vec<String> = on(now, &["list"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_owned())
+        .collect();
+    for told in [&dark, &bakery] {
+        assert!(left.iter().any(|id| id == told["id"].as_str().unwrap()), "{left:?}");
+    }
+    let hits = on(now, &["search", "dark mode"]);
+    assert_eq!(
+        hits["hits"][0]["id"], dark["id"],
+        "a faded told fact is still found: {hits:#}"
+    );
+}
 
 #[test]
 fn unrecalled_facts_decay_and_gc_archives_them_unless_recalled_or_confirmed() {
@@ -11,6 +73,8 @@ fn unrecalled_facts_decay_and_gc_archives_them_unless_recalled_or_confirmed() {
         return;
     }
     let ctx = Ctx::new();
+    // Told facts decay away only when the home opts them in.
+    ctx.config("[memory]\ndecay_told_facts = true\n");
     let on = |now: &str, args: &[&str]| {
         let mut all = vec!["--now", now, "--user", "alice"];
         all.extend_from_slice(args);

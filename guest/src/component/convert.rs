@@ -326,6 +326,7 @@ pub(super) fn stats(s: api::Stats) -> maintenance::HomeStats {
         superseded: s.superseded,
         expired: s.expired,
         decayed: s.decayed,
+        fading: s.fading,
         pending: s.pending,
         archived: s.archived.into_iter().map(|(r, n)| (reason(r), n)).collect(),
         people: s.people,

@@ -271,6 +271,7 @@ impl Ports for WitPorts {
             extraction_enabled: s.extraction_enabled,
             extraction_confidence_threshold: s.extraction_confidence_threshold,
             local_embedder: s.local_embedder,
+            decay_told_facts: s.decay_told_facts,
         }
     }
 }

@@ -7,6 +7,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::MemoryService;
 use crate::api::{Ages, Error, IndexState, Stats};
+use crate::decay;
 use crate::gc::{self, ArchiveReason};
 use crate::memory_type::MemoryType;
 use crate::ports::{Collection, EntryKind, IndexError, Ports};
@@ -18,6 +19,7 @@ impl<P: Ports> MemoryService<P> {
         self.memories.refresh(&self.ports)?;
         self.people.refresh(&self.ports)?;
         let now = self.now()?;
+        let told = self.ports.settings().decay_told_facts;
         let mut stats = Stats {
             memories: self.memories.len() as u64,
             by_type: MemoryType::ALL.iter().map(|t| (*t, 0)).collect(),
@@ -46,10 +48,11 @@ impl<P: Ports> MemoryService<P> {
             }
             *sources.entry(r.source.as_str()).or_default() += 1;
             add_age(&mut stats.by_age, r, now);
-            match gc::reason(r, now) {
+            match gc::reason(r, now, told) {
                 Some(ArchiveReason::Superseded) => stats.superseded += 1,
                 Some(ArchiveReason::Decayed) => stats.decayed += 1,
                 Some(_) => stats.expired += 1,
+                None if decay::may_fade_away(r, told) => stats.fading += 1,
                 None => {}
             }
             if r.embedding.is_none() {

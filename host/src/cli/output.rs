@@ -545,6 +545,11 @@ impl Output {
             h.expired,
             h.decayed
         );
+        say!(
+            "{:>12}: {} (facts gc archives once faded, unless recalled or confirmed)",
+            "fading",
+            h.fading
+        );
         say!("{:>12}: {}", "pending", h.pending);
         say!(
             "{:>12}: {}",

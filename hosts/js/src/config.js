@@ -21,6 +21,7 @@ const SCHEMA = {
     extraction_enabled: "boolean",
     extraction_confidence_threshold: "float",
     supersession_threshold: "float",
+    decay_told_facts: "boolean",
     reflection_check_minutes: "u64",
   },
   sandbox: { fuel_per_call: "u64", memory_limit_mib: "u64" },
@@ -59,7 +60,7 @@ function typeProblem(value, type) {
  * @typedef {{
  *   memory: { auto_gc?: boolean, max_entries?: number, extraction_enabled?: boolean,
  *             extraction_confidence_threshold?: number, supersession_threshold?: number,
- *             reflection_check_minutes?: number },
+ *             decay_told_facts?: boolean, reflection_check_minutes?: number },
  *   sandbox: { fuel_per_call?: number, memory_limit_mib?: number },
  *   llm?: { base_url: string, model: string, api_key_env?: string, timeout_secs?: number },
  *   embedder: { provider?: string, base_url?: string, model?: string, dimensions?: number,

@@ -16,6 +16,7 @@
  *   settings: {
  *     supersessionThreshold: number, maxEntries?: bigint,
  *     extractionEnabled: boolean, extractionConfidenceThreshold: number, localEmbedder: boolean,
+ *     decayToldFacts: boolean,
  *   },
  *   unlocked: <T>(remote: boolean, f: () => T) => T,
  *   writable: () => string | null,

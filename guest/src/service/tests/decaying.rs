@@ -1,5 +1,6 @@
-//! Decay over a fixed clock: a long-unrecalled fact fades and GC archives it; recall
-//! and confirmation keep one; who the user is does not decay; accesses are appended.
+//! Decay over a fixed clock: a long-unrecalled fact fades and GC archives it when told
+//! facts are opted in (`decay_told_facts`; extracted facts always may go); recall and
+//! confirmation keep one; who the user is does not decay; accesses are appended.
 
 use super::{alice_alone, service};
 use crate::api::*;
@@ -24,6 +25,7 @@ fn add(s: &mut MemoryService<FakePorts>, text: &str, t: MemoryType) -> String {
 #[test]
 fn unrecalled_facts_decay_and_recall_or_confirmation_keeps_them() {
     let mut s = service();
+    s.ports().settings.borrow_mut().decay_told_facts = true;
     at(&s, "2025-01-01T00:00:00+00:00");
     let jazz = add(&mut s, "I like jazz records", MemoryType::Preference);
     let tea = add(&mut s, "I like green tea", MemoryType::Preference);
@@ -106,4 +108,18 @@ fn only_who_may_delete_a_memory_may_confirm_it() {
         once,
         "confirming twice changes nothing"
     );
+}
+
+#[test]
+fn a_told_fact_that_faded_stays_unless_told_facts_are_opted_in() {
+    let mut s = service();
+    at(&s, "2025-01-01T00:00:00+00:00");
+    let tea = add(&mut s, "I like green tea", MemoryType::Preference);
+    at(&s, "2026-01-01T00:00:00+00:00");
+    let stats = s.stats().unwrap();
+    assert_eq!((stats.decayed, stats.fading), (0, 0));
+    assert!(s.gc(false).unwrap().archived.is_empty(), "a told fact stays");
+    s.ports().settings.borrow_mut().decay_told_facts = true;
+    let archived: Vec<String> = s.gc(false).unwrap().archived.into_iter().map(|a| a.id).collect();
+    assert_eq!(archived, [tea]);
 }

@@ -37,7 +37,7 @@ _U32 = (0, (1 << 32) - 1)
 _TABLES: dict[str, dict[str, str]] = {
     "memory": {"auto_gc": "bool", "max_entries": "u64", "extraction_enabled": "bool",
                "extraction_confidence_threshold": "float", "supersession_threshold": "float",
-               "reflection_check_minutes": "u64"},
+               "decay_told_facts": "bool", "reflection_check_minutes": "u64"},
     "sandbox": {"fuel_per_call": "u64", "memory_limit_mib": "u64"},
     "llm": {"base_url": "str", "model": "str", "api_key_env": "str", "timeout_secs": "u64"},
     "embedder": {"provider": "str", "base_url": "str", "model": "str", "dimensions": "u32",
@@ -114,6 +114,12 @@ class Config:
     def extraction_enabled(self) -> bool:
         """`[memory] extraction_enabled`: whether `extract` reads conversations (default true)."""
         return bool(self.memory.get("extraction_enabled", True))
+
+    @property
+    def decay_told_facts(self) -> bool:
+        """`[memory] decay_told_facts`: whether `gc` archives a told fact once it has
+        faded, as it does an extracted one (default false)."""
+        return bool(self.memory.get("decay_told_facts", False))
 
     @property
     def extraction_confidence_threshold(self) -> float:

@@ -94,7 +94,8 @@ class Memory:
         index = SqliteIndex(self.home.index)
         self._state = HostState(self.home, files, index, emb, model, self._clock, self._ids,
                                 config.supersession_threshold(emb), config.max_entries,
-                                config.extraction_enabled, config.extraction_confidence_threshold)
+                                config.extraction_enabled, config.extraction_confidence_threshold,
+                                config.decay_told_facts)
         # One call at a time: wasmtime's store may not be entered from two threads, and the
         # home's lock is let go around remote calls, when another thread could take it.
         self._mutex = threading.RLock()

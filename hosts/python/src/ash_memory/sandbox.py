@@ -79,7 +79,7 @@ class HostState:
     def __init__(self, home: Home, files: FileStore, index: SqliteIndex, embedder: Embedder,
                  llm: Llm, clock: Clock, ids: IdSource, supersession_threshold: float,
                  max_entries: int | None, extraction_enabled: bool = True,
-                 extraction_confidence_threshold: float = 0.7) -> None:
+                 extraction_confidence_threshold: float = 0.7, decay_told_facts: bool = False) -> None:
         self.home = home
         self.files = files
         self.index = index
@@ -91,6 +91,7 @@ class HostState:
         self.max_entries = max_entries
         self.extraction_enabled = extraction_enabled
         self.extraction_confidence_threshold = extraction_confidence_threshold
+        self.decay_told_facts = decay_told_facts
         #: The home's lock, held for a whole exported call except while a remote service answers.
         self.lock: HomeLock | None = None
         #: Why the lock could not be taken back after a remote call: nothing more may be written.
@@ -354,7 +355,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
                 supersession_threshold=float(state.supersession_threshold), max_entries=state.max_entries,
                 extraction_enabled=bool(state.extraction_enabled),
                 extraction_confidence_threshold=float(state.extraction_confidence_threshold),
-                local_embedder=not state.embedder.is_remote))
+                local_embedder=not state.embedder.is_remote,
+                decay_told_facts=bool(state.decay_told_facts)))
         with root.add_instance(interface("types")):
             pass
 
