@@ -168,6 +168,9 @@ impl<P: Ports> MemoryService<P> {
         self.memories.refresh(&self.ports)?;
         Self::owner(caller)?;
         let not_found = |r: &str| Error::UnknownPerson(r.to_owned());
+        for reference in [keep, merge] {
+            self.refuse_merged_away(caller, reference)?;
+        }
         let mut a = self.find_person(caller, keep)?.ok_or_else(|| not_found(keep))?;
         let mut b = self.find_person(caller, merge)?.ok_or_else(|| not_found(merge))?;
         if a.id == b.id {

@@ -90,6 +90,32 @@ impl<P: Ports> MemoryService<P> {
         IdReference::Unknown
     }
 
+    /// Refuses a reference that names a person who was merged away, by their id or by
+    /// their own name: it reads as the person they were merged into, and merging through
+    /// it would merge that person, whom the caller did not name.
+    pub(super) fn refuse_merged_away(&self, caller: &Caller, text: &str) -> Result<(), Error> {
+        let text = text.trim();
+        let Some(user) = &caller.user_id else { return Ok(()) };
+        let mine = |p: &&PersonRecord| &p.owner_user_id == user;
+        let named_now = self
+            .people_of(caller)
+            .iter()
+            .any(|p| p.id == text || p.name.eq_ignore_ascii_case(text));
+        let merged =
+            self.people.iter().filter(mine).find(|p| {
+                p.merged_into.is_some() && (p.id == text || (!named_now && p.name.eq_ignore_ascii_case(text)))
+            });
+        let Some(merged) = merged else { return Ok(()) };
+        let kept = match self.id_reference(caller, &merged.id) {
+            IdReference::Mine(kept) => format!("{} ({})", kept.name, kept.id),
+            _ => "another person".to_owned(),
+        };
+        Err(Error::InvalidInput(format!(
+            "{} ({}) was merged into {kept}; name the person you mean by their current name or id",
+            merged.name, merged.id
+        )))
+    }
+
     /// Finds the person a reference means, without creating one. An id that is not one
     /// of the caller's people finds no one.
     pub(crate) fn find_person(&self, caller: &Caller, text: &str) -> Result<Option<PersonRecord>, Error> {
