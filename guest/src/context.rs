@@ -1,8 +1,10 @@
 //! The context an agent injects before each response (seed 002's system-prompt blocks,
 //! seed 003's profile and past messages): "About the user", "Known People", "Relevant
 //! Context from Memory" with subject attribution, and "Relevant past messages". This is
-//! what the block holds and how it reads; the service fits it to a token budget (by
-//! dropping the least relevant memories first) in `service::context`.
+//! what the block holds and how it reads; `budget` ranks its parts by relevance to the
+//! message, and the service keeps what fits a token budget in `service::context`.
+
+pub mod budget;
 
 use crate::api::{Memory, PastMessage, Person, SearchHit};
 use crate::conversation::Role;
@@ -41,7 +43,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// What the context block holds, before rendering.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Blocks<'a> {
     /// "About the user": profile notes.
     pub profile: &'a [String],

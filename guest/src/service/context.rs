@@ -1,6 +1,5 @@
 //! `context`: the block an agent injects before each response, fitted to a token budget
-//! by dropping past messages first, then the least relevant memory, then the least
-//! recently active person.
+//! by keeping what matters most to the message (`crate::context::budget` has the order).
 //! What the block says and how it is rendered is `crate::context`'s.
 
 use std::collections::HashMap;
@@ -9,6 +8,8 @@ use chrono::{DateTime, Utc};
 
 use super::MemoryService;
 use crate::api::{ContextBlock, Error, Memory, Person, SearchQuery};
+use crate::api::{PastMessage, SearchHit};
+use crate::context::budget::{self, Part};
 use crate::context::{Blocks, DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
 use crate::lifecycle;
 use crate::marks;
@@ -30,7 +31,7 @@ impl<P: Ports> MemoryService<P> {
         let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
         // One moment for every part, in whole microseconds as the index compares them.
         let now = marks::whole_micros(self.now()?);
-        let (mut memories, mut past_messages) = if message.trim().is_empty() {
+        let (mut memories, past_messages) = if message.trim().is_empty() {
             self.load_as_needed()?;
             (Vec::new(), Vec::new())
         } else {
@@ -58,7 +59,7 @@ impl<P: Ports> MemoryService<P> {
         if private {
             self.hold_profile(caller, now)?;
         }
-        let mut reflection = self.latest_reflection(caller, now);
+        let reflection = self.latest_reflection(caller, now);
         // Shown in its own section, not twice.
         if let Some(r) = &reflection {
             memories.retain(|h| h.memory.id != r.id);
@@ -72,35 +73,31 @@ impl<P: Ports> MemoryService<P> {
         };
         // A memory the profile shows is not shown again among the relevant ones.
         memories.retain(|h| !profile.memory_ids.contains(&h.memory.id));
-        let mut profile = profile.notes;
-        let mut people = self.recently_active_people(caller, now);
-        let mut dropped = 0;
-        let markdown = loop {
-            let blocks = Blocks {
-                profile: &profile,
-                people: &people,
-                memories: &memories,
-                past_messages: &past_messages,
-                reflection: reflection.as_ref(),
-            };
-            let markdown = render(&blocks);
-            if estimate_tokens(&markdown) <= budget {
-                break markdown;
-            }
-            // Past messages go first (the least relevant first), then memories, then
-            // the least recently active person, the reflection, and the profile's last
-            // notes.
-            if past_messages.pop().is_some()
-                || memories.pop().is_some()
-                || people.pop().is_some()
-                || reflection.take().is_some()
-                || profile.pop().is_some()
-            {
-                dropped += 1;
-            } else {
-                break String::new();
-            }
+        let profile = profile.notes;
+        let people = self.recently_active_people(caller, now);
+        let all = Blocks {
+            profile: &profile,
+            people: &people,
+            memories: &memories,
+            past_messages: &past_messages,
+            reflection: reflection.as_ref(),
         };
+        let order = budget::keep_order(message, &all);
+        // The longest run of the order that fits; each step leaves out one more part.
+        let mut kept = order.len();
+        let (markdown, fitted) = loop {
+            let fitted = Fitted::keeping(&all, &order[..kept]);
+            let markdown = render(&fitted.blocks(&all));
+            if estimate_tokens(&markdown) <= budget || kept == 0 {
+                break (if kept == 0 { String::new() } else { markdown }, fitted);
+            }
+            kept -= 1;
+        };
+        let dropped = (order.len() - kept) as u32;
+        let memories = fitted.memories;
+        let past_messages = fitted.past_messages;
+        let profile = fitted.profile;
+        let people = fitted.people;
         if self.memories.is_partial() {
             self.ports.log(
                 Level::Debug,
@@ -167,5 +164,44 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         people.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
         people.into_iter().take(MAX_PEOPLE).map(|(_, p)| p).collect()
+    }
+}
+
+/// The parts of a block a budget keeps, each section in its own order.
+struct Fitted {
+    profile: Vec<String>,
+    people: Vec<Person>,
+    memories: Vec<SearchHit>,
+    past_messages: Vec<PastMessage>,
+    reflection: bool,
+}
+
+impl Fitted {
+    fn keeping(all: &Blocks, parts: &[Part]) -> Fitted {
+        fn pick<T: Clone>(items: &[T], kept: impl Fn(usize) -> bool) -> Vec<T> {
+            items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| kept(*i))
+                .map(|(_, t)| t.clone())
+                .collect()
+        }
+        Fitted {
+            profile: pick(all.profile, |i| parts.contains(&Part::Profile(i))),
+            people: pick(all.people, |i| parts.contains(&Part::Person(i))),
+            memories: pick(all.memories, |i| parts.contains(&Part::Memory(i))),
+            past_messages: pick(all.past_messages, |i| parts.contains(&Part::PastMessage(i))),
+            reflection: parts.contains(&Part::Reflection),
+        }
+    }
+
+    fn blocks<'a>(&'a self, all: &Blocks<'a>) -> Blocks<'a> {
+        Blocks {
+            profile: &self.profile,
+            people: &self.people,
+            memories: &self.memories,
+            past_messages: &self.past_messages,
+            reflection: all.reflection.filter(|_| self.reflection),
+        }
     }
 }
