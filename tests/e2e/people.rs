@@ -209,6 +209,40 @@ fn people_merge_relinks_memories() {
 }
 
 #[test]
+fn a_merge_through_a_merged_person_is_refused_and_names_whom_they_became() {
+    let ctx = Ctx::new();
+    let add = |name: &str| {
+        ctx.json(&["--user", "u", "people", "add", name])["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (sarah, sks, charlie) = (add("Sarah"), add("Sksembhi"), add("Charlie"));
+    ctx.ok(&["--user", "u", "people", "merge", "SARAH", "SKSEMBHI"]);
+    // The merged id still shows the person kept.
+    assert_eq!(ctx.json(&["--user", "u", "people", "show", &sks])["id"], sarah);
+    let before = ctx.snapshot();
+    for through in [sks.as_str(), "SKSEMBHI"] {
+        let err = ctx.fails(&["--user", "u", "people", "merge", "CHARLIE", through]);
+        assert!(
+            err.contains("Sksembhi") && err.contains("merged into Sarah") && err.contains(&sarah),
+            "{err}"
+        );
+        let err = ctx.fails(&["--user", "u", "people", "merge", through, &charlie]);
+        assert!(err.contains("merged into Sarah"), "{err}");
+    }
+    assert_eq!(ctx.snapshot(), before, "the refused merges changed nothing");
+    let names: Vec<String> = people(&ctx, "u")
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "Sarah and Charlie stay two people: {names:?}");
+    // Merging by the names people have now still works.
+    let merged = ctx.json(&["--user", "u", "people", "merge", "Charlie", "Sarah"]);
+    assert_eq!(merged["id"], charlie);
+}
+
+#[test]
 fn people_stay_private_between_users() {
     let ctx = Ctx::new();
     ctx.ok(&[
@@ -320,14 +354,49 @@ fn the_context_block_is_scoped_and_fits_its_budget() {
     assert!(tight["estimated_tokens"].as_u64().unwrap() <= budget);
     assert!(tight["dropped"].as_u64().unwrap() >= 1);
     let kept = contents(&tight["memories"]);
-    assert_eq!(kept[..], memories[..kept.len()], "the least relevant go first");
-    assert_eq!(
-        tight["people"].as_array().unwrap().len(),
-        2,
-        "people stay while memories can go"
-    );
+    assert_eq!(kept[..], memories[..kept.len()], "the least relevant memories go first");
+    // The message names no one; Sarah stays as the one the best memory is about, and
+    // Michael, who nothing here concerns, goes before any memory.
+    let people: Vec<&str> = tight["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(people, ["Sarah"], "{tight:#}");
+    assert_eq!(memories[0], "Sarah likes Italian food");
     let nothing = ctx.json(&["--user", "u", "context", "hello", "--max-tokens", "5"]);
     assert_eq!(nothing["markdown"], "");
+}
+
+#[test]
+fn a_tight_budget_keeps_what_answers_the_message_and_whom_it_names() {
+    let ctx = Ctx::new();
+    ctx.ok(&["--user", "u", "people", "add", "Sarah", "--relation", "wife"]);
+    ctx.ok(&["--user", "u", "people", "add", "Michael", "--relation", "boss"]);
+    ctx.ok(&["--user", "u", "add", "Sarah likes Italian food", "--subject", "Sarah"]);
+    ctx.add("u", "I prefer concise responses");
+    ctx.add("u", "I'm allergic to peanuts");
+    let ask = |message: &str, budget: &str| ctx.json(&["--user", "u", "context", message, "--max-tokens", budget]);
+
+    let tight = ask("What should I cook for my wife?", "80");
+    let md = tight["markdown"].as_str().unwrap();
+    assert!(tight["estimated_tokens"].as_u64().unwrap() <= 80, "{tight:#}");
+    assert!(
+        md.contains("Sarah likes Italian food"),
+        "the memory that answers stays: {md}"
+    );
+    assert!(
+        md.contains("- **Sarah** (wife)"),
+        "the person the message names stays: {md}"
+    );
+    assert!(!md.contains("Michael"), "an unrelated person goes first: {md}");
+    assert!(tight["dropped"].as_u64().unwrap() >= 1);
+
+    // Asked about the boss, the boss stays and the wife goes.
+    let tight = ask("When does my boss want the report?", "45");
+    let md = tight["markdown"].as_str().unwrap();
+    assert!(md.contains("- **Michael** (boss)") && !md.contains("**Sarah**"), "{md}");
 }
 
 #[test]
