@@ -112,15 +112,16 @@ struct Access {
 fn access(line: &str) -> Option<(String, String)> {
     serde_json::from_str::<Access>(line)
         .ok()
-        .filter(|a| a.version == MARKER_VERSION)
+        .filter(|a| a.version == MARKER_VERSION && crate::record::parse_time(&a.accessed_at).is_ok())
         .map(|a| (a.id, a.accessed_at))
 }
 
-/// The id a removal line removes, if the line is one.
+/// The id a removal line removes, if the line is one. A stamp that is not a time makes
+/// it no removal: an unreadable line, quarantined, rather than a silent delete.
 fn removal(line: &str) -> Option<String> {
     serde_json::from_str::<Removal>(line)
         .ok()
-        .filter(|r| r.version == MARKER_VERSION)
+        .filter(|r| r.version == MARKER_VERSION && crate::record::parse_time(&r.removed_at).is_ok())
         .map(|r| r.id)
 }
 
@@ -581,14 +582,18 @@ mod tests {
             .append(&ports, vec![person("a", "Ann"), person("b", "Bea"), person("c", "Cy")])
             .unwrap();
         people
-            .remove(&ports, &["b".into(), "b".into(), "nobody".into()], "T")
+            .remove(
+                &ports,
+                &["b".into(), "b".into(), "nobody".into()],
+                "2026-01-01T00:00:00+00:00",
+            )
             .unwrap();
         assert_eq!(names(&people), ["Ann", "Cy"]);
         assert_eq!((people.len(), people.stale_lines()), (2, 2));
         let file = ports.file(Collection::People);
         assert_eq!(
             file.lines().last(),
-            Some(r#"{"id":"b","version":1,"removed_at":"T"}"#),
+            Some(r#"{"id":"b","version":1,"removed_at":"2026-01-01T00:00:00+00:00"}"#),
             "one line, once"
         );
         // The same id written again after its removal comes back, last in order.
@@ -610,17 +615,25 @@ mod tests {
     #[test]
     fn ids_named_reads_records_and_removals_once_each() {
         let data = format!(
-            "{}\n{{\"id\":\"a\",\"version\":1,\"removed_at\":\"T\"}}\n{}\nnot json\n",
+            "{}\n{{\"id\":\"a\",\"version\":1,\"removed_at\":\"2026-01-01T00:00:00+00:00\"}}\n{}\nnot json\n",
             person("a", "Ann").to_line(),
             person("b", "Bea").to_line()
         );
         assert_eq!(ids_named::<PersonRecord>(&data), ["a", "b"]);
         // Only exactly the removal shape counts: an extra field or a newer version is not one.
-        assert_eq!(removal(r#"{"id":"a","version":1,"removed_at":"T","x":1}"#), None);
-        assert_eq!(removal(r#"{"id":"a","version":2,"removed_at":"T"}"#), None);
         assert_eq!(
-            removal(r#"{"id":"a","version":1,"removed_at":"T"}"#).as_deref(),
+            removal(r#"{"id":"a","version":1,"removed_at":"2026-01-01T00:00:00+00:00","x":1}"#),
+            None
+        );
+        assert_eq!(
+            removal(r#"{"id":"a","version":2,"removed_at":"2026-01-01T00:00:00+00:00"}"#),
+            None
+        );
+        assert_eq!(
+            removal(r#"{"id":"a","version":1,"removed_at":"2026-01-01T00:00:00+00:00"}"#).as_deref(),
             Some("a")
         );
+        // A stamp that is not a time: not a removal, so the line is quarantined.
+        assert_eq!(removal(r#"{"id":"a","version":1,"removed_at":"never"}"#), None);
     }
 }

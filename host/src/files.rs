@@ -11,7 +11,7 @@ use base64::Engine as _;
 
 use crate::fault;
 use crate::home::Home;
-use crate::journal::Journal;
+use crate::journal::{Before, Journal};
 
 pub(crate) use crate::bindings::ash::memory::files::{Chunk, Collection, Error as FileError, FileState};
 
@@ -318,7 +318,7 @@ impl FileStore {
         result?;
         // A new baseline, so that appends after the rewrite still roll back.
         let states = self.states()?;
-        self.journal.begin(&states, None)?;
+        self.journal.record(&states, None, &[])?;
         self.state(c)
     }
 
@@ -347,7 +347,7 @@ impl FileStore {
         // (the archive copy of what this rewrite drops) must survive a crash from here on.
         // A crash before the rename then leaves a copy in both places, never in neither.
         let states = self.states()?;
-        self.journal.begin(&states, Some((c, tmp)))?;
+        self.journal.record(&states, Some((c, tmp)), &[])?;
         self.new_token(c)?;
         fault::point(&format!("{point}:token")).map_err(|e| io_error(tmp, e))?;
         std::fs::rename(tmp, &path).map_err(|e| io_error(&path, e))?;
@@ -371,8 +371,18 @@ impl FileStore {
         Ok(())
     }
 
-    fn states(&self) -> Result<Vec<(Collection, FileState)>, FileError> {
-        Collection::ALL.iter().map(|&c| Ok((c, self.state(c)?))).collect()
+    /// Where every collection stands, with its token.
+    fn states(&self) -> Result<Vec<Before>, FileError> {
+        Collection::ALL
+            .iter()
+            .map(|&c| {
+                Ok(Before {
+                    collection: c,
+                    state: self.state(c)?,
+                    token: Some(self.token(c)),
+                })
+            })
+            .collect()
     }
 
     /// Starts the call's transaction at its first write: records where every collection
@@ -382,97 +392,12 @@ impl FileStore {
             return Ok(());
         }
         let states = self.states()?;
-        self.journal.begin(&states, None)
+        self.journal.begin(&states)
     }
 
     /// Ends the call's transaction: its writes stand.
     pub fn commit(&mut self) -> Result<(), FileError> {
         self.journal.commit()
-    }
-
-    /// Undoes the call's writes since its last commit point: each collection appended to
-    /// is cut back to where it stood. Also run at the start of every call, for a call
-    /// that died (kill -9, power cut) with its transaction open.
-    pub fn roll_back(&mut self) -> Result<(), FileError> {
-        let Some(pending) = self.journal.pending()? else {
-            return Ok(());
-        };
-        if let Some((c, tmp)) = &pending.replace
-            && tmp.exists()
-        {
-            // Committed but not in place: finish the rename.
-            let path = self.path(*c);
-            self.new_token(*c)?;
-            std::fs::rename(tmp, &path).map_err(|e| io_error(&path, e))?;
-            if let Some(dir) = path.parent() {
-                File::open(dir)
-                    .and_then(|d| d.sync_all())
-                    .map_err(|e| io_error(dir, e))?;
-            }
-            tracing::warn!("{}: finished a rewrite that was interrupted", path.display());
-        }
-        self.sweep_temporary_files();
-        for (c, before) in pending.states {
-            let path = self.path(c);
-            let now = match self.state(c) {
-                Ok(s) => s,
-                Err(_) => continue,
-            };
-            // Creating a file changes its generation; a file that was empty before the
-            // call is cut back to empty either way (a replace would have rewritten the
-            // journal with the new generation).
-            let same_file = now.generation == before.generation || before.end == 0;
-            if !same_file || now.end <= before.end {
-                continue;
-            }
-            // A file the call created goes away again.
-            if before.end == 0 && before.generation == mix(&[self.token(c), 0, 0]) {
-                std::fs::remove_file(&path).map_err(|e| io_error(&path, e))?;
-                tracing::warn!("{}: removed, made by an unfinished write", path.display());
-                continue;
-            }
-            // New token first: readers that saw the bytes being cut read again.
-            self.new_token(c)?;
-            let file = OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .map_err(|e| io_error(&path, e))?;
-            file.set_len(before.end).map_err(|e| io_error(&path, e))?;
-            file.sync_all().map_err(|e| io_error(&path, e))?;
-            tracing::warn!(
-                "{}: rolled back {} bytes of an unfinished write",
-                path.display(),
-                now.end - before.end
-            );
-        }
-        self.journal.clear()
-    }
-}
-
-impl FileStore {
-    /// Removes temporary files a replace left when its process died. Only run while the
-    /// lock is held and a transaction is being rolled back, when no replace is under way.
-    fn sweep_temporary_files(&self) {
-        let mut dirs: Vec<PathBuf> = Collection::ALL
-            .iter()
-            .filter_map(|&c| self.path(c).parent().map(Path::to_path_buf))
-            .collect();
-        dirs.dedup();
-        for dir in dirs {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let ours = Collection::ALL.iter().any(|&c| {
-                    let file = self.path(c);
-                    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-                    let full = file.file_name().and_then(|s| s.to_str()).unwrap_or("");
-                    name.starts_with(&format!(".{full}.tmp-")) || name.starts_with(&format!(".{stem}.tmp-"))
-                });
-                if ours && std::fs::remove_file(entry.path()).is_ok() {
-                    tracing::info!("removed {name}, left by an interrupted rewrite");
-                }
-            }
-        }
     }
 }
 
@@ -487,6 +412,8 @@ pub(crate) fn check_lines(lines: &[String]) -> Result<(), FileError> {
     }
     Ok(())
 }
+
+mod recovery;
 
 #[cfg(test)]
 #[path = "files_tests.rs"]

@@ -170,7 +170,7 @@ fn a_rewrite_interrupted_before_its_rename_is_finished_by_the_next_call() {
     let states = files.states().unwrap();
     files
         .journal
-        .begin(&states, Some((Collection::Memories, &tmp)))
+        .record(&states, Some((Collection::Memories, &tmp)), &[])
         .unwrap();
     let mut next = FileStore::new(files.home.clone());
     next.roll_back().unwrap();
@@ -178,4 +178,89 @@ fn a_rewrite_interrupted_before_its_rename_is_finished_by_the_next_call() {
     assert_eq!(read(Collection::Memories), "b\n", "the delete is whole");
     assert_eq!(read(Collection::Archive), "a archived\n", "and its copy kept");
     assert!(!tmp.exists());
+}
+
+/// A home with one acknowledged line in each of two collections, and a call's unfinished
+/// appends to both, as a killed process leaves them.
+fn home_with_an_open_transaction() -> (tempfile::TempDir, Home) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::open(dir.path()).unwrap();
+    let mut files = FileStore::new(home.clone());
+    files.append(Collection::Memories, &["kept".into()]).unwrap();
+    files.append(Collection::Archive, &["kept copy".into()]).unwrap();
+    files.commit().unwrap();
+    files.append(Collection::Archive, &["undone copy".into()]).unwrap();
+    files.append(Collection::Memories, &["undone".into()]).unwrap();
+    (dir, home)
+}
+
+#[test]
+fn a_rollback_killed_after_its_first_cut_finishes_the_others() {
+    let (_d, home) = home_with_an_open_transaction();
+    let mut dying = FileStore::new(home.clone());
+    let pending = dying.journal.pending().unwrap().unwrap();
+    let cut = [Collection::Archive, Collection::Memories];
+    dying.journal.record(&pending.states, None, &cut).unwrap();
+    // The first cut and its new token are done, then the process dies.
+    let archive = pending
+        .states
+        .iter()
+        .find(|b| b.collection == Collection::Archive)
+        .unwrap();
+    dying.cut_back(archive).unwrap();
+    dying.new_token(Collection::Archive).unwrap();
+
+    let mut next = FileStore::new(home);
+    next.roll_back().unwrap();
+    let read = |c| std::fs::read_to_string(next.path(c)).unwrap();
+    assert_eq!(read(Collection::Archive), "kept copy\n");
+    assert_eq!(read(Collection::Memories), "kept\n", "the second cut is not skipped");
+    assert!(next.journal.pending().unwrap().is_none());
+}
+
+#[test]
+fn a_home_copied_while_a_call_was_writing_is_rolled_back_too() {
+    let (_d, home) = home_with_an_open_transaction();
+    let copy = tempfile::tempdir().unwrap();
+    // Every file copied anew, as `cp -a` or a restore makes them: new inodes.
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(format!("{}/.", home.root().display()))
+        .arg(copy.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut next = FileStore::new(Home::open(copy.path()).unwrap());
+    next.roll_back().unwrap();
+    let read = |c| std::fs::read_to_string(next.path(c)).unwrap();
+    assert_eq!(read(Collection::Memories), "kept\n");
+    assert_eq!(read(Collection::Archive), "kept copy\n");
+}
+
+#[test]
+fn recovery_touches_only_the_homes_own_files_whatever_the_journal_names() {
+    let (_d, mut files) = store();
+    files.append(Collection::Memories, &["mine".into()]).unwrap();
+    files.commit().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = elsewhere.path().join("evil.jsonl");
+    std::fs::write(&outside, "not yours\n").unwrap();
+    for named in [
+        outside.clone(),
+        PathBuf::from("../../etc/passwd"),
+        PathBuf::from(".journal"),
+    ] {
+        let states = files.states().unwrap();
+        files
+            .journal
+            .record(&states, Some((Collection::Memories, &named)), &[])
+            .unwrap();
+        let mut next = FileStore::new(files.home.clone());
+        next.roll_back().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(next.path(Collection::Memories)).unwrap(),
+            "mine\n"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "not yours\n");
 }

@@ -7,11 +7,15 @@
 //! the journal is then rewritten with the new states, so what came before it stays.
 //!
 //! Appends are the only writes that roll back, and a cut is only made on a file whose
-//! generation is the recorded one, so a rollback never touches bytes it did not see
-//! written. A replace rolls forward instead: the journal names its finished temporary
-//! file before the rename, and recovery completes a rename that a crash interrupted.
+//! token is the recorded one, so a rollback never touches bytes it did not see written.
+//! A replace rolls forward instead: the journal names its finished temporary file before
+//! the rename, and recovery completes a rename that a crash interrupted.
+//!
+//! Recovery may itself be killed at any point (`crate::files::recovery` says how each of
+//! its steps can be done again), and every rewrite of an entry is atomic.
 
 use std::fs::{File, OpenOptions};
+use std::io::Write;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
@@ -27,19 +31,40 @@ struct Entry {
     pid: u32,
     /// (collection, end, generation) before the call's writes.
     before: Vec<(String, u64, u64)>,
-    /// A replace that is committed but may not be in place yet: (collection, the flushed
-    /// temporary file to rename over it).
+    /// (collection, token) before the call's writes. A rollback matches a file by its
+    /// token, which travels with a copied home, not by its generation, whose inode and
+    /// device do not. Absent from journals of older versions, matched by generation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tokens: Vec<(String, u64)>,
+    /// A replace that is committed but may not be in place yet: (collection, the file name
+    /// of the flushed temporary file, beside the collection, to rename over it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     replace: Option<(String, PathBuf)>,
+    /// The collections a rollback under way is cutting back, recorded before its first
+    /// cut: a rollback killed midway goes on with the same ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rolling_back: Vec<String>,
+}
+
+/// Where a collection stood when a transaction began (or reached a commit point).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Before {
+    pub(crate) collection: Collection,
+    pub(crate) state: FileState,
+    /// Its token then; none in a journal of an older version.
+    pub(crate) token: Option<u64>,
 }
 
 /// What an unfinished transaction left to do.
 #[derive(Debug, Default)]
 pub(crate) struct Pending {
     /// Where each collection stood: appends beyond it are cut off.
-    pub(crate) states: Vec<(Collection, FileState)>,
-    /// A rename to finish, if its temporary file is still there.
+    pub(crate) states: Vec<Before>,
+    /// A rename to finish, if its temporary file is still there: the file's name, not
+    /// yet checked.
     pub(crate) replace: Option<(Collection, PathBuf)>,
+    /// The collections a rollback killed midway was cutting back.
+    pub(crate) rolling_back: Vec<Collection>,
 }
 
 /// The journal file of one home.
@@ -85,29 +110,55 @@ impl Journal {
         Ok(self.file.as_ref().expect("just opened"))
     }
 
-    /// Records the states the call's writes would roll back to, and a replace to finish,
-    /// flushed to disk.
-    pub(crate) fn begin(
-        &mut self,
-        states: &[(Collection, FileState)],
-        replace: Option<(Collection, &Path)>,
-    ) -> Result<(), FileError> {
-        let entry = Entry {
-            pid: std::process::id(),
-            before: states
-                .iter()
-                .map(|(c, s)| (c.name().to_owned(), s.end, s.generation))
-                .collect(),
-            replace: replace.map(|(c, p)| (c.name().to_owned(), p.to_path_buf())),
-        };
-        let mut text = serde_json::to_string(&entry).expect("a journal entry serializes");
-        text.push('\n');
+    /// Records, at a call's first write, the states its writes would roll back to,
+    /// flushed to disk. Written in place: a torn entry does not parse, and nothing has
+    /// been written yet that would need undoing.
+    pub(crate) fn begin(&mut self, states: &[Before]) -> Result<(), FileError> {
+        let text = entry_text(states, None, &[]);
         let path = self.path.clone();
         fault::point("journal:begin").map_err(|e| io_error(&path, e))?;
         let file = self.file()?;
         file.set_len(0).map_err(|e| io_error(&path, e))?;
         file.write_all_at(text.as_bytes(), 0).map_err(|e| io_error(&path, e))?;
         file.sync_data().map_err(|e| io_error(&path, e))?;
+        self.active = true;
+        Ok(())
+    }
+
+    /// Replaces the entry of an open transaction (a commit point, a replace to finish, a
+    /// rollback's plan) atomically: a new file, flushed, renamed over the journal. A crash
+    /// leaves the old entry or the new one, never a torn one that would undo nothing.
+    pub(crate) fn record(
+        &mut self,
+        states: &[Before],
+        replace: Option<(Collection, &Path)>,
+        rolling_back: &[Collection],
+    ) -> Result<(), FileError> {
+        let text = entry_text(states, replace, rolling_back);
+        let path = self.path.clone();
+        let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+        fault::point("journal:record").map_err(|e| io_error(&path, e))?;
+        let written = (|| {
+            let mut f = OpenOptions::new()
+                .create(true)
+                .write(true)
+                .truncate(true)
+                .mode(FILE_MODE)
+                .open(&tmp)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_data()?;
+            std::fs::rename(&tmp, &path)?;
+            match path.parent() {
+                Some(dir) => File::open(dir)?.sync_all(),
+                None => Ok(()),
+            }
+        })();
+        // The handle held may be of the file just replaced.
+        self.file = None;
+        written.map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            io_error(&path, e)
+        })?;
         self.active = true;
         Ok(())
     }
@@ -146,12 +197,48 @@ impl Journal {
             return Ok(Some(Pending::default()));
         };
         let collection = |name: &str| Collection::ALL.into_iter().find(|c| c.name() == name);
+        let token = |name: &str| entry.tokens.iter().find(|(n, _)| n == name).map(|(_, t)| *t);
         let states = entry
             .before
-            .into_iter()
-            .filter_map(|(name, end, generation)| Some((collection(&name)?, FileState { generation, end })))
+            .iter()
+            .filter_map(|(name, end, generation)| {
+                Some(Before {
+                    collection: collection(name)?,
+                    state: FileState {
+                        generation: *generation,
+                        end: *end,
+                    },
+                    token: token(name),
+                })
+            })
             .collect();
         let replace = entry.replace.and_then(|(name, tmp)| Some((collection(&name)?, tmp)));
-        Ok(Some(Pending { states, replace }))
+        let rolling_back = entry.rolling_back.iter().filter_map(|n| collection(n)).collect();
+        Ok(Some(Pending {
+            states,
+            replace,
+            rolling_back,
+        }))
     }
+}
+
+/// The journal entry, one line.
+fn entry_text(states: &[Before], replace: Option<(Collection, &Path)>, rolling_back: &[Collection]) -> String {
+    let entry = Entry {
+        pid: std::process::id(),
+        before: states
+            .iter()
+            .map(|b| (b.collection.name().to_owned(), b.state.end, b.state.generation))
+            .collect(),
+        tokens: states
+            .iter()
+            .filter_map(|b| Some((b.collection.name().to_owned(), b.token?)))
+            .collect(),
+        // The name alone: the file lives beside its collection, wherever the home is.
+        replace: replace.map(|(c, p)| (c.name().to_owned(), PathBuf::from(p.file_name().unwrap_or_default()))),
+        rolling_back: rolling_back.iter().map(|c| c.name().to_owned()).collect(),
+    };
+    let mut text = serde_json::to_string(&entry).expect("a journal entry serializes");
+    text.push('\n');
+    text
 }

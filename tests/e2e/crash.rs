@@ -1,9 +1,11 @@
 //! Crashes and concurrency. Each operation is first run with `ASH_FAULT_TRACE` to count
 //! its write steps; then, for every step, a copy of the same home runs it again and is
 //! aborted there (`ASH_FAULT=N`: no unwinding, no cleanup, as `kill -9` leaves it; at
-//! `:torn` steps half the bytes are written first). After each kill the next commands must
-//! find every acknowledged memory, no torn line, the operation whole or not at all, and a
-//! search that agrees with the files.
+//! `:torn` steps half the bytes are written first). For add, delete, gc, merge, forget and
+//! import, the call that recovers from each kill is killed in turn at each step of its
+//! recovery (double kill points). After each kill the next commands must find every
+//! acknowledged memory, no torn line, the operation whole or not at all, and a search that
+//! agrees with the files.
 
 use std::collections::BTreeSet;
 use std::os::unix::process::ExitStatusExt;
@@ -70,10 +72,46 @@ fn count_points(base: &Ctx, args: &[&str]) -> usize {
         .count()
 }
 
-/// Kills `args` at every write step and checks the invariants after each; `whole` says,
+/// What a crash test killed: the operation at each of its write steps, and the call that
+/// recovers from each of those kills at each step of its recovery.
+#[derive(Debug, Default)]
+struct Kills {
+    single: usize,
+    double: usize,
+}
+
+/// The steps at which the next call recovers from what a killed call left: its numbers,
+/// as `ASH_FAULT` counts them, in a traced run on a copy.
+fn recovery_points(crashed: &Ctx) -> Vec<String> {
+    let copy = crashed.copy();
+    let out = copy
+        .command()
+        .env("ASH_FAULT_TRACE", "1")
+        .args(NEXT_CALL)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix("ash-fault-point "))
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(_, name)| name.starts_with("recover:") || *name == "journal:record")
+        .map(|(n, _)| n.to_owned())
+        .collect()
+}
+
+/// The call made after a crash: it recovers first, and reads.
+const NEXT_CALL: &[&str] = &["--user", "u", "list"];
+
+/// Kills `args` at every write step, and with `double`, the next call at every step of
+/// its recovery from each of those kills; checks the invariants after each. `whole` says,
 /// for the home after recovery, whether the operation took effect entirely (Some(true)),
 /// not at all (Some(false)), or partly (None, a failure).
-fn crash_everywhere(args_for: impl Fn(&Ctx) -> Vec<String>, whole: impl Fn(&Ctx, &[String]) -> Option<bool>) -> usize {
+fn crash_everywhere(
+    args_for: impl Fn(&Ctx) -> Vec<String>,
+    whole: impl Fn(&Ctx, &[String]) -> Option<bool>,
+    double: bool,
+) -> Kills {
     let (base, acknowledged) = base();
     let args = args_for(&base);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -81,8 +119,16 @@ fn crash_everywhere(args_for: impl Fn(&Ctx) -> Vec<String>, whole: impl Fn(&Ctx,
     let owned: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let whole = |ctx: &Ctx| whole(ctx, &owned);
     assert_eq!(whole(&base), Some(false), "the base home is before the operation");
+    let done = base.copy();
+    done.ok(args);
+    assert_eq!(
+        whole(&done),
+        Some(true),
+        "{args:?} uninterrupted is the whole operation"
+    );
     let points = count_points(&base, args);
     assert!(points >= 3, "{args:?} made only {points} write steps");
+    let mut kills = Kills::default();
     for k in 1..=points {
         let ctx = base.copy();
         let out = ctx
@@ -97,41 +143,52 @@ fn crash_everywhere(args_for: impl Fn(&Ctx) -> Vec<String>, whole: impl Fn(&Ctx,
             "{args:?} at step {k} of {points} was not aborted: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        // Recovery happens at the next call; search brings the index up to the files.
-        let found = contents(&ctx.json(&["--user", "u", "search", "where do I live", "--limit", "50"])["hits"]);
-        let (memories, archive) = all_ids(&ctx);
-        for id in &acknowledged {
-            assert!(
-                memories.contains(id) || archive.contains(id),
-                "{args:?} killed at step {k}: acknowledged memory {id} lost"
-            );
+        kills.single += 1;
+        if double {
+            for n in recovery_points(&ctx) {
+                let twice = ctx.copy();
+                let out = twice.command().env("ASH_FAULT", &n).args(NEXT_CALL).output().unwrap();
+                assert_eq!(out.status.signal(), Some(6), "recovery step {n} was not aborted");
+                check(
+                    &twice,
+                    &acknowledged,
+                    &whole,
+                    &format!("{args:?} killed at step {k}, its recovery at {n}"),
+                );
+                kills.double += 1;
+            }
         }
-        assert!(
-            !ctx.home().join("memory/memories.quarantine.jsonl").exists(),
-            "{args:?} killed at step {k}: a line was quarantined"
-        );
-        assert!(
-            whole(&ctx).is_some(),
-            "{args:?} killed at step {k}: the operation is half done"
-        );
-        let live = contents(&ctx.json(&["--user", "u", "list", "--limit", "100"]));
-        for c in &found {
-            assert!(
-                live.contains(c),
-                "{args:?} at step {k}: search found {c:?}, not live in the files"
-            );
-        }
-        let lives_in: Vec<&String> = live.iter().filter(|c| c.starts_with("I live in")).collect();
-        assert_eq!(lives_in.len(), 1, "{args:?} at step {k}: {live:?}");
-        assert!(
-            found.contains(lives_in[0]),
-            "{args:?} at step {k}: the index lost {:?}",
-            lives_in[0]
-        );
-        let doctor = ctx.json(&["doctor"]);
-        assert_eq!(doctor["ok"], true, "{args:?} at step {k}: {doctor}");
+        check(&ctx, &acknowledged, &whole, &format!("{args:?} killed at step {k}"));
     }
-    points
+    kills
+}
+
+/// After a kill: the next calls find every acknowledged memory, no torn or quarantined
+/// line, the operation whole or not at all, and a search that agrees with the files.
+fn check(ctx: &Ctx, acknowledged: &[String], whole: &dyn Fn(&Ctx) -> Option<bool>, what: &str) {
+    // Recovery happens at the next call; search brings the index up to the files.
+    let found = contents(&ctx.json(&["--user", "u", "search", "where do I live", "--limit", "50"])["hits"]);
+    let (memories, archive) = all_ids(ctx);
+    for id in acknowledged {
+        assert!(
+            memories.contains(id) || archive.contains(id),
+            "{what}: acknowledged memory {id} lost"
+        );
+    }
+    assert!(
+        !ctx.home().join("memory/memories.quarantine.jsonl").exists(),
+        "{what}: a line was quarantined"
+    );
+    assert!(whole(ctx).is_some(), "{what}: the operation is half done");
+    let live = contents(&ctx.json(&["--user", "u", "list", "--limit", "100"]));
+    for c in &found {
+        assert!(live.contains(c), "{what}: search found {c:?}, not live in the files");
+    }
+    let lives_in: Vec<&String> = live.iter().filter(|c| c.starts_with("I live in")).collect();
+    assert_eq!(lives_in.len(), 1, "{what}: {live:?}");
+    assert!(found.contains(lives_in[0]), "{what}: the index lost {:?}", lives_in[0]);
+    let doctor = ctx.json(&["doctor"]);
+    assert_eq!(doctor["ok"], true, "{what}: {doctor}");
 }
 
 fn fixed(args: &[&str]) -> impl Fn(&Ctx) -> Vec<String> + use<> {
@@ -142,6 +199,10 @@ fn fixed(args: &[&str]) -> impl Fn(&Ctx) -> Vec<String> + use<> {
 fn has_memory(ctx: &Ctx, content: &str) -> bool {
     contents(&ctx.json(&["--user", "u", "list", "--include-superseded", "--limit", "100"]))
         .contains(&content.to_owned())
+}
+
+fn has_live_memory(ctx: &Ctx, content: &str) -> bool {
+    contents(&ctx.json(&["--user", "u", "list", "--limit", "100"])).contains(&content.to_owned())
 }
 
 fn person_named(ctx: &Ctx, name: &str) -> bool {
@@ -157,10 +218,12 @@ fn crash_during_add() {
     if crate::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
-    let n = crash_everywhere(fixed(&["--user", "u", "add", "I have a cat named Tom"]), |ctx, _| {
-        Some(has_memory(ctx, "I have a cat named Tom"))
-    });
-    eprintln!("add: {n} kill points");
+    let n = crash_everywhere(
+        fixed(&["--user", "u", "add", "I have a cat named Tom"]),
+        |ctx, _| Some(has_memory(ctx, "I have a cat named Tom")),
+        true,
+    );
+    eprintln!("add: {n:?}");
 }
 
 #[test]
@@ -168,17 +231,21 @@ fn crash_during_a_superseding_add() {
     if crate::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
-    let n = crash_everywhere(fixed(&["--user", "u", "add", "My favorite color is blue"]), |ctx, _| {
-        let blue = has_memory(ctx, "My favorite color is blue");
-        let live = contents(&ctx.json(&["--user", "u", "list"]));
-        let red_live = live.contains(&"My favorite color is red".to_owned());
-        match (blue, red_live) {
-            (true, false) => Some(true),
-            (false, true) => Some(false),
-            _ => None,
-        }
-    });
-    eprintln!("superseding add: {n} kill points");
+    let n = crash_everywhere(
+        fixed(&["--user", "u", "add", "My favorite color is blue"]),
+        |ctx, _| {
+            let blue = has_memory(ctx, "My favorite color is blue");
+            let live = contents(&ctx.json(&["--user", "u", "list"]));
+            let red_live = live.contains(&"My favorite color is red".to_owned());
+            match (blue, red_live) {
+                (true, false) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            }
+        },
+        false,
+    );
+    eprintln!("superseding add: {n:?}");
 }
 
 #[test]
@@ -193,8 +260,9 @@ fn crash_during_an_add_with_a_new_person() {
             (false, false) => Some(false),
             _ => None,
         },
+        false,
     );
-    eprintln!("add with a new person: {n} kill points");
+    eprintln!("add with a new person: {n:?}");
 }
 
 #[test]
@@ -219,8 +287,9 @@ fn crash_during_a_turn() {
                 _ => None,
             }
         },
+        false,
     );
-    eprintln!("turn: {n} kill points");
+    eprintln!("turn: {n:?}");
 }
 
 #[test]
@@ -250,8 +319,9 @@ fn crash_during_delete() {
                 _ => None,
             }
         },
+        true,
     );
-    eprintln!("delete: {n} kill points");
+    eprintln!("delete: {n:?}");
 }
 
 #[test]
@@ -260,15 +330,19 @@ fn crash_during_gc() {
         return;
     }
     // At LATER the event has decayed and Lisbon (superseded by Porto) is archived.
-    let n = crash_everywhere(fixed(&["--now", LATER, "gc"]), |ctx, _| {
-        let (memories, archive) = all_ids(ctx);
-        match (memories.len(), archive.len()) {
-            (_, 0) => Some(false),
-            (m, a) if a >= 2 && m + a == 8 => Some(true),
-            _ => None,
-        }
-    });
-    eprintln!("gc: {n} kill points");
+    let n = crash_everywhere(
+        fixed(&["--now", LATER, "gc"]),
+        |ctx, _| {
+            let (memories, archive) = all_ids(ctx);
+            match (memories.len(), archive.len()) {
+                (_, 0) => Some(false),
+                (m, a) if a >= 2 && m + a == 8 => Some(true),
+                _ => None,
+            }
+        },
+        true,
+    );
+    eprintln!("gc: {n:?}");
 }
 
 #[test]
@@ -298,8 +372,9 @@ fn crash_during_merge() {
                 _ => None,
             }
         },
+        true,
     );
-    eprintln!("merge: {n} kill points");
+    eprintln!("merge: {n:?}");
 }
 
 #[test]
@@ -307,8 +382,77 @@ fn crash_during_rebuild() {
     if crate::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
-    let n = crash_everywhere(fixed(&["rebuild-index"]), |_, _| Some(false));
-    eprintln!("rebuild: {n} kill points");
+    // Before: a home whose index is gone. Whole: an index that holds every live memory
+    // (rebuilding never changes the files: `check` finds every memory where it was).
+    let without_index = |ctx: &Ctx| {
+        for name in ["memory.db", "memory.db-wal", "memory.db-shm"] {
+            let _ = std::fs::remove_file(ctx.home().join("data").join(name));
+        }
+        vec!["rebuild-index".to_owned()]
+    };
+    let n = crash_everywhere(
+        without_index,
+        |ctx, _| {
+            let stats = ctx.json(&["stats"]);
+            let index = &stats["index"];
+            let live = stats["memories"].as_u64().unwrap() - stats["superseded"].as_u64().unwrap();
+            match (index["in_step"].as_bool(), index["entries"].as_u64()) {
+                (Some(true), Some(n)) if n == live => Some(true),
+                (Some(false), _) | (None, _) => Some(false),
+                _ => None,
+            }
+        },
+        false,
+    );
+    eprintln!("rebuild: {n:?}");
+}
+
+#[test]
+fn crash_during_forget() {
+    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+        return;
+    }
+    let n = crash_everywhere(
+        fixed(&["--user", "u", "people", "forget", "Sally"]),
+        |ctx, _| {
+            let chess = has_live_memory(ctx, "Sally plays chess");
+            match (person_named(ctx, "Sally"), chess) {
+                (false, false) => Some(true),
+                (true, true) => Some(false),
+                _ => None,
+            }
+        },
+        true,
+    );
+    eprintln!("forget: {n:?}");
+}
+
+#[test]
+fn crash_during_import() {
+    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+        return;
+    }
+    let facts = [
+        "I have a dog named Rex",
+        "I play the violin",
+        "My brother Tom lives in Oslo",
+    ];
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), facts.join("\n")).unwrap();
+    let path = file.path().to_string_lossy().into_owned();
+    let n = crash_everywhere(
+        fixed(&["--user", "u", "import", &path]),
+        |ctx, _| {
+            let there: Vec<bool> = facts.iter().map(|f| has_memory(ctx, f)).collect();
+            match (there.iter().all(|t| *t), there.iter().any(|t| *t)) {
+                (true, _) => Some(true),
+                (false, false) => Some(false),
+                _ => None,
+            }
+        },
+        true,
+    );
+    eprintln!("import: {n:?}");
 }
 
 /// Four writers and two searchers at once: every add acknowledged is there, nothing fails.

@@ -39,6 +39,7 @@ mod portability;
 mod postgres;
 mod postgres_layout;
 mod recall;
+mod recovery;
 mod reflection;
 mod sandbox;
 mod sandbox_client;

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use super::MemoryService;
 use super::index_sync::fits;
 use crate::api::{Error, Finding};
-use crate::ports::{EntryKind, IndexError, Ports};
+use crate::collection;
+use crate::ports::{Collection, EntryKind, IndexError, Ports};
 
 impl<P: Ports> MemoryService<P> {
     /// See `doctor` in `wit/maintenance.wit`.
@@ -18,7 +19,61 @@ impl<P: Ports> MemoryService<P> {
         findings.push(self.check_index(fix)?);
         findings.push(self.check_embeddings(fix)?);
         findings.push(self.check_people(fix)?);
+        findings.push(self.check_archive()?);
         Ok(findings)
+    }
+
+    /// Every memory taken out by a removal line has its archive copy (delete, GC, eviction
+    /// and forget write the copy first; `compact` folds the removal lines away before it
+    /// drops old copies), and no archive copy is of a memory still live. Either would
+    /// mean a transaction was broken; which side is right cannot be told, so it is
+    /// reported, not mended.
+    fn check_archive(&mut self) -> Result<Finding, Error> {
+        let archive = self.ports.read(Collection::Archive, 0, None)?;
+        let archived: HashSet<String> = archive
+            .data
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter_map(|v| v["id"].as_str().map(str::to_owned))
+            .collect();
+        let memories = self.ports.read(Collection::Memories, 0, None)?;
+        let mut lost: Vec<String> = collection::ids_removed(&memories.data)
+            .into_iter()
+            .filter(|id| !archived.contains(id) && self.memories.get(id).is_none())
+            .collect();
+        let mut doubled: Vec<String> = self
+            .memories
+            .iter()
+            .filter(|r| archived.contains(&r.id))
+            .map(|r| r.id.clone())
+            .collect();
+        lost.sort();
+        doubled.sort();
+        let mut problems = Vec::new();
+        if !lost.is_empty() {
+            problems.push(format!(
+                "{} memory(ies) removed without an archive copy ({})",
+                lost.len(),
+                lost.join(", ")
+            ));
+        }
+        if !doubled.is_empty() {
+            problems.push(format!(
+                "{} archive entry(ies) of memories still live ({}): check them with `history ID`",
+                doubled.len(),
+                doubled.join(", ")
+            ));
+        }
+        Ok(Finding {
+            check: "archive".into(),
+            ok: problems.is_empty(),
+            detail: if problems.is_empty() {
+                format!("{} archive entries, each of a memory no longer live", archived.len())
+            } else {
+                problems.join("; ")
+            },
+            fixed: false,
+        })
     }
 
     fn check_records(&self, quarantined: u64) -> Finding {

@@ -99,10 +99,11 @@ impl<P: Ports> MemoryService<P> {
     pub fn gc(&mut self, dry_run: bool) -> Result<GcReport, Error> {
         self.load()?;
         let now = self.now()?;
+        let told = self.ports.settings().decay_told_facts;
         let selected: Vec<(MemoryRecord, ArchiveReason)> = self
             .memories
             .iter()
-            .filter_map(|r| gc::reason(r, now).map(|reason| (r.clone(), reason)))
+            .filter_map(|r| gc::reason(r, now, told).map(|reason| (r.clone(), reason)))
             .collect();
         let archived = selected
             .iter()
@@ -154,6 +155,16 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         if force && !removed.is_empty() {
+            // Removal lines of the memories whose copies go are folded away first, so that
+            // every removal line left has its copy (`doctor` checks it). Each rewrite is a
+            // commit point, and either order of a crash between them leaves that true.
+            let lines = self.ports.read(Collection::Memories, 0, None)?;
+            let removal_lines = crate::collection::ids_removed(&lines.data);
+            if removed.iter().any(|id| removal_lines.contains(id)) {
+                self.memories.refresh(&self.ports)?;
+                self.memories.rewrite(&self.ports)?;
+                self.mark_index(self.memories.state())?;
+            }
             self.ports.replace(Collection::Archive, &kept)?;
         }
         Ok(CompactReport {
