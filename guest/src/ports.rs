@@ -177,6 +177,8 @@ pub struct PolicySettings {
     pub local_embedder: bool,
     /// Whether GC archives decayed facts the user told, not only extracted ones.
     pub decay_told_facts: bool,
+    /// Below this similarity the best hit found by meaning alone is noise (0: never).
+    pub weak_similarity: f32,
 }
 
 impl Default for PolicySettings {
@@ -188,6 +190,7 @@ impl Default for PolicySettings {
             extraction_confidence_threshold: 0.7,
             local_embedder: false,
             decay_told_facts: false,
+            weak_similarity: 0.0,
         }
     }
 }

@@ -262,6 +262,7 @@ impl Config {
             extraction_confidence_threshold: self.memory.extraction_confidence_threshold.unwrap_or(0.7),
             local_embedder: !embedder.is_remote(),
             decay_told_facts: self.memory.decay_told_facts.unwrap_or(false),
+            weak_similarity: embedder.weak_similarity(),
         }
     }
 

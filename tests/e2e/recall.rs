@@ -27,6 +27,59 @@ fn allergy_is_the_top_hit_for_what_to_avoid_eating() {
 }
 
 #[test]
+fn a_weak_match_by_meaning_alone_is_not_shown_as_an_answer() {
+    let ctx = Ctx::new();
+    ctx.ok(&["--user", "alice", "--chat", "team", "add", "I'm allergic to peanuts"]);
+    ctx.ok(&["--user", "bob", "--chat", "team", "add", "I love spicy Thai food"]);
+    let ask = |user: &str| {
+        ctx.json(&[
+            "--user",
+            user,
+            "--chat",
+            "team",
+            "search",
+            "What should I avoid eating?",
+        ])
+    };
+    assert_eq!(contents(&ask("alice")["hits"]), ["I'm allergic to peanuts"]);
+    let bob = ask("bob");
+    assert_eq!(
+        bob["hits"],
+        serde_json::json!([]),
+        "Thai food does not answer what to avoid: {bob:#}"
+    );
+    // A word of the query still finds a memory however weak its meaning is.
+    ctx.ok(&[
+        "--user",
+        "bob",
+        "--chat",
+        "team",
+        "add",
+        "Avoid the night bus after midnight",
+    ]);
+    assert_eq!(contents(&ask("bob")["hits"]), ["Avoid the night bus after midnight"]);
+    // The context block still ranks without a floor: its best memories are worth showing.
+    let block = ctx.json(&[
+        "--user",
+        "bob",
+        "--chat",
+        "team",
+        "context",
+        "What should I avoid eating?",
+    ]);
+    assert!(
+        block["markdown"].as_str().unwrap().contains("spicy Thai food"),
+        "{block:#}"
+    );
+
+    // The tour shows bob nothing rather than noise.
+    let demo = ctx.ok(&["demo"]);
+    let bob = demo.split("bob (same chat, other user) asks").nth(1).unwrap();
+    let answer = bob.split("\n\n").next().unwrap();
+    assert!(answer.contains("(nothing)") && !answer.contains("Thai"), "{demo}");
+}
+
+#[test]
 fn types_are_inferred_or_taken_as_given() {
     let ctx = Ctx::new();
     let m = ctx.json(&["--user", "u", "add", "I prefer dark mode"]);

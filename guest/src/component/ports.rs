@@ -272,6 +272,7 @@ impl Ports for WitPorts {
             extraction_confidence_threshold: s.extraction_confidence_threshold,
             local_embedder: s.local_embedder,
             decay_told_facts: s.decay_told_facts,
+            weak_similarity: s.weak_similarity,
         }
     }
 }

@@ -3,8 +3,9 @@
 //! fits. From kept first to dropped first:
 //!
 //! 1. the people the message names (by name, alias or relation: "my wife" is Sarah);
-//! 2. the memories that answer it: the best hit, and every hit that shares a word with
-//!    the message or is about a person it names, by relevance;
+//! 2. the memories that answer it: every hit that shares a word with the message or is
+//!    about a person it names, and the best hit unless it is weak (below the embedder's
+//!    weak similarity, as search judges it), by relevance;
 //! 3. the people those memories are about;
 //! 4. profile notes that share a word with the message;
 //! 5. the other memories, by relevance;
@@ -30,8 +31,9 @@ pub enum Part {
     Reflection,
 }
 
-/// Every part of `blocks`, the ones that matter most to `message` first.
-pub fn keep_order(message: &str, blocks: &Blocks) -> Vec<Part> {
+/// Every part of `blocks`, the ones that matter most to `message` first; `weak_similarity`
+/// is the embedder's (`settings.weak-similarity`).
+pub fn keep_order(message: &str, blocks: &Blocks, weak_similarity: f32) -> Vec<Part> {
     let terms = query_terms(message);
     let shares_a_word = |text: &str| terms.iter().any(|t| mentions(text, t));
     let named: Vec<usize> = (0..blocks.people.len())
@@ -39,7 +41,9 @@ pub fn keep_order(message: &str, blocks: &Blocks) -> Vec<Part> {
         .collect();
     let named_names: Vec<&str> = named.iter().map(|&i| blocks.people[i].name.as_str()).collect();
     let answers = |i: usize, h: &SearchHit| {
-        i == 0 || shares_a_word(&h.memory.content) || h.subjects.iter().any(|s| named_names.contains(&s.as_str()))
+        (i == 0 && h.similarity.is_some_and(|s| s >= weak_similarity))
+            || shares_a_word(&h.memory.content)
+            || h.subjects.iter().any(|s| named_names.contains(&s.as_str()))
     };
     let answering: Vec<usize> = (0..blocks.memories.len())
         .filter(|&i| answers(i, &blocks.memories[i]))
@@ -169,7 +173,7 @@ mod tests {
             memories: &memories,
             ..Default::default()
         };
-        let order = keep_order("What should I cook for my wife?", &blocks);
+        let order = keep_order("What should I cook for my wife?", &blocks, 0.3);
         assert_eq!(
             order,
             [

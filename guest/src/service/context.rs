@@ -82,7 +82,7 @@ impl<P: Ports> MemoryService<P> {
             past_messages: &past_messages,
             reflection: reflection.as_ref(),
         };
-        let order = budget::keep_order(message, &all);
+        let order = budget::keep_order(message, &all, self.ports.settings().weak_similarity);
         // The longest run of the order that fits; each step leaves out one more part.
         let mut kept = order.len();
         let (markdown, fitted) = loop {

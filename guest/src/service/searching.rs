@@ -29,7 +29,8 @@ impl<P: Ports> MemoryService<P> {
         // The query is embedded before the collections are read: a remote embedder is
         // asked without the home's lock.
         let (query_vector, notices) = self.embed_query(text);
-        self.search_embedded(caller, query, Floor::SEARCH, query_vector, notices)
+        let floor = Floor::search(self.ports.settings().weak_similarity);
+        self.search_embedded(caller, query, floor, query_vector, notices)
     }
 
     /// The query's vector, or none and a notice saying why.

@@ -33,6 +33,11 @@ pub trait Embedder: Send {
     fn supersession_threshold(&self) -> f32 {
         0.75
     }
+    /// The cosine similarity below which the best hit that meaning alone found is noise,
+    /// and search shows only what words found. 0 (never) unless measured for the model.
+    fn weak_similarity(&self) -> f32 {
+        0.0
+    }
     /// Whether a call may wait on a network service; the host then releases the home's
     /// lock while it waits, so that a slow service never stalls other callers.
     fn is_remote(&self) -> bool {

@@ -288,6 +288,7 @@ impl Ports for HostPorts {
             extraction_confidence_threshold: s.extraction_confidence_threshold,
             local_embedder: s.local_embedder,
             decay_told_facts: s.decay_told_facts,
+            weak_similarity: s.weak_similarity,
         }
     }
 }

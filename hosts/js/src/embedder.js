@@ -132,6 +132,11 @@ export class StaticEmbedder {
     return 0.6;
   }
 
+  /** The Rust host's 0.3: below it the best hit found by meaning alone is noise. */
+  weakSimilarity() {
+    return 0.3;
+  }
+
   /** Never waits on a network. */
   isRemote() {
     return false;

@@ -16,7 +16,7 @@
  *   settings: {
  *     supersessionThreshold: number, maxEntries?: bigint,
  *     extractionEnabled: boolean, extractionConfidenceThreshold: number, localEmbedder: boolean,
- *     decayToldFacts: boolean,
+ *     decayToldFacts: boolean, weakSimilarity: number,
  *   },
  *   unlocked: <T>(remote: boolean, f: () => T) => T,
  *   writable: () => string | null,

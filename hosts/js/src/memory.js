@@ -107,6 +107,7 @@ export async function openMemory(options = {}) {
     extractionConfidenceThreshold: Math.fround(config.memory.extraction_confidence_threshold ?? 0.7),
     localEmbedder: !embedder.isRemote(),
     decayToldFacts: config.memory.decay_told_facts ?? false,
+    weakSimilarity: Math.fround(embedder.weakSimilarity?.() ?? 0),
   };
   const memory = new Memory({ home, embedder, llm, clock, ids, log: makeLog(options.log), settings, component });
   if (config.memory.auto_gc === true && !options.skipAutoGc) {

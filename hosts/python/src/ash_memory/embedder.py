@@ -101,6 +101,8 @@ class StaticEmbedder:
     dimension = 256
     # Static embeddings score restatements lower than transformer ones (see the Rust host).
     supersession_threshold = 0.6
+    # The Rust host's 0.3: below it the best hit found by meaning alone is noise.
+    weak_similarity = 0.3
     is_remote = False
 
     def __init__(self) -> None:

@@ -356,7 +356,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
                 extraction_enabled=bool(state.extraction_enabled),
                 extraction_confidence_threshold=float(state.extraction_confidence_threshold),
                 local_embedder=not state.embedder.is_remote,
-                decay_told_facts=bool(state.decay_told_facts)))
+                decay_told_facts=bool(state.decay_told_facts),
+                weak_similarity=float(getattr(state.embedder, "weak_similarity", 0.0))))
         with root.add_instance(interface("types")):
             pass
 
