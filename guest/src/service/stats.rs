@@ -16,7 +16,7 @@ impl<P: Ports> MemoryService<P> {
     /// See `stats` in `wit/maintenance.wit`.
     pub fn stats(&mut self) -> Result<Stats, Error> {
         self.memories.refresh(&self.ports)?;
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         let now = self.now()?;
         let mut stats = Stats {
             memories: self.memories.len() as u64,

@@ -1,5 +1,5 @@
-//! Purging a person: their names leave every file and the index, and only the owner's
-//! words change.
+//! Purging a person: their names leave every file and the index, only the owner's words
+//! change, and a purge cut short is finished by the next call, whoever makes it.
 
 use super::{alice_alone, bob_alone, service, with_subjects};
 use crate::api::*;
@@ -188,4 +188,79 @@ fn a_purge_leaves_no_name_of_theirs_in_any_file_or_the_index() {
         "{past:?}"
     );
     assert!(!names_her(&block.markdown), "{}", block.markdown);
+}
+
+#[test]
+fn a_purge_cut_short_is_finished_by_the_next_call() {
+    // Cut at each rewrite after the first (a commit point that keeps the mark), and at
+    // the index.
+    for cut in ["memories", "messages", "sessions", "people", "index"] {
+        let (mut s, bobs) = home();
+        match cut {
+            "memories" => s.ports().fail_replace.set(Some(Collection::Memories)),
+            "messages" => s.ports().fail_replace.set(Some(Collection::Messages)),
+            "sessions" => s.ports().fail_replace.set(Some(Collection::Sessions)),
+            "people" => s.ports().fail_replace.set(Some(Collection::People)),
+            _ => s.ports().fail_upserts.set(true),
+        }
+        assert!(s.people_forget(&alice_alone(), "Zanzibarina", true).is_err(), "{cut}");
+        ports_fixed(&s);
+        if cut != "index" {
+            // Still on file and marked; the archive already rewritten without her.
+            let people = s.ports().file(Collection::People);
+            assert!(people.contains("purge_requested_at"), "{cut}: {people}");
+            let archive = s.ports().file(Collection::Archive);
+            assert!(!archive.contains("Quxville trip planned with Zanzi"), "{cut}");
+        }
+        if !["memories", "index"].contains(&cut) {
+            // "The person still in people.jsonl, their memories already gone."
+            assert!(
+                !s.ports().file(Collection::Memories).contains("lives in Quxville"),
+                "{cut}"
+            );
+        }
+
+        // The next call, in a new process and by someone else, finishes it first.
+        let mut next = MemoryService::new(std::mem::take(&mut s.ports));
+        assert_eq!(
+            next.list(&bob_alone(), &ListOptions::default()).unwrap().len(),
+            1,
+            "{cut}"
+        );
+        assert_eq!(traces(&next, &bobs), Vec::<String>::new(), "{cut}");
+        assert!(
+            matches!(
+                next.people_show(&alice_alone(), "Zanzibarina"),
+                Err(Error::UnknownPerson(_))
+            ),
+            "{cut}"
+        );
+        let lunch = memory(&next, &alice_alone(), "Lunch with");
+        assert_eq!(lunch.content, "Lunch with [forgotten]'s kids on Sunday", "{cut}");
+        let rome = memory(&next, &alice_alone(), "[forgotten] and Tom");
+        assert_eq!(rome.subject_person_ids.len(), 1, "{cut}");
+    }
+}
+
+/// The disk has room again and the index takes writes.
+fn ports_fixed(s: &MemoryService<FakePorts>) {
+    s.ports().fail_replace.set(None);
+    s.ports().fail_upserts.set(false);
+}
+
+#[test]
+fn a_call_that_reads_only_people_finishes_a_purge_too() {
+    let (mut s, bobs) = home();
+    s.ports().fail_replace.set(Some(Collection::People));
+    assert!(s.people_forget(&alice_alone(), "Zanzibarina", true).is_err());
+    ports_fixed(&s);
+    let mut next = MemoryService::new(std::mem::take(&mut s.ports));
+    let names: Vec<String> = next
+        .people_list(&alice_alone())
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names, ["Tom"]);
+    assert_eq!(traces(&next, &bobs), Vec::<String>::new());
 }
