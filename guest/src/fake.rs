@@ -19,6 +19,9 @@ pub struct FakePorts {
     pub index_broken: Cell<bool>,
     /// Refuses every upsert of an entry, and nothing else.
     pub fail_upserts: Cell<bool>,
+    /// Refuses every replace of this collection, as a call killed at that write leaves
+    /// the writes before it done.
+    pub fail_replace: Cell<Option<Collection>>,
     pub embedder_down: Cell<bool>,
     pub embed_calls: Cell<usize>,
     /// The embedder's model id, when not the default "fake-words" (to change models).
@@ -160,6 +163,9 @@ impl Ports for FakePorts {
         })
     }
     fn replace(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
+        if self.fail_replace.get() == Some(c) {
+            return Err(FileError(format!("{}: no space left on device", name(c))));
+        }
         let mut files = self.files.borrow_mut();
         let entry = files.entry(name(c)).or_default();
         entry.0 = lines.iter().map(|l| format!("{l}\n")).collect();

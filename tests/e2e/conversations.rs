@@ -33,19 +33,10 @@ fn lines(ctx: &Ctx, file: &str) -> Vec<Value> {
 
 /// Every byte under the home, index included, as text.
 fn everything(ctx: &Ctx) -> String {
-    let mut all = String::new();
-    let mut stack = vec![ctx.home().to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                all.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    all
+    ctx.every_file()
+        .iter()
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes))
+        .collect()
 }
 
 #[test]

@@ -254,6 +254,25 @@ impl Ctx {
         files
     }
 
+    /// Every file under the home with its bytes, the index, the journal and the lock
+    /// included: what a test of what the home keeps on disk reads.
+    pub fn every_file(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files = Vec::new();
+        let mut stack = vec![self.home().to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("readable home") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let bytes = std::fs::read(&path).expect("readable file");
+                    files.push((path, bytes));
+                }
+            }
+        }
+        files
+    }
+
     /// The lines of memories.jsonl (or of the memories collection in Postgres), parsed.
     pub fn memory_lines(&self) -> Vec<Value> {
         self.pg_collection(0)

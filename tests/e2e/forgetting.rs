@@ -165,3 +165,82 @@ fn a_purge_leaves_nothing_about_them_alone_on_disk_and_others_cannot_forget_for_
     let doctor = ctx.json(&["doctor"]);
     assert_eq!(doctor["ok"], true, "{doctor:#}");
 }
+
+/// The files under the home, the index included, that hold `word` in any case.
+fn holding(ctx: &Ctx, word: &str) -> Vec<std::path::PathBuf> {
+    let word = word.to_lowercase();
+    ctx.every_file()
+        .into_iter()
+        .filter(|(_, bytes)| String::from_utf8_lossy(bytes).to_lowercase().contains(&word))
+        .map(|(path, _)| path)
+        .collect()
+}
+
+#[test]
+fn a_purge_leaves_their_name_in_no_file_of_the_home() {
+    if crate::ctx::files_only("reads every byte under the home, the index included") {
+        return;
+    }
+    let ctx = Ctx::new();
+    ctx.json(&[
+        "--user",
+        "alice",
+        "turn",
+        "--session",
+        "call-with-zanzibarina",
+        "My sister Zanzibarina called about Quxville",
+        "Say hi to ZANZIBARINA from me!",
+    ]);
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "add",
+        "Zanzibarina lives in Quxville",
+        "--subject",
+        "my sister Zanzibarina",
+    ]);
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "add",
+        "Zanzibarina is learning the oboe",
+        "--subject",
+        "Zanzibarina",
+    ]);
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "add",
+        "Zanzibarina and Tom met in Rome",
+        "--subject",
+        "Zanzibarina",
+        "--subject",
+        "Tom",
+    ]);
+    let question = ["--user", "alice", "context", "who called about Quxville?"];
+    let before = ctx.json(&question);
+    assert!(before.to_string().to_lowercase().contains("zanzibarina"), "{before:#}");
+    assert!(!holding(&ctx, "zanzibarina").is_empty());
+
+    let f = ctx.json(&["--user", "alice", "people", "forget", "Zanzibarina", "--purge"]);
+    assert_eq!((ids(&f["archived"]), ids(&f["unlinked"])), (2, 1), "{f:#}");
+    let left = holding(&ctx, "zanzibarina");
+    assert!(left.is_empty(), "still naming her: {left:?}");
+
+    // What Alice keeps says what it said, with a gap for her name.
+    assert!(file(&ctx, "memory/memories.jsonl").contains("[forgotten] and Tom met in Rome"));
+    assert!(file(&ctx, "memory/messages.jsonl").contains("My sister [forgotten] called about Quxville"));
+    assert!(file(&ctx, "memory/sessions.jsonl").contains("call-with-[forgotten]"));
+    let after = ctx.json(&question);
+    assert!(!after.to_string().to_lowercase().contains("zanzibarina"), "{after:#}");
+    // The message is still found by meaning: it was embedded again without her name.
+    assert!(
+        after["past_messages"]
+            .to_string()
+            .contains("My sister [forgotten] called about Quxville"),
+        "{after:#}"
+    );
+    // Nor did asking leave her anywhere.
+    let left = holding(&ctx, "zanzibarina");
+    assert!(left.is_empty(), "still naming her: {left:?}");
+}

@@ -5,6 +5,7 @@
 //! The record is here; reading a reference and finding whom it means is in `reference`,
 //! and spotting people in a memory's content in `mentions`.
 
+mod erasure;
 mod mentions;
 mod reference;
 #[cfg(test)]
@@ -12,6 +13,7 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
+pub use erasure::{Erasure, FORGOTTEN};
 pub use mentions::{introduced, name_in_content, named_in};
 pub use reference::{MAX_NESTING, Reference, find, is_common_relation, nesting, parse_reference};
 
@@ -51,6 +53,11 @@ pub struct PersonRecord {
     /// (nothing is lost) but never resolved or listed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged_into: Option<String>,
+    /// Set when the owner asked for this person to be purged: written before anything
+    /// is removed, so that a purge cut short is finished by the next call that reads
+    /// people (`service::purging`). The person leaves the file when it is done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purge_requested_at: Option<String>,
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
@@ -75,11 +82,7 @@ impl PersonRecord {
     /// name is known.
     /// So is "Sarah's brother", a relation of another person.
     pub fn has_placeholder_name(&self) -> bool {
-        let words: Vec<&str> = self.name.split_whitespace().collect();
-        self.name.to_lowercase().starts_with("my ")
-            || words
-                .windows(2)
-                .any(|w| w[0].to_lowercase().ends_with("'s") && !is_capitalized(w[1]))
+        is_stand_in(&self.name)
     }
 
     /// Whether `text` is this person's name or one of their aliases, ignoring case.
@@ -97,6 +100,16 @@ impl PersonRecord {
         self.aliases.push(alias.to_owned());
         true
     }
+}
+
+/// Whether a name is a stand-in made from a relation: "my wife", or "Sarah's brother", a
+/// relation of another person.
+pub fn is_stand_in(name: &str) -> bool {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    name.to_lowercase().starts_with("my ")
+        || words
+            .windows(2)
+            .any(|w| w[0].to_lowercase().ends_with("'s") && !is_capitalized(w[1]))
 }
 
 fn is_capitalized(word: &str) -> bool {

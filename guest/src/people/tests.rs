@@ -13,6 +13,7 @@ fn person(name: &str, relation: Option<&str>, aliases: &[&str]) -> PersonRecord 
         metadata: None,
         relationships: Vec::new(),
         merged_into: None,
+        purge_requested_at: None,
         extra: Default::default(),
     }
 }

@@ -1,6 +1,7 @@
 //! `doctor`: checks the collections against the index and against each other, and with
 //! `fix` mends what is safe to mend. It reports the state as found, before the repairs
-//! that an ordinary call makes on its own.
+//! that an ordinary call makes on its own. A purge cut short is finished first, as by any
+//! call: it is what the owner asked for, not a repair.
 
 use std::collections::HashSet;
 
@@ -14,7 +15,7 @@ impl<P: Ports> MemoryService<P> {
     /// See `doctor` in `wit/maintenance.wit`.
     pub fn doctor(&mut self, fix: bool) -> Result<Vec<Finding>, Error> {
         let quarantined = self.memories.refresh(&self.ports)?;
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         let mut findings = vec![self.check_records(quarantined)];
         findings.push(self.check_index(fix)?);
         findings.push(self.check_embeddings(fix)?);

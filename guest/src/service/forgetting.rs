@@ -1,7 +1,8 @@
 //! `people.forget`: a user asks that a person in their life be forgotten. The person
 //! leaves the people file (rewritten, so that their name is gone from it, not only folded
-//! away), memories about them alone go to the archive (or, purged, nowhere), memories
-//! about them and others keep the others.
+//! away), memories about them alone go to the archive, memories about them and others
+//! keep the others. A purge (`purging`) goes further: nothing about them is kept, and
+//! their names leave every file.
 
 use std::collections::{HashMap, HashSet};
 
@@ -9,16 +10,16 @@ use super::MemoryService;
 use crate::api::{Error, Forgotten, Person};
 use crate::gc::ArchiveReason;
 use crate::people::PersonRecord;
-use crate::ports::{Collection, Ports};
+use crate::ports::Ports;
 use crate::record::{MemoryRecord, format_time};
 use crate::scope::Caller;
 
 /// What a forget does to the memories: which leave and which lose the person.
-struct Plan {
+pub(super) struct Plan {
     /// Memories about the forgotten ids alone.
-    alone: Vec<MemoryRecord>,
+    pub(super) alone: Vec<MemoryRecord>,
     /// New versions of memories about them and others, without them.
-    unlinked: Vec<MemoryRecord>,
+    pub(super) unlinked: Vec<MemoryRecord>,
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -38,22 +39,12 @@ impl<P: Ports> MemoryService<P> {
 
         let mut purged = 0;
         if purge {
-            // Nothing about them alone is kept: no archive entry for these, the older
-            // entries gone too, and a rewrite so that no stale line still holds them.
-            purged = self.purge_archive(&ids, &alone_ids)?;
-            self.memories.rewrite_with(&self.ports, plan.unlinked, &alone_ids)?;
+            purged = self.purge_person(&owner, &ids, &stamp)?;
         } else {
             let victims = plan.alone.into_iter().map(|r| (r, ArchiveReason::Forgotten)).collect();
             self.archive(victims, now)?;
             self.memories.append(&self.ports, plan.unlinked)?;
-        }
-        self.forget_people(&owner, &ids, &stamp)?;
-        if purge {
-            // Rebuilt rather than edited: full-text search keeps a deleted row's words in
-            // its segments until they merge, while tables cleared and filled again leave
-            // only freed pages, which the hosts zero (`secure_delete`).
-            self.rebuild()?;
-        } else {
+            self.forget_people(&owner, &ids, &stamp)?;
             // What left is dropped; the memories that kept others get their new records
             // and marks (`index_changed_records`), their words and vectors unchanged.
             self.index_written(&[], &alone_ids);
@@ -68,7 +59,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// The person and every entry of the owner merged into them, however indirectly:
     /// one person on file as several records.
-    fn merged_family(&self, owner: &str, id: &str) -> HashSet<String> {
+    pub(super) fn merged_family(&self, owner: &str, id: &str) -> HashSet<String> {
         let mut ids = HashSet::from([id.to_owned()]);
         loop {
             let more: Vec<String> = self
@@ -88,7 +79,7 @@ impl<P: Ports> MemoryService<P> {
     /// Sorts the memories that name the forgotten ids. A person id belongs to one owner
     /// and only that owner's adds link it, so these are all the owner's doing, personal
     /// or in a chat.
-    fn plan(&self, ids: &HashSet<String>) -> Plan {
+    pub(super) fn plan(&self, ids: &HashSet<String>) -> Plan {
         let mut plan = Plan {
             alone: Vec::new(),
             unlinked: Vec::new(),
@@ -118,7 +109,7 @@ impl<P: Ports> MemoryService<P> {
     /// every edge to them out of the owner's other people, in one rewrite. Aliases that
     /// reach someone through them ("Sarah's brother") go too, and a stand-in name made so
     /// becomes "someone's brother": they hold their name.
-    fn forget_people(&mut self, owner: &str, ids: &HashSet<String>, stamp: &str) -> Result<(), Error> {
+    pub(super) fn forget_people(&mut self, owner: &str, ids: &HashSet<String>, stamp: &str) -> Result<(), Error> {
         let possessives: Vec<String> = self
             .people
             .iter()
@@ -161,42 +152,5 @@ impl<P: Ports> MemoryService<P> {
         self.people
             .rewrite_with(&self.ports, changed.into_values().collect(), &removed)?;
         Ok(())
-    }
-
-    /// Rewrites the archive without the entries about the forgotten ids alone (and
-    /// without the memories being removed now, should an older copy of one be there);
-    /// entries about them and others lose them as a subject. Lines that do not parse
-    /// are kept as they are. Returns how many entries were removed.
-    fn purge_archive(&mut self, ids: &HashSet<String>, leaving: &[String]) -> Result<u32, Error> {
-        let chunk = self.ports.read(Collection::Archive, 0, None)?;
-        let mut kept: Vec<String> = Vec::new();
-        let mut purged = 0;
-        let mut changed = false;
-        for line in chunk.data.lines().filter(|l| !l.trim().is_empty()) {
-            let Ok(mut record) = MemoryRecord::parse(line) else {
-                kept.push(line.to_owned());
-                continue;
-            };
-            let named = record.subject_person_ids.iter().any(|s| ids.contains(s));
-            if leaving.contains(&record.id) {
-                changed = true;
-                continue;
-            }
-            if !named {
-                kept.push(line.to_owned());
-                continue;
-            }
-            changed = true;
-            record.subject_person_ids.retain(|s| !ids.contains(s));
-            if record.subject_person_ids.is_empty() {
-                purged += 1;
-            } else {
-                kept.push(record.to_line());
-            }
-        }
-        if changed {
-            self.ports.replace(Collection::Archive, &kept)?;
-        }
-        Ok(purged)
     }
 }

@@ -47,7 +47,10 @@ impl<P: Ports> MemoryService<P> {
         let Some(state) = self.index_stands_for_file()? else {
             return Ok(false);
         };
-        self.people.refresh(&self.ports)?;
+        if self.refresh_people()? {
+            // A purge finished here rewrote the files the index stood for.
+            return Ok(false);
+        }
         self.memories.adopt(state);
         // The index has every line up to `state`, whatever this instance failed to write
         // to it before.

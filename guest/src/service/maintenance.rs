@@ -16,7 +16,7 @@ impl<P: Ports> MemoryService<P> {
     /// Clears the index and fills it from the collection.
     pub fn rebuild_index(&mut self) -> Result<RebuildReport, Error> {
         let quarantined = self.memories.refresh(&self.ports)?;
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         let mut report = self.rebuild()?;
         report.quarantined = quarantined;
         self.index_checked = true;

@@ -16,7 +16,8 @@
 //! - `searching`: `search`.
 //! - `retention`: `delete`, `gc`, `compact` and eviction beyond `max_entries`.
 //! - `people`: the `people` commands and linking an add's subjects to people;
-//!   `forgetting`: `people.forget`;
+//!   `forgetting`: `people.forget`; `purging`: its `--purge`, resumed by the next call
+//!   when one is cut short;
 //! - `exporting` and `restoring`: `export-records` and `import-records`, moving a
 //!   caller's records between homes;
 //!   `person_lookup` finds the caller's people; `person_resolution` turns references
@@ -61,6 +62,7 @@ mod people;
 mod person_lookup;
 mod person_resolution;
 mod profiling;
+mod purging;
 mod reading;
 mod recent;
 mod reflecting;
@@ -146,10 +148,11 @@ impl<P: Ports> MemoryService<P> {
         Ok(now)
     }
 
-    /// Reads what changed on disk, then brings the index up to the files' state.
+    /// Reads what changed on disk (finishing a purge cut short), then brings the index up
+    /// to the files' state.
     pub(crate) fn load(&mut self) -> Result<u64, Error> {
         let quarantined = self.memories.refresh(&self.ports)?;
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         if !self.index_checked {
             self.check_index_model()?;
             self.index_checked = true;

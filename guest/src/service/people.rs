@@ -68,7 +68,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// `people.list`: the caller's people, by name.
     pub fn people_list(&mut self, caller: &Caller) -> Result<Vec<Person>, Error> {
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         Self::owner(caller)?;
         let mut list: Vec<Person> = self.people_of(caller).into_iter().map(Person::from).collect();
         list.sort_by_key(|p| p.name.to_lowercase());
@@ -77,7 +77,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// `people.show`: one of the caller's people, by reference or id.
     pub fn people_show(&mut self, caller: &Caller, reference: &str) -> Result<Person, Error> {
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         Self::owner(caller)?;
         self.find_person(caller, reference)?
             .map(|p| Person::from(&p))
@@ -93,7 +93,7 @@ impl<P: Ports> MemoryService<P> {
         relation: Option<&str>,
         aliases: &[String],
     ) -> Result<Person, Error> {
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         let owner = Self::owner(caller)?.to_owned();
         let name = name.trim();
         if name.is_empty() {
@@ -144,7 +144,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// `people.alias`: another name for one of the caller's people.
     pub fn people_alias(&mut self, caller: &Caller, reference: &str, alias: &str) -> Result<Person, Error> {
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         Self::owner(caller)?;
         let mut person = self
             .find_person(caller, reference)?
@@ -164,7 +164,7 @@ impl<P: Ports> MemoryService<P> {
     /// `people.merge`: B turns out to be A. A keeps B's name as an alias, B's aliases,
     /// edges and memories; B stays on file marked `merged_into`, never resolved again.
     pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         self.memories.refresh(&self.ports)?;
         Self::owner(caller)?;
         let not_found = |r: &str| Error::UnknownPerson(r.to_owned());

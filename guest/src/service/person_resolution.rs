@@ -42,6 +42,7 @@ impl<P: Ports> MemoryService<P> {
             metadata: None,
             relationships: Vec::new(),
             merged_into: None,
+            purge_requested_at: None,
             extra: Default::default(),
         }
     }

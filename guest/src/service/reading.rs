@@ -19,6 +19,8 @@ impl<P: Ports> MemoryService<P> {
         let id = match self.held_by_id(caller, id, "show")? {
             Some(id) => id,
             None => {
+                // People first: a purge cut short is finished before a memory is shown.
+                self.refresh_people()?;
                 self.memories.refresh(&self.ports)?;
                 self.visible_id(caller, id)?
             }
@@ -70,6 +72,7 @@ impl<P: Ports> MemoryService<P> {
         if let Some(found) = self.list_from_index(caller, options, now)? {
             return Ok(found);
         }
+        self.refresh_people()?;
         self.memories.refresh(&self.ports)?;
         let mut found: Vec<(i64, usize, &MemoryRecord)> = self
             .memories
@@ -85,6 +88,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// The supersession chain through `id`, oldest first; see `history` in the WIT.
     pub fn history(&mut self, caller: &Caller, id: &str) -> Result<Vec<Memory>, Error> {
+        self.refresh_people()?;
         self.memories.refresh(&self.ports)?;
         let chunk = self.ports.read(Collection::Archive, 0, None)?;
         let mut all: HashMap<String, MemoryRecord> = HashMap::new();

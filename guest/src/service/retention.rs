@@ -132,6 +132,9 @@ impl<P: Ports> MemoryService<P> {
 
     /// Removes archive entries archived more than `older_than_days` ago, if `force`.
     pub fn compact(&mut self, older_than_days: u32, force: bool) -> Result<CompactReport, Error> {
+        // A purge cut short rewrites the archive too: finished first, so that this reads
+        // what it left.
+        self.refresh_people()?;
         let now = self.now()?;
         // A cutoff before the calendar begins means nothing is that old.
         let cutoff = now

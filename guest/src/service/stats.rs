@@ -17,7 +17,7 @@ impl<P: Ports> MemoryService<P> {
     /// See `stats` in `wit/maintenance.wit`.
     pub fn stats(&mut self) -> Result<Stats, Error> {
         self.memories.refresh(&self.ports)?;
-        self.people.refresh(&self.ports)?;
+        self.refresh_people()?;
         let now = self.now()?;
         let told = self.ports.settings().decay_told_facts;
         let mut stats = Stats {

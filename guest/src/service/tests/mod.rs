@@ -19,6 +19,7 @@ mod maintenance;
 mod newest;
 mod people;
 mod portability;
+mod purging;
 mod reading;
 mod reflecting;
 mod resolving;
