@@ -1,6 +1,7 @@
 // The files capability's transaction journal, below the component: a rollback killed at
 // any of its steps, a home copied while a call was open, a tampered journal, and a journal
-// the Rust host wrote (host/src/files_tests.rs has the same cases).
+// the Rust host wrote (host/src/files_tests.rs has the same cases); with the Rust CLI, calls
+// killed in one host recovered by the other.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +12,8 @@ import { Home } from "../src/home.js";
 import { FileStore, mix } from "../src/files.js";
 import { scratchDir } from "./helpers/scratch.mjs";
 
+const RUST_CLI = process.env.ASH_CLI || new URL("../../../target/debug/ash-memory", import.meta.url).pathname;
+const noRust = !fs.existsSync(RUST_CLI) && "no Rust CLI";
 const quiet = () => {};
 const read = (files, c) => fs.readFileSync(files.path(c), "utf8");
 
@@ -199,4 +202,78 @@ test("the journal is written in the Rust host's format", () => {
   assert.deepEqual(fs.readdirSync(path.dirname(home.journal)).filter((n) => n.includes(".tmp-")), []);
   files.commit();
   files.close();
+});
+
+/** Runs the Rust CLI; `fault` makes it abort (as kill -9 would) at that fault point. */
+function cli(args, fault) {
+  const env = { ...process.env };
+  delete env.ASH_FAULT;
+  if (fault) env.ASH_FAULT = fault;
+  const r = spawnSync(RUST_CLI, args, { env, encoding: "utf8" });
+  if (fault) assert.equal(r.signal, "SIGABRT", r.stderr);
+  else assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+/** Every collection's bytes, null for one that is not there. */
+function contents(files) {
+  const out = {};
+  for (const c of ["memories", "people", "archive", "sessions", "messages"]) {
+    out[c] = fs.existsSync(files.path(c)) ? fs.readFileSync(files.path(c), "utf8") : null;
+  }
+  return out;
+}
+
+test("a call the Rust CLI was killed in is recovered here", { skip: noRust }, () => {
+  const home = new Home(scratchDir("ash-files-"));
+  const at = ["--home", home.root, "--user", "u"];
+  for (const fact of ["I'm allergic to peanuts", "I have a cat named Tom", "I live in Lisbon"]) cli([...at, "add", fact]);
+  const listed = JSON.parse(cli([...at, "--json", "list"]));
+  // A removal line, which gc's rewrite folds away.
+  cli([...at, "delete", listed[2].id]);
+  const files = new FileStore(home, quiet);
+  const committed = contents(files);
+  // A delete killed once both of its appends are flushed: the journal has tokens.
+  cli([...at, "delete", listed[0].id], "append:memories:synced");
+  assert.match(fs.readFileSync(home.journal, "utf8"), /"tokens":/);
+  files.rollBack();
+  assert.deepEqual(contents(files), committed);
+  // gc killed after its rewrite's commit point and new token, before the rename: the
+  // journal names the temporary file by its name alone, and recovery here finishes it.
+  cli([...at, "gc"], "replace:memories:token");
+  const name = JSON.parse(fs.readFileSync(home.journal, "utf8").replace(/(\d{16,})/g, '"$1"')).replace[1];
+  assert.match(name, /^\.memories\.jsonl\.tmp-\d+$/);
+  const tmp = path.join(path.dirname(home.memories), name);
+  const rewritten = fs.readFileSync(tmp, "utf8");
+  files.rollBack();
+  files.close();
+  assert.equal(fs.readFileSync(home.memories, "utf8"), rewritten);
+  assert.ok(!fs.existsSync(tmp));
+  const left = JSON.parse(cli([...at, "--json", "list"])).map((m) => m.content);
+  assert.deepEqual(left, ["I live in Lisbon", "I have a cat named Tom"]);
+  // A search brings the index up to the files, as any ordinary call may.
+  cli([...at, "search", "cat"]);
+  assert.doesNotMatch(cli(["--home", home.root, "doctor"]), /WARN/);
+});
+
+test("the Rust CLI finishes a rollback this host was killed in", { skip: noRust }, () => {
+  const home = new Home(scratchDir("ash-files-"));
+  const at = ["--home", home.root, "--user", "u"];
+  cli([...at, "add", "I'm allergic to peanuts"]);
+  const files = new FileStore(home, quiet);
+  const committed = contents(files);
+  files.append("archive", ['{"id":"half-archived","version":1}']);
+  files.append("memories", ['{"id":"half-written","version":1}']);
+  files.close();
+  const dying = new FileStore(home, quiet);
+  const pending = dying.journal.pending();
+  dying.journal.record(pending.states, null, ["memories", "archive"]);
+  // The first cut and its new token are done, then the process dies.
+  dying.cutBack(pending.states.find((b) => b.collection === "memories"));
+  dying.newToken("memories");
+  dying.close();
+  const left = JSON.parse(cli([...at, "--json", "list"])).map((m) => m.content);
+  assert.deepEqual(left, ["I'm allergic to peanuts"]);
+  assert.deepEqual(contents(files), committed);
+  assert.equal(fs.readFileSync(home.journal, "utf8"), "");
 });
