@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { FILE_MODE } from "./home.js";
-import { COLLECTIONS, Journal, fileIo, syncDir } from "./journal.js";
+import { COLLECTIONS, Journal, fileIo, fileName, syncDir } from "./journal.js";
 import { formatRfc3339, systemNow } from "./clock.js";
 
 const M64 = (1n << 64n) - 1n;
@@ -276,7 +276,7 @@ export class FileStore {
       throw e;
     }
     // A new baseline, so that appends after the rewrite still roll back.
-    this.journal.begin(this.states(), null);
+    this.journal.record(this.states(), null, []);
     return this.state(c);
   }
 
@@ -295,7 +295,7 @@ export class FileStore {
       throw fileIo(tmp, e);
     }
     // The commit point, recorded before the rename: a crash from here on finishes it.
-    this.journal.begin(this.states(), [c, tmp]);
+    this.journal.record(this.states(), [c, tmp], []);
     this.newToken(c);
     try {
       fs.renameSync(tmp, p);
@@ -318,14 +318,17 @@ export class FileStore {
     this.log("warn", `${lines.length} line(s) quarantined in ${p}`);
   }
 
-  /** Every collection's state, in the fixed order. */
+  /**
+   * Where every collection stands, with its token, in the fixed order.
+   * @returns {import("./journal.js").Before[]}
+   */
   states() {
-    return COLLECTIONS.map((c) => [c, this.state(c)]);
+    return COLLECTIONS.map((c) => ({ collection: c, state: this.state(c), token: this.token(c) }));
   }
 
   /** Starts the call's transaction at its first write. */
   begin() {
-    if (!this.journal.isActive()) this.journal.begin(this.states(), null);
+    if (!this.journal.isActive()) this.journal.begin(this.states());
   }
 
   /** Ends the call's transaction: its writes stand. */
@@ -334,69 +337,145 @@ export class FileStore {
   }
 
   /**
-   * Undoes the call's writes since its last commit point; also run at the start of every
-   * call, for a call that died with its transaction open.
+   * Undoes the call's writes since its last commit point: each collection appended to is
+   * cut back to where it stood. Also run at the start of every call, for a call that died
+   * with its transaction open. Recovery may itself be killed at any point, so every step
+   * can be done again (as the Rust host's files/recovery.rs):
+   *
+   * 1. A committed replace whose rename did not happen is finished (a new token, then the
+   *    rename: a kill between the two does both again).
+   * 2. The collections to cut are recorded in the journal (atomically) before the first
+   *    cut: a recovery killed after cutting one of them still knows the others.
+   * 3. Each is cut back to its recorded end; a file the call created goes away. A cut only
+   *    shortens, so doing it twice does nothing more.
+   * 4. Each cut collection gets a new token, after its cut, so that readers that saw the
+   *    undone bytes read again. A collection whose token already changed was cut.
+   * 5. The journal is emptied.
+   *
+   * A file is recognised by its token, which a copied home (`cp -a`, a restore) keeps, and
+   * recovery touches only the home's own files, whatever a journal names.
    */
   rollBack() {
     const pending = this.journal.pending();
     if (!pending) return;
-    if (pending.replace && fs.existsSync(pending.replace[1])) {
-      const [c, tmp] = pending.replace;
-      const p = this.path(c);
-      this.newToken(c);
-      try {
-        fs.renameSync(tmp, p);
-        syncDir(path.dirname(p));
-      } catch (e) {
-        throw fileIo(p, e);
-      }
-      this.log("warn", `${p}: finished a rewrite that was interrupted`);
-    }
+    if (pending.replace) this.finishReplace(...pending.replace);
     this.sweepTemporaryFiles();
-    for (const [c, before] of pending.states) {
-      const p = this.path(c);
-      let now;
-      try {
-        now = this.state(c);
-      } catch {
-        continue;
-      }
-      const sameFile = now.generation === before.generation || before.end === 0n;
-      if (!sameFile || now.end <= before.end) continue;
-      if (before.end === 0n && before.generation === mix([this.token(c), 0n, 0n])) {
-        try {
-          fs.unlinkSync(p);
-        } catch (e) {
-          throw fileIo(p, e);
-        }
-        this.log("warn", `${p}: removed, made by an unfinished write`);
-        continue;
-      }
-      // New token first: readers that saw the bytes being cut read again.
-      this.newToken(c);
-      try {
-        const fd = fs.openSync(p, "r+");
-        try {
-          fs.ftruncateSync(fd, Number(before.end));
-          fs.fsyncSync(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-      } catch (e) {
-        throw fileIo(p, e);
-      }
-      this.log("warn", `${p}: rolled back ${now.end - before.end} bytes of an unfinished write`);
+    const cut = [...pending.rollingBack];
+    for (const b of pending.states) {
+      if (this.appendedTo(b) && !cut.includes(b.collection)) cut.push(b.collection);
+    }
+    if (cut.length === 0) {
+      this.journal.clear();
+      return;
+    }
+    if (cut.length !== pending.rollingBack.length || cut.some((c, i) => c !== pending.rollingBack[i])) {
+      this.journal.record(pending.states, null, cut);
+    }
+    const planned = pending.states.filter((b) => cut.includes(b.collection));
+    for (const b of planned) this.cutBack(b);
+    for (const b of planned) {
+      if (this.unchanged(b)) this.newToken(b.collection);
     }
     this.journal.clear();
   }
 
-  /** Removes temporary files a replace left when its process died. */
+  /**
+   * Whether the collection is the file the journal saw: the same token (a journal of an
+   * older version has none, and compares generations).
+   * @param {import("./journal.js").Before} b
+   */
+  unchanged(b) {
+    if (b.token !== null) return this.token(b.collection) === b.token;
+    if (b.state.end === 0n) return true;
+    try {
+      return this.state(b.collection).generation === b.state.generation;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether the call appended to the collection, which is still the file it saw. */
+  appendedTo(b) {
+    return this.unchanged(b) && this.state(b.collection).end > b.state.end;
+  }
+
+  /** Cuts the collection back to where it stood, or removes it if the call made it. */
+  cutBack(b) {
+    if (!this.appendedTo(b)) return;
+    const c = b.collection;
+    const p = this.path(c);
+    const now = this.state(c);
+    const token = b.token ?? this.token(c);
+    const existed = b.state.generation !== mix([token, 0n, 0n]);
+    if (b.state.end === 0n && !existed) {
+      try {
+        fs.unlinkSync(p);
+      } catch (e) {
+        throw fileIo(p, e);
+      }
+      this.log("warn", `${p}: removed, made by an unfinished write`);
+      return;
+    }
+    try {
+      const fd = fs.openSync(p, "r+");
+      try {
+        fs.ftruncateSync(fd, Number(b.state.end));
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (e) {
+      throw fileIo(p, e);
+    }
+    this.log("warn", `${p}: rolled back ${now.end - b.state.end} bytes of an unfinished write`);
+  }
+
+  /**
+   * Finishes a committed replace whose rename a crash interrupted. Only a file of this
+   * home's own temporary name beside the collection is taken, whatever folder the journal
+   * names.
+   */
+  finishReplace(c, named) {
+    const p = this.path(c);
+    const tmp = this.ownTemporaryFile(c, named);
+    if (tmp === null) {
+      this.log("warn", `${p}: the journal names ${named} as its rewrite, which is not this home's; ignored`);
+      return;
+    }
+    if (!fs.existsSync(tmp)) return;
+    this.newToken(c);
+    try {
+      fs.renameSync(tmp, p);
+      syncDir(path.dirname(p));
+    } catch (e) {
+      throw fileIo(p, e);
+    }
+    this.log("warn", `${p}: finished a rewrite that was interrupted`);
+  }
+
+  /**
+   * The temporary file a journal names for a collection's rewrite, if the name is one this
+   * home gives them (`.memories.jsonl.tmp-PID`), looked for beside the collection, so that
+   * a home moved or copied finishes its own rewrite.
+   */
+  ownTemporaryFile(c, named) {
+    const name = fileName(named);
+    const p = this.path(c);
+    const prefix = `.${path.basename(p)}.tmp-`;
+    if (name === null || !name.startsWith(prefix) || !/^[0-9]+$/.test(name.slice(prefix.length))) return null;
+    return path.join(path.dirname(p), name);
+  }
+
+  /**
+   * Removes temporary files a replace, a token or a journal rewrite left when its process
+   * died. Only run while the lock is held and a transaction is being rolled back.
+   */
   sweepTemporaryFiles() {
     const dirs = [...new Set(COLLECTIONS.map((c) => path.dirname(this.path(c))))];
-    const prefixes = COLLECTIONS.flatMap((c) => {
+    const prefixes = [".journal.tmp-", ...COLLECTIONS.flatMap((c) => {
       const full = path.basename(this.path(c));
       return [`.${full}.tmp-`, `.${path.basename(full, path.extname(full))}.tmp-`];
-    });
+    })];
     for (const dir of dirs) {
       let names;
       try {

@@ -1,8 +1,11 @@
 // The transaction journal, `memory/.journal`, in the Rust host's exact format
 // (host/src/journal.rs): before a call's first write it records where every collection
-// stands; a failed call, or the next call after a process died, cuts appends back to it.
-// A replace is a commit point: the journal then names its flushed temporary file, so that
-// recovery finishes an interrupted rename instead of undoing it.
+// stands, with its token; a failed call, or the next call after a process died, cuts
+// appends back to it (files.js, rollBack). A replace is a commit point: the journal then
+// names its flushed temporary file (by name: it lives beside its collection), so that
+// recovery finishes an interrupted rename instead of undoing it. A rollback records the
+// collections it cuts before its first cut. Every rewrite of an entry after a call's first
+// write is atomic (temporary file, flush, rename, flush of the folder).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -52,10 +55,54 @@ function parseNumber(s) {
 const U64_MAX = (1n << 64n) - 1n;
 const isU64 = (v) => typeof v === "bigint" && v >= 0n && v <= U64_MAX;
 
+/** @typedef {{ generation: bigint, end: bigint }} FileState */
+
 /**
- * @typedef {{ generation: bigint, end: bigint }} FileState
- * @typedef {{ states: Array<[string, FileState]>, replace: [string, string] | null }} Pending
+ * Where a collection stood when a transaction began (or reached a commit point), with its
+ * token then (null in a journal of an older version).
+ * @typedef {{ collection: string, state: FileState, token: bigint | null }} Before
  */
+
+/**
+ * What an unfinished transaction left to do: the states to cut back to, a rename to
+ * finish (collection, the temporary file as the journal names it, not yet checked), and
+ * the collections a rollback killed midway was cutting back.
+ * @typedef {{ states: Before[], replace: [string, string] | null, rollingBack: string[] }} Pending
+ */
+
+const NOTHING = () => ({ states: [], replace: null, rollingBack: [] });
+
+/**
+ * The last component of a path, as Rust's `Path::file_name` has it: trailing slashes and
+ * `.` components do not count; none for `..`, `/` or an empty path.
+ * @param {string} p
+ */
+export function fileName(p) {
+  const parts = p.split("/").filter((s) => s !== "" && s !== ".");
+  const last = parts.at(-1);
+  return last === undefined || last === ".." ? null : last;
+}
+
+/**
+ * The journal entry, one line, as serde writes the Rust host's `Entry`: `tokens` and
+ * `rolling_back` only when not empty, `replace` only when there is one.
+ * @param {Before[]} states
+ * @param {[string, string] | null} replace (collection, temporary file)
+ * @param {string[]} rollingBack
+ */
+function entryText(states, replace, rollingBack) {
+  const before = states.map((b) => `[${JSON.stringify(b.collection)},${b.state.end},${b.state.generation}]`);
+  const tokens = states.filter((b) => b.token !== null).map((b) => `[${JSON.stringify(b.collection)},${b.token}]`);
+  let text = `{"pid":${process.pid},"before":[${before.join(",")}]`;
+  if (tokens.length) text += `,"tokens":[${tokens.join(",")}]`;
+  // The name alone: the file lives beside its collection, wherever the home is.
+  if (replace) text += `,"replace":[${JSON.stringify(replace[0])},${JSON.stringify(fileName(replace[1]) ?? "")}]`;
+  if (rollingBack.length) text += `,"rolling_back":${JSON.stringify(rollingBack)}`;
+  return text + "}\n";
+}
+
+const isPair = (v, second) => Array.isArray(v) && v.length === 2 && typeof v[0] === "string" && second(v[1]);
+const isString = (v) => typeof v === "string";
 
 /** The journal file of one home. */
 export class Journal {
@@ -86,16 +133,13 @@ export class Journal {
   }
 
   /**
-   * Records the states the call's writes would roll back to, and a replace to finish,
-   * flushed to disk.
-   * @param {Array<[string, FileState]>} states
-   * @param {[string, string] | null} replace (collection, temporary file)
+   * Records, at a call's first write, the states its writes would roll back to, flushed.
+   * Written in place: a torn entry does not parse, and nothing has been written yet that
+   * would need undoing.
+   * @param {Before[]} states
    */
-  begin(states, replace) {
-    const before = states.map(([c, s]) => `[${JSON.stringify(c)},${s.end},${s.generation}]`).join(",");
-    let text = `{"pid":${process.pid},"before":[${before}]`;
-    if (replace) text += `,"replace":[${JSON.stringify(replace[0])},${JSON.stringify(replace[1])}]`;
-    text += "}\n";
+  begin(states) {
+    const text = entryText(states, null, []);
     const fd = this.file();
     try {
       fs.ftruncateSync(fd, 0);
@@ -103,6 +147,38 @@ export class Journal {
       fs.fdatasyncSync(fd);
     } catch (e) {
       throw fileIo(this.path, e);
+    }
+    this.active = true;
+  }
+
+  /**
+   * Replaces the entry of an open transaction (a commit point, a replace to finish, a
+   * rollback's plan) atomically: a new file, flushed, renamed over the journal. A crash
+   * leaves the old entry or the new one, never a torn one that would undo nothing.
+   * @param {Before[]} states
+   * @param {[string, string] | null} replace (collection, temporary file)
+   * @param {string[]} rollingBack
+   */
+  record(states, replace, rollingBack) {
+    const text = entryText(states, replace, rollingBack);
+    // Path::with_extension: ".journal" becomes ".journal.tmp-PID".
+    const tmp = `${this.path}.tmp-${process.pid}`;
+    try {
+      const fd = fs.openSync(tmp, "w", FILE_MODE);
+      try {
+        fs.writeSync(fd, text, 0, "utf8");
+        fs.fdatasyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, this.path);
+      syncDir(path.dirname(this.path));
+    } catch (e) {
+      try { fs.unlinkSync(tmp); } catch { /* never made, or renamed */ }
+      throw fileIo(this.path, e);
+    } finally {
+      // The descriptor held may be of the file just replaced.
+      this.close();
     }
     this.active = true;
   }
@@ -142,21 +218,24 @@ export class Journal {
     try {
       entry = parseJsonBigInts(text.trim());
     } catch {
-      return { states: [], replace: null };
+      return NOTHING();
     }
     const valid =
       entry && typeof entry === "object" && !Array.isArray(entry) &&
       isU64(entry.pid) && entry.pid <= 0xffffffffn &&
       Array.isArray(entry.before) &&
       entry.before.every((b) => Array.isArray(b) && b.length === 3 && typeof b[0] === "string" && isU64(b[1]) && isU64(b[2])) &&
-      (entry.replace === undefined || entry.replace === null ||
-        (Array.isArray(entry.replace) && entry.replace.length === 2 && typeof entry.replace[0] === "string" && typeof entry.replace[1] === "string"));
-    if (!valid) return { states: [], replace: null };
+      (entry.tokens === undefined || (Array.isArray(entry.tokens) && entry.tokens.every((t) => isPair(t, isU64)))) &&
+      (entry.replace === undefined || entry.replace === null || isPair(entry.replace, isString)) &&
+      (entry.rolling_back === undefined || (Array.isArray(entry.rolling_back) && entry.rolling_back.every(isString)));
+    if (!valid) return NOTHING();
+    const token = (name) => (entry.tokens ?? []).find(([n]) => n === name)?.[1] ?? null;
     const states = entry.before
       .filter(([name]) => COLLECTIONS.includes(name))
-      .map(([name, end, generation]) => [name, { generation, end }]);
+      .map(([name, end, generation]) => ({ collection: name, state: { generation, end }, token: token(name) }));
     const replace = entry.replace && COLLECTIONS.includes(entry.replace[0]) ? [entry.replace[0], entry.replace[1]] : null;
-    return { states, replace };
+    const rollingBack = (entry.rolling_back ?? []).filter((name) => COLLECTIONS.includes(name));
+    return { states, replace, rollingBack };
   }
 
   /** Closes the journal's descriptor. */

@@ -14,13 +14,14 @@ import base64
 import json
 import logging
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
 from .clock import rfc3339
 from .home import FILE_MODE, Home
-from .journal import FileIoError, InvalidLine, Journal, _sync_dir, io_error
+from .journal import Before, FileIoError, InvalidLine, Journal, _sync_dir, _write_all, file_name, io_error
 
 log = logging.getLogger("ash_memory")
 
@@ -125,12 +126,12 @@ class FileStore:
             raise io_error(path, e) from e
         return FileState(self._generation(c, st), st.st_size)
 
-    def states(self) -> list[tuple[str, int, int]]:
-        """Every collection's (name, end, generation), for the journal."""
+    def states(self) -> list[Before]:
+        """Where every collection stands, with its token, for the journal."""
         out = []
         for c in COLLECTIONS:
             s = self.state(c)
-            out.append((c, s.end, s.generation))
+            out.append(Before(c, s.end, s.generation, self._token(c)))
         return out
 
     def read(self, c: str, start: int, generation: int | None) -> Chunk:
@@ -229,7 +230,7 @@ class FileStore:
                 pass
             raise
         # A new baseline, so that appends after the rewrite still roll back.
-        self.journal.begin(self.states())
+        self.journal.record(self.states())
         return self.state(c)
 
     def _write_replacement(self, c: str, lines: list[str], tmp: Path) -> None:
@@ -244,7 +245,7 @@ class FileStore:
         except OSError as e:
             raise io_error(tmp, e) from e
         # The commit point, recorded before the rename: a crash from here on finishes it.
-        self.journal.begin(self.states(), (c, tmp))
+        self.journal.record(self.states(), (c, tmp))
         self.new_token(c)
         try:
             os.rename(tmp, path)
@@ -278,62 +279,128 @@ class FileStore:
         self.journal.commit()
 
     def roll_back(self) -> None:
-        """Undoes the call's writes since its last commit point (also run at the start of
-        every call, for a call that died with its transaction open)."""
+        """Undoes the call's writes since its last commit point: each collection appended to
+        is cut back to where it stood. Also run at the start of every call, for a call that
+        died with its transaction open. Recovery may itself be killed at any point, so every
+        step can be done again (as the Rust host's files/recovery.rs):
+
+        1. A committed replace whose rename did not happen is finished (a new token, then
+           the rename: a kill between the two does both again).
+        2. The collections to cut are recorded in the journal (atomically) before the first
+           cut: a recovery killed after cutting one of them still knows the others.
+        3. Each is cut back to its recorded end; a file the call created goes away. A cut
+           only shortens, so doing it twice does nothing more.
+        4. Each cut collection gets a new token, after its cut, so that readers that saw the
+           undone bytes read again. A collection whose token already changed was cut.
+        5. The journal is emptied.
+
+        A file is recognised by its token, which a copied home (`cp -a`, a restore) keeps,
+        and recovery touches only the home's own files, whatever a journal names."""
         pending = self.journal.pending()
         if pending is None:
             return
-        if pending.replace is not None and pending.replace[1].exists():
-            c, tmp = pending.replace
-            path = self.path(c)
-            # Committed but not in place: finish the rename.
-            self.new_token(c)
-            try:
-                os.rename(tmp, path)
-                _sync_dir(path.parent)
-            except OSError as e:
-                raise io_error(path, e) from e
-            log.warning("%s: finished a rewrite that was interrupted", path)
+        if pending.replace is not None:
+            self._finish_replace(*pending.replace)
         self._sweep_temporary_files()
-        for c, before_end, before_gen in pending.states:
-            path = self.path(c)
-            try:
-                now = self.state(c)
-            except FileIoError:
-                continue
-            # A file that was empty before the call is cut back to empty either way.
-            same_file = now.generation == before_gen or before_end == 0
-            if not same_file or now.end <= before_end:
-                continue
-            if before_end == 0 and before_gen == mix([self._token(c), 0, 0]):
-                # A file the call created goes away again.
-                try:
-                    os.unlink(path)
-                except OSError as e:
-                    raise io_error(path, e) from e
-                log.warning("%s: removed, made by an unfinished write", path)
-                continue
-            # New token first: readers that saw the bytes being cut read again.
-            self.new_token(c)
-            try:
-                fd = os.open(path, os.O_WRONLY)
-                try:
-                    os.ftruncate(fd, before_end)
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-            except OSError as e:
-                raise io_error(path, e) from e
-            log.warning("%s: rolled back %d bytes of an unfinished write", path, now.end - before_end)
+        cut = list(pending.rolling_back)
+        for b in pending.states:
+            if self._appended_to(b) and b.collection not in cut:
+                cut.append(b.collection)
+        if not cut:
+            self.journal.clear()
+            return
+        if cut != pending.rolling_back:
+            self.journal.record(pending.states, None, cut)
+        planned = [b for b in pending.states if b.collection in cut]
+        for b in planned:
+            self.cut_back(b)
+        for b in planned:
+            if self._unchanged(b):
+                self.new_token(b.collection)
         self.journal.clear()
 
+    def _unchanged(self, b: Before) -> bool:
+        """Whether the collection is the file the journal saw: the same token (a journal of
+        an older version has none, and compares generations)."""
+        if b.token is not None:
+            return self._token(b.collection) == b.token
+        if b.end == 0:
+            return True
+        try:
+            return self.state(b.collection).generation == b.generation
+        except FileIoError:
+            return False
+
+    def _appended_to(self, b: Before) -> bool:
+        """Whether the call appended to the collection, which is still the file it saw."""
+        return self._unchanged(b) and self.state(b.collection).end > b.end
+
+    def cut_back(self, b: Before) -> None:
+        """Cuts the collection back to where it stood, or removes it if the call made it."""
+        if not self._appended_to(b):
+            return
+        c = b.collection
+        path = self.path(c)
+        now = self.state(c)
+        token = b.token if b.token is not None else self._token(c)
+        existed = b.generation != mix([token, 0, 0])
+        if b.end == 0 and not existed:
+            try:
+                os.unlink(path)
+            except OSError as e:
+                raise io_error(path, e) from e
+            log.warning("%s: removed, made by an unfinished write", path)
+            return
+        try:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.ftruncate(fd, b.end)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as e:
+            raise io_error(path, e) from e
+        log.warning("%s: rolled back %d bytes of an unfinished write", path, now.end - b.end)
+
+    def _finish_replace(self, c: str, named: str) -> None:
+        """Finishes a committed replace whose rename a crash interrupted. Only a file of this
+        home's own temporary name beside the collection is taken, whatever folder the
+        journal names."""
+        path = self.path(c)
+        tmp = self._own_temporary_file(c, named)
+        if tmp is None:
+            log.warning("%s: the journal names %s as its rewrite, which is not this home's; ignored",
+                        path, named)
+            return
+        if not tmp.exists():
+            return
+        self.new_token(c)
+        try:
+            os.rename(tmp, path)
+            _sync_dir(path.parent)
+        except OSError as e:
+            raise io_error(path, e) from e
+        log.warning("%s: finished a rewrite that was interrupted", path)
+
+    def _own_temporary_file(self, c: str, named: str) -> Path | None:
+        """The temporary file a journal names for a collection's rewrite, if the name is one
+        this home gives them (`.memories.jsonl.tmp-PID`), looked for beside the collection,
+        so that a home moved or copied finishes its own rewrite."""
+        name = file_name(named)
+        path = self.path(c)
+        prefix = f".{path.name}.tmp-"
+        if name is None or not name.startswith(prefix) or not re.fullmatch(r"[0-9]+", name[len(prefix):]):
+            return None
+        return path.with_name(name)
+
     def _sweep_temporary_files(self) -> None:
-        """Removes temporary files a replace left when its process died."""
+        """Removes temporary files a replace, a token or a journal rewrite left when its
+        process died. Only run while the lock is held and a transaction is being rolled back."""
         dirs: list[Path] = []
         for c in COLLECTIONS:
             if self.path(c).parent not in dirs:
                 dirs.append(self.path(c).parent)
-        prefixes = []
+        prefixes = [".journal.tmp-"]
         for c in COLLECTIONS:
             p = self.path(c)
             prefixes += [f".{p.name}.tmp-", f".{p.stem}.tmp-"]
@@ -361,9 +428,3 @@ def check_lines(lines: list[str]) -> None:
         if not line.strip() or "\n" in line or "\r" in line:
             raise InvalidLine(f"line {i + 1} is empty or spans several lines")
 
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
