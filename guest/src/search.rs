@@ -70,7 +70,7 @@ impl Floor {
     /// Drops from `fused` the hits found by meaning alone (not in `worded`, the ids a word,
     /// entity or person of the query found) whose cosine similarity to the query is more
     /// than the margin below the best, or every one of them when the best is weaker than
-    /// `weak_best`. `similarity` holds what the vector search measured:
+    /// `weak_best` and no hit was found by a word. `similarity` holds what the vector search measured:
     /// every hit found by meaning alone is in it, and so is the closest hit of all, since
     /// a closer one would have been among the nearest.
     pub fn drop_noise(
@@ -80,7 +80,9 @@ impl Floor {
         similarity: &HashMap<String, f32>,
     ) {
         let best = similarity.values().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
-        let floor = if best < self.weak_best {
+        // Nothing shares a word with the query and even the closest is far: noise.
+        let nothing_worded = !fused.iter().any(|(id, _)| worded.contains(id));
+        let floor = if best < self.weak_best && nothing_worded {
             f32::INFINITY
         } else {
             best - self.margin
@@ -160,10 +162,13 @@ mod tests {
     fn a_weak_best_hit_found_by_meaning_alone_is_noise() {
         let fused = || vec![("thai".to_owned(), 0.2), ("worded".to_owned(), 0.1)];
         let worded = HashSet::from(["worded".to_owned()]);
-        let mut weak = fused();
         let similarity = HashMap::from([("thai".to_owned(), 0.25)]);
+        let mut alone = vec![("thai".to_owned(), 0.2)];
+        Floor::search(0.3).drop_noise(&mut alone, &worded, &similarity);
+        assert!(alone.is_empty(), "nothing rather than noise");
+        let mut weak = fused();
         Floor::search(0.3).drop_noise(&mut weak, &worded, &similarity);
-        assert_eq!(weak, [("worded".to_owned(), 0.1)], "only what a word found stays");
+        assert_eq!(weak, fused(), "beside a hit a word found, the margin decides");
         let mut strong = fused();
         let similarity = HashMap::from([("thai".to_owned(), 0.35)]);
         Floor::search(0.3).drop_noise(&mut strong, &worded, &similarity);

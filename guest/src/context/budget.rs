@@ -1,6 +1,7 @@
 //! Which parts of the context block a tight budget keeps: the parts are ranked by how much
-//! they say about the message, and the block keeps the longest run of that ranking that
-//! fits. From kept first to dropped first:
+//! they say about the message, and the block takes them in that order, each that still
+//! fits (a long part does not shut out the short ones after it). From kept first to
+//! dropped first:
 //!
 //! 1. the people the message names (by name, alias or relation: "my wife" is Sarah);
 //! 2. the memories that answer it: every hit that shares a word with the message or is

@@ -83,17 +83,26 @@ impl<P: Ports> MemoryService<P> {
             reflection: reflection.as_ref(),
         };
         let order = budget::keep_order(message, &all, self.ports.settings().weak_similarity);
-        // The longest run of the order that fits; each step leaves out one more part.
-        let mut kept = order.len();
-        let (markdown, fitted) = loop {
-            let fitted = Fitted::keeping(&all, &order[..kept]);
-            let markdown = render(&fitted.blocks(&all));
-            if estimate_tokens(&markdown) <= budget || kept == 0 {
-                break (if kept == 0 { String::new() } else { markdown }, fitted);
+        // Everything, if it fits; else each part in order, kept if the block still fits
+        // with it, so that a long part high in the order does not shut out short ones.
+        let mut kept: Vec<Part> = order.clone();
+        if estimate_tokens(&render(&all)) > budget {
+            kept.clear();
+            for part in &order {
+                kept.push(*part);
+                let fitted = Fitted::keeping(&all, &kept);
+                if estimate_tokens(&render(&fitted.blocks(&all))) > budget {
+                    kept.pop();
+                }
             }
-            kept -= 1;
+        }
+        let fitted = Fitted::keeping(&all, &kept);
+        let markdown = if kept.is_empty() {
+            String::new()
+        } else {
+            render(&fitted.blocks(&all))
         };
-        let dropped = (order.len() - kept) as u32;
+        let dropped = (order.len() - kept.len()) as u32;
         let memories = fitted.memories;
         let past_messages = fitted.past_messages;
         let profile = fitted.profile;
