@@ -345,7 +345,7 @@ pub(super) const SECRETS: &[(&str, SecretKind)] = &[
     ("４２４２．４２４２．４２４２．４２４２", CardNumber),
     ("Visa 4012 8888 8888 1881 exp 09/27", CardNumber),
     ("paid with 4242424242424242", CardNumber),
-    ("order 2024 4111 1111 1111 1111", CardNumber),
+    ("paid 2024 4111 1111 1111 1111", CardNumber),
     // Wallet recovery phrases.
     (
         "Seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",
@@ -403,6 +403,11 @@ pub(super) const ORDINARY: &[&str] = &[
     "The meeting is on 12/03/2025 at 10:30",
     "It cost $1,299.99",
     "Order 1234567890123 arrived",
+    // Luhn-valid, but said to be an order or a phone number.
+    "Order 4539 1488 0343 6467 shipped",
+    "order 2024 4111 1111 1111 1111",
+    "Tracking number 4539148803436467",
+    "WhatsApp +5511912345601",
     "Order number 4111-1111-1111-1112 was shipped",
     "ISBN 978-3-16-148410-0",
     "ISBN 9780306406157",

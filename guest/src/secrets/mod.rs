@@ -12,11 +12,12 @@
 //! character boundary) and does a bounded amount of work per position, so time is linear in
 //! the length of the text.
 //!
-//! One file per family: `keys`, `urls`, `tokens`, `assignments`, `statements` and `numbers`
-//! hold the detectors; `text` the normalised text they read; `values` and `passwords` the
-//! judgements of a value that several of them share; `words` the word lists.
+//! One file per family: `keys`, `urls`, `tokens`, `assignments`, `statements`, `numbers` and
+//! `cards` hold the detectors; `text` the normalised text they read; `values` and
+//! `passwords` the judgements of a value that several of them share; `words` the word lists.
 
 mod assignments;
+mod cards;
 #[cfg(test)]
 mod catalogue;
 mod keys;
@@ -78,7 +79,7 @@ pub fn detect(text: &str) -> Option<SecretKind> {
         statements::statement,
         numbers::iban,
         numbers::ssn,
-        numbers::card_number,
+        cards::card_number,
     ];
     detectors.iter().find_map(|detector| detector(&t))
 }
