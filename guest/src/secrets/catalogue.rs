@@ -88,6 +88,7 @@ pub(super) const SECRETS: &[(&str, SecretKind)] = &[
         CloudCredential,
     ),
     (concat!("my access key id is AKIA", "IOSFODNN7EXAMPLE"), CloudCredential),
+    (concat!("ak", "iaiosfodnn7example"), CloudCredential),
     (concat!("temporary key AS", "IAQXIRHXO77ZBKA74Z"), CloudCredential),
     (
         concat!(
@@ -453,6 +454,7 @@ pub(super) const ORDINARY: &[&str] = &[
     "Meeting id 550e8400-e29b-41d4-a716-446655440000",
     "Bug fixed in commit 3f2a9c1",
     "fixed in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+    "asiapacificmarketing is the team's handle",
     "The SHA-256 is e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "https://example.com/docs?page=2",
     "postgres://localhost:5432/mydb",
