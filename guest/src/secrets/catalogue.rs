@@ -89,6 +89,10 @@ pub(super) const SECRETS: &[(&str, SecretKind)] = &[
     ),
     (concat!("my access key id is AKIA", "IOSFODNN7EXAMPLE"), CloudCredential),
     (concat!("ak", "iaiosfodnn7example"), CloudCredential),
+    // Encoded: base64 of a key id, of a stated password, of "user:password".
+    (concat!("QUtJQUlPU0ZP", "RE5ON0VYQU1QTEU="), CloudCredential),
+    ("bXkgcGFzc3dvcmQgaXMgaHVudGVyMg==", Password),
+    ("Authorization header value YWxpY2U6aHVudGVyMg==", Password),
     (concat!("temporary key AS", "IAQXIRHXO77ZBKA74Z"), CloudCredential),
     (
         concat!(
@@ -455,6 +459,7 @@ pub(super) const ORDINARY: &[&str] = &[
     "Bug fixed in commit 3f2a9c1",
     "fixed in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
     "asiapacificmarketing is the team's handle",
+    "base64 of my note: bWVldCBtZSBhdCB0aGUgb2xkIG9hayB0cmVl",
     "The SHA-256 is e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "https://example.com/docs?page=2",
     "postgres://localhost:5432/mydb",
