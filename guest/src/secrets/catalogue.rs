@@ -87,6 +87,12 @@ pub(super) const SECRETS: &[(&str, SecretKind)] = &[
         concat!("secretAccessKey: wJalrXUtnFEMI/K7MDENG", "/bPxRfiCYEXAMPLEKEY"),
         CloudCredential,
     ),
+    // Bare: nothing names it, in plain or in base64.
+    (concat!("wJalrXUtnFEMI/K7MDENG", "/bPxRfiCYEXAMPLEKEY"), CloudCredential),
+    (
+        concat!("d0phbHJYVXRuRkVNSS9LN01ERU5H", "L2JQeFJmaUNZRVhBTVBMRUtFWQ=="),
+        CloudCredential,
+    ),
     (concat!("my access key id is AKIA", "IOSFODNN7EXAMPLE"), CloudCredential),
     (concat!("ak", "iaiosfodnn7example"), CloudCredential),
     // Encoded: base64 of a key id, of a stated password, of "user:password".
@@ -458,6 +464,7 @@ pub(super) const ORDINARY: &[&str] = &[
     "Meeting id 550e8400-e29b-41d4-a716-446655440000",
     "Bug fixed in commit 3f2a9c1",
     "fixed in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+    "The function getUserAccountSettingsFromDatabaseCache is slow",
     "asiapacificmarketing is the team's handle",
     "base64 of my note: bWVldCBtZSBhdCB0aGUgb2xkIG9hayB0cmVl",
     "The SHA-256 is e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",

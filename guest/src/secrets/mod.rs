@@ -6,16 +6,17 @@
 //! digit scripts) so that a secret cannot slip through in a different spelling. Then each
 //! detector looks for one family of secrets: key material, webhook and connection URLs,
 //! tokens with a well-known prefix, JWTs, `name = value` assignments, sentences that state a
-//! secret ("my password is ..."), numbers with a checksum (IBAN, SSN, card), and all of
-//! these again inside base64.
+//! secret ("my password is ..."), numbers with a checksum (IBAN, SSN, card), bare keys that
+//! nothing names, and all of these again inside base64.
 //!
 //! Every detector works on character indices (never byte offsets, so it cannot panic on a
 //! character boundary) and does a bounded amount of work per position, so time is linear in
 //! the length of the text.
 //!
 //! One file per family: `keys`, `urls`, `tokens`, `assignments`, `statements`, `numbers`,
-//! `cards` and `encoded` hold the detectors; `text` the normalised text they read; `values` and
-//! `passwords` the judgements of a value that several of them share; `words` the word lists.
+//! `cards`, `shapes` and `encoded` hold the detectors; `text` the normalised text they read;
+//! `values`, `passwords` and `randomness` the judgements of a value that several of them
+//! share; `words` the word lists.
 
 mod assignments;
 mod cards;
@@ -25,6 +26,8 @@ mod encoded;
 mod keys;
 mod numbers;
 mod passwords;
+mod randomness;
+mod shapes;
 mod statements;
 #[cfg(test)]
 mod tests;
@@ -78,7 +81,7 @@ const MAX_LAYERS: u8 = 2;
 
 fn detect_within(text: &str, layer: u8) -> Option<SecretKind> {
     let t = Text::new(text);
-    let detectors: [fn(&Text) -> Option<SecretKind>; 10] = [
+    let detectors: [fn(&Text) -> Option<SecretKind>; 11] = [
         keys::private_key,
         urls::webhook,
         urls::connection_url,
@@ -89,6 +92,7 @@ fn detect_within(text: &str, layer: u8) -> Option<SecretKind> {
         numbers::iban,
         numbers::ssn,
         cards::card_number,
+        shapes::bare_key,
     ];
     detectors.iter().find_map(|detector| detector(&t)).or_else(|| {
         (layer < MAX_LAYERS)

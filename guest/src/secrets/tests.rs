@@ -23,6 +23,29 @@ fn describe_never_names_the_secret_and_names_each_kind() {
     assert!(SecretKind::Password.describe().contains("password"));
 }
 
+/// The shapes nothing names, alone or in a sentence: a bare AWS secret key, its base64 form
+/// and a key id in lower case are cloud credentials; the order number and commit hash
+/// beside them in a sentence are not secrets.
+#[test]
+fn unnamed_cloud_keys_are_refused_and_their_look_alikes_kept() {
+    for secret in [
+        concat!("wJalrXUtnFEMI/K7MDENG", "/bPxRfiCYEXAMPLEKEY"),
+        concat!("d0phbHJYVXRuRkVNSS9LN01ERU5H", "L2JQeFJmaUNZRVhBTVBMRUtFWQ=="),
+        concat!("ak", "iaiosfodnn7example"),
+    ] {
+        for text in [secret.to_owned(), format!("here's the new one: {secret}")] {
+            assert_eq!(detect(&text), Some(SecretKind::CloudCredential), "{text}");
+        }
+    }
+    for kept in [
+        "Order 4539 1488 0343 6467 shipped",
+        "Fixed the login bug in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+    ] {
+        assert_eq!(detect(kept), None, "{kept}");
+    }
+    assert_eq!(detect("card 4539 1488 0343 6467"), Some(SecretKind::CardNumber));
+}
+
 #[test]
 fn odd_unicode_never_panics() {
     let samples = [
