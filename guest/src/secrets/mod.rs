@@ -21,6 +21,8 @@
 mod assignments;
 mod cards;
 #[cfg(test)]
+mod cases;
+#[cfg(test)]
 mod catalogue;
 mod encoded;
 mod keys;
