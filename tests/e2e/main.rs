@@ -44,6 +44,7 @@ mod reflection;
 mod sandbox;
 mod sandbox_client;
 mod scoping;
+mod secret_shapes;
 mod serve;
 mod stats;
 mod storage;

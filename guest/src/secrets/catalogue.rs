@@ -87,7 +87,18 @@ pub(super) const SECRETS: &[(&str, SecretKind)] = &[
         concat!("secretAccessKey: wJalrXUtnFEMI/K7MDENG", "/bPxRfiCYEXAMPLEKEY"),
         CloudCredential,
     ),
+    // Bare: nothing names it, in plain or in base64.
+    (concat!("wJalrXUtnFEMI/K7MDENG", "/bPxRfiCYEXAMPLEKEY"), CloudCredential),
+    (
+        concat!("d0phbHJYVXRuRkVNSS9LN01ERU5H", "L2JQeFJmaUNZRVhBTVBMRUtFWQ=="),
+        CloudCredential,
+    ),
     (concat!("my access key id is AKIA", "IOSFODNN7EXAMPLE"), CloudCredential),
+    (concat!("ak", "iaiosfodnn7example"), CloudCredential),
+    // Encoded: base64 of a key id, of a stated password, of "user:password".
+    (concat!("QUtJQUlPU0ZP", "RE5ON0VYQU1QTEU="), CloudCredential),
+    ("bXkgcGFzc3dvcmQgaXMgaHVudGVyMg==", Password),
+    ("Authorization header value YWxpY2U6aHVudGVyMg==", Password),
     (concat!("temporary key AS", "IAQXIRHXO77ZBKA74Z"), CloudCredential),
     (
         concat!(
@@ -345,7 +356,7 @@ pub(super) const SECRETS: &[(&str, SecretKind)] = &[
     ("４２４２．４２４２．４２４２．４２４２", CardNumber),
     ("Visa 4012 8888 8888 1881 exp 09/27", CardNumber),
     ("paid with 4242424242424242", CardNumber),
-    ("order 2024 4111 1111 1111 1111", CardNumber),
+    ("paid 2024 4111 1111 1111 1111", CardNumber),
     // Wallet recovery phrases.
     (
         "Seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",
@@ -403,6 +414,11 @@ pub(super) const ORDINARY: &[&str] = &[
     "The meeting is on 12/03/2025 at 10:30",
     "It cost $1,299.99",
     "Order 1234567890123 arrived",
+    // Luhn-valid, but said to be an order or a phone number.
+    "Order 4539 1488 0343 6467 shipped",
+    "order 2024 4111 1111 1111 1111",
+    "Tracking number 4539148803436467",
+    "WhatsApp +5511912345601",
     "Order number 4111-1111-1111-1112 was shipped",
     "ISBN 978-3-16-148410-0",
     "ISBN 9780306406157",
@@ -448,6 +464,9 @@ pub(super) const ORDINARY: &[&str] = &[
     "Meeting id 550e8400-e29b-41d4-a716-446655440000",
     "Bug fixed in commit 3f2a9c1",
     "fixed in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+    "The function getUserAccountSettingsFromDatabaseCache is slow",
+    "asiapacificmarketing is the team's handle",
+    "base64 of my note: bWVldCBtZSBhdCB0aGUgb2xkIG9hayB0cmVl",
     "The SHA-256 is e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "https://example.com/docs?page=2",
     "postgres://localhost:5432/mydb",

@@ -2,6 +2,7 @@
 //! recovery phrases.
 
 use super::SecretKind;
+use super::encoded::decode;
 use super::text::Text;
 
 /// PEM armour, PuTTY and age keys, and bare base64 key bodies (a private key pasted without
@@ -43,7 +44,7 @@ fn key_body(run: &[char]) -> bool {
     if run.starts_with(&"b3BlbnNzaC1rZXktdjE".chars().collect::<Vec<_>>()) {
         return true; // "openssh-key-v1"
     }
-    let b = base64_decode(&run[..run.len().min(40)]);
+    let b = decode(&run[..run.len().min(40)]);
     let byte = |i: usize| b.get(i).copied().unwrap_or(0);
     if byte(0) != 0x30 {
         return false;
@@ -84,29 +85,6 @@ fn key_body(run: &[char]) -> bool {
         }
         _ => long,
     }
-}
-
-fn base64_decode(chars: &[char]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for &c in chars {
-        let v = match c {
-            'A'..='Z' => c as u32 - 'A' as u32,
-            'a'..='z' => c as u32 - 'a' as u32 + 26,
-            '0'..='9' => c as u32 - '0' as u32 + 52,
-            '+' | '-' => 62,
-            '/' | '_' => 63,
-            _ => break,
-        };
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    out
 }
 
 /// Twelve or more plain lower-case words in a row, as BIP-39 phrases are written.

@@ -6,22 +6,30 @@
 //! digit scripts) so that a secret cannot slip through in a different spelling. Then each
 //! detector looks for one family of secrets: key material, webhook and connection URLs,
 //! tokens with a well-known prefix, JWTs, `name = value` assignments, sentences that state a
-//! secret ("my password is ..."), and numbers with a checksum (IBAN, SSN, card).
+//! secret ("my password is ..."), numbers with a checksum (IBAN, SSN, card), bare keys that
+//! nothing names, and all of these again inside base64.
 //!
 //! Every detector works on character indices (never byte offsets, so it cannot panic on a
 //! character boundary) and does a bounded amount of work per position, so time is linear in
 //! the length of the text.
 //!
-//! One file per family: `keys`, `urls`, `tokens`, `assignments`, `statements` and `numbers`
-//! hold the detectors; `text` the normalised text they read; `values` and `passwords` the
-//! judgements of a value that several of them share; `words` the word lists.
+//! One file per family: `keys`, `urls`, `tokens`, `assignments`, `statements`, `numbers`,
+//! `cards`, `shapes` and `encoded` hold the detectors; `text` the normalised text they read;
+//! `values`, `passwords` and `randomness` the judgements of a value that several of them
+//! share; `words` the word lists.
 
 mod assignments;
+mod cards;
+#[cfg(test)]
+mod cases;
 #[cfg(test)]
 mod catalogue;
+mod encoded;
 mod keys;
 mod numbers;
 mod passwords;
+mod randomness;
+mod shapes;
 mod statements;
 #[cfg(test)]
 mod tests;
@@ -67,8 +75,15 @@ impl SecretKind {
 
 /// Finds the first secret in `text`, if any.
 pub fn detect(text: &str) -> Option<SecretKind> {
+    detect_within(text, 0)
+}
+
+/// How many layers of base64 are decoded and read again: a key, and a key encoded twice.
+const MAX_LAYERS: u8 = 2;
+
+fn detect_within(text: &str, layer: u8) -> Option<SecretKind> {
     let t = Text::new(text);
-    let detectors: [fn(&Text) -> Option<SecretKind>; 10] = [
+    let detectors: [fn(&Text) -> Option<SecretKind>; 11] = [
         keys::private_key,
         urls::webhook,
         urls::connection_url,
@@ -78,7 +93,12 @@ pub fn detect(text: &str) -> Option<SecretKind> {
         statements::statement,
         numbers::iban,
         numbers::ssn,
-        numbers::card_number,
+        cards::card_number,
+        shapes::bare_key,
     ];
-    detectors.iter().find_map(|detector| detector(&t))
+    detectors.iter().find_map(|detector| detector(&t)).or_else(|| {
+        (layer < MAX_LAYERS)
+            .then(|| encoded::base64_forms(&t, |inner| detect_within(inner, layer + 1)))
+            .flatten()
+    })
 }

@@ -1,5 +1,5 @@
-//! Numbers with a structure: US SSNs outside the never-issued ranges, IBANs with their
-//! country's length and the mod-97 check, and card numbers with the Luhn check.
+//! Numbers with a structure: US SSNs outside the never-issued ranges and IBANs with their
+//! country's length and the mod-97 check. Card numbers are in `cards`.
 
 use super::SecretKind;
 use super::text::Text;
@@ -206,85 +206,4 @@ fn mod97(chars: &[char]) -> u32 {
         };
     }
     rem
-}
-
-/// 13 to 19 digits that pass the Luhn check and start as card numbers do (2 to 6), written
-/// whole or in groups of 3 to 7 separated by a space, dash or dot. A run of groups is tried
-/// at every group boundary, so "order 2024 4111 1111 1111 1111" is still found.
-pub(super) fn card_number(t: &Text) -> Option<SecretKind> {
-    let mut digits: Vec<u32> = Vec::new();
-    let mut groups: Vec<(usize, usize)> = Vec::new(); // (start in `digits`, length)
-    let mut cur = 0;
-    let mut run_start = 0;
-    for i in 0..=t.len() {
-        let c = t.at(i);
-        if c.is_ascii_digit() {
-            if digits.is_empty() {
-                run_start = i;
-            }
-            digits.push(c as u32 - '0' as u32);
-            cur += 1;
-            continue;
-        }
-        if digits.is_empty() {
-            continue;
-        }
-        if cur > 0 {
-            groups.push((digits.len() - cur, cur));
-            cur = 0;
-        }
-        let separator = matches!(c, ' ' | '-' | '.' | '\u{a0}' | '\u{2009}' | '\u{202f}');
-        if separator && t.before(i).is_ascii_digit() && t.at(i + 1).is_ascii_digit() {
-            continue;
-        }
-        // Digits inside a word ("a1b2...", hex hashes) are not a card number.
-        let in_word = t.before(run_start).is_alphabetic() || c.is_alphabetic();
-        if !in_word && card_in_run(&digits, &groups) {
-            return Some(SecretKind::CardNumber);
-        }
-        digits.clear();
-        groups.clear();
-    }
-    None
-}
-
-fn card_in_run(digits: &[u32], groups: &[(usize, usize)]) -> bool {
-    let grouped = |len: usize| (3..=7).contains(&len);
-    for g0 in 0..groups.len() {
-        let mut total = 0;
-        for g1 in g0..groups.len() {
-            if g1 > g0 && !(grouped(groups[g0].1) && grouped(groups[g1].1)) {
-                break;
-            }
-            total += groups[g1].1;
-            if total > 19 {
-                break;
-            }
-            // Whole numbers stop at 16 digits: longer ones are ids ("381444945443732332")
-            // far more often than 19-digit cards, which are written in groups.
-            if total >= 13 && (g1 > g0 || total <= 16) {
-                let number = &digits[groups[g0].0..groups[g0].0 + total];
-                if (2..=6).contains(&number[0]) && luhn(number) {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-fn luhn(digits: &[u32]) -> bool {
-    let sum: u32 = digits
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, &d)| {
-            if i % 2 == 1 {
-                if d * 2 > 9 { d * 2 - 9 } else { d * 2 }
-            } else {
-                d
-            }
-        })
-        .sum();
-    sum.is_multiple_of(10)
 }

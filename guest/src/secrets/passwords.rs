@@ -106,3 +106,12 @@ pub(super) fn password_like(value: &str) -> bool {
     }
     (letters > 0 && digits > 0 && n >= 4) || (letters > 0 && symbols > 0 && n >= 6) || (digits >= 6 && digits == n)
 }
+
+/// Whether a word could be nothing but a password: letters, digits and a symbol together
+/// ("Hx8!kq2Lm"), which no word, model name or path is.
+pub(super) fn unmistakable(value: &str) -> bool {
+    let symbol = value
+        .chars()
+        .any(|c| !c.is_alphanumeric() && !matches!(c, '-' | '_' | '.' | '/' | '\'' | '=' | '<' | '>' | '"'));
+    symbol && password_like(value) && value.chars().any(|c| c.is_ascii_digit()) && !is_placeholder(value)
+}

@@ -7,7 +7,7 @@ use super::SecretKind;
 use super::assignments::judge_named;
 use super::keys::phrase_at;
 use super::numbers::ssn_at;
-use super::passwords::{is_description, login_pair, password_like, password_phrase};
+use super::passwords::{is_description, login_pair, password_like, password_phrase, unmistakable};
 use super::text::{Text, bucket_of, buckets};
 use super::values::{closing_quote, cvv_like, is_placeholder, pin_like, strip_wrapping, token_like};
 use super::words::{self, Class, Trigger, WordSet};
@@ -133,7 +133,13 @@ fn after_trigger(t: &Text, start: usize, end: usize, trig: &Trigger) -> Option<S
             if words::BRIDGES.contains(trimmed) && trimmed.len() == raw.len() {
                 continue;
             }
-            return if trig.bare { bare_value(t, trig, s, e) } else { None };
+            return if trig.bare {
+                bare_value(t, trig, s, e)
+            } else {
+                // "pw", "pwd" and "mdp" are everyday abbreviations too ("Kindle PW 11th gen").
+                let value = strip_wrapping(t.string(s, e).trim_end_matches(['.', ',', ';', '!', '?']));
+                (trig.class == Class::Password && unmistakable(&value)).then_some(SecretKind::Password)
+            };
         }
         if trimmed.len() != raw.len() {
             return None; // the clause ended without disclosing anything

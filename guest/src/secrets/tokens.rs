@@ -1,5 +1,5 @@
-//! Tokens with a well-known shape: vendor prefixes (`sk-ant-`, `ghp_`, `AKIA`, ...), Telegram
-//! bot tokens, Azure client secrets and JWTs.
+//! Tokens with a well-known shape: vendor prefixes (`sk-ant-`, `ghp_`, `AKIA`, ...), AWS key
+//! ids in any case, Telegram bot tokens, Azure client secrets and JWTs.
 
 use std::sync::LazyLock;
 
@@ -197,6 +197,9 @@ pub(super) fn prefixed_token(t: &Text) -> Option<SecretKind> {
         if let Some(kind) = telegram_or_azure(t, i) {
             return Some(kind);
         }
+        if folded_key_id(t, i) {
+            return Some(CLOUD);
+        }
     }
     None
 }
@@ -227,6 +230,18 @@ fn telegram_or_azure(t: &Text, i: usize) -> Option<SecretKind> {
         }
     }
     None
+}
+
+/// An AWS key id with its case changed ("akia..."): AKIA or ASIA and 16 characters of the
+/// base32 alphabet, at least one a digit, so that words ("asiapacificmarketing") stay words.
+fn folded_key_id(t: &Text, i: usize) -> bool {
+    if t.match_at(i, "akia").is_none() && t.match_at(i, "asia").is_none() {
+        return false;
+    }
+    let body = i + 4..i + 20;
+    body.clone().all(|j| matches!(t.lo(j), 'a'..='z' | '2'..='7'))
+        && body.clone().any(|j| t.at(j).is_ascii_digit())
+        && !Set::Word.has(t.at(i + 20))
 }
 
 /// Whether a run looks machine-made: digits and letters, or both cases, as random keys do

@@ -207,6 +207,8 @@ pub(super) const TRIGGERS: &[Trigger] = &[
     t("login", Class::Login, true),
     t("credentials", Class::Login, true),
     t("creds", Class::Login, true),
+    t("curl -u", Class::Login, true),
+    t("curl --user", Class::Login, true),
     // Identity numbers.
     t("ssn", Ssn, true),
     t("social security number", Ssn, true),
@@ -220,6 +222,7 @@ pub(super) const TRIGGERS: &[Trigger] = &[
     t("mnemonic", Phrase, true),
     t("seed words", Phrase, true),
     t("backup phrase", Phrase, true),
+    t("recovery words", Phrase, true),
 ];
 
 /// Words before "pass" that make it a ticket or a route, not a password.

@@ -1,0 +1,107 @@
+//! Secrets that nothing names, through the CLI and the real component: a bare AWS secret
+//! access key, its base64 form and a lower-case key id are refused by `add` and `add
+//! --context`, and redacted from conversation turns; an order number that passes the card
+//! check and a commit hash in a sentence are stored.
+
+use crate::ctx::Ctx;
+
+/// AWS's documented example key, split so that secret scanners do not take it for a leak.
+const BARE_KEY: &str = concat!("wJalrXUtnFEMI/K7MDENG", "/bPxRfiCYEXAMPLEKEY");
+/// `BARE_KEY` in base64.
+const ENCODED_KEY: &str = concat!("d0phbHJYVXRuRkVNSS9LN01ERU5H", "L2JQeFJmaUNZRVhBTVBMRUtFWQ==");
+/// An AWS access key id, lower-cased.
+const FOLDED_KEY_ID: &str = concat!("ak", "iaiosfodnn7example");
+
+const SECRETS: [&str; 3] = [BARE_KEY, ENCODED_KEY, FOLDED_KEY_ID];
+
+/// Luhn-valid, so it was refused as a card; the words around it make it an order.
+const ORDER: &str = "Order 4539 1488 0343 6467 shipped";
+const COMMIT: &str = "Fixed the login bug in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39";
+
+/// Every byte under the home, index included, as text.
+fn everything(ctx: &Ctx) -> String {
+    let mut all = String::new();
+    let mut stack = vec![ctx.home().to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable home") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                all.push_str(&String::from_utf8_lossy(&std::fs::read(&path).expect("readable file")));
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn bare_encoded_and_folded_keys_are_refused_by_add_and_change_nothing() {
+    let ctx = Ctx::new();
+    ctx.add("u", "I'm allergic to peanuts");
+    let before = ctx.snapshot();
+    for secret in SECRETS {
+        for text in [secret.to_owned(), format!("here's the new one: {secret}")] {
+            let err = ctx.fails(&["--user", "u", "add", "--", &text]);
+            assert!(err.contains("refused") && err.contains("never stored"), "{text}: {err}");
+            assert!(
+                err.contains("cloud provider credential"),
+                "{text}: the refusal names the kind: {err}"
+            );
+            assert!(!err.contains(secret), "the refusal repeats the secret: {err}");
+        }
+    }
+    assert_eq!(ctx.snapshot(), before, "a refused add wrote something");
+}
+
+#[test]
+fn bare_encoded_and_folded_keys_are_refused_as_a_context() {
+    let ctx = Ctx::new();
+    ctx.add("u", "I'm allergic to peanuts");
+    let before = ctx.snapshot();
+    for secret in SECRETS {
+        let context = format!("Ben: the backup key is in the note, {secret}");
+        let err = ctx.fails(&["--user", "u", "add", "Thanks, noted", "--context", &context]);
+        assert!(err.contains("context") && err.contains("secret"), "{err}");
+        assert!(!err.contains(secret), "the refusal repeats the secret: {err}");
+        // Alone, with nothing around it.
+        let err = ctx.fails(&["--user", "u", "add", "Thanks, noted", "--context", secret]);
+        assert!(err.contains("context") && err.contains("secret"), "{err}");
+    }
+    assert_eq!(ctx.snapshot(), before, "a refused add wrote something");
+}
+
+#[test]
+fn bare_encoded_and_folded_keys_are_redacted_from_turns() {
+    if crate::ctx::files_only("reads every byte under the home") {
+        return;
+    }
+    let ctx = Ctx::new();
+    for (k, secret) in SECRETS.iter().enumerate() {
+        let session = format!("s{k}");
+        let said = format!("for the backup script use {secret} please");
+        let turn = ctx.json(&["--user", "u", "turn", "--session", &session, &said, secret]);
+        assert_eq!(turn["redacted"], 2, "{secret}: {turn}");
+    }
+    let all = everything(&ctx);
+    for secret in SECRETS {
+        assert!(!all.contains(secret), "{secret} is in the home, index included");
+    }
+    // The rest of the message is kept.
+    assert!(all.contains("for the backup script use [redacted] please"));
+}
+
+#[test]
+fn an_order_number_and_a_commit_hash_are_stored() {
+    let ctx = Ctx::new();
+    ctx.add("u", ORDER);
+    ctx.add("u", COMMIT);
+    ctx.ok(&["--user", "u", "add", "Noted, I'll watch the porch", "--context", ORDER]);
+    let lines = ctx.memory_lines();
+    let contents: Vec<&str> = lines.iter().filter_map(|l| l["content"].as_str()).collect();
+    assert!(contents.contains(&ORDER) && contents.contains(&COMMIT), "{contents:?}");
+    assert!(lines.iter().any(|l| l["context"] == ORDER), "{lines:?}");
+
+    let turn = ctx.json(&["--user", "u", "turn", "--session", "s", ORDER, COMMIT]);
+    assert_eq!(turn["redacted"], 0, "{turn}");
+}
