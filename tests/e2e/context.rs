@@ -44,7 +44,8 @@ fn a_reply_is_found_by_the_question_it_answers_and_the_question_is_returned_apar
 
     // With its context the reply comes first, found by the word "Japan" it never says
     // and closer in meaning; the same words without it are much further from the question,
-    // and with the static model they rank below an unrelated note.
+    // and with the static model they are not the first hit (or, as weak as nothing the
+    // query says, not shown at all).
     let with = hits(&ctx, "with", "Have I visited Japan?");
     let without = hits(&ctx, "without", "Have I visited Japan?");
     assert_eq!(with[0].0, REPLY, "{with:?}");
@@ -55,7 +56,7 @@ fn a_reply_is_found_by_the_question_it_answers_and_the_question_is_returned_apar
     }
     on_static.add("without", REPLY);
     let bare = hits(&on_static, "without", "Have I visited Japan?");
-    assert_ne!(bare[0].0, REPLY, "{bare:?}");
+    assert!(bare.first().is_none_or(|h| h.0 != REPLY), "{bare:?}");
     let similarity = |hits: &[(String, f64)]| hits.iter().find(|h| h.0 == REPLY).map_or(0.0, |h| h.1);
     assert!(similarity(&with) > similarity(&without) + 0.25, "{with:?} {without:?}");
 

@@ -394,7 +394,7 @@ fn a_tight_budget_keeps_what_answers_the_message_and_whom_it_names() {
     assert!(tight["dropped"].as_u64().unwrap() >= 1);
 
     // Asked about the boss, the boss stays and the wife goes.
-    let tight = ask("When does my boss want the report?", "45");
+    let tight = ask("When does my boss want the report?", "40");
     let md = tight["markdown"].as_str().unwrap();
     assert!(md.contains("- **Michael** (boss)") && !md.contains("**Sarah**"), "{md}");
 }

@@ -86,6 +86,11 @@ export class TransformerEmbedder {
     return 0.5;
   }
 
+  /** The Rust host's 0.25: below it the best hit found by meaning alone is noise. */
+  weakSimilarity() {
+    return 0.25;
+  }
+
   /** Never waits on a network. */
   isRemote() {
     return false;

@@ -36,6 +36,8 @@ class TransformerEmbedder:
     #: The Rust host's 0.5: restatements score 0.5-0.75 with this model, unrelated facts
     #: under 0.15.
     supersession_threshold = 0.5
+    #: The Rust host's 0.25: below it the best hit found by meaning alone is noise.
+    weak_similarity = 0.25
     is_remote = False
 
     @staticmethod
