@@ -105,12 +105,14 @@ test("a timeout beyond Node's timer range is capped, not cut to 1 ms", () => {
 });
 
 test("a worker that stopped is replaced by the next request", async () => {
+  // A request posted to the stopped worker would get no answer: it would fail at the wait's
+  // limit ("no answer from the HTTP worker"), not come back with the service's answer.
   const http = new HttpClient({ timeoutSecs: 1, retries: 0, backoffMs: 10 });
-  await http.start().terminate();
+  const stopped = http.start();
+  await stopped.terminate();
   await new Promise((r) => setImmediate(r));
-  const started = performance.now();
   assert.deepEqual(http.postJson(`${base}/ok/v1/chat/completions`, { model: "m" }).choices.length, 1);
-  assert.ok(performance.now() - started < 1000, "answered at once, not at the wait's limit");
+  assert.ok(http.worker && http.worker !== stopped, "a new worker answered");
   http.close();
 });
 
