@@ -230,34 +230,146 @@ mod avx2 {
 mod tests {
     use super::*;
 
-    /// The vector kernel and the portable loop give the same bits, for token counts that do
-    /// and do not fill a group.
+    const ROWS: usize = 37;
+    const COLS: usize = 64;
+
+    /// A layer of odd shape (an odd last row, several row blocks) and its inputs.
+    struct Case {
+        data: Vec<u8>,
+        scales: Vec<f32>,
+        bias: Vec<f32>,
+    }
+
+    impl Case {
+        fn new() -> Self {
+            Case {
+                data: (0..ROWS * COLS).map(|i| (i * 37 % 251) as u8).collect(),
+                scales: (0..ROWS).map(|r| 0.01 + r as f32 * 0.001).collect(),
+                bias: (0..ROWS).map(|r| r as f32 * 0.5 - 3.0).collect(),
+            }
+        }
+
+        fn layer(&self) -> Linear<'_> {
+            let weight = Int8Matrix {
+                rows: ROWS,
+                cols: COLS,
+                data: &self.data,
+                scales: self.scales.clone(),
+            };
+            Linear::new(weight, self.bias.clone()).unwrap()
+        }
+
+        /// The products of output `j` and token `t`, each rounded to f32, in column order.
+        fn products(&self, x: &[f32], t: usize, j: usize) -> Vec<f32> {
+            (0..COLS)
+                .map(|c| f32::from(self.data[j * COLS + c] as i8) * x[t * COLS + c])
+                .collect()
+        }
+
+        /// The module doc's arithmetic written out plainly, one output at a time: lane `i`
+        /// adds the products of columns `i, i + 8, ...` in order, the lanes are added as
+        /// `((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))`, then scaled and biased.
+        fn reference(&self, x: &[f32], tokens: usize) -> Vec<f32> {
+            let mut out = Vec::with_capacity(tokens * ROWS);
+            for t in 0..tokens {
+                for j in 0..ROWS {
+                    let p = self.products(x, t, j);
+                    let lane = |i: usize| (i..COLS).step_by(8).fold(0.0f32, |s, c| s + p[c]);
+                    let sum = ((lane(0) + lane(4)) + (lane(2) + lane(6))) + ((lane(1) + lane(5)) + (lane(3) + lane(7)));
+                    out.push(sum * self.scales[j] + self.bias[j]);
+                }
+            }
+            out
+        }
+    }
+
+    /// Token counts that do and do not fill a group, and a batch of several tiles (which
+    /// `apply` shares among threads).
+    const TOKENS: [usize; 5] = [1, 4, 7, TOKEN_TILE + 1, 2 * TOKEN_TILE + 3];
+
+    /// Inputs with full mantissas, so that a sum in another order or a fused multiply-add
+    /// rounds differently (checked by `the_reference_tells_the_orders_apart`).
+    fn input(tokens: usize) -> Vec<f32> {
+        (0..tokens * COLS)
+            .map(|i| ((i * 7919 % 1000) as f32 / 997.0 - 0.5) * 3.3)
+            .collect()
+    }
+
+    /// The inputs are such that a kernel summing in another order, or fusing the multiply
+    /// and the add, gives other bits than the reference: otherwise the comparisons below
+    /// could not see those defects.
+    #[test]
+    fn the_reference_tells_the_orders_apart() {
+        let case = Case::new();
+        let tokens = 7;
+        let x = input(tokens);
+        let reference = case.reference(&x, tokens);
+        let (mut in_order, mut fused) = (Vec::new(), Vec::new());
+        for t in 0..tokens {
+            for j in 0..ROWS {
+                let p = case.products(&x, t, j);
+                in_order.push(p.iter().fold(0.0f32, |s, p| s + p) * case.scales[j] + case.bias[j]);
+                let lane = |i: usize| {
+                    (i..COLS).step_by(8).fold(0.0f32, |s, c| {
+                        f32::from(case.data[j * COLS + c] as i8).mul_add(x[t * COLS + c], s)
+                    })
+                };
+                let sum = ((lane(0) + lane(4)) + (lane(2) + lane(6))) + ((lane(1) + lane(5)) + (lane(3) + lane(7)));
+                fused.push(sum * case.scales[j] + case.bias[j]);
+            }
+        }
+        assert_ne!(
+            in_order, reference,
+            "a plain left-to-right sum gives the reference's bits"
+        );
+        assert_ne!(fused, reference, "fused multiply-adds give the reference's bits");
+    }
+
+    /// The portable loop gives the reference's bits.
+    #[test]
+    fn the_portable_kernel_follows_the_reference() {
+        let case = Case::new();
+        let layer = case.layer();
+        for tokens in TOKENS {
+            let x = input(tokens);
+            let mut out = vec![0.0; tokens * ROWS];
+            layer.apply_portable(&x, tokens, &mut out);
+            assert_eq!(out, case.reference(&x, tokens), "{tokens} tokens");
+        }
+    }
+
+    /// The AVX2 kernel, called directly, and `apply` (the kernel this CPU dispatches to,
+    /// over threads for a large batch) give the reference's bits. On a CPU without AVX2
+    /// the vector kernel cannot run: the test says so on stderr, and checks `apply` alone.
+    /// The WebAssembly kernel (`simd128.rs`) runs only in the wasm build.
     #[test]
     fn the_kernels_agree() {
-        let (rows, cols) = (37, 64);
-        let data: Vec<u8> = (0..rows * cols).map(|i| (i * 37 % 251) as u8).collect();
-        let scales: Vec<f32> = (0..rows).map(|r| 0.01 + r as f32 * 0.001).collect();
-        let bias: Vec<f32> = (0..rows).map(|r| r as f32 * 0.5 - 3.0).collect();
-        let layer = Linear::new(
-            Int8Matrix {
-                rows,
-                cols,
-                data: &data,
-                scales,
-            },
-            bias,
-        )
-        .unwrap();
-        for tokens in [1, 4, 7, 2 * TOKEN_TILE + 3] {
-            // Values with full mantissas, so that a sum in another order or a fused
-            // multiply-add rounds differently.
-            let x: Vec<f32> = (0..tokens * cols)
-                .map(|i| ((i * 7919 % 1000) as f32 / 997.0 - 0.5) * 3.3)
-                .collect();
-            let (mut fast, mut slow) = (vec![0.0; tokens * rows], vec![0.0; tokens * rows]);
-            layer.apply(&x, tokens, &mut fast);
-            layer.apply_portable(&x, tokens, &mut slow);
-            assert_eq!(fast, slow, "{tokens} tokens");
+        let case = Case::new();
+        let layer = case.layer();
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        if !avx2 {
+            eprintln!(
+                "the_kernels_agree: this CPU has no AVX2, so the AVX2 kernel is NOT compared; \
+                 only `apply` (the portable loop here) is checked against the reference"
+            );
+        }
+        for tokens in TOKENS {
+            let x = input(tokens);
+            let reference = case.reference(&x, tokens);
+            let mut out = vec![0.0; tokens * ROWS];
+            layer.apply(&x, tokens, &mut out);
+            assert_eq!(out, reference, "apply, {tokens} tokens");
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                let mut out = vec![0.0; tokens * ROWS];
+                // SAFETY: the CPU has AVX2; `x` and `out` hold `tokens` rows, and 64 columns
+                // are a multiple of 8.
+                unsafe { avx2::apply(&layer, &x, tokens, &mut out) };
+                assert_eq!(out, reference, "the AVX2 kernel, {tokens} tokens");
+            }
         }
     }
 }

@@ -43,7 +43,9 @@ fn run(what: &str, cmd: &mut Command) -> Output {
     out
 }
 
-/// A command with the environment the hosts read cleaned out, and the Rust CLI named.
+/// A command with the environment the hosts read cleaned out, and the Rust CLI named. The
+/// CLI is always there, so the suites' tests that need it must run: a skip fails
+/// (`ASH_TEST_REQUIRE_CLI=1`).
 fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut cmd = Command::new(program);
     for var in [
@@ -57,6 +59,7 @@ fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
         cmd.env_remove(var);
     }
     cmd.env("ASH_CLI", env!("CARGO_BIN_EXE_ash-memory"))
+        .env("ASH_TEST_REQUIRE_CLI", "1")
         .env("ASH_CACHE_DIR", cache_dir());
     cmd
 }

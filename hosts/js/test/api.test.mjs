@@ -20,6 +20,9 @@ import { scratchDir } from "./helpers/scratch.mjs";
 const NOW = "2026-03-01T12:00:00Z";
 const RUST_CLI = process.env.ASH_CLI || new URL("../../../target/debug/ash-memory", import.meta.url).pathname;
 const hasRust = fs.existsSync(RUST_CLI);
+// Without the Rust CLI the test that needs it skips, unless ASH_TEST_REQUIRE_CLI=1 (set by CI
+// and by the Rust suite that runs this one): then a missing CLI fails it.
+const requireRust = process.env.ASH_TEST_REQUIRE_CLI === "1";
 const tmp = () => scratchDir("ash-js-");
 const alice = { user: "alice" };
 
@@ -263,7 +266,8 @@ test("the component shipped is the one transpiled", () => {
   }
 });
 
-test("a home written here is read by the Rust CLI, and the reverse", { skip: !hasRust && "no Rust CLI" }, async () => {
+test("a home written here is read by the Rust CLI, and the reverse", { skip: !hasRust && !requireRust && "no Rust CLI" }, async () => {
+  assert.ok(hasRust, `ASH_TEST_REQUIRE_CLI=1 but there is no Rust CLI at ${RUST_CLI} (build it, or set $ASH_CLI)`);
   const rust = (home, ...args) => {
     const r = spawnSync(RUST_CLI, ["--home", home, "--user", "alice", "--now", NOW, ...args], {
       encoding: "utf8",

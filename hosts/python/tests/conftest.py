@@ -1,5 +1,7 @@
 """Test setup: the component comes from $ASH_COMPONENT, else the workspace's build output;
-the Rust CLI (for interoperability tests) from $ASH_CLI, else target/debug/ash-memory."""
+the Rust CLI (for interoperability tests) from $ASH_CLI, else target/debug/ash-memory. A
+test that needs the CLI skips when there is none, unless ASH_TEST_REQUIRE_CLI=1 (set by CI
+and by the Rust suite that runs this one), which makes a missing CLI a failure."""
 
 from __future__ import annotations
 
@@ -27,10 +29,14 @@ def rust_cli() -> str | None:
 
 @pytest.fixture
 def cli():
-    """Runs the Rust CLI; skips the test when there is none."""
+    """Runs the Rust CLI; skips the test when there is none (fails it under
+    ASH_TEST_REQUIRE_CLI=1)."""
     path = rust_cli()
     if path is None:
-        pytest.skip("no Rust CLI (target/debug/ash-memory or $ASH_CLI)")
+        why = "no Rust CLI (target/debug/ash-memory or $ASH_CLI)"
+        if os.environ.get("ASH_TEST_REQUIRE_CLI") == "1":
+            pytest.fail(f"ASH_TEST_REQUIRE_CLI=1 but {why}", pytrace=False)
+        pytest.skip(why)
 
     def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         r = subprocess.run([path, *args], capture_output=True, text=True)

@@ -345,10 +345,25 @@ mod tests {
         assert!(parse_facts(&huge).is_err());
     }
 
+    /// A fact given without a usable confidence counts as 0, below any threshold above 0,
+    /// while a fact that gives one keeps it (so the default is not the value read). Its
+    /// type, when it gives none, comes from its words.
     #[test]
     fn a_fact_without_confidence_is_unsure() {
-        let f = parse_facts("{\"facts\": [{\"content\": \"I live in Porto\"}]}").unwrap();
-        assert_eq!(f[0].confidence, 0.0);
-        assert_eq!(f[0].memory_type, classify("I live in Porto"));
+        for confidence in [
+            "",
+            ", \"confidence\": null",
+            ", \"confidence\": \"high\"",
+            ", \"confidence\": [0.9]",
+        ] {
+            let answer = format!("{{\"facts\": [{{\"content\": \"I live in Porto\"{confidence}}}]}}");
+            let f = parse_facts(&answer).unwrap();
+            assert_eq!(f[0].confidence, 0.0, "{answer}");
+            assert_eq!(f[0].memory_type, MemoryType::Identity, "{answer}");
+        }
+        let sure = parse_facts("{\"facts\": [{\"content\": \"I live in Porto\", \"confidence\": 0.8}]}").unwrap();
+        assert!((sure[0].confidence - 0.8).abs() < 1e-9);
+        let untyped = parse_facts("{\"facts\": [{\"content\": \"Porto is on the Douro\"}]}").unwrap();
+        assert_eq!(untyped[0].memory_type, MemoryType::Knowledge);
     }
 }

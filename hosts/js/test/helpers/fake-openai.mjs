@@ -1,27 +1,34 @@
 // A small OpenAI-compatible server on loopback for the HTTP tests, run as a child process
 // (the test's own thread blocks while it waits for an answer). The first path segment
-// picks a behaviour: /ok, /flaky (500 on every other request), /busy (always 429),
-// /slow (answers after 3 s), /junk (not JSON). It prints its port, and exits when its
-// parent closes stdin or after 60 s.
+// picks a behaviour: /ok, /flaky (500 on its first request and every other one after),
+// /busy (always 429), /slow (answers after 3 s), /junk (not JSON). GET /count/<mode>
+// answers how many requests that behaviour received and how many it failed. It prints its
+// port, and exits when its parent closes stdin or after 60 s.
 
 import http from "node:http";
 
-let requests = 0;
+/** Per behaviour: requests received, and those answered with an error status. */
+const counts = {};
 const vector = (text, dim) => Array.from({ length: dim }, (_, i) => Math.sin((text.length + 1) * (i + 1)));
 
 const server = http.createServer((req, res) => {
   let body = "";
   req.on("data", (c) => (body += c));
   req.on("end", () => {
-    requests++;
-    const mode = req.url.split("/")[1];
+    const [, mode, counted] = req.url.split("/");
     const send = (status, value) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(typeof value === "string" ? value : JSON.stringify(value));
     };
-    if (req.url === "/count") return send(200, { requests });
-    if (mode === "busy") return send(429, { error: "slow down" });
-    if (mode === "flaky" && requests % 2 === 1) return send(500, { error: "try again" });
+    if (mode === "count") return send(200, counts[counted] ?? { requests: 0, failed: 0 });
+    const count = (counts[mode] ??= { requests: 0, failed: 0 });
+    count.requests++;
+    const fail = (status, value) => {
+      count.failed++;
+      send(status, value);
+    };
+    if (mode === "busy") return fail(429, { error: "slow down" });
+    if (mode === "flaky" && count.requests % 2 === 1) return fail(500, { error: "try again" });
     if (mode === "junk") return send(200, "<html>");
     const answer = () => {
       const json = JSON.parse(body);
