@@ -31,22 +31,22 @@ pub const MIN_VECTOR_SIMILARITY: f32 = 0.15;
 /// cost LoCoMo's turns, where a rare shared word is the evidence (R@10 0.756 -> 0.709).
 pub const SIMILARITY_MARGIN: f32 = 0.2;
 
-/// Below the embedder's weak similarity (`settings.weak-similarity`) the best hit is weak:
-/// when even the closest memory is that far from the query and no hit shares a word,
-/// entity or person with it, what meaning alone found is noise, and search shows nothing.
-/// The embedded models' values (0.3 static, 0.25 transformer) were measured on the
-/// development sets against their figures without the rule:
-///
-/// | set | static | transformer |
-/// | --- | --- | --- |
-/// | paraphrase hit@5 | 0.670 = 0.670 | 0.952 -> 0.941 |
-/// | paraphrase R@10 | 0.777 = 0.777 | 0.976 -> 0.965 |
-/// | LoCoMo R@10, with context | 0.730 = 0.730 | 0.756 = 0.756 |
-/// | LoCoMo R@10, without | 0.643 = 0.643 | 0.667 = 0.667 |
-///
-/// The transformer's paraphrase set loses two questions of 188 whose answer is as far from
-/// the question as "I love spicy Thai food" is from "What should I avoid eating?" (0.247);
-/// at 0.3, even when a hit shared a word, it lost seven (hit@5 0.915).
+// Below the embedder's weak similarity (`settings.weak-similarity`) the best hit is weak:
+// when even the closest memory is that far from the query and no hit shares a word,
+// entity or person with it, what meaning alone found is noise, and search shows nothing.
+// The embedded models' values (0.3 static, 0.25 transformer) were measured on the
+// development sets against their figures without the rule:
+//
+// | set | static | transformer |
+// | --- | --- | --- |
+// | paraphrase hit@5 | 0.670 = 0.670 | 0.952 -> 0.941 |
+// | paraphrase R@10 | 0.777 = 0.777 | 0.976 -> 0.965 |
+// | LoCoMo R@10, with context | 0.730 = 0.730 | 0.756 = 0.756 |
+// | LoCoMo R@10, without | 0.643 = 0.643 | 0.667 = 0.667 |
+//
+// The transformer's paraphrase set loses two questions of 188 whose answer is as far from
+// the question as "I love spicy Thai food" is from "What should I avoid eating?" (0.247);
+// at 0.3, even when a hit shared a word, it lost seven (hit@5 0.915).
 
 /// What search leaves out as noise.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -49,11 +49,7 @@ pub fn keep_order(message: &str, blocks: &Blocks, weak_similarity: f32) -> Vec<P
     let answering: Vec<usize> = (0..blocks.memories.len())
         .filter(|&i| answers(i, &blocks.memories[i]))
         .collect();
-    let about_answers = |p: &Person| {
-        answering
-            .iter()
-            .any(|&i| blocks.memories[i].subjects.iter().any(|s| *s == p.name))
-    };
+    let about_answers = |p: &Person| answering.iter().any(|&i| blocks.memories[i].subjects.contains(&p.name));
 
     let mut order: Vec<Part> = named.iter().map(|&i| Part::Person(i)).collect();
     order.extend(answering.iter().map(|&i| Part::Memory(i)));
