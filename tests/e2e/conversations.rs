@@ -466,8 +466,27 @@ struct Labelled {
     id: String,
     user: String,
     assistant: String,
-    /// The keywords of each fact.
-    facts: Vec<Vec<String>>,
+    /// Each fact: its keywords, and whether it is negative (a dislike, a negated fact).
+    facts: Vec<(Vec<String>, bool)>,
+}
+
+/// Whether a memory says something negative: a negation, or a dislike.
+fn negative(content: &str) -> bool {
+    const CUES: &[&str] = &[
+        "not", "no", "never", "cannot", "nobody", "nothing", "hate", "hates", "dislike", "dislikes",
+    ];
+    content
+        .to_lowercase()
+        .replace('\u{2019}', "'")
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|w| CUES.contains(&w) || w.ends_with("n't"))
+}
+
+/// Whether a stored memory is a right reading of a labelled fact: every keyword, said the
+/// same way round ("I love cilantro" is not "I hate cilantro").
+fn states(content: &str, (keywords, negative_fact): &(Vec<String>, bool)) -> bool {
+    let lower = content.to_lowercase();
+    keywords.iter().all(|k| lower.contains(k.as_str())) && negative(content) == *negative_fact
 }
 
 fn labelled() -> Vec<Labelled> {
@@ -484,12 +503,18 @@ fn labelled() -> Vec<Labelled> {
                     .unwrap()
                     .iter()
                     .map(|f| {
-                        f["keywords"]
+                        let keywords = f["keywords"]
                             .as_array()
                             .unwrap()
                             .iter()
                             .map(|k| k.as_str().unwrap().to_owned())
-                            .collect()
+                            .collect();
+                        let negative = match f["polarity"].as_str() {
+                            None | Some("positive") => false,
+                            Some("negative") => true,
+                            Some(other) => panic!("{}: polarity {other:?}", v["id"]),
+                        };
+                        (keywords, negative)
                     })
                     .collect(),
             }
@@ -499,7 +524,9 @@ fn labelled() -> Vec<Labelled> {
 
 /// The offline extractor on the hand-labelled set, through the component: every turn in a
 /// session of its own, extracted, each stored fact matched to its turn's labels. A fact is
-/// right when it holds every keyword of one of its turn's labelled facts.
+/// right when it holds every keyword of one of its turn's labelled facts and says it the
+/// same way round ([`states`]). The bounds are what the rules achieve (README: 41 facts
+/// stored, all right, of 83): a wrong fact, or one fewer found, fails.
 #[test]
 fn offline_extraction_precision_on_the_labelled_set() {
     if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
@@ -535,12 +562,8 @@ fn offline_extraction_precision_on_the_labelled_set() {
     let mut matched: HashMap<(String, usize), bool> = HashMap::new();
     for m in ctx.memory_lines() {
         let t = sessions[m["source_session_id"].as_str().unwrap()];
-        let content = m["content"].as_str().unwrap().to_lowercase();
-        match t
-            .facts
-            .iter()
-            .position(|keys| keys.iter().all(|k| content.contains(k.as_str())))
-        {
+        let content = m["content"].as_str().unwrap();
+        match t.facts.iter().position(|fact| states(content, fact)) {
             Some(i) => {
                 right += 1;
                 matched.insert((t.id.clone(), i), true);
@@ -561,8 +584,30 @@ fn offline_extraction_precision_on_the_labelled_set() {
     for w in &wrong {
         println!("  wrong: {w}");
     }
-    assert!(precision >= 0.95, "the rules store junk: {wrong:#?}");
-    assert!(recall >= 0.35, "the rules find too little: recall {recall:.3}");
+    assert!(
+        wrong.is_empty(),
+        "the rules store wrong facts: precision {precision:.3}: {wrong:#?}"
+    );
+    assert!(
+        found >= 41,
+        "the rules find fewer facts than they did: {found} of {labelled_facts}, recall {recall:.3}"
+    );
+}
+
+/// The match of a memory to a labelled fact respects its polarity.
+#[test]
+fn a_labelled_fact_is_matched_the_same_way_round() {
+    let hate = (vec!["cilantro".to_owned()], true);
+    let love = (vec!["sushi".to_owned()], false);
+    assert!(states("I hate cilantro", &hate));
+    assert!(states("I really don\u{2019}t like cilantro", &hate));
+    assert!(!states("I love cilantro", &hate));
+    assert!(states("I love sushi", &love));
+    assert!(!states("I don't like sushi", &love));
+    assert!(!states("I never eat sushi", &love));
+    assert!(!states("I love sashimi", &love), "every keyword");
+    let negatives = labelled().iter().flat_map(|t| &t.facts).filter(|f| f.1).count();
+    assert_eq!(negatives, 6, "the labelled set's negative facts");
 }
 
 #[test]

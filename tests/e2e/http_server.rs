@@ -26,6 +26,8 @@ pub enum Reply {
     Json(u16, Value),
     /// Hold the connection open without answering, for this long.
     Silence(Duration),
+    /// This answer, after holding the connection open for this long.
+    Late(Duration, Box<Reply>),
     /// These bytes as the body, whatever they are.
     Bytes(u16, Vec<u8>),
 }
@@ -123,8 +125,14 @@ fn serve(stream: TcpStream, handler: &Handler, requests: &Mutex<Vec<Request>>) {
     };
     requests.lock().unwrap().push(request.clone());
     let mut stream = stream;
-    match handler(&request) {
+    let mut reply = handler(&request);
+    while let Reply::Late(d, later) = reply {
+        std::thread::sleep(d);
+        reply = *later;
+    }
+    match reply {
         Reply::Silence(d) => std::thread::sleep(d),
+        Reply::Late(..) => unreachable!("unwrapped above"),
         Reply::Bytes(status, body) => {
             let head = format!(
                 "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",

@@ -2,7 +2,7 @@
 //! model settles what the rules cannot, only one clear word counts, failures keep both,
 //! nothing is lost.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::ctx::Ctx;
 use crate::fixtures::free_port;
@@ -102,17 +102,29 @@ fn a_failing_service_is_retried_then_the_rule_decides() {
     );
 }
 
+/// The service answers "Change." only after 4 s: had the 1 s timeout not fired, that answer
+/// would supersede dogs with cats.
 #[test]
 fn a_silent_service_times_out_and_the_rule_decides() {
-    let server = Server::start(|_| Reply::Silence(Duration::from_secs(8)));
-    let ctx = with_llm(&server);
-    let start = Instant::now();
-    assert_eq!(dogs_then_cats(&ctx), 0);
-    assert!(
-        start.elapsed() < Duration::from_secs(6),
-        "the 1 s timeout held: {:?}",
-        start.elapsed()
+    let server = Server::start(|_| Reply::Late(Duration::from_secs(4), Box::new(chat("Change."))));
+    let ctx = with_llm(&server).env("ASH_LOG", "debug");
+    ctx.add("u", "I like dogs");
+    let out = ctx.run(&["--json", "--user", "u", "add", "I like cats"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let added: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        added["superseded"].as_array().unwrap().len(),
+        0,
+        "the late answer was not used: {added:#}"
     );
+    assert!(
+        stderr.contains("no answer within 1 s; both memories are kept"),
+        "the timeout fired and the rule decided: {stderr}"
+    );
+    assert!(!stderr.contains(KEY), "the API key leaked");
+    let all = ctx.json(&["--user", "u", "list", "--include-superseded"]);
+    assert_eq!(all.as_array().unwrap().len(), 2, "nothing is lost");
     assert_eq!(server.count(), 1, "a timeout is not retried");
 }
 

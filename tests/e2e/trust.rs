@@ -121,14 +121,54 @@ fn a_hostile_embedder_cannot_poison_the_index() {
         "[embedder]\nprovider = \"openai\"\nbase_url = \"{}\"\nmodel = \"hostile\"\ndimensions = 4\ntimeout_secs = 2\n",
         server.base_url()
     ));
-    for text in ["zero zero", "huge values", "an ordinary fact about tea"] {
-        ctx.json(&["--user", "u", "add", text]);
-    }
+    let embedded = |text: &str| ctx.json(&["--user", "u", "add", text])["embedded"].clone();
+    assert_eq!(embedded("zero zero"), false, "a zero vector is not stored");
+    assert_eq!(embedded("huge values"), false, "an overflowing vector is not stored");
+    assert_eq!(embedded("an ordinary fact about tea"), true);
+
+    // A search finds the overflowing memory by its words only (no similarity), and the
+    // ordinary fact by its vector too: "values fact" is embedded like an ordinary text,
+    // close to every usable vector. A query embedded as zeros finds by words only.
+    let hits = ctx.json(&["--user", "u", "search", "values fact"])["hits"].clone();
+    let similarity = |content: &str| {
+        let hit = hits.as_array().unwrap().iter().find(|h| h["content"] == content);
+        hit.unwrap_or_else(|| panic!("{content:?} is found: {hits:#}"))["similarity"].clone()
+    };
+    assert!(similarity("an ordinary fact about tea").as_f64().is_some(), "{hits:#}");
+    assert_eq!(similarity("huge values"), Value::Null, "found by words only: {hits:#}");
+    let hits = ctx.json(&["--user", "u", "search", "zero"])["hits"].clone();
+    assert_eq!(hits.as_array().unwrap().len(), 1, "{hits:#}");
+    assert_eq!(hits[0]["content"], "zero zero");
+    assert_eq!(hits[0]["similarity"], Value::Null, "{hits:#}");
+
+    // doctor counts two memories without a usable vector, and finds the index in step.
+    // (Its verdict as a whole also weighs config.toml's mode, which is not the point here.)
+    let out = ctx.run(&["--json", "doctor"]);
+    let doctor: Value = serde_json::from_slice(&out.stdout).expect("doctor's report");
+    let finding = |check: &str| {
+        let findings = doctor["findings"].as_array().unwrap();
+        let found = findings.iter().find(|f| f["check"] == check);
+        found
+            .unwrap_or_else(|| panic!("no {check} finding: {doctor:#}"))
+            .clone()
+    };
+    assert_eq!(finding("index")["ok"], true, "{doctor:#}");
+    let embeddings = finding("embeddings")["detail"].as_str().unwrap().to_owned();
+    assert!(
+        embeddings.starts_with("2 live memories have no usable embedding"),
+        "{doctor:#}"
+    );
+
+    // A rebuild asks the embedder again and still puts neither vector in the index: both
+    // entries stay without one.
+    let rebuilt = ctx.json(&["rebuild-index"]);
+    assert_eq!(
+        (&rebuilt["indexed"], &rebuilt["embedded"], &rebuilt["pending"]),
+        (&Value::from(3), &Value::from(0), &Value::from(2)),
+        "{rebuilt:#}"
+    );
     let found = ctx.search("u", "ordinary tea");
-    assert!(found.contains(&"an ordinary fact about tea".to_owned()), "{found:?}");
-    ctx.search("u", "zero");
-    ctx.json(&["rebuild-index"]);
-    ctx.search("u", "huge");
+    assert_eq!(found[0], "an ordinary fact about tea", "{found:?}");
 }
 
 /// Defect 3: an append after a last line without its newline does not glue onto it.
