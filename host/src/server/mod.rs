@@ -3,9 +3,10 @@
 //!
 //! - `instance`: one server per home, and the socket's stale-or-live check.
 //! - `worker`: the thread that owns the store; calls run in arrival order.
-//! - `connection`: framing (newline-delimited JSON, 4 MiB a frame) over a Unix socket or
-//!   loopback TCP; `session`: who a connection speaks for; `rpc`: JSON-RPC envelopes and
-//!   error codes; `methods`: the methods.
+//! - `connection`: one connection over a Unix socket or loopback TCP; `frame`: the line
+//!   rules (newline-delimited JSON, 4 MiB a line) it shares with MCP on stdio; `session`:
+//!   who a connection speaks for; `rpc`: JSON-RPC envelopes and error codes; `methods`:
+//!   the methods.
 //! - `tokens`: caller tokens, which pin a connection to one user.
 //! - `mcp`: the Model Context Protocol, on stdio (`ash-memory mcp`) or streamable HTTP.
 //!
@@ -15,6 +16,7 @@
 //! [`MemoryStore`]: ash_memory::MemoryStore
 
 mod connection;
+mod frame;
 mod instance;
 pub mod mcp;
 pub mod methods;
