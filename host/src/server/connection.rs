@@ -10,6 +10,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
 use tokio::sync::watch;
 
 use super::frame::{self, Frame, MAX_FRAME};
+use super::peers::Ticket;
 use super::rpc::{self, RpcError};
 use super::session::Session;
 
@@ -19,10 +20,12 @@ pub const MAX_FRAME_BEFORE_TOKEN: usize = 64 * 1024;
 pub const AUTH_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Serves one connection until the client closes it, sends an oversized frame, or the
-/// server shuts down (a request already read is answered first).
+/// server shuts down (a request already read is answered first). `ticket` counts the
+/// connection against its peer's share of token-less connections until it has a token.
 pub async fn serve<S: AsyncRead + AsyncWrite>(
     stream: S,
     mut session: Session,
+    mut ticket: Option<Ticket>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let (read, mut write) = tokio::io::split(stream);
@@ -30,6 +33,9 @@ pub async fn serve<S: AsyncRead + AsyncWrite>(
     let mut frame = Vec::new();
     let deadline = tokio::time::Instant::now() + AUTH_WINDOW;
     loop {
+        if !session.awaiting_token() {
+            ticket = None;
+        }
         let limit = if session.awaiting_token() {
             MAX_FRAME_BEFORE_TOKEN
         } else {
@@ -69,6 +75,7 @@ pub async fn serve<S: AsyncRead + AsyncWrite>(
         // One big frame should not pin megabytes for the rest of a long connection.
         frame.shrink_to(MAX_FRAME_BEFORE_TOKEN);
     }
+    drop(ticket);
     let _ = write.shutdown().await;
 }
 

@@ -46,6 +46,10 @@ impl RpcError {
     pub fn forbidden(message: impl Into<String>) -> Self {
         Self::new(-32003, message)
     }
+    /// The peer already holds its share of connections that have no token yet.
+    pub fn too_many_connections(message: impl Into<String>) -> Self {
+        Self::new(-32004, message)
+    }
 }
 
 impl From<Error> for RpcError {
