@@ -65,6 +65,7 @@ impl<P: Ports> MemoryService<P> {
     /// moments last added first: from the index when it can stand in for the file
     /// (`recent`), else from the whole file, in the same order.
     pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
+        super::validation::check_limit(options.limit, "every memory")?;
         // Whole microseconds, as the index compares expiries (`marks::lapse`).
         let now = marks::whole_micros(self.now()?);
         if let Some(found) = self.list_from_index(caller, options, now)? {

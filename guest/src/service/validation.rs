@@ -143,6 +143,17 @@ pub(super) fn check_context(context: Option<&str>) -> Result<Option<String>, Err
     Ok(Some(context.to_owned()))
 }
 
+/// A limit the caller gave. Zero is refused: `list` read it as "nothing" and `search` as
+/// "one", and a caller who asks for nothing has made a mistake worth telling.
+pub(super) fn check_limit(limit: Option<u32>, without: &str) -> Result<(), Error> {
+    if limit == Some(0) {
+        return Err(Error::InvalidInput(format!(
+            "the limit is 0; give 1 or more, or no limit for {without}"
+        )));
+    }
+    Ok(())
+}
+
 /// Subject references are user text like any other: a secret in one is refused.
 pub(super) fn check_subjects(refs: &[String]) -> Result<(), Error> {
     for r in refs {
