@@ -41,3 +41,40 @@ fn a_limit_of_zero_is_refused_by_search_list_and_the_server_alike() {
         assert_eq!(answer["error"]["data"]["kind"], "invalid_input", "{method}: {answer}");
     }
 }
+
+#[test]
+fn a_nul_in_content_is_refused_on_every_path() {
+    let ctx = Ctx::new();
+    let err = ctx.fails(&[
+        "--user",
+        "u",
+        "tools",
+        "call",
+        "remember",
+        r#"{"content": "I like\u0000 tea"}"#,
+    ]);
+    assert!(err.contains("NUL character"), "{err}");
+    let file = ctx.home().join("facts.txt");
+    std::fs::write(&file, "I like tea\nI like\0 coffee\n").unwrap();
+    let err = ctx.fails(&["--user", "u", "import", file.to_str().unwrap()]);
+    assert!(err.contains("NUL character"), "{err}");
+
+    let server = Server::start(&ctx, &[]);
+    let mut rpc = server.client();
+    for params in [
+        json!({"content": "I like\u{0} tea"}),
+        json!({"content": "I like tea", "context": "said\u{0} at lunch"}),
+        json!({"content": "I like tea", "source": "rpc\u{0}"}),
+    ] {
+        let answer = rpc.call("memory.add", params.clone());
+        assert_eq!(answer["error"]["data"]["kind"], "invalid_input", "{params}: {answer}");
+        assert!(
+            answer["error"]["message"].as_str().unwrap().contains("NUL character"),
+            "{answer}"
+        );
+    }
+    assert!(
+        ctx.memory_lines().iter().all(|m| !m.to_string().contains("\\u0000")),
+        "a NUL reached the memories"
+    );
+}

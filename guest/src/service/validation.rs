@@ -27,6 +27,9 @@ impl<P: Ports> MemoryService<P> {
         check_content(&content)?;
         let context = check_context(item.context.as_deref())?;
         let source = item.source.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        if let Some(source) = &source {
+            refuse_nul("the source", source)?;
+        }
         if let Some(kind) = source.as_deref().and_then(secrets::detect) {
             return Err(Error::SecretRefused(format!(
                 "the source looks like {}; secrets are never stored in memory",
@@ -107,6 +110,7 @@ pub(super) fn check_content(content: &str) -> Result<(), Error> {
             "content is empty: it holds only invisible or control characters".into()
         }));
     }
+    refuse_nul("content", content)?;
     if content.len() > MAX_CONTENT_BYTES {
         return Err(Error::InvalidInput(format!(
             "content is {} bytes; a memory holds at most {MAX_CONTENT_BYTES}",
@@ -128,6 +132,7 @@ pub(super) fn check_context(context: Option<&str>) -> Result<Option<String>, Err
     let Some(context) = context.map(str::trim).filter(|c| !c.chars().all(is_invisible)) else {
         return Ok(None);
     };
+    refuse_nul("the context", context)?;
     if context.len() > MAX_CONTENT_BYTES {
         return Err(Error::InvalidInput(format!(
             "the context is {} bytes; it holds at most {MAX_CONTENT_BYTES}",
@@ -141,6 +146,17 @@ pub(super) fn check_context(context: Option<&str>) -> Result<Option<String>, Err
         )));
     }
     Ok(Some(context.to_owned()))
+}
+
+/// Refuses text holding a NUL character: no one types one, it comes from binary data
+/// read as text, and C tools reading the files would cut the text short at it.
+pub(super) fn refuse_nul(what: &str, text: &str) -> Result<(), Error> {
+    if text.contains('\0') {
+        return Err(Error::InvalidInput(format!(
+            "{what} holds a NUL character (\\0); remove it and send the text again"
+        )));
+    }
+    Ok(())
 }
 
 /// A limit the caller gave. Zero is refused: `list` read it as "nothing" and `search` as
