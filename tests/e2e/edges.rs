@@ -78,3 +78,29 @@ fn a_nul_in_content_is_refused_on_every_path() {
         "a NUL reached the memories"
     );
 }
+
+#[test]
+fn a_person_name_has_a_bound() {
+    let ctx = Ctx::new();
+    let long = "Zanzibarina ".repeat(420);
+    let long = long.trim();
+    for args in [
+        &["--user", "u", "people", "add", long][..],
+        &["--user", "u", "people", "add", "Sarah", "--alias", long],
+        &["--user", "u", "add", "She likes tulips", "--subject", long],
+    ] {
+        let err = ctx.fails(args);
+        assert!(
+            err.contains("characters is too long") && err.contains("at most 200"),
+            "{err}"
+        );
+    }
+    assert!(
+        ctx.json(&["--user", "u", "people", "list"])
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let name = "Maria ".repeat(33);
+    ctx.ok(&["--user", "u", "people", "add", name.trim()]);
+}
