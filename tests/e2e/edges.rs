@@ -104,3 +104,38 @@ fn a_person_name_has_a_bound() {
     let name = "Maria ".repeat(33);
     ctx.ok(&["--user", "u", "people", "add", name.trim()]);
 }
+
+#[test]
+fn a_huge_hand_written_record_is_quarantined_not_loaded() {
+    if crate::ctx::files_only("it writes memories.jsonl by hand") {
+        return;
+    }
+    let ctx = Ctx::new();
+    ctx.add("u", "I prefer dark mode");
+    let mut huge = ctx.memory_lines()[0].clone();
+    huge["id"] = json!("0badcafe-0000-4000-8000-000000000000");
+    huge["content"] = json!("x".repeat(50 << 20));
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(ctx.memories_path())
+        .unwrap();
+    std::io::Write::write_all(&mut file, format!("{huge}\n").as_bytes()).unwrap();
+    drop(file);
+
+    let out = ctx.run(&["--json", "--user", "u", "list"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.len() < 10_000, "the huge record was printed");
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(crate::ctx::contents(&listed), ["I prefer dark mode"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("quarantined a line of 5243") && stderr.contains("at most 1 MiB"),
+        "{stderr}"
+    );
+    // Set aside once, with its reason; the collection no longer holds it.
+    let quarantine = std::fs::read_to_string(ctx.home().join("memory/memories.quarantine.jsonl")).unwrap();
+    assert!(quarantine.contains("a record line over 1 MiB"));
+    assert_eq!(ctx.memory_lines().len(), 1);
+    let again = ctx.run(&["--user", "u", "list"]);
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("quarantined"));
+}
