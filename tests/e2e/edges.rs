@@ -139,3 +139,44 @@ fn a_huge_hand_written_record_is_quarantined_not_loaded() {
     let again = ctx.run(&["--user", "u", "list"]);
     assert!(!String::from_utf8_lossy(&again.stderr).contains("quarantined"));
 }
+
+#[test]
+fn tool_arguments_the_schema_does_not_name_are_refused() {
+    let ctx = Ctx::new();
+    for (tool, arguments, says) in [
+        (
+            "remember",
+            r#"{"content": "I like tea", "user_id": "bob"}"#,
+            "comes from the connection",
+        ),
+        (
+            "remember",
+            r#"{"content": "I like tea", "source": "chat"}"#,
+            "unknown argument source",
+        ),
+        (
+            "remember",
+            r#"{"facts": [{"content": "I like tea", "context": "at lunch"}]}"#,
+            "unknown argument facts[0].context",
+        ),
+        ("recall", r#"{"query": "tea", "limit": 3}"#, "unknown argument limit"),
+        (
+            "correct",
+            r#"{"id": "x", "content": "y", "chat_id": "c"}"#,
+            "comes from the connection",
+        ),
+    ] {
+        let err = ctx.fails(&["--user", "u", "tools", "call", tool, arguments]);
+        assert!(err.contains(says), "{tool} {arguments}: {err}");
+    }
+    assert!(ctx.memory_lines().is_empty());
+    // What the schemas name is still taken.
+    ctx.ok(&[
+        "--user",
+        "u",
+        "tools",
+        "call",
+        "remember",
+        r#"{"content": "I like tea", "subjects": ["my wife"], "expires_in_days": 30, "shared": false}"#,
+    ]);
+}

@@ -358,6 +358,46 @@ fn ash_memory_mcp_answers_every_line_it_cannot_take_and_keeps_serving() {
     );
     let remembered = mcp.next();
     assert_eq!(remembered["result"]["isError"], false, "{remembered}");
+    // Arguments the schemas do not name are refused, not dropped; a limit of 0 too.
+    for (i, (tool, arguments, says)) in [
+        (
+            "remember",
+            json!({"content": "I drink coffee", "user_id": "bob"}),
+            "comes from the connection",
+        ),
+        (
+            "remember",
+            json!({"content": "I drink coffee", "source": "chat"}),
+            "unknown argument source",
+        ),
+        (
+            "remember",
+            json!({"content": "I drink coffee", "context": "at work"}),
+            "unknown argument context",
+        ),
+        ("list_memories", json!({"limit": 0}), "the limit is 0"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = 10 + i as i64;
+        mcp.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": tool, "arguments": arguments}})
+            .to_string()
+            .as_bytes(),
+        );
+        let answer = mcp.next();
+        assert_eq!(
+            (answer["id"].clone(), answer["result"]["isError"].clone()),
+            (json!(id), json!(true)),
+            "{answer}"
+        );
+        assert!(
+            answer["result"]["content"][0]["text"].as_str().unwrap().contains(says),
+            "{answer}"
+        );
+    }
     drop(mcp.stdin.take());
     assert!(
         mcp.child.wait().unwrap().success(),
