@@ -180,3 +180,17 @@ fn tool_arguments_the_schema_does_not_name_are_refused() {
         r#"{"content": "I like tea", "subjects": ["my wife"], "expires_in_days": 30, "shared": false}"#,
     ]);
 }
+
+#[test]
+fn id_mistakes_say_what_is_wrong() {
+    let ctx = Ctx::new();
+    let id = ctx.add("u", "I prefer dark mode");
+    let err = ctx.fails(&["--user", "u", "delete", ""]);
+    assert!(err.contains("no memory id given"), "{err}");
+    let err = ctx.fails(&["--user", "u", "show", &id[..7]]);
+    assert!(err.contains("too short") && err.contains("8 or more"), "{err}");
+    // Eight characters are enough; an exact id of any length is always found.
+    assert_eq!(ctx.json(&["--user", "u", "show", &id[..8]])["id"], id.as_str());
+    let err = ctx.fails(&["--user", "u", "history", "        "]);
+    assert!(err.contains("no memory id given"), "{err}");
+}

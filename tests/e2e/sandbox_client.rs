@@ -74,6 +74,12 @@ fn ash_sb_adds_searches_lists_and_deletes_as_the_environment_says() {
     let bad = sb(&["memory", "delete", id]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no memory"), "{bad:?}");
+    let empty = sb(&["memory", "delete", ""]);
+    assert_eq!(empty.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&empty.stderr).contains("no memory id given"),
+        "{empty:?}"
+    );
 }
 
 #[test]
