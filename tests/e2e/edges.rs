@@ -194,3 +194,13 @@ fn id_mistakes_say_what_is_wrong() {
     let err = ctx.fails(&["--user", "u", "history", "        "]);
     assert!(err.contains("no memory id given"), "{err}");
 }
+
+#[test]
+fn a_time_out_of_range_names_the_format() {
+    let ctx = Ctx::new();
+    let err = ctx.fails(&["--user", "u", "add", "I moved", "--observed-at", "10000-01-01"]);
+    assert!(
+        err.contains("RFC 3339") && err.contains("10000-01-01") && !err.contains("invalid characters"),
+        "{err}"
+    );
+}

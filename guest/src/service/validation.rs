@@ -47,8 +47,15 @@ impl<P: Ports> MemoryService<P> {
             None => None,
         };
         let observed = match item.observed_at {
-            Some(t) => {
-                let t = parse_time(&t).map_err(Error::InvalidInput)?;
+            Some(text) => {
+                let t = parse_time(&text).map_err(|_| {
+                    Error::InvalidInput(format!(
+                        "observed-at {text:?} is not a time: give it in RFC 3339, such as \
+                         2024-05-01T09:30:00Z, in the years {} to {}",
+                        YEARS.start(),
+                        YEARS.end()
+                    ))
+                })?;
                 check_year("observed-at", t)?;
                 Some(t)
             }
