@@ -74,6 +74,9 @@ pub enum Error {
         /// What is wrong with it, naming the key.
         message: String,
     },
+    /// The home, or a folder of it, is a file.
+    #[error("{} is a file, not a folder: a home is a folder; give the path of one, or of one to create", .0.display())]
+    NotAFolder(PathBuf),
 }
 
 /// What kind of failure an [`Error`] is: what a caller (a server mapping errors onto
@@ -110,7 +113,7 @@ impl Error {
             Error::Busy(_) => ErrorKind::Busy,
             Error::Storage(_) | Error::Index(_) | Error::Io { .. } => ErrorKind::Storage,
             Error::CpuLimit(_) | Error::MemoryLimit(_) | Error::Trap(_) | Error::Component(_) => ErrorKind::Sandbox,
-            Error::Config { .. } => ErrorKind::Config,
+            Error::Config { .. } | Error::NotAFolder(_) => ErrorKind::Config,
         }
     }
 

@@ -204,3 +204,18 @@ fn a_time_out_of_range_names_the_format() {
         "{err}"
     );
 }
+
+#[test]
+fn a_file_given_as_the_home_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "").unwrap();
+    let ctx = Ctx::new().env("ASH_HOME", file.to_str().unwrap());
+    for args in [&["list"][..], &["--user", "u", "token", "issue"]] {
+        let err = ctx.fails(args);
+        assert!(
+            err.contains("is a file, not a folder") && !err.contains("os error"),
+            "{err}"
+        );
+    }
+}
