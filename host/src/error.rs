@@ -43,10 +43,18 @@ pub enum Error {
     #[error("index error: {0}")]
     Index(String),
     /// The policy component ran past its CPU budget and was stopped.
-    #[error("the policy component used up its budget of {0} fuel units for one call and was stopped")]
+    #[error(
+        "the policy component used up its budget of {0} fuel units for one call and was stopped; \
+         if the call is a big one, raise [sandbox] fuel_per_call in config.toml (the default is {default})",
+        default = crate::Limits::DEFAULT.fuel_per_call
+    )]
     CpuLimit(u64),
     /// The policy component tried to grow its memory past the limit and was stopped.
-    #[error("the policy component exceeded its memory limit of {0} MiB and was stopped")]
+    #[error(
+        "the policy component exceeded its memory limit of {0} MiB and was stopped; \
+         if the call needs more, raise [sandbox] memory_limit_mib in config.toml (the default is {default})",
+        default = crate::Limits::DEFAULT.memory_limit_mib
+    )]
     MemoryLimit(u64),
     /// The policy component trapped for another reason (a bug in the guest).
     #[error("the policy component failed: {0}")]
@@ -66,6 +74,9 @@ pub enum Error {
     /// Another process held the home's lock for longer than the wait allows.
     #[error("{0}")]
     Busy(String),
+    /// The home, or a folder of it, is a file.
+    #[error("{} is a file, not a folder: a home is a folder; give the path of one, or of one to create", .0.display())]
+    NotAFolder(PathBuf),
     /// `config.toml` is malformed.
     #[error("{path}: {message}")]
     Config {
@@ -74,9 +85,6 @@ pub enum Error {
         /// What is wrong with it, naming the key.
         message: String,
     },
-    /// The home, or a folder of it, is a file.
-    #[error("{} is a file, not a folder: a home is a folder; give the path of one, or of one to create", .0.display())]
-    NotAFolder(PathBuf),
 }
 
 /// What kind of failure an [`Error`] is: what a caller (a server mapping errors onto

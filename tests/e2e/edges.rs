@@ -219,3 +219,30 @@ fn a_file_given_as_the_home_is_named_as_such() {
         );
     }
 }
+
+#[test]
+fn settings_no_call_could_work_with_name_the_setting_to_change() {
+    let ctx = Ctx::new();
+    for (config, says) in [
+        ("[sandbox]\nfuel_per_call = 0\n", "[sandbox] fuel_per_call is 0"),
+        ("[sandbox]\nfuel_per_call = 1000\n", "raise [sandbox] fuel_per_call"),
+        ("[sandbox]\nmemory_limit_mib = 1\n", "raise [sandbox] memory_limit_mib"),
+        (
+            "[embedder]\nprovider = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\ndimensions = 0\n",
+            "[embedder] dimensions is 0",
+        ),
+        (
+            "[embedder]\nprovider = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\ndimensions = 9000\n",
+            "vectors of at most 8192",
+        ),
+    ] {
+        ctx.config(config);
+        let err = ctx.fails(&["--user", "u", "add", "I like tea"]);
+        assert!(err.contains(says), "{config}: {err}");
+        assert!(
+            !err.contains("trap") && !err.contains("index error: index error") && !err.contains("vec0"),
+            "{config}: {err}"
+        );
+    }
+    assert!(ctx.memory_lines().is_empty(), "nothing was stored half-way");
+}
