@@ -221,6 +221,16 @@ fn a_file_given_as_the_home_is_named_as_such() {
 }
 
 #[test]
+fn token_issue_prints_the_token_alone_on_stdout() {
+    let ctx = Ctx::new();
+    let out = ctx.run(&["--user", "alice", "token", "issue"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("ash_") && stdout.lines().count() == 1, "{stdout:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shown only once"));
+}
+
+#[test]
 fn settings_no_call_could_work_with_name_the_setting_to_change() {
     let ctx = Ctx::new();
     for (config, says) in [
