@@ -94,6 +94,12 @@ struct Removal {
     removed_at: String,
 }
 
+/// The longest line a collection's reader takes, in bytes. The biggest record this
+/// guest writes is far smaller (16 KiB of content and as much context, an embedding);
+/// a longer line was written by hand or by a broken tool, and is quarantined rather than
+/// loaded, shown in every list and sent to every model that asks.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// The version removal and access lines carry: the first record version that knows them.
 const MARKER_VERSION: u32 = 1;
 
@@ -217,10 +223,24 @@ impl<T: Record> Records<T> {
         self.end = chunk.end;
 
         let mut bad: Vec<String> = Vec::new();
+        let mut oversized: Vec<String> = Vec::new();
         let newer_before = self.newer.len();
         for line in chunk.data.split('\n') {
             let line = line.strip_suffix('\r').unwrap_or(line);
             if line.trim().is_empty() {
+                continue;
+            }
+            if line.len() > MAX_LINE_BYTES {
+                ports.log(
+                    Level::Warn,
+                    &format!(
+                        "{}: quarantined a line of {} bytes: a record holds at most {} MiB",
+                        T::FILE,
+                        line.len(),
+                        MAX_LINE_BYTES >> 20
+                    ),
+                );
+                oversized.push(line.to_owned());
                 continue;
             }
             match T::parse(line) {
@@ -244,14 +264,20 @@ impl<T: Record> Records<T> {
                 ),
             );
         }
-        if bad.is_empty() {
+        if bad.is_empty() && oversized.is_empty() {
             return Ok(0);
         }
         // Set the lines aside first: if the rewrite then fails, they are in both places,
         // and never in neither.
-        ports.quarantine(T::COLLECTION, &bad, "unparseable record")?;
+        if !oversized.is_empty() {
+            let reason = format!("a record line over {} MiB", MAX_LINE_BYTES >> 20);
+            ports.quarantine(T::COLLECTION, &oversized, &reason)?;
+        }
+        if !bad.is_empty() {
+            ports.quarantine(T::COLLECTION, &bad, "unparseable record")?;
+        }
         self.rewrite(ports)?;
-        Ok(bad.len() as u64)
+        Ok((bad.len() + oversized.len()) as u64)
     }
 
     /// Folds one record in: a record with a known id replaces the earlier one in place.
@@ -610,6 +636,30 @@ mod tests {
         fresh.rewrite(&ports).unwrap();
         assert_eq!(fresh.stale_lines(), 0);
         assert_eq!(ports.file(Collection::People).lines().count(), 3);
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_quarantined_unread() {
+        let ports = FakePorts::new();
+        let huge = person("h", &"x".repeat(MAX_LINE_BYTES));
+        ports.write_raw(
+            Collection::People,
+            &format!("{}\n{}\n", person("a", "Ann").to_line(), huge.to_line()),
+        );
+        let mut people = People::default();
+        assert_eq!(people.refresh(&ports), Ok(1));
+        assert_eq!(names(&people), ["Ann"]);
+        assert_eq!(*ports.quarantined.borrow(), [huge.to_line()]);
+        assert_eq!(
+            ports.file(Collection::People).lines().count(),
+            1,
+            "rewritten without it"
+        );
+        // A record just under the bound is read as usual.
+        let big = person("b", &"y".repeat(MAX_LINE_BYTES - 200));
+        ports.write_raw(Collection::People, &format!("{}\n", big.to_line()));
+        assert_eq!(people.refresh(&ports), Ok(0));
+        assert_eq!(people.len(), 2);
     }
 
     #[test]

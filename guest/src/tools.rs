@@ -71,8 +71,33 @@ pub(crate) fn bad(message: impl Into<String>) -> Error {
     Error::InvalidInput(message.into())
 }
 
+/// Refuses an argument the schema does not name: one the call would drop unread (a
+/// `source`, a misspelt `subject`) leaves the model believing it was used.
+pub(crate) fn only(v: &Value, named: &[&str], at: &str) -> Result<(), Error> {
+    let Some(extra) = v
+        .as_object()
+        .and_then(|o| o.keys().find(|k| !named.contains(&k.as_str())))
+    else {
+        return Ok(());
+    };
+    let why = match extra.as_str() {
+        "user_id" | "chat_id" => "; whom a call is for comes from the connection, never from its arguments",
+        _ => "",
+    };
+    Err(bad(format!(
+        "unknown argument {at}{extra}: the arguments are {}{why}",
+        named.join(", ")
+    )))
+}
+
+/// The arguments a fact in `facts` may have.
+const FACT_ARGUMENTS: &[&str] = &["content", "subjects", "expires_in_days", "shared"];
+
 /// Reads one fact object (or the top level of a `content` call).
 pub(crate) fn fact(v: &Value, at: &str) -> Result<NewMemory, Error> {
+    if !at.is_empty() {
+        only(v, FACT_ARGUMENTS, at)?;
+    }
     let content = v["content"]
         .as_str()
         .ok_or_else(|| bad(format!("{at}content must be a string")))?;

@@ -167,6 +167,9 @@ pub struct SandboxConfig {
     pub memory_limit_mib: Option<u64>,
 }
 
+/// The longest vector the index holds: sqlite-vec's limit.
+const MAX_DIMENSIONS: u32 = 8192;
+
 impl Config {
     /// Reads `config.toml` from the home, or defaults if there is none.
     pub fn load(home: &Home) -> Result<Self, Error> {
@@ -189,10 +192,42 @@ impl Config {
                     path: path.clone(),
                     message,
                 })?;
+                config
+                    .check_sizes()
+                    .map_err(|message| Error::Config { path, message })?;
                 Ok(config)
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// Refuses a size of 0, which no call could work with: the call would fail later, with
+    /// a message about something else (a trap, a vector the index cannot hold).
+    fn check_sizes(&self) -> Result<(), String> {
+        let default = Limits::default();
+        if self.sandbox.fuel_per_call == Some(0) {
+            return Err(format!(
+                "[sandbox] fuel_per_call is 0: no call could run; leave it out for the default of {}",
+                default.fuel_per_call
+            ));
+        }
+        if self.sandbox.memory_limit_mib == Some(0) {
+            return Err(format!(
+                "[sandbox] memory_limit_mib is 0: the policy component could not start; leave it out for the default of {}",
+                default.memory_limit_mib
+            ));
+        }
+        match self.embedder.dimensions {
+            Some(0) => Err(
+                "[embedder] dimensions is 0: give the length of the vectors the model returns (its documentation says; 1536 for many)"
+                    .into(),
+            ),
+            Some(d) if d > MAX_DIMENSIONS => Err(format!(
+                "[embedder] dimensions is {d}: the index holds vectors of at most {MAX_DIMENSIONS}; \
+                 ask the service for shorter ones (OpenAI's models take a smaller `dimensions`)"
+            )),
+            _ => Ok(()),
         }
     }
 

@@ -43,10 +43,18 @@ pub enum Error {
     #[error("index error: {0}")]
     Index(String),
     /// The policy component ran past its CPU budget and was stopped.
-    #[error("the policy component used up its budget of {0} fuel units for one call and was stopped")]
+    #[error(
+        "the policy component used up its budget of {0} fuel units for one call and was stopped; \
+         if the call is a big one, raise [sandbox] fuel_per_call in config.toml (the default is {default})",
+        default = crate::Limits::DEFAULT.fuel_per_call
+    )]
     CpuLimit(u64),
     /// The policy component tried to grow its memory past the limit and was stopped.
-    #[error("the policy component exceeded its memory limit of {0} MiB and was stopped")]
+    #[error(
+        "the policy component exceeded its memory limit of {0} MiB and was stopped; \
+         if the call needs more, raise [sandbox] memory_limit_mib in config.toml (the default is {default})",
+        default = crate::Limits::DEFAULT.memory_limit_mib
+    )]
     MemoryLimit(u64),
     /// The policy component trapped for another reason (a bug in the guest).
     #[error("the policy component failed: {0}")]
@@ -66,6 +74,9 @@ pub enum Error {
     /// Another process held the home's lock for longer than the wait allows.
     #[error("{0}")]
     Busy(String),
+    /// The home, or a folder of it, is a file.
+    #[error("{} is a file, not a folder: a home is a folder; give the path of one, or of one to create", .0.display())]
+    NotAFolder(PathBuf),
     /// `config.toml` is malformed.
     #[error("{path}: {message}")]
     Config {
@@ -110,7 +121,7 @@ impl Error {
             Error::Busy(_) => ErrorKind::Busy,
             Error::Storage(_) | Error::Index(_) | Error::Io { .. } => ErrorKind::Storage,
             Error::CpuLimit(_) | Error::MemoryLimit(_) | Error::Trap(_) | Error::Component(_) => ErrorKind::Sandbox,
-            Error::Config { .. } => ErrorKind::Config,
+            Error::Config { .. } | Error::NotAFolder(_) => ErrorKind::Config,
         }
     }
 

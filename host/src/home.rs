@@ -31,16 +31,26 @@ pub struct Home {
     root: PathBuf,
 }
 
+/// Creates a folder of the home and any missing parents, owner-only. A file where a
+/// folder should be is named as such: the system's "File exists" says neither which
+/// file nor what to do.
+pub fn create_folder(dir: &Path) -> Result<(), Error> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| match dir.ancestors().find(|a| a.exists()) {
+            Some(file) if !file.is_dir() => Error::NotAFolder(file.to_owned()),
+            _ => Error::io(dir, e),
+        })
+}
+
 impl Home {
     /// The home at `root`, creating its folders if needed.
     pub fn open(root: impl Into<PathBuf>) -> Result<Self, Error> {
         let home = Home { root: root.into() };
         for dir in [home.root.clone(), home.root.join("memory"), home.root.join("data")] {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(&dir)
-                .map_err(|e| Error::io(&dir, e))?;
+            create_folder(&dir)?;
         }
         Ok(home)
     }

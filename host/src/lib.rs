@@ -93,3 +93,9 @@ pub use store::{MemoryStore, MemoryStoreBuilder};
 pub fn default_home() -> std::path::PathBuf {
     home::Home::default_root()
 }
+
+/// Creates a home's folder (and missing parents) owner-only, as opening a store does,
+/// for callers that need only the folder; a file in the way is [`Error::NotAFolder`].
+pub fn create_home_folder(root: &std::path::Path) -> Result<(), Error> {
+    home::create_folder(root)
+}

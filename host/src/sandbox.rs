@@ -31,12 +31,17 @@ pub struct Limits {
     pub memory_limit_mib: u64,
 }
 
+impl Limits {
+    /// The limits when nothing says otherwise (`[sandbox]` in `config.toml`).
+    pub const DEFAULT: Limits = Limits {
+        fuel_per_call: 30_000_000_000,
+        memory_limit_mib: 1024,
+    };
+}
+
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            fuel_per_call: 30_000_000_000,
-            memory_limit_mib: 1024,
-        }
+        Limits::DEFAULT
     }
 }
 
@@ -118,7 +123,11 @@ impl Sandbox {
                 Ok(policy) => self.live = Some((store, policy)),
                 Err(e) => {
                     self.idle = Some(store.into_data());
-                    return Err(Error::Component(format!("{e:#}")));
+                    // Limits too small to even start the component are still the limits.
+                    return Err(match self.describe(e) {
+                        Error::Trap(m) => Error::Component(m),
+                        limit => limit,
+                    });
                 }
             }
         }

@@ -54,7 +54,7 @@ fn a_wrong_expectation_fails_and_says_where() {
         r#"{"description": "expects the wrong type", "now": "2026-03-01T12:00:00Z", "steps": [
             {"method": "memory.add", "params": {"content": "I'm allergic to peanuts"},
              "expect": {"memories": [{"memory_type": "preference"}]}},
-            {"method": "memory.get", "params": {"memory_id": "nope"}}]}"#,
+            {"method": "memory.get", "params": {"memory_id": "no-such-memory"}}]}"#,
     )
     .unwrap();
     let out = ctx.run(&["conformance", scenario.to_str().unwrap()]);
@@ -68,7 +68,7 @@ fn a_wrong_expectation_fails_and_says_where() {
     std::fs::write(
         &scenario,
         r#"{"description": "x", "now": "2026-03-01T12:00:00Z",
-            "steps": [{"method": "memory.get", "params": {"memory_id": "nope"}}]}"#,
+            "steps": [{"method": "memory.get", "params": {"memory_id": "no-such-memory"}}]}"#,
     )
     .unwrap();
     let out = ctx.run(&["conformance", scenario.to_str().unwrap()]);

@@ -16,6 +16,7 @@ mod contract;
 mod conversations;
 mod crash;
 mod decay;
+mod edges;
 mod embedder_http;
 mod entities;
 mod eval;

@@ -1,14 +1,16 @@
 //! `ash-sb`, the sandbox client, against a real `ash-memory serve`: the environment names
 //! the caller and the server, a token pins it, and a missing server is a clear error.
 
+use std::io::Read as _;
+use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::ctx::Ctx;
 use crate::fixtures::free_port;
-use crate::server::{Server, contents, issue_token};
+use crate::server::{Client, Server, contents, issue_token};
 
 /// `ash-sb`, built beside `ash-memory` by `cargo test --workspace` (it is its own crate,
 /// so that sandboxes can install it without wasmtime).
@@ -72,6 +74,12 @@ fn ash_sb_adds_searches_lists_and_deletes_as_the_environment_says() {
     let bad = sb(&["memory", "delete", id]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no memory"), "{bad:?}");
+    let empty = sb(&["memory", "delete", ""]);
+    assert_eq!(empty.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&empty.stderr).contains("no memory id given"),
+        "{empty:?}"
+    );
 }
 
 #[test]
@@ -158,4 +166,47 @@ fn ash_sb_says_how_to_start_a_missing_server() {
             && stderr.contains("ash-memory serve"),
         "{stderr}"
     );
+}
+
+#[test]
+fn one_process_holding_idle_connections_cannot_lock_other_sandboxes_out() {
+    let ctx = Ctx::new();
+    let (token, _) = issue_token(&ctx, "alice", None, &[]);
+    let sandbox = ctx.home().join("sandbox/ash.sock");
+    let server = Server::start(&ctx, &["--sandbox-socket", sandbox.to_str().unwrap()]);
+    // More connections than the socket has slots (512), none of which ever authenticates.
+    let idle: Vec<UnixStream> = (0..520)
+        .map(|_| UnixStream::connect(&sandbox).expect("connect to the sandbox socket"))
+        .collect();
+    // Another sandbox (another process) is served at once.
+    let added = ash_sb()
+        .env("ASH_RPC_SOCKET", &sandbox)
+        .env("ASH_RPC_TOKEN", &token)
+        .env("ASH_USER_ID", "alice")
+        .args(["memory", "add", "I water the plants on Sundays"])
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{added:?}\n{}", server.log());
+    assert_eq!(ctx.search("alice", "plants"), ["I water the plants on Sundays"]);
+    // The flooding process kept its share; every connection past it was told why and
+    // closed (the kernel hands connections over in the order they came).
+    let share = 16;
+    for mut extra in idle.into_iter().skip(share) {
+        let mut answer = String::new();
+        extra.read_to_string(&mut answer).unwrap();
+        let answer: Value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {answer:?}"));
+        assert_eq!(answer["error"]["code"], -32004, "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("not presented a token"),
+            "{answer}"
+        );
+    }
+    // The owner's socket never counts connections per process.
+    let owners: Vec<Client> = (0..share + 4).map(|_| server.client()).collect();
+    for mut owner in owners {
+        assert_eq!(owner.ok("health", json!({}))["status"], "ok");
+    }
 }

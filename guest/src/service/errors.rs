@@ -17,7 +17,15 @@ impl From<FileError> for Error {
 
 impl From<IndexError> for Error {
     fn from(e: IndexError) -> Self {
-        Error::Index(e.to_string())
+        // `Error::Index` says "index error:" itself: the port's text follows it once.
+        Error::Index(match e {
+            IndexError::Sql(m) => m,
+            IndexError::Unavailable(m) => format!("the index cannot be used ({m}); rebuild-index makes it again"),
+            IndexError::DimensionMismatch(want, got) => format!(
+                "a vector of {got} dimensions does not fit the index's {want}: if the embedder changed, \
+                 rebuild-index embeds every memory again"
+            ),
+        })
     }
 }
 

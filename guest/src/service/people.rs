@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::MemoryService;
-use super::person_resolution::refuse_secret;
+use super::person_resolution::check_person_text;
 use crate::api::{Error, Person};
 use crate::people::{self, PersonRecord};
 use crate::ports::Ports;
@@ -99,12 +99,12 @@ impl<P: Ports> MemoryService<P> {
         if name.is_empty() {
             return Err(Error::InvalidInput("a person needs a name".into()));
         }
-        refuse_secret(name)?;
+        check_person_text("a name", name)?;
         if let Some(relation) = relation {
-            refuse_secret(relation)?;
+            check_person_text("a relation", relation)?;
         }
         for alias in aliases {
-            refuse_secret(alias)?;
+            check_person_text("an alias", alias)?;
         }
         let stamp = format_time(self.now()?);
         let relation = relation
@@ -152,7 +152,7 @@ impl<P: Ports> MemoryService<P> {
         if alias.trim().is_empty() {
             return Err(Error::InvalidInput("an empty alias".into()));
         }
-        refuse_secret(alias)?;
+        check_person_text("an alias", alias)?;
         self.check_alias_free(caller, &person.id, alias)?;
         if person.add_alias(alias) {
             person.updated_at = Some(format_time(self.now()?));

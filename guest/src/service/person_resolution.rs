@@ -12,6 +12,23 @@ use crate::people::{self, PERSON_VERSION, PersonRecord, Relationship};
 use crate::ports::Ports;
 use crate::scope::Caller;
 
+/// The longest name, alias, relation or reference to a person, in characters: a name
+/// is a few words, and every context that shows the person shows all of it.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// What text that names a person must be: a name's length, no NUL, no secret. `what`
+/// says which text it is ("a name", "an alias").
+pub(crate) fn check_person_text(what: &str, text: &str) -> Result<(), Error> {
+    let chars = text.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(Error::InvalidInput(format!(
+            "{what} of {chars} characters is too long; names and references to people hold at most {MAX_NAME_CHARS}"
+        )));
+    }
+    super::validation::refuse_nul(what, text)?;
+    refuse_secret(text)
+}
+
 /// Refuses text that looks like a secret: people's names and aliases are stored and
 /// shown in prompts like memories are.
 pub(crate) fn refuse_secret(text: &str) -> Result<(), Error> {
@@ -86,10 +103,10 @@ impl<P: Ports> MemoryService<P> {
         writes: &mut HashMap<String, PersonRecord>,
     ) -> Result<String, Error> {
         Self::owner(caller)?;
-        refuse_secret(text)?;
         if people::nesting(text) > people::MAX_NESTING {
             return Err(too_deep(text));
         }
+        check_person_text("a reference to a person", text)?;
         self.resolve_at(caller, text, content, stamp, writes, 0)
     }
 

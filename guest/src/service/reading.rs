@@ -67,6 +67,7 @@ impl<P: Ports> MemoryService<P> {
     /// moments last added first: from the index when it can stand in for the file
     /// (`recent`), else from the whole file, in the same order.
     pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
+        super::validation::check_limit(options.limit, "every memory")?;
         // Whole microseconds, as the index compares expiries (`marks::lapse`).
         let now = marks::whole_micros(self.now()?);
         if let Some(found) = self.list_from_index(caller, options, now)? {
@@ -153,6 +154,14 @@ pub(crate) fn resolve_id<'a>(reference: &str, candidates: impl Iterator<Item = &
     }
     match found.as_slice() {
         [one] => Ok((*one).to_owned()),
+        // What is wrong with the reference itself, said before "not found", which would
+        // send the caller looking for a memory rather than fixing what they typed.
+        [] if reference.is_empty() => Err(Error::InvalidInput(format!(
+            "no memory id given: give a memory's id, or its first {MIN_ID_PREFIX} or more characters"
+        ))),
+        [] if reference.chars().count() < MIN_ID_PREFIX => Err(Error::InvalidInput(format!(
+            "{reference:?} is too short to find a memory by: give the whole id, or its first {MIN_ID_PREFIX} or more characters"
+        ))),
         [] => Err(not_found(reference)),
         _ => Err(Error::AmbiguousId(reference.to_owned())),
     }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::MemoryService;
 use super::exporting::Header;
 use super::index_sync::index_entry;
-use super::person_resolution::refuse_secret;
+use super::person_resolution::{check_person_text, refuse_secret};
 use super::validation::{check_content, check_context};
 use crate::api::{Error, RecordsImported};
 use crate::memory_type::classify;
@@ -274,7 +274,7 @@ fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), St
                 .ok_or("people belong to a user, and the caller has none")?;
             let mut p = PersonRecord::parse(&record)?;
             for text in std::iter::once(&p.name).chain(&p.aliases).chain(p.relation.as_ref()) {
-                refuse_secret(text).map_err(|e| e.to_string())?;
+                check_person_text("a name", text).map_err(|e| e.to_string())?;
             }
             p.owner_user_id = user.clone();
             parsed.people.push(p);

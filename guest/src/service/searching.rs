@@ -26,6 +26,7 @@ impl<P: Ports> MemoryService<P> {
         if text.is_empty() {
             return Err(Error::InvalidInput("the query is empty".into()));
         }
+        super::validation::check_limit(query.limit, &format!("the default of {DEFAULT_SEARCH_LIMIT}"))?;
         // The query is embedded before the collections are read: a remote embedder is
         // asked without the home's lock.
         let (query_vector, notices) = self.embed_query(text);

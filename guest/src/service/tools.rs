@@ -8,7 +8,7 @@ use super::MemoryService;
 use crate::api::{Correction, Error, SearchQuery};
 use crate::ports::Ports;
 use crate::scope::Caller;
-use crate::tools::{bad, fact};
+use crate::tools::{bad, fact, only};
 
 impl<P: Ports> MemoryService<P> {
     /// Runs a tool call; see `call` in `wit/tools.wit`.
@@ -21,6 +21,12 @@ impl<P: Ports> MemoryService<P> {
         if !args.is_object() {
             return Err(bad("the arguments must be a JSON object"));
         }
+        let named: &[&str] = match name {
+            "remember" => &["content", "facts", "subjects", "expires_in_days", "shared"],
+            "recall" => &["query", "about"],
+            _ => &["id", "content"],
+        };
+        only(&args, named, "")?;
         match name {
             "remember" => self.remember(caller, &args),
             "recall" => self.recall(caller, &args),

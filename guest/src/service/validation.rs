@@ -27,6 +27,9 @@ impl<P: Ports> MemoryService<P> {
         check_content(&content)?;
         let context = check_context(item.context.as_deref())?;
         let source = item.source.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        if let Some(source) = &source {
+            refuse_nul("the source", source)?;
+        }
         if let Some(kind) = source.as_deref().and_then(secrets::detect) {
             return Err(Error::SecretRefused(format!(
                 "the source looks like {}; secrets are never stored in memory",
@@ -44,8 +47,15 @@ impl<P: Ports> MemoryService<P> {
             None => None,
         };
         let observed = match item.observed_at {
-            Some(t) => {
-                let t = parse_time(&t).map_err(Error::InvalidInput)?;
+            Some(text) => {
+                let t = parse_time(&text).map_err(|_| {
+                    Error::InvalidInput(format!(
+                        "observed-at {text:?} is not a time: give it in RFC 3339, such as \
+                         2024-05-01T09:30:00Z, in the years {} to {}",
+                        YEARS.start(),
+                        YEARS.end()
+                    ))
+                })?;
                 check_year("observed-at", t)?;
                 Some(t)
             }
@@ -107,6 +117,7 @@ pub(super) fn check_content(content: &str) -> Result<(), Error> {
             "content is empty: it holds only invisible or control characters".into()
         }));
     }
+    refuse_nul("content", content)?;
     if content.len() > MAX_CONTENT_BYTES {
         return Err(Error::InvalidInput(format!(
             "content is {} bytes; a memory holds at most {MAX_CONTENT_BYTES}",
@@ -128,6 +139,7 @@ pub(super) fn check_context(context: Option<&str>) -> Result<Option<String>, Err
     let Some(context) = context.map(str::trim).filter(|c| !c.chars().all(is_invisible)) else {
         return Ok(None);
     };
+    refuse_nul("the context", context)?;
     if context.len() > MAX_CONTENT_BYTES {
         return Err(Error::InvalidInput(format!(
             "the context is {} bytes; it holds at most {MAX_CONTENT_BYTES}",
@@ -141,6 +153,28 @@ pub(super) fn check_context(context: Option<&str>) -> Result<Option<String>, Err
         )));
     }
     Ok(Some(context.to_owned()))
+}
+
+/// Refuses text holding a NUL character: no one types one, it comes from binary data
+/// read as text, and C tools reading the files would cut the text short at it.
+pub(super) fn refuse_nul(what: &str, text: &str) -> Result<(), Error> {
+    if text.contains('\0') {
+        return Err(Error::InvalidInput(format!(
+            "{what} holds a NUL character (\\0); remove it and send the text again"
+        )));
+    }
+    Ok(())
+}
+
+/// A limit the caller gave. Zero is refused: `list` read it as "nothing" and `search` as
+/// "one", and a caller who asks for nothing has made a mistake worth telling.
+pub(super) fn check_limit(limit: Option<u32>, without: &str) -> Result<(), Error> {
+    if limit == Some(0) {
+        return Err(Error::InvalidInput(format!(
+            "the limit is 0; give 1 or more, or no limit for {without}"
+        )));
+    }
+    Ok(())
 }
 
 /// Subject references are user text like any other: a secret in one is refused.

@@ -626,10 +626,7 @@ pub fn run() -> Result<()> {
 
 /// `token issue|revoke|list`: needs the home, not the policy component.
 fn token(home: &std::path::Path, cli: &Cli, command: &TokenCommand) -> Result<()> {
-    // Owner-only, as every folder of a home.
-    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
-        .create(home)
-        .with_context(|| format!("creating {}", home.display()))?;
+    ash_memory::create_home_folder(home)?;
     let book = crate::server::tokens::TokenBook::new(home);
     let out = output::Output { json: cli.json };
     match command {

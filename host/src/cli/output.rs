@@ -593,6 +593,8 @@ impl Output {
         if self.json {
             return print_json(&json!({ "token": token, "token_info": token_json(t, None) }));
         }
+        // The token alone on stdout, so that `export ASH_RPC_TOKEN=$(ash-memory token issue
+        // ...)` holds just the token; what it is goes to the person, on stderr.
         say!("{token}");
         let chat = t
             .chat_id
@@ -603,8 +605,9 @@ impl Output {
             .expires_at
             .as_deref()
             .map_or("until revoked".to_owned(), |e| format!("until {e}"));
-        say!(
-            "  token {} for user {}{chat}, {until}; shown only once",
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: token {} for user {}{chat}, {until}; shown only once",
             t.id,
             t.user_id
         );

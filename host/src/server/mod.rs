@@ -3,9 +3,10 @@
 //!
 //! - `instance`: one server per home, and the socket's stale-or-live check.
 //! - `worker`: the thread that owns the store; calls run in arrival order.
-//! - `connection`: framing (newline-delimited JSON, 4 MiB a frame) over a Unix socket or
-//!   loopback TCP; `session`: who a connection speaks for; `rpc`: JSON-RPC envelopes and
-//!   error codes; `methods`: the methods.
+//! - `connection`: one connection over a Unix socket or loopback TCP; `frame`: the line
+//!   rules (newline-delimited JSON, 4 MiB a line) it shares with MCP on stdio; `session`:
+//!   who a connection speaks for; `rpc`: JSON-RPC envelopes and error codes; `methods`:
+//!   the methods; `peers`: each sandbox process's share of token-less connections.
 //! - `tokens`: caller tokens, which pin a connection to one user.
 //! - `mcp`: the Model Context Protocol, on stdio (`ash-memory mcp`) or streamable HTTP.
 //!
@@ -15,9 +16,11 @@
 //! [`MemoryStore`]: ash_memory::MemoryStore
 
 mod connection;
+mod frame;
 mod instance;
 pub mod mcp;
 pub mod methods;
+mod peers;
 pub mod rpc;
 pub mod session;
 pub mod tokens;
@@ -35,6 +38,7 @@ use tokio::task::JoinSet;
 
 use ash_memory::MemoryStoreBuilder;
 
+use peers::Peer;
 use session::{Session, Transport};
 use tokens::TokenBook;
 use worker::Worker;
@@ -200,14 +204,21 @@ impl Signals {
 
 /// A listening socket of either kind.
 trait Listener: Send + 'static {
-    type Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + 'static;
+    type Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static;
     fn next(&self) -> impl Future<Output = std::io::Result<Self::Stream>> + Send;
+    /// Who is at the other end, when the kernel can say.
+    fn peer(_stream: &Self::Stream) -> Option<Peer> {
+        None
+    }
 }
 
 impl Listener for UnixListener {
     type Stream = tokio::net::UnixStream;
     async fn next(&self) -> std::io::Result<Self::Stream> {
         Ok(self.accept().await?.0)
+    }
+    fn peer(stream: &Self::Stream) -> Option<Peer> {
+        Peer::of(stream)
     }
 }
 
@@ -228,6 +239,7 @@ async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shar
     let mut connections = JoinSet::new();
     let mut stopping = stopped.clone();
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let waiting = Arc::new(peers::Waiting::default());
     loop {
         let slot = tokio::select! {
             slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
@@ -236,8 +248,22 @@ async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shar
         tokio::select! {
             accepted = listener.next() => match accepted {
                 Ok(stream) => {
+                    // On the sandbox socket, each process has a share of token-less
+                    // connections (`peers`); past it, it is told so and closed at once.
+                    let peer = (transport == Transport::SandboxSocket).then(|| L::peer(&stream)).flatten();
+                    let ticket = match peer.map(|p| (p, waiting.admit(p))) {
+                        Some((peer, None)) => {
+                            connections.spawn(async move {
+                                refuse(stream, peer).await;
+                                drop(slot);
+                            });
+                            continue;
+                        }
+                        Some((_, ticket)) => ticket,
+                        None => None,
+                    };
                     let session = Session::new(shared.clone(), transport);
-                    let served = connection::serve(stream, session, stopped.clone());
+                    let served = connection::serve(stream, session, ticket, stopped.clone());
                     connections.spawn(async move {
                         served.await;
                         drop(slot);
@@ -256,6 +282,22 @@ async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shar
     }
     drop((listener, shared));
     while connections.join_next().await.is_some() {}
+}
+
+/// Tells a process that holds its share of token-less connections why this one closes.
+async fn refuse<S: tokio::io::AsyncWrite + Unpin>(mut stream: S, peer: Peer) {
+    use tokio::io::AsyncWriteExt as _;
+    tracing::warn!(
+        "refused a connection from {peer}: it already holds {} without a token",
+        peers::MAX_WAITING_PER_PEER
+    );
+    let e = rpc::RpcError::too_many_connections(format!(
+        "this process already holds {} connections that have not presented a token; \
+         authenticate those (auth {{\"token\": ...}}) or close them",
+        peers::MAX_WAITING_PER_PEER
+    ));
+    let _ = connection::send(&mut stream, &rpc::response(serde_json::Value::Null, Err(e))).await;
+    let _ = stream.shutdown().await;
 }
 
 /// Resolves once shutdown has begun.

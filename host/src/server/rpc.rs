@@ -46,6 +46,10 @@ impl RpcError {
     pub fn forbidden(message: impl Into<String>) -> Self {
         Self::new(-32003, message)
     }
+    /// The peer already holds its share of connections that have no token yet.
+    pub fn too_many_connections(message: impl Into<String>) -> Self {
+        Self::new(-32004, message)
+    }
 }
 
 impl From<Error> for RpcError {
@@ -62,7 +66,7 @@ impl From<Error> for RpcError {
             Error::Index(_) => (-32021, "index"),
             Error::Busy(_) => (-32022, "busy"),
             Error::CpuLimit(_) | Error::MemoryLimit(_) | Error::Trap(_) | Error::Component(_) => (-32030, "sandbox"),
-            Error::Config { .. } => (-32031, "config"),
+            Error::Config { .. } | Error::NotAFolder(_) => (-32031, "config"),
             Error::Io { .. } => (-32032, "io"),
             _ => (-32603, "internal"),
         };

@@ -74,14 +74,9 @@ impl Session {
     /// Answers one frame (a request or a batch); `None` when nothing is to be sent back
     /// (notifications only).
     pub async fn answer(&mut self, frame: &[u8]) -> Option<Value> {
-        let value: Value = match serde_json::from_slice(frame) {
+        let value = match super::frame::parse(frame) {
             Ok(v) => v,
-            Err(e) => {
-                return Some(rpc::response(
-                    Value::Null,
-                    Err(RpcError::parse(format!("not JSON: {e}"))),
-                ));
-            }
+            Err(e) => return Some(rpc::response(Value::Null, Err(e))),
         };
         match value {
             Value::Array(batch) if batch.is_empty() => Some(rpc::response(

@@ -149,7 +149,7 @@ test("memory.correct over RPC: the parameters of the Rust server, the answer of 
 test("errors are MemoryError subclasses with a kind", async () => {
   const mem = await openMemory({ home: tmp(), now: NOW });
   const kind = async (p) => p.then(() => "ok", (e) => (assert.ok(e instanceof MemoryError, String(e)), e.kind));
-  assert.equal(await kind(mem.get(alice, "nope")), "memory_not_found");
+  assert.equal(await kind(mem.get(alice, "no-such-memory")), "memory_not_found");
   assert.equal(await kind(mem.add(alice, { content: "" })), "invalid_input");
   assert.equal(await kind(mem.add(alice, { content: "my key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD" })), "secret_refused");
   assert.equal(await kind(mem.people.show(alice, "Nobody")), "person_not_found");

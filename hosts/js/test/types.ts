@@ -82,6 +82,6 @@ async function main() {
   console.log(r.id, hits[0].score, new StaticEmbedder().dimension(), new OpenAiLlm(new HttpClient(), "u", "m").isRemote());
   console.log(hitKeys, personKeys, contextKeys, reasons, types);
   console.log(pastMessageKeys, storedTurnKeys, extractionKeys, profileKeys, addedKeys, restated, replaced);
-  try { await m.get("alice", "nope"); } catch (e) { if (e instanceof MemoryNotFoundError) console.log(e.kind); }
+  try { await m.get("alice", "no-such-memory"); } catch (e) { if (e instanceof MemoryNotFoundError) console.log(e.kind); }
 }
 main();

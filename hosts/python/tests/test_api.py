@@ -55,7 +55,7 @@ def test_error_kinds(m: Memory):
     cases = [
         (lambda: m.add(""), InvalidInput, "invalid_input"),
         (lambda: m.add("my password is hunter2"), SecretRefused, "secret_refused"),
-        (lambda: m.get("nope"), MemoryNotFound, "memory_not_found"),
+        (lambda: m.get("no-such-memory"), MemoryNotFound, "memory_not_found"),
         (lambda: m.people.show("nobody"), PersonNotFound, "person_not_found"),
         (lambda: m.tools.call("nope", "{}"), UnknownTool, "unknown_tool"),
         (lambda: m.add("x", expires_days=-1), InvalidInput, "invalid_input"),

@@ -106,7 +106,6 @@ fn a_list_from_the_index_is_the_whole_files() {
     let asks = [
         options(Some(5), None, false, false),
         options(Some(1), None, false, false),
-        options(Some(0), None, false, false),
         options(Some(40), None, false, false),
         options(Some(40), None, true, false),
         options(Some(3), Some(MemoryType::Preference), false, false),
@@ -127,6 +126,21 @@ fn a_list_from_the_index_is_the_whole_files() {
             assert_eq!(memories_read(&cold), 0, "{ask:?}");
             s = cold;
         }
+    }
+
+    // A limit of 0 is refused on both paths, as search refuses it.
+    let zero = options(Some(0), None, false, false);
+    for path in ["index", "file"] {
+        let mut service = reopen(s);
+        if path == "file" {
+            service.list(&alice(), &Default::default()).unwrap();
+        }
+        let refused = service.list(&alice(), &zero);
+        assert!(
+            matches!(&refused, Err(Error::InvalidInput(m)) if m.contains("limit is 0")),
+            "{path}: {refused:?}"
+        );
+        s = service;
     }
 
     // What the lists say (not only the same on both paths).

@@ -1,13 +1,14 @@
 //! The Model Context Protocol surface, with the official Rust SDK (`rmcp`): the memory as
 //! tools an agent app's model can call. `tools` defines them and renders their answers;
 //! this file is the handler; `http` serves it over streamable HTTP behind tokens, and
-//! [`serve_stdio`] over stdin and stdout, as desktop apps launch a server.
+//! [`serve_stdio`] over stdin and stdout (read by `stdio`), as desktop apps launch a server.
 //!
 //! Who the caller is never comes from the model: on stdio it is fixed by the flags (or
 //! `ASH_USER_ID` / `ASH_CHAT_ID`) of the process the app launched; over HTTP it is the
 //! caller of the bearer token, checked on every request.
 
 mod http;
+mod stdio;
 mod tools;
 
 use std::sync::Arc;
@@ -109,8 +110,9 @@ pub fn serve_stdio(builder: MemoryStoreBuilder, caller: Caller) -> Result<()> {
         .context("starting the MCP runtime")?;
     let served = runtime.block_on(async move {
         let tools = MemoryTools::new(worker, Some(caller)).await?;
+        let (read, write) = rmcp::transport::stdio_pipes();
         let running = tools
-            .serve(rmcp::transport::stdio_pipes())
+            .serve(stdio::Stdio::new(read, write))
             .await
             .context("starting MCP on stdio")?;
         let reason = running.waiting().await.context("serving MCP on stdio")?;

@@ -176,8 +176,9 @@ impl Call {
             },
             "list_memories" => {
                 let a: ListArgs = args(name, arguments)?;
+                // (A limit of 0 goes on to the policy, which refuses it as `list` does.)
                 Call::List {
-                    limit: a.limit.unwrap_or(DEFAULT_LIST).clamp(1, MAX_LIST),
+                    limit: a.limit.unwrap_or(DEFAULT_LIST).min(MAX_LIST),
                     include_expired: a.include_expired,
                 }
             }
