@@ -66,6 +66,28 @@ pub(crate) fn open_append(path: &Path) -> std::io::Result<File> {
     OpenOptions::new().create(true).append(true).mode(FILE_MODE).open(path)
 }
 
+/// Replaces a small file whole: a temporary file beside it, flushed, renamed over it. A
+/// crash leaves the old bytes or the new ones; the caller flushes the folder if the rename
+/// itself must survive a power cut.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let written = (|| {
+        let mut f = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .mode(FILE_MODE)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_data()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// Mixes the parts of a generation into one number (splitmix64's finalizer): any change
 /// of a part changes the result.
 fn mix(parts: &[u64]) -> u64 {
@@ -126,22 +148,7 @@ impl FileStore {
     pub(crate) fn new_token(&self, c: Collection) -> Result<(), FileError> {
         let path = self.token_path(c);
         let token = uuid::Uuid::new_v4().as_u64_pair().0;
-        let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-        let written = (|| {
-            let mut f = OpenOptions::new()
-                .create(true)
-                .write(true)
-                .truncate(true)
-                .mode(FILE_MODE)
-                .open(&tmp)?;
-            f.write_all(token.to_string().as_bytes())?;
-            f.sync_data()?;
-            std::fs::rename(&tmp, &path)
-        })();
-        written.map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io_error(&path, e)
-        })
+        write_atomically(&path, token.to_string().as_bytes()).map_err(|e| io_error(&path, e))
     }
 
     /// The generation: the random token, the inode and the device. The token changes at

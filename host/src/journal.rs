@@ -15,14 +15,13 @@
 //! its steps can be done again), and every rewrite of an entry is atomic.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::fault;
-use crate::files::{Collection, FILE_MODE, FileError, FileState, io_error};
+use crate::files::{Collection, FILE_MODE, FileError, FileState, io_error, write_atomically};
 
 /// What the journal holds while a call is writing.
 #[derive(Debug, Serialize, Deserialize)]
@@ -136,29 +135,14 @@ impl Journal {
     ) -> Result<(), FileError> {
         let text = entry_text(states, replace, rolling_back);
         let path = self.path.clone();
-        let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
         fault::point("journal:record").map_err(|e| io_error(&path, e))?;
-        let written = (|| {
-            let mut f = OpenOptions::new()
-                .create(true)
-                .write(true)
-                .truncate(true)
-                .mode(FILE_MODE)
-                .open(&tmp)?;
-            f.write_all(text.as_bytes())?;
-            f.sync_data()?;
-            std::fs::rename(&tmp, &path)?;
-            match path.parent() {
-                Some(dir) => File::open(dir)?.sync_all(),
-                None => Ok(()),
-            }
-        })();
+        let written = write_atomically(&path, text.as_bytes()).and_then(|()| match path.parent() {
+            Some(dir) => File::open(dir)?.sync_all(),
+            None => Ok(()),
+        });
         // The handle held may be of the file just replaced.
         self.file = None;
-        written.map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io_error(&path, e)
-        })?;
+        written.map_err(|e| io_error(&path, e))?;
         self.active = true;
         Ok(())
     }

@@ -20,19 +20,10 @@ const COMMIT: &str = "Fixed the login bug in commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f
 
 /// Every byte under the home, index included, as text.
 fn everything(ctx: &Ctx) -> String {
-    let mut all = String::new();
-    let mut stack = vec![ctx.home().to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("readable home") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                all.push_str(&String::from_utf8_lossy(&std::fs::read(&path).expect("readable file")));
-            }
-        }
-    }
-    all
+    ctx.every_file()
+        .iter()
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+        .collect()
 }
 
 #[test]
