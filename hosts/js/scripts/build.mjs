@@ -28,23 +28,26 @@ const jcoPackage = JSON.parse(fs.readFileSync(path.join(jcoDir, "package.json"),
 const jcoVersion = jcoPackage.version;
 const jcoBin = path.join(jcoDir, jcoPackage.bin.jco);
 
-fs.rmSync(out, { recursive: true, force: true });
-fs.mkdirSync(out, { recursive: true });
+// Everything is built in a fresh folder beside generated/ and swapped in whole at the end, so
+// that a build killed halfway, or two builds at once, never leave a half-written generated/.
+const staging = fs.mkdtempSync(path.join(root, ".generated-"));
+fs.chmodSync(staging, 0o755);
+process.on("exit", () => fs.rmSync(staging, { recursive: true, force: true }));
 const run = spawnSync(
   process.execPath,
-  [jcoBin, "transpile", input, "-o", out, "--name", "policy", "--instantiation", "sync", "--quiet"],
+  [jcoBin, "transpile", input, "-o", staging, "--name", "policy", "--instantiation", "sync", "--quiet"],
   { stdio: "inherit" },
 );
 if (run.status !== 0) {
   console.error("jco transpile failed");
   process.exit(run.status ?? 1);
 }
-fs.writeFileSync(path.join(out, "ash_memory_policy.wasm"), bytes);
+fs.writeFileSync(path.join(staging, "ash_memory_policy.wasm"), bytes);
 
 // jco 1.35 declares an export named after a reserved word (`delete`) as a bare
 // `function _delete(...)` in the .d.ts, which TypeScript refuses outside `declare`
 // (TS1046) unless the user's project skips library checks; the public types import these.
-const interfaces = path.join(out, "interfaces");
+const interfaces = path.join(staging, "interfaces");
 for (const name of fs.readdirSync(interfaces)) {
   const file = path.join(interfaces, name);
   const text = fs.readFileSync(file, "utf8");
@@ -66,7 +69,12 @@ const copies = [
 ];
 fs.mkdirSync(path.join(modelDir, "transformer"), { recursive: true });
 for (const [from, name] of copies) {
-  if (fs.existsSync(from)) fs.copyFileSync(from, path.join(modelDir, name));
+  if (fs.existsSync(from)) {
+    // Copied under a private name and renamed, so that a reader never sees half a model.
+    const partial = path.join(modelDir, `${name}.${process.pid}.partial`);
+    fs.copyFileSync(from, partial);
+    fs.renameSync(partial, path.join(modelDir, name));
+  }
   else if (!fs.existsSync(path.join(modelDir, name))) {
     console.error(`no ${from}: build from the ash-memory repository (cargo build writes the encoder)`);
     process.exit(1);
@@ -74,8 +82,8 @@ for (const [from, name] of copies) {
 }
 
 const files = {};
-for (const name of fs.readdirSync(out).sort()) {
-  if (name.endsWith(".wasm") || name.endsWith(".js")) files[name] = sha256(fs.readFileSync(path.join(out, name)));
+for (const name of fs.readdirSync(staging).sort()) {
+  if (name.endsWith(".wasm") || name.endsWith(".js")) files[name] = sha256(fs.readFileSync(path.join(staging, name)));
 }
 const info = {
   component: "ash_memory_policy.wasm",
@@ -84,5 +92,23 @@ const info = {
   jco: jcoVersion,
   files,
 };
-fs.writeFileSync(path.join(out, "build-info.json"), JSON.stringify(info, null, 2) + "\n");
+fs.writeFileSync(path.join(staging, "build-info.json"), JSON.stringify(info, null, 2) + "\n");
+// A directory cannot be renamed over a full one: the old generated/ steps aside first. When
+// another build swaps its own in between the two renames, this one steps that aside in turn.
+const retired = `${staging}.old`;
+for (let attempt = 1; ; attempt++) {
+  try {
+    fs.renameSync(out, retired);
+  } catch (error) {
+    if (error.code !== "ENOENT") throw error;
+  }
+  try {
+    fs.renameSync(staging, out);
+    break;
+  } catch (error) {
+    if (!["ENOTEMPTY", "EEXIST"].includes(error.code) || attempt === 5) throw error;
+    fs.rmSync(retired, { recursive: true, force: true });
+  }
+}
+fs.rmSync(retired, { recursive: true, force: true });
 console.log(`built generated/ from ${input} (sha256 ${info.sha256})`);
