@@ -3,7 +3,7 @@
 
 use ash_memory::{Caller, MemoryStore, NewMemory, SearchQuery};
 
-use crate::http_server::{Server, chat, embeddings};
+use crate::support::http_server::{Server, chat, embeddings};
 
 /// Opens a store whose embedder and language model are the loopback stand-ins, adds two
 /// memories (the language model is asked what the second is to the first, and says it is
@@ -24,7 +24,7 @@ fn add_and_search_over_http() {
     )
     .unwrap();
     let mut store = MemoryStore::builder(dir.path())
-        .cache_dir(Some(crate::ctx::cache_dir().to_owned()))
+        .cache_dir(Some(crate::support::ctx::cache_dir().to_owned()))
         .open()
         .unwrap();
     let me = Caller::user("u");

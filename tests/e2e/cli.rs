@@ -1,6 +1,6 @@
 //! The command-line contract: flags, environment, output formats, errors.
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 #[test]
 fn every_command_speaks_json() {

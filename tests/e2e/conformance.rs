@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 /// The scenario files, in name order.
 pub(crate) fn scenarios() -> Vec<PathBuf> {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 const NOTES: [&str; 4] = [
     "I prefer tea over coffee",

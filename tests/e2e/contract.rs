@@ -7,7 +7,7 @@ use ash_memory::{
     SearchQuery,
 };
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 fn open(ctx: &Ctx) -> MemoryStore {
     MemoryStore::builder(ctx.home()).open().expect("open the home")
@@ -15,7 +15,7 @@ fn open(ctx: &Ctx) -> MemoryStore {
 
 #[test]
 fn each_interface_reports_what_failed_with_its_payload_and_kind() {
-    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
     let ctx = Ctx::new();
@@ -140,7 +140,7 @@ fn each_interface_reports_what_failed_with_its_payload_and_kind() {
 
 #[test]
 fn history_shows_when_and_why_an_archived_link_left() {
-    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
     let ctx = Ctx::new();

@@ -12,7 +12,7 @@ use std::os::unix::process::ExitStatusExt;
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 const NOW: &str = "2026-03-01T12:00:00Z";
 const LATER: &str = "2026-06-01T12:00:00Z";
@@ -215,7 +215,7 @@ fn person_named(ctx: &Ctx, name: &str) -> bool {
 
 #[test]
 fn crash_during_add() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let n = crash_everywhere(
@@ -228,7 +228,7 @@ fn crash_during_add() {
 
 #[test]
 fn crash_during_a_superseding_add() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let n = crash_everywhere(
@@ -250,7 +250,7 @@ fn crash_during_a_superseding_add() {
 
 #[test]
 fn crash_during_an_add_with_a_new_person() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let n = crash_everywhere(
@@ -267,7 +267,7 @@ fn crash_during_an_add_with_a_new_person() {
 
 #[test]
 fn crash_during_a_turn() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let n = crash_everywhere(
@@ -294,7 +294,7 @@ fn crash_during_a_turn() {
 
 #[test]
 fn crash_during_delete() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let peanuts = |ctx: &Ctx| -> String {
@@ -326,7 +326,7 @@ fn crash_during_delete() {
 
 #[test]
 fn crash_during_gc() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     // At LATER the event has decayed and Lisbon (superseded by Porto) is archived.
@@ -347,7 +347,7 @@ fn crash_during_gc() {
 
 #[test]
 fn crash_during_merge() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let n = crash_everywhere(
@@ -379,7 +379,7 @@ fn crash_during_merge() {
 
 #[test]
 fn crash_during_rebuild() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     // Before: a home whose index is gone. Whole: an index that holds every live memory
@@ -409,7 +409,7 @@ fn crash_during_rebuild() {
 
 #[test]
 fn crash_during_forget() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let n = crash_everywhere(
@@ -429,7 +429,7 @@ fn crash_during_forget() {
 
 #[test]
 fn crash_during_import() {
-    if crate::ctx::files_only("kills the process between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills the process between two writes to the home's files") {
         return;
     }
     let facts = [

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 #[test]
 fn told_facts_fade_in_rank_but_stay_and_extracted_ones_decay_away() {
@@ -69,7 +69,7 @@ fn told_facts_fade_in_rank_but_stay_and_extracted_ones_decay_away() {
 
 #[test]
 fn unrecalled_facts_decay_and_gc_archives_them_unless_recalled_or_confirmed() {
-    if crate::ctx::files_only("rewrites memories.jsonl by hand") {
+    if crate::support::ctx::files_only("rewrites memories.jsonl by hand") {
         return;
     }
     let ctx = Ctx::new();

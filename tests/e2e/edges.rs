@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use crate::ctx::Ctx;
-use crate::server::Server;
+use crate::support::ctx::Ctx;
+use crate::support::server::Server;
 
 #[test]
 fn a_limit_of_zero_is_refused_by_search_list_and_the_server_alike() {
@@ -107,7 +107,7 @@ fn a_person_name_has_a_bound() {
 
 #[test]
 fn a_huge_hand_written_record_is_quarantined_not_loaded() {
-    if crate::ctx::files_only("it writes memories.jsonl by hand") {
+    if crate::support::ctx::files_only("it writes memories.jsonl by hand") {
         return;
     }
     let ctx = Ctx::new();
@@ -126,7 +126,7 @@ fn a_huge_hand_written_record_is_quarantined_not_loaded() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stdout.len() < 10_000, "the huge record was printed");
     let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(crate::ctx::contents(&listed), ["I prefer dark mode"]);
+    assert_eq!(crate::support::ctx::contents(&listed), ["I prefer dark mode"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("quarantined a line of 5243") && stderr.contains("at most 1 MiB"),

@@ -1,8 +1,8 @@
 //! The OpenAI-compatible embedder against a real `/v1/embeddings` server on loopback.
 
-use crate::ctx::Ctx;
-use crate::fixtures::free_port;
-use crate::http_server::{Server, embeddings};
+use crate::support::ctx::Ctx;
+use crate::support::fixtures::free_port;
+use crate::support::http_server::{Server, embeddings};
 
 fn config(base_url: &str) -> String {
     format!(

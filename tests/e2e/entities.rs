@@ -1,7 +1,7 @@
 //! Entities: dates, addresses, URLs, mentions, tags and names found in memories by the
 //! component's rules, kept in the JSONL, and used as a fourth list in search fusion.
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 #[test]
 fn a_query_naming_an_entity_finds_the_memories_that_hold_it() {

@@ -1,10 +1,10 @@
 //! Knowledge evolution: supersession, history, GC, TTL decay, eviction, compaction.
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 #[test]
 fn red_then_blue_recalls_blue_keeps_red_auditable_and_gc_archives_red() {
-    if crate::ctx::files_only("reads memories.jsonl and archive.jsonl themselves") {
+    if crate::support::ctx::files_only("reads memories.jsonl and archive.jsonl themselves") {
         return;
     }
     let ctx = Ctx::new();

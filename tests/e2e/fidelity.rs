@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 fn people(ctx: &Ctx, user: &str) -> Vec<Value> {
     ctx.json(&["--user", user, "people", "list"])

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 /// Alice's memories about Sarah: her introduction, one fact, one shared in a chat, one
 /// deleted (so in the archive), and one about Sarah and Tom; Bob's own Sarah.
@@ -122,7 +122,7 @@ fn forgetting_a_person_archives_what_was_about_them_alone_and_unlinks_the_rest()
 
 #[test]
 fn a_purge_leaves_nothing_about_them_alone_on_disk_and_others_cannot_forget_for_you() {
-    if crate::ctx::files_only("reads every byte under the home") {
+    if crate::support::ctx::files_only("reads every byte under the home") {
         return;
     }
     let (ctx, sarah) = home();
@@ -178,7 +178,7 @@ fn holding(ctx: &Ctx, word: &str) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn a_purge_leaves_their_name_in_no_file_of_the_home() {
-    if crate::ctx::files_only("reads every byte under the home, the index included") {
+    if crate::support::ctx::files_only("reads every byte under the home, the index included") {
         return;
     }
     let ctx = Ctx::new();

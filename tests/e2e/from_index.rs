@@ -6,7 +6,7 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents, files_only};
+use crate::support::ctx::{Ctx, contents, files_only};
 
 const NOTES: [&str; 4] = [
     "I live in Porto near the river",

@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use crate::ctx::{Ctx, files_only};
 use crate::from_index::{memories_reads, run_logged};
+use crate::support::ctx::{Ctx, files_only};
 
 const CONTEXT_FROM_INDEX: &str = "context: answered from the index";
 const PROFILE_FROM_INDEX: &str = "profile: read from the index";

@@ -5,8 +5,8 @@
 
 use serde_json::{Value, json};
 
-use crate::ctx::{Ctx, contents, files_only};
 use crate::from_index::{memories_reads, run_logged};
+use crate::support::ctx::{Ctx, contents, files_only};
 
 const LIST_FROM_INDEX: &str = "list: read from the index";
 

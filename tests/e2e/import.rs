@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents};
-use crate::http_server::{Server, chat};
+use crate::support::ctx::{Ctx, contents};
+use crate::support::http_server::{Server, chat};
 
 /// Files of facts, in a folder of their own (the home's parent is shared by every test).
 struct Files(tempfile::TempDir);
@@ -38,7 +38,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 
 #[test]
 fn a_text_file_is_imported_with_supersession_and_a_second_run_stores_nothing() {
-    if crate::ctx::files_only("reads memories.jsonl itself") {
+    if crate::support::ctx::files_only("reads memories.jsonl itself") {
         return;
     }
     let ctx = Ctx::new();

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use crate::ctx::Ctx;
-use crate::fixtures::free_port;
-use crate::http_server::{Reply, Server, chat};
+use crate::support::ctx::Ctx;
+use crate::support::fixtures::free_port;
+use crate::support::http_server::{Reply, Server, chat};
 
 const KEY: &str = "sk-test-0123456789abcdefKEY";
 

@@ -3,10 +3,7 @@
 //! embedded model. One test binary; `ctx`, `fixtures`, `http_server` and `server` are the
 //! shared helpers.
 
-mod ctx;
-mod fixtures;
-mod http_server;
-mod server;
+mod support;
 
 mod async_host;
 mod cli;

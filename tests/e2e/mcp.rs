@@ -10,9 +10,9 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use crate::ctx::{Ctx, cache_dir};
-use crate::fixtures::free_port;
-use crate::server::{Server, issue_token};
+use crate::support::ctx::{Ctx, cache_dir};
+use crate::support::fixtures::free_port;
+use crate::support::server::{Server, issue_token};
 
 /// A Python with `tests/mcp/requirements.txt` installed, made on first use.
 fn python() -> &'static Path {
@@ -82,7 +82,7 @@ fn texts(report: &Value) -> Vec<(String, bool)> {
 
 #[test]
 fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
-    if crate::ctx::files_only("the MCP client starts the server with an environment of its own") {
+    if crate::support::ctx::files_only("the MCP client starts the server with an environment of its own") {
         return;
     }
     let ctx = Ctx::new();

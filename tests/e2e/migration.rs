@@ -7,7 +7,7 @@ use std::path::Path;
 use ash_memory::{Embedder, TransformerEmbedder};
 use serde_json::{Value, json};
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 /// Seed 002's tables as its models define them (after its migrations 002 to 004: chats,
 /// supersession, a JSON list of subjects), and the sqlite-vec table beside them.
@@ -172,7 +172,7 @@ fn quarantined(ctx: &Ctx) -> Vec<Value> {
 
 #[test]
 fn a_legacy_store_is_migrated_on_first_open_and_kept_untouched() {
-    if crate::ctx::files_only("migrates a legacy store into the home's files") {
+    if crate::support::ctx::files_only("migrates a legacy store into the home's files") {
         return;
     }
     let ctx = Ctx::new();
@@ -356,7 +356,7 @@ fn migrate_from_reads_a_store_of_another_dimension_once() {
 
 #[test]
 fn a_migration_killed_at_any_write_finishes_at_the_next_open() {
-    if crate::ctx::files_only("migrates a legacy store into the home's files") {
+    if crate::support::ctx::files_only("migrates a legacy store into the home's files") {
         return;
     }
     let base = Ctx::new();

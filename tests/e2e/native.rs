@@ -9,7 +9,7 @@ use ash_memory::native::policy;
 use ash_memory::{Caller, Clock, Ids, MemoryStore, NewMemory, NewPerson, SearchQuery};
 use chrono::{TimeDelta, TimeZone, Utc};
 
-use crate::ctx::{Ctx, cache_dir};
+use crate::support::ctx::{Ctx, cache_dir};
 
 /// The home's JSONL files by path within the home.
 fn collections(ctx: &Ctx) -> Vec<(PathBuf, String)> {
@@ -25,7 +25,7 @@ fn collections(ctx: &Ctx) -> Vec<(PathBuf, String)> {
 
 #[test]
 fn the_native_policy_answers_and_writes_as_the_component_does() {
-    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
     let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents, files_only};
+use crate::support::ctx::{Ctx, contents, files_only};
 
 /// Alice's memories about kayaks, among 1,500 others; bob has 200 short ones.
 const KAYAKS: [&str; 3] = [

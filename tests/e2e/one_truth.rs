@@ -6,8 +6,8 @@
 use ash_memory::{Caller, MemoryStore, NewMemory};
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents};
-use crate::http_server::{Server, chat};
+use crate::support::ctx::{Ctx, contents};
+use crate::support::http_server::{Server, chat};
 
 const T0: &str = "2026-03-04T10:00:00Z";
 
@@ -286,7 +286,7 @@ fn print(title: &str, table: &[[u32; 3]; 4]) {
 /// with the pair's label. Print the tables with `cargo test --test e2e held_out -- --nocapture`.
 #[test]
 fn held_out_pairs_end_to_end() {
-    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
     let pairs = held_out();

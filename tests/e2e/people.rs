@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 fn people(ctx: &Ctx, user: &str) -> Vec<Value> {
     ctx.json(&["--user", user, "people", "list"])
@@ -182,7 +182,7 @@ fn the_graph_follows_one_hop_and_an_unknown_person_gives_a_notice() {
 
 #[test]
 fn people_merge_relinks_memories() {
-    if crate::ctx::files_only("reads memories.jsonl itself") {
+    if crate::support::ctx::files_only("reads memories.jsonl itself") {
         return;
     }
     let ctx = Ctx::new();

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::ctx::{Ctx, cache_dir};
+use crate::support::ctx::{Ctx, cache_dir};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 const ALICE: [&str; 4] = ["--user", "alice", "--chat", "family"];
 

@@ -16,9 +16,9 @@ use std::time::Duration;
 use ash_memory_test_support::postgres::{self, PgServer};
 use serde_json::{Value, json};
 
-use crate::ctx::Ctx;
 use crate::portability::{as_alice, export};
-use crate::server::{Server, contents};
+use crate::support::ctx::Ctx;
+use crate::support::server::{Server, contents};
 
 fn pg() -> Option<&'static PgServer> {
     postgres::server()
@@ -112,13 +112,13 @@ fn a_home_on_postgres_keeps_nothing_of_its_memory_on_disk() {
 }
 
 /// Adds a memory through a server for `user`, returning its id.
-fn add(client: &mut crate::server::Client, user: &str, content: &str) -> String {
+fn add(client: &mut crate::support::server::Client, user: &str, content: &str) -> String {
     let added = client.ok("memory.add", json!({"user_id": user, "content": content}));
     added["memories"][0]["id"].as_str().expect("an id").to_owned()
 }
 
 /// Every id `user` has, superseded ones included, as one server sees them.
-fn ids(client: &mut crate::server::Client, user: &str) -> BTreeSet<String> {
+fn ids(client: &mut crate::support::server::Client, user: &str) -> BTreeSet<String> {
     let listed = client.ok(
         "memory.list",
         json!({"user_id": user, "limit": 10000, "include_superseded": true}),

@@ -5,7 +5,7 @@
 
 use ash_memory_test_support::postgres;
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 /// Puts a namespace's index back the way layout 1 kept it: one `entries` table with the
 /// vectors in it, a `bigserial` order, and the HNSW index on `entries`.
@@ -153,7 +153,7 @@ fn a_namespace_of_layout_4_is_rebuilt_with_made_moments() {
         ],
     );
     assert_eq!(
-        crate::ctx::contents(&listed),
+        crate::support::ctx::contents(&listed),
         ["I like green tea", "I was born in Porto"]
     );
     assert!(!log.contains("list: read from the index"), "no index yet: {log}");

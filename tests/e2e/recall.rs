@@ -1,6 +1,6 @@
 //! Remembering and recalling: semantic search, typing, expiry.
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 #[test]
 fn allergy_is_the_top_hit_for_what_to_avoid_eating() {

@@ -6,7 +6,7 @@ use std::os::unix::process::ExitStatusExt;
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 fn finding<'a>(doctor: &'a Value, check: &str) -> &'a Value {
     doctor["findings"]
@@ -19,7 +19,7 @@ fn finding<'a>(doctor: &'a Value, check: &str) -> &'a Value {
 
 #[test]
 fn a_home_copied_while_a_call_was_writing_is_rolled_back_in_the_copy() {
-    if crate::ctx::files_only("kills a call between two writes to the home's files") {
+    if crate::support::ctx::files_only("kills a call between two writes to the home's files") {
         return;
     }
     let ctx = Ctx::new();
@@ -49,7 +49,7 @@ fn a_home_copied_while_a_call_was_writing_is_rolled_back_in_the_copy() {
 
 #[test]
 fn a_tampered_journal_cannot_make_recovery_touch_other_files() {
-    if crate::ctx::files_only("writes the files backend's journal by hand") {
+    if crate::support::ctx::files_only("writes the files backend's journal by hand") {
         return;
     }
     let ctx = Ctx::new();
@@ -75,7 +75,7 @@ fn a_tampered_journal_cannot_make_recovery_touch_other_files() {
 
 #[test]
 fn a_removal_line_with_a_stamp_that_is_no_time_is_quarantined_not_obeyed() {
-    if crate::ctx::files_only("writes memories.jsonl by hand") {
+    if crate::support::ctx::files_only("writes memories.jsonl by hand") {
         return;
     }
     let ctx = Ctx::new();
@@ -94,7 +94,7 @@ fn a_removal_line_with_a_stamp_that_is_no_time_is_quarantined_not_obeyed() {
 
 #[test]
 fn doctor_finds_a_memory_removed_without_its_copy_and_a_copy_of_a_live_memory() {
-    if crate::ctx::files_only("writes memories.jsonl and archive.jsonl by hand") {
+    if crate::support::ctx::files_only("writes memories.jsonl and archive.jsonl by hand") {
         return;
     }
     let ctx = Ctx::new();

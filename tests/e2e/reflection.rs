@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 
-use crate::ctx::Ctx;
-use crate::http_server::{Reply, Server, chat};
+use crate::support::ctx::Ctx;
+use crate::support::http_server::{Reply, Server, chat};
 
 const KEY: &str = "sk-test-0123456789abcdefKEY";
 
@@ -27,7 +27,7 @@ fn on(ctx: &Ctx, now: &str, args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn reflect_asks_the_model_once_a_week_and_the_context_shows_it() {
-    if crate::ctx::files_only("reads memories.jsonl itself") {
+    if crate::support::ctx::files_only("reads memories.jsonl itself") {
         return;
     }
     // The model answers what the test says: a summary, or a secret it must not keep.
@@ -120,14 +120,14 @@ fn without_a_model_reflect_says_so_and_writes_nothing() {
 
 #[test]
 fn the_server_writes_a_users_reflection_when_one_is_due() {
-    if crate::ctx::files_only("writes config.toml itself") {
+    if crate::support::ctx::files_only("writes config.toml itself") {
         return;
     }
     let llm = Server::start(|_| chat("The user spent the week on music and travel plans."));
     let ctx = with_llm(&llm).env("ASH_NOW", "2026-03-01T12:00:00Z");
     let config = std::fs::read_to_string(ctx.home().join("config.toml")).unwrap();
     ctx.config(&format!("{config}\n[memory]\nreflection_check_minutes = 0\n"));
-    let server = crate::server::Server::start(&ctx, &[]);
+    let server = crate::support::server::Server::start(&ctx, &[]);
     let mut rpc = server.client();
     for fact in [
         "I started learning the cello",

@@ -2,8 +2,8 @@
 
 use ash_memory::{Caller, Error, Limits, ListOptions, MemoryStore, NewMemory, POLICY_COMPONENT};
 
-use crate::ctx::Ctx;
-use crate::fixtures::hostile_component;
+use crate::support::ctx::Ctx;
+use crate::support::fixtures::hostile_component;
 
 #[test]
 fn the_component_imports_only_ash_memory_interfaces() {

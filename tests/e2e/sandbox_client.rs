@@ -8,9 +8,9 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-use crate::ctx::Ctx;
-use crate::fixtures::free_port;
-use crate::server::{Client, Server, contents, issue_token};
+use crate::support::ctx::Ctx;
+use crate::support::fixtures::free_port;
+use crate::support::server::{Client, Server, contents, issue_token};
 
 /// `ash-sb`, built beside `ash-memory` by `cargo test --workspace` (it is its own crate,
 /// so that sandboxes can install it without wasmtime).

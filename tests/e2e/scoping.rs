@@ -1,10 +1,10 @@
 //! Personal and group scope, on every path, and secrets.
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 #[test]
 fn personal_memories_stay_with_their_owner() {
-    if crate::ctx::files_only("reads memories.jsonl itself") {
+    if crate::support::ctx::files_only("reads memories.jsonl itself") {
         return;
     }
     let ctx = Ctx::new();

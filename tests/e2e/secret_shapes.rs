@@ -3,7 +3,7 @@
 //! --context`, and redacted from conversation turns; an order number that passes the card
 //! check and a commit hash in a sentence are stored.
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 /// AWS's documented example key, split so that secret scanners do not take it for a leak.
 const BARE_KEY: &str = concat!("wJalrXUtnFEMI/K7MDENG", "/bPxRfiCYEXAMPLEKEY");
@@ -64,7 +64,7 @@ fn bare_encoded_and_folded_keys_are_refused_as_a_context() {
 
 #[test]
 fn bare_encoded_and_folded_keys_are_redacted_from_turns() {
-    if crate::ctx::files_only("reads every byte under the home") {
+    if crate::support::ctx::files_only("reads every byte under the home") {
         return;
     }
     let ctx = Ctx::new();

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::ctx::Ctx;
-use crate::fixtures::free_port;
-use crate::server::{Client, Server, contents, issue_token};
+use crate::support::ctx::Ctx;
+use crate::support::fixtures::free_port;
+use crate::support::server::{Client, Server, contents, issue_token};
 
 #[test]
 fn the_seed_methods_work_over_the_socket_and_the_server_sees_cli_writes() {

@@ -1,10 +1,10 @@
 //! `stats`: what a home holds, through the CLI, the real component, files and index.
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 #[test]
 fn stats_count_what_the_home_holds_and_tell_the_index_state() {
-    if crate::ctx::files_only("writes bad lines into the home's files") {
+    if crate::support::ctx::files_only("writes bad lines into the home's files") {
         return;
     }
     let ctx = Ctx::new();

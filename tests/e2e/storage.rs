@@ -4,7 +4,7 @@ use base64::Engine as _;
 
 use ash_memory::{Embedder, TransformerEmbedder};
 
-use crate::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents};
 
 /// Seed 000's memory fields, all present on every line.
 const SEED_FIELDS: &[&str] = &[
@@ -67,7 +67,7 @@ fn the_jsonl_line_has_the_seed_fields_and_the_right_embedding() {
 
 #[test]
 fn search_is_the_same_after_the_index_is_deleted_or_overwritten() {
-    if crate::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -114,7 +114,7 @@ fn search_is_the_same_after_the_index_is_deleted_or_overwritten() {
 
 #[test]
 fn corrupt_lines_are_quarantined_and_the_rest_still_loads() {
-    if crate::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -174,7 +174,7 @@ fn two_processes_adding_at_once_lose_nothing() {
 
 #[test]
 fn a_delete_appends_one_removal_line_and_gc_folds_it_away() {
-    if crate::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its lines, quarantine files and index file") {
         return;
     }
     let ctx = Ctx::new().env("ASH_NOW", "2026-03-01T12:00:00Z");

@@ -4,7 +4,7 @@
 
 use base64::Engine as _;
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 const STATIC: &str = "[embedder]\nprovider = \"static\"\n";
 const MODEL: &str = "all-minilm-l6-v2-int8";

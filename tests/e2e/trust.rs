@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::ctx::{Ctx, contents};
-use crate::http_server::{Reply, Server, chat};
+use crate::support::ctx::{Ctx, contents};
+use crate::support::http_server::{Reply, Server, chat};
 
 fn ids(v: &Value) -> Vec<String> {
     v.as_array()
@@ -174,7 +174,7 @@ fn a_hostile_embedder_cannot_poison_the_index() {
 /// Defect 3: an append after a last line without its newline does not glue onto it.
 #[test]
 fn an_add_after_an_unterminated_line_keeps_both() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -195,7 +195,7 @@ fn an_add_after_an_unterminated_line_keeps_both() {
 /// a record by id) are replayed before the next answer.
 #[test]
 fn the_index_catches_up_with_lines_it_never_saw() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -241,7 +241,7 @@ fn the_index_catches_up_with_lines_it_never_saw() {
 /// leaves files and index in agreement after the next command.
 #[test]
 fn a_kill_between_file_and_index_leaves_them_in_agreement() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -328,7 +328,7 @@ fn timestamps_out_of_range_are_refused() {
 /// stdout is a clean error after the work, not a panic.
 #[test]
 fn a_failed_add_leaves_the_collections_as_they_were() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -436,7 +436,7 @@ fn secrets_are_refused_wherever_they_are_written() {
 /// by someone else is a clean, bounded error.
 #[test]
 fn a_slow_service_does_not_stall_other_callers() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let gate = Arc::new((Mutex::new(false), Condvar::new()));
@@ -504,7 +504,7 @@ fn a_slow_service_does_not_stall_other_callers() {
 /// Defect 11: the smaller ones.
 #[test]
 fn search_limits_escapes_newer_records_and_bad_bytes() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -557,7 +557,7 @@ fn search_limits_escapes_newer_records_and_bad_bytes() {
 /// home that is a file says so once; an oversized HTTP answer is refused unread.
 #[test]
 fn modes_cache_integrity_and_clean_errors() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let ctx = Ctx::new();
@@ -642,7 +642,7 @@ fn short_ids_are_unique_prefixes_within_the_callers_scope() {
 /// `doctor` reports in words and JSON, and `--fix` mends what is safe.
 #[test]
 fn doctor_finds_and_fixes() {
-    if crate::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
+    if crate::support::ctx::files_only("tests the files backend itself: its journal, locks, modes and index file") {
         return;
     }
     let ctx = Ctx::new();

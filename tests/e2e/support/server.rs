@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 pub struct Server {
     child: Option<Child>,

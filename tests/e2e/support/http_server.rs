@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::fixtures::hash_embedding;
+use crate::support::fixtures::hash_embedding;
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
