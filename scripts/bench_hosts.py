@@ -6,7 +6,7 @@ through the Rust host (`ash-memory bench --workload`), the JavaScript host
 (`node hosts/js/bench/workload.mjs`) and the Python host (`python -m ash_memory.bench`),
 and prints their figures with the ratio of each to Rust.
 
-    cargo build --release -p ash-memory
+    cargo build --release -p ash-memory-cli
     (cd hosts/js && npm install && npm run build)
     python3 -m venv target/tmp/hosts-venv && target/tmp/hosts-venv/bin/pip install ./hosts/python
     scripts/bench_hosts.py --memories 1000 --python target/tmp/hosts-venv/bin/python

@@ -10,7 +10,6 @@ use std::time::Duration;
 use crate::embedder::{self, Embedder, OpenAiEmbedder};
 use crate::http::HttpClient;
 use crate::llm::{Llm, NoLlm, OpenAiLlm};
-use crate::sandbox::Limits;
 
 /// Retries after a 429 or 5xx answer, with exponential backoff from 250 ms.
 const HTTP_RETRIES: u32 = 2;
@@ -143,8 +142,8 @@ pub struct MemoryConfig {
     /// The least confidence a language model's fact needs to be stored, from 0 to 1
     /// (default 0.7).
     pub extraction_confidence_threshold: Option<f32>,
-    /// Cosine similarity for supersession candidates (default: the embedder's, 0.6 for
-    /// the embedded model, 0.75 for HTTP services).
+    /// Cosine similarity for supersession candidates (default: the embedder's: 0.5 for
+    /// the embedded transformer, 0.6 for the static model, 0.75 for HTTP services).
     pub supersession_threshold: Option<f32>,
     /// Whether `gc` archives decayed facts the user told, not only extracted ones
     /// (default false).
@@ -308,5 +307,30 @@ impl Config {
             fuel_per_call: self.sandbox.fuel_per_call.unwrap_or(default.fuel_per_call),
             memory_limit_mib: self.sandbox.memory_limit_mib.unwrap_or(default.memory_limit_mib),
         }
+    }
+}
+
+/// What one call into the component may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Fuel per call; one unit is roughly one WebAssembly instruction. The default is
+    /// about ten seconds of work: enough for `rebuild-index` over 100,000 memories, not for
+    /// a loop that never ends (docs/performance.md has the measurement).
+    pub fuel_per_call: u64,
+    /// The most linear memory the component may have, in MiB.
+    pub memory_limit_mib: u64,
+}
+
+impl Limits {
+    /// The limits when nothing says otherwise (`[sandbox]` in `config.toml`).
+    pub const DEFAULT: Limits = Limits {
+        fuel_per_call: 30_000_000_000,
+        memory_limit_mib: 1024,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
     }
 }

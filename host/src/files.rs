@@ -423,5 +423,4 @@ pub(crate) fn check_lines(lines: &[String]) -> Result<(), FileError> {
 mod recovery;
 
 #[cfg(test)]
-#[path = "files_tests.rs"]
 mod tests;

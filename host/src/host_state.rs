@@ -2,9 +2,6 @@
 //! over a capability module (files, index, embedder, llm, clock). The capability modules
 //! speak the generated WIT types themselves, so nothing is converted here.
 
-use std::io::IsTerminal;
-
-use indicatif::{ProgressBar, ProgressStyle};
 use wasmtime::StoreLimits;
 
 use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings, types};
@@ -14,6 +11,7 @@ use crate::embedder::Embedder;
 use crate::error::Error;
 use crate::ids::IdSource;
 use crate::llm::Llm;
+use crate::progress::{Progress, ProgressFn};
 use crate::storage::Storage;
 
 /// Everything the guest can reach, and nothing more: the data of a wasmtime `Store`.
@@ -26,7 +24,8 @@ pub struct HostState {
     pub(crate) ids: IdSource,
     pub(crate) limits: StoreLimits,
     pub(crate) settings: PolicySettings,
-    progress: Option<ProgressBar>,
+    /// Where the component's progress reports go, if anywhere.
+    pub(crate) progress: Option<ProgressFn>,
     /// Whether the writer lock is held: for the whole of an exported call except while a
     /// remote service is asked.
     locked: bool,
@@ -258,24 +257,14 @@ impl log::Host for HostState {
     }
 
     fn progress(&mut self, task: String, done: u64, total: u64) {
-        if total == 0 || !std::io::stderr().is_terminal() {
-            return;
-        }
-        let bar = self.progress.get_or_insert_with(|| {
-            let bar = ProgressBar::new(total);
-            bar.set_style(
-                ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta})")
-                    .expect("a valid template")
-                    .progress_chars("=> "),
-            );
-            bar
-        });
-        bar.set_message(task);
-        bar.set_length(total);
-        bar.set_position(done);
-        if done >= total {
-            bar.finish_and_clear();
-            self.progress = None;
+        if let Some(report) = &self.progress
+            && total > 0
+        {
+            report(Progress {
+                task: &task,
+                done: done.min(total),
+                total,
+            });
         }
     }
 }

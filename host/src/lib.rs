@@ -3,22 +3,29 @@
 //!
 //! Long-term memory for AI agents. The memory *policy* (typing, expiry, scoping, people,
 //! supersession, secret refusal, search fusion, context) is a sandboxed WebAssembly
-//! component defined by the WIT files in `wit/`; this crate is its native host, a library
-//! first and the `ash-memory` command line second.
+//! component defined by the WIT files in `wit/`; this crate is its native host as a
+//! library. The `ash-memory` command line and its servers are a crate of their own
+//! (`ash-memory-cli`) over this one.
 //!
 //! [`MemoryStore`] is the front door: open a home with [`MemoryStore::builder`], then call
 //! it. Each call takes the home's lock, runs in the component as one transaction over the
 //! files, and returns the contract's own types ([`Memory`], [`SearchResults`], ...).
 //!
-//! ```no_run
+//! ```
 //! use ash_memory::{Caller, MemoryStore, NewMemory, SearchQuery};
 //!
-//! let mut store = MemoryStore::builder("/tmp/ash-home").open()?;
-//! let me = Caller::user("alice");
-//! store.add(&me, &NewMemory::text("I'm allergic to peanuts"))?;
-//! let found = store.search(&me, &SearchQuery::new("What should I avoid eating?").limit(3))?;
-//! println!("{}", found.hits[0].memory.content);
-//! # Ok::<(), ash_memory::Error>(())
+//! let home = tempfile::tempdir()?;
+//! let mut store = MemoryStore::builder(home.path()).open()?;
+//! let alice = Caller::user("alice");
+//! store.add(&alice, &NewMemory::text("I'm allergic to peanuts"))?;
+//! store.add(&alice, &NewMemory::text("My sister Ana lives in Lisbon"))?;
+//!
+//! let found = store.search(&alice, &SearchQuery::new("What should I avoid eating?").limit(1))?;
+//! assert_eq!(found.hits[0].memory.content, "I'm allergic to peanuts");
+//! // Another user's search never sees alice's memories.
+//! let bob = store.search(&Caller::user("bob"), &SearchQuery::new("peanuts"))?;
+//! assert!(bob.hits.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! The component's capabilities are the host's modules, one per WIT import: `files`
@@ -48,26 +55,27 @@ mod contract;
 mod doctor;
 mod embedder;
 mod error;
-mod eval;
 mod export;
+mod fact_import;
 mod fault;
 mod files;
 mod home;
+mod host_state;
 mod http;
 mod ids;
-mod import;
-mod imports;
 mod index;
 mod journal;
 mod llm;
 mod migrate;
 #[cfg(feature = "native-policy")]
 pub mod native;
+mod progress;
 mod sandbox;
 mod storage;
 mod store;
 
 pub use clock::Clock;
+pub use config::Limits;
 pub use contract::{
     Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding,
     Forgotten, GcReport, HomeStats, ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson,
@@ -79,14 +87,15 @@ pub use embedder::{
     embedded,
 };
 pub use error::{Error, ErrorKind};
-pub use eval::{EvalReport, EvalSet, KS, Scores};
 pub use export::{EXPORT_FORMAT, is_export};
+pub use fact_import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact, read_import_text};
 pub use ids::Ids;
-pub use import::{FactFile, IMPORT_CHUNK, Imported, RefusedFact, read_import_text};
+#[cfg(feature = "bench")]
 pub use index::{FirstSearchRecall, first_search_recall};
 pub use llm::{Llm, LlmError, LlmRequest};
 pub use migrate::{Migrated, is_legacy_store};
-pub use sandbox::{Limits, POLICY_COMPONENT, POLICY_COMPONENT_SHA256};
+pub use progress::{Progress, ProgressFn};
+pub use sandbox::{POLICY_COMPONENT, POLICY_COMPONENT_SHA256};
 pub use store::{MemoryStore, MemoryStoreBuilder};
 
 /// The home used when none is given: `$ASH_HOME`, else `~/.ash`.

@@ -10,40 +10,15 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Config, Engine, Store, StoreLimitsBuilder, Trap};
 
 use crate::bindings::{Policy, PolicyPre};
+use crate::config::Limits;
 use crate::error::Error;
-use crate::imports::HostState;
+use crate::host_state::HostState;
 
 /// The policy component, built from `guest/` by the build script.
 pub const POLICY_COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_memory_policy.wasm"));
 
 /// The SHA-256 of [`POLICY_COMPONENT`] in hex, computed by the build script.
 pub const POLICY_COMPONENT_SHA256: &str = include_str!(concat!(env!("OUT_DIR"), "/ash_memory_policy.wasm.sha256"));
-
-/// What one call into the component may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Fuel per call; one unit is roughly one WebAssembly instruction. The default,
-    /// thirty billion, is about ten seconds of work: a loop that never ends does not fit,
-    /// and `rebuild-index` over 100,000 memories does (11.3 billion, measured with
-    /// `ASH_LOG=debug`: reading them all is 4.1 of it; ten billion had stopped it).
-    pub fuel_per_call: u64,
-    /// The most linear memory the component may have, in MiB.
-    pub memory_limit_mib: u64,
-}
-
-impl Limits {
-    /// The limits when nothing says otherwise (`[sandbox]` in `config.toml`).
-    pub const DEFAULT: Limits = Limits {
-        fuel_per_call: 30_000_000_000,
-        memory_limit_mib: 1024,
-    };
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits::DEFAULT
-    }
-}
 
 /// The compiled component, ready to instantiate, and the instance in use.
 pub(crate) struct Sandbox {

@@ -6,13 +6,15 @@ use std::path::PathBuf;
 use crate::bindings::Policy;
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::config::Limits;
 use crate::embedder::Embedder;
 use crate::error::Error;
 use crate::home::Home;
+use crate::host_state::HostState;
 use crate::ids::{IdSource, Ids};
-use crate::imports::HostState;
 use crate::llm::Llm;
-use crate::sandbox::{self, Limits, Sandbox};
+use crate::progress::{Progress, ProgressFn};
+use crate::sandbox::{self, Sandbox};
 
 use crate::contract::{
     Added, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding, Forgotten, GcReport, ListOptions,
@@ -41,6 +43,7 @@ pub struct MemoryStoreBuilder {
     component: Option<Vec<u8>>,
     cache_dir: Option<Option<PathBuf>>,
     skip_auto_gc: bool,
+    progress: Option<ProgressFn>,
 }
 
 impl MemoryStoreBuilder {
@@ -78,6 +81,13 @@ impl MemoryStoreBuilder {
     /// Where to cache the compiled component; `None` disables the cache.
     pub fn cache_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.cache_dir = Some(dir);
+        self
+    }
+
+    /// Reports how far long calls (imports, rebuilds, a legacy store's migration on open)
+    /// have come; the default reports nowhere.
+    pub fn progress(mut self, report: impl Fn(Progress<'_>) + Send + Sync + 'static) -> Self {
+        self.progress = Some(std::sync::Arc::new(report));
         self
     }
 
@@ -140,6 +150,7 @@ impl MemoryStoreBuilder {
         let storage = crate::storage::open(&home, &config)?;
         let mut state = HostState::new(storage, embedder, llm, self.clock, settings);
         state.ids = IdSource::new(self.ids);
+        state.progress = self.progress.clone();
         Ok((home, config, state))
     }
 
@@ -163,6 +174,7 @@ impl MemoryStore {
             component: None,
             cache_dir: None,
             skip_auto_gc: false,
+            progress: None,
         }
     }
 
@@ -200,26 +212,19 @@ impl MemoryStore {
         self.sandbox.state_mut().clock = clock;
     }
 
-    /// The first open of a home that held a legacy store: migrate it, with a progress bar
-    /// on a terminal, report the counts, and record that it is done.
+    /// The first open of a home that held a legacy store: migrate it (reporting progress
+    /// to the builder's callback), report the counts, and record that it is done.
     fn migrate_on_open(&mut self, from: &std::path::Path) -> Result<(), Error> {
-        use std::io::IsTerminal as _;
-        let bar = if std::io::stderr().is_terminal() {
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("migrating the legacy store [{bar:30}] {pos}/{len} rows")
-                    .expect("a valid template")
-                    .progress_chars("=> "),
-            );
-            bar
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
+        let progress = self.sandbox.state_mut().progress.clone();
         let report = self.migrate_from(from, |done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
+            if let Some(report) = &progress {
+                report(Progress {
+                    task: "migrating the legacy store",
+                    done,
+                    total,
+                });
+            }
         });
-        bar.finish_and_clear();
         let report = report?;
         crate::migrate::finish(&self.home, from)?;
         tracing::warn!(

@@ -1,7 +1,8 @@
-//! Human output: the same short shapes the main `ash-memory` CLI prints (see
-//! `host/src/cli/output.rs`), so that an agent or person sees the same thing whether it runs
-//! on the host or in a sandbox. The input is the server's `result` as JSON; only the fields
-//! shown are read, so a server that adds fields needs no new client.
+//! How ash-memory's results read on a terminal, written once for the `ash-memory` CLI and
+//! the `ash-sb` sandbox client, so that an agent or person sees the same thing whether it
+//! runs on the host or in a sandbox. The input is a result in the JSON-RPC server's shape
+//! (the CLI converts its own results to that shape first); only the fields shown are read,
+//! so a server that adds fields needs no new client.
 //!
 //! Stored text is shown, never obeyed by a terminal: control characters (escape sequences)
 //! and bidirectional overrides are printed as visible escapes, as the main CLI does.
@@ -10,7 +11,22 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::rpc::Error;
+/// A result that is not in the shape its method answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapeError {
+    /// The method whose result it was (`memory.search`, ...).
+    pub method: &'static str,
+    /// What did not fit, as serde said it.
+    pub detail: String,
+}
+
+impl std::fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} returned an unexpected result ({})", self.method, self.detail)
+    }
+}
+
+impl std::error::Error for ShapeError {}
 
 /// The fields of a MEMORY record that human output shows.
 #[derive(Debug, Deserialize)]
@@ -77,8 +93,11 @@ struct ContextResult {
     markdown: String,
 }
 
-fn parse<T: DeserializeOwned>(method: &str, result: &Value) -> Result<T, Error> {
-    T::deserialize(result).map_err(|e| Error::Protocol(format!("{method} returned an unexpected result ({e})")))
+fn parse<T: DeserializeOwned>(method: &'static str, result: &Value) -> Result<T, ShapeError> {
+    T::deserialize(result).map_err(|e| ShapeError {
+        method,
+        detail: e.to_string(),
+    })
 }
 
 /// Text with control characters (except newlines) and bidirectional overrides made visible.
@@ -114,7 +133,7 @@ pub fn search_notices(result: &Value) -> Vec<String> {
 }
 
 /// `memory.search`: a table of hits, best first.
-pub fn search(result: &Value) -> Result<String, Error> {
+pub fn search(result: &Value) -> Result<String, ShapeError> {
     let r: SearchResult = parse("memory.search", result)?;
     let mut out = String::new();
     if r.hits.is_empty() {
@@ -141,7 +160,7 @@ pub fn search(result: &Value) -> Result<String, Error> {
 }
 
 /// `memory.add`: what was remembered, and what it replaced or pushed out.
-pub fn added(result: &Value) -> Result<String, Error> {
+pub fn added(result: &Value) -> Result<String, ShapeError> {
     let r: AddResult = parse("memory.add", result)?;
     let mut out = String::new();
     for m in &r.memories {
@@ -180,7 +199,7 @@ pub fn added(result: &Value) -> Result<String, Error> {
 }
 
 /// `memory.correct`: the new memory and the one it replaces.
-pub fn corrected(result: &Value) -> Result<String, Error> {
+pub fn corrected(result: &Value) -> Result<String, ShapeError> {
     let r: AddResult = parse("memory.correct", result)?;
     let mut out = String::new();
     let Some(m) = r.memories.first() else {
@@ -206,7 +225,7 @@ pub fn corrected(result: &Value) -> Result<String, Error> {
 }
 
 /// `memory.list`: a table, newest first (the server's order).
-pub fn list(result: &Value) -> Result<String, Error> {
+pub fn list(result: &Value) -> Result<String, ShapeError> {
     let r: ListResult = parse("memory.list", result)?;
     let mut out = String::new();
     if r.memories.is_empty() {
@@ -232,7 +251,7 @@ pub fn list(result: &Value) -> Result<String, Error> {
 }
 
 /// `memory.delete`: the full id of what was deleted.
-pub fn deleted(result: &Value) -> Result<String, Error> {
+pub fn deleted(result: &Value) -> Result<String, ShapeError> {
     let r: DeleteResult = parse("memory.delete", result)?;
     let mut out = String::new();
     say(
@@ -243,7 +262,7 @@ pub fn deleted(result: &Value) -> Result<String, Error> {
 }
 
 /// `memory.context`: the markdown block, as the agent would inject it.
-pub fn context(result: &Value) -> Result<String, Error> {
+pub fn context(result: &Value) -> Result<String, ShapeError> {
     let r: ContextResult = parse("memory.context", result)?;
     let mut out = visible(&r.markdown);
     if !out.is_empty() && !out.ends_with('\n') {
@@ -344,9 +363,10 @@ mod tests {
     #[test]
     fn an_unexpected_shape_is_an_error() {
         let err = list(&json!({"items": []})).unwrap_err();
+        assert_eq!(err.method, "memory.list");
         assert!(
-            err.to_string()
-                .starts_with("unexpected answer from the server: memory.list returned")
+            err.to_string().starts_with("memory.list returned an unexpected result"),
+            "{err}"
         );
     }
 }

@@ -6,7 +6,6 @@
 //! This module holds the command line and the dispatch; `transport` connects and frames,
 //! `rpc` writes requests and reads answers, `render` prints them for people.
 
-mod render;
 mod rpc;
 mod transport;
 
@@ -16,6 +15,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use ash_memory_render as render;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use serde_json::{Map, Value, json};
@@ -184,7 +184,7 @@ fn run(cli: &Cli, matches: &ArgMatches) -> Result<String, Error> {
         text.push('\n');
         return Ok(text);
     }
-    match &cli.command {
+    let text = match &cli.command {
         Command::Memory(MemoryCommand::Search { .. }) => {
             for notice in render::search_notices(&result) {
                 let _ = writeln!(std::io::stderr(), "note: {}", render::one_line(&notice));
@@ -196,7 +196,8 @@ fn run(cli: &Cli, matches: &ArgMatches) -> Result<String, Error> {
         Command::Memory(MemoryCommand::Delete { .. }) => render::deleted(&result),
         Command::Memory(MemoryCommand::Correct { .. }) => render::corrected(&result),
         Command::Memory(MemoryCommand::Context { .. }) => render::context(&result),
-    }
+    };
+    Ok(text?)
 }
 
 /// An option's value, with an empty one (`ASH_CHAT_ID=`) counted as not given.

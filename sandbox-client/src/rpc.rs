@@ -97,6 +97,12 @@ pub enum Error {
     Usage(String),
 }
 
+impl From<ash_memory_render::ShapeError> for Error {
+    fn from(e: ash_memory_render::ShapeError) -> Self {
+        Error::Protocol(e.to_string())
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use ash_memory::{Caller, MemoryStore, Turn};
 
-use crate::ctx::Ctx;
-use crate::http_server::{Reply, Request, Server, chat};
+use crate::support::ctx::Ctx;
+use crate::support::http_server::{Reply, Request, Server, chat};
 
 /// A Sunday.
 const NOW: &str = "2026-11-22T18:00:00Z";
@@ -41,7 +41,7 @@ fn everything(ctx: &Ctx) -> String {
 
 #[test]
 fn turns_are_stored_redacted_and_recalled_from_other_sessions_only() {
-    if crate::ctx::files_only("reads messages.jsonl and every byte under the home") {
+    if crate::support::ctx::files_only("reads messages.jsonl and every byte under the home") {
         return;
     }
     let ctx = Ctx::new().env("ASH_NOW", NOW);
@@ -525,11 +525,11 @@ fn labelled() -> Vec<Labelled> {
 /// The offline extractor on the hand-labelled set, through the component: every turn in a
 /// session of its own, extracted, each stored fact matched to its turn's labels. A fact is
 /// right when it holds every keyword of one of its turn's labelled facts and says it the
-/// same way round ([`states`]). The bounds are what the rules achieve (README: 41 facts
+/// same way round ([`states`]). The bounds are what the rules achieve (docs/performance.md: 41 facts
 /// stored, all right, of 83): a wrong fact, or one fewer found, fails.
 #[test]
 fn offline_extraction_precision_on_the_labelled_set() {
-    if crate::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
     let ctx = Ctx::new().env("ASH_NOW", NOW);
@@ -614,9 +614,9 @@ fn a_labelled_fact_is_matched_the_same_way_round() {
 fn the_server_stores_turns_and_extracts_once_the_session_pauses() {
     let ctx = Ctx::new();
     ctx.config("[memory]\nextraction_delay_seconds = 1\n");
-    let server = crate::server::Server::start(&ctx, &[]);
+    let server = crate::support::server::Server::start(&ctx, &[]);
     let mut rpc = server.client();
-    let said = |rpc: &mut crate::server::Client, session: &str, text: &str| {
+    let said = |rpc: &mut crate::support::server::Client, session: &str, text: &str| {
         rpc.ok(
             "conversations.turn",
             json!({"user_id": "alice", "session": session, "user_message": text, "assistant_message": "OK."}),
@@ -629,8 +629,8 @@ fn the_server_stores_turns_and_extracts_once_the_session_pauses() {
         -32602
     );
     // Once the session pauses (a second without a turn), its facts are extracted.
-    let listed = |rpc: &mut crate::server::Client| {
-        crate::server::contents(&rpc.ok("memory.list", json!({"user_id": "alice"}))["memories"])
+    let listed = |rpc: &mut crate::support::server::Client| {
+        crate::support::server::contents(&rpc.ok("memory.list", json!({"user_id": "alice"}))["memories"])
     };
     let mut facts = listed(&mut rpc);
     for _ in 0..50 {

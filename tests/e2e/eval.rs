@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::ctx::Ctx;
+use crate::support::ctx::Ctx;
 
 fn fixture() -> String {
     format!("{}/../tests/e2e/data/eval-small.jsonl", env!("CARGO_MANIFEST_DIR"))
@@ -46,6 +46,7 @@ fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
 }
 
 #[test]
+#[cfg(feature = "native-policy")]
 fn eval_native_runs_the_same_policy_without_the_sandbox_and_agrees() {
     let ctx = Ctx::new();
     let component = ctx.json(&["eval", &fixture()]);

@@ -23,11 +23,11 @@ mod serve;
 mod timing;
 mod workload;
 
-pub(crate) use self::data::{QUERIES, add_people, fact, fill};
+use self::data::{QUERIES, add_people, fact, fill};
 use self::embedder::EmbedderFigures;
 use self::process::CliRuns;
-use self::timing::{self, Latency, Maintenance, Online};
-pub(crate) use self::timing::{Stats, ms, stats};
+use self::timing::{Latency, Maintenance, Online};
+use self::timing::{Stats, ms, stats};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -125,7 +125,7 @@ pub fn run(args: &BenchArgs, json_out: bool) -> Result<()> {
     }
     #[cfg(not(feature = "native-policy"))]
     if args.native {
-        bail!(NO_NATIVE);
+        anyhow::bail!(NO_NATIVE);
     }
     let mut all = Vec::new();
     for &memories in &args.memories {
@@ -248,7 +248,7 @@ fn measure_native(home: &Path, memories: usize, samples: usize) -> Result<Native
 
 #[cfg(not(feature = "native-policy"))]
 fn measure_native(_: &Path, _: usize, _: usize) -> Result<Native> {
-    bail!(NO_NATIVE)
+    anyhow::bail!(NO_NATIVE)
 }
 
 /// Why `--native` cannot run.

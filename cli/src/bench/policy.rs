@@ -6,7 +6,7 @@ use anyhow::{Result, ensure};
 
 #[cfg(feature = "native-policy")]
 use ash_memory::native::{NativeStore, policy};
-use ash_memory::{Caller, IMPORT_CHUNK, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery};
+use ash_memory::{Caller, MemoryStore, MemoryType, NewMemory, NewPerson, SearchQuery};
 
 /// The user every bench call is made as.
 pub(super) const BENCH_USER: &str = "bench";
@@ -113,7 +113,7 @@ impl BenchPolicy for NativeStore {
     }
     fn import(&mut self, facts: &[FillFact]) -> Result<usize> {
         let mut stored = 0;
-        for chunk in facts.chunks(IMPORT_CHUNK) {
+        for chunk in facts.chunks(ash_memory::IMPORT_CHUNK) {
             let items: Vec<policy::NewMemory> = chunk
                 .iter()
                 .map(|f| policy::NewMemory {

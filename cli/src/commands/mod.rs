@@ -1,5 +1,5 @@
-//! Argument parsing and dispatch. The commands and flags are documented in the README's
-//! "Command line" section; `--help` is generated from the doc comments below.
+//! Argument parsing and dispatch. The commands and flags are documented in
+//! `docs/command-line.md`; `--help` is generated from the doc comments below.
 
 pub(crate) mod component;
 mod conformance;
@@ -343,7 +343,8 @@ enum TokenCommand {
 
 #[derive(Debug, Subcommand)]
 enum ToolsCommand {
-    /// Run a tool call: NAME is remember or recall, ARGUMENTS its JSON arguments
+    /// Run a tool call: NAME is one of `tools list` (remember, recall, correct), ARGUMENTS
+    /// its JSON arguments
     Call { name: String, arguments: String },
 }
 

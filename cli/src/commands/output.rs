@@ -7,8 +7,8 @@ use std::io::Write as _;
 use serde_json::{Value, json};
 
 use ash_memory::{
-    Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, ImportedRecords, Memory,
-    Migrated, Person, RebuildReport, Reflection, SearchResults, Stats,
+    Added, CompactReport, ContextBlock, Finding, Forgotten, GcReport, Imported, ImportedRecords, Memory, Migrated,
+    Person, RebuildReport, Reflection, SearchResults, Stats,
 };
 
 use crate::eval::{EvalReport, Scores};
@@ -38,6 +38,13 @@ fn emit(text: &str) {
             }
         }
     });
+}
+
+/// Adds what `ash-memory-render` made of a result in the server's shape: the same text
+/// `ash-sb` prints for it, already made visible.
+fn emit_rendered(rendered: Result<String, ash_memory_render::ShapeError>) {
+    let text = rendered.expect("the wire module writes the shapes the renderer reads");
+    OUT.with(|out| out.borrow_mut().push_str(&text));
 }
 
 macro_rules! say {
@@ -87,24 +94,7 @@ impl Output {
             v["restated"] = Value::Bool(a.restated.contains(&m.id));
             return print_json(&v);
         }
-        if a.restated.contains(&m.id) {
-            say!("Already known {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
-            say!("  (told again: nothing new stored; counted as observed now)");
-            return;
-        }
-        say!("Remembered {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
-        if let Some(at) = &m.expires_at {
-            say!("  expires {at}");
-        }
-        if !m.embedded {
-            say!("  (no embedding yet: found by words only until the embedder is back)");
-        }
-        for (old, _) in &a.superseded {
-            say!("  replaces {} {}", old.id, old.content);
-        }
-        for gone in &a.evicted {
-            say!("  evicted (max_entries) {} {}", gone.id, gone.content);
-        }
+        emit_rendered(ash_memory_render::added(&wire::added(a)));
     }
 
     /// What an import did; `lines` maps each fact's position to its line in the file.
@@ -292,45 +282,16 @@ impl Output {
         if self.json {
             return print_json(&wire::search(r));
         }
-        if r.hits.is_empty() {
-            say!("No memories match.");
-            return;
-        }
-        say!("{:<7} {:<36}  {:<12}  CONTENT", "SCORE", "ID", "TYPE");
-        for h in &r.hits {
-            let about = if h.subjects.is_empty() {
-                String::new()
-            } else {
-                format!("  (about {})", h.subjects.join(", "))
-            };
-            let (id, ty) = (&h.memory.id, h.memory.memory_type.as_str());
-            say!("{:<7.4} {id:<36}  {ty:<12}  {}{about}", h.score, h.memory.content);
-        }
+        emit_rendered(ash_memory_render::search(&wire::search(r)));
     }
 
     pub fn list(&self, memories: &[Memory]) {
         if self.json {
             return print_json(&wire::memories(memories));
         }
-        if memories.is_empty() {
-            say!("No memories.");
-            return;
-        }
-        say!("{:<36}  {:<12}  {:<20}  CONTENT", "ID", "TYPE", "CREATED");
-        for m in memories {
-            let created: String = m.created_at.chars().take(19).collect();
-            let mut flags = String::new();
-            if m.superseded_at.is_some() {
-                flags.push_str(" (superseded)");
-            }
-            say!(
-                "{:<36}  {:<12}  {:<20}  {}{flags}",
-                m.id,
-                m.memory_type.as_str(),
-                created,
-                m.content
-            );
-        }
+        emit_rendered(ash_memory_render::list(
+            &json!({ "memories": wire::memories(memories) }),
+        ));
     }
 
     pub fn show(&self, m: &Memory) {
@@ -361,10 +322,11 @@ impl Output {
     }
 
     pub fn deleted(&self, id: &str) {
+        let result = json!({ "deleted": id });
         if self.json {
-            return print_json(&json!({ "deleted": id }));
+            return print_json(&result);
         }
-        say!("Deleted {id} (a copy is kept in memory/archive.jsonl)");
+        emit_rendered(ash_memory_render::deleted(&result));
     }
 
     pub fn rebuilt(&self, r: &RebuildReport) {
@@ -444,7 +406,7 @@ impl Output {
         if self.json {
             return print_json(&wire::context(c));
         }
-        emit(&c.markdown);
+        emit_rendered(ash_memory_render::context(&wire::context(c)));
     }
 
     /// What `doctor` found.
@@ -469,17 +431,13 @@ impl Output {
 
     /// A correction: the new memory and the one it replaces.
     pub fn corrected(&self, a: &Added) {
-        let Some(m) = a.memories.first() else { return };
+        if a.memories.is_empty() {
+            return;
+        }
         if self.json {
             return print_json(&wire::added(a));
         }
-        match a.superseded.first() {
-            Some((old, _)) => {
-                say!("Corrected {} [{}] {}", m.id, m.memory_type.as_str(), m.content);
-                say!("  replaces {} {}", old.id, old.content);
-            }
-            None => say!("Nothing to correct: {} already says {}", m.id, m.content),
-        }
+        emit_rendered(ash_memory_render::corrected(&wire::added(a)));
     }
 
     pub fn confirmed(&self, m: &Memory) {

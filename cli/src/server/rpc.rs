@@ -30,10 +30,7 @@ impl RpcError {
         Self::new(-32600, message)
     }
     pub fn method_not_found(method: &str) -> Self {
-        Self::new(
-            -32601,
-            format!("no method {method:?}; see the README's JSON-RPC section"),
-        )
+        Self::new(-32601, format!("no method {method:?}; see docs/serving.md"))
     }
     pub fn invalid_params(message: impl Into<String>) -> Self {
         Self::new(-32602, message)

@@ -26,12 +26,14 @@ use crate::files::FileState;
 mod chunks;
 mod coarse;
 mod marks;
+#[cfg(feature = "bench")]
 mod recall;
 mod recent;
 mod records;
 mod scan;
 
 pub use marks::MAX_NEWEST;
+#[cfg(feature = "bench")]
 pub use recall::{FirstSearchRecall, first_search_recall};
 pub use recent::MAX_RECENT;
 use scan::ScopeVectors;

@@ -11,7 +11,7 @@ use ash_memory_guest::ports::{
 };
 
 use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
-use crate::imports::HostState;
+use crate::host_state::HostState;
 
 /// The host state as the policy's ports: what a [`super::NativeStore`] runs on.
 ///

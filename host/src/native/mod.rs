@@ -21,7 +21,7 @@
 //! # Ok::<(), ash_memory::Error>(())
 //! ```
 
-mod ports;
+mod host_ports;
 
 use std::cell::RefCell;
 
@@ -32,9 +32,9 @@ use policy::MemoryService;
 use crate::clock::Clock;
 use crate::error::Error;
 use crate::home::Home;
-use crate::imports::HostState;
+use crate::host_state::HostState;
 
-pub use ports::HostPorts;
+pub use host_ports::HostPorts;
 
 /// A memory home with the policy running natively; see the module's documentation.
 pub struct NativeStore {

@@ -1,6 +1,6 @@
 // The component's imports, as objects for jco's instantiation mode: each interface is a
 // thin adapter over a capability (files, index, embedder, llm, clock, ids, log, settings),
-// as the Rust host's imports.rs. Errors are thrown as the interface's `{ tag, val }`
+// as the Rust host's host_state.rs. Errors are thrown as the interface's `{ tag, val }`
 // variant; anything else thrown is a host bug and aborts the call.
 
 /**

@@ -1,4 +1,4 @@
-// The JSON-RPC methods of `ash-memory serve` (host/src/server/methods.rs) over a Memory:
+// The JSON-RPC methods of `ash-memory serve` (cli/src/server/methods.rs) over a Memory:
 // the same names, the same parameters (unknown ones refused, so a misspelt `limt` is an
 // error), the caller taken out of `user_id`/`chat_id` (default user "local"), and the same
 // result shapes. The conformance runner drives the memory through it.
@@ -215,7 +215,7 @@ export async function callMethod(mem, method, rawParams = {}) {
       return mem.gc({ dryRun: p.dry_run });
     }
     default:
-      throw new RpcError(-32601, "method_not_found", `no method ${JSON.stringify(method)}; see the README's JSON-RPC section`);
+      throw new RpcError(-32601, "method_not_found", `no method ${JSON.stringify(method)}; see docs/serving.md`);
   }
 }
 

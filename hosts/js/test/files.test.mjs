@@ -1,6 +1,6 @@
 // The files capability's transaction journal, below the component: a rollback killed at
 // any of its steps, a home copied while a call was open, a tampered journal, and a journal
-// the Rust host wrote (host/src/files_tests.rs has the same cases); with the Rust CLI, calls
+// the Rust host wrote (host/src/files/tests.rs has the same cases); with the Rust CLI, calls
 // killed in one host recovered by the other.
 
 import { test } from "node:test";

@@ -206,5 +206,4 @@ fn is_cjk_ideograph(c: char) -> bool {
 }
 
 #[cfg(test)]
-#[path = "wordpiece_tests.rs"]
 pub(crate) mod tests;

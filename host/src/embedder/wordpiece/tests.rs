@@ -164,7 +164,7 @@ fn assert_same_ids(vocab: &Vocab, tokenizer_json: &[u8]) {
 fn the_static_models_ids_are_the_tokenizers_crates() {
     assert_same_ids(
         &crate::embedder::static_model::VOCAB,
-        include_bytes!("../../model/tokenizer.json"),
+        include_bytes!("../../../model/tokenizer.json"),
     );
 }
 
@@ -172,6 +172,6 @@ fn the_static_models_ids_are_the_tokenizers_crates() {
 fn the_transformers_ids_are_the_tokenizers_crates() {
     assert_same_ids(
         &crate::embedder::transformer::VOCAB,
-        include_bytes!("../../model/transformer/tokenizer.json"),
+        include_bytes!("../../../model/transformer/tokenizer.json"),
     );
 }

@@ -65,7 +65,7 @@ def parse(method: str, params: dict[str, Any]) -> dict[str, Any]:
     """Checks a method's parameters as serde would and fills in the defaults."""
     spec = _METHODS.get(method)
     if spec is None:
-        raise MethodNotFound(f'no method "{method}"; see the README\'s JSON-RPC section')
+        raise MethodNotFound(f'no method "{method}"; see docs/serving.md')
     for key in params:
         if key not in spec:
             expected = ", ".join(f"`{k}`" for k in spec)
