@@ -586,7 +586,7 @@ impl<T: Record> Records<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fake::FakePorts;
+    use crate::tests::fake::FakePorts;
 
     fn person(id: &str, name: &str) -> PersonRecord {
         PersonRecord::parse(&format!(

@@ -29,9 +29,7 @@ pub mod tools;
 pub mod vectors;
 
 #[cfg(test)]
-mod fake;
-#[cfg(test)]
-mod reader_props;
+mod tests;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

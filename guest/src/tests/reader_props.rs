@@ -18,13 +18,13 @@ use serde_json::Value;
 
 use crate::api::Error;
 use crate::collection::{Memories, People, Record, Records};
-use crate::fake::FakePorts;
 use crate::memory_type::MemoryType;
 use crate::people::{PERSON_VERSION, PersonRecord};
 use crate::ports::Collection;
 use crate::record::{MemoryRecord, RECORD_VERSION, encode_embedding};
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -1180,7 +1180,7 @@ fn a_relation_without_a_name_resolves_without_endless_recursion() {
         let status = std::process::Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "reader_props::a_relation_without_a_name_resolves_without_endless_recursion",
+                "tests::reader_props::a_relation_without_a_name_resolves_without_endless_recursion",
                 "--test-threads=1",
             ])
             .env(CHILD, i.to_string())
