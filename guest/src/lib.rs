@@ -12,6 +12,7 @@ pub mod conversation;
 pub mod decay;
 pub mod entities;
 pub mod gc;
+pub mod index_time;
 pub mod judgment;
 pub mod lifecycle;
 pub mod lifetime;

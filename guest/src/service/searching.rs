@@ -10,8 +10,8 @@ use super::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MemoryService};
 use crate::api::{Error, Memory, SearchHit, SearchQuery, SearchResults};
 use crate::decay;
 use crate::entities;
+use crate::index_time;
 use crate::lifecycle;
-use crate::marks;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, format_time, parse_time};
 use crate::scope::Caller;
@@ -64,7 +64,7 @@ impl<P: Ports> MemoryService<P> {
         // Liveness in whole microseconds, as the index compares expiries; the accesses are
         // stamped with the clock's own time.
         let stamp = self.now()?;
-        let now = marks::whole_micros(stamp);
+        let now = index_time::whole_micros(stamp);
         let scope = caller.filter();
 
         // Whom the search is about: `about` filters to that person and one hop; a person
