@@ -274,7 +274,7 @@ impl<P: Ports> MemoryService<P> {
     /// An entity that most of the caller's memories hold tells them apart no better than
     /// a stop word ([`entities::is_common`]) and is left out: in a stored conversation
     /// the speaker's name is in every other turn, and ranking those turns by it alone
-    /// drowned the other lists (LoCoMo dev turn R@10 0.517 with it, 0.601 without).
+    /// drowns the other lists (figures: docs/judgment.md).
     ///
     /// `census` counts the caller's live memories and the holders of each wanted entity
     /// when the cache is partial (see `hold_marked`); a whole cache is counted here.
