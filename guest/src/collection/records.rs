@@ -215,8 +215,8 @@ impl<T: Record> Records<T> {
     /// Creating a missing file gives it a new generation (a host's generation includes the
     /// file's identity), so the first append to a collection read as empty finds another
     /// generation; the file then holds exactly the lines appended, which the cache holds
-    /// too. Taking that for someone else's write left the index claiming the empty file,
-    /// and the next call replayed every line of a new home's first import.
+    /// too. Taken for someone else's write, it would leave the index claiming the empty
+    /// file, and the next call would replay every line of a new home's first import.
     fn append_lines<P: Ports>(&self, ports: &P, lines: &[String]) -> Result<(FileState, bool), FileError> {
         let state = ports.append(T::COLLECTION, lines)?;
         let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();

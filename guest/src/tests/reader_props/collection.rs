@@ -239,8 +239,8 @@ fn same_but_float_bits<T: Serialize>(a: &T, b: &T) -> bool {
 
 #[test]
 fn floats_survive_a_rewrite_bit_for_bit() {
-    // Found by `memories_fold_or_quarantine_every_line`: the text reads as a float that
-    // prints as ...976e217, which reads back as one that prints as ...977e217.
+    // The text reads as a float that prints as ...976e217, which reads back as one that
+    // prints as ...977e217.
     let line = r#"{"id":"a","version":1,"content":"0","memory_type":"preference","embedding":null,"created_at":"2026-01-01T00:00:00Z","extraction_confidence":-8.476223393120978e+217,"metadata":[-8.476223393120978e+217],"x_":[-1.795995426942697e+188]}"#;
     let first = MemoryRecord::parse(line).unwrap();
     let second = MemoryRecord::parse(&first.to_line()).unwrap();

@@ -257,7 +257,6 @@ proptest! {
 
 #[test]
 fn a_subject_of_only_apostrophe_s_makes_a_person_that_reads_back() {
-    // Found by `tool_calls_never_panic`.
     let alice = Caller::new(Some("alice"), Some("chat-1"));
     for subject in ["’s", "'s", " 's "] {
         let mut service = MemoryService::new(FakePorts::new());
@@ -272,10 +271,10 @@ fn a_subject_of_only_apostrophe_s_makes_a_person_that_reads_back() {
 
 #[test]
 fn a_relation_without_a_name_resolves_without_endless_recursion() {
-    // Found by `tool_calls_never_panic`: "Sarah's brother" (an owner and a relation, no
-    // name) made resolve_person call itself on the same text without end, a stack overflow
-    // that aborted the process. A stack overflow cannot be caught, so the call runs in a
-    // child run of this test binary, and this test fails when that child dies.
+    // "Sarah's brother" (an owner and a relation, no name) must not make resolve_person
+    // call itself on the same text without end. A stack overflow aborts the process and
+    // cannot be caught, so the call runs in a child run of this test binary, and this test
+    // fails when that child dies.
     const CHILD: &str = "ASH_READER_PROPS_CHILD";
     let subjects = ["Sarah's brother", "Ö's brother ß"];
     if let Some(i) = std::env::var_os(CHILD) {
