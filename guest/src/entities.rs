@@ -76,9 +76,7 @@ const NOT_NAMES: &[&str] = &[
 ];
 
 /// The most memories an entity may be held by and still tell memories apart, as a share
-/// of the memories searched. Chosen on the LoCoMo dev half (turn R@10: 0.517 with no
-/// limit, 0.566 at 20%, 0.590 at 10%, 0.601 at 5% and at 2%); the paraphrase set did not
-/// move.
+/// of the memories searched. Chosen on the LoCoMo dev half (figures: docs/judgment.md).
 pub const COMMON_SHARE: f64 = 0.05;
 
 /// Below this many holders an entity always counts: in a small store every name is in a

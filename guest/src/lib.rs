@@ -12,6 +12,7 @@ pub mod conversation;
 pub mod decay;
 pub mod entities;
 pub mod gc;
+pub mod index_time;
 pub mod judgment;
 pub mod lifecycle;
 pub mod lifetime;
@@ -29,9 +30,7 @@ pub mod tools;
 pub mod vectors;
 
 #[cfg(test)]
-mod fake;
-#[cfg(test)]
-mod reader_props;
+mod tests;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

@@ -1,18 +1,17 @@
 //! The marks a memory's index entry carries (`marks` in `wit/index.wit`): the keys a search
 //! about a person or naming an entity finds it by, and the moment it lapses, so that the
 //! index can count and fetch the live memories holding a key without the collection being
-//! read.
+//! read. Its moments are in the index's time (`index_time`).
 
 use std::collections::BTreeSet;
 
-use chrono::{DateTime, Utc};
-
 use crate::conversation::profile;
 use crate::entities;
+use crate::index_time::{lapse, made, observed};
 use crate::lifecycle;
 use crate::memory_type::MemoryType;
 use crate::ports::Marks;
-use crate::record::{MemoryRecord, parse_time};
+use crate::record::MemoryRecord;
 
 /// The key of the memories about a person.
 pub fn subject(person_id: &str) -> String {
@@ -31,41 +30,6 @@ pub const REFLECTION: &str = "reflection";
 /// The key of the memories holding an entity (as `entities::recognise` spells it).
 pub fn entity(entity: &str) -> String {
     format!("entity:{entity}")
-}
-
-/// A moment as the index compares it: whole microseconds since the epoch, rounded down.
-/// A search truncates its `now` to whole microseconds (`whole_micros`) so that this loses
-/// nothing of it.
-pub fn micros(at: DateTime<Utc>) -> i64 {
-    at.timestamp_micros()
-}
-
-/// When a record was observed, as the index keeps it (`marks.observed`) and `newest` orders
-/// by: `lifecycle::observed` in whole microseconds.
-pub fn observed(record: &MemoryRecord) -> i64 {
-    micros(lifecycle::observed(record))
-}
-
-/// When a record was made, as the index keeps it (`marks.made`) and `recent` and `list`
-/// order by: its `created_at` in whole microseconds, the epoch when it does not read.
-pub fn made(record: &MemoryRecord) -> i64 {
-    micros(parse_time(&record.created_at).unwrap_or(DateTime::UNIX_EPOCH))
-}
-
-/// An expiry as the index keeps it: rounded up to a whole microsecond, so that it is later
-/// than a whole-microsecond `now` exactly when the expiry itself is.
-pub fn lapse(at: DateTime<Utc>) -> i64 {
-    let down = at.timestamp_micros();
-    if at.timestamp_subsec_nanos().is_multiple_of(1000) {
-        down
-    } else {
-        down + 1
-    }
-}
-
-/// A moment truncated to whole microseconds (nanosecond clocks give finer ones).
-pub fn whole_micros(at: DateTime<Utc>) -> DateTime<Utc> {
-    DateTime::from_timestamp_micros(at.timestamp_micros()).unwrap_or(at)
 }
 
 /// A record's marks: its subjects, its entities (found again from its content when the
@@ -200,22 +164,4 @@ mod tests {
         r#"j [] None 1768033800123456"#,
         r#"k ["entity:name:fridays"] None 1768033800123456"#,
     ];
-
-    /// Live in the index exactly when live in the file, for a search's whole-microsecond
-    /// `now`, whatever the nanoseconds of the expiry.
-    #[test]
-    fn an_expiry_within_a_microsecond_of_now_is_live_on_both_paths_or_neither() {
-        let base = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        for now_ns in [0, 700, 1000, 1300] {
-            let now = whole_micros(base + chrono::TimeDelta::nanoseconds(now_ns));
-            for expiry_ns in [0, 1, 500, 999, 1000, 1001, 1500, 2000] {
-                let expiry = base + chrono::TimeDelta::nanoseconds(expiry_ns);
-                assert_eq!(
-                    lapse(expiry) > micros(now),
-                    expiry > now,
-                    "expiry +{expiry_ns} ns, now +{now_ns} ns"
-                );
-            }
-        }
-    }
 }

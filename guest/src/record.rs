@@ -118,11 +118,9 @@ impl MemoryRecord {
     }
 
     /// The text the record is embedded and full-text indexed by: the content, then its
-    /// context. Content first, so that a long context is what an embedder truncates.
-    /// Measured on LoCoMo's development half (turns with the session's date and the turn
-    /// before as context), one vector of both beats a vector of the content alone on
-    /// recall (turn R@10 0.756 against 0.737 with the transformer, 0.730 against 0.720
-    /// with the static model) and loses on the top rank (hit@1 0.283 against 0.331).
+    /// context. Content first, so that a long context is what an embedder truncates. One
+    /// vector of both finds more answers than the content alone, at a small cost to the
+    /// top rank (figures: docs/judgment.md).
     pub fn embedded_text(&self) -> String {
         match &self.context {
             Some(context) => format!("{}\n{context}", self.content),

@@ -2,51 +2,27 @@
 
 use std::collections::{HashMap, HashSet};
 
-/// The constant in Reciprocal Rank Fusion, 1 / (k + rank). Cormack, Clarke and Büttcher
-/// (SIGIR 2009) use 60, which damps the advantage of a top rank in any one list; measured
-/// here, a smaller k lets the best of each list through instead of what the weaker lists
-/// agree on (LoCoMo dev turn R@10 0.601 at 60, 0.608 at 20, 0.631 at 10, 0.642 at 5; the
-/// paraphrase set's hit@5 0.670 at 60 and 0.676 at 5). Weighting the lists apart trades
-/// one set for the other with either embedded model: with the transformer, the vector list
-/// at twice the weight takes the paraphrase set's hit@5 from 0.952 to 0.963 and LoCoMo's
-/// R@10 from 0.666 to 0.607; the text list at 1.5 times, LoCoMo's R@10 to 0.669.
+/// The constant in Reciprocal Rank Fusion, 1 / (k + rank). The usual 60 damps a top rank in
+/// any one list; a small k lets the best of each list through instead of what the weaker
+/// lists agree on. The figures for each value tried are in docs/judgment.md.
 pub const RRF_K: f32 = 5.0;
 
 /// Vector hits below this cosine similarity are not evidence of relevance: with the
-/// static embedder, unrelated sentences score around 0.1 and related ones 0.3 and up
-/// (measured in the e2e recall test). Without a floor, every query returns every memory.
-/// With the transformer, 0.25 would show 5.9 results a question instead of 9.4 on the
-/// paraphrase set and put more answers first (hit@1 0.457 -> 0.521), but fewer in the top
-/// five (hit@5 0.952 -> 0.926); LoCoMo's figures do not move.
+/// static embedder, unrelated sentences score around 0.1 and related ones 0.3 and up.
+/// Without a floor, every query returns every memory (figures: docs/judgment.md).
 pub const MIN_VECTOR_SIMILARITY: f32 = 0.15;
 
 /// How far below the best hit's cosine similarity a hit found by meaning alone (by no
-/// word, entity or person of the query) may fall and still be shown. Measured on the
-/// development sets: with the transformer, the paraphrase set's results shown fall from
-/// 9.40 to 6.19 a question at the same hit@5 (0.952), and LoCoMo's turn R@10 does not move
-/// (0.756); at 0.15, hit@5 0.947. With the static model, hit@5 falls by one question
-/// and 10 -> 9.18 results are shown. "Where do I live?" then shows "I live in Porto" (0.46) without
-/// the allergy (0.17) and the standup (0.16) under it. Applied to every hit, the margin
-/// also removed weak one-word matches (hit@1 0.452 -> 0.574 on the paraphrase set) but
-/// cost LoCoMo's turns, where a rare shared word is the evidence (R@10 0.756 -> 0.709).
+/// word, entity or person of the query) may fall and still be shown, so that "Where do I
+/// live?" shows "I live in Porto" without the allergy and the standup under it. Not
+/// applied to hits found by a word: a rare shared word is evidence (figures:
+/// docs/judgment.md).
 pub const SIMILARITY_MARGIN: f32 = 0.2;
 
 // Below the embedder's weak similarity (`settings.weak-similarity`) the best hit is weak:
 // when even the closest memory is that far from the query and no hit shares a word,
 // entity or person with it, what meaning alone found is noise, and search shows nothing.
-// The embedded models' values (0.3 static, 0.25 transformer) were measured on the
-// development sets against their figures without the rule:
-//
-// | set | static | transformer |
-// | --- | --- | --- |
-// | paraphrase hit@5 | 0.670 = 0.670 | 0.952 -> 0.941 |
-// | paraphrase R@10 | 0.777 = 0.777 | 0.976 -> 0.965 |
-// | LoCoMo R@10, with context | 0.730 = 0.730 | 0.756 = 0.756 |
-// | LoCoMo R@10, without | 0.643 = 0.643 | 0.667 = 0.667 |
-//
-// The transformer's paraphrase set loses two questions of 188 whose answer is as far from
-// the question as "I love spicy Thai food" is from "What should I avoid eating?" (0.247);
-// at 0.3, even when a hit shared a word, it lost seven (hit@5 0.915).
+// The embedded models' values are measured in docs/judgment.md.
 
 /// What search leaves out as noise.
 #[derive(Debug, Clone, Copy, PartialEq)]

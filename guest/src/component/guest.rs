@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use super::ash::memory::types;
 use super::convert::*;
 use super::exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
-use super::ports::WitPorts;
+use super::wit_ports::WitPorts;
 use crate::api;
 use crate::service::MemoryService;
 

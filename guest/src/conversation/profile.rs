@@ -4,7 +4,7 @@
 
 use std::cmp::Reverse;
 
-use crate::marks;
+use crate::index_time;
 use crate::memory_type::MemoryType;
 use crate::record::MemoryRecord;
 
@@ -31,7 +31,7 @@ pub fn is_candidate(r: &MemoryRecord) -> bool {
 /// `newest` hands out the holders of the type's key (`marks::profile`).
 pub fn rank(r: &MemoryRecord) -> Option<(usize, Reverse<i64>, &str)> {
     let by_type = ORDER.iter().position(|t| *t == r.memory_type)?;
-    Some((by_type, Reverse(marks::observed(r)), r.id.as_str()))
+    Some((by_type, Reverse(index_time::observed(r)), r.id.as_str()))
 }
 
 /// The notes, and the ids of the memories they come from, from the user's live personal

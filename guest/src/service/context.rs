@@ -11,8 +11,8 @@ use crate::api::{ContextBlock, Error, Memory, Person, SearchQuery};
 use crate::api::{PastMessage, SearchHit};
 use crate::context::budget::{self, Part};
 use crate::context::{Blocks, DEFAULT_MAX_TOKENS, MAX_MEMORIES, MAX_PEOPLE, estimate_tokens, render};
+use crate::index_time;
 use crate::lifecycle;
-use crate::marks;
 use crate::memory_type::MemoryType;
 use crate::ports::{Level, Ports};
 use crate::record::parse_time;
@@ -30,7 +30,7 @@ impl<P: Ports> MemoryService<P> {
     ) -> Result<ContextBlock, Error> {
         let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
         // One moment for every part, in whole microseconds as the index compares them.
-        let now = marks::whole_micros(self.now()?);
+        let now = index_time::whole_micros(self.now()?);
         let (mut memories, past_messages) = if message.trim().is_empty() {
             self.load_as_needed()?;
             (Vec::new(), Vec::new())
@@ -136,7 +136,11 @@ impl<P: Ports> MemoryService<P> {
             .cached()
             .filter(|r| r.memory_type == MemoryType::Reflection && r.owner_user_id.as_ref() == Some(user))
             .filter(|r| r.chat_id.is_none() && lifecycle::is_live(r, now))
-            .min_by(|a, b| marks::observed(b).cmp(&marks::observed(a)).then(a.id.cmp(&b.id)))
+            .min_by(|a, b| {
+                index_time::observed(b)
+                    .cmp(&index_time::observed(a))
+                    .then(a.id.cmp(&b.id))
+            })
             .map(Memory::from)
     }
 
@@ -151,7 +155,7 @@ impl<P: Ports> MemoryService<P> {
             if m.subject_person_ids.is_empty() || !caller.can_see(m) || !lifecycle::is_live(m, now) {
                 continue;
             }
-            let at = marks::observed(m);
+            let at = index_time::observed(m);
             for id in &m.subject_person_ids {
                 let newest = latest.entry(id.as_str()).or_insert(at);
                 *newest = (*newest).max(at);
@@ -161,9 +165,9 @@ impl<P: Ports> MemoryService<P> {
             .people_of(caller)
             .into_iter()
             .map(|p| {
-                let mut active = marks::micros(time(&p.created_at));
+                let mut active = index_time::micros(time(&p.created_at));
                 if let Some(updated) = p.updated_at.as_deref() {
-                    active = active.max(marks::micros(time(updated)));
+                    active = active.max(index_time::micros(time(updated)));
                 }
                 if let Some(&at) = latest.get(p.id.as_str()) {
                     active = active.max(at);

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use super::MemoryService;
 use crate::api::Error;
 use crate::entities;
+use crate::index_time;
 use crate::marks;
 use crate::ports::{Level, Ports, ScopeFilter};
 
@@ -47,7 +48,7 @@ impl<P: Ports> MemoryService<P> {
         if about.is_empty() && wanted.is_empty() {
             return Ok(None);
         }
-        let now = marks::micros(now);
+        let now = index_time::micros(now);
         let mut keys: Vec<String> = about.iter().map(|id| marks::subject(id)).collect();
         let mut census = None;
         if !wanted.is_empty() {

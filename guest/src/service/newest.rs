@@ -15,6 +15,7 @@ use super::MemoryService;
 use super::from_index::MOST_ASKED;
 use crate::api::Error;
 use crate::conversation::profile::{MAX_NOTES, ORDER, pick, rank};
+use crate::index_time;
 use crate::marks;
 use crate::memory_type::MemoryType;
 use crate::ports::{Held, Level, Ports};
@@ -117,7 +118,7 @@ impl<P: Ports> MemoryService<P> {
     ) -> Result<Vec<Vec<Held>>, Error> {
         let lists = self
             .ports
-            .index_newest(keys, &caller.filter(), marks::micros(now), limit)?;
+            .index_newest(keys, &caller.filter(), index_time::micros(now), limit)?;
         if lists.len() != keys.len() {
             return Err(Error::Index(format!(
                 "the index gave the newest of {} keys for {} asked",

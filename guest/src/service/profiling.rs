@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use super::MemoryService;
 use crate::api::{Error, Profile};
 use crate::conversation::profile::{is_candidate, ordered, pick};
+use crate::index_time;
 use crate::lifecycle;
-use crate::marks;
 use crate::ports::Ports;
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
@@ -19,7 +19,7 @@ impl<P: Ports> MemoryService<P> {
                 "a profile belongs to a user, and the caller has none".into(),
             ));
         }
-        let now = marks::whole_micros(self.now()?);
+        let now = index_time::whole_micros(self.now()?);
         self.load_as_needed()?;
         self.hold_profile(caller, now)?;
         Ok(self.profile_of(caller, now))

@@ -8,7 +8,7 @@ use chrono::DateTime;
 
 use super::{MIN_ID_PREFIX, MemoryService, recent};
 use crate::api::{Error, ListOptions, Memory};
-use crate::marks;
+use crate::index_time;
 use crate::ports::{Collection, Ports};
 use crate::record::{MemoryRecord, parse_time};
 use crate::scope::Caller;
@@ -68,8 +68,8 @@ impl<P: Ports> MemoryService<P> {
     /// (`recent`), else from the whole file, in the same order.
     pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
         super::validation::check_limit(options.limit, "every memory")?;
-        // Whole microseconds, as the index compares expiries (`marks::lapse`).
-        let now = marks::whole_micros(self.now()?);
+        // Whole microseconds, as the index compares expiries (`index_time::lapse`).
+        let now = index_time::whole_micros(self.now()?);
         if let Some(found) = self.list_from_index(caller, options, now)? {
             return Ok(found);
         }
@@ -80,7 +80,7 @@ impl<P: Ports> MemoryService<P> {
             .iter()
             .enumerate()
             .filter(|(_, r)| recent::listed(r, caller, options, now))
-            .map(|(i, r)| (marks::made(r), i, r))
+            .map(|(i, r)| (index_time::made(r), i, r))
             .collect();
         found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
         let limit = options.limit.map_or(usize::MAX, |l| l as usize);

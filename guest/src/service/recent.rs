@@ -1,7 +1,7 @@
 //! `list` answered from the index: a caller's most recent memories are the index's most
 //! recently made entries in their scope (`recent` in `wit/index.wit`), in the order
 //! `list` gives over the whole file. Both order by when a memory was made, in whole
-//! microseconds (`marks::made`), equal moments last added first: the file by where a
+//! microseconds (`index_time::made`), equal moments last added first: the file by where a
 //! memory's id first appears, the index by when its entry was first indexed, which the
 //! guest keeps the same order (a rebuild and a replay index in file order, every later
 //! write upserts what it appends in the order it appends, a memory written again keeps
@@ -16,8 +16,8 @@ use chrono::{DateTime, Utc};
 use super::MemoryService;
 use super::from_index::MOST_ASKED;
 use crate::api::{Error, ListOptions, Memory};
+use crate::index_time;
 use crate::lifecycle;
-use crate::marks;
 use crate::ports::{Level, Ports};
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
@@ -40,7 +40,7 @@ impl<P: Ports> MemoryService<P> {
         if options.include_superseded || !self.adopt_index()? {
             return Ok(None);
         }
-        let live_at = (!options.include_expired).then(|| marks::micros(now));
+        let live_at = (!options.include_expired).then(|| index_time::micros(now));
         let mut ask = match options.memory_type {
             None => limit,
             Some(_) => limit.saturating_mul(8).clamp(FIRST_TYPED_ASK, MOST_ASKED),

@@ -10,76 +10,27 @@
 //! Both paths fail closed: when unsure, keep both. A wrong supersession hides a true fact;
 //! a missed one only leaves a stale fact beside the new one, which the user can still see
 //! and correct.
+//!
+//! `statement` and `rule_context` are the plain types at the bottom; `lexicon`, `tokens`,
+//! `values` and `regions` read words; `clause` and `parse` read a sentence into a
+//! statement; `rule` compares two; `verdict` is the language model's path.
 
 mod clause;
 pub(crate) mod lexicon;
-#[cfg(test)]
-mod pairs;
+mod parse;
 pub(crate) mod regions;
+mod rule;
+mod rule_context;
 mod statement;
 #[cfg(test)]
 mod tests;
 mod tokens;
 mod values;
+mod verdict;
 
-use crate::ports::LlmRequest;
-
+pub use parse::parse_statement;
 pub use regions::is_region;
-pub use statement::{Statement, parse_statement};
-
-/// The question put to the language model. The answer must be one word.
-pub fn verification_request(old: &str, new: &str) -> LlmRequest {
-    LlmRequest {
-        system: "You maintain a user's long-term memory. Decide whether a NEW fact replaces an OLD \
-                 fact: both state the same attribute of the same person or thing, and the new value \
-                 makes the old one no longer true. Facts that can both be true (liking dogs and \
-                 liking cats) do not replace each other. Answer with exactly one word: yes or no."
-            .to_owned(),
-        prompt: format!("OLD: {old}\nNEW: {new}\nDoes NEW replace OLD?"),
-        max_tokens: 3,
-    }
-}
-
-/// Reads the model's answer strictly: `Some(true)` for a clear yes, `Some(false)` for a
-/// clear no, `None` for anything else (which the caller treats as no).
-pub fn parse_verdict(answer: &str) -> Option<bool> {
-    let word = answer.trim().trim_end_matches(['.', '!']).trim().to_lowercase();
-    match word.as_str() {
-        "yes" => Some(true),
-        "no" => Some(false),
-        _ => None,
-    }
-}
-
-/// What the rule knows about the memory beyond its text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RuleContext {
-    /// The memory lives in a group chat's scope: "we" and "our" are the group, and "I"
-    /// could be any member, so first-person singular facts are never compared there.
-    pub group: bool,
-    /// Names of the people the memory is about: "she", "his", "their", "Sarah" and
-    /// "Sarah's" refer to them.
-    pub subject_names: Vec<String>,
-}
-
-/// The conservative rule, in context: replace only when both facts state the same
-/// attribute of the same subject and the new one makes the old one untrue. When unsure,
-/// keep both.
-pub fn rule_replaces(old: &str, new: &str, ctx: &RuleContext) -> bool {
-    match (statement::parse_in(old, ctx), statement::parse_in(new, ctx)) {
-        (Some(a), Some(b)) => a.replaced_by(&b),
-        _ => false,
-    }
-}
-
-/// The block of a fact under the rule, in context: [`rule_replaces`] is false for two facts
-/// whose blocks differ (or that have none), so candidates for the rule can be grouped by
-/// it instead of searched for. `None` when the rule cannot read the fact.
-pub fn rule_block(text: &str, ctx: &RuleContext) -> Option<String> {
-    statement::parse_in(text, ctx).map(|s| s.block())
-}
-
-/// The conservative rule without context: a personal memory about no one in particular.
-pub fn rule_says_replaces(old: &str, new: &str) -> bool {
-    rule_replaces(old, new, &RuleContext::default())
-}
+pub use rule::{rule_block, rule_replaces, rule_says_replaces};
+pub use rule_context::RuleContext;
+pub use statement::Statement;
+pub use verdict::{parse_verdict, verification_request};

@@ -21,7 +21,7 @@ fn add_writes_one_seed_schema_line_with_its_embedding() {
     let file = s.ports().file(Collection::Memories);
     assert_eq!(file.lines().count(), 1);
     let record = MemoryRecord::parse(file.lines().next().unwrap()).unwrap();
-    assert_eq!(record.vector().unwrap().len(), crate::fake::DIM);
+    assert_eq!(record.vector().unwrap().len(), crate::tests::fake::DIM);
     assert_eq!(record.source, "user");
     assert_eq!(record.created_at, "2026-03-01T12:00:00+00:00");
 }

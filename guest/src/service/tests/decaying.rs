@@ -4,11 +4,11 @@
 
 use super::{alice_alone, service};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::gc::ArchiveReason;
 use crate::memory_type::MemoryType;
 use crate::ports::Collection;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 fn at(s: &MemoryService<FakePorts>, t: &str) {
     *s.ports().now.borrow_mut() = t.to_owned();

@@ -2,10 +2,10 @@
 
 use super::{alice, alice_alone, bob_alone, service, with_subjects};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::ports::Collection;
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 /// Alice's memories about Sarah (alone, with Tom, shared in her chat, and through Sally,
 /// an entry merged into Sarah), one about nobody, and Bob's own Sarah.

@@ -3,8 +3,8 @@
 
 use super::{alice_alone, service};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 fn evolving() -> MemoryService<FakePorts> {
     let s = service();

@@ -2,8 +2,8 @@
 
 use super::{alice, search, service};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 #[test]
 fn a_broken_index_is_rebuilt_from_the_file_without_embedding_calls() {

@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::people::PersonRecord;
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 mod adding;
 mod decaying;

@@ -3,9 +3,9 @@
 
 use super::{alice, bob_alone, service, with_subjects};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::ports::Collection;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 /// Alice's home: people with an edge, a replaced memory, a shared one, a deleted one.
 fn home() -> MemoryService<FakePorts> {

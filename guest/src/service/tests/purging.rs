@@ -3,11 +3,11 @@
 
 use super::{alice_alone, bob_alone, service, with_subjects};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::ports::Collection;
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 /// Her name, the alias Alice gave her, and the name of an entry merged into her.
 const NAMES: [&str; 3] = ["zanzibarina", "zanzi", "zee"];

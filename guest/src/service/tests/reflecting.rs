@@ -3,9 +3,9 @@
 
 use super::{alice_alone, bob_alone, service};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::memory_type::MemoryType;
 use crate::service::{MemoryService, Reflection};
+use crate::tests::fake::FakePorts;
 
 fn at(s: &MemoryService<FakePorts>, t: &str) {
     *s.ports().now.borrow_mut() = t.to_owned();

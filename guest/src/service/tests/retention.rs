@@ -2,12 +2,12 @@
 
 use super::{STAMP, alice, search, service};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::memory_type::MemoryType;
 use crate::ports::Collection;
 use crate::record::MemoryRecord;
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 #[test]
 fn delete_by_a_stranger_changes_nothing_and_delete_by_the_owner_archives() {

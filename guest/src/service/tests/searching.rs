@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use super::{alice, alice_alone, search, service};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 #[test]
 fn search_finds_by_meaning_and_words_within_scope() {

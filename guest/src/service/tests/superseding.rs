@@ -3,10 +3,10 @@
 
 use super::{alice, search, service};
 use crate::api::*;
-use crate::fake::FakePorts;
 use crate::ports::Collection;
 use crate::scope::Caller;
 use crate::service::MemoryService;
+use crate::tests::fake::FakePorts;
 
 /// The fake embedder scores "favorite color is red" and "... blue" at 2/3: below the real
 /// default threshold, so these tests lower it.

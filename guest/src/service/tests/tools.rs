@@ -68,7 +68,7 @@ fn a_memory_changed_while_its_correction_was_embedded_is_not_corrected() {
     let mut changed: serde_json::Value = serde_json::from_str(&line).unwrap();
     changed["content"] = "I live in Paris".into();
     let changed = changed.to_string();
-    *s.ports().while_embedding.borrow_mut() = Some(Box::new(move |p: &crate::fake::FakePorts| {
+    *s.ports().while_embedding.borrow_mut() = Some(Box::new(move |p: &crate::tests::fake::FakePorts| {
         crate::ports::Ports::append(p, Collection::Memories, std::slice::from_ref(&changed)).unwrap();
     }));
     let fix = Correction {

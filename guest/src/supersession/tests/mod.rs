@@ -1,5 +1,8 @@
 use super::*;
 
+mod labelled_pairs;
+mod pairs;
+
 #[test]
 fn the_rule_replaces_changed_values_of_one_attribute() {
     assert!(rule_says_replaces(

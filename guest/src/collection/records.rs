@@ -1,170 +1,11 @@
-//! A JSONL collection as the guest sees it: records folded by id (the last line for an id
-//! wins), kept in memory between calls and refreshed by reading only what was appended
-//! since, or everything when the file was replaced.
-//!
-//! A cache may also be partial (`adopt`): it then holds only records fetched from the
-//! index, for a call that answers without reading the collection, and the next `refresh`
-//! reads the whole file.
-//!
-//! Taking a record out appends a removal line (`{"id":…,"version":1,"removed_at":…}`)
-//! rather than rewriting the file, so that a delete costs one line however large the
-//! collection. Rewrites (GC, quarantine) fold removal lines away with what they removed.
+//! The folded records of one collection, and every write to its file: appends of records
+//! and markers, rewrites, and the partial cache of records fetched from the index.
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-
-use crate::people::{PERSON_VERSION, PersonRecord};
+use super::Record;
+use super::lines::{MAX_LINE_BYTES, access, access_line, is_newer, removal, removal_line};
 use crate::ports::{Collection, FileError, FileState, Level, Ports};
-use crate::record::{MemoryRecord, RECORD_VERSION};
-
-/// A record type stored one per line in a collection.
-pub trait Record: Clone {
-    /// Which collection holds it.
-    const COLLECTION: Collection;
-    /// The file name, for messages.
-    const FILE: &'static str;
-    /// The newest record version this guest understands.
-    const VERSION: u32;
-    fn id(&self) -> &str;
-    fn parse(line: &str) -> Result<Self, String>;
-    fn to_line(&self) -> String;
-    /// Folds in an access line: the record was returned at `at`. Only memories keep it.
-    fn touch(&mut self, _at: &str) {}
-}
-
-impl Record for MemoryRecord {
-    const COLLECTION: Collection = Collection::Memories;
-    const FILE: &'static str = "memories.jsonl";
-    const VERSION: u32 = RECORD_VERSION;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn parse(line: &str) -> Result<Self, String> {
-        MemoryRecord::parse(line).map_err(|e| e.0)
-    }
-    fn to_line(&self) -> String {
-        MemoryRecord::to_line(self)
-    }
-    fn touch(&mut self, at: &str) {
-        let later = match (&self.last_accessed_at, crate::record::parse_time(at)) {
-            (_, Err(_)) => false,
-            (None, Ok(_)) => true,
-            (Some(old), Ok(new)) => crate::record::parse_time(old).is_ok_and(|old| new > old),
-        };
-        if later {
-            self.last_accessed_at = Some(at.to_owned());
-        }
-    }
-}
-
-impl Record for PersonRecord {
-    const COLLECTION: Collection = Collection::People;
-    const FILE: &'static str = "people.jsonl";
-    const VERSION: u32 = PERSON_VERSION;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn parse(line: &str) -> Result<Self, String> {
-        PersonRecord::parse(line)
-    }
-    fn to_line(&self) -> String {
-        PersonRecord::to_line(self)
-    }
-}
-
-/// The memories collection.
-pub type Memories = Records<MemoryRecord>;
-/// The people collection.
-pub type People = Records<PersonRecord>;
-
-/// Just enough of a line to tell whether a newer writer made it.
-#[derive(Deserialize)]
-struct VersionProbe {
-    version: u32,
-}
-
-/// A line that takes the record with this id out of the collection. Only these three
-/// fields: a record line never parses as one.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Removal {
-    id: String,
-    version: u32,
-    removed_at: String,
-}
-
-/// The longest line a collection's reader takes, in bytes. The biggest record this
-/// guest writes is far smaller (16 KiB of content and as much context, an embedding);
-/// a longer line was written by hand or by a broken tool, and is quarantined rather than
-/// loaded, shown in every list and sent to every model that asks.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
-
-/// The version removal and access lines carry: the first record version that knows them.
-const MARKER_VERSION: u32 = 1;
-
-/// A line that says the record with this id was returned at `accessed_at`. Appended
-/// rather than a new version of the record, so that recall writes a few bytes; folded
-/// into the record (and so kept by a rewrite). Only these three fields.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Access {
-    id: String,
-    version: u32,
-    accessed_at: String,
-}
-
-/// The id and time of an access line, if the line is one.
-fn access(line: &str) -> Option<(String, String)> {
-    serde_json::from_str::<Access>(line)
-        .ok()
-        .filter(|a| a.version == MARKER_VERSION && crate::record::parse_time(&a.accessed_at).is_ok())
-        .map(|a| (a.id, a.accessed_at))
-}
-
-/// The id a removal line removes, if the line is one. A stamp that is not a time makes
-/// it no removal: an unreadable line, quarantined, rather than a silent delete.
-fn removal(line: &str) -> Option<String> {
-    serde_json::from_str::<Removal>(line)
-        .ok()
-        .filter(|r| r.version == MARKER_VERSION && crate::record::parse_time(&r.removed_at).is_ok())
-        .map(|r| r.id)
-}
-
-/// The ids named by the lines of `data` (records, removals and accesses), first
-/// appearance first, each once: what a reader that missed these lines must look at again.
-pub fn ids_named<T: Record>(data: &str) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    data.split('\n')
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
-        .filter(|line| !line.trim().is_empty())
-        .filter_map(|line| {
-            T::parse(line)
-                .map(|r| r.id().to_owned())
-                .ok()
-                .or_else(|| removal(line))
-                .or_else(|| access(line).map(|(id, _)| id))
-        })
-        .filter(|id| seen.insert(id.clone()))
-        .collect()
-}
-
-/// The ids that removal lines in `data` name.
-pub fn ids_removed(data: &str) -> std::collections::HashSet<String> {
-    data.split('\n')
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
-        .filter_map(removal)
-        .collect()
-}
-
-/// Whether a line that did not parse is a record of a newer format: such lines are kept in
-/// place, untouched, rather than quarantined, so that an older guest never takes a newer
-/// writer's data out of the source of truth.
-fn is_newer<T: Record>(line: &str) -> bool {
-    // Only an object is a record (serde would also read `[2]` into the probe).
-    line.trim_start().starts_with('{')
-        && serde_json::from_str::<VersionProbe>(line).is_ok_and(|p| p.version > T::VERSION)
-}
 
 /// The folded records of one collection.
 #[derive(Debug)]
@@ -305,17 +146,7 @@ impl<T: Record> Records<T> {
     /// Records that these records were returned at `at`: one appended access line each.
     /// Ids not in the collection are skipped.
     pub fn touch<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
-        let line = |id: &str| Access {
-            id: id.to_owned(),
-            version: MARKER_VERSION,
-            accessed_at: at.to_owned(),
-        };
-        self.append_about(
-            ports,
-            ids,
-            |id| serde_json::to_string(&line(id)),
-            |c, id| c.touched(id, at),
-        )
+        self.append_about(ports, ids, |id| access_line(id, at), |c, id| c.touched(id, at))
     }
 
     /// Appends one line about each known id (each once) and folds it into the cache.
@@ -374,12 +205,7 @@ impl<T: Record> Records<T> {
     /// Takes records out by id with one appended removal line each, stamped `at`. Ids
     /// not in the collection are skipped.
     pub fn remove<P: Ports>(&mut self, ports: &P, ids: &[String], at: &str) -> Result<FileState, FileError> {
-        let line = |id: &str| Removal {
-            id: id.to_owned(),
-            version: MARKER_VERSION,
-            removed_at: at.to_owned(),
-        };
-        self.append_about(ports, ids, |id| serde_json::to_string(&line(id)), |c, id| c.unfold(id))
+        self.append_about(ports, ids, |id| removal_line(id, at), |c, id| c.unfold(id))
     }
 
     /// Appends lines; also says whether the file now ends just after them (one byte more
@@ -389,8 +215,8 @@ impl<T: Record> Records<T> {
     /// Creating a missing file gives it a new generation (a host's generation includes the
     /// file's identity), so the first append to a collection read as empty finds another
     /// generation; the file then holds exactly the lines appended, which the cache holds
-    /// too. Taking that for someone else's write left the index claiming the empty file,
-    /// and the next call replayed every line of a new home's first import.
+    /// too. Taken for someone else's write, it would leave the index claiming the empty
+    /// file, and the next call would replay every line of a new home's first import.
     fn append_lines<P: Ports>(&self, ports: &P, lines: &[String]) -> Result<(FileState, bool), FileError> {
         let state = ports.append(T::COLLECTION, lines)?;
         let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
@@ -580,110 +406,5 @@ impl<T: Record> Records<T> {
         if T::COLLECTION == Collection::Memories {
             self.changed.push(id.to_owned());
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fake::FakePorts;
-
-    fn person(id: &str, name: &str) -> PersonRecord {
-        PersonRecord::parse(&format!(
-            r#"{{"id":"{id}","version":1,"name":"{name}","owner_user_id":"alice","created_at":"2026-03-01T12:00:00+00:00"}}"#
-        ))
-        .unwrap()
-    }
-
-    fn names(people: &People) -> Vec<&str> {
-        people.iter().map(|p| p.name.as_str()).collect()
-    }
-
-    #[test]
-    fn removal_lines_fold_in_order_and_count_as_stale() {
-        let ports = FakePorts::new();
-        let mut people = People::default();
-        people.refresh(&ports).unwrap();
-        people
-            .append(&ports, vec![person("a", "Ann"), person("b", "Bea"), person("c", "Cy")])
-            .unwrap();
-        people
-            .remove(
-                &ports,
-                &["b".into(), "b".into(), "nobody".into()],
-                "2026-01-01T00:00:00+00:00",
-            )
-            .unwrap();
-        assert_eq!(names(&people), ["Ann", "Cy"]);
-        assert_eq!((people.len(), people.stale_lines()), (2, 2));
-        let file = ports.file(Collection::People);
-        assert_eq!(
-            file.lines().last(),
-            Some(r#"{"id":"b","version":1,"removed_at":"2026-01-01T00:00:00+00:00"}"#),
-            "one line, once"
-        );
-        // The same id written again after its removal comes back, last in order.
-        people
-            .append(&ports, vec![person("b", "Bea again"), person("a", "Ann B.")])
-            .unwrap();
-        assert_eq!(names(&people), ["Ann B.", "Cy", "Bea again"]);
-        // A reader starting from nothing folds the file to the same records.
-        let mut fresh = People::default();
-        fresh.refresh(&ports).unwrap();
-        assert_eq!(names(&fresh), names(&people));
-        assert_eq!(fresh.stale_lines(), 3, "b's first line, its removal, Ann's first line");
-        assert!(ports.quarantined.borrow().is_empty());
-        fresh.rewrite(&ports).unwrap();
-        assert_eq!(fresh.stale_lines(), 0);
-        assert_eq!(ports.file(Collection::People).lines().count(), 3);
-    }
-
-    #[test]
-    fn a_line_over_the_bound_is_quarantined_unread() {
-        let ports = FakePorts::new();
-        let huge = person("h", &"x".repeat(MAX_LINE_BYTES));
-        ports.write_raw(
-            Collection::People,
-            &format!("{}\n{}\n", person("a", "Ann").to_line(), huge.to_line()),
-        );
-        let mut people = People::default();
-        assert_eq!(people.refresh(&ports), Ok(1));
-        assert_eq!(names(&people), ["Ann"]);
-        assert_eq!(*ports.quarantined.borrow(), [huge.to_line()]);
-        assert_eq!(
-            ports.file(Collection::People).lines().count(),
-            1,
-            "rewritten without it"
-        );
-        // A record just under the bound is read as usual.
-        let big = person("b", &"y".repeat(MAX_LINE_BYTES - 200));
-        ports.write_raw(Collection::People, &format!("{}\n", big.to_line()));
-        assert_eq!(people.refresh(&ports), Ok(0));
-        assert_eq!(people.len(), 2);
-    }
-
-    #[test]
-    fn ids_named_reads_records_and_removals_once_each() {
-        let data = format!(
-            "{}\n{{\"id\":\"a\",\"version\":1,\"removed_at\":\"2026-01-01T00:00:00+00:00\"}}\n{}\nnot json\n",
-            person("a", "Ann").to_line(),
-            person("b", "Bea").to_line()
-        );
-        assert_eq!(ids_named::<PersonRecord>(&data), ["a", "b"]);
-        // Only exactly the removal shape counts: an extra field or a newer version is not one.
-        assert_eq!(
-            removal(r#"{"id":"a","version":1,"removed_at":"2026-01-01T00:00:00+00:00","x":1}"#),
-            None
-        );
-        assert_eq!(
-            removal(r#"{"id":"a","version":2,"removed_at":"2026-01-01T00:00:00+00:00"}"#),
-            None
-        );
-        assert_eq!(
-            removal(r#"{"id":"a","version":1,"removed_at":"2026-01-01T00:00:00+00:00"}"#).as_deref(),
-            Some("a")
-        );
-        // A stamp that is not a time: not a removal, so the line is quarantined.
-        assert_eq!(removal(r#"{"id":"a","version":1,"removed_at":"never"}"#), None);
     }
 }

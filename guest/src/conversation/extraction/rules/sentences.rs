@@ -1,0 +1,84 @@
+//! Cutting a message into sentences and a sentence down to its fact's clause, and matching
+//! whole words. Every pattern is ASCII, so offsets found in a lowercased copy slice the
+//! original.
+
+use super::words::{LEADS, NEGATIONS};
+
+/// The fact's clause: up to the first comma, semicolon, dash or joining word.
+pub(super) fn clause(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut end = text.len();
+    for cut in [
+        ",",
+        ";",
+        " - ",
+        " \u{2014} ",
+        " and i ",
+        " and i'm ",
+        " but ",
+        " so ",
+        " because ",
+        " which ",
+        " lol",
+    ] {
+        if let Some(i) = lower.find(cut) {
+            end = end.min(i);
+        }
+    }
+    text[..end].trim().trim_end_matches(['.', '!']).trim().to_owned()
+}
+
+pub(super) fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Where the sentence starts once the openers that carry nothing are gone.
+pub(super) fn strip_leads(lower: &str) -> usize {
+    let mut at = 0;
+    loop {
+        let rest = &lower[at..];
+        let skipped = rest.len() - rest.trim_start_matches([' ', ',', '-', ':']).len();
+        let rest = &rest[skipped..];
+        match LEADS.iter().find(|l| starts_with_word(rest, l)) {
+            Some(l) => at += skipped + l.len(),
+            None => return at + skipped,
+        }
+    }
+}
+
+pub(super) fn negated(lower: &str) -> bool {
+    lower.contains("n't") || NEGATIONS.iter().any(|n| has_phrase(lower, n))
+}
+
+/// Whether `phrase` occurs in `text` as whole words.
+pub(super) fn has_phrase(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + phrase.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+pub(super) fn starts_with_word(text: &str, word: &str) -> bool {
+    text.starts_with(word) && !text[word.len()..].chars().next().is_some_and(char::is_alphanumeric)
+}
+
+/// The message cut into sentences at `.`, `!`, `?` and line breaks followed by a space.
+pub(super) fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in bytes.iter().enumerate() {
+        let next = bytes.get(k + 1).map(|&(_, n)| n);
+        if c == '\n' || (matches!(c, '.' | '!' | '?') && next.is_none_or(char::is_whitespace)) {
+            out.push(&text[start..i + c.len_utf8()]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter().filter(|s| !s.trim().is_empty()).collect()
+}

@@ -1,0 +1,81 @@
+use super::*;
+
+fn contents(message: &str) -> Vec<String> {
+    extract(message).into_iter().map(|f| f.content).collect()
+}
+
+#[test]
+fn reads_clear_statements() {
+    assert_eq!(
+        contents("btw I'm allergic to peanuts, so no satay please."),
+        ["I'm allergic to peanuts"]
+    );
+    assert_eq!(contents("My wife's name is Sarah."), ["My wife's name is Sarah"]);
+    let f = extract("my son is called Leo, he's 6");
+    assert_eq!(
+        (f[0].memory_type, f[0].subjects.clone()),
+        (MemoryType::Relationship, vec!["my son Leo".to_owned()])
+    );
+    assert_eq!(contents("I live in Lisbon now."), ["I live in Lisbon now"]);
+    assert_eq!(
+        contents("I prefer tea over coffee, always have."),
+        ["I prefer tea over coffee"]
+    );
+    assert_eq!(contents("I don't like olives."), ["I don't like olives"]);
+    assert_eq!(
+        contents("Please remember that the spare key is under the blue pot"),
+        ["The spare key is under the blue pot"]
+    );
+    assert_eq!(contents("Call me Jay, nobody uses Jayden."), ["I go by Jay"]);
+    assert_eq!(
+        contents("I'm vegetarian. I live in Porto!"),
+        ["I'm vegetarian", "I live in Porto"]
+    );
+    assert_eq!(contents("Hi! I'm Kenji, nice to meet you"), ["My name is Kenji"]);
+    assert_eq!(
+        contents("I'm a nurse at the county hospital."),
+        ["I'm a nurse at the county hospital"]
+    );
+    assert_eq!(
+        contents("Please remember my mother's name is Grace"),
+        ["My mother's name is Grace"]
+    );
+}
+
+#[test]
+fn refuses_everything_else() {
+    for message in [
+        "Do I live in Paris?",
+        "what should I cook if I'm allergic to nuts?",
+        "If I lived in Berlin, would I need a car?",
+        "my friend is allergic to cats",
+        "She said \"I love Rome\" and left.",
+        "I'm not sure I prefer tea",
+        "I'm not allergic to anything",
+        "I used to live in Oslo",
+        "I'm tired today",
+        "I love it!",
+        "I like that idea",
+        "I'd like you to draft an email",
+        "I think I live too far away",
+        "thanks!",
+        "my wife is tired",
+        "my boss Tom is annoying",
+        "I'm planning to move to Rome",
+        "I love you",
+        "I prefer the second draft",
+        "I'm a bit tired",
+        "I'm a big fan of it",
+        "I'm Happy to help, said no one",
+    ] {
+        assert!(extract(message).is_empty(), "{message}: {:?}", contents(message));
+    }
+    // Characters whose lowercase has another length cannot misalign a slice.
+    for message in [
+        "O\u{212A} \u{130}\u{130}",
+        "I live in \u{2126}\u{2126}, \u{130}\u{130}",
+        "\u{212A}id",
+    ] {
+        let _ = extract(message);
+    }
+}
