@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use anyhow::{Context as _, Result, ensure};
+use ash_memory::{Embedder, TransformerEmbedder};
 use serde::Serialize;
 
 use super::data::{QUERIES, fact};
@@ -22,20 +23,13 @@ pub(super) struct EmbedderFigures {
     pub load_ms: f64,
     pub query_ms: Latency,
     pub batch_ms_per_text: f64,
+    /// The same batch on one thread, for a model that shares a batch among the cores.
+    pub one_thread_batch_ms_per_text: Option<f64>,
 }
 
 pub(super) fn measure(name: &str, samples: usize) -> Result<EmbedderFigures> {
     let model = ash_memory::embedded(name).with_context(|| format!("no embedded model {name:?}"))?;
-    let embed = |texts: &[String]| -> Result<()> {
-        let vectors = model.embed(texts).map_err(|e| anyhow::anyhow!("{e:?}"))?;
-        ensure!(
-            vectors.len() == texts.len(),
-            "{} vectors for {} texts",
-            vectors.len(),
-            texts.len()
-        );
-        Ok(())
-    };
+    let embed = |texts: &[String]| embed_with(model.as_ref(), texts);
     let query = |k: usize| vec![QUERIES[k % QUERIES.len()].to_string()];
     let t = Instant::now();
     embed(&query(0))?;
@@ -51,13 +45,34 @@ pub(super) fn measure(name: &str, samples: usize) -> Result<EmbedderFigures> {
     let t = Instant::now();
     embed(&facts)?;
     let batch = t.elapsed();
+    let one_thread_batch_ms_per_text = if model.model_id() == TransformerEmbedder::MODEL_ID {
+        let one = TransformerEmbedder::with_threads(1);
+        embed_with(&one, &query(0))?;
+        let t = Instant::now();
+        embed_with(&one, &facts)?;
+        Some(ms(t.elapsed()) / BATCH as f64)
+    } else {
+        None
+    };
     Ok(EmbedderFigures {
         name: name.to_owned(),
         dimension: model.dimension(),
         load_ms: ms(first.saturating_sub(queries.median)),
         query_ms: queries.into(),
         batch_ms_per_text: ms(batch) / BATCH as f64,
+        one_thread_batch_ms_per_text,
     })
+}
+
+fn embed_with(model: &dyn Embedder, texts: &[String]) -> Result<()> {
+    let vectors = model.embed(texts).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    ensure!(
+        vectors.len() == texts.len(),
+        "{} vectors for {} texts",
+        vectors.len(),
+        texts.len()
+    );
+    Ok(())
 }
 
 /// Recall at 10 of a first search (what a CLI call runs: candidates by coarse code) against

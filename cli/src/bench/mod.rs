@@ -275,6 +275,18 @@ fn print_table(all: &[Figures], samples: usize) {
     row("embed in a batch (ms a text)", all, |f| {
         format!("{:.3}", f.embedder.batch_ms_per_text)
     });
+    if all.iter().any(|f| f.embedder.one_thread_batch_ms_per_text.is_some()) {
+        row("  one thread / every core", all, |f| {
+            match f.embedder.one_thread_batch_ms_per_text {
+                Some(one) => format!(
+                    "{one:.3} / {:.3} ({:.2}x)",
+                    f.embedder.batch_ms_per_text,
+                    one / f.embedder.batch_ms_per_text
+                ),
+                None => "-".into(),
+            }
+        });
+    }
     row("component bytes", all, |f| f.component_bytes.to_string());
     row("compile, no cache (ms)", all, |f| format!("{:.1}", f.compile_ms));
     row("open, cached (ms)", all, |f| format!("{:.2}", f.open_cached_ms));

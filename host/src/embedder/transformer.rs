@@ -24,6 +24,8 @@ pub const ENCODER_MODULE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_
 /// The embedded transformer.
 pub struct TransformerEmbedder {
     encoder: OnceLock<Result<Encoder<'static>, String>>,
+    /// Threads a batch is shared among; `None` is one per core.
+    threads: Option<usize>,
 }
 
 impl TransformerEmbedder {
@@ -36,6 +38,16 @@ impl TransformerEmbedder {
     pub fn new() -> Self {
         TransformerEmbedder {
             encoder: OnceLock::new(),
+            threads: None,
+        }
+    }
+
+    /// Shares a batch among at most `threads` threads (at least one) instead of one per
+    /// core: for a host that must leave cores to other work. The vectors are the same.
+    pub fn with_threads(threads: usize) -> Self {
+        TransformerEmbedder {
+            encoder: OnceLock::new(),
+            threads: Some(threads.max(1)),
         }
     }
 
@@ -64,11 +76,56 @@ fn tokens(text: &str) -> Vec<u32> {
     ids
 }
 
+/// How many threads a batch is shared among: one per core the process may use.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// `ids` encoded on every core: the texts are cut into contiguous runs of about equal
+/// tokens, one run per thread, each encoded as one thread would encode it. A text's vector
+/// does not depend on the texts beside it in a pass, so the bits are the same as on one core.
+fn encode_on_all_cores(encoder: &Encoder<'_>, ids: &[Vec<u32>], cores: usize) -> Vec<Vec<f32>> {
+    let runs = cores.min(ids.len());
+    if runs < 2 {
+        return encoder.encode_many(ids);
+    }
+    let total: usize = ids.iter().map(Vec::len).sum();
+    let mut cuts = Vec::with_capacity(runs + 1);
+    cuts.push(0);
+    let mut tokens = 0;
+    for (i, text) in ids.iter().enumerate() {
+        tokens += text.len();
+        // Cut after this text once the run holds its share; the last run takes the rest.
+        if cuts.len() < runs && tokens * runs >= total * cuts.len() && i + 1 < ids.len() {
+            cuts.push(i + 1);
+        }
+    }
+    cuts.push(ids.len());
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = cuts
+            .windows(2)
+            .map(|run| {
+                let texts = &ids[run[0]..run[1]];
+                scope.spawn(move || encoder.encode_many(texts))
+            })
+            .collect();
+        let mut vectors = Vec::with_capacity(ids.len());
+        for thread in threads {
+            match thread.join() {
+                Ok(run) => vectors.extend(run),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        vectors
+    })
+}
+
 impl Embedder for TransformerEmbedder {
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let encoder = self.encoder()?;
         let ids: Vec<Vec<u32>> = texts.iter().map(|t| tokens(t)).collect();
-        Ok(encoder.encode_many(&ids))
+        Ok(encode_on_all_cores(encoder, &ids, self.threads.unwrap_or_else(cores)))
     }
     fn model_id(&self) -> &str {
         Self::MODEL_ID
@@ -116,6 +173,40 @@ mod tests {
         for (got, want) in got.iter().zip([0.6660, 0.1046, 0.1411]) {
             assert!((got - want).abs() < 0.005, "{got:?} against the reference {want}");
         }
+    }
+
+    /// However a batch is shared among threads, and however many there are, every text
+    /// gets the bits it gets alone: runs of one text, uneven runs, more threads than texts,
+    /// and a text long enough for a pass of its own.
+    #[test]
+    fn every_core_count_gives_the_vectors_one_text_gets_alone() {
+        let encoder = TransformerEmbedder::new();
+        let encoder = encoder.encoder().unwrap();
+        let mut texts: Vec<String> = [
+            "I'm allergic to peanuts",
+            "My sister Ana lives in Lisbon and visits every other summer with her two kids",
+            "ok",
+            "The standup moved to 10am",
+            "We adopted a dog called Biscuit",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        texts.push("a long story about the garden ".repeat(60));
+        let ids: Vec<Vec<u32>> = texts.iter().map(|t| tokens(t)).collect();
+        let alone: Vec<Vec<f32>> = ids
+            .iter()
+            .map(|one| encoder.encode(std::slice::from_ref(one)).remove(0))
+            .collect();
+        for cores in [1, 2, 3, 4, 8] {
+            let shared = encode_on_all_cores(encoder, &ids, cores);
+            assert_eq!(shared.len(), ids.len(), "{cores} cores");
+            for (i, (got, want)) in shared.iter().zip(&alone).enumerate() {
+                let same = got.iter().zip(want).all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "text {i} on {cores} cores differs from the text alone");
+            }
+        }
+        assert!(encode_on_all_cores(encoder, &[], 4).is_empty());
     }
 
     /// The model's own tokenizer, framing and truncation included, gives the same ids.
