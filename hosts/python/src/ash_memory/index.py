@@ -13,12 +13,16 @@ from __future__ import annotations
 import json
 import math
 import os
-import sqlite3
 import struct
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
+
+# sqlean.py is the standard library's sqlite3 module built with its own SQLite, with FTS5 and
+# extension loading on: many Pythons' own sqlite3 cannot load sqlite-vec (pyenv's and
+# python.org's macOS builds among them), and this one behaves the same everywhere.
+import sqlean as sqlite3  # type: ignore[import-untyped]
 
 from .embedder import f32
 from .files import FileState
@@ -284,12 +288,6 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 def _load_vec(conn: sqlite3.Connection) -> None:
     import sqlite_vec  # type: ignore[import-untyped]  # the package ships no type information
 
-    if not hasattr(conn, "enable_load_extension"):
-        raise IndexUnavailable(
-            "this Python's sqlite3 cannot load extensions (built without "
-            "--enable-loadable-sqlite-extensions); use a Python whose sqlite3 can, such as "
-            "the system's python3 on Debian and Ubuntu"
-        )
     conn.enable_load_extension(True)
     try:
         sqlite_vec.load(conn)
