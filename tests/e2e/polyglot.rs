@@ -149,7 +149,11 @@ fn plain_python() -> &'static str {
             .is_ok_and(|o| o.status.success())
     };
     let found = ["python3", "/usr/bin/python3"].into_iter().find(|p| {
-        Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()) && !loads(p)
+        Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+            && !loads(p)
     });
     found.unwrap_or("python3")
 }

@@ -41,7 +41,7 @@ pub fn run(sizes: &[usize], samples: usize, json_out: bool) -> Result<()> {
         let mut store = MemoryStore::builder(&files_home)
             .cache_dir(Some(cache.clone()))
             .open()?;
-        let files = timing::online(&mut store, memories, samples, Some(&super::index_of(&files_home)))?;
+        let files = timing::online(&mut store, memories, samples, Some(&timing::index_of(&files_home)))?;
         drop(store);
 
         let namespace = format!("bench_{}_{memories}", std::process::id());

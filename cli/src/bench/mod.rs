@@ -23,11 +23,11 @@ mod serve;
 mod timing;
 mod workload;
 
-use self::data::{QUERIES, add_people, fact, fill};
+use self::data::{QUERIES, fact};
 use self::embedder::EmbedderFigures;
 use self::process::CliRuns;
+use self::timing::ms;
 use self::timing::{Latency, Maintenance, Online};
-use self::timing::{Stats, ms, stats};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -172,7 +172,7 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
     let mut store = MemoryStore::builder(&home).cache_dir(Some(cache.clone())).open()?;
     let open_cached = t.elapsed();
 
-    let online = timing::online(&mut store, memories, samples, Some(&index_of(&home)))?;
+    let online = timing::online(&mut store, memories, samples, Some(&timing::index_of(&home)))?;
     let jsonl = std::fs::metadata(store.home().join("memory/memories.jsonl"))?.len();
     let jsonl_per_memory = jsonl as f64 / (memories + samples).max(1) as f64;
 
@@ -225,10 +225,6 @@ fn measure(memories: usize, args: &BenchArgs) -> Result<Figures> {
 }
 
 /// The SQLite index of a home on the files backend.
-pub(super) fn index_of(home: &Path) -> std::path::PathBuf {
-    home.join("data").join("memory.db")
-}
-
 /// Creates `home` with a config.toml that selects the embedded model `name`.
 fn use_embedder(home: &Path, name: &str) -> Result<()> {
     std::fs::create_dir_all(home)?;
@@ -241,7 +237,7 @@ fn use_embedder(home: &Path, name: &str) -> Result<()> {
 fn measure_native(home: &Path, memories: usize, samples: usize) -> Result<Native> {
     let mut store = MemoryStore::builder(home).open_native()?;
     Ok(Native {
-        online: timing::online(&mut store, memories, samples, Some(&index_of(home)))?,
+        online: timing::online(&mut store, memories, samples, Some(&timing::index_of(home)))?,
         maintenance: timing::maintenance(&mut store)?,
     })
 }

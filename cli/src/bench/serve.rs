@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 
 use ash_memory::{Caller, MemoryStore, SearchQuery};
 
-use super::{QUERIES, Stats, add_people, fact, fill, ms, stats};
+use super::data::{QUERIES, add_people, fact, fill};
+use super::timing::{Stats, ms, stats};
 
 /// Concurrent clients in the mixed run (each makes four times `--samples` calls).
 const CLIENTS: usize = 8;

@@ -200,3 +200,8 @@ fn bytes_written() -> u64 {
         })
         .unwrap_or(0)
 }
+
+/// The index file of the home at `home`, whose size the bench reports.
+pub(super) fn index_of(home: &std::path::Path) -> std::path::PathBuf {
+    home.join("data").join("memory.db")
+}

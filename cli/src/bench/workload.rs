@@ -11,7 +11,7 @@ use serde_json::json;
 
 use ash_memory::{Caller, MemoryStore, NewMemory, SearchQuery};
 
-use super::{ms, stats};
+use super::timing::{ms, stats};
 
 /// Facts to hold, facts to add one at a time (timed), queries to search (timed).
 #[derive(Debug, Deserialize)]
