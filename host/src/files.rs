@@ -1,6 +1,6 @@
 //! The `files` capability: whole-line appends, atomic replaces and quarantine on the
 //! JSONL collections. Callers hold the home lock, so no two writers interleave; the writes
-//! of one exported call form a transaction (see [`crate::journal`]).
+//! of one exported call form a transaction (see [`journal`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -11,7 +11,7 @@ use base64::Engine as _;
 
 use crate::fault;
 use crate::home::Home;
-use crate::journal::{Before, Journal};
+use self::journal::{Before, Journal};
 
 pub(crate) use crate::bindings::ash::memory::files::{Chunk, Collection, Error as FileError, FileState};
 
@@ -420,6 +420,7 @@ pub(crate) fn check_lines(lines: &[String]) -> Result<(), FileError> {
     Ok(())
 }
 
+mod journal;
 mod recovery;
 
 #[cfg(test)]

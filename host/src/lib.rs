@@ -64,7 +64,6 @@ mod host_state;
 mod http;
 mod ids;
 mod index;
-mod journal;
 mod llm;
 mod migrate;
 #[cfg(feature = "native-policy")]

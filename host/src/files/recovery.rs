@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use super::{FileStore, io_error, mix};
 use crate::fault;
 use crate::files::{Collection, FileError};
-use crate::journal::Before;
+use super::journal::Before;
 
 impl FileStore {
     /// Undoes the call's writes since its last commit point: each collection appended to

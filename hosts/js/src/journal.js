@@ -1,5 +1,5 @@
 // The transaction journal, `memory/.journal`, in the Rust host's exact format
-// (host/src/journal.rs): before a call's first write it records where every collection
+// (host/src/files/journal.rs): before a call's first write it records where every collection
 // stands, with its token; a failed call, or the next call after a process died, cuts
 // appends back to it (files.js, rollBack). A replace is a commit point: the journal then
 // names its flushed temporary file (by name: it lives beside its collection), so that

@@ -1,5 +1,5 @@
 """The transaction journal (`memory/.journal`): makes the writes of one exported call all or
-nothing, in the Rust host's exact format (journal.rs), so that a call left unfinished by one
+nothing, in the Rust host's exact format (host/src/files/journal.rs), so that a call left unfinished by one
 host is rolled back by another.
 
 Before a call's first write the journal records, durably, where every collection stands and
