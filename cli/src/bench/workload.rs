@@ -65,7 +65,7 @@ pub fn run(file: &Path) -> Result<()> {
         "{}",
         json!({
             "host": "rust",
-            "component_sha256": crate::commands::component::sha256(),
+            "component_sha256": ash_memory::POLICY_COMPONENT_SHA256,
             "memories": work.facts.len() + work.adds.len(),
             "instantiate_ms": ms(instantiate),
             "instantiate_cached_ms": ms(instantiate_cached),

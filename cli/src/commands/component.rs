@@ -44,11 +44,6 @@ pub fn run(out: Option<&Path>, sha256: bool, encoder: bool) -> Result<()> {
     Ok(())
 }
 
-/// The sha256 of the embedded component, in hex (as the other hosts print theirs).
-pub fn sha256() -> String {
-    ash_memory::POLICY_COMPONENT_SHA256.to_owned()
-}
-
 fn hex_sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }

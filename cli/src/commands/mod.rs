@@ -1,7 +1,7 @@
 //! Argument parsing and dispatch. The commands and flags are documented in
 //! `docs/command-line.md`; `--help` is generated from the doc comments below.
 
-pub(crate) mod component;
+mod component;
 mod conformance;
 mod demo;
 mod export;
