@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
+use self::journal::{Before, Journal};
 use crate::fault;
 use crate::home::Home;
-use self::journal::{Before, Journal};
 
 pub(crate) use crate::bindings::ash::memory::files::{Chunk, Collection, Error as FileError, FileState};
 

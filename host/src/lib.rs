@@ -49,6 +49,7 @@ mod bindings {
     });
 }
 
+mod builder;
 mod clock;
 mod config;
 mod contract;
@@ -73,6 +74,7 @@ mod sandbox;
 mod storage;
 mod store;
 
+pub use builder::MemoryStoreBuilder;
 pub use clock::Clock;
 pub use config::Limits;
 pub use contract::{
@@ -95,7 +97,7 @@ pub use llm::{Llm, LlmError, LlmRequest};
 pub use migrate::{Migrated, is_legacy_store};
 pub use progress::{Progress, ProgressFn};
 pub use sandbox::{POLICY_COMPONENT, POLICY_COMPONENT_SHA256};
-pub use store::{MemoryStore, MemoryStoreBuilder};
+pub use store::MemoryStore;
 
 /// The home used when none is given: `$ASH_HOME`, else `~/.ash`.
 pub fn default_home() -> std::path::PathBuf {

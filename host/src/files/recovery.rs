@@ -18,10 +18,10 @@
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
+use super::journal::Before;
 use super::{FileStore, io_error, mix};
 use crate::fault;
 use crate::files::{Collection, FileError};
-use super::journal::Before;
 
 impl FileStore {
     /// Undoes the call's writes since its last commit point: each collection appended to
