@@ -1,6 +1,9 @@
 //! The index against a real SQLite file with sqlite-vec.
 
+use rusqlite::params;
+
 use super::*;
+use crate::files::FileState;
 
 mod newest;
 mod one_shot;
