@@ -12,18 +12,19 @@ use super::index::{ALL_SCOPES, sql};
 use crate::index::{Hit, IndexError, MAX_K, ScopeFilter, usable};
 
 /// Scopes of up to this many entries are searched exactly: an exact scan reads every row of
-/// the scope from the heap, about 1 ms per thousand rows (`docs/scale-out.md`, 6.3).
+/// the scope from the heap, and its cost grows with the scope (`docs/scale-out.md`, 6.3).
 pub(super) const EXACT_SCAN_LIMIT: i64 = 2_000;
 
 /// A larger scope goes through HNSW only when it is at least this share of the
 /// namespace's entries: HNSW filters after it walks the graph, so for a small share it
-/// walks most of the graph and still comes back short (recall 0.6 to 0.87 measured at 1M
-/// rows); an exact scan is then slower but right.
+/// walks most of the graph and still comes back short (`docs/scale-out.md`, 4); an exact
+/// scan is then slower but right.
 const HNSW_MIN_SHARE: f64 = 0.05;
 
-/// The least `hnsw.ef_search`: 200 gave recall@10 of 0.993 at 1M rows on an index built
-/// with `ef_construction` 128. Every call's transaction sets it, with pgvector's iterative
-/// scan in `strict_order` (`HNSW_SETTINGS`), so that a knn of up to 100 asks nothing more.
+/// The least `hnsw.ef_search`, the smallest that gave recall@10 above 0.99 on an index
+/// built with `ef_construction` 128 (`docs/scale-out.md`, 4). Every call's transaction
+/// sets it, with pgvector's iterative scan in `strict_order` (`HNSW_SETTINGS`), so that a
+/// knn of up to 100 asks nothing more.
 pub(super) const EF_SEARCH: u32 = 200;
 
 /// What every call's transaction sets for HNSW; `SET LOCAL`, so it ends with the call.
