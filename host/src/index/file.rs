@@ -12,8 +12,7 @@ use crate::files::FileState;
 /// What `clear` adds to `SCHEMA`. Not in `SCHEMA` itself, which runs on every open: on an
 /// index of an older version, without `items.pending` or `items.lapses`, it would fail
 /// there, before `info` can say why the index is rebuilt. `items_scope` is (scope, lapses),
-/// so that `tally` counts a scope's live entries from it alone; versions before marks made
-/// it (scope), under the same name. `marks_newest` walks a key's holders in a scope newest
+/// so that `tally` counts a scope's live entries from it alone. `marks_newest` walks a key's holders in a scope newest
 /// first, equal moments by id, with their expiry, for `newest`. `items_made` walks a scope's
 /// entries most recently made first, equal moments by rowid (an index's entries end with
 /// it), for `recent`.
@@ -62,8 +61,7 @@ impl SqliteIndex {
             // A junk file opens fine; the first real statement is what fails.
             conn.execute_batch(SCHEMA)
                 .map_err(|e| IndexError::Unavailable(e.to_string()))?;
-            // WAL writes each changed page once (a rollback journal copies it first): half
-            // the bytes per add, measured by `ash-memory bench`.
+            // WAL writes each changed page once; a rollback journal copies it first.
             conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
             conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
             // What leaves the index leaves the file: freed pages are zeroed, so that a

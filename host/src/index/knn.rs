@@ -121,9 +121,7 @@ impl SqliteIndex {
     /// One scope's nearest by a single pass over its chunks (`chunks::visit`), keeping
     /// nothing but the best `k`, scored as sqlite-vec's knn scores them (`scan::Streamed`);
     /// `None` when the chunks are not laid out as `chunks` reads. sqlite-vec's own knn
-    /// reads the same chunks; this pass made a whole CLI search at 100,000 memories 8-10 ms
-    /// faster (63 against 54-56 ms, `ash-memory bench --memories 100000`), most of what
-    /// is left being SQLite reading the 100 MB of vectors.
+    /// reads the same chunks, more slowly (docs/performance.md, "Figures behind the code").
     pub(super) fn streamed_knn(
         &mut self,
         query: &[f32],

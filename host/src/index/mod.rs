@@ -43,15 +43,11 @@ use scan::ScopeVectors;
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
 pub const MAX_K: u32 = 4096;
 
-/// Vectors per sqlite-vec chunk (its default is 1024). Every vector written or removed is
-/// a blob access at its slot, and SQLite reaches a slot by walking the blob's overflow
-/// pages from the start: a 1024-slot chunk of 256-d vectors is 256 pages, a 128-slot one
-/// 32. Measured with `ash-memory bench --memories 100000`: GC of 10,000 memories 1.31 s
-/// against 0.56-0.61 s, rebuild-index 5.1 s against 3.1-3.7 s, with the one-shot CLI
-/// search and add unchanged (32 to 256 slots all measured within noise of each other). A
-/// scope's first chunk is also allocated whole: 128 KB rather than 1 MB for one memory.
-/// The JavaScript and Python hosts create the table with the same size; an index created
-/// before keeps its chunks until `rebuild-index`, and reads the same either way.
+/// Vectors per sqlite-vec chunk (its default is 1024). SQLite reaches a vector's slot by
+/// walking its chunk's overflow pages from the start, so smaller chunks make every write
+/// and removal cheaper, and searches no slower (docs/performance.md, "Figures behind the
+/// code"). The JavaScript and Python hosts create the table with the same size; an index
+/// created before keeps its chunks until `rebuild-index`, and reads the same either way.
 pub(crate) const VECTOR_CHUNK_SLOTS: u32 = 128;
 
 pub(crate) use crate::bindings::ash::memory::index::{
@@ -71,13 +67,11 @@ impl EntryKind {
     /// The meta key of the collection state this kind reflects.
     pub(crate) fn reflects_key(self) -> &'static str {
         match self {
-            // Not `reflects`, `reflects_records`, `reflects_marks`, `reflects_codes`,
-            // `reflects_observed` nor `reflects_messages`, the keys of versions that kept no
-            // records, marks, coarse codes, observed moments (and the profile and reflection
-            // keys) or made moments: a host of such a version sharing this index moves only
-            // its own key, so a state it wrote (and whose records, marks, codes or moments
-            // it left behind) is never taken for one whose records, marks, codes and moments
-            // are in. Messages have no marks, so their key did not move with the moments.
+            // A new key for each change to what the index holds: a host of an older
+            // version sharing this index moves only its own key, so a state it wrote is
+            // never taken for one with everything this version keeps. Never reuse an old
+            // one: `reflects`, `reflects_records`, `reflects_marks`, `reflects_codes`,
+            // `reflects_observed`, `reflects_messages`.
             EntryKind::Memory => "reflects_made",
             EntryKind::Message => "reflects_message_codes",
         }
@@ -149,7 +143,7 @@ pub struct SqliteIndex {
     searched: HashMap<String, u32>,
     /// The last knn and what it found, until anything is written: an add searches for
     /// what its fact may supersede twice, before and after judging, with nothing written
-    /// between (at 100,000 memories, 17 ms a search read from the file).
+    /// between.
     last_knn: Option<LastKnn>,
 }
 

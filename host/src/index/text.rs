@@ -9,10 +9,9 @@ impl SqliteIndex {
     /// scores in rowid order).
     ///
     /// The best matches of every scope are ranked first, and their scopes looked up after:
-    /// ranking is cheap, and a term in many memories made a join that looked up the scope
-    /// of every match before ranking most of a CLI search (21 of 27 ms for 11,250 matches
-    /// at 100,000 memories, in the `sqlite3` shell). When other scopes' matches crowd this
-    /// one's out of that first page, the join answers.
+    /// ranking is cheap, and a join that looked up the scope of every match of a common
+    /// term was most of a CLI search. When other scopes' matches crowd this one's out of
+    /// that first page, the join answers.
     pub fn text_search(&mut self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
         let keys = scope.keys();
         let terms: Vec<String> = terms

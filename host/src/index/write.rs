@@ -178,9 +178,8 @@ impl SqliteIndex {
 /// additions, each in rowid order. FTS5 keeps a transaction's changes in memory and writes
 /// them out as a new segment whenever another statement of the transaction opens a
 /// savepoint (any write to `vecs` or `items` does) or a change comes for a smaller rowid
-/// than the one before; interleaved with those writes, every entry cost a segment and the
-/// merges after it (three times the time of a 3,000-entry removal, and most of an add's
-/// bytes).
+/// than the one before; interleaved with those writes, every entry would cost a segment
+/// and the merges after it.
 fn write_fts<'a>(
     tx: &rusqlite::Transaction<'_>,
     mut removed: Vec<i64>,
