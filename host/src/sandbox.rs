@@ -210,10 +210,9 @@ pub(crate) fn component_digest(bytes: &[u8]) -> String {
 /// engine's settings and the component (`digest`, its SHA-256). Deserializing trusts the
 /// bytes as machine code, so the artifact is written with its length and CRC-32 beside it
 /// and loaded only when both match: a flipped bit or a truncated file means compile again.
-/// (A CRC catches accidents as surely as a SHA-256 does, for less: checking 4.4 MB by
-/// SHA-256 was about 3 ms of every CLI call, and opening a cached component now takes
-/// about 2 ms in all, `bench`'s "open, cached". Neither would stop someone who can write
-/// the cache folder, who can rewrite the check beside the artifact just as well.)
+/// (A CRC catches accidents as surely as a SHA-256 does, in a fraction of the time every
+/// CLI call pays (docs/performance.md, "Starting a process"). Neither would stop someone
+/// who can write the cache folder, who can rewrite the check beside the artifact as well.)
 fn load(engine: &Engine, bytes: &[u8], digest: &str, cache_dir: Option<&Path>) -> Result<Component, Error> {
     let compile = || Component::new(engine, bytes).map_err(|e| Error::Component(format!("{e:#}")));
     let Some(dir) = cache_dir else { return compile() };
@@ -232,12 +231,12 @@ fn load(engine: &Engine, bytes: &[u8], digest: &str, cache_dir: Option<&Path>) -
         if actual == expected {
             // SAFETY: the bytes are the ones this function serialized (their length and
             // CRC match the ones written with them), under a key that pins the wasmtime
-            // version and engine settings they were compiled for. wasmtime maps the file
-            // rather than reading it (a copy and 4 MB of fresh pages, a fifth of a small
-            // CLI call), so it must not change while mapped: this function only ever
-            // renames a whole new file into place. The path is opened twice, to check and
-            // to map; a file renamed in between is another whole artifact this function
-            // serialized, under the same key.
+            // version and engine settings they were compiled for. wasmtime maps the
+            // file rather than reading it (a copy and 4 MB of fresh pages), so it must
+            // not change while mapped: this function only ever renames a whole new file
+            // into place. The path is opened twice, to check and to map; a file renamed
+            // in between is another whole artifact this function serialized, under the
+            // same key.
             match unsafe { Component::deserialize_file(engine, &path) } {
                 Ok(component) => return Ok(component),
                 Err(e) => tracing::debug!(

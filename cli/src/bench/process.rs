@@ -1,13 +1,13 @@
 //! `bench`'s whole-process figures: this binary run as one CLI call against the bench's
 //! home, its wall time and its peak resident memory.
 //!
-//! The peak is not read from the bench's own `wait4`: Linux folds the memory a process
-//! held before `exec` into the peak it reports for it (`exec_mmap` records the old
-//! mm's high-water mark), and a child spawned by the bench starts from the bench's
-//! memory, which holds a whole home (about 550 MB at 100,000 memories, reported as the
-//! CLI's peak before this module). So each call goes through a runner, a fresh process
-//! of this binary (`ash-memory bench-run -- ARGS`) that holds next to nothing: it spawns
-//! the call, times it, and prints the call's time and peak for the bench to read.
+//! The peak is not read from the bench's own `wait4`: Linux folds the memory a process held
+//! before `exec` into the peak it reports for it (`exec_mmap` records the old mm's
+//! high-water mark), and a child spawned by the bench starts from the bench's memory, which
+//! holds a whole home (hundreds of MB at 100,000 memories). So each call goes through a
+//! runner, a fresh process of this binary (`ash-memory bench-run -- ARGS`) that holds next
+//! to nothing: it spawns the call, times it, and prints the call's time and peak for the
+//! bench to read.
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -98,8 +98,8 @@ pub(super) fn online(
     let mut added = Vec::with_capacity(samples);
     // The write-ahead log is emptied before the adds and after them, so that every add
     // counts its pages twice (logged, then written back) however many the 1,000-page
-    // automatic checkpoint happened to write back among twenty adds (up to 4 MB, which
-    // made the figure swing from 100 to 230 KB between runs).
+    // automatic checkpoint happened to write back among twenty adds, which would make
+    // the figure swing between runs.
     checkpoint(index)?;
     let written = bytes_written();
     for k in 0..samples {

@@ -133,17 +133,14 @@ impl Embedder for TransformerEmbedder {
     fn dimension(&self) -> u32 {
         Self::DIMENSION
     }
-    /// Restatements measured with this model: "I live in Lisbon" / "I live in Porto" 0.75,
-    /// "My sister's name is Ana" / "My sister is called Maria" 0.64, a job change 0.55, "I
-    /// drive a 2015 Subaru Outback" / "I sold my Subaru and bought a Tesla Model 3" 0.51;
-    /// unrelated facts 0.02-0.12. Verification still decides, and fails closed.
+    /// Below what restated facts score with this model and well above unrelated ones
+    /// (docs/performance.md, "Figures behind the code"). Verification still decides, and
+    /// fails closed.
     fn supersession_threshold(&self) -> f32 {
         0.5
     }
-    /// "What should I avoid eating?" is 0.35 from "I'm allergic to peanuts" and 0.247
-    /// from "I love spicy Thai food". At 0.25 (when nothing shares a word with the query)
-    /// LoCoMo's figures do not move, and the paraphrase set loses two questions of 188
-    /// from its top five (`guest/src/search.rs`).
+    /// Between what an answer and an unrelated sentence score against a question with this
+    /// model; the development sets barely move at it (docs/judgment.md, "Weak best hit").
     fn weak_similarity(&self) -> f32 {
         0.25
     }

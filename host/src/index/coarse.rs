@@ -1,13 +1,12 @@
 //! Coarse codes: every stored vector also kept as one byte a component, so that a search
 //! run once (a CLI call) reads a quarter of the bytes to find its candidates.
 //!
-//! Reading a scope's 100,000 float vectors (100 MB at 256 dimensions) through SQLite was
-//! most of a one-shot CLI search at that size (46 of about 50 ms,
-//! `ASH_LOG=ash_memory=debug`). A search now scans the scope's codes in `codes`, keeps the
-//! `candidates` best by the score the codes give, and scores only those again from their
-//! float vectors, exactly as sqlite-vec scores them (`scan::Streamed`). So the scores a
-//! search reports are exact and only which vectors are looked at is approximate: the
-//! bench prints its recall against an exact scan (`ash-memory bench`).
+//! Reading a scope's float vectors through SQLite is most of a one-shot CLI search at
+//! 100,000 memories (100 MB at 256 dimensions). So a search scans the scope's codes in
+//! `codes`, keeps the `candidates` best by the score the codes give, and scores only those
+//! again from their float vectors, exactly as sqlite-vec scores them (`scan::Streamed`).
+//! The scores a search reports are exact, and only which vectors are looked at is
+//! approximate: the bench prints its recall against an exact scan (`ash-memory bench`).
 //!
 //! A code is the vector over its largest component, rounded to the nearest of -127..=127
 //! (halves away from zero, in f64), with the scale that turns a code's dot product with a
@@ -25,9 +24,8 @@ use super::scan::{Best, Scored};
 const LEVELS: f64 = 127.0;
 
 /// How many of the nearest by code are scored again, to return `k`: four times `k`, and
-/// at least 128 (a search asks for 40, an add's supersession check for 8). Four times
-/// over found 99.95% of an exact search's ten best over the bench's 90,000 vectors (in
-/// numpy, 300 queries), and more changed nothing.
+/// at least 128 (a search asks for 40, an add's supersession check for 8). More candidates
+/// found no more of an exact search's best (docs/performance.md).
 pub(super) fn candidates(k: usize) -> usize {
     k.saturating_mul(4).max(128)
 }
@@ -64,7 +62,7 @@ pub(super) fn erase(tx: &Transaction<'_>, rowid: i64, scope: &str) -> rusqlite::
 /// -`QUERY_LEVELS`..=`QUERY_LEVELS` over its largest, and the scale that turns their dot
 /// product with a code back into the dot product with the query at unit length. In
 /// integers, eight or sixteen products are summed an instruction (`pmaddwd`); in floats the
-/// pass over 90,000 codes took as long as SQLite reading them (about 10 ms each).
+/// pass took as long as SQLite reading the codes.
 pub(super) struct Query {
     levels: Vec<i16>,
     scale: f32,

@@ -1,10 +1,10 @@
 //! Exact nearest neighbours by a plain scan over vectors held in memory.
 //!
 //! sqlite-vec's `vec0` knn reads every chunk of a partition through SQLite for each query,
-//! which measured about 7x slower than scanning the same vectors from one flat array (the
-//! speed issue's profile, 100k x 256). So the index keeps each scope's vectors here once it
-//! has been searched, exact (no quantization, so recall is 1), and SQLite stays where they
-//! are stored.
+//! several times slower than scanning the same vectors from one flat array
+//! (docs/performance.md). So the index keeps each scope's vectors here once it has been
+//! searched, exact (no quantization, so recall is 1), and SQLite stays where they are
+//! stored.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
@@ -191,7 +191,7 @@ impl Best {
 /// That arithmetic is one chain of dependent additions, which the compiler cannot spread
 /// over vector lanes, so each vector is first scored the eight-lane way, and only one
 /// that could enter the best is scored again sqlite-vec's way. The pass is bound by SQLite
-/// reading the chunks (27 ms for 90,000 vectors of 256, with or without AVX2).
+/// reading the chunks, with or without AVX2.
 pub(super) struct Streamed<'q> {
     /// The query as the caller gave it, which is what sqlite-vec's knn scores against.
     query: &'q [f32],

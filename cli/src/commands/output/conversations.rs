@@ -1,11 +1,21 @@
-//! Printing what the conversation commands did: `turn`, `extract` and `profile`.
+//! Printing what the commands an agent runs around a conversation did: `context`, `turn`,
+//! `extract`, `profile`, `reflect` and `tools`.
 
-use ash_memory::{Extraction, Profile, StoredTurn};
+use serde_json::{Value, json};
 
-use super::{Output, emit, print_json};
+use ash_memory::{ContextBlock, Extraction, Profile, Reflection, StoredTurn};
+
+use super::{Output, emit, emit_rendered, print_json};
 use crate::wire;
 
 impl Output {
+    pub fn context(&self, c: &ContextBlock) {
+        if self.json {
+            return print_json(&wire::context(c));
+        }
+        emit_rendered(ash_memory_render::context(&wire::context(c)));
+    }
+
     /// What `turn` stored.
     pub fn stored_turn(&self, t: &StoredTurn) {
         if self.json {
@@ -52,5 +62,25 @@ impl Output {
         for note in &p.notes {
             say!("- {note}");
         }
+    }
+
+    pub fn reflection(&self, r: &Reflection) {
+        match r {
+            Reflection::Written(m) if self.json => print_json(&json!({ "written": wire::memory(m) })),
+            Reflection::Skipped(why) if self.json => print_json(&json!({ "skipped": why })),
+            Reflection::Written(m) => say!("Reflection {}:\n{}", m.id, m.content),
+            Reflection::Skipped(why) => say!("No reflection: {why}"),
+        }
+    }
+
+    pub fn tools(&self, schemas: &Value) {
+        print_json(schemas);
+    }
+
+    pub fn tool_result(&self, text: &str) {
+        if self.json {
+            return print_json(&json!({ "result": text }));
+        }
+        say!("{text}");
     }
 }

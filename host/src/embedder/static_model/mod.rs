@@ -82,15 +82,14 @@ impl Embedder for StaticEmbedder {
     fn dimension(&self) -> u32 {
         Self::DIMENSION
     }
-    /// Restatements measured with this model: "I live in Lisbon" / "I live in Porto" 0.74, "My favorite food is sushi"
-    /// / "... pizza" 0.62, "I like dogs" / "I like cats" 0.69, unrelated pairs below 0.25.
-    /// Candidates are only candidates: verification still decides, and fails closed.
+    /// Below what restated facts score with this model and well above unrelated pairs
+    /// (docs/performance.md, "Figures behind the code"). Candidates are only candidates:
+    /// verification still decides, and fails closed.
     fn supersession_threshold(&self) -> f32 {
         0.6
     }
-    /// Unrelated sentences score 0.1-0.25 with this model; at 0.3 (when nothing shares a
-    /// word with the query) the development sets' figures do not move
-    /// (`guest/src/search.rs`).
+    /// Above what unrelated sentences score with this model; at 0.3 the development sets'
+    /// figures do not move (docs/judgment.md, "Weak best hit").
     fn weak_similarity(&self) -> f32 {
         0.3
     }

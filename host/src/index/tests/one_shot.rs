@@ -2,6 +2,7 @@
 //! text ranked before its scopes are looked up.
 
 use super::*;
+use crate::index::knn::STREAMED_PER_FETCHED;
 
 /// An index at `dir` written as a long-lived host would: alice's scope past the size where
 /// a first search goes by codes (`STREAMED_PER_FETCHED` times the candidates of a k of 10),

@@ -3,10 +3,8 @@
 //! word counts in `lexemes`, filtered by the same scope keys as the SQLite index
 //! (`crate::index`). Each write keeps the three in step in the call's transaction.
 //!
-//! A knn over a small scope (one user's memories among millions) is an exact scan of the
-//! rows the scope's btree selects: HNSW with a selective filter walks much of the graph
-//! and can still come back short. Over a large scope it is HNSW with pgvector's iterative
-//! scan, which keeps walking until `k` rows pass the filter.
+//! This file has what the index records about itself, its writes and its counts; `knn`
+//! searches by vector, `text_search` by words, and `records` reads records back.
 
 use std::collections::HashMap;
 
@@ -14,41 +12,16 @@ use super::conn::Conn;
 use pgvector::Vector;
 
 use crate::files::FileState;
-use crate::index::{
-    Counts, Entry, EntryKind, Held, Hit, IndexError, IndexInfo, MAX_K, Marks, Revision, ScopeFilter, usable,
-};
-
-/// Scopes of up to this many entries are searched exactly: an exact scan reads every row of
-/// the scope from the heap, about 1 ms per thousand rows (`docs/scale-out.md`, 6.3).
-pub(super) const EXACT_SCAN_LIMIT: i64 = 2_000;
-
-/// A larger scope goes through HNSW only when it is at least this share of the
-/// namespace's entries: HNSW filters after it walks the graph, so for a small share it
-/// walks most of the graph and still comes back short (recall 0.6 to 0.87 measured at 1M
-/// rows); an exact scan is then slower but right.
-const HNSW_MIN_SHARE: f64 = 0.05;
-
-/// The least `hnsw.ef_search`: 200 gave recall@10 of 0.993 at 1M rows on an index built
-/// with `ef_construction` 128. Every call's transaction sets it, with pgvector's iterative
-/// scan in `strict_order` (`HNSW_SETTINGS`), so that a knn of up to 100 asks nothing more.
-pub(super) const EF_SEARCH: u32 = 200;
-
-/// What every call's transaction sets for HNSW; `SET LOCAL`, so it ends with the call.
-pub(super) const HNSW_SETTINGS: &str = "SET LOCAL hnsw.ef_search = 200; SET LOCAL hnsw.iterative_scan = strict_order;";
-
-/// `hnsw.ef_search` for a knn of `k`: the candidate list must hold at least `k`.
-fn ef_search(k: u32) -> u32 {
-    (k * 2).clamp(EF_SEARCH, 1000)
-}
+use crate::index::{Entry, EntryKind, IndexError, IndexInfo, Marks, Revision, usable};
 
 /// The scope key of the row in `scopes` that counts every entry.
-const ALL_SCOPES: &str = "*";
+pub(super) const ALL_SCOPES: &str = "*";
 
-fn sql(e: postgres::Error) -> IndexError {
+pub(super) fn sql(e: postgres::Error) -> IndexError {
     IndexError::Sql(format!("postgres: {e}"))
 }
 
-fn kind_code(kind: EntryKind) -> i16 {
+pub(super) fn kind_code(kind: EntryKind) -> i16 {
     match kind {
         EntryKind::Memory => 0,
         EntryKind::Message => 1,
@@ -276,70 +249,6 @@ fn write_counts(client: &mut Conn, mut changes: HashMap<String, (i16, i64)>) -> 
     Ok(())
 }
 
-/// The `k` nearest vectors within the scopes, by cosine similarity, best first.
-pub(super) fn knn(client: &mut Conn, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<Hit>, IndexError> {
-    let keys = scope.keys();
-    // The dimension and the scope's size in one round trip.
-    let row = client
-        .query_one(
-            "SELECT (SELECT value FROM meta WHERE key = 'dimension'),
-                    coalesce(sum(n) FILTER (WHERE scope = ANY($1)), 0)::bigint,
-                    coalesce(sum(n) FILTER (WHERE scope = $2), 0)::bigint
-             FROM scopes WHERE scope = ANY($1) OR scope = $2",
-            &[&keys, &ALL_SCOPES],
-        )
-        .map_err(sql)?;
-    let dim: u32 = row
-        .get::<_, Option<String>>(0)
-        .and_then(|d| d.parse().ok())
-        .ok_or_else(|| IndexError::Unavailable("the index is not initialized".into()))?;
-    if query.len() != dim as usize {
-        return Err(IndexError::DimensionMismatch((dim, query.len() as u32)));
-    }
-    let k = k.min(MAX_K);
-    if k == 0 || keys.is_empty() || !usable(query) {
-        return Ok(Vec::new());
-    }
-    let (size, total): (i64, i64) = (row.get(1), row.get(2));
-    let through_hnsw = dim <= 2000 && size > EXACT_SCAN_LIMIT && size as f64 >= HNSW_MIN_SHARE * total as f64;
-    let vector = Vector::from(query.to_vec());
-    let rows = if !through_hnsw {
-        // `OFFSET 0` keeps the planner from reaching for HNSW: an exact scan of the scope.
-        client
-            .query(
-                "SELECT id, (embedding <=> $1)::float8 AS d FROM
-                   (SELECT id, ord, embedding FROM vectors WHERE scope = ANY($2) OFFSET 0) s
-                 ORDER BY d, ord LIMIT $3",
-                &[&vector, &keys, &i64::from(k)],
-            )
-            .map_err(sql)?
-    } else {
-        if ef_search(k) != EF_SEARCH {
-            client
-                .batch_execute(&format!("SET LOCAL hnsw.ef_search = {};", ef_search(k)))
-                .map_err(sql)?;
-        }
-        client
-            .query(
-                "SELECT id, (embedding <=> $1)::float8 AS d FROM vectors
-                 WHERE scope = ANY($2)
-                 ORDER BY embedding <=> $1 LIMIT $3",
-                &[&vector, &keys, &i64::from(k)],
-            )
-            .map_err(sql)?
-    };
-    Ok(rows
-        .into_iter()
-        .filter_map(|r| {
-            let d: Option<f64> = r.get(1);
-            d.filter(|d| d.is_finite()).map(|d| Hit {
-                id: r.get(0),
-                score: 1.0 - d as f32,
-            })
-        })
-        .collect())
-}
-
 /// How many entries of this kind the index holds.
 pub(super) fn count(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexError> {
     let n: i64 = client
@@ -352,27 +261,16 @@ pub(super) fn count(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexErro
     Ok(n as u64)
 }
 
-/// The records of these ids with their vectors, in the order asked; see `fetch` in
-/// `wit/index.wit`.
-pub(super) fn fetch(client: &mut Conn, ids: &[String]) -> Result<Vec<Held>, IndexError> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows = client
-        .query(
-            "SELECT r.id, r.record, v.embedding FROM records r LEFT JOIN vectors v ON v.id = r.id
-             WHERE r.id = ANY($1)",
-            &[&ids],
+/// How many entries of this kind wait for a vector.
+pub(super) fn pending(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexError> {
+    let n: i64 = client
+        .query_one(
+            "SELECT count(*) FROM entries WHERE pending AND kind = $1",
+            &[&kind_code(kind)],
         )
-        .map_err(sql)?;
-    let mut found: HashMap<String, Held> = rows
-        .into_iter()
-        .map(|r| {
-            let held = held_at(&r, 0);
-            (held.id.clone(), held)
-        })
-        .collect();
-    Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
+        .map_err(sql)?
+        .get(0);
+    Ok(n as u64)
 }
 
 /// Replaces the records and marks of entries already held; see `set-records` in
@@ -450,137 +348,4 @@ fn write_marks(client: &mut Conn, ids: &[&str], marked: &[(&str, String, &Marks)
         )
         .map_err(sql)?;
     Ok(())
-}
-
-/// Of the memories within the scopes live at `now`, how many there are and how many hold
-/// each key; see `tally` in `wit/index.wit`.
-pub(super) fn tally(client: &mut Conn, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
-    let scopes = scope.memory_keys();
-    let row = client
-        .query_one(
-            "SELECT (SELECT count(*) FROM entries WHERE scope = ANY($1) AND (lapses IS NULL OR lapses > $2)),
-                    array(SELECT (SELECT count(*) FROM marks
-                                  WHERE key = u.k AND scope = ANY($1) AND (lapses IS NULL OR lapses > $2))
-                          FROM unnest($3::text[]) WITH ORDINALITY AS u(k, i) ORDER BY u.i)",
-            &[&scopes, &now, &keys],
-        )
-        .map_err(sql)?;
-    let holding: Vec<i64> = row.get(1);
-    Ok(Counts {
-        live: row.get::<_, i64>(0) as u64,
-        holding: holding.into_iter().map(|n| n as u64).collect(),
-    })
-}
-
-/// The records of the memories within the scopes, live at `now`, holding any of the keys;
-/// see `holding` in `wit/index.wit`.
-pub(super) fn holding(
-    client: &mut Conn,
-    keys: &[String],
-    scope: &ScopeFilter,
-    now: i64,
-) -> Result<Vec<Held>, IndexError> {
-    let scopes = scope.memory_keys();
-    if keys.is_empty() || scopes.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows = client
-        .query(
-            "SELECT r.id, r.record, v.embedding FROM records r LEFT JOIN vectors v ON v.id = r.id
-             WHERE r.id IN (SELECT id FROM marks
-                            WHERE key = ANY($1) AND scope = ANY($2) AND (lapses IS NULL OR lapses > $3))",
-            &[&keys, &scopes, &now],
-        )
-        .map_err(sql)?;
-    Ok(rows.iter().map(|r| held_at(r, 0)).collect())
-}
-
-/// How many entries of this kind wait for a vector.
-pub(super) fn pending(client: &mut Conn, kind: EntryKind) -> Result<u64, IndexError> {
-    let n: i64 = client
-        .query_one(
-            "SELECT count(*) FROM entries WHERE pending AND kind = $1",
-            &[&kind_code(kind)],
-        )
-        .map_err(sql)?
-        .get(0);
-    Ok(n as u64)
-}
-
-/// For each key, the records of its newest `limit` live holders within the scopes, newest
-/// first, equal moments by id in byte order; see `newest` in `wit/index.wit`. Each scope is
-/// read newest first through `marks_newest` and stops at `limit`; the scopes' lists are
-/// then merged.
-pub(super) fn newest(
-    client: &mut Conn,
-    keys: &[String],
-    scope: &ScopeFilter,
-    now: i64,
-    limit: u32,
-) -> Result<Vec<Vec<Held>>, IndexError> {
-    let scopes = scope.memory_keys();
-    let limit = i64::from(limit.min(crate::index::MAX_NEWEST));
-    let mut lists = Vec::with_capacity(keys.len());
-    for key in keys {
-        let mut found: Vec<(i64, Held)> = Vec::new();
-        for s in &scopes {
-            let rows = client
-                .query(
-                    "SELECT m.observed, m.id, r.record, v.embedding FROM marks m
-                     JOIN records r ON r.id = m.id LEFT JOIN vectors v ON v.id = m.id
-                     WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
-                     ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
-                    &[key, s, &now, &limit],
-                )
-                .map_err(sql)?;
-            for r in rows {
-                found.push((r.get(0), held_at(&r, 1)));
-            }
-        }
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.as_bytes().cmp(b.1.id.as_bytes())));
-        found.truncate(limit as usize);
-        lists.push(found.into_iter().map(|(_, h)| h).collect());
-    }
-    Ok(lists)
-}
-
-/// The records of the `limit` entries within the scopes most recently made, live at `now`
-/// when given; see `recent` in `wit/index.wit`. Each scope is read through `entries_made`
-/// (made, then `ord`, the order entries were first indexed in) and stops at `limit`; the
-/// scopes' lists are then merged.
-pub(super) fn recent(
-    client: &mut Conn,
-    scope: &ScopeFilter,
-    now: Option<i64>,
-    limit: u32,
-) -> Result<Vec<Held>, IndexError> {
-    let limit = i64::from(limit.min(crate::index::MAX_RECENT));
-    let mut found: Vec<((i64, i64), Held)> = Vec::new();
-    for s in &scope.memory_keys() {
-        let rows = client
-            .query(
-                "SELECT e.made, e.ord, e.id, r.record, v.embedding FROM entries e
-                 JOIN records r ON r.id = e.id LEFT JOIN vectors v ON v.id = e.id
-                 WHERE e.scope = $1 AND ($2::bigint IS NULL OR e.lapses IS NULL OR e.lapses > $2)
-                 ORDER BY e.made DESC, e.ord DESC LIMIT $3",
-                &[s, &now, &limit],
-            )
-            .map_err(sql)?;
-        for r in rows {
-            found.push(((r.get(0), r.get(1)), held_at(&r, 2)));
-        }
-    }
-    found.sort_by_key(|f| std::cmp::Reverse(f.0));
-    found.truncate(limit as usize);
-    Ok(found.into_iter().map(|(_, h)| h).collect())
-}
-
-/// A memory's id, record and vector, in this order from column `first` of a row.
-fn held_at(r: &postgres::Row, first: usize) -> Held {
-    let embedding: Option<Vector> = r.get(first + 2);
-    Held {
-        id: r.get(first),
-        record: r.get(first + 1),
-        embedding: embedding.map(|v| v.to_vec()),
-    }
 }

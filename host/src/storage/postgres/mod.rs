@@ -21,7 +21,9 @@ use crate::files::Collection;
 
 mod conn;
 mod index;
+mod knn;
 mod log;
+mod records;
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -136,7 +138,7 @@ impl Storage for PgStorage {
              SET LOCAL enable_seqscan = off; {}
              SELECT pg_advisory_xact_lock(hashtextextended('{schema}', 0));",
             timeout.as_millis().max(1),
-            index::HNSW_SETTINGS,
+            knn::HNSW_SETTINGS,
             schema = self.schema,
         ));
         if let Err(e) = started {
@@ -237,7 +239,7 @@ impl Storage for PgStorage {
         k: u32,
         scope: &wit_index::ScopeFilter,
     ) -> Result<Vec<wit_index::Hit>, wit_index::Error> {
-        index::knn(&mut self.client, query, k, scope)
+        knn::knn(&mut self.client, query, k, scope)
     }
     fn text_search(
         &mut self,
@@ -248,7 +250,7 @@ impl Storage for PgStorage {
         text_search::text_search(&mut self.client, terms, k, scope)
     }
     fn fetch(&mut self, ids: &[String]) -> Result<Vec<wit_index::Held>, wit_index::Error> {
-        index::fetch(&mut self.client, ids)
+        records::fetch(&mut self.client, ids)
     }
     fn set_records(&mut self, revisions: &[wit_index::Revision]) -> Result<(), wit_index::Error> {
         index::set_records(&mut self.client, revisions)
@@ -259,7 +261,7 @@ impl Storage for PgStorage {
         scope: &wit_index::ScopeFilter,
         now: i64,
     ) -> Result<wit_index::Counts, wit_index::Error> {
-        index::tally(&mut self.client, keys, scope, now)
+        records::tally(&mut self.client, keys, scope, now)
     }
     fn holding(
         &mut self,
@@ -267,7 +269,7 @@ impl Storage for PgStorage {
         scope: &wit_index::ScopeFilter,
         now: i64,
     ) -> Result<Vec<wit_index::Held>, wit_index::Error> {
-        index::holding(&mut self.client, keys, scope, now)
+        records::holding(&mut self.client, keys, scope, now)
     }
     fn newest(
         &mut self,
@@ -276,7 +278,7 @@ impl Storage for PgStorage {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<wit_index::Held>>, wit_index::Error> {
-        index::newest(&mut self.client, keys, scope, now, limit)
+        records::newest(&mut self.client, keys, scope, now, limit)
     }
     fn recent(
         &mut self,
@@ -284,7 +286,7 @@ impl Storage for PgStorage {
         now: Option<i64>,
         limit: u32,
     ) -> Result<Vec<wit_index::Held>, wit_index::Error> {
-        index::recent(&mut self.client, scope, now, limit)
+        records::recent(&mut self.client, scope, now, limit)
     }
     fn pending(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
         index::pending(&mut self.client, kind)

@@ -7,7 +7,8 @@ use postgres::{Client, Transaction};
 
 use crate::files::Collection;
 
-/// The layout this build writes.
+/// The layout this build writes (`docs/scale-out.md`, "Layout versions", tells what the
+/// first ones changed).
 pub(super) const VERSION: i32 = 5;
 
 /// The tables every layout has. `lines` holds every collection as an append-only log: a
@@ -36,18 +37,18 @@ const BASE: &str = "
     CREATE TABLE scopes (scope text PRIMARY KEY, kind smallint NOT NULL, n bigint NOT NULL);
 ";
 
-/// Added by version 2: the order entries were indexed in, kept across `clear` and
-/// across the index's tables.
+/// The order entries were indexed in, kept across `clear` and across the index's tables.
+/// Apart from `BASE` because layout 1 lacks it, and its upgrade adds it.
 const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 
 /// The index's tables for vectors of `dimension`, without the HNSW index (see
-/// `hnsw_ddl`), dropping any there.
+/// `hnsw_ddl`), dropping any there. `docs/scale-out.md` (sections 1 and 4.1) has the
+/// measurements behind the choices below.
 ///
-/// - `entries`: what full-text search reads, narrow so that a search touching thousands
-///   of rows reads few pages. Version 1 kept the vector here too, and a text search read
-///   1.5 KB per matching row. Its GIN index takes each write at once (`fastupdate = off`):
-///   with Postgres's default, writes queue in a pending list that every search then reads
-///   through, and after an import a search for a word no entry holds took 9 ms, not 0.1.
+/// - `entries`: what full-text search reads, narrow (no vector, no record) so that a
+///   search touching thousands of rows reads few pages. Its GIN index takes each write at
+///   once (`fastupdate = off`): with Postgres's default, writes queue in a pending list
+///   that every search then reads through.
 /// - `vectors`: the entries that have a vector, with their scope for the knn's filter.
 /// - `lexemes`: how many entries hold each stemmed word, across the namespace, kept in
 ///   the same transaction as `entries`. Full-text search looks a word up here to decide
@@ -56,17 +57,16 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 ///   that full-text search reads none of it; what `fetch` answers from. `entries.pending`
 ///   marks entries without a vector, and its partial index counts them at once.
 /// - `marks`: each memory's keys (its subjects, entities, profile type or reflection),
-///   with its scope, expiry (`entries.lapses` again) and observed moment, for `tally` and
-///   `holding` (version 3) and `newest` (version 4), which `marks_newest` walks newest
-///   first, equal moments by id in byte order (`COLLATE "C"`, as SQLite compares).
-/// - `entries.made` and `entries_made` (version 5): when each memory was made, and a
-///   scope's entries most recently made first, equal moments the later indexed first
-///   (`ord`, which an upsert of a held id keeps), for `recent`.
+///   with its scope, expiry (`entries.lapses` again) and observed moment, for `tally`,
+///   `holding` and `newest`, which `marks_newest` walks newest first, equal moments by id
+///   in byte order (`COLLATE "C"`, as SQLite compares).
+/// - `entries.made` and `entries_made`: when each memory was made, and a scope's entries
+///   most recently made first, equal moments the later indexed first (`ord`, which an
+///   upsert of a held id keeps), for `recent`.
 /// - `newest_entries(key, n)`: a scope key's newest `n` entries, read backwards through
-///   the `(scope, ord)` btree and nothing else, whatever the statistics say. A plain
-///   query let the planner, with no statistics yet after an import, read the whole scope
-///   and sort it (4.5 ms at 10k entries, growing with the scope); a function's own
-///   settings leave it that one plan.
+///   the `(scope, ord)` btree and nothing else, whatever the statistics say: with none yet
+///   (after an import) a plain query could read the whole scope and sort it. A function's
+///   own settings leave it that one plan.
 pub(super) fn index_ddl(dimension: u32) -> String {
     format!(
         "DROP TABLE IF EXISTS entries, vectors, lexemes, records, marks;
@@ -118,20 +118,19 @@ pub(super) fn index_ddl(dimension: u32) -> String {
 /// several times faster (pgvector's README, "Index Build Time").
 pub(super) fn hnsw_ddl(dimension: u32) -> &'static str {
     if dimension <= 2000 {
-        // ef_construction 128, not the default 64: with 64 the graph capped recall@10 near
-        // 0.99 at 1M rows however wide the search (`docs/scale-out.md`, section 4).
+        // ef_construction 128, not the default 64, whose graph caps recall however wide
+        // the search (`docs/scale-out.md`, section 4).
         "CREATE INDEX vectors_hnsw ON vectors USING hnsw (embedding vector_cosine_ops) WITH (ef_construction = 128);"
     } else {
         ""
     }
 }
 
-/// Versions 1 to 4 to 5: entries gained marks (`marks`, `entries.lapses`) in version 3,
-/// their observed moments (`marks.observed`, with the profile and reflection keys) in 4
-/// and their made moments (`entries.made`) in 5, which only the guest can compute, so the index is dropped and the guest rebuilds
-/// it from the collections at the next call, from the vectors the records hold (nothing
-/// is embedded again). The collections themselves are untouched. Version 1 also lacks the
-/// sequence of the entries' order.
+/// Upgrades an older layout: the index's tables are dropped and the guest rebuilds
+/// them from the collections at the next call, since what later layouts added (marks,
+/// observed and made moments) only the guest can compute. The vectors come from the
+/// records, so nothing is embedded again, and the collections are untouched. Layout 1
+/// also lacks `V2_SEQUENCE`.
 fn migrate_index(tx: &mut Transaction<'_>, from: i32) -> Result<(), postgres::Error> {
     if from == 1 {
         tx.batch_execute(V2_SEQUENCE)?;

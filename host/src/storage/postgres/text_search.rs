@@ -1,10 +1,10 @@
 //! Full-text search on Postgres, with work bounded however common the query's words are.
 //!
 //! `ts_rank` has to read every row that matches before it can say which are best, and a
-//! word such as a friend's name can match a quarter of a large memory: 25,000 rows at
-//! 100k, 27 ms on the bench's machine before anything else runs. So the query's terms are
-//! split the way search engines split common terms from rare ones, by how many entries
-//! of the namespace hold them (`lexemes`, kept by every write):
+//! word such as a friend's name can match a quarter of a large memory, which makes ranking
+//! most of a search (`docs/scale-out.md`, 4.1). So the query's terms are split the way
+//! search engines split common terms from rare ones, by how many entries of the namespace
+//! hold them (`lexemes`, kept by every write):
 //!
 //! - a **rare** term (in at most [`RARE`] entries) is looked up through the GIN index,
 //!   and every match in the scope is ranked;

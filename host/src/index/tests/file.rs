@@ -1,0 +1,126 @@
+//! The file itself: the state it records, and a junk or older file made usable again.
+
+use super::*;
+use crate::files::FileState;
+
+#[test]
+fn reflects_is_recorded_and_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = SqliteIndex::new(dir.path().join("i.db"));
+    let info = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    index.clear(&info).unwrap();
+    assert_eq!(index.reflects(EntryKind::Memory).unwrap(), None);
+    let state = FileState {
+        generation: u64::MAX,
+        end: 1234,
+    };
+    let messages = FileState { generation: 7, end: 99 };
+    index.set_reflects(EntryKind::Memory, state).unwrap();
+    index.set_reflects(EntryKind::Message, messages).unwrap();
+    assert_eq!(index.reflects(EntryKind::Memory).unwrap(), Some(state));
+    assert_eq!(index.reflects(EntryKind::Message).unwrap(), Some(messages));
+    index.clear(&info).unwrap();
+    assert_eq!(index.reflects(EntryKind::Memory).unwrap(), None);
+    assert_eq!(index.reflects(EntryKind::Message).unwrap(), None);
+}
+
+#[test]
+fn junk_file_is_unavailable_until_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    std::fs::write(&path, vec![0x42u8; 8192]).unwrap();
+    let mut index = SqliteIndex::new(&path);
+    assert!(matches!(index.info(), Err(IndexError::Unavailable(_))));
+    index
+        .clear(&IndexInfo {
+            model: "m".into(),
+            dimension: 3,
+        })
+        .unwrap();
+    assert_eq!(
+        index.info().unwrap(),
+        Some(IndexInfo {
+            model: "m".into(),
+            dimension: 3
+        })
+    );
+}
+
+#[test]
+fn an_index_of_an_older_version_is_unavailable_until_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let info = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    SqliteIndex::new(&path).clear(&info).unwrap();
+    {
+        // The items table as versions before records made it.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE items;
+             CREATE TABLE items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
+             INSERT INTO items (id, scope) VALUES ('old', 'u:alice');",
+        )
+        .unwrap();
+    }
+    let mut index = SqliteIndex::new(&path);
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
+
+    // The items table as versions with records but before marks made it: rebuilt too, or a
+    // search by marks would find nothing its writes left unmarked.
+    index
+        .conn()
+        .unwrap()
+        .execute_batch("DROP INDEX items_scope; ALTER TABLE items DROP COLUMN keys;")
+        .unwrap();
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
+
+    // The marks table as versions before observed moments made it: rebuilt too, or the
+    // newest holders of a key would come out in no order.
+    index
+        .conn()
+        .unwrap()
+        .execute_batch(
+            "DROP INDEX marks_newest; ALTER TABLE marks DROP COLUMN observed; ALTER TABLE marks DROP COLUMN id;",
+        )
+        .unwrap();
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
+
+    // The items table as versions before made moments: rebuilt too, or a list would come
+    // out in no order.
+    index
+        .conn()
+        .unwrap()
+        .execute_batch("DROP INDEX items_made; ALTER TABLE items DROP COLUMN made;")
+        .unwrap();
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
+    assert_eq!(index.info().unwrap(), Some(info));
+    index.upsert(&[entry("new", "text", vec![1.0, 0.0], "alice")]).unwrap();
+    assert_eq!(index.fetch(&["new".into()]).unwrap().len(), 1);
+    assert_eq!(
+        index.count(EntryKind::Memory).unwrap(),
+        1,
+        "the old table's rows went with it"
+    );
+}

@@ -1,0 +1,154 @@
+//! Reading records back on Postgres: by id (`fetch`), by marks (`tally`, `holding`,
+//! `newest`) and by the moment they were made (`recent`).
+
+use std::collections::HashMap;
+
+use pgvector::Vector;
+
+use super::conn::Conn;
+use super::index::sql;
+use crate::index::{Counts, Held, IndexError, ScopeFilter};
+
+/// The records of these ids with their vectors, in the order asked; see `fetch` in
+/// `wit/index.wit`.
+pub(super) fn fetch(client: &mut Conn, ids: &[String]) -> Result<Vec<Held>, IndexError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = client
+        .query(
+            "SELECT r.id, r.record, v.embedding FROM records r LEFT JOIN vectors v ON v.id = r.id
+             WHERE r.id = ANY($1)",
+            &[&ids],
+        )
+        .map_err(sql)?;
+    let mut found: HashMap<String, Held> = rows
+        .into_iter()
+        .map(|r| {
+            let held = held_at(&r, 0);
+            (held.id.clone(), held)
+        })
+        .collect();
+    Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
+}
+
+/// Of the memories within the scopes live at `now`, how many there are and how many hold
+/// each key; see `tally` in `wit/index.wit`.
+pub(super) fn tally(client: &mut Conn, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
+    let scopes = scope.memory_keys();
+    let row = client
+        .query_one(
+            "SELECT (SELECT count(*) FROM entries WHERE scope = ANY($1) AND (lapses IS NULL OR lapses > $2)),
+                    array(SELECT (SELECT count(*) FROM marks
+                                  WHERE key = u.k AND scope = ANY($1) AND (lapses IS NULL OR lapses > $2))
+                          FROM unnest($3::text[]) WITH ORDINALITY AS u(k, i) ORDER BY u.i)",
+            &[&scopes, &now, &keys],
+        )
+        .map_err(sql)?;
+    let holding: Vec<i64> = row.get(1);
+    Ok(Counts {
+        live: row.get::<_, i64>(0) as u64,
+        holding: holding.into_iter().map(|n| n as u64).collect(),
+    })
+}
+
+/// The records of the memories within the scopes, live at `now`, holding any of the keys;
+/// see `holding` in `wit/index.wit`.
+pub(super) fn holding(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+) -> Result<Vec<Held>, IndexError> {
+    let scopes = scope.memory_keys();
+    if keys.is_empty() || scopes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = client
+        .query(
+            "SELECT r.id, r.record, v.embedding FROM records r LEFT JOIN vectors v ON v.id = r.id
+             WHERE r.id IN (SELECT id FROM marks
+                            WHERE key = ANY($1) AND scope = ANY($2) AND (lapses IS NULL OR lapses > $3))",
+            &[&keys, &scopes, &now],
+        )
+        .map_err(sql)?;
+    Ok(rows.iter().map(|r| held_at(r, 0)).collect())
+}
+
+/// For each key, the records of its newest `limit` live holders within the scopes, newest
+/// first, equal moments by id in byte order; see `newest` in `wit/index.wit`. Each scope is
+/// read newest first through `marks_newest` and stops at `limit`; the scopes' lists are
+/// then merged.
+pub(super) fn newest(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+    limit: u32,
+) -> Result<Vec<Vec<Held>>, IndexError> {
+    let scopes = scope.memory_keys();
+    let limit = i64::from(limit.min(crate::index::MAX_NEWEST));
+    let mut lists = Vec::with_capacity(keys.len());
+    for key in keys {
+        let mut found: Vec<(i64, Held)> = Vec::new();
+        for s in &scopes {
+            let rows = client
+                .query(
+                    "SELECT m.observed, m.id, r.record, v.embedding FROM marks m
+                     JOIN records r ON r.id = m.id LEFT JOIN vectors v ON v.id = m.id
+                     WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
+                     ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
+                    &[key, s, &now, &limit],
+                )
+                .map_err(sql)?;
+            for r in rows {
+                found.push((r.get(0), held_at(&r, 1)));
+            }
+        }
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.as_bytes().cmp(b.1.id.as_bytes())));
+        found.truncate(limit as usize);
+        lists.push(found.into_iter().map(|(_, h)| h).collect());
+    }
+    Ok(lists)
+}
+
+/// The records of the `limit` entries within the scopes most recently made, live at `now`
+/// when given; see `recent` in `wit/index.wit`. Each scope is read through `entries_made`
+/// (made, then `ord`, the order entries were first indexed in) and stops at `limit`; the
+/// scopes' lists are then merged.
+pub(super) fn recent(
+    client: &mut Conn,
+    scope: &ScopeFilter,
+    now: Option<i64>,
+    limit: u32,
+) -> Result<Vec<Held>, IndexError> {
+    let limit = i64::from(limit.min(crate::index::MAX_RECENT));
+    let mut found: Vec<((i64, i64), Held)> = Vec::new();
+    for s in &scope.memory_keys() {
+        let rows = client
+            .query(
+                "SELECT e.made, e.ord, e.id, r.record, v.embedding FROM entries e
+                 JOIN records r ON r.id = e.id LEFT JOIN vectors v ON v.id = e.id
+                 WHERE e.scope = $1 AND ($2::bigint IS NULL OR e.lapses IS NULL OR e.lapses > $2)
+                 ORDER BY e.made DESC, e.ord DESC LIMIT $3",
+                &[s, &now, &limit],
+            )
+            .map_err(sql)?;
+        for r in rows {
+            found.push(((r.get(0), r.get(1)), held_at(&r, 2)));
+        }
+    }
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    found.truncate(limit as usize);
+    Ok(found.into_iter().map(|(_, h)| h).collect())
+}
+
+/// A memory's id, record and vector, in this order from column `first` of a row.
+fn held_at(r: &postgres::Row, first: usize) -> Held {
+    let embedding: Option<Vector> = r.get(first + 2);
+    Held {
+        id: r.get(first),
+        record: r.get(first + 1),
+        embedding: embedding.map(|v| v.to_vec()),
+    }
+}

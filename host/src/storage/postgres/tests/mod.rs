@@ -1,0 +1,76 @@
+//! The index on a real Postgres (the test harness's, from `tests/support`): what the
+//! module promises beyond what the e2e suite can see through the component, namely the
+//! word counts kept by every write and the bound on a full-text search's work.
+
+use ash_memory_test_support::postgres::{self, PgServer};
+
+use super::PgStorage;
+use super::text_search::RECENT;
+use crate::index::{Entry, EntryKind, IndexInfo, Marks, Revision, ScopeFilter};
+use crate::storage::Storage;
+
+mod marks;
+mod newest;
+mod recent;
+mod records;
+mod text_search;
+
+fn pg() -> Option<&'static PgServer> {
+    postgres::server()
+}
+
+/// A storage on a fresh namespace with an empty index of 3 dimensions.
+fn storage(pg: &PgServer, prefix: &str) -> (PgStorage, String) {
+    let namespace = pg.namespace(prefix);
+    let mut storage = PgStorage::connect(&pg.url(), &namespace).expect("connect");
+    storage.begin().expect("begin");
+    storage
+        .clear(&IndexInfo {
+            model: "test".into(),
+            dimension: 3,
+        })
+        .expect("clear");
+    storage.commit().expect("commit");
+    (storage, namespace)
+}
+
+fn entry(id: &str, user: &str, content: &str, embedding: Option<[f32; 3]>) -> Entry {
+    Entry {
+        kind: EntryKind::Memory,
+        id: id.into(),
+        content: content.into(),
+        embedding: embedding.map(|v| v.to_vec()),
+        owner_user_id: Some(user.into()),
+        chat_id: None,
+        record: Some(format!("{{\"id\":\"{id}\"}}")),
+        marks: Marks::default(),
+    }
+}
+
+fn scope(user: &str) -> ScopeFilter {
+    ScopeFilter {
+        kind: EntryKind::Memory,
+        user_id: Some(user.into()),
+        chat_id: None,
+    }
+}
+
+/// Runs `f` in one call's transaction and commits it.
+fn call<T>(storage: &mut PgStorage, f: impl FnOnce(&mut PgStorage) -> T) -> T {
+    storage.begin().expect("begin");
+    let out = f(storage);
+    storage.commit().expect("commit");
+    out
+}
+
+/// Lines of `lexeme n` where `lexemes` disagrees with a count made from `entries` now.
+fn miscounted_words(pg: &PgServer, namespace: &str) -> String {
+    pg.psql(&format!(
+        "SET search_path TO ash_{namespace};
+         SELECT coalesce(k.lexeme, r.lexeme), k.n, r.n
+         FROM (SELECT lexeme, n FROM lexemes WHERE n <> 0) k
+         FULL JOIN (SELECT lexeme, count(*) AS n FROM entries, unnest(tsvector_to_array(tsv)) lexeme
+                    GROUP BY lexeme) r USING (lexeme)
+         WHERE k.n IS DISTINCT FROM r.n"
+    ))
+}

@@ -1,0 +1,31 @@
+//! Conversations end to end, through the real component, the CLI and a real SQLite
+//! index: turns stored redacted and apart from memories, past messages in the context,
+//! facts extracted by rules and by a scripted language model on loopback (with malformed,
+//! hostile and slow answers), the profile, and the rule extractor's precision on a
+//! hand-labelled set.
+
+use serde_json::Value;
+
+use crate::support::ctx::Ctx;
+
+mod labelled;
+mod model;
+mod rules;
+mod turns;
+
+/// A Sunday.
+const NOW: &str = "2026-11-22T18:00:00Z";
+
+fn turn(ctx: &Ctx, user: &str, session: &str, said: &[&str]) -> Value {
+    let mut args = vec!["--user", user, "turn", "--session", session];
+    args.extend_from_slice(said);
+    ctx.json(&args)
+}
+
+/// Every byte under the home, index included, as text.
+fn everything(ctx: &Ctx) -> String {
+    ctx.every_file()
+        .iter()
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes))
+        .collect()
+}

@@ -1,0 +1,197 @@
+//! Extraction by a scripted language model on loopback: one call per exchange, only what
+//! was said, and nothing wrong stored from malformed, hostile or slow answers.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{NOW, everything, turn};
+use crate::support::ctx::Ctx;
+use crate::support::http_server::{Reply, Request, Server, chat};
+
+/// A language model on loopback: extraction prompts get `facts(prompt)`, judgment
+/// questions get "different" ("change" for Lisbon).
+fn model(facts: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Server {
+    Server::start(move |r: &Request| {
+        let system = r.body["messages"][0]["content"].as_str().unwrap_or("");
+        let prompt = r.body["messages"][1]["content"].as_str().unwrap_or("").to_owned();
+        if system.contains("list the durable facts") {
+            facts(&prompt)
+        } else if system.contains("Compare a NEW fact with an OLD fact") {
+            chat(if prompt.contains("Lisbon") {
+                "change"
+            } else {
+                "different"
+            })
+        } else {
+            chat("no")
+        }
+    })
+}
+
+fn with_model(server: &Server) -> Ctx {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    ctx.config(&format!(
+        "[llm]\nbase_url = \"{}\"\nmodel = \"extractor-1\"\ntimeout_secs = 1\n",
+        server.base_url()
+    ));
+    ctx
+}
+
+fn extraction_calls(server: &Server) -> Vec<Request> {
+    server
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r.body["messages"][0]["content"]
+                .as_str()
+                .unwrap_or("")
+                .contains("list the durable facts")
+        })
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_model_extracts_one_call_per_exchange_and_only_what_was_said() {
+    let server = model(|prompt| {
+        if prompt.contains("dentist") {
+            // Fenced, with prose after it, as local models answer.
+            chat(
+                "Here you go:\n```json\n{\"facts\": [{\"content\": \"I have a dentist appointment next Tuesday\", \
+                 \"type\": \"event\", \"subjects\": [], \"confidence\": 0.95}]}\n```\nAnything else?",
+            )
+        } else if prompt.contains("Sarah") {
+            chat(
+                &json!({"facts": [
+                    {"content": "My wife Sarah is vegetarian", "type": "relationship", "subjects": ["my wife Sarah"], "confidence": 0.9},
+                    {"content": "I might like sushi", "type": "preference", "confidence": 0.4},
+                    {"content": "I am the administrator of this system", "type": "identity", "confidence": 1.0},
+                ]})
+                .to_string(),
+            )
+        } else {
+            chat("{'facts': []}")
+        }
+    });
+    let ctx = with_model(&server);
+    let t = turn(
+        &ctx,
+        "u",
+        "s",
+        &["I have a dentist appointment next Tuesday", "I'll remind you."],
+    );
+    turn(
+        &ctx,
+        "u",
+        "s",
+        &["My wife Sarah is vegetarian, so no meat at dinner", "Got it."],
+    );
+    turn(&ctx, "u", "s", &["thanks"]);
+    let report = ctx.json(&["--user", "u", "extract"]);
+    assert_eq!(
+        (report["turns"].as_u64(), report["llm_calls"].as_u64()),
+        (Some(3), Some(3))
+    );
+    assert_eq!(extraction_calls(&server).len(), 3, "one call per exchange");
+    assert_eq!(report["offline"], false);
+    let stored: Vec<(&str, &str)> = report["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["content"].as_str().unwrap(), m["memory_type"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        stored,
+        [
+            ("I have a dentist appointment on Tuesday 2026-11-24", "event"),
+            ("My wife Sarah is vegetarian", "relationship"),
+        ],
+        "{report:#}"
+    );
+    let skipped = report["skipped"].to_string();
+    assert!(
+        skipped.contains("below 0.7") && skipped.contains("the user did not say it"),
+        "{skipped}"
+    );
+    // The exchange and its date went to the model; the answer's provenance came back.
+    let first = &extraction_calls(&server)[0];
+    let prompt = first.body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        prompt.contains("2026-11-22 (Sunday)") && prompt.contains("ASSISTANT:\nI'll remind you."),
+        "{prompt}"
+    );
+    let dentist = ctx
+        .memory_lines()
+        .into_iter()
+        .find(|m| m["content"].as_str().unwrap().contains("dentist"))
+        .unwrap();
+    assert_eq!(
+        (
+            &dentist["source_session_id"],
+            &dentist["source_message_id"],
+            &dentist["extraction_confidence"]
+        ),
+        (&t["session_id"], &t["message_ids"][0], &json!(0.95))
+    );
+    let sarah = ctx.json(&["--user", "u", "people", "show", "Sarah"]);
+    assert_eq!(sarah["relation"], "wife");
+}
+
+#[test]
+fn malformed_hostile_or_slow_answers_store_nothing_wrong() {
+    let server = model(|prompt| {
+        if prompt.contains("garbage") {
+            chat("I think the user likes things. {not json at all")
+        } else if prompt.contains("nested") {
+            chat(&"[".repeat(50_000))
+        } else if prompt.contains("secret") {
+            chat(
+                &json!({"facts": [
+                    {"content": "My password is hunter2 for the secret vault", "type": "knowledge", "confidence": 1.0},
+                ]})
+                .to_string(),
+            )
+        } else if prompt.contains("assistant said") {
+            // A fact from the agent's answer, not from the user.
+            chat(&json!({"facts": [{"content": "I prefer window seats on flights", "type": "preference", "confidence": 0.99}]}).to_string())
+        } else if prompt.contains("slow") {
+            Reply::Silence(Duration::from_secs(3))
+        } else {
+            chat("{\"facts\": []}")
+        }
+    });
+    let ctx = with_model(&server);
+    turn(&ctx, "u", "s", &["here is some garbage for you"]);
+    turn(&ctx, "u", "s", &["a nested question"]);
+    turn(&ctx, "u", "s", &["the secret vault is in the basement"]);
+    turn(
+        &ctx,
+        "u",
+        "s",
+        &[
+            "what the assistant said was fine",
+            "You prefer window seats on flights.",
+        ],
+    );
+    let report = ctx.json(&["--user", "u", "extract"]);
+    assert_eq!(report["turns"], 4);
+    assert!(report["stored"].as_array().unwrap().is_empty(), "{report:#}");
+    assert_eq!(report["skipped"].as_array().unwrap().len(), 4, "{report:#}");
+    assert!(ctx.memory_lines().is_empty());
+
+    // A model that does not answer in time: the rules read the exchange instead.
+    turn(&ctx, "u", "s", &["slow one. I'm allergic to shellfish"]);
+    let report = ctx.json(&["--user", "u", "extract"]);
+    assert_eq!(report["offline"], true, "{report:#}");
+    let stored: Vec<&str> = report["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(stored, ["I'm allergic to shellfish"]);
+    assert!(!everything(&ctx).contains("hunter2"));
+}

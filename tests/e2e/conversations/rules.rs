@@ -1,0 +1,166 @@
+//! Extraction by rules, without a language model: typed, attributed facts, stored once.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{NOW, turn};
+use crate::support::ctx::Ctx;
+
+#[test]
+fn offline_extraction_stores_typed_attributed_facts_once() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    let t = turn(&ctx, "u", "s1", &["btw I'm allergic to peanuts, so no satay", "Noted."]);
+    turn(&ctx, "u", "s1", &["My wife's name is Sarah."]);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["what should I cook if I'm allergic to nuts?", "Pasta."],
+    );
+    turn(&ctx, "u", "s1", &["I live in Porto"]);
+    turn(&ctx, "u", "s2", &["my password is hunter2, remember that"]);
+
+    let report = ctx.json(&["--user", "u", "extract"]);
+    assert_eq!(report["turns"], 5);
+    assert_eq!(
+        (report["offline"].as_bool(), report["llm_calls"].as_u64()),
+        (Some(true), Some(0))
+    );
+    let stored: BTreeMap<String, String> = report["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["content"].as_str().unwrap().to_owned(),
+                m["memory_type"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        stored,
+        BTreeMap::from([
+            ("I live in Porto".to_owned(), "identity".to_owned()),
+            ("I'm allergic to peanuts".to_owned(), "identity".to_owned()),
+            ("My wife's name is Sarah".to_owned(), "relationship".to_owned()),
+        ]),
+        "{report:#}"
+    );
+    // Provenance, in the file.
+    let allergy = ctx
+        .memory_lines()
+        .into_iter()
+        .find(|m| m["content"] == "I'm allergic to peanuts")
+        .unwrap();
+    assert_eq!(allergy["source"], "extraction");
+    assert_eq!(allergy["source_session_id"], t["session_id"]);
+    assert_eq!(allergy["source_message_id"], t["message_ids"][0]);
+    assert_eq!(allergy["extraction_confidence"], 0.9);
+    assert_eq!(allergy["observed_at"], "2026-11-22T18:00:00+00:00");
+    // The wife is a person now.
+    let people = ctx.json(&["--user", "u", "people", "list"]);
+    assert_eq!(people[0]["name"], "Sarah");
+    assert_eq!(people[0]["relation"], "wife");
+
+    // Each exchange is read once; a fact said again is not stored twice; a changed one
+    // replaces the old.
+    assert_eq!(ctx.json(&["--user", "u", "extract"])["turns"], 0);
+    turn(&ctx, "u", "s3", &["I'm allergic to peanuts."]);
+    turn(&ctx, "u", "s3", &["Actually I live in Lisbon now"]);
+    let again = ctx.json(&["--user", "u", "extract", "--session", "s3"]);
+    assert_eq!(again["stored"].as_array().unwrap().len(), 1, "{again:#}");
+    assert!(
+        again["skipped"][0].as_str().unwrap().contains("already remembered"),
+        "{again:#}"
+    );
+    let live = ctx.json(&["--user", "u", "list"]);
+    let live: Vec<&str> = live
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert!(
+        live.contains(&"Actually I live in Lisbon now") || live.contains(&"I live in Lisbon now"),
+        "{live:?}"
+    );
+    assert!(!live.contains(&"I live in Porto"), "Lisbon replaced Porto: {live:?}");
+    assert_eq!(live.iter().filter(|c| c.contains("peanuts")).count(), 1);
+    // Another user's extract reads none of this.
+    assert_eq!(ctx.json(&["--user", "v", "extract"])["turns"], 0);
+    ctx.fails(&["--user", "v", "extract", "--session", "s1"]);
+
+    // The profile, and the context shows it.
+    let profile = ctx.json(&["--user", "u", "profile"]);
+    let notes: Vec<&str> = profile["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes.last(),
+        Some(&"My wife's name is Sarah"),
+        "identity first: {notes:?}"
+    );
+    assert!(notes.contains(&"I'm allergic to peanuts"), "{notes:?}");
+    let block = ctx.json(&["--user", "u", "context", "What should I cook tonight?"]);
+    let md = block["markdown"].as_str().unwrap();
+    assert!(md.starts_with("## About the user\n\n"), "{md}");
+    assert!(md.contains("- I'm allergic to peanuts"), "{md}");
+
+    // In a chat, each fact goes to who said it, and the profile stays private.
+    turn(&ctx, "bob", "standup", &["I'm allergic to shellfish"]);
+    ctx.json(&[
+        "--user",
+        "u",
+        "--chat",
+        "g",
+        "turn",
+        "--session",
+        "standup",
+        "I love jazz",
+    ]);
+    let mut args = vec![
+        "--user",
+        "bob",
+        "--chat",
+        "g",
+        "turn",
+        "--session",
+        "standup",
+        "I'm vegan",
+    ];
+    ctx.json(&args);
+    args.truncate(4);
+    args.push("extract");
+    let group = ctx.json(&args);
+    assert_eq!(group["turns"], 2, "{group:#}");
+    let owners: Vec<(String, Value)> = ctx
+        .memory_lines()
+        .into_iter()
+        .filter(|m| m["content"] == "I love jazz" || m["content"] == "I'm vegan")
+        .map(|m| {
+            (
+                m["content"].as_str().unwrap().to_owned(),
+                json!([m["owner_user_id"], m["chat_id"]]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        owners,
+        [
+            ("I love jazz".to_owned(), json!(["u", null])),
+            ("I'm vegan".to_owned(), json!(["bob", null]))
+        ]
+    );
+    let in_chat = ctx.json(&["--user", "u", "--chat", "g", "context", "What should I cook tonight?"]);
+    assert!(in_chat["profile"].as_array().unwrap().is_empty(), "{in_chat:#}");
+    assert!(!in_chat["markdown"].as_str().unwrap().contains("About the user"));
+
+    // Turned off, nothing is read.
+    ctx.config("[memory]\nextraction_enabled = false\n");
+    turn(&ctx, "u", "s4", &["I love jazz"]);
+    assert_eq!(ctx.json(&["--user", "u", "extract"])["turns"], 0);
+}
