@@ -12,8 +12,8 @@ import { FILE_MODE } from "./home.js";
 export const MAX_K = 4096;
 
 /**
- * Vectors per sqlite-vec chunk: the Rust host's `VECTOR_CHUNK_SLOTS` (host/src/index/mod.rs
- * says why, with figures), so that an index is laid out the same whichever host made it.
+ * Vectors per sqlite-vec chunk: the Rust host's `VECTOR_CHUNK_SLOTS` (host/src/index/mod.rs;
+ * docs/performance.md has the figures), so that an index is laid out the same whichever host made it.
  */
 export const VECTOR_CHUNK_SLOTS = 128;
 

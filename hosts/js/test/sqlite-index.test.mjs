@@ -210,7 +210,7 @@ test("an index of an older version, whose items keep no records, is unavailable 
 });
 
 test("marks count and fetch the live holders of a scope and follow every write", () => {
-  // The Rust host's case (host/src/index/tests.rs), on this host's index.
+  // The Rust host's case (host/src/index/tests/marks.rs), on this host's index.
   const file = path.join(scratchDir("ash-index-"), "memory.db");
   const index = new SqliteIndex(file);
   index.clear({ model: "m", dimension: 2 });

@@ -141,7 +141,7 @@ def test_clear_replaces_an_older_table_even_when_the_file_is_otherwise_sound(tmp
 
 
 def test_marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write(tmp_path: Path):
-    # The Rust host's case (host/src/index/tests.rs), on this host's index.
+    # The Rust host's case (host/src/index/tests/marks.rs), on this host's index.
     index = SqliteIndex(tmp_path / "memory.db")
     index.clear("m", 2)
 

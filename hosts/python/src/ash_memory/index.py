@@ -36,7 +36,7 @@ _SQLITE_NOTADB = 26
 MAX_K = 4096
 
 #: Vectors per sqlite-vec chunk: the Rust host's ``VECTOR_CHUNK_SLOTS``
-#: (host/src/index/mod.rs says why, with figures), so that an index is laid out the same
+#: (host/src/index/mod.rs; docs/performance.md has the figures), so that an index is laid out the same
 #: whichever host made it.
 VECTOR_CHUNK_SLOTS = 128
 
