@@ -117,12 +117,16 @@ pub(super) fn online(
     // causes and which made the search p95. One untimed search takes it.
     policy.search(QUERIES[0], 10)?;
     let mut searches = Vec::with_capacity(samples);
+    let mut found = 0;
     for k in 0..samples {
         let t = Instant::now();
-        let hits = policy.search(QUERIES[k % QUERIES.len()], 10)?;
+        found += policy.search(QUERIES[k % QUERIES.len()], 10)?;
         searches.push(t.elapsed());
-        ensure!(hits > 0, "search found nothing");
     }
+    // Some queries rightly find nothing: "sports" is no nearer than 0.25 to any fact the
+    // fill writes, and search shows no weak match found by meaning alone. All of them
+    // finding nothing would mean search is broken.
+    ensure!(samples == 0 || found > 0, "no search found anything");
     let mut contexts = Vec::with_capacity(samples);
     let mut context_tokens = 0;
     for k in 0..samples {
