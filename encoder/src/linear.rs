@@ -54,7 +54,7 @@ impl<'a> Linear<'a> {
     /// is shared among the cores, each taking whole tiles.
     pub(super) fn apply(&self, x: &[f32], tokens: usize, out: &mut [f32]) {
         let (outputs, inputs) = (self.weight.rows, self.weight.cols);
-        let threads = (tokens / TOKEN_TILE).min(cores());
+        let threads = (tokens / TOKEN_TILE).min(cores()).min(THREADS_HERE.get());
         if threads < 2 {
             return self.apply_here(x, tokens, out);
         }
@@ -139,6 +139,27 @@ fn for_each_block(tokens: usize, outputs: usize, mut block: impl FnMut(usize, us
             }
         }
     }
+}
+
+std::thread_local! {
+    /// The most threads a layer on this thread may share its batch among: the cores,
+    /// unless [`on_this_thread`] says one.
+    static THREADS_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// Runs `f` with every layer on this thread's batches computed on this thread alone: for a
+/// caller that already shares its texts among the cores, where threads inside each layer
+/// would only contend for the same cores. The results are the same bits either way.
+pub fn on_this_thread<R>(f: impl FnOnce() -> R) -> R {
+    /// Puts the limit back however `f` ends, a panic included.
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            THREADS_HERE.set(self.0);
+        }
+    }
+    let _restore = Restore(THREADS_HERE.replace(1));
+    f()
 }
 
 /// The cores a batch may use (asked once: the answer reads cgroup files).

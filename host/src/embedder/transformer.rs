@@ -107,7 +107,8 @@ fn encode_on_all_cores(encoder: &Encoder<'_>, ids: &[Vec<u32>], cores: usize) ->
             .windows(2)
             .map(|run| {
                 let texts = &ids[run[0]..run[1]];
-                scope.spawn(move || encoder.encode_many(texts))
+                // One thread per run already uses every core: the layers stay on it.
+                scope.spawn(move || ash_memory_encoder::on_this_thread(|| encoder.encode_many(texts)))
             })
             .collect();
         let mut vectors = Vec::with_capacity(ids.len());
