@@ -53,7 +53,7 @@ fn main() -> Result<()> {
     publish(&encoder, &target.join(ENCODER))
 }
 
-/// Where the JavaScript and Python hosts (`hosts/`) find the very component and encoder
+/// Where the JavaScript and Python hosts (`bindings/`) find the very component and encoder
 /// module this build embeds.
 const COMPONENT: &str = "ash_memory_policy.wasm";
 const ENCODER: &str = "ash_memory_encoder.wasm";

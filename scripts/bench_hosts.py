@@ -3,12 +3,12 @@
 
 Writes a workload file (facts to hold, facts to add one at a time, queries), runs it
 through the Rust host (`ash-memory bench --workload`), the JavaScript host
-(`node hosts/js/bench/workload.mjs`) and the Python host (`python -m ash_memory.bench`),
+(`node bindings/js/bench/workload.mjs`) and the Python host (`python -m ash_memory.bench`),
 and prints their figures with the ratio of each to Rust.
 
     cargo build --release -p ash-memory-cli
-    (cd hosts/js && npm install && npm run build)
-    python3 -m venv target/tmp/hosts-venv && target/tmp/hosts-venv/bin/pip install ./hosts/python
+    (cd bindings/js && npm install && npm run build)
+    python3 -m venv target/tmp/hosts-venv && target/tmp/hosts-venv/bin/pip install ./bindings/python
     scripts/bench_hosts.py --memories 1000 --python target/tmp/hosts-venv/bin/python
 
 The hosts must hold one build's component: the bench refuses to compare different ones.
@@ -65,14 +65,14 @@ def main() -> None:
         path.write_text(json.dumps(workload))
         results = [
             run("rust", [args.rust, "bench", "--workload", str(path)]),
-            run("js", ["node", "bench/workload.mjs", "--workload", str(path)], ROOT / "hosts/js"),
+            run("js", ["node", "bench/workload.mjs", "--workload", str(path)], ROOT / "bindings/js"),
             run("python", [args.python, "-m", "ash_memory.bench", "--workload", str(path)]),
         ]
     rust = results[0]
     components = {r["host"]: r.get("component_sha256") for r in results}
     if len(set(components.values())) != 1:
         sys.exit(f"the hosts ran different components: {components}\n"
-                 "rebuild them from one build (npm run build in hosts/js, pip install ./hosts/python)")
+                 "rebuild them from one build (npm run build in bindings/js, pip install ./bindings/python)")
     figures = ["instantiate_ms", "instantiate_cached_ms", "fill_ms", "add_p50_ms", "search_p50_ms"]
     print(f"cross-host bench: {args.memories} memories held, {args.samples} timed adds and searches,"
           f" one component (sha256 {rust['component_sha256'][:16]}...)")

@@ -95,7 +95,7 @@ mod tests {
     /// here (entity recognition, a type's lifetime, a key's spelling) must also move that
     /// key in every host, so that indexes built under the old rules are rebuilt:
     /// `EntryKind::reflects_key` (host/src/index/mod.rs), `reflectsKey`
-    /// (hosts/js/src/sqlite-index.js), `reflects_key` (hosts/python/src/ash_memory/index.py),
+    /// (bindings/js/src/sqlite-index.js), `reflects_key` (bindings/python/src/ash_memory/index.py),
     /// and the Postgres backend's layout. Then update what is expected here.
     #[test]
     fn the_marks_of_these_records_change_only_with_the_reflects_key() {

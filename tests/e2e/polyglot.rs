@@ -1,11 +1,11 @@
-//! The same component in three hosts: the JavaScript (`hosts/js`) and Python
-//! (`hosts/python`) packages run their own suites here, against this build's component and
+//! The same component in three hosts: the JavaScript (`bindings/js`) and Python
+//! (`bindings/python`) packages run their own suites here, against this build's component and
 //! CLI, and then all three hosts are held to one another: the same component bytes, the same
 //! conformance scenarios, homes identical byte for byte, and each host reading the homes
 //! the others wrote.
 //!
 //! The first run installs the packages' dependencies from the registries: `npm install` in
-//! `hosts/js` (better-sqlite3 and fs-ext compile with node-gyp, a few minutes) and a
+//! `bindings/js` (better-sqlite3 and fs-ext compile with node-gyp, a few minutes) and a
 //! virtual environment under the target folder for the Python package.
 
 use std::collections::BTreeMap;
@@ -64,18 +64,18 @@ fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     cmd
 }
 
-/// `hosts/js` with its dependencies installed and this build's component transpiled.
+/// `bindings/js` with its dependencies installed and this build's component transpiled.
 fn js() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = workspace().join("hosts/js");
-        let lock = std::fs::read_to_string(dir.join("package-lock.json")).expect("hosts/js/package-lock.json");
+        let dir = workspace().join("bindings/js");
+        let lock = std::fs::read_to_string(dir.join("package-lock.json")).expect("bindings/js/package-lock.json");
         let stamp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("js-installed.txt");
         if !dir.join("node_modules").is_dir() || std::fs::read_to_string(&stamp).ok() != Some(lock.clone()) {
             // `npm ci` would refuse the lock file: the registry lacks some optional
             // platform packages of jco's dependencies, so the lock cannot list them.
             run(
-                "npm install in hosts/js",
+                "npm install in bindings/js",
                 command("npm")
                     .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
                     .current_dir(&dir),
@@ -83,7 +83,7 @@ fn js() -> &'static Path {
             std::fs::write(&stamp, &lock).unwrap();
         }
         run(
-            "npm run build in hosts/js",
+            "npm run build in bindings/js",
             command("npm")
                 .args(["run", "build", "--silent"])
                 .env("ASH_COMPONENT", component())
@@ -93,15 +93,15 @@ fn js() -> &'static Path {
     })
 }
 
-/// A Python with the `hosts/python` package installed from this checkout (rebuilt each
+/// A Python with the `bindings/python` package installed from this checkout (rebuilt each
 /// run, so that it holds this build's component) and pytest.
 fn python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
-        let package = workspace().join("hosts/python");
+        let package = workspace().join("bindings/python");
         let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hosts-venv");
         let python = venv.join("bin/python");
-        let wanted = std::fs::read_to_string(package.join("pyproject.toml")).expect("hosts/python/pyproject.toml");
+        let wanted = std::fs::read_to_string(package.join("pyproject.toml")).expect("bindings/python/pyproject.toml");
         let stamp = venv.join("installed.txt");
         if std::fs::read_to_string(&stamp).ok() != Some(wanted.clone()) {
             let _ = std::fs::remove_dir_all(&venv);
@@ -110,7 +110,7 @@ fn python() -> &'static Path {
                 command(plain_python()).args(["-m", "venv"]).arg(&venv),
             );
             run(
-                "pip install hosts/python[test]",
+                "pip install bindings/python[test]",
                 command(&python)
                     .args(["-m", "pip", "install", "--quiet", "hatchling"])
                     .arg(format!("{}[test]", package.display()))
@@ -119,7 +119,7 @@ fn python() -> &'static Path {
             std::fs::write(&stamp, &wanted).unwrap();
         }
         run(
-            "pip install hosts/python (this build's component)",
+            "pip install bindings/python (this build's component)",
             command(&python)
                 .args([
                     "-m",
@@ -161,7 +161,7 @@ fn plain_python() -> &'static str {
 #[test]
 fn the_javascript_host_passes_its_suite() {
     run(
-        "npm test in hosts/js",
+        "npm test in bindings/js",
         command("npm").args(["test", "--silent"]).current_dir(js()),
     );
 }
@@ -169,10 +169,10 @@ fn the_javascript_host_passes_its_suite() {
 #[test]
 fn the_python_host_passes_its_suite() {
     run(
-        "pytest in hosts/python",
+        "pytest in bindings/python",
         command(python())
             .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
-            .current_dir(workspace().join("hosts/python")),
+            .current_dir(workspace().join("bindings/python")),
     );
 }
 
@@ -217,7 +217,7 @@ fn the_three_hosts_run_the_same_encoder_module() {
     assert_eq!(ctx.ok(&["component", "--encoder", "--sha256"]).trim(), digest);
     // JavaScript's copy, and the installed Python package's.
     let js_copy = std::fs::read(js().join("model/transformer/encoder.wasm")).unwrap();
-    assert!(js_copy == built, "hosts/js ships another encoder");
+    assert!(js_copy == built, "bindings/js ships another encoder");
     let python = run(
         "the Python package's encoder",
         command(python())

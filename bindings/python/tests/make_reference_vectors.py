@@ -1,5 +1,5 @@
 """Writes tests/data/rust_vectors.json: the embedding the Rust CLI stores for each sentence of
-sentences.json (base64 little-endian float32, as in memories.jsonl). Run from hosts/python:
+sentences.json (base64 little-endian float32, as in memories.jsonl). Run from bindings/python:
 `python tests/make_reference_vectors.py [--transformer] [path/to/ash-memory]`. With
 `--transformer`, the transformer's vectors instead, into tests/data/rust_transformer_vectors.json."""
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The conformance runner: `node hosts/js/test/conformance.mjs [--keep DIR] FILES...`, as
+// The conformance runner: `node bindings/js/test/conformance.mjs [--keep DIR] FILES...`, as
 // tests/conformance/README.md specifies. Each scenario runs in a new home with a fixed
 // clock and sequential ids; every step is a JSON-RPC method whose result must match
 // `expect` as a subset (numbers within 1e-4), or which must fail with `error`.
@@ -94,7 +94,7 @@ async function main(argv) {
     else files.push(argv[i]);
   }
   if (files.length === 0 || (keep !== null && !keep)) {
-    console.error("usage: node hosts/js/test/conformance.mjs [--keep DIR] FILES...");
+    console.error("usage: node bindings/js/test/conformance.mjs [--keep DIR] FILES...");
     return 2;
   }
   const scratch = keep === null ? fs.mkdtempSync(path.join(os.tmpdir(), "ash-conformance-")) : null;
