@@ -134,6 +134,32 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
             .iter()
             .all(|t| t["input_schema"]["type"] == "object")
     );
+    // What a client may show and assume: every tool has a title; the ones that only read
+    // say so, only `forget` destroys, and no tool reaches beyond the home.
+    let hints: Vec<(&str, &str, bool, bool)> = report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let a = &t["annotations"];
+            assert_eq!(a["title"], t["title"], "{t}");
+            assert_eq!(a["openWorldHint"], false, "{t}");
+            (
+                t["name"].as_str().unwrap(),
+                t["title"].as_str().unwrap_or_else(|| panic!("no title: {t}")),
+                a["readOnlyHint"].as_bool().unwrap(),
+                a["destructiveHint"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let read_only: Vec<&str> = hints.iter().filter(|h| h.2).map(|h| h.0).collect();
+    assert_eq!(
+        read_only,
+        ["recall", "list_memories", "memory_history", "people", "get_context"]
+    );
+    let destructive: Vec<&str> = hints.iter().filter(|h| h.3).map(|h| h.0).collect();
+    assert_eq!(destructive, ["forget"]);
+    assert_eq!(hints[3].1, "Forget a memory");
 
     let results = texts(&report);
     assert!(!results[0].1 && !results[1].1, "{results:?}");

@@ -28,7 +28,10 @@ async def drive(session, calls):
     return {
         "server": {"name": init.server_info.name, "version": init.server_info.version,
                    "instructions": init.instructions},
-        "tools": [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
+        "tools": [{"name": t.name, "title": t.title, "description": t.description,
+                   "input_schema": t.input_schema,
+                   "annotations": t.annotations.model_dump(by_alias=True, exclude_none=True)
+                   if t.annotations else None}
                   for t in listed.tools],
         "results": results,
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use rmcp::ErrorData;
-use rmcp::model::{JsonObject, Tool};
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -96,7 +96,34 @@ pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
         };
         tools.push(Tool::new(name, description, Arc::new(schema)));
     }
-    Ok(tools)
+    Ok(tools.into_iter().map(annotated).collect())
+}
+
+/// What a client may show and assume of each tool: a title, and whether it only reads,
+/// whether it can destroy, and whether a repeat changes anything. Memory is a closed world:
+/// no tool reaches beyond the home.
+fn annotated(tool: Tool) -> Tool {
+    // (title, read only, destructive, idempotent)
+    let (title, read_only, destructive, idempotent) = match tool.name.as_ref() {
+        // The same fact told twice is stored once; a replaced fact stays in its history.
+        "remember" => ("Remember facts", false, false, true),
+        "recall" => ("Recall memories", true, false, true),
+        // A correction keeps the old text in the memory's history; the same one again is a no-op.
+        "correct" => ("Correct a memory", false, false, true),
+        "forget" => ("Forget a memory", false, true, true),
+        "list_memories" => ("List memories", true, false, true),
+        "memory_history" => ("Memory history", true, false, true),
+        "people" => ("People", true, false, true),
+        "get_context" => ("Context for a message", true, false, true),
+        "log_turn" => ("Log a conversation turn", false, false, false),
+        _ => return tool,
+    };
+    let annotations = ToolAnnotations::with_title(title)
+        .read_only(read_only)
+        .destructive(destructive)
+        .idempotent(idempotent)
+        .open_world(false);
+    tool.with_title(title).annotate(annotations)
 }
 
 /// A tool call with its arguments checked.
