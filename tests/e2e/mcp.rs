@@ -44,7 +44,7 @@ fn python() -> &'static Path {
 }
 
 /// Runs the client script with `calls` ([name, arguments] pairs); returns its report.
-fn client(args: &[&str], calls: Value) -> Value {
+pub(crate) fn client(args: &[&str], calls: Value) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/client.py");
     let mut child = Command::new(python())
         .arg(script)
@@ -71,7 +71,7 @@ fn client(args: &[&str], calls: Value) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("the report is not JSON ({e}): {stdout}"))
 }
 
-fn texts(report: &Value) -> Vec<(String, bool)> {
+pub(crate) fn texts(report: &Value) -> Vec<(String, bool)> {
     report["results"]
         .as_array()
         .unwrap()

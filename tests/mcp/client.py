@@ -1,8 +1,10 @@
 """An MCP client for the end-to-end tests, on the official Python SDK (`mcp` on PyPI).
 
-It connects to ash-memory, initializes, lists the tools, runs the tool calls it reads as
-JSON from stdin (a list of [name, arguments]) in order, and prints one JSON report:
-{"server": {...}, "tools": [...], "results": [{"tool", "is_error", "text"}]}.
+It connects to ash-memory, initializes, lists the tools, resources, resource templates and
+prompts, runs the calls it reads as JSON from stdin (a list of [name, arguments]) in order,
+and prints one JSON report: {"server": {...}, "tools": [...], "resources": [...],
+"templates": [...], "prompts": [...], "results": [{"tool", "is_error", "text"}]}. A call
+named "@read" reads the resource {"uri": ...}; "@prompt" gets the prompt {"name": ...}.
 
     python3 client.py stdio ENV_JSON COMMAND [ARG...]   # launches the server, as desktop apps do
     python3 client.py http URL TOKEN                     # streamable HTTP with a bearer token
@@ -13,6 +15,7 @@ import sys
 
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -20,8 +23,24 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 async def drive(session, calls):
     init = await session.initialize()
     listed = await session.list_tools()
+    resources = await session.list_resources()
+    templates = await session.list_resource_templates()
+    prompts = await session.list_prompts()
     results = []
     for name, arguments in calls:
+        if name in ("@read", "@prompt"):
+            # Protocol errors are what a client sees for an unknown or foreign resource.
+            try:
+                if name == "@read":
+                    read = await session.read_resource(arguments["uri"])
+                    text = "\n".join(c.text for c in read.contents)
+                else:
+                    got = await session.get_prompt(arguments["name"])
+                    text = "\n".join(m.content.text for m in got.messages)
+                results.append({"tool": name, "is_error": False, "text": text})
+            except MCPError as e:
+                results.append({"tool": name, "is_error": True, "text": str(e)})
+            continue
         result = await session.call_tool(name, arguments)
         text = "\n".join(block.text for block in result.content if block.type == "text")
         results.append({"tool": name, "is_error": bool(result.is_error), "text": text})
@@ -33,6 +52,9 @@ async def drive(session, calls):
                    "annotations": t.annotations.model_dump(by_alias=True, exclude_none=True)
                    if t.annotations else None}
                   for t in listed.tools],
+        "resources": [{"uri": str(r.uri), "name": r.name, "mime_type": r.mime_type} for r in resources.resources],
+        "templates": [t.uri_template for t in templates.resource_templates],
+        "prompts": [p.name for p in prompts.prompts],
         "results": results,
     }
 
