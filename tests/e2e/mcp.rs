@@ -161,6 +161,48 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
     assert_eq!(destructive, ["forget"]);
     assert_eq!(hints[3].1, "Forget a memory");
 
+    // The host's tools declare the JSON they answer beside their text (the SDK client checks
+    // each answer against it); the component's tools answer text only.
+    let structured: Vec<&str> = report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["output_schema"].is_object())
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        structured,
+        [
+            "forget",
+            "list_memories",
+            "memory_history",
+            "people",
+            "get_context",
+            "log_turn"
+        ]
+    );
+    // Each memory list_memories gave is the one `list --json` gives (later calls may add more).
+    let listed = report["results"][4]["structured"]["memories"].as_array().unwrap();
+    let cli = ctx.json(&["--user", "alice", "list", "--limit", "50"]);
+    assert!(listed.iter().any(|m| m["content"] == "I live in Porto"), "{listed:?}");
+    for m in listed {
+        assert!(
+            cli.as_array().unwrap().contains(m),
+            "{m} is not as `list --json` shows it"
+        );
+    }
+    let context = &report["results"][6]["structured"];
+    assert_eq!(context["markdown"], report["results"][6]["text"]);
+    assert!(
+        context["people"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "Sarah"),
+        "{context}"
+    );
+    assert_eq!(report["results"][0]["structured"], Value::Null);
+
     let results = texts(&report);
     assert!(!results[0].1 && !results[1].1, "{results:?}");
     assert!(

@@ -43,12 +43,13 @@ async def drive(session, calls):
             continue
         result = await session.call_tool(name, arguments)
         text = "\n".join(block.text for block in result.content if block.type == "text")
-        results.append({"tool": name, "is_error": bool(result.is_error), "text": text})
+        results.append({"tool": name, "is_error": bool(result.is_error), "text": text,
+                        "structured": result.structured_content})
     return {
         "server": {"name": init.server_info.name, "version": init.server_info.version,
                    "instructions": init.instructions},
         "tools": [{"name": t.name, "title": t.title, "description": t.description,
-                   "input_schema": t.input_schema,
+                   "input_schema": t.input_schema, "output_schema": t.output_schema,
                    "annotations": t.annotations.model_dump(by_alias=True, exclude_none=True)
                    if t.annotations else None}
                   for t in listed.tools],

@@ -11,6 +11,7 @@
 mod http;
 mod resources;
 mod stdio;
+mod structured;
 mod tools;
 
 use std::sync::Arc;
@@ -102,7 +103,11 @@ impl ServerHandler for MemoryTools {
         // A refusal or a missing memory is an answer the model should see and act on,
         // so it is a tool result marked as an error, not a protocol error.
         let result = match call.run(&self.worker, caller).await {
-            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Ok(answer) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(answer.text)]);
+                result.structured_content = answer.structured;
+                result
+            }
             Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
         };
         Ok(result.into())

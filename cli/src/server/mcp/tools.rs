@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 
 use ash_memory::{Caller, Error, ListOptions, Memory, Person, Turn};
 
+use super::structured::{self, Answer};
 use crate::server::worker::Worker;
+use crate::wire;
 
 /// Default and largest number of memories `list_memories` returns.
 const DEFAULT_LIST: u32 = 20;
@@ -94,7 +96,11 @@ pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
         let Value::Object(schema) = schema else {
             unreachable!("schemas are objects")
         };
-        tools.push(Tool::new(name, description, Arc::new(schema)));
+        let mut tool = Tool::new(name, description, Arc::new(schema));
+        if let Some(Value::Object(output)) = structured::schema(name) {
+            tool = tool.with_raw_output_schema(Arc::new(output));
+        }
+        tools.push(tool);
     }
     Ok(tools.into_iter().map(annotated).collect())
 }
@@ -238,7 +244,7 @@ impl Call {
     }
 
     /// Runs the call for `caller` and renders the answer.
-    pub async fn run(self, worker: &Worker, caller: Caller) -> Result<String, Error> {
+    pub async fn run(self, worker: &Worker, caller: Caller) -> Result<Answer, Error> {
         let turned = match &self {
             Call::Turn(t) => Some(t.session.clone()),
             _ => None,
@@ -251,33 +257,37 @@ impl Call {
         answer
     }
 
-    async fn answer(self, worker: &Worker, caller: Caller) -> Result<String, Error> {
-        match self {
+    async fn answer(self, worker: &Worker, caller: Caller) -> Result<Answer, Error> {
+        Ok(match self {
             Call::Component { name, arguments } => {
                 let arguments = Value::Object(arguments).to_string();
-                worker.run(move |s| s.tool_call(&caller, &name, &arguments)).await
+                Answer::text(worker.run(move |s| s.tool_call(&caller, &name, &arguments)).await?)
             }
             Call::Forget { memory_id } => {
                 let id = worker.run(move |s| s.delete(&caller, &memory_id)).await?;
-                Ok(format!("Forgot memory {id}."))
+                Answer::both(format!("Forgot memory {id}."), json!({ "deleted": id }))
             }
             Call::List { limit, include_expired } => {
                 let options = ListOptions::new().limit(limit).include_expired(include_expired);
                 let found = worker.run(move |s| s.list(&caller, &options)).await?;
-                Ok(render_list(&found))
+                Answer::both(render_list(&found), json!({ "memories": wire::memories(&found) }))
             }
             Call::History { memory_id } => {
                 let chain = worker.run(move |s| s.history(&caller, &memory_id)).await?;
-                Ok(render_history(&chain))
+                Answer::both(render_history(&chain), json!({ "memories": wire::memories(&chain) }))
             }
-            Call::People => Ok(render_people(&worker.run(move |s| s.people_list(&caller)).await?)),
+            Call::People => {
+                let people = worker.run(move |s| s.people_list(&caller)).await?;
+                Answer::both(render_people(&people), json!({ "people": wire::people(&people) }))
+            }
             Call::Turn(turn) => {
                 let stored = worker.run(move |s| s.persist_turn(&caller, &turn)).await?;
-                Ok(format!(
+                let text = format!(
                     "Kept {} message(s){}.",
                     stored.message_ids.len(),
                     if stored.redacted > 0 { ", secrets redacted" } else { "" }
-                ))
+                );
+                Answer::both(text, wire::stored_turn(&stored))
             }
             Call::Context {
                 message,
@@ -287,13 +297,14 @@ impl Call {
                 let block = worker
                     .run(move |s| s.context_in(&caller, &message, max_tokens, session.as_deref()))
                     .await?;
-                Ok(if block.markdown.trim().is_empty() {
+                let text = if block.markdown.trim().is_empty() {
                     "Nothing in memory bears on this message yet.".to_owned()
                 } else {
-                    block.markdown
-                })
+                    block.markdown.clone()
+                };
+                Answer::both(text, wire::context(&block))
             }
-        }
+        })
     }
 }
 
