@@ -107,6 +107,8 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
     let report = client(&["stdio", &env.to_string(), bin, "mcp"], calls);
 
     assert_eq!(report["server"]["name"], "ash-memory");
+    // The newest version that still begins with `initialize` (rmcp 3.9 and the SDK client).
+    assert_eq!(report["server"]["protocol"], "2025-11-25");
     let names: Vec<&str> = report["tools"]
         .as_array()
         .unwrap()
@@ -379,7 +381,10 @@ fn ash_memory_mcp_answers_every_line_it_cannot_take_and_keeps_serving() {
         .to_string()
         .as_bytes(),
     );
-    assert_eq!(mcp.next()["result"]["serverInfo"]["name"], "ash-memory");
+    let init = mcp.next();
+    assert_eq!(init["result"]["serverInfo"]["name"], "ash-memory");
+    // An older client is answered in its own version.
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
     mcp.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
 
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));

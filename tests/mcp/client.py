@@ -47,7 +47,7 @@ async def drive(session, calls):
                         "structured": result.structured_content})
     return {
         "server": {"name": init.server_info.name, "version": init.server_info.version,
-                   "instructions": init.instructions},
+                   "instructions": init.instructions, "protocol": init.protocol_version},
         "tools": [{"name": t.name, "title": t.title, "description": t.description,
                    "input_schema": t.input_schema, "output_schema": t.output_schema,
                    "annotations": t.annotations.model_dump(by_alias=True, exclude_none=True)
