@@ -149,7 +149,7 @@ impl FactFile {
     }
 }
 
-/// Reads a file to import as text: at most [`MAX_FILE_BYTES`], and UTF-8.
+/// Reads a file to import as text: at most 1 GiB, and UTF-8.
 ///
 /// Errors: [`Error::Io`] when it cannot be read; [`Error::InvalidInput`] when it is too
 /// large or not text.
