@@ -218,21 +218,14 @@ fn check_tool_call(caller: &Caller, name: &str, arguments: &str, seeded: bool) -
             "{name:?} {arguments:?} gave {result:?}"
         );
     }
-    // Whatever was written reads back without a line set aside, but for the known finding
-    // of `a_subject_of_only_apostrophe_s_makes_a_person_that_reads_back` (remove this
-    // exception once it passes).
+    // Whatever was written reads back without a line set aside.
     prop_assert_eq!(Memories::default().refresh(service.ports()), Ok(0));
-    let people_set_aside = People::default().refresh(service.ports());
+    prop_assert_eq!(People::default().refresh(service.ports()), Ok(0));
     let quarantined = service.ports().quarantined.borrow().clone();
-    prop_assert_eq!(people_set_aside, Ok(quarantined.len() as u64));
-    for line in &quarantined {
-        let nameless =
-            serde_json::from_str::<Value>(line).is_ok_and(|p| p["name"].as_str().is_some_and(|n| n.trim().is_empty()));
-        prop_assert!(
-            nameless,
-            "{name:?} {arguments:?} wrote a line that does not read back: {line}"
-        );
-    }
+    prop_assert!(
+        quarantined.is_empty(),
+        "{name:?} {arguments:?} wrote lines that do not read back: {quarantined:?}"
+    );
     // And the service still answers.
     let after = service.tool_call(caller, "recall", r#"{"query": "tea Sarah"}"#);
     prop_assert!(
