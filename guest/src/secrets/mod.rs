@@ -20,10 +20,6 @@
 
 mod assignments;
 mod cards;
-#[cfg(test)]
-mod cases;
-#[cfg(test)]
-mod catalogue;
 mod encoded;
 mod keys;
 mod numbers;

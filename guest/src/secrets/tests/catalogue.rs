@@ -4,8 +4,8 @@
 //! Every token here is made up. Tokens with a vendor prefix are split with `concat!` so that
 //! secret scanners run over this repository do not mistake the fixtures for leaks.
 
-use super::SecretKind::{self, *};
-use super::detect;
+use crate::secrets::SecretKind::{self, *};
+use crate::secrets::detect;
 
 pub(super) const SECRETS: &[(&str, SecretKind)] = &[
     // Passwords stated in prose.

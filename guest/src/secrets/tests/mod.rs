@@ -1,8 +1,11 @@
 //! Unit tests of the detectors; the catalogue of examples is in `catalogue`.
 
-use super::catalogue::SECRETS;
+mod cases;
+mod catalogue;
+
+use self::catalogue::SECRETS;
 use super::numbers::IBAN_LENGTHS;
-use super::{SecretKind, cases, detect, words};
+use super::{SecretKind, detect, words};
 
 /// Each kind is described by what it is, and no description holds the secret it was found
 /// for: every catalogued secret is detected, described, and the words that carry it are

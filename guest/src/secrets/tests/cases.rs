@@ -2,10 +2,10 @@
 //! be refused and ordinary text that must be kept. The development half is what the rules
 //! were developed on; the held-out half is only measured. `docs/secrets.md` has the figures.
 
-use super::detect;
+use crate::secrets::detect;
 
-pub(super) const DEV: &str = include_str!("../../../eval/secrets/cases-dev.tsv");
-pub(super) const HELD_OUT: &str = include_str!("../../../eval/secrets/cases-held-out.tsv");
+pub(super) const DEV: &str = include_str!("../../../../eval/secrets/cases-dev.tsv");
+pub(super) const HELD_OUT: &str = include_str!("../../../../eval/secrets/cases-held-out.tsv");
 
 /// (is a secret, text) for each case; "%%" splits fake tokens for secret scanners.
 pub(super) fn cases(tsv: &str) -> Vec<(bool, String)> {
