@@ -80,3 +80,32 @@ fn a_client_reads_the_callers_own_memory_as_resources_and_offers_the_prompt() {
     );
     assert!(results[7].1, "{:?}", results[7]);
 }
+
+#[test]
+fn a_subscribed_resource_is_announced_after_a_write_and_not_after_a_read() {
+    if crate::support::ctx::files_only("the MCP client starts the server with an environment of its own") {
+        return;
+    }
+    let ctx = Ctx::new();
+    let env = json!({"ASH_HOME": ctx.home(), "ASH_CACHE_DIR": cache_dir(), "ASH_USER_ID": "alice"});
+    let calls = json!([
+        ["@subscribe", {"uri": "memory://people"}],
+        ["@subscribe", {"uri": "memory://nowhere"}],
+        ["recall", {"query": "sister"}],
+        ["list_memories", {}],
+        ["remember", {"content": "Ana lives in Lisbon", "subjects": ["my sister Ana"]}],
+        ["@read", {"uri": "memory://people"}],
+    ]);
+    let bin = env!("CARGO_BIN_EXE_ash-memory");
+    let report = client(&["stdio", &env.to_string(), bin, "mcp"], calls);
+    let results = texts(&report);
+    assert!(!results[0].1, "{:?}", results[0]);
+    assert!(
+        results[1].1,
+        "an unknown resource cannot be subscribed to: {:?}",
+        results[1]
+    );
+    // Two reads announced nothing; the write announced the subscribed resource once.
+    assert_eq!(report["updated"], json!(["memory://people"]));
+    assert!(results[5].0.contains("Ana"), "{:?}", results[5]);
+}

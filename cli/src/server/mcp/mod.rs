@@ -14,13 +14,15 @@ mod stdio;
 mod structured;
 mod tools;
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context as _, Result};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
@@ -43,6 +45,9 @@ pub struct MemoryTools {
     tools: Arc<Vec<Tool>>,
     /// The caller on stdio; `None` over HTTP, where each request carries its own.
     fixed_caller: Option<Caller>,
+    /// The resources the client asked to hear about (stdio only: over HTTP no session
+    /// outlives its request).
+    subscribed: Arc<Mutex<BTreeSet<String>>>,
 }
 
 impl MemoryTools {
@@ -56,6 +61,7 @@ impl MemoryTools {
             worker,
             tools: Arc::new(tools::definitions(&schemas)?),
             fixed_caller,
+            subscribed: Arc::default(),
         })
     }
 
@@ -74,11 +80,16 @@ impl MemoryTools {
 
 impl ServerHandler for MemoryTools {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
             .enable_prompts()
             .build();
+        if self.fixed_caller.is_some()
+            && let Some(resources) = capabilities.resources.as_mut()
+        {
+            resources.subscribe = Some(true);
+        }
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("ash-memory", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
@@ -100,6 +111,7 @@ impl ServerHandler for MemoryTools {
         let caller = self.caller(&context)?;
         let arguments = request.arguments.unwrap_or_default();
         let call = tools::Call::parse(&request.name, arguments)?;
+        let writes = call.writes();
         // A refusal or a missing memory is an answer the model should see and act on,
         // so it is a tool result marked as an error, not a protocol error.
         let result = match call.run(&self.worker, caller).await {
@@ -110,7 +122,58 @@ impl ServerHandler for MemoryTools {
             }
             Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
         };
+        if writes && result.is_error != Some(true) {
+            // What a write changed is not worked out: every subscribed resource may have, and
+            // the client reads again what it shows. Sent before the answer, so it comes first.
+            let subscribed: Vec<String> = self
+                .subscribed
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .iter()
+                .cloned()
+                .collect();
+            for uri in subscribed {
+                let sent = context
+                    .peer
+                    .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                    .await;
+                if let Err(e) = sent {
+                    tracing::debug!("a resource notification was not sent: {e}");
+                }
+            }
+        }
         Ok(result.into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.fixed_caller.is_none() {
+            return Err(ErrorData::invalid_request(
+                "subscriptions need a session; over HTTP every request stands alone",
+                None,
+            ));
+        }
+        resources::known(&request.uri)?;
+        self.subscribed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscribed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .remove(&request.uri);
+        Ok(())
     }
 
     async fn list_resources(

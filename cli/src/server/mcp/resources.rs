@@ -46,6 +46,16 @@ pub fn templates() -> Vec<ResourceTemplate> {
     ]
 }
 
+/// Whether `uri` names a resource this server has (a memory's id is checked when read).
+pub fn known(uri: &str) -> Result<(), ErrorData> {
+    let memory = uri.strip_prefix(MEMORY).is_some_and(|id| !id.is_empty());
+    if uri == PROFILE || uri == PEOPLE || memory {
+        Ok(())
+    } else {
+        Err(ErrorData::resource_not_found(format!("no resource {uri:?}"), None))
+    }
+}
+
 /// Reads `uri` for `caller`.
 pub async fn read(worker: &Worker, caller: Caller, uri: String) -> Result<ReadResourceResult, ErrorData> {
     let value = if uri == PROFILE {

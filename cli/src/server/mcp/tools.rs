@@ -243,6 +243,15 @@ impl Call {
         })
     }
 
+    /// Whether the call may change what memory holds (and so what a resource reads).
+    pub fn writes(&self) -> bool {
+        match self {
+            Call::Component { name, .. } => name != "recall",
+            Call::Forget { .. } | Call::Turn(_) => true,
+            Call::List { .. } | Call::History { .. } | Call::People | Call::Context { .. } => false,
+        }
+    }
+
     /// Runs the call for `caller` and renders the answer.
     pub async fn run(self, worker: &Worker, caller: Caller) -> Result<Answer, Error> {
         let turned = match &self {
