@@ -26,4 +26,4 @@ mod linear;
 mod weights;
 
 pub use bert::{DIMENSION, Encoder, MAX_TOKENS, TOKENS_PER_PASS};
-pub use linear::on_this_thread;
+pub use linear::{cores, on_this_thread};

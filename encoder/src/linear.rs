@@ -162,8 +162,9 @@ pub fn on_this_thread<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The cores a batch may use (asked once: the answer reads cgroup files).
-fn cores() -> usize {
+/// The cores a batch may use (asked once: the answer reads cgroup files), at most
+/// four: the threads a layer's tiles, or a caller's texts, are shared among.
+pub fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| {
         std::thread::available_parallelism()

@@ -24,7 +24,7 @@ pub const ENCODER_MODULE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_
 /// The embedded transformer.
 pub struct TransformerEmbedder {
     encoder: OnceLock<Result<Encoder<'static>, String>>,
-    /// Threads a batch is shared among; `None` is one per core.
+    /// Threads a batch is shared among; `None` is one per core (at most four).
     threads: Option<usize>,
 }
 
@@ -76,12 +76,6 @@ fn tokens(text: &str) -> Vec<u32> {
     ids
 }
 
-/// How many threads a batch is shared among: one per core the process may use.
-fn cores() -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
 /// `ids` encoded on every core: the texts are cut into contiguous runs of about equal
 /// tokens, one run per thread, each encoded as one thread would encode it. A text's vector
 /// does not depend on the texts beside it in a pass, so the bits are the same as on one core.
@@ -126,7 +120,11 @@ impl Embedder for TransformerEmbedder {
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let encoder = self.encoder()?;
         let ids: Vec<Vec<u32>> = texts.iter().map(|t| tokens(t)).collect();
-        Ok(encode_on_all_cores(encoder, &ids, self.threads.unwrap_or_else(cores)))
+        Ok(encode_on_all_cores(
+            encoder,
+            &ids,
+            self.threads.unwrap_or_else(ash_memory_encoder::cores),
+        ))
     }
     fn model_id(&self) -> &str {
         Self::MODEL_ID

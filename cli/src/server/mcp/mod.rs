@@ -65,6 +65,11 @@ impl MemoryTools {
         })
     }
 
+    /// The subscribed resources. (A panic while they were held leaves a set still whole.)
+    fn subscribed(&self) -> std::sync::MutexGuard<'_, BTreeSet<String>> {
+        self.subscribed.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     fn caller(&self, context: &RequestContext<RoleServer>) -> Result<Caller, ErrorData> {
         if let Some(caller) = &self.fixed_caller {
             return Ok(caller.clone());
@@ -125,13 +130,7 @@ impl ServerHandler for MemoryTools {
         if writes && result.is_error != Some(true) {
             // What a write changed is not worked out: every subscribed resource may have, and
             // the client reads again what it shows. Sent before the answer, so it comes first.
-            let subscribed: Vec<String> = self
-                .subscribed
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .iter()
-                .cloned()
-                .collect();
+            let subscribed: Vec<String> = self.subscribed().iter().cloned().collect();
             for uri in subscribed {
                 let sent = context
                     .peer
@@ -157,10 +156,7 @@ impl ServerHandler for MemoryTools {
             ));
         }
         resources::known(&request.uri)?;
-        self.subscribed
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .insert(request.uri);
+        self.subscribed().insert(request.uri);
         Ok(())
     }
 
@@ -169,10 +165,7 @@ impl ServerHandler for MemoryTools {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscribed
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .remove(&request.uri);
+        self.subscribed().remove(&request.uri);
         Ok(())
     }
 
