@@ -129,7 +129,12 @@ pub struct IndexInfo {
 
 /// A failed file operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileError(pub String);
+pub enum FileError {
+    /// The host failed it; the text says why.
+    Failed(String),
+    /// The call was begun as a read and may not write; nothing was written.
+    ReadOnly(String),
+}
 
 /// A failed index operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,7 +211,9 @@ pub enum Level {
 
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            FileError::Failed(m) | FileError::ReadOnly(m) => f.write_str(m),
+        }
     }
 }
 

@@ -154,6 +154,28 @@ impl MemoryStoreBuilder {
         Ok((home, config, state))
     }
 
+    /// A builder for another store on the same home with the same settings, `auto_gc`
+    /// skipped: for a long-lived host that answers reads side by side, one store each.
+    /// None when an embedder or a language model was handed in (`embedder`, `llm`),
+    /// which one store owns.
+    pub fn duplicate(&self) -> Option<MemoryStoreBuilder> {
+        if self.embedder.is_some() || self.llm.is_some() {
+            return None;
+        }
+        Some(MemoryStoreBuilder {
+            home: self.home.clone(),
+            clock: self.clock,
+            ids: self.ids,
+            embedder: None,
+            llm: None,
+            limits: self.limits,
+            component: self.component.clone(),
+            cache_dir: self.cache_dir.clone(),
+            skip_auto_gc: true,
+            progress: self.progress.clone(),
+        })
+    }
+
     /// Skips `auto_gc` for this open (commands that only report, such as `gc --dry-run`).
     pub fn skip_auto_gc(mut self) -> Self {
         self.skip_auto_gc = true;

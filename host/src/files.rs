@@ -41,7 +41,7 @@ impl FileError {
     /// The error in words. (The generated `Display` prints the debug form.)
     pub(crate) fn message(&self) -> String {
         match self {
-            FileError::Io(m) => m.clone(),
+            FileError::Io(m) | FileError::ReadOnly(m) => m.clone(),
             FileError::InvalidLine(m) => format!("invalid line: {m}"),
         }
     }
@@ -52,6 +52,9 @@ impl FileError {
 pub struct FileStore {
     home: Home,
     journal: Journal,
+    /// Set for a call begun as a read: what `read` would write (the raw bytes of lines
+    /// that are not UTF-8, to quarantine) is refused instead.
+    pub(crate) read_only: bool,
 }
 
 pub(crate) fn io_error(path: &Path, e: std::io::Error) -> FileError {
@@ -102,7 +105,11 @@ fn mix(parts: &[u64]) -> u64 {
 impl FileStore {
     pub fn new(home: Home) -> Self {
         let journal = Journal::new(home.journal());
-        FileStore { home, journal }
+        FileStore {
+            home,
+            journal,
+            read_only: false,
+        }
     }
 
     /// The file behind a collection.
@@ -223,6 +230,12 @@ impl FileStore {
     /// place a line that is not a record, quarantines it as usual and rewrites the
     /// collection without it, so the bad bytes leave the collection once, not every call.
     fn set_aside_invalid_utf8(&self, c: Collection, bytes: Vec<u8>) -> Result<String, FileError> {
+        if self.read_only {
+            return Err(FileError::ReadOnly(format!(
+                "{}: lines that are not UTF-8 are set aside by a write",
+                self.path(c).display()
+            )));
+        }
         let mut records = Vec::new();
         let mut text = String::with_capacity(bytes.len());
         for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
@@ -400,6 +413,12 @@ impl FileStore {
         }
         let states = self.states()?;
         self.journal.begin(&states)
+    }
+
+    /// Whether a transaction was left open (by a process that died): the next call must
+    /// roll it back, as a write.
+    pub(crate) fn needs_recovery(&mut self) -> Result<bool, FileError> {
+        Ok(self.journal.pending()?.is_some())
     }
 
     /// Ends the call's transaction: its writes stand.

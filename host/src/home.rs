@@ -1,12 +1,11 @@
-//! The `$ASH_HOME` layout and the lock that serializes writers across processes.
+//! The `$ASH_HOME` layout, and its lock (`home_lock`).
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::error::Error;
+pub use crate::home_lock::{Access, HomeLock};
 
 /// How long a call waits for another process's lock before giving up with
 /// [`Error::Busy`], unless `ASH_LOCK_TIMEOUT_SECS` says otherwise.
@@ -96,54 +95,17 @@ impl Home {
         self.root.join("memory").join(".journal")
     }
 
-    /// Takes the home's exclusive lock, waiting for any other process that holds it, but
-    /// not for ever: after `ASH_LOCK_TIMEOUT_SECS` (default 30) it gives up with
-    /// [`Error::Busy`] naming the holder. The lock is an OS file lock (flock), so it is
-    /// released even if the holder crashes.
+    /// Takes the home's lock for a call that may write (exclusive); see [`Home::lock_for`].
     pub fn lock(&self) -> Result<HomeLock, Error> {
-        self.lock_within(lock_timeout())
+        self.lock_for(Access::Write)
     }
 
-    /// Takes the lock, waiting at most `timeout`.
-    pub fn lock_within(&self, timeout: Duration) -> Result<HomeLock, Error> {
-        let path = self.root.join(".lock");
-        let mut file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .mode(0o600)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
-        let start = Instant::now();
-        let mut pause = Duration::from_millis(1);
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) => {}
-                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
-            }
-            if start.elapsed() >= timeout {
-                let holder = std::fs::read_to_string(&path).unwrap_or_default();
-                let holder = holder.trim();
-                return Err(Error::Busy(format!(
-                    "{} is busy: another process{} has held its lock for over {:.1} s; try again",
-                    self.root.display(),
-                    if holder.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (pid {holder})")
-                    },
-                    timeout.as_secs_f64()
-                )));
-            }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(50));
-        }
-        // Who holds it, for the message another process prints while it waits.
-        let _ = file.set_len(0);
-        let _ = file.write_all(std::process::id().to_string().as_bytes());
-        Ok(HomeLock { _file: file })
+    /// Takes the home's lock for `access`: side by side with other readers for a read,
+    /// alone for a write, across threads and processes. It waits for a holder of the other
+    /// kind, but not for ever: after `ASH_LOCK_TIMEOUT_SECS` (default 30) it gives up with
+    /// [`Error::Busy`] naming the holder.
+    pub fn lock_for(&self, access: Access) -> Result<HomeLock, Error> {
+        HomeLock::take(&self.root, access, lock_timeout())
     }
 }
 
@@ -155,10 +117,4 @@ pub(crate) fn lock_timeout() -> Duration {
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|v| v.is_finite() && *v >= 0.0)
         .map_or(DEFAULT_LOCK_TIMEOUT, Duration::from_secs_f64)
-}
-
-/// Holds the home's exclusive lock until dropped.
-#[derive(Debug)]
-pub struct HomeLock {
-    _file: File,
 }

@@ -9,6 +9,7 @@ use crate::clock::Clock;
 use crate::config::PolicySettings;
 use crate::embedder::Embedder;
 use crate::error::Error;
+use crate::home::Access;
 use crate::ids::IdSource;
 use crate::llm::Llm;
 use crate::progress::{Progress, ProgressFn};
@@ -26,9 +27,13 @@ pub struct HostState {
     pub(crate) settings: PolicySettings,
     /// Where the component's progress reports go, if anywhere.
     pub(crate) progress: Option<ProgressFn>,
-    /// Whether the writer lock is held: for the whole of an exported call except while a
+    /// Whether the home's lock is held: for the whole of an exported call except while a
     /// remote service is asked.
     locked: bool,
+    /// What the running call may do: a call begun as a read has its writes refused.
+    access: Access,
+    /// Whether the running call had a write refused (it was begun as a read).
+    pub(crate) refused_writes: bool,
     /// Why the lock could not be taken back after a remote call: the call may then write
     /// nothing more.
     pub(crate) lock_lost: Option<String>,
@@ -52,17 +57,21 @@ impl HostState {
             settings,
             progress: None,
             locked: false,
+            access: Access::Write,
+            refused_writes: false,
             lock_lost: None,
         }
     }
 
-    /// Starts one exported call: takes the writer lock and opens the call's transaction
-    /// (what a writer that died left half done is undone first).
-    pub(crate) fn begin_call(&mut self) -> Result<(), Error> {
+    /// Starts one exported call: takes the home's lock for `access` and opens the call's
+    /// transaction (what a writer that died left half done is undone first, which makes
+    /// the call a write). Returns what the call may do.
+    pub(crate) fn begin_call(&mut self, access: Access) -> Result<Access, Error> {
         self.lock_lost = None;
-        self.storage.begin()?;
+        self.refused_writes = false;
+        self.access = self.storage.begin(access)?;
         self.locked = true;
-        Ok(())
+        Ok(self.access)
     }
 
     /// Ends the call [`HostState::begin_call`] started: its writes are committed when it
@@ -103,47 +112,89 @@ impl HostState {
         self.storage.release();
         self.locked = false;
         let out = f(self);
-        match self.storage.begin() {
-            Ok(()) => self.locked = true,
+        // A read taken back may find a dead writer's transaction and become a write; a
+        // write stays one.
+        match self.storage.begin(self.access) {
+            Ok(access) => {
+                self.access = access;
+                self.locked = true;
+            }
             Err(e) => self.lock_lost = Some(e.to_string()),
         }
         out
     }
 
-    /// Refuses writes once the lock could not be taken back.
-    fn writable(&self) -> Result<(), String> {
-        match &self.lock_lost {
-            Some(why) => Err(format!("not written: {why}")),
-            None => Ok(()),
+    /// Refuses writes once the lock could not be taken back, and in a call begun as a
+    /// read.
+    fn writable(&mut self) -> Result<(), Refused> {
+        if let Some(why) = &self.lock_lost {
+            return Err(Refused::LockLost(format!("not written: {why}")));
+        }
+        if self.access == Access::Read {
+            self.refused_writes = true;
+            return Err(Refused::ReadOnly);
+        }
+        Ok(())
+    }
+}
+
+/// Why a write was refused.
+enum Refused {
+    /// The lock could not be taken back after a remote call; the text says why.
+    LockLost(String),
+    /// The call was begun as a read.
+    ReadOnly,
+}
+
+const READ_ONLY: &str = "not written: the call was begun as a read";
+
+impl From<Refused> for files::Error {
+    fn from(r: Refused) -> Self {
+        match r {
+            Refused::LockLost(why) => files::Error::Io(why),
+            Refused::ReadOnly => files::Error::ReadOnly(READ_ONLY.into()),
+        }
+    }
+}
+
+impl From<Refused> for index::Error {
+    fn from(r: Refused) -> Self {
+        match r {
+            Refused::LockLost(why) => index::Error::Sql(why),
+            Refused::ReadOnly => index::Error::ReadOnly(READ_ONLY.into()),
         }
     }
 }
 
 impl files::Host for HostState {
     fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
-        self.storage.read(c, from, generation)
+        let chunk = self.storage.read(c, from, generation);
+        if matches!(chunk, Err(files::Error::ReadOnly(_))) {
+            self.refused_writes = true;
+        }
+        chunk
     }
     fn append(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
-        self.writable().map_err(files::Error::Io)?;
+        self.writable()?;
         self.storage.append(c, &lines)
     }
     fn replace(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
-        self.writable().map_err(files::Error::Io)?;
+        self.writable()?;
         self.storage.replace(c, &lines)
     }
     fn quarantine(&mut self, c: files::Collection, lines: Vec<String>, reason: String) -> Result<(), files::Error> {
-        self.writable().map_err(files::Error::Io)?;
+        self.writable()?;
         self.storage.quarantine(c, &lines, &reason)
     }
 }
 
 impl index::Host for HostState {
     fn upsert(&mut self, entries: Vec<index::Entry>) -> Result<(), index::Error> {
-        self.writable().map_err(index::Error::Sql)?;
+        self.writable()?;
         self.storage.upsert(&entries)
     }
     fn remove(&mut self, ids: Vec<String>) -> Result<(), index::Error> {
-        self.writable().map_err(index::Error::Sql)?;
+        self.writable()?;
         self.storage.remove(&ids)
     }
     fn knn(&mut self, query: Vec<f32>, k: u32, scope: index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
@@ -161,7 +212,7 @@ impl index::Host for HostState {
         self.storage.fetch(&ids)
     }
     fn set_records(&mut self, revisions: Vec<index::Revision>) -> Result<(), index::Error> {
-        self.writable().map_err(index::Error::Sql)?;
+        self.writable()?;
         self.storage.set_records(&revisions)
     }
     fn tally(&mut self, keys: Vec<String>, scope: index::ScopeFilter, now: i64) -> Result<index::Counts, index::Error> {
@@ -199,14 +250,14 @@ impl index::Host for HostState {
         self.storage.count(kind)
     }
     fn clear(&mut self, info: index::IndexInfo) -> Result<(), index::Error> {
-        self.writable().map_err(index::Error::Sql)?;
+        self.writable()?;
         self.storage.clear(&info)
     }
     fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error> {
         self.storage.reflects(kind)
     }
     fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error> {
-        self.writable().map_err(index::Error::Sql)?;
+        self.writable()?;
         self.storage.set_reflects(kind, state)
     }
     fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error> {

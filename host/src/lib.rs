@@ -61,6 +61,7 @@ mod fact_import;
 mod fault;
 mod files;
 mod home;
+mod home_lock;
 mod host_state;
 mod http;
 mod ids;

@@ -4,7 +4,7 @@
 use crate::bindings::Policy;
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::home::Home;
+use crate::home::{Access, Home};
 use crate::host_state::HostState;
 use crate::progress::ProgressFn;
 use crate::sandbox::Sandbox;
@@ -23,6 +23,8 @@ pub struct MemoryStore {
     reflection_check: std::time::Duration,
     /// `[memory] extraction_delay_seconds`, for a server's extraction after turns.
     extraction_delay: std::time::Duration,
+    /// Whether a read put off a write (see [`MemoryStore::flush_deferred`]).
+    deferred: bool,
 }
 
 impl MemoryStore {
@@ -39,6 +41,7 @@ impl MemoryStore {
             sandbox,
             reflection_check,
             extraction_delay,
+            deferred: false,
         }
     }
 
@@ -88,9 +91,53 @@ impl MemoryStore {
         &mut self,
         f: impl FnOnce(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
     ) -> Result<T, Error> {
-        self.sandbox.state_mut().begin_call()?;
+        self.sandbox.state_mut().begin_call(Access::Write)?;
         let result = self.sandbox.call(f).and_then(|r| r.map_err(Into::into));
         self.sandbox.state_mut().end_call(result)
+    }
+
+    /// Runs one export that reads, under the home's shared lock, side by side with the
+    /// reads of other stores and processes. The host refuses its writes: one that failed
+    /// for it (a dead writer's transaction to undo, an index to bring up to the files,
+    /// lines to set aside) runs again as a write; one that succeeded put something off
+    /// (when memories were recalled) for [`MemoryStore::flush_deferred`].
+    pub(crate) fn read<T, E: Into<Error>>(
+        &mut self,
+        f: impl Fn(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
+    ) -> Result<T, Error> {
+        if self.sandbox.state_mut().begin_call(Access::Read)? == Access::Write {
+            let result = self.sandbox.call(&f).and_then(|r| r.map_err(Into::into));
+            return self.sandbox.state_mut().end_call(result);
+        }
+        let result = self.sandbox.call(&f).and_then(|r| r.map_err(Into::into));
+        let refused = self.sandbox.state_mut().refused_writes;
+        match self.sandbox.state_mut().end_call(result) {
+            Err(Error::Trap(m)) => Err(Error::Trap(m)),
+            Err(_) if refused => {
+                tracing::debug!("a read needed to write: running it again as a write");
+                self.call(f)
+            }
+            Ok(value) => {
+                self.deferred |= refused;
+                Ok(value)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether reads put off writes that [`MemoryStore::flush_deferred`] would make.
+    pub fn has_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// Writes what reads put off: that memories were recalled (which decay counts from),
+    /// and the index brought up to the files when a read found it behind. Returns how
+    /// many memories' accesses were written. A store does it when dropped; a long-lived
+    /// host that only reads on this store calls it now and then.
+    pub fn flush_deferred(&mut self) -> Result<u32, Error> {
+        let written = self.call(|p, s| p.ash_memory_maintenance().call_flush_deferred(s))?;
+        self.deferred = false;
+        Ok(written)
     }
 
     // ---- memories: remembering and reading (`wit/memories.wit`) ----
@@ -107,17 +154,17 @@ impl MemoryStore {
 
     /// One memory the caller may see, by id or a unique prefix of 8 or more characters.
     pub fn get(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_get(s, caller, id))
+        self.read(|p, s| p.ash_memory_memories().call_get(s, caller, id))
     }
 
     /// The caller's memories, newest first.
     pub fn list(&mut self, caller: &Caller, options: &ListOptions) -> Result<Vec<Memory>, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_list(s, caller, *options))
+        self.read(|p, s| p.ash_memory_memories().call_list(s, caller, *options))
     }
 
     /// The supersession chain through a memory, oldest first, archived links included.
     pub fn history(&mut self, caller: &Caller, id: &str) -> Result<Vec<Memory>, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_history(s, caller, id))
+        self.read(|p, s| p.ash_memory_memories().call_history(s, caller, id))
     }
 
     /// Deletes a memory the caller may change (it is archived first). `id` may be a
@@ -130,7 +177,7 @@ impl MemoryStore {
 
     /// Hybrid search within the caller's scope.
     pub fn search(&mut self, caller: &Caller, query: &SearchQuery) -> Result<SearchResults, Error> {
-        self.call(|p, s| p.ash_memory_recall().call_search(s, caller, query))
+        self.read(|p, s| p.ash_memory_recall().call_search(s, caller, query))
     }
 
     /// The context block for a message, within `max_tokens` (default 2000), with past
@@ -149,7 +196,7 @@ impl MemoryStore {
         session: Option<&str>,
     ) -> Result<ContextBlock, Error> {
         let session = session.map(str::to_owned);
-        self.call(|p, s| {
+        self.read(|p, s| {
             p.ash_memory_recall()
                 .call_context(s, caller, message, max_tokens, session.as_ref())
         })
@@ -171,7 +218,7 @@ impl MemoryStore {
 
     /// The caller's user profile; see `profile`.
     pub fn profile(&mut self, caller: &Caller) -> Result<Profile, Error> {
-        self.call(|p, s| p.ash_memory_conversations().call_profile(s, caller))
+        self.read(|p, s| p.ash_memory_conversations().call_profile(s, caller))
     }
 
     /// Corrects a memory: the new text replaces it, and `history` keeps both; see
@@ -195,12 +242,12 @@ impl MemoryStore {
 
     /// The caller's people.
     pub fn people_list(&mut self, caller: &Caller) -> Result<Vec<Person>, Error> {
-        self.call(|p, s| p.ash_memory_people().call_list(s, caller))
+        self.read(|p, s| p.ash_memory_people().call_list(s, caller))
     }
 
     /// One of the caller's people, by reference ("my wife", "Sarah") or id.
     pub fn people_show(&mut self, caller: &Caller, reference: &str) -> Result<Person, Error> {
-        self.call(|p, s| p.ash_memory_people().call_show(s, caller, reference))
+        self.read(|p, s| p.ash_memory_people().call_show(s, caller, reference))
     }
 
     /// Adds a person, or completes the one who already answers to the name.
@@ -236,7 +283,16 @@ impl MemoryStore {
     /// Runs a tool call (`remember` or `recall`) with its JSON arguments and returns the
     /// text for the model: the second of the two functions an agent loop needs.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
-        self.call(|p, s| p.ash_memory_tools().call_call(s, caller, &name.to_owned(), arguments))
+        let name = name.to_owned();
+        let call = |p: &Policy, s: &mut wasmtime::Store<HostState>| {
+            p.ash_memory_tools().call_call(s, caller, &name, arguments)
+        };
+        // `recall` only reads; `remember` writes (see `wit/tools.wit`).
+        if name == "recall" {
+            self.read(call)
+        } else {
+            self.call(call)
+        }
     }
 
     // ---- maintenance (`wit/maintenance.wit`) ----
@@ -260,8 +316,8 @@ impl MemoryStore {
     /// waits for `gc` or an embedding, the archive by reason, people, quarantined lines
     /// and the index's state. Changes nothing.
     pub fn stats(&mut self) -> Result<Stats, Error> {
-        let home = self.call(|p, s| p.ash_memory_maintenance().call_stats(s))?;
-        let _lock = self.home.lock()?;
+        let home = self.read(|p, s| p.ash_memory_maintenance().call_stats(s))?;
+        let _lock = self.home.lock_for(Access::Read)?;
         let quarantined = self.sandbox.state_mut().storage.quarantined_lines();
         Ok(Stats { home, quarantined })
     }
@@ -276,5 +332,16 @@ impl MemoryStore {
             findings.extend(crate::doctor::host_checks(&self.home, fix));
         }
         Ok(findings)
+    }
+}
+
+impl Drop for MemoryStore {
+    /// Writes what reads put off, so that a one-shot process loses no access.
+    fn drop(&mut self) {
+        if self.deferred
+            && let Err(e) = self.flush_deferred()
+        {
+            tracing::warn!("could not write what reads put off (when memories were recalled): {e}");
+        }
     }
 }

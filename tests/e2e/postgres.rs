@@ -398,3 +398,48 @@ fn a_bad_row_written_into_postgres_by_hand_is_quarantined_not_lost() {
     assert_eq!(kept.trim(), "garbage");
     assert_eq!(rows(pg, &ns, 0), 1, "the collection was rewritten without it");
 }
+
+#[test]
+fn reads_do_not_wait_for_another_hosts_write_and_writes_do() {
+    let Some(pg) = pg() else { return };
+    let ns = pg.namespace("reads");
+    let ctx = Ctx::on_postgres(pg, &ns);
+    ctx.add("alice", "I keep bees on the roof");
+    // Another host in the middle of a write: it holds the namespace's lock.
+    let mut other = ::postgres::Client::connect(&pg.url(), ::postgres::NoTls).unwrap();
+    let mut write = other.transaction().unwrap();
+    write
+        .batch_execute(&format!(
+            "SELECT pg_advisory_xact_lock(hashtextextended('ash_{ns}', 0))"
+        ))
+        .unwrap();
+    let run = |args: &[&str]| {
+        ctx.command()
+            .args(args)
+            .env("ASH_LOCK_TIMEOUT_SECS", "0.5")
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["--json", "--user", "alice", "search", "bees"][..],
+        &["--json", "--user", "alice", "list"],
+        &["--json", "--user", "alice", "context", "Tell me about my bees"],
+    ] {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("I keep bees on the roof"),
+            "{args:?}"
+        );
+    }
+    let out = run(&["--user", "alice", "add", "I keep wasps too"]);
+    assert!(!out.status.success(), "a write waits for the other host's");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("busy"));
+    write.rollback().unwrap();
+    ctx.add("alice", "I keep wasps too");
+    assert_eq!(rows(pg, &ns, 0), 2);
+}

@@ -223,6 +223,10 @@ pub(super) enum Command {
         /// Also serve MCP (streamable HTTP, at /mcp) on this loopback address (clients need a token)
         #[arg(long, value_name = "ADDR")]
         mcp: Option<std::net::SocketAddr>,
+        /// Stores that answer reads side by side (0: reads wait their turn with writes).
+        /// Each holds its own component instance and index connection
+        #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_READERS)]
+        readers: usize,
     },
     /// Serve MCP on stdin and stdout, for the user and chat given, as agent apps launch it
     Mcp,

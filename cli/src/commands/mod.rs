@@ -114,6 +114,7 @@ pub fn run() -> Result<()> {
             sandbox_socket,
             listen,
             mcp,
+            readers,
         } => {
             let options = crate::server::ServeOptions {
                 home,
@@ -121,6 +122,7 @@ pub fn run() -> Result<()> {
                 sandbox_socket,
                 listen,
                 mcp,
+                readers,
             };
             return crate::server::serve(options, builder);
         }

@@ -40,13 +40,36 @@ pub async fn call(
     let turned = (method == "conversations.turn")
         .then(|| params.get("session").and_then(Value::as_str).map(str::to_owned))
         .flatten();
+    let reads = only_reads(method, &params);
     let job = prepare(method, caller.clone(), params)?;
-    let answer = session.worker().run(job).await?;
+    let answer = if reads {
+        session.worker().read(job).await?
+    } else {
+        session.worker().run(job).await?
+    };
     session.worker().served(&caller);
     if let Some(name) = turned {
         session.worker().turned(&caller, name);
     }
     Ok(answer)
+}
+
+/// Whether `method` only reads, so that a reader may answer it beside other reads.
+fn only_reads(method: &str, params: &Map<String, Value>) -> bool {
+    match method {
+        "memory.search"
+        | "memory.list"
+        | "memory.get"
+        | "memory.history"
+        | "memory.context"
+        | "conversations.profile"
+        | "people.list"
+        | "people.show"
+        | "tools.schemas" => true,
+        // `recall` only reads; `remember` writes (see `wit/tools.wit`).
+        "tools.call" => params.get("name").and_then(Value::as_str) == Some("recall"),
+        _ => false,
+    }
 }
 
 /// Parses `method`'s parameters into the one store call it makes. Parameter errors are

@@ -2,7 +2,8 @@
 //! compiled component, the index connection, the loaded collections) for many clients.
 //!
 //! - `instance`: one server per home, and the socket's stale-or-live check.
-//! - `worker`: the thread that owns the store; calls run in arrival order.
+//! - `worker`: the thread that owns the writing store; writes run in arrival order.
+//! - `readers`: the stores that answer reads side by side.
 //! - `connection`: one connection over a Unix socket or loopback TCP; `frame`: the line
 //!   rules (newline-delimited JSON, 4 MiB a line) it shares with MCP on stdio; `session`:
 //!   who a connection speaks for; `rpc`: JSON-RPC envelopes and error codes; `methods`:
@@ -21,6 +22,7 @@ mod instance;
 pub mod mcp;
 pub mod methods;
 mod peers;
+mod readers;
 pub mod rpc;
 pub mod session;
 pub mod tokens;
@@ -68,7 +70,13 @@ pub struct ServeOptions {
     pub listen: Option<SocketAddr>,
     /// Loopback TCP for MCP's streamable HTTP transport (tokens required).
     pub mcp: Option<SocketAddr>,
+    /// Stores that answer reads side by side; 0 runs reads in turn with the writes.
+    pub readers: usize,
 }
+
+/// Readers by default: enough for eight callers waiting on a remote embedder at once.
+/// Each costs a component instance (its memory grows with the caches it fills).
+pub const DEFAULT_READERS: usize = 8;
 
 /// The default socket of a home.
 pub fn default_socket(home: &std::path::Path) -> PathBuf {
@@ -95,7 +103,7 @@ pub fn serve(options: ServeOptions, builder: MemoryStoreBuilder) -> Result<()> {
         let _entered = runtime.enter();
         Signals::install()?
     };
-    let (worker, store_thread) = Worker::start(builder)?;
+    let (worker, store_thread) = Worker::start(builder, options.readers)?;
     let shared = Arc::new(Shared {
         worker,
         tokens: TokenBook::new(&options.home),

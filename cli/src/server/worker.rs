@@ -1,6 +1,7 @@
-//! The one thread that owns the [`MemoryStore`]. Every connection's calls wait in one
-//! queue and run in arrival order: the store's calls are serialized by the home's lock
-//! anyway, and a first-come queue means no client starves however busy the others are.
+//! The thread that owns the writing [`MemoryStore`]. Every connection's writes wait in
+//! one queue and run in arrival order: writes are serialized by the home's lock anyway,
+//! and a first-come queue means no client starves however busy the others are. Reads go
+//! to the readers (`readers`), side by side, unless there are none.
 //!
 //! The thread also keeps the weekly reflections (`reflect`): after a user's call it asks
 //! whether theirs is due, at most once per `[memory] reflection_check_minutes`; the
@@ -10,7 +11,7 @@
 //! stopped before then loses nothing: the turns stay unread until the next `extract`.
 
 use std::collections::HashMap;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -19,7 +20,10 @@ use tokio::sync::oneshot;
 
 use ash_memory::{Caller, Error, MemoryStore, MemoryStoreBuilder, Reflection};
 
-type Job = Box<dyn FnOnce(&mut MemoryStore) + Send>;
+use super::readers::{ReadSender, Readers};
+
+/// A call on a store.
+pub(super) type Job = Box<dyn FnOnce(&mut MemoryStore) + Send>;
 
 /// What the store thread is asked to do.
 enum Message {
@@ -38,16 +42,25 @@ type Pending = HashMap<(Option<String>, Option<String>, String), (Caller, Instan
 #[derive(Clone)]
 pub struct Worker {
     jobs: mpsc::Sender<Message>,
+    /// The readers' queue; none when reads run in turn with the writes.
+    reads: Option<Arc<ReadSender>>,
 }
 
-/// Joins the store thread once every [`Worker`] handle is gone (dropping the store, and
-/// with it the compiled component and the index connection).
-pub struct WorkerThread(JoinHandle<()>);
+/// Joins the store threads once every [`Worker`] handle is gone (dropping the stores,
+/// and with them their component instances and index connections).
+pub struct WorkerThread {
+    writer: JoinHandle<()>,
+    readers: Vec<JoinHandle<()>>,
+}
 
 impl Worker {
-    /// Opens the store on its own thread (auto_gc included) and returns once it is ready,
-    /// or with the reason it could not open.
-    pub fn start(builder: MemoryStoreBuilder) -> Result<(Worker, WorkerThread)> {
+    /// Opens the writing store on its own thread (auto_gc included), then `readers`
+    /// stores for reads, and returns once all are ready, or with the reason one could
+    /// not open.
+    pub fn start(builder: MemoryStoreBuilder, readers: usize) -> Result<(Worker, WorkerThread)> {
+        // Duplicated before the writer takes the builder; opened once the writer has
+        // migrated the home and collected its garbage.
+        let reader_builder = builder.duplicate();
         let (jobs, queue) = mpsc::channel::<Message>();
         let (ready_tx, ready) = mpsc::channel::<Result<(), Error>>();
         let thread = std::thread::Builder::new()
@@ -94,6 +107,13 @@ impl Worker {
                             None => {}
                         }
                         extract_due(&mut store, &mut pending);
+                        // Reads run here too when there are no readers: what they put off
+                        // is written at once, in turn with the writes.
+                        if store.has_deferred()
+                            && let Err(e) = store.flush_deferred()
+                        {
+                            tracing::warn!("could not write what reads put off: {e}");
+                        }
                     });
                     if std::panic::catch_unwind(run).is_err() {
                         drop(store);
@@ -109,23 +129,49 @@ impl Worker {
             .recv()
             .context("the store thread stopped while opening the home")?
             .context("opening the memory home")?;
-        Ok((Worker { jobs }, WorkerThread(thread)))
+        let readers = match &reader_builder {
+            Some(b) => Readers::start(b, readers)?,
+            None => None,
+        };
+        let (reads, reader_threads) = match readers {
+            Some(r) => (Some(Arc::new(r.jobs)), r.threads),
+            None => (None, Vec::new()),
+        };
+        Ok((
+            Worker { jobs, reads },
+            WorkerThread {
+                writer: thread,
+                readers: reader_threads,
+            },
+        ))
     }
 
-    /// Runs `f` on the store, after every call queued before it.
+    /// Runs `f` on the writing store, after every write queued before it.
     pub async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut MemoryStore) -> Result<T, Error> + Send + 'static,
     ) -> Result<T, Error> {
-        let (tx, rx) = oneshot::channel();
-        let job: Job = Box::new(move |store| {
-            let _ = tx.send(f(store));
-        });
+        let (job, answer) = job(f);
         if self.jobs.send(Message::Job(job)).is_err() {
-            return Err(Error::Busy("the server is shutting down".into()));
+            return Err(shutting_down());
         }
-        rx.await
-            .unwrap_or_else(|_| Err(Error::Busy("the server is shutting down".into())))
+        answer.await.unwrap_or_else(|_| Err(shutting_down()))
+    }
+
+    /// Runs `f`, which only reads, on the next free reader, side by side with other
+    /// reads; on the writing store in turn when there are no readers.
+    pub async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut MemoryStore) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
+        let Some(reads) = &self.reads else {
+            return self.run(f).await;
+        };
+        let (job, answer) = job(f);
+        if !reads.send(job) {
+            return Err(shutting_down());
+        }
+        answer.await.unwrap_or_else(|_| Err(shutting_down()))
     }
 }
 
@@ -137,6 +183,21 @@ impl Worker {
             let _ = self.jobs.send(Message::Served(user.clone()));
         }
     }
+}
+
+/// A store call as a job, and where its answer arrives.
+fn job<T: Send + 'static>(
+    f: impl FnOnce(&mut MemoryStore) -> Result<T, Error> + Send + 'static,
+) -> (Job, oneshot::Receiver<Result<T, Error>>) {
+    let (tx, rx) = oneshot::channel();
+    let job: Job = Box::new(move |store| {
+        let _ = tx.send(f(store));
+    });
+    (job, rx)
+}
+
+fn shutting_down() -> Error {
+    Error::Busy("the server is shutting down".into())
 }
 
 /// Extracts the sessions whose pause has lasted long enough.
@@ -188,10 +249,12 @@ impl Worker {
 }
 
 impl WorkerThread {
-    /// Waits for the store thread to finish its queue and close the store.
+    /// Waits for the store threads to finish their queues and close their stores.
     pub fn join(self) {
-        if self.0.join().is_err() {
-            tracing::error!("the store thread panicked");
+        for thread in std::iter::once(self.writer).chain(self.readers) {
+            if thread.join().is_err() {
+                tracing::error!("a store thread panicked");
+            }
         }
     }
 }

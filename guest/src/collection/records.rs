@@ -110,14 +110,23 @@ impl<T: Record> Records<T> {
         }
         // Set the lines aside first: if the rewrite then fails, they are in both places,
         // and never in neither.
-        if !oversized.is_empty() {
-            let reason = format!("a record line over {} MiB", MAX_LINE_BYTES >> 20);
-            ports.quarantine(T::COLLECTION, &oversized, &reason)?;
+        let set_aside = (|| {
+            if !oversized.is_empty() {
+                let reason = format!("a record line over {} MiB", MAX_LINE_BYTES >> 20);
+                ports.quarantine(T::COLLECTION, &oversized, &reason)?;
+            }
+            if !bad.is_empty() {
+                ports.quarantine(T::COLLECTION, &bad, "unparseable record")?;
+            }
+            Ok(())
+        })()
+        .and_then(|()| self.rewrite(ports));
+        if let Err(e) = set_aside {
+            // The file still holds the lines: the next refresh reads it all again and
+            // sets them aside then (a call begun as a read runs again as a write).
+            self.read_again();
+            return Err(e);
         }
-        if !bad.is_empty() {
-            ports.quarantine(T::COLLECTION, &bad, "unparseable record")?;
-        }
-        self.rewrite(ports)?;
         Ok((bad.len() + oversized.len()) as u64)
     }
 
@@ -235,8 +244,15 @@ impl<T: Record> Records<T> {
             self.end = state.end;
             self.generation = Some(state.generation);
         } else {
-            self.generation = None;
+            self.read_again();
         }
+    }
+
+    /// Makes the next refresh read the whole file again. Both the position and the
+    /// generation go: a host reads from `from` when no generation is given.
+    fn read_again(&mut self) {
+        self.generation = None;
+        self.end = 0;
     }
 
     /// Rewrites the file from the cache: one line per record, stale lines folded away.

@@ -160,6 +160,10 @@ impl maintenance::Guest for Component {
         with_service(|s| s.compact(older_than_days, force), maintenance_error).map(compact_report)
     }
 
+    fn flush_deferred() -> Result<u32, maintenance::Error> {
+        with_service(|s| s.flush_deferred(), maintenance_error)
+    }
+
     fn rebuild_index() -> Result<maintenance::RebuildReport, maintenance::Error> {
         with_service(|s| s.rebuild_index(), maintenance_error).map(rebuild_report)
     }

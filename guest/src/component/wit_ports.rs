@@ -25,8 +25,9 @@ fn kind(k: ports::EntryKind) -> index::EntryKind {
 
 fn file_error(e: files::Error) -> ports::FileError {
     match e {
-        files::Error::Io(m) => ports::FileError(m),
-        files::Error::InvalidLine(m) => ports::FileError(format!("invalid line: {m}")),
+        files::Error::Io(m) => ports::FileError::Failed(m),
+        files::Error::InvalidLine(m) => ports::FileError::Failed(format!("invalid line: {m}")),
+        files::Error::ReadOnly(m) => ports::FileError::ReadOnly(m),
     }
 }
 
@@ -41,7 +42,7 @@ fn index_error(e: index::Error) -> ports::IndexError {
     match e {
         index::Error::Unavailable(m) => ports::IndexError::Unavailable(m),
         index::Error::DimensionMismatch((a, b)) => ports::IndexError::DimensionMismatch(a, b),
-        index::Error::Sql(m) => ports::IndexError::Sql(m),
+        index::Error::Sql(m) | index::Error::ReadOnly(m) => ports::IndexError::Sql(m),
     }
 }
 

@@ -162,6 +162,9 @@ impl<P: Ports> MemoryService<P> {
                 self.index_messages(ids.iter().filter_map(|id| self.messages.get(id)).cloned().collect())?;
                 self.mark_messages(current)
             }
+            // No messages and none indexed: nothing to record, so that a read of a home
+            // without conversations stays a read. The first message is indexed with all.
+            None if self.messages.is_empty() => Ok(()),
             // After a clear the index holds no messages: all of them go in.
             None => {
                 self.index_messages(self.messages.iter().cloned().collect())?;

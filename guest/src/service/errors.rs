@@ -11,7 +11,7 @@ use crate::ports::{FileError, IndexError};
 
 impl From<FileError> for Error {
     fn from(e: FileError) -> Self {
-        Error::Storage(e.0)
+        Error::Storage(e.to_string())
     }
 }
 

@@ -64,6 +64,7 @@ mod person_resolution;
 mod profiling;
 mod purging;
 mod reading;
+mod recalled;
 mod recent;
 mod reflecting;
 mod restoring;
@@ -112,6 +113,9 @@ pub struct MemoryService<P: Ports> {
     /// Entities of records from older writers, found once (by id; a record's content
     /// never changes under its id).
     pub(crate) entity_memo: std::cell::RefCell<std::collections::HashMap<String, Vec<String>>>,
+    /// When memories were recalled in calls that could not write it (begun as reads), by
+    /// id, until `flush_deferred` writes it.
+    pub(crate) deferred_access: std::collections::BTreeMap<String, String>,
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -128,6 +132,7 @@ impl<P: Ports> MemoryService<P> {
             block_memo: Default::default(),
             archived: Default::default(),
             entity_memo: Default::default(),
+            deferred_access: Default::default(),
         }
     }
 
@@ -160,7 +165,12 @@ impl<P: Ports> MemoryService<P> {
         self.sync_index()?;
         if !self.pending_checked {
             self.pending_checked = true;
-            self.fill_pending()?;
+            // Only a storage failure (or a call that may not write) stops it: try again
+            // at the next call.
+            if let Err(e) = self.fill_pending() {
+                self.pending_checked = false;
+                return Err(e);
+            }
         }
         Ok(quarantined)
     }

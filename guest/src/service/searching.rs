@@ -13,7 +13,7 @@ use crate::entities;
 use crate::index_time;
 use crate::lifecycle;
 use crate::ports::{Level, Ports};
-use crate::record::{MemoryRecord, format_time, parse_time};
+use crate::record::{MemoryRecord, parse_time};
 use crate::scope::Caller;
 use crate::search::{Floor, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
@@ -193,25 +193,6 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         self.record_access(&hits, stamp)?;
         Ok(SearchResults { hits, notices })
-    }
-
-    /// Appends an access line for each hit not recorded as accessed within the day:
-    /// decay counts from the last access, in days, so most searches write nothing.
-    fn record_access(&mut self, hits: &[SearchHit], now: DateTime<Utc>) -> Result<(), Error> {
-        let recent = now - chrono::TimeDelta::hours(decay::ACCESS_GRANULARITY_HOURS);
-        let stale: Vec<String> = hits
-            .iter()
-            .filter_map(|h| self.memories.get(&h.memory.id))
-            .filter(|r| decay::last_access(r).is_none_or(|at| at < recent))
-            .map(|r| r.id.clone())
-            .collect();
-        if stale.is_empty() {
-            return Ok(());
-        }
-        self.memories.touch(&self.ports, &stale, &format_time(now))?;
-        // The index holds nothing an access changes; it only follows the file's end.
-        self.index_written(&[], &[]);
-        Ok(())
     }
 
     /// The third list, the person graph: memories about the people in `about`, closest

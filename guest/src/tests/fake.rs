@@ -17,6 +17,8 @@ pub struct FakePorts {
     pub index_reflects: RefCell<Option<FileState>>,
     pub message_index_reflects: RefCell<Option<FileState>>,
     pub index_broken: Cell<bool>,
+    /// Refuses every file write as a host does in a call begun as a read.
+    pub read_only: Cell<bool>,
     /// Refuses every upsert of an entry, and nothing else.
     pub fail_upserts: Cell<bool>,
     /// Refuses every replace of this collection, as a call killed at that write leaves
@@ -132,7 +134,9 @@ impl Ports for FakePorts {
     fn read(&self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
         let files = self.files.borrow();
         let (text, gen_) = files.get(name(c)).cloned().unwrap_or_default();
-        let from = if generation == Some(gen_) && from as usize <= text.len() {
+        // As `wit/files.wit` says (and the Postgres host does): without a generation,
+        // from `from`.
+        let from = if generation.is_none_or(|g| g == gen_) && from as usize <= text.len() {
             from as usize
         } else {
             0
@@ -145,6 +149,12 @@ impl Ports for FakePorts {
         })
     }
     fn append(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
+        if self.read_only.get() {
+            return Err(FileError::ReadOnly(format!(
+                "{}: the call was begun as a read",
+                name(c)
+            )));
+        }
         let mut files = self.files.borrow_mut();
         // As on a real disk, creating a missing file gives it a generation of its own.
         let entry = files
@@ -163,8 +173,14 @@ impl Ports for FakePorts {
         })
     }
     fn replace(&self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
+        if self.read_only.get() {
+            return Err(FileError::ReadOnly(format!(
+                "{}: the call was begun as a read",
+                name(c)
+            )));
+        }
         if self.fail_replace.get() == Some(c) {
-            return Err(FileError(format!("{}: no space left on device", name(c))));
+            return Err(FileError::Failed(format!("{}: no space left on device", name(c))));
         }
         let mut files = self.files.borrow_mut();
         let entry = files.entry(name(c)).or_default();
@@ -175,7 +191,13 @@ impl Ports for FakePorts {
             end: entry.0.len() as u64,
         })
     }
-    fn quarantine(&self, _c: Collection, lines: &[String], _reason: &str) -> Result<(), FileError> {
+    fn quarantine(&self, c: Collection, lines: &[String], _reason: &str) -> Result<(), FileError> {
+        if self.read_only.get() {
+            return Err(FileError::ReadOnly(format!(
+                "{}: the call was begun as a read",
+                name(c)
+            )));
+        }
         self.quarantined.borrow_mut().extend(lines.iter().cloned());
         Ok(())
     }

@@ -60,8 +60,9 @@ fn held(h: Vec<index::Held>) -> Vec<Held> {
 
 fn file_error(e: files::Error) -> FileError {
     match e {
-        files::Error::Io(m) => FileError(m),
-        files::Error::InvalidLine(m) => FileError(format!("invalid line: {m}")),
+        files::Error::Io(m) => FileError::Failed(m),
+        files::Error::InvalidLine(m) => FileError::Failed(format!("invalid line: {m}")),
+        files::Error::ReadOnly(m) => FileError::ReadOnly(m),
     }
 }
 
@@ -76,7 +77,7 @@ fn index_error(e: index::Error) -> IndexError {
     match e {
         index::Error::Unavailable(m) => IndexError::Unavailable(m),
         index::Error::DimensionMismatch((want, got)) => IndexError::DimensionMismatch(want, got),
-        index::Error::Sql(m) => IndexError::Sql(m),
+        index::Error::Sql(m) | index::Error::ReadOnly(m) => IndexError::Sql(m),
     }
 }
 

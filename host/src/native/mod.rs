@@ -64,7 +64,7 @@ impl NativeStore {
         &mut self,
         f: impl FnOnce(&mut MemoryService<HostPorts>) -> Result<T, policy::Error>,
     ) -> Result<T, Error> {
-        self.state().begin_call()?;
+        self.state().begin_call(crate::home::Access::Write)?;
         let result = f(&mut self.service).map_err(Error::from);
         self.state().end_call(result)
     }

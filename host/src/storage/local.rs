@@ -5,7 +5,7 @@ use super::Storage;
 use crate::bindings::ash::memory::{files, index};
 use crate::error::Error;
 use crate::files::FileStore;
-use crate::home::{Home, HomeLock};
+use crate::home::{Access, Home, HomeLock};
 use crate::index::SqliteIndex;
 
 /// Files and SQLite in one home folder.
@@ -30,14 +30,27 @@ impl LocalStorage {
 }
 
 impl Storage for LocalStorage {
-    fn begin(&mut self) -> Result<(), Error> {
-        let lock = self.home.lock()?;
+    fn begin(&mut self, access: Access) -> Result<Access, Error> {
+        if access == Access::Read {
+            let lock = self.home.lock_for(Access::Read)?;
+            let unfinished = self
+                .files
+                .needs_recovery()
+                .map_err(|e| Error::Storage(format!("cannot read the journal: {}", e.message())))?;
+            if !unfinished {
+                self.files.read_only = true;
+                self.lock = Some(lock);
+                return Ok(Access::Read);
+            }
+        }
+        let lock = self.home.lock_for(Access::Write)?;
+        self.files.read_only = false;
         // A transaction a process that died left open is undone before anything is read.
         self.files
             .roll_back()
             .map_err(|e| Error::Storage(format!("cannot roll back an unfinished write: {}", e.message())))?;
         self.lock = Some(lock);
-        Ok(())
+        Ok(Access::Write)
     }
     fn commit(&mut self) -> Result<(), String> {
         self.files.commit().map_err(|e| e.message())

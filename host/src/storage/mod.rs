@@ -13,7 +13,7 @@
 use crate::bindings::ash::memory::{files, index};
 use crate::config::{Config, StorageBackend};
 use crate::error::Error;
-use crate::home::Home;
+use crate::home::{Access, Home};
 
 pub(crate) mod local;
 pub(crate) mod postgres;
@@ -25,9 +25,11 @@ pub(crate) mod postgres;
 /// `roll_back`, then `release`. Around a remote service the host commits and releases,
 /// and begins again afterwards (see `HostState::unlocked`).
 pub(crate) trait Storage: Send {
-    /// Takes the writer lock (waiting, but not for ever: [`Error::Busy`]) and opens the
-    /// call's transaction; what a writer that died left half done is undone first.
-    fn begin(&mut self) -> Result<(), Error>;
+    /// Takes the home's lock for `access` (waiting, but not for ever: [`Error::Busy`]) and
+    /// opens the call's transaction; what a writer that died left half done is undone
+    /// first, which makes the call a write. Returns what the call may do. The host
+    /// refuses the writes of a read before they reach the storage.
+    fn begin(&mut self, access: Access) -> Result<Access, Error>;
     /// Makes the call's writes so far durable. The lock is kept until `release` on
     /// backends whose lock outlives a transaction.
     fn commit(&mut self) -> Result<(), String>;

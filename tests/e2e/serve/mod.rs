@@ -4,4 +4,5 @@
 
 mod lifecycle;
 mod methods;
+mod reads;
 mod tokens;

@@ -225,7 +225,8 @@ impl Ctx {
     }
 
     /// Every file under the home except the index, the lock and the host's hidden
-    /// bookkeeping (the journal, generation tokens), with its bytes; on Postgres, each
+    /// bookkeeping (the journal, generation tokens), with its bytes (a server's `run/`
+    /// left out); on Postgres, each
     /// collection's rows too. The index is a cache of the files; its SQLite companions
     /// (`-wal`, `-shm`) count as the index, since a call that only reads it opens them.
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -235,7 +236,10 @@ impl Ctx {
             for entry in std::fs::read_dir(&dir).expect("readable home") {
                 let path = entry.expect("an entry").path();
                 if path.is_dir() {
-                    stack.push(path);
+                    // `run/` holds a server's socket and its pid, not memory.
+                    if path != self.home().join("run") {
+                        stack.push(path);
+                    }
                 } else if !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
                     && path
                         .extension()

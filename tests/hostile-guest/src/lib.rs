@@ -171,6 +171,9 @@ mod component {
                 forced: force,
             })
         }
+        fn flush_deferred() -> Result<u32, maintenance::Error> {
+            Ok(0)
+        }
         fn rebuild_index() -> Result<maintenance::RebuildReport, maintenance::Error> {
             Ok(maintenance::RebuildReport {
                 indexed: 0,

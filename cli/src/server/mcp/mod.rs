@@ -213,7 +213,8 @@ impl ServerHandler for MemoryTools {
 
 /// `ash-memory mcp`: serves the tools on stdin and stdout until the client closes stdin.
 pub fn serve_stdio(builder: MemoryStoreBuilder, caller: Caller) -> Result<()> {
-    let (worker, store_thread) = Worker::start(builder)?;
+    // One client, one call at a time: its reads need no readers of their own.
+    let (worker, store_thread) = Worker::start(builder, 0)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -59,14 +59,14 @@ pub fn known(uri: &str) -> Result<(), ErrorData> {
 /// Reads `uri` for `caller`.
 pub async fn read(worker: &Worker, caller: Caller, uri: String) -> Result<ReadResourceResult, ErrorData> {
     let value = if uri == PROFILE {
-        let profile = worker.run(move |s| s.profile(&caller)).await;
+        let profile = worker.read(move |s| s.profile(&caller)).await;
         wire::profile(&profile.map_err(|e| failed(&uri, e))?)
     } else if uri == PEOPLE {
-        let people = worker.run(move |s| s.people_list(&caller)).await;
+        let people = worker.read(move |s| s.people_list(&caller)).await;
         wire::people(&people.map_err(|e| failed(&uri, e))?)
     } else if let Some(id) = uri.strip_prefix(MEMORY).filter(|id| !id.is_empty()) {
         let id = id.to_owned();
-        let memory = worker.run(move |s| s.get(&caller, &id)).await;
+        let memory = worker.read(move |s| s.get(&caller, &id)).await;
         wire::memory(&memory.map_err(|e| failed(&uri, e))?)
     } else {
         return Err(ErrorData::resource_not_found(format!("no resource {uri:?}"), None));

@@ -270,7 +270,13 @@ impl Call {
         Ok(match self {
             Call::Component { name, arguments } => {
                 let arguments = Value::Object(arguments).to_string();
-                Answer::text(worker.run(move |s| s.tool_call(&caller, &name, &arguments)).await?)
+                // `recall` only reads (see `wit/tools.wit`).
+                let text = if name == "recall" {
+                    worker.read(move |s| s.tool_call(&caller, &name, &arguments)).await?
+                } else {
+                    worker.run(move |s| s.tool_call(&caller, &name, &arguments)).await?
+                };
+                Answer::text(text)
             }
             Call::Forget { memory_id } => {
                 let id = worker.run(move |s| s.delete(&caller, &memory_id)).await?;
@@ -278,15 +284,15 @@ impl Call {
             }
             Call::List { limit, include_expired } => {
                 let options = ListOptions::new().limit(limit).include_expired(include_expired);
-                let found = worker.run(move |s| s.list(&caller, &options)).await?;
+                let found = worker.read(move |s| s.list(&caller, &options)).await?;
                 Answer::both(render_list(&found), json!({ "memories": wire::memories(&found) }))
             }
             Call::History { memory_id } => {
-                let chain = worker.run(move |s| s.history(&caller, &memory_id)).await?;
+                let chain = worker.read(move |s| s.history(&caller, &memory_id)).await?;
                 Answer::both(render_history(&chain), json!({ "memories": wire::memories(&chain) }))
             }
             Call::People => {
-                let people = worker.run(move |s| s.people_list(&caller)).await?;
+                let people = worker.read(move |s| s.people_list(&caller)).await?;
                 Answer::both(render_people(&people), json!({ "people": wire::people(&people) }))
             }
             Call::Turn(turn) => {
@@ -304,7 +310,7 @@ impl Call {
                 session,
             } => {
                 let block = worker
-                    .run(move |s| s.context_in(&caller, &message, max_tokens, session.as_deref()))
+                    .read(move |s| s.context_in(&caller, &message, max_tokens, session.as_deref()))
                     .await?;
                 let text = if block.markdown.trim().is_empty() {
                     "Nothing in memory bears on this message yet.".to_owned()

@@ -89,3 +89,23 @@ fn last_line_for_an_id_wins_and_bad_lines_are_quarantined() {
             .any(|(l, m)| *l == Level::Warn && m.contains("quarantined"))
     );
 }
+
+#[test]
+fn a_read_that_may_not_set_bad_lines_aside_fails_and_the_write_that_follows_does() {
+    let mut s = service();
+    s.add(&alice(), NewMemory::text("I live in Lisbon")).unwrap();
+    s.ports().write_raw(Collection::Memories, "{garbage\n");
+    s.ports().read_only.set(true);
+    assert!(
+        s.list(&alice(), &ListOptions::default()).is_err(),
+        "the read cannot set the line aside"
+    );
+    s.ports().read_only.set(false);
+    // Run again as a write: the line is read again, set aside, and nothing else is lost.
+    let listed = s.list(&alice(), &ListOptions::default()).unwrap();
+    assert_eq!(
+        listed.iter().map(|m| m.content.as_str()).collect::<Vec<_>>(),
+        ["I live in Lisbon"]
+    );
+    assert_eq!(*s.ports().quarantined.borrow(), ["{garbage"]);
+}

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::{alice, alice_alone, search, service};
 use crate::api::*;
+use crate::ports::{Collection, Ports as _};
 use crate::scope::Caller;
 use crate::service::MemoryService;
 use crate::tests::fake::FakePorts;
@@ -107,4 +108,48 @@ fn an_entity_most_memories_hold_does_not_rank_them() {
             .unwrap();
     }
     assert_eq!(names(&small, "Where did I go with Caroline?").len(), 5);
+}
+
+#[test]
+fn a_search_that_may_not_write_puts_its_accesses_off_until_a_flush() {
+    let mut s = service();
+    s.add(&alice(), NewMemory::text("I'm allergic to peanuts")).unwrap();
+    let accesses =
+        |s: &MemoryService<FakePorts>| s.ports().file(Collection::Memories).matches("\"accessed_at\"").count();
+    let before = accesses(&s);
+    // Recalled two days after it was told: an access worth recording.
+    *s.ports().now.borrow_mut() = "2026-03-03T12:00:00+00:00".into();
+    s.ports().read_only.set(true);
+    assert_eq!(search(&mut s, &alice(), "peanuts"), ["I'm allergic to peanuts"]);
+    assert_eq!(accesses(&s), before, "a read writes nothing");
+    let refused = s.flush_deferred().unwrap_err().to_string();
+    assert!(refused.contains("begun as a read"), "{refused}");
+    s.ports().read_only.set(false);
+    assert_eq!(s.flush_deferred().unwrap(), 1);
+    assert_eq!(accesses(&s), before + 1, "the access is written once");
+    assert_eq!(s.flush_deferred().unwrap(), 0, "nothing is left to write");
+    // Within the day, a search that may write adds nothing more.
+    search(&mut s, &alice(), "peanuts");
+    assert_eq!(accesses(&s), before + 1);
+}
+
+#[test]
+fn a_recall_another_instance_recorded_meanwhile_is_not_written_twice() {
+    let mut s = service();
+    s.add(&alice(), NewMemory::text("I'm allergic to peanuts")).unwrap();
+    *s.ports().now.borrow_mut() = "2026-03-03T12:00:00+00:00".into();
+    s.ports().read_only.set(true);
+    search(&mut s, &alice(), "peanuts");
+    s.ports().read_only.set(false);
+    // Another reader of the same home wrote its access an hour earlier.
+    let id = s.list(&alice(), &ListOptions::default()).unwrap()[0].id.clone();
+    s.ports()
+        .append(
+            Collection::Memories,
+            &[format!(
+                r#"{{"id":"{id}","version":1,"accessed_at":"2026-03-03T11:00:00+00:00"}}"#
+            )],
+        )
+        .unwrap();
+    assert_eq!(s.flush_deferred().unwrap(), 0);
 }

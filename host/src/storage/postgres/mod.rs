@@ -18,6 +18,7 @@ use super::Storage;
 use crate::bindings::ash::memory::{files, index as wit_index};
 use crate::error::Error;
 use crate::files::Collection;
+use crate::home::Access;
 
 mod conn;
 mod index;
@@ -116,7 +117,7 @@ impl PgStorage {
 }
 
 impl Storage for PgStorage {
-    fn begin(&mut self) -> Result<(), Error> {
+    fn begin(&mut self, access: Access) -> Result<Access, Error> {
         if self.client.is_closed() {
             self.client = Conn::new(connect(&self.url)?);
             self.in_transaction = false;
@@ -133,10 +134,18 @@ impl Storage for PgStorage {
         // it; with the statistics of freshly loaded tables, or none yet, the planner can
         // prefer to read a whole table. The lock comes last, in the same round trip: the
         // schema's name is `[a-z0-9_]` (checked with the settings), safe in the text.
+        // A read takes no lock: one snapshot of everything committed when it began (every
+        // write another host acknowledged), side by side with any write.
+        let (begin, lock) = match access {
+            Access::Read => ("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;", String::new()),
+            Access::Write => (
+                "BEGIN;",
+                format!("SELECT pg_advisory_xact_lock(hashtextextended('{}', 0));", self.schema),
+            ),
+        };
         let started = self.client.batch_execute(&format!(
-            "BEGIN; SET LOCAL search_path TO {schema}, public; SET LOCAL lock_timeout = '{}ms';
-             SET LOCAL enable_seqscan = off; {}
-             SELECT pg_advisory_xact_lock(hashtextextended('{schema}', 0));",
+            "{begin} SET LOCAL search_path TO {schema}, public; SET LOCAL lock_timeout = '{}ms';
+             SET LOCAL enable_seqscan = off; {} {lock}",
             timeout.as_millis().max(1),
             knn::HNSW_SETTINGS,
             schema = self.schema,
@@ -156,7 +165,7 @@ impl Storage for PgStorage {
             });
         }
         self.in_transaction = true;
-        Ok(())
+        Ok(access)
     }
 
     fn commit(&mut self) -> Result<(), String> {
@@ -311,7 +320,7 @@ impl Storage for PgStorage {
 
     fn quarantined_lines(&mut self) -> u64 {
         // Outside a call: a transaction of its own, for the search path.
-        if self.begin().is_err() {
+        if self.begin(Access::Read).is_err() {
             return 0;
         }
         let n = log::quarantined(&mut self.client).unwrap_or(0);

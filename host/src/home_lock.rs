@@ -1,0 +1,242 @@
+//! The home's lock: readers side by side, one writer at a time, across threads and
+//! processes.
+//!
+//! Two layers, taken in this order and released in the other:
+//!
+//! - within a process, a gate per home that lets readers in together and a writer in
+//!   alone, and shuts new readers out once a writer waits, so that a stream of searches
+//!   cannot starve an add;
+//! - across processes, an OS file lock on `$ASH_HOME/.lock` (`flock`, shared or
+//!   exclusive), released by the kernel if its holder dies.
+//!
+//! The gate comes first because the OS lock alone would make two threads of one process
+//! poll each other, and would let readers overtake a waiting writer for ever.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write as _;
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+
+/// What a call may do with the home.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Read only, side by side with other readers.
+    Read,
+    /// Read and write, alone.
+    Write,
+}
+
+/// Holds the home's lock until dropped.
+#[derive(Debug)]
+pub struct HomeLock {
+    // Field order is drop order: the OS lock goes before the gate lets anyone else in.
+    _file: File,
+    _gate: Pass,
+}
+
+impl HomeLock {
+    /// Takes the lock of the home at `root` for `access`, waiting at most `timeout`.
+    pub(crate) fn take(root: &Path, access: Access, timeout: Duration) -> Result<HomeLock, Error> {
+        let start = Instant::now();
+        let gate = Gate::of(root);
+        let pass = gate.enter(access, timeout).ok_or_else(|| busy(root, timeout, ""))?;
+        let path = root.join(".lock");
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            let tried = match access {
+                Access::Read => file.try_lock_shared(),
+                Access::Write => file.try_lock(),
+            };
+            match tried {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+            if start.elapsed() >= timeout {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                return Err(busy(root, timeout, holder.trim()));
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
+        if access == Access::Write {
+            // Who holds it, for the message another process prints while it waits.
+            let _ = file.set_len(0);
+            let _ = file.write_all(std::process::id().to_string().as_bytes());
+        }
+        Ok(HomeLock {
+            _file: file,
+            _gate: pass,
+        })
+    }
+}
+
+fn busy(root: &Path, timeout: Duration, holder: &str) -> Error {
+    Error::Busy(format!(
+        "{} is busy: {}{} has held its lock for over {:.1} s; try again",
+        root.display(),
+        if holder.is_empty() {
+            "another call"
+        } else {
+            "another process"
+        },
+        if holder.is_empty() {
+            String::new()
+        } else {
+            format!(" (pid {holder})")
+        },
+        timeout.as_secs_f64()
+    ))
+}
+
+/// Who is inside one home's gate in this process.
+#[derive(Debug, Default)]
+struct Inside {
+    readers: usize,
+    writer: bool,
+    writers_waiting: usize,
+}
+
+/// The in-process half of a home's lock.
+#[derive(Debug, Default)]
+struct Gate {
+    inside: Mutex<Inside>,
+    changed: Condvar,
+}
+
+/// A place inside a gate, given back when dropped.
+#[derive(Debug)]
+struct Pass {
+    gate: Arc<Gate>,
+    access: Access,
+}
+
+impl Gate {
+    /// The gate of the home at `root`, shared by every store of this process open on it
+    /// (however its path was spelt).
+    fn of(root: &Path) -> Arc<Gate> {
+        static GATES: OnceLock<Mutex<HashMap<PathBuf, Weak<Gate>>>> = OnceLock::new();
+        let key = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
+        let mut gates = GATES
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(gate) = gates.get(&key).and_then(Weak::upgrade) {
+            return gate;
+        }
+        gates.retain(|_, g| g.strong_count() > 0);
+        let gate = Arc::new(Gate::default());
+        gates.insert(key, Arc::downgrade(&gate));
+        gate
+    }
+
+    /// Waits (at most `timeout`) until `access` may enter: a reader when no writer is in
+    /// or waiting, a writer when nobody is in.
+    fn enter(self: &Arc<Self>, access: Access, timeout: Duration) -> Option<Pass> {
+        let deadline = Instant::now() + timeout;
+        let mut inside = self.inside.lock().unwrap_or_else(|p| p.into_inner());
+        if access == Access::Write {
+            inside.writers_waiting += 1;
+        }
+        loop {
+            let free = match access {
+                Access::Read => !inside.writer && inside.writers_waiting == 0,
+                Access::Write => !inside.writer && inside.readers == 0,
+            };
+            if free {
+                match access {
+                    Access::Read => inside.readers += 1,
+                    Access::Write => {
+                        inside.writers_waiting -= 1;
+                        inside.writer = true;
+                    }
+                }
+                return Some(Pass {
+                    gate: Arc::clone(self),
+                    access,
+                });
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                if access == Access::Write {
+                    inside.writers_waiting -= 1;
+                    // Readers held back for this writer may go in now.
+                    self.changed.notify_all();
+                }
+                return None;
+            }
+            inside = self
+                .changed
+                .wait_timeout(inside, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
+}
+
+impl Drop for Pass {
+    fn drop(&mut self) {
+        let mut inside = self.gate.inside.lock().unwrap_or_else(|p| p.into_inner());
+        match self.access {
+            Access::Read => inside.readers -= 1,
+            Access::Write => inside.writer = false,
+        }
+        self.gate.changed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readers_share_and_a_writer_waits_for_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let short = Duration::from_millis(50);
+        let a = HomeLock::take(dir.path(), Access::Read, short).unwrap();
+        let b = HomeLock::take(dir.path(), Access::Read, short).unwrap();
+        assert!(matches!(
+            HomeLock::take(dir.path(), Access::Write, short),
+            Err(Error::Busy(_))
+        ));
+        drop((a, b));
+        let _w = HomeLock::take(dir.path(), Access::Write, short).unwrap();
+        assert!(HomeLock::take(dir.path(), Access::Read, short).is_err());
+    }
+
+    #[test]
+    fn a_waiting_writer_holds_new_readers_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_owned();
+        let reader = HomeLock::take(&root, Access::Read, Duration::from_secs(5)).unwrap();
+        let writer = {
+            let root = root.clone();
+            std::thread::spawn(move || HomeLock::take(&root, Access::Write, Duration::from_secs(5)).map(|_| ()))
+        };
+        // Wait until the writer is queued at the gate.
+        let gate = Gate::of(&root);
+        while gate.inside.lock().unwrap().writers_waiting == 0 {
+            std::thread::yield_now();
+        }
+        assert!(
+            HomeLock::take(&root, Access::Read, Duration::from_millis(50)).is_err(),
+            "a new reader waits behind the writer"
+        );
+        drop(reader);
+        writer.join().unwrap().unwrap();
+        HomeLock::take(&root, Access::Read, Duration::from_millis(50)).unwrap();
+    }
+}

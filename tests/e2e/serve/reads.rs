@@ -1,0 +1,280 @@
+//! Reads side by side: `serve` answers searches, context and lists on readers of their
+//! own, so that one caller's wait on a remote embedder is not another's; a read sees
+//! every write acknowledged before it; a search records that memories were recalled
+//! without writing on its way, and the server writes it soon after, once.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::support::ctx::Ctx;
+use crate::support::http_server::{Server as Http, embeddings};
+use crate::support::server::{Server, contents};
+
+fn embedder_config(base_url: &str) -> String {
+    format!(
+        "[embedder]\nprovider = \"openai\"\nbase_url = \"{base_url}\"\nmodel = \"embed-1\"\ndimensions = 16\ntimeout_secs = 30\n"
+    )
+}
+
+/// An embedder that holds each search's request until `callers` of them are waiting at
+/// once (or 10 s pass), and counts the most that ever waited together.
+struct Gathering {
+    http: Http,
+    peak: Arc<AtomicUsize>,
+}
+
+fn gathering(callers: usize) -> Gathering {
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let (w, p) = (waiting.clone(), peak.clone());
+    let http = Http::start(move |r| {
+        // The adds before the server starts embed facts; searches embed one query each.
+        let query = r.body["input"].as_array().is_some_and(|a| a.len() == 1)
+            && r.body["input"][0].as_str().is_some_and(|t| t.starts_with("what "));
+        if query {
+            let now = w.fetch_add(1, Ordering::SeqCst) + 1;
+            p.fetch_max(now, Ordering::SeqCst);
+            let start = Instant::now();
+            while w.load(Ordering::SeqCst) < callers && start.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            // Leave the count up a moment so that the others see it too.
+            std::thread::sleep(Duration::from_millis(50));
+            w.fetch_sub(1, Ordering::SeqCst);
+        }
+        embeddings(r, 16)
+    });
+    Gathering { http, peak }
+}
+
+#[test]
+fn callers_waiting_on_a_remote_embedder_wait_side_by_side() {
+    const CALLERS: usize = 4;
+    let embedder = gathering(CALLERS);
+    let ctx = Ctx::new();
+    ctx.config(&embedder_config(&embedder.http.base_url()));
+    for n in 0..CALLERS {
+        ctx.add(&format!("user{n}"), &format!("User {n} keeps bees on the roof"));
+    }
+    let server = Server::start(&ctx, &[]);
+    let start = Arc::new(Barrier::new(CALLERS));
+    let threads: Vec<_> = (0..CALLERS)
+        .map(|n| {
+            let (mut rpc, start) = (server.client(), start.clone());
+            std::thread::spawn(move || {
+                start.wait();
+                rpc.ok(
+                    "memory.search",
+                    json!({"query": "what about bees", "user_id": format!("user{n}")}),
+                )
+            })
+        })
+        .collect();
+    for (n, thread) in threads.into_iter().enumerate() {
+        let hits = thread.join().unwrap();
+        assert_eq!(
+            contents(&hits["hits"]),
+            [format!("User {n} keeps bees on the roof")],
+            "each caller sees their own memory only"
+        );
+    }
+    assert_eq!(
+        embedder.peak.load(Ordering::SeqCst),
+        CALLERS,
+        "all {CALLERS} searches waited on the embedder at once; the server log:\n{}",
+        server.log()
+    );
+}
+
+#[test]
+fn a_read_sees_every_write_acknowledged_before_it() {
+    let ctx = Ctx::new();
+    let server = Server::start(&ctx, &["--readers", "3"]);
+    let mut writer = server.client();
+    let mut readers: Vec<_> = (0..3).map(|_| server.client()).collect();
+    let things = [
+        "violin",
+        "kayak",
+        "lantern",
+        "teapot",
+        "compass",
+        "hammock",
+        "easel",
+        "telescope",
+        "accordion",
+        "snorkel",
+        "typewriter",
+        "bonsai",
+    ];
+    for (n, thing) in things.iter().enumerate() {
+        let fact = format!("The {thing} I ordered arrived at the depot");
+        writer.ok("memory.add", json!({"content": fact, "user_id": "alice"}));
+        let reader = &mut readers[n % 3];
+        let listed = reader.ok("memory.list", json!({"user_id": "alice", "limit": 1}));
+        assert_eq!(
+            contents(&listed["memories"]),
+            std::slice::from_ref(&fact),
+            "list after add {n}"
+        );
+        let found = reader.ok(
+            "memory.search",
+            json!({"query": format!("where is my {thing}"), "user_id": "alice", "limit": 1}),
+        );
+        assert_eq!(contents(&found["hits"]), [fact], "search after add {n}");
+    }
+}
+
+#[test]
+fn a_search_writes_nothing_on_its_way_and_the_server_records_the_recall_soon_after() {
+    let ctx = Ctx::new();
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "--now",
+        "2026-03-01T09:00:00Z",
+        "add",
+        "I keep bees on the roof",
+    ]);
+    let accesses = |ctx: &Ctx| {
+        ctx.memory_lines()
+            .iter()
+            .filter(|l| l.get("accessed_at").is_some())
+            .count()
+    };
+    // Two days on: recalling the memory is worth recording.
+    let before = ctx.snapshot();
+    let server = Server::start(&ctx, &["--now", "2026-03-03T09:00:00Z"]);
+    let mut rpc = server.client();
+    for _ in 0..5 {
+        let hits = rpc.ok("memory.search", json!({"query": "bees", "user_id": "alice"}));
+        assert_eq!(contents(&hits["hits"]), ["I keep bees on the roof"]);
+    }
+    let start = Instant::now();
+    while accesses(&ctx) == 0 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        accesses(&ctx),
+        1,
+        "five searches, one access line, written by the server"
+    );
+    drop(server);
+    let after = ctx.snapshot();
+    let memories = ctx.memories_path();
+    for (path, bytes) in &before {
+        if *path != memories {
+            assert_eq!(after.get(path), Some(bytes), "{} changed", path.display());
+        }
+    }
+}
+
+#[test]
+fn a_cli_search_records_the_recall_before_it_exits() {
+    let ctx = Ctx::new();
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "--now",
+        "2026-03-01T09:00:00Z",
+        "add",
+        "I keep bees on the roof",
+    ]);
+    let found = ctx.json(&["--user", "alice", "--now", "2026-03-03T09:00:00Z", "search", "bees"]);
+    assert_eq!(found["hits"][0]["content"], "I keep bees on the roof");
+    let accesses: Vec<_> = ctx
+        .memory_lines()
+        .into_iter()
+        .filter(|l| l.get("accessed_at").is_some())
+        .collect();
+    assert_eq!(accesses.len(), 1, "{accesses:?}");
+    assert_eq!(accesses[0]["accessed_at"], "2026-03-03T09:00:00+00:00");
+}
+
+#[test]
+fn reads_of_other_processes_share_the_home_and_writes_wait_for_them() {
+    let ctx = Ctx::new();
+    ctx.add("alice", "I keep bees on the roof");
+    // Another process holds the home's lock shared, as a reader does, for a while.
+    let mut holder = std::process::Command::new("flock")
+        .args(["--shared", ctx.home().join(".lock").to_str().unwrap(), "sleep", "30"])
+        .spawn()
+        .expect("flock runs");
+    let lock = ctx.home().join(".lock");
+    let start = Instant::now();
+    // Until the holder is in, an exclusive try succeeds.
+    while std::process::Command::new("flock")
+        .args(["--nonblock", "--exclusive", lock.to_str().unwrap(), "true"])
+        .status()
+        .unwrap()
+        .success()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "flock never took {}",
+            lock.display()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = ctx
+        .command()
+        .args(["--user", "alice", "add", "I keep wasps too"])
+        .env("ASH_LOCK_TIMEOUT_SECS", "0.3")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "a write waits for the reader");
+    let busy = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(busy.contains("busy"), "{busy}");
+    assert_eq!(ctx.memory_lines().len(), 1, "the refused write left nothing");
+    let out = ctx
+        .command()
+        .args(["--json", "--user", "alice", "search", "bees"])
+        .env("ASH_LOCK_TIMEOUT_SECS", "0.3")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "a read beside a reader: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let found: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(found["hits"][0]["content"], "I keep bees on the roof");
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+}
+
+#[test]
+fn a_library_search_puts_its_recall_off_until_a_flush_or_the_store_closes() {
+    use ash_memory::{Caller, Clock, MemoryStore, NewMemory, SearchQuery};
+    let dir = tempfile::tempdir().unwrap();
+    let open = |at: &str| {
+        MemoryStore::builder(dir.path())
+            .cache_dir(Some(crate::support::ctx::cache_dir().to_owned()))
+            .clock(Clock::fixed(at).unwrap())
+            .open()
+            .unwrap()
+    };
+    let me = Caller::user("alice");
+    open("2026-03-01T09:00:00Z")
+        .add(&me, &NewMemory::text("I keep bees on the roof"))
+        .unwrap();
+    let file = dir.path().join("memory/memories.jsonl");
+    let told = std::fs::read(&file).unwrap();
+    let mut store = open("2026-03-03T09:00:00Z");
+    for _ in 0..3 {
+        let found = store.search(&me, &SearchQuery::new("bees")).unwrap();
+        assert_eq!(found.hits[0].memory.content, "I keep bees on the roof");
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), told, "searches wrote nothing");
+    assert!(store.has_deferred());
+    assert_eq!(store.flush_deferred().unwrap(), 1);
+    assert!(!store.has_deferred());
+    let flushed = std::fs::read(&file).unwrap();
+    assert!(flushed.len() > told.len());
+    // Another recall the same day is already recorded: nothing more, even on close.
+    store.search(&me, &SearchQuery::new("bees")).unwrap();
+    drop(store);
+    assert_eq!(std::fs::read(&file).unwrap(), flushed);
+}
