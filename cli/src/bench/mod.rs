@@ -19,6 +19,7 @@ mod data;
 mod embedder;
 mod policy;
 pub(crate) mod process;
+mod scaling;
 mod serve;
 mod timing;
 mod workload;

@@ -2,8 +2,8 @@
 //! size, in a temporary home. A real `ash-memory serve` (this binary) is started on the
 //! home and measured over its Unix socket: search round trips (in turn with the same
 //! search in-process), add round trips, `ash-sb memory search` as a whole process, and
-//! eight concurrent clients mixing 90% searches with 10% adds. Prints figures; asserts
-//! nothing.
+//! eight concurrent clients mixing 90% searches with 10% adds, and how searches scale with
+//! clients (`scaling`). Prints figures; asserts nothing.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::os::unix::net::UnixStream;
@@ -114,6 +114,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
     let mixed = t.elapsed();
     let ops = (CLIENTS * per_client) as f64;
     server.stop()?;
+    let scaling = super::scaling::run(memories, samples)?;
 
     let local = stats(local);
     let search = stats(searches);
@@ -140,6 +141,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
                     "per_second": ops / mixed.as_secs_f64(),
                     "per_client_p95_ms": per_client_stats.iter().map(|s| ms(s.p95)).collect::<Vec<_>>(),
                 },
+                "scaling": scaling.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
             }))?
         );
         return Ok(());
@@ -177,6 +179,15 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
         ms(best_p95),
         ms(worst_p95)
     );
+    println!("  searches/s by clients at once (each a different user), and against one client:");
+    for curve in &scaling {
+        let cells: Vec<String> = curve
+            .rates
+            .iter()
+            .map(|&(clients, rate)| format!("{clients}: {rate:>6.0} ({:.2}x)", curve.ratio(clients)))
+            .collect();
+        println!("    {:<44} {}", curve.setting, cells.join("  "));
+    }
     Ok(())
 }
 

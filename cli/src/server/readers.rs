@@ -29,12 +29,25 @@ pub struct Readers {
     pub(super) threads: Vec<JoinHandle<()>>,
 }
 
-/// Reads waiting for a reader. Each reader waits on it with a deadline of its own (to
-/// write what it put off), which one `mpsc::Receiver` behind a mutex would not allow.
-#[derive(Default)]
+/// Reads waiting for a reader, and the readers waiting for a read. A read goes to the
+/// reader that went idle last: a run of calls one after another stays on one warm store
+/// (its caches, its held vectors), and only calls at once spread over several. Each
+/// reader waits with a deadline of its own (to write what it put off).
 struct Queue {
-    jobs: Mutex<(VecDeque<Job>, bool)>,
-    ready: Condvar,
+    state: Mutex<State>,
+    /// One per reader: its read was handed over, or the queue closed.
+    wake: Vec<Condvar>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Reads no reader was free for, first come first served.
+    backlog: VecDeque<Job>,
+    /// Readers waiting, the one that went idle last on top.
+    idle: Vec<usize>,
+    /// The read handed to each reader.
+    handed: Vec<Option<Job>>,
+    closed: bool,
 }
 
 /// Sends reads to the readers; when the last one is dropped, the readers finish what is
@@ -44,20 +57,25 @@ pub struct ReadSender(Arc<Queue>);
 impl ReadSender {
     /// Queues a read; false once the readers are stopping.
     pub fn send(&self, job: Job) -> bool {
-        let mut jobs = self.0.jobs.lock().unwrap_or_else(|p| p.into_inner());
-        if jobs.1 {
+        let mut state = self.0.lock();
+        if state.closed {
             return false;
         }
-        jobs.0.push_back(job);
-        self.0.ready.notify_one();
+        match state.idle.pop() {
+            Some(reader) => {
+                state.handed[reader] = Some(job);
+                self.0.wake[reader].notify_one();
+            }
+            None => state.backlog.push_back(job),
+        }
         true
     }
 }
 
 impl Drop for ReadSender {
     fn drop(&mut self) {
-        self.0.jobs.lock().unwrap_or_else(|p| p.into_inner()).1 = true;
-        self.0.ready.notify_all();
+        self.0.lock().closed = true;
+        self.0.wake.iter().for_each(Condvar::notify_one);
     }
 }
 
@@ -70,23 +88,46 @@ enum Next {
 }
 
 impl Queue {
-    fn next(&self, deadline: Option<Instant>) -> Next {
-        let mut jobs = self.jobs.lock().unwrap_or_else(|p| p.into_inner());
+    fn new(readers: usize) -> Queue {
+        Queue {
+            state: Mutex::new(State {
+                handed: (0..readers).map(|_| None).collect(),
+                ..State::default()
+            }),
+            wake: (0..readers).map(|_| Condvar::new()).collect(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The next read for `reader`, waiting until `deadline` if one is given.
+    fn next(&self, reader: usize, deadline: Option<Instant>) -> Next {
+        let mut state = self.lock();
+        if let Some(job) = state.backlog.pop_front() {
+            return Next::Job(job);
+        }
+        if state.closed {
+            return Next::Closed;
+        }
+        state.idle.push(reader);
         loop {
-            if let Some(job) = jobs.0.pop_front() {
+            if let Some(job) = state.handed[reader].take() {
                 return Next::Job(job);
             }
-            if jobs.1 {
-                return Next::Closed;
+            let left = deadline.map(|at| at.saturating_duration_since(Instant::now()));
+            if state.closed || left.is_some_and(|l| l.is_zero()) {
+                state.idle.retain(|&r| r != reader);
+                return if state.closed { Next::Closed } else { Next::Idle };
             }
-            jobs = match deadline {
-                None => self.ready.wait(jobs).unwrap_or_else(|p| p.into_inner()),
-                Some(at) => {
-                    let left = at.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        return Next::Idle;
-                    }
-                    self.ready.wait_timeout(jobs, left).unwrap_or_else(|p| p.into_inner()).0
+            state = match left {
+                None => self.wake[reader].wait(state).unwrap_or_else(|p| p.into_inner()),
+                Some(left) => {
+                    self.wake[reader]
+                        .wait_timeout(state, left)
+                        .unwrap_or_else(|p| p.into_inner())
+                        .0
                 }
             };
         }
@@ -100,7 +141,7 @@ impl Readers {
         if count == 0 {
             return Ok(None);
         }
-        let queue = Arc::new(Queue::default());
+        let queue = Arc::new(Queue::new(count));
         let mut threads = Vec::with_capacity(count);
         let (ready_tx, ready) = mpsc::channel::<Result<(), ash_memory::Error>>();
         for n in 0..count {
@@ -116,7 +157,7 @@ impl Readers {
                     Ok(store) => {
                         let _ = ready_tx.send(Ok(()));
                         drop(ready_tx);
-                        serve_reads(store, &queue);
+                        serve_reads(store, &queue, n);
                     }
                     Err(e) => {
                         let _ = ready_tx.send(Err(e));
@@ -140,10 +181,10 @@ impl Readers {
 }
 
 /// Runs reads until every sender is gone, then writes what they put off.
-fn serve_reads(mut store: MemoryStore, queue: &Queue) {
+fn serve_reads(mut store: MemoryStore, queue: &Queue, reader: usize) {
     let mut deferred_since: Option<Instant> = None;
     loop {
-        let next = queue.next(deferred_since.map(|since| since + FLUSH_AFTER));
+        let next = queue.next(reader, deferred_since.map(|since| since + FLUSH_AFTER));
         let job = match next {
             Next::Job(job) => Some(job),
             Next::Idle => None,
