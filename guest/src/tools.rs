@@ -6,8 +6,72 @@ use serde_json::{Value, json};
 
 use crate::api::{Error, NewMemory};
 
-/// The tools' JSON schemas, as a JSON array of `{name, description, input_schema}`.
+/// The tools' JSON schemas, as a JSON array of `{name, description, input_schema,
+/// output_schema}`; `output_schema` declares the data `service::tools` answers beside the text.
 pub fn schemas() -> Value {
+    let mut tools = input_schemas();
+    for tool in tools.as_array_mut().into_iter().flatten() {
+        let output = output_schema(tool["name"].as_str().unwrap_or_default());
+        tool["output_schema"] = output;
+    }
+    tools
+}
+
+/// A memory in a tool's data: what a program needs to name it again.
+fn memory_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "id": { "type": "string" }, "content": { "type": "string" } },
+        "required": ["id", "content"]
+    })
+}
+
+/// The data each tool answers (see `service::tools`).
+fn output_schema(tool: &str) -> Value {
+    let memories = json!({ "type": "array", "items": memory_schema() });
+    match tool {
+        "remember" => json!({
+            "type": "object",
+            "properties": {
+                "remembered": memories,
+                "already_known": memories,
+                "replaced": memories
+            },
+            "required": ["remembered", "already_known", "replaced"]
+        }),
+        "recall" => json!({
+            "type": "object",
+            "properties": {
+                "memories": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": { "type": "string" },
+                            "content": { "type": "string" },
+                            "memory_type": { "type": "string" },
+                            "subjects": { "type": "array", "items": { "type": "string" } },
+                            "score": { "type": "number" }
+                        },
+                        "required": ["id", "content", "memory_type", "subjects", "score"]
+                    }
+                },
+                "notices": { "type": "array", "items": { "type": "string" } }
+            },
+            "required": ["memories", "notices"]
+        }),
+        _ => json!({
+            "type": "object",
+            "properties": {
+                "memory": memory_schema(),
+                "replaced": { "anyOf": [memory_schema(), { "type": "null" }] }
+            },
+            "required": ["memory", "replaced"]
+        }),
+    }
+}
+
+fn input_schemas() -> Value {
     let subjects = json!({
         "type": "array", "items": { "type": "string" },
         "description": "Who this fact is about (e.g., ['Sarah'], ['my wife', 'John'])"

@@ -23,6 +23,15 @@ pub use crate::bindings::exports::ash::memory::people::{Forgotten, NewPerson};
 pub use crate::bindings::exports::ash::memory::portability::{ImportedRecords, RefusedLine};
 pub use crate::bindings::exports::ash::memory::recall::{ContextBlock, SearchQuery, SearchResults};
 
+/// A tool call's answer (see `run` in `wit/tools.wit`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolAnswer {
+    /// The text to hand back to the model.
+    pub text: String,
+    /// The same answer as a JSON object, of the shape the tool's `output_schema` declares.
+    pub data: serde_json::Value,
+}
+
 /// What a home holds: the policy's counts over every scope, and what only the host sees.
 #[derive(Debug, Clone)]
 pub struct Stats {

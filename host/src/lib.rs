@@ -82,7 +82,7 @@ pub use contract::{
     Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding,
     Forgotten, GcReport, HomeStats, ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson,
     PastMessage, Person, Profile, RebuildReport, Reflection, RefusedLine, Role, SearchHit, SearchQuery, SearchResults,
-    Stats, StoredTurn, Turn,
+    Stats, StoredTurn, ToolAnswer, Turn,
 };
 pub use embedder::{
     EMBEDDED_MODELS, ENCODER_MODULE, EmbedError, Embedder, OpenAiEmbedder, StaticEmbedder, TransformerEmbedder,

@@ -12,7 +12,7 @@ use crate::sandbox::Sandbox;
 use crate::contract::{
     Added, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding, Forgotten, GcReport, ListOptions,
     Memory, NewMemory, NewPerson, Person, Profile, RebuildReport, Reflection, SearchQuery, SearchResults, Stats,
-    StoredTurn, Turn,
+    StoredTurn, ToolAnswer, Turn,
 };
 
 /// A memory home opened through the policy component.
@@ -293,6 +293,25 @@ impl MemoryStore {
         } else {
             self.call(call)
         }
+    }
+
+    /// Runs a tool call as [`MemoryStore::tool_call`] does, and answers both as text for
+    /// the model and as data (of the shape the tool's `output_schema` declares).
+    pub fn tool_answer(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<ToolAnswer, Error> {
+        let name = name.to_owned();
+        let call =
+            |p: &Policy, s: &mut wasmtime::Store<HostState>| p.ash_memory_tools().call_run(s, caller, &name, arguments);
+        let answer = if name == "recall" {
+            self.read(call)
+        } else {
+            self.call(call)
+        }?;
+        let data = serde_json::from_str(&answer.data)
+            .map_err(|e| Error::Trap(format!("the component's tool answer is not JSON: {e}")))?;
+        Ok(ToolAnswer {
+            text: answer.text,
+            data,
+        })
     }
 
     // ---- maintenance (`wit/maintenance.wit`) ----

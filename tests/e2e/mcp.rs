@@ -163,8 +163,8 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
     assert_eq!(destructive, ["forget"]);
     assert_eq!(hints[3].1, "Forget a memory");
 
-    // The host's tools declare the JSON they answer beside their text (the SDK client checks
-    // each answer against it); the component's tools answer text only.
+    // Every tool declares the JSON it answers beside its text (the SDK client checks each
+    // answer against it): the host's tools and the component's alike.
     let structured: Vec<&str> = report["tools"]
         .as_array()
         .unwrap()
@@ -172,17 +172,7 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
         .filter(|t| t["output_schema"].is_object())
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        structured,
-        [
-            "forget",
-            "list_memories",
-            "memory_history",
-            "people",
-            "get_context",
-            "log_turn"
-        ]
-    );
+    assert_eq!(structured, names);
     // Each memory list_memories gave is the one `list --json` gives (later calls may add more).
     let listed = report["results"][4]["structured"]["memories"].as_array().unwrap();
     let cli = ctx.json(&["--user", "alice", "list", "--limit", "50"]);
@@ -203,7 +193,33 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
             .any(|p| p["name"] == "Sarah"),
         "{context}"
     );
-    assert_eq!(report["results"][0]["structured"], Value::Null);
+    let contents = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap_or_else(|| panic!("not a list: {list}"))
+            .iter()
+            .map(|m| m["content"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let told = &report["results"][0]["structured"];
+    assert_eq!(
+        contents(&told["remembered"]),
+        ["I live in Lisbon", "My wife Sarah loves tulips"],
+        "{told}"
+    );
+    let moved = &report["results"][1]["structured"];
+    assert_eq!(contents(&moved["remembered"]), ["I live in Porto"], "{moved}");
+    assert_eq!(contents(&moved["replaced"]), ["I live in Lisbon"], "{moved}");
+    let found = &report["results"][2]["structured"]["memories"];
+    assert_eq!(contents(found)[0], "I live in Porto", "{found}");
+    let cli = ctx.json(&["--user", "alice", "search", "where do I live?"]);
+    assert_eq!(found[0]["id"], cli["hits"][0]["id"], "the same memory the CLI finds");
+    assert!(found[0]["score"].as_f64().is_some_and(|s| s > 0.0), "{found}");
+    assert!(
+        !contents(&report["results"][3]["structured"]["memories"])
+            .iter()
+            .any(|c| c.contains("marathon")),
+        "bob's memory reached alice as data"
+    );
 
     let results = texts(&report);
     assert!(!results[0].1 && !results[1].1, "{results:?}");
@@ -253,6 +269,16 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
                 .0
                 .starts_with("Corrected: \"I live in Braga\" replaces \"I live in Porto\""),
         "{results:?}"
+    );
+    let corrected = &report["results"][0]["structured"];
+    assert_eq!(
+        (
+            &corrected["memory"]["content"],
+            &corrected["replaced"]["content"],
+            &corrected["replaced"]["id"]
+        ),
+        (&json!("I live in Braga"), &json!("I live in Porto"), &json!(porto)),
+        "{corrected}"
     );
     assert!(
         results[1].0.contains("I live in Lisbon (id") && results[1].0.contains("(replaced)"),

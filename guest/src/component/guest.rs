@@ -149,6 +149,14 @@ impl tools::Guest for Component {
     fn call(c: types::Caller, name: String, arguments: String) -> Result<String, tools::Error> {
         with_service(|s| s.tool_call(&caller(c), &name, &arguments), tools_error)
     }
+
+    fn run(c: types::Caller, name: String, arguments: String) -> Result<tools::Answer, tools::Error> {
+        let (text, data) = with_service(|s| s.tool_run(&caller(c), &name, &arguments), tools_error)?;
+        Ok(tools::Answer {
+            text,
+            data: data.to_string(),
+        })
+    }
 }
 
 impl maintenance::Guest for Component {

@@ -2,7 +2,7 @@
 //! `correct` and words the answer for the model. Their schemas and argument parsing are
 //! `crate::tools`'s.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::MemoryService;
 use crate::api::{Correction, Error, SearchQuery};
@@ -13,6 +13,12 @@ use crate::tools::{bad, fact, only};
 impl<P: Ports> MemoryService<P> {
     /// Runs a tool call; see `call` in `wit/tools.wit`.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
+        self.tool_run(caller, name, arguments).map(|(text, _)| text)
+    }
+
+    /// Runs a tool call and answers as text and as data (the tool's `output_schema`); see
+    /// `run` in `wit/tools.wit`.
+    pub fn tool_run(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<(String, Value), Error> {
         if !matches!(name, "remember" | "recall" | "correct") {
             return Err(Error::UnknownTool(name.to_owned()));
         }
@@ -34,7 +40,7 @@ impl<P: Ports> MemoryService<P> {
         }
     }
 
-    fn correct_tool(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
+    fn correct_tool(&mut self, caller: &Caller, args: &Value) -> Result<(String, Value), Error> {
         let text = |field: &str| {
             args[field]
                 .as_str()
@@ -48,16 +54,22 @@ impl<P: Ports> MemoryService<P> {
         };
         let added = self.correct(caller, &id, correction)?;
         let new = &added.memories[0];
-        Ok(match added.superseded.first() {
-            Some((old, _)) => format!(
+        let replaced = added.superseded.first().map(|(old, _)| old);
+        let text = match replaced {
+            Some(old) => format!(
                 "Corrected: \"{}\" replaces \"{}\" (id {}).",
                 new.content, old.content, new.id
             ),
             None => format!("Nothing to correct: memory {} already says that.", new.id),
-        })
+        };
+        let data = json!({
+            "memory": brief(&new.id, &new.content),
+            "replaced": replaced.map(|old| brief(&old.id, &old.content)),
+        });
+        Ok((text, data))
     }
 
-    fn remember(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
+    fn remember(&mut self, caller: &Caller, args: &Value) -> Result<(String, Value), Error> {
         let mut items = Vec::new();
         if !args["content"].is_null() {
             items.push(fact(args, "")?);
@@ -86,10 +98,29 @@ impl<P: Ports> MemoryService<P> {
         for (old, _) in &added.superseded {
             text.push_str(&format!(" It replaces: \"{}\".", old.content));
         }
-        Ok(text)
+        let (mut remembered, mut already_known, mut seen) = (Vec::new(), Vec::new(), Vec::new());
+        for m in &added.memories {
+            if seen.contains(&m.id) {
+                continue;
+            }
+            seen.push(m.id.clone());
+            let to = if added.restated.contains(&m.id) {
+                &mut already_known
+            } else {
+                &mut remembered
+            };
+            to.push(brief(&m.id, &m.content));
+        }
+        let replaced: Vec<Value> = added
+            .superseded
+            .iter()
+            .map(|(old, _)| brief(&old.id, &old.content))
+            .collect();
+        let data = json!({ "remembered": remembered, "already_known": already_known, "replaced": replaced });
+        Ok((text, data))
     }
 
-    fn recall(&mut self, caller: &Caller, args: &Value) -> Result<String, Error> {
+    fn recall(&mut self, caller: &Caller, args: &Value) -> Result<(String, Value), Error> {
         let query = args["query"]
             .as_str()
             .ok_or_else(|| bad("recall needs a `query` string"))?;
@@ -116,6 +147,27 @@ impl<P: Ports> MemoryService<P> {
                 names => lines.push(format!("- {} (about {}; id {id})", h.memory.content, names.join(", "))),
             }
         }
-        Ok(lines.join("\n"))
+        let memories: Vec<Value> = results
+            .hits
+            .iter()
+            .map(|h| {
+                json!({
+                    "id": h.memory.id,
+                    "content": h.memory.content,
+                    "memory_type": h.memory.memory_type.as_str(),
+                    "subjects": h.subjects,
+                    "score": h.score,
+                })
+            })
+            .collect();
+        Ok((
+            lines.join("\n"),
+            json!({ "memories": memories, "notices": results.notices }),
+        ))
     }
+}
+
+/// A memory in a tool's data.
+fn brief(id: &str, content: &str) -> Value {
+    json!({ "id": id, "content": content })
 }

@@ -139,6 +139,9 @@ mod component {
         fn call(_c: Caller, name: String, _a: String) -> Result<String, tools::Error> {
             Err(tools::Error::UnknownTool(name))
         }
+        fn run(_c: Caller, name: String, _a: String) -> Result<tools::Answer, tools::Error> {
+            Err(tools::Error::UnknownTool(name))
+        }
     }
 
     impl portability::Guest for Hostile {

@@ -122,7 +122,7 @@ impl ServerHandler for MemoryTools {
         let result = match call.run(&self.worker, caller).await {
             Ok(answer) => {
                 let mut result = CallToolResult::success(vec![ContentBlock::text(answer.text)]);
-                result.structured_content = answer.structured;
+                result.structured_content = Some(answer.structured);
                 result
             }
             Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),

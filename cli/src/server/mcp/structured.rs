@@ -1,26 +1,19 @@
-//! The host's tools answer twice: text a model reads well, and `structuredContent` a
-//! program can use, in the JSON shapes the server answers elsewhere (`wire`), each declared
-//! by the tool's `outputSchema`. (`remember`, `recall` and `correct` are the component's
-//! tools, which answer text only.)
+//! Every tool answers twice: text a model reads well, and `structuredContent` a program
+//! can use, declared by the tool's `outputSchema`. The host's tools answer in the JSON
+//! shapes the server answers elsewhere (`wire`), declared here; the component's tools
+//! (`remember`, `recall`, `correct`) declare and answer theirs themselves (`tools.run`).
 
 use serde_json::{Value, json};
 
-/// A tool's answer: the text for the model and, for the host's tools, the same as JSON.
+/// A tool's answer: the text for the model, and the same as JSON.
 pub struct Answer {
     pub text: String,
-    pub structured: Option<Value>,
+    pub structured: Value,
 }
 
 impl Answer {
-    pub fn text(text: String) -> Self {
-        Answer { text, structured: None }
-    }
-
     pub fn both(text: String, structured: Value) -> Self {
-        Answer {
-            text,
-            structured: Some(structured),
-        }
+        Answer { text, structured }
     }
 }
 

@@ -33,11 +33,11 @@ pub fn definitions(component_schemas: &Value) -> Result<Vec<Tool>> {
         ) else {
             bail!("the component's tool schema is not {{name, description, input_schema}}: {schema}");
         };
-        tools.push(Tool::new(
-            name.to_owned(),
-            description.to_owned(),
-            Arc::new(input.clone()),
-        ));
+        let mut tool = Tool::new(name.to_owned(), description.to_owned(), Arc::new(input.clone()));
+        if let Some(Value::Object(output)) = schema.get("output_schema") {
+            tool = tool.with_raw_output_schema(Arc::new(output.clone()));
+        }
+        tools.push(tool);
     }
     let own = [
         (
@@ -271,12 +271,12 @@ impl Call {
             Call::Component { name, arguments } => {
                 let arguments = Value::Object(arguments).to_string();
                 // `recall` only reads (see `wit/tools.wit`).
-                let text = if name == "recall" {
-                    worker.read(move |s| s.tool_call(&caller, &name, &arguments)).await?
+                let answer = if name == "recall" {
+                    worker.read(move |s| s.tool_answer(&caller, &name, &arguments)).await?
                 } else {
-                    worker.run(move |s| s.tool_call(&caller, &name, &arguments)).await?
+                    worker.run(move |s| s.tool_answer(&caller, &name, &arguments)).await?
                 };
-                Answer::text(text)
+                Answer::both(answer.text, answer.data)
             }
             Call::Forget { memory_id } => {
                 let id = worker.run(move |s| s.delete(&caller, &memory_id)).await?;
