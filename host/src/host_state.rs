@@ -97,12 +97,14 @@ impl HostState {
         outcome
     }
 
-    /// Runs a call to a remote service without the writer lock, so that a slow service
+    /// Runs a call to a remote service without the home's lock, so that a slow service
     /// never stalls other processes. What the exported call wrote so far is committed
     /// first; after the lock is taken back, a transaction left by a process that died
     /// meanwhile is rolled back, and the guest reads the files again before it writes.
+    /// A read lets the lock go for a local model too: it has nothing to commit, and a
+    /// writer then waits for no read's embedding.
     fn unlocked<T>(&mut self, remote: bool, f: impl FnOnce(&mut Self) -> T) -> T {
-        if !remote || !self.locked {
+        if !(remote || self.access == Access::Read) || !self.locked {
             return f(self);
         }
         if let Err(e) = self.storage.commit() {

@@ -280,3 +280,66 @@ fn a_library_search_puts_its_recall_off_until_a_flush_or_the_store_closes() {
     drop(store);
     assert_eq!(std::fs::read(&file).unwrap(), flushed);
 }
+
+/// A local model that stops on one text until the test lets it go.
+struct HeldModel {
+    held: String,
+    entered: std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+    release: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
+}
+
+impl ash_memory::Embedder for HeldModel {
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, ash_memory::EmbedError> {
+        if texts.contains(&self.held) {
+            self.entered.lock().unwrap().send(()).unwrap();
+            self.release.lock().unwrap().recv().unwrap();
+        }
+        Ok(texts
+            .iter()
+            .map(|t| crate::support::fixtures::hash_embedding(t, 16))
+            .collect())
+    }
+    fn model_id(&self) -> &str {
+        "held"
+    }
+    fn dimension(&self) -> u32 {
+        16
+    }
+}
+
+#[test]
+fn a_read_embedding_its_query_on_a_local_model_holds_no_lock() {
+    use ash_memory::{Caller, MemoryStore, NewMemory, SearchQuery};
+    let dir = tempfile::tempdir().unwrap();
+    let (entered_tx, entered) = std::sync::mpsc::channel();
+    let (release, release_rx) = std::sync::mpsc::channel();
+    let model = HeldModel {
+        held: "what about bees".into(),
+        entered: std::sync::Mutex::new(entered_tx),
+        release: std::sync::Mutex::new(release_rx),
+    };
+    let mut store = MemoryStore::builder(dir.path())
+        .cache_dir(Some(crate::support::ctx::cache_dir().to_owned()))
+        .embedder(Box::new(model))
+        .open()
+        .unwrap();
+    let me = Caller::user("alice");
+    store.add(&me, &NewMemory::text("I keep bees on the roof")).unwrap();
+    let search = std::thread::spawn(move || store.search(&me, &SearchQuery::new("what about bees")));
+    entered.recv_timeout(Duration::from_secs(60)).unwrap();
+    // While the model works, a writer could take the lock.
+    let free = std::process::Command::new("flock")
+        .args([
+            "--nonblock",
+            "--exclusive",
+            dir.path().join(".lock").to_str().unwrap(),
+            "true",
+        ])
+        .status()
+        .unwrap()
+        .success();
+    release.send(()).unwrap();
+    let found = search.join().unwrap().unwrap();
+    assert!(free, "the read held the home's lock while its query was embedded");
+    assert_eq!(found.hits[0].memory.content, "I keep bees on the roof");
+}
