@@ -1,6 +1,6 @@
 //! The stores that answer reads side by side: searches, context, lists, people and
 //! profiles. Each reader thread owns a store of its own (its own component instance
-//! and index connection) and takes the next read from one shared queue. A read holds
+//! and index connection); a read goes to the reader that went idle last (`Queue`). A read holds
 //! the home's lock shared, so reads overlap one another and every process's reads, and
 //! wait only for a write in progress; a read that waits on a remote embedder holds no
 //! lock and no core, so many callers' waits overlap even on two cores.
