@@ -2,9 +2,11 @@
 
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::Error;
+use crate::home_lock::Gate;
 pub use crate::home_lock::{Access, HomeLock};
 
 /// How long a call waits for another process's lock before giving up with
@@ -28,6 +30,8 @@ pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone)]
 pub struct Home {
     root: PathBuf,
+    /// The in-process half of its lock, found once (`home_lock`).
+    gate: Arc<Gate>,
 }
 
 /// Creates a folder of the home and any missing parents, owner-only. A file where a
@@ -47,11 +51,13 @@ pub fn create_folder(dir: &Path) -> Result<(), Error> {
 impl Home {
     /// The home at `root`, creating its folders if needed.
     pub fn open(root: impl Into<PathBuf>) -> Result<Self, Error> {
-        let home = Home { root: root.into() };
-        for dir in [home.root.clone(), home.root.join("memory"), home.root.join("data")] {
+        let root = root.into();
+        for dir in [root.clone(), root.join("memory"), root.join("data")] {
             create_folder(&dir)?;
         }
-        Ok(home)
+        // After the folder exists, so that every spelling of its path finds one gate.
+        let gate = Gate::of(&root);
+        Ok(Home { root, gate })
     }
 
     /// `$ASH_HOME`, else `~/.ash`.
@@ -105,7 +111,7 @@ impl Home {
     /// kind, but not for ever: after `ASH_LOCK_TIMEOUT_SECS` (default 30) it gives up with
     /// [`Error::Busy`] naming the holder.
     pub fn lock_for(&self, access: Access) -> Result<HomeLock, Error> {
-        HomeLock::take(&self.root, access, lock_timeout())
+        HomeLock::take(&self.root, &self.gate, access, lock_timeout())
     }
 }
 

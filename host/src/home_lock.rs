@@ -40,10 +40,10 @@ pub struct HomeLock {
 }
 
 impl HomeLock {
-    /// Takes the lock of the home at `root` for `access`, waiting at most `timeout`.
-    pub(crate) fn take(root: &Path, access: Access, timeout: Duration) -> Result<HomeLock, Error> {
+    /// Takes the lock of the home at `root`, whose gate is `gate`, for `access`, waiting at
+    /// most `timeout`.
+    pub(crate) fn take(root: &Path, gate: &Arc<Gate>, access: Access, timeout: Duration) -> Result<HomeLock, Error> {
         let start = Instant::now();
-        let gate = Gate::of(root);
         let pass = gate.enter(access, timeout).ok_or_else(|| busy(root, timeout, ""))?;
         let path = root.join(".lock");
         let mut file = OpenOptions::new()
@@ -112,7 +112,7 @@ struct Inside {
 
 /// The in-process half of a home's lock.
 #[derive(Debug, Default)]
-struct Gate {
+pub(crate) struct Gate {
     inside: Mutex<Inside>,
     changed: Condvar,
 }
@@ -127,7 +127,7 @@ struct Pass {
 impl Gate {
     /// The gate of the home at `root`, shared by every store of this process open on it
     /// (however its path was spelt).
-    fn of(root: &Path) -> Arc<Gate> {
+    pub(crate) fn of(root: &Path) -> Arc<Gate> {
         static GATES: OnceLock<Mutex<HashMap<PathBuf, Weak<Gate>>>> = OnceLock::new();
         let key = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
         let mut gates = GATES
@@ -206,25 +206,27 @@ mod tests {
     fn readers_share_and_a_writer_waits_for_them() {
         let dir = tempfile::tempdir().unwrap();
         let short = Duration::from_millis(50);
-        let a = HomeLock::take(dir.path(), Access::Read, short).unwrap();
-        let b = HomeLock::take(dir.path(), Access::Read, short).unwrap();
+        let a = HomeLock::take(dir.path(), &Gate::of(dir.path()), Access::Read, short).unwrap();
+        let b = HomeLock::take(dir.path(), &Gate::of(dir.path()), Access::Read, short).unwrap();
         assert!(matches!(
-            HomeLock::take(dir.path(), Access::Write, short),
+            HomeLock::take(dir.path(), &Gate::of(dir.path()), Access::Write, short),
             Err(Error::Busy(_))
         ));
         drop((a, b));
-        let _w = HomeLock::take(dir.path(), Access::Write, short).unwrap();
-        assert!(HomeLock::take(dir.path(), Access::Read, short).is_err());
+        let _w = HomeLock::take(dir.path(), &Gate::of(dir.path()), Access::Write, short).unwrap();
+        assert!(HomeLock::take(dir.path(), &Gate::of(dir.path()), Access::Read, short).is_err());
     }
 
     #[test]
     fn a_waiting_writer_holds_new_readers_back() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_owned();
-        let reader = HomeLock::take(&root, Access::Read, Duration::from_secs(5)).unwrap();
+        let reader = HomeLock::take(&root, &Gate::of(&root), Access::Read, Duration::from_secs(5)).unwrap();
         let writer = {
             let root = root.clone();
-            std::thread::spawn(move || HomeLock::take(&root, Access::Write, Duration::from_secs(5)).map(|_| ()))
+            std::thread::spawn(move || {
+                HomeLock::take(&root, &Gate::of(&root), Access::Write, Duration::from_secs(5)).map(|_| ())
+            })
         };
         // Wait until the writer is queued at the gate.
         let gate = Gate::of(&root);
@@ -232,11 +234,11 @@ mod tests {
             std::thread::yield_now();
         }
         assert!(
-            HomeLock::take(&root, Access::Read, Duration::from_millis(50)).is_err(),
+            HomeLock::take(&root, &Gate::of(&root), Access::Read, Duration::from_millis(50)).is_err(),
             "a new reader waits behind the writer"
         );
         drop(reader);
         writer.join().unwrap().unwrap();
-        HomeLock::take(&root, Access::Read, Duration::from_millis(50)).unwrap();
+        HomeLock::take(&root, &Gate::of(&root), Access::Read, Duration::from_millis(50)).unwrap();
     }
 }

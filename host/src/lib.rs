@@ -98,7 +98,7 @@ pub use llm::{Llm, LlmError, LlmRequest};
 pub use migrate::{Migrated, is_legacy_store};
 pub use progress::{Progress, ProgressFn};
 pub use sandbox::{POLICY_COMPONENT, POLICY_COMPONENT_SHA256};
-pub use store::MemoryStore;
+pub use store::{MemoryStore, tool_only_reads};
 
 /// The home used when none is given: `$ASH_HOME`, else `~/.ash`.
 pub fn default_home() -> std::path::PathBuf {

@@ -284,34 +284,35 @@ impl MemoryStore {
     /// text for the model: the second of the two functions an agent loop needs.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
         let name = name.to_owned();
-        let call = |p: &Policy, s: &mut wasmtime::Store<HostState>| {
+        self.tool(&name, |p, s| {
             p.ash_memory_tools().call_call(s, caller, &name, arguments)
-        };
-        // `recall` only reads; `remember` writes (see `wit/tools.wit`).
-        if name == "recall" {
-            self.read(call)
-        } else {
-            self.call(call)
-        }
+        })
     }
 
     /// Runs a tool call as [`MemoryStore::tool_call`] does, and answers both as text for
     /// the model and as data (of the shape the tool's `output_schema` declares).
     pub fn tool_answer(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<ToolAnswer, Error> {
         let name = name.to_owned();
-        let call =
-            |p: &Policy, s: &mut wasmtime::Store<HostState>| p.ash_memory_tools().call_run(s, caller, &name, arguments);
-        let answer = if name == "recall" {
-            self.read(call)
-        } else {
-            self.call(call)
-        }?;
+        let answer = self.tool(&name, |p, s| p.ash_memory_tools().call_run(s, caller, &name, arguments))?;
         let data = serde_json::from_str(&answer.data)
             .map_err(|e| Error::Trap(format!("the component's tool answer is not JSON: {e}")))?;
         Ok(ToolAnswer {
             text: answer.text,
             data,
         })
+    }
+
+    /// Runs a call of the tool `name` as a read when the tool only reads.
+    fn tool<T, E: Into<Error>>(
+        &mut self,
+        name: &str,
+        f: impl Fn(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
+    ) -> Result<T, Error> {
+        if tool_only_reads(name) {
+            self.read(f)
+        } else {
+            self.call(f)
+        }
     }
 
     // ---- maintenance (`wit/maintenance.wit`) ----
@@ -363,4 +364,10 @@ impl Drop for MemoryStore {
             tracing::warn!("could not write what reads put off (when memories were recalled): {e}");
         }
     }
+}
+
+/// Whether the agent tool `name` only reads: `recall` does; `remember` and `correct` write
+/// (see `wit/tools.wit`). A server routes such calls with the other reads.
+pub fn tool_only_reads(name: &str) -> bool {
+    name == "recall"
 }

@@ -66,8 +66,10 @@ fn only_reads(method: &str, params: &Map<String, Value>) -> bool {
         | "people.list"
         | "people.show"
         | "tools.schemas" => true,
-        // `recall` only reads; `remember` writes (see `wit/tools.wit`).
-        "tools.call" => params.get("name").and_then(Value::as_str) == Some("recall"),
+        "tools.call" => params
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(ash_memory::tool_only_reads),
         _ => false,
     }
 }

@@ -270,8 +270,7 @@ impl Call {
         Ok(match self {
             Call::Component { name, arguments } => {
                 let arguments = Value::Object(arguments).to_string();
-                // `recall` only reads (see `wit/tools.wit`).
-                let answer = if name == "recall" {
+                let answer = if ash_memory::tool_only_reads(&name) {
                     worker.read(move |s| s.tool_answer(&caller, &name, &arguments)).await?
                 } else {
                     worker.run(move |s| s.tool_answer(&caller, &name, &arguments)).await?
