@@ -225,8 +225,9 @@ pub(super) enum Command {
         mcp: Option<std::net::SocketAddr>,
         /// Stores that answer reads side by side (0: reads wait their turn with writes).
         /// Each holds its own component instance and index connection
-        #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_READERS)]
-        readers: usize,
+        #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_READERS,
+              value_parser = clap::value_parser!(u8).range(0..=crate::server::MAX_READERS))]
+        readers: u8,
     },
     /// Serve MCP on stdin and stdout, for the user and chat given, as agent apps launch it
     Mcp,

@@ -122,7 +122,7 @@ pub fn run() -> Result<()> {
                 sandbox_socket,
                 listen,
                 mcp,
-                readers,
+                readers: readers.into(),
             };
             return crate::server::serve(options, builder);
         }

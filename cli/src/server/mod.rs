@@ -76,7 +76,9 @@ pub struct ServeOptions {
 
 /// Readers by default: enough for eight callers waiting on a remote embedder at once.
 /// Each costs a component instance (its memory grows with the caches it fills).
-pub const DEFAULT_READERS: usize = 8;
+pub const DEFAULT_READERS: u8 = 8;
+/// The most readers `--readers` takes: each costs a thread and a component instance.
+pub const MAX_READERS: i64 = 64;
 
 /// The default socket of a home.
 pub fn default_socket(home: &std::path::Path) -> PathBuf {

@@ -127,8 +127,8 @@ fn a_read_sees_every_write_acknowledged_before_it() {
     }
 }
 
-#[test]
-fn a_search_writes_nothing_on_its_way_and_the_server_records_the_recall_soon_after() {
+/// A home where alice told a fact on 1 March 2026; a search on 3 March recalls it.
+fn told_on_the_first() -> Ctx {
     let ctx = Ctx::new();
     ctx.ok(&[
         "--user",
@@ -138,12 +138,20 @@ fn a_search_writes_nothing_on_its_way_and_the_server_records_the_recall_soon_aft
         "add",
         "I keep bees on the roof",
     ]);
-    let accesses = |ctx: &Ctx| {
-        ctx.memory_lines()
-            .iter()
-            .filter(|l| l.get("accessed_at").is_some())
-            .count()
-    };
+    ctx
+}
+
+/// The access lines (when a memory was recalled) in the memories collection.
+fn accesses(ctx: &Ctx) -> Vec<serde_json::Value> {
+    ctx.memory_lines()
+        .into_iter()
+        .filter(|l| l.get("accessed_at").is_some())
+        .collect()
+}
+
+#[test]
+fn a_search_writes_nothing_on_its_way_and_the_server_records_the_recall_soon_after() {
+    let ctx = told_on_the_first();
     // Two days on: recalling the memory is worth recording.
     let before = ctx.snapshot();
     let server = Server::start(&ctx, &["--now", "2026-03-03T09:00:00Z"]);
@@ -153,11 +161,11 @@ fn a_search_writes_nothing_on_its_way_and_the_server_records_the_recall_soon_aft
         assert_eq!(contents(&hits["hits"]), ["I keep bees on the roof"]);
     }
     let start = Instant::now();
-    while accesses(&ctx) == 0 && start.elapsed() < Duration::from_secs(30) {
+    while accesses(&ctx).is_empty() && start.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(
-        accesses(&ctx),
+        accesses(&ctx).len(),
         1,
         "five searches, one access line, written by the server"
     );
@@ -174,22 +182,10 @@ fn a_search_writes_nothing_on_its_way_and_the_server_records_the_recall_soon_aft
 
 #[test]
 fn a_cli_search_records_the_recall_before_it_exits() {
-    let ctx = Ctx::new();
-    ctx.ok(&[
-        "--user",
-        "alice",
-        "--now",
-        "2026-03-01T09:00:00Z",
-        "add",
-        "I keep bees on the roof",
-    ]);
+    let ctx = told_on_the_first();
     let found = ctx.json(&["--user", "alice", "--now", "2026-03-03T09:00:00Z", "search", "bees"]);
     assert_eq!(found["hits"][0]["content"], "I keep bees on the roof");
-    let accesses: Vec<_> = ctx
-        .memory_lines()
-        .into_iter()
-        .filter(|l| l.get("accessed_at").is_some())
-        .collect();
+    let accesses = accesses(&ctx);
     assert_eq!(accesses.len(), 1, "{accesses:?}");
     assert_eq!(accesses[0]["accessed_at"], "2026-03-03T09:00:00+00:00");
 }
@@ -342,4 +338,12 @@ fn a_read_embedding_its_query_on_a_local_model_holds_no_lock() {
     let found = search.join().unwrap().unwrap();
     assert!(free, "the read held the home's lock while its query was embedded");
     assert_eq!(found.hits[0].memory.content, "I keep bees on the roof");
+}
+
+#[test]
+fn serve_refuses_more_readers_than_it_can_hold_and_starts_nothing() {
+    let ctx = Ctx::on_files();
+    let err = ctx.fails(&["serve", "--readers", "1000"]);
+    assert!(err.contains("--readers") && err.contains("0..=64"), "{err}");
+    assert!(!ctx.home().join("run").exists(), "nothing was started");
 }
