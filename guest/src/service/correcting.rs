@@ -18,6 +18,10 @@ impl<P: Ports> MemoryService<P> {
             check_subjects(refs)?;
         }
         let old = self.correctable(caller, id)?;
+        // Only the text is judged: a new type or lifetime is a correction even when the
+        // words stay (the memory browser changes a type by correcting with the same text).
+        let same_kind =
+            correction.memory_type.is_none_or(|t| t == old.memory_type) && correction.expires_in_days.is_none();
         let subjects = correction
             .subjects
             .clone()
@@ -57,7 +61,7 @@ impl<P: Ports> MemoryService<P> {
             b.sort();
             a == b
         };
-        if same_subjects && judgment::judge(&old.content, &records[0].content, &context) == Verdict::Same {
+        if same_kind && same_subjects && judgment::judge(&old.content, &records[0].content, &context) == Verdict::Same {
             // Nothing to correct: the memory already says it, and nothing is written.
             return Ok(Added {
                 memories: vec![Memory::from(&old)],

@@ -93,3 +93,51 @@ fn a_memory_changed_while_its_correction_was_embedded_is_not_corrected() {
         "the other writer's version stands, uncorrected"
     );
 }
+
+#[test]
+fn a_correction_with_the_same_words_changes_the_type_or_lifetime_and_nothing_else_is_restated() {
+    let mut s = service();
+    let id = s
+        .add(&alice(), NewMemory::text("I moved to Porto last month"))
+        .unwrap()
+        .memories[0]
+        .id
+        .clone();
+    let same = Correction {
+        content: "I moved to Porto last month".into(),
+        ..Default::default()
+    };
+    let restated = s.correct(&alice(), &id, same.clone()).unwrap();
+    assert_eq!(restated.restated, std::slice::from_ref(&id), "the same words alone change nothing");
+    let typed = s
+        .correct(
+            &alice(),
+            &id,
+            Correction {
+                memory_type: Some(crate::memory_type::MemoryType::Identity),
+                ..same.clone()
+            },
+        )
+        .unwrap();
+    assert!(typed.restated.is_empty());
+    let new = &typed.memories[0];
+    assert_ne!(new.id, id);
+    assert_eq!(new.memory_type, crate::memory_type::MemoryType::Identity);
+    assert_eq!(s.history(&alice(), &new.id).unwrap().len(), 2, "history keeps both");
+    let timed = s
+        .correct(
+            &alice(),
+            &new.id,
+            Correction {
+                expires_in_days: Some(10),
+                ..same
+            },
+        )
+        .unwrap();
+    assert!(timed.memories[0].expires_at.is_some());
+    assert_eq!(
+        timed.memories[0].memory_type,
+        crate::memory_type::MemoryType::Identity,
+        "the type stays"
+    );
+}
