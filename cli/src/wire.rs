@@ -42,6 +42,7 @@ pub fn hit(h: &SearchHit) -> Value {
     v["score"] = json!(h.score);
     v["similarity"] = json!(h.similarity);
     v["subjects"] = json!(h.subjects);
+    v["reasons"] = json!(h.reasons.iter().map(|r| r.as_str()).collect::<Vec<_>>());
     v
 }
 

@@ -248,6 +248,53 @@ pub struct SearchHit {
     pub score: f32,
     pub similarity: Option<f32>,
     pub subjects: Vec<String>,
+    /// The fusion's lists that held it, strongest first.
+    pub reasons: Vec<MatchReason>,
+}
+
+/// One way a search finds a memory; see `match-reason` in `wit/types.wit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchReason {
+    Meaning,
+    Words,
+    Person,
+    Entity,
+}
+
+/// How a memory stands today; see `standing` in `wit/browse.wit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    pub id: String,
+    pub subjects: Vec<String>,
+    pub confidence: f32,
+    pub confirmed_at: Option<String>,
+    pub fading: bool,
+    pub session: Option<String>,
+    pub message: Option<String>,
+    pub extraction_confidence: Option<f32>,
+}
+
+/// One of the caller's conversations; see `session-summary` in `wit/browse.wit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionSummary {
+    pub name: String,
+    pub provider: String,
+    pub turns: u32,
+    pub extracted_turns: u32,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// One stored message with what extraction took from it; see `session-message` in
+/// `wit/browse.wit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionMessage {
+    pub id: String,
+    pub turn: u32,
+    pub role: crate::conversation::Role,
+    pub content: String,
+    pub created_at: String,
+    pub extracted: Vec<String>,
 }
 
 /// Search results and notices.

@@ -11,7 +11,10 @@
 //! # let _ = (me, fact, query, recent);
 //! ```
 
-pub use crate::bindings::ash::memory::types::{ArchiveReason, Caller, Memory, MemoryType, Person, SearchHit};
+pub use crate::bindings::ash::memory::types::{
+    ArchiveReason, Caller, MatchReason, Memory, MemoryType, Person, SearchHit,
+};
+pub use crate::bindings::exports::ash::memory::browse::{SessionMessage, SessionSummary, Standing};
 pub use crate::bindings::exports::ash::memory::conversations::{
     Extraction, PastMessage, Role, StoredTurn, Turn, UserProfile as Profile,
 };
@@ -251,6 +254,18 @@ impl ArchiveReason {
             ArchiveReason::Deleted => "deleted",
             ArchiveReason::Forgotten => "forgotten",
             ArchiveReason::Decayed => "decayed",
+        }
+    }
+}
+
+impl MatchReason {
+    /// Its name in the WIT and on the wire: "meaning", "words", "person", "entity".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchReason::Meaning => "meaning",
+            MatchReason::Words => "words",
+            MatchReason::Person => "person",
+            MatchReason::Entity => "entity",
         }
     }
 }

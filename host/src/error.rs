@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bindings::exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
+use crate::bindings::exports::ash::memory::{
+    browse, conversations, maintenance, memories, people, portability, recall, tools,
+};
 
 /// Why a call failed. No variant means data was lost: every error leaves the files as
 /// they were before the call.
@@ -30,6 +32,9 @@ pub enum Error {
     /// No person the caller knows answers to this reference or id.
     #[error("no person {0:?} is known to you")]
     PersonNotFound(String),
+    /// No session of the caller's has this name.
+    #[error("no conversation {0:?} is yours")]
+    SessionNotFound(String),
     /// The caller may see this memory but not delete it: deleting needs a user.
     #[error("not allowed: deleting memory {0} needs a user")]
     Unauthorized(String),
@@ -116,7 +121,7 @@ impl Error {
         match self {
             Error::InvalidInput(_) | Error::AmbiguousId(_) | Error::UnknownTool(_) => ErrorKind::InvalidInput,
             Error::SecretRefused(_) => ErrorKind::SecretRefused,
-            Error::MemoryNotFound(_) | Error::PersonNotFound(_) => ErrorKind::NotFound,
+            Error::MemoryNotFound(_) | Error::PersonNotFound(_) | Error::SessionNotFound(_) => ErrorKind::NotFound,
             Error::Unauthorized(_) => ErrorKind::Unauthorized,
             Error::Busy(_) => ErrorKind::Busy,
             Error::Storage(_) | Error::Index(_) | Error::Io { .. } => ErrorKind::Storage,
@@ -200,6 +205,17 @@ impl From<conversations::Error> for Error {
             conversations::Error::InvalidInput(m) => Error::InvalidInput(m),
             conversations::Error::Storage(m) => Error::Storage(m),
             conversations::Error::Index(m) => Error::Index(m),
+        }
+    }
+}
+
+impl From<browse::Error> for Error {
+    fn from(e: browse::Error) -> Self {
+        match e {
+            browse::Error::InvalidInput(m) => Error::InvalidInput(m),
+            browse::Error::NotFound(m) => Error::SessionNotFound(m),
+            browse::Error::Storage(m) => Error::Storage(m),
+            browse::Error::Index(m) => Error::Index(m),
         }
     }
 }

@@ -80,9 +80,9 @@ pub use clock::Clock;
 pub use config::Limits;
 pub use contract::{
     Added, Ages, ArchiveReason, Archived, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding,
-    Forgotten, GcReport, HomeStats, ImportedRecords, IndexState, ListOptions, Memory, MemoryType, NewMemory, NewPerson,
-    PastMessage, Person, Profile, RebuildReport, Reflection, RefusedLine, Role, SearchHit, SearchQuery, SearchResults,
-    Stats, StoredTurn, ToolAnswer, Turn,
+    Forgotten, GcReport, HomeStats, ImportedRecords, IndexState, ListOptions, MatchReason, Memory, MemoryType,
+    NewMemory, NewPerson, PastMessage, Person, Profile, RebuildReport, Reflection, RefusedLine, Role, SearchHit,
+    SearchQuery, SearchResults, SessionMessage, SessionSummary, Standing, Stats, StoredTurn, ToolAnswer, Turn,
 };
 pub use embedder::{
     EMBEDDED_MODELS, ENCODER_MODULE, EmbedError, Embedder, OpenAiEmbedder, StaticEmbedder, TransformerEmbedder,

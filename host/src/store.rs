@@ -11,8 +11,8 @@ use crate::sandbox::Sandbox;
 
 use crate::contract::{
     Added, Caller, CompactReport, ContextBlock, Correction, Extraction, Finding, Forgotten, GcReport, ListOptions,
-    Memory, NewMemory, NewPerson, Person, Profile, RebuildReport, Reflection, SearchQuery, SearchResults, Stats,
-    StoredTurn, ToolAnswer, Turn,
+    Memory, NewMemory, NewPerson, Person, Profile, RebuildReport, Reflection, SearchQuery, SearchResults,
+    SessionMessage, SessionSummary, Standing, Stats, StoredTurn, ToolAnswer, Turn,
 };
 
 /// A memory home opened through the policy component.
@@ -236,6 +236,26 @@ impl MemoryStore {
     /// stores it as a `reflection` memory; see `reflect` in `wit/memories.wit`.
     pub fn reflect(&mut self, caller: &Caller) -> Result<Reflection, Error> {
         self.call(|p, s| p.ash_memory_memories().call_reflect(s, caller))
+    }
+
+    // ---- the browser's views (`wit/browse.wit`) ----
+
+    /// How each of these memories stands today (confidence, subjects' names, the
+    /// conversation it came from), for those the caller may see, live or archived.
+    pub fn standings(&mut self, caller: &Caller, ids: &[String]) -> Result<Vec<Standing>, Error> {
+        self.read(|p, s| p.ash_memory_browse().call_standings(s, caller, ids))
+    }
+
+    /// The caller's conversations, the most recently active first.
+    pub fn sessions(&mut self, caller: &Caller) -> Result<Vec<SessionSummary>, Error> {
+        self.read(|p, s| p.ash_memory_browse().call_sessions(s, caller))
+    }
+
+    /// The messages of one of the caller's sessions, each with the memories extraction
+    /// took from it.
+    pub fn session_messages(&mut self, caller: &Caller, session: &str) -> Result<Vec<SessionMessage>, Error> {
+        let session = session.to_owned();
+        self.read(|p, s| p.ash_memory_browse().call_messages(s, caller, &session))
     }
 
     // ---- people (`wit/people.wit`) ----

@@ -59,6 +59,7 @@ impl From<Error> for RpcError {
             Error::PersonNotFound(_) => (-32014, "person_not_found"),
             Error::Unauthorized(_) => (-32015, "unauthorized"),
             Error::UnknownTool(_) => (-32016, "unknown_tool"),
+            Error::SessionNotFound(_) => (-32017, "session_not_found"),
             Error::Storage(_) => (-32020, "storage"),
             Error::Index(_) => (-32021, "index"),
             Error::Busy(_) => (-32022, "busy"),

@@ -2,7 +2,7 @@
 //! interface's `error` variant.
 
 use super::ash::memory::types;
-use super::exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
+use super::exports::ash::memory::{browse, conversations, maintenance, memories, people, portability, recall, tools};
 use crate::api;
 use crate::conversation::Role;
 use crate::gc::ArchiveReason;
@@ -211,6 +211,62 @@ pub(super) fn hit(h: api::SearchHit) -> types::SearchHit {
         score: h.score,
         similarity: h.similarity,
         subjects: h.subjects,
+        reasons: h.reasons.into_iter().map(match_reason).collect(),
+    }
+}
+
+fn match_reason(r: api::MatchReason) -> types::MatchReason {
+    match r {
+        api::MatchReason::Meaning => types::MatchReason::Meaning,
+        api::MatchReason::Words => types::MatchReason::Words,
+        api::MatchReason::Person => types::MatchReason::Person,
+        api::MatchReason::Entity => types::MatchReason::Entity,
+    }
+}
+
+pub(super) fn standing(s: api::Standing) -> browse::Standing {
+    browse::Standing {
+        id: s.id,
+        subjects: s.subjects,
+        confidence: s.confidence,
+        confirmed_at: s.confirmed_at,
+        fading: s.fading,
+        session: s.session,
+        message: s.message,
+        extraction_confidence: s.extraction_confidence,
+    }
+}
+
+pub(super) fn session_summary(s: api::SessionSummary) -> browse::SessionSummary {
+    browse::SessionSummary {
+        name: s.name,
+        provider: s.provider,
+        turns: s.turns,
+        extracted_turns: s.extracted_turns,
+        created_at: s.created_at,
+        updated_at: s.updated_at,
+    }
+}
+
+pub(super) fn session_message(m: api::SessionMessage) -> browse::SessionMessage {
+    browse::SessionMessage {
+        id: m.id,
+        turn: m.turn,
+        role: role(m.role),
+        content: m.content,
+        created_at: m.created_at,
+        extracted: m.extracted,
+    }
+}
+
+pub(super) fn browse_error(e: api::Error) -> browse::Error {
+    use api::Error as E;
+    match e {
+        E::InvalidInput(m) => browse::Error::InvalidInput(m),
+        E::NotFound(m) => browse::Error::NotFound(m),
+        E::Storage(m) => browse::Error::Storage(m),
+        E::Index(m) => browse::Error::Index(m),
+        e => browse::Error::InvalidInput(e.to_string()),
     }
 }
 
@@ -340,14 +396,18 @@ pub(super) fn stats(s: api::Stats) -> maintenance::HomeStats {
     }
 }
 
+fn role(r: Role) -> conversations::Role {
+    match r {
+        Role::User => conversations::Role::User,
+        Role::Assistant => conversations::Role::Assistant,
+    }
+}
+
 pub(super) fn past_message(m: api::PastMessage) -> conversations::PastMessage {
     conversations::PastMessage {
         id: m.id,
         session: m.session,
-        role: match m.role {
-            Role::User => conversations::Role::User,
-            Role::Assistant => conversations::Role::Assistant,
-        },
+        role: role(m.role),
         content: m.content,
         created_at: m.created_at,
         score: m.score,

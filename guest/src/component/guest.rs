@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use super::ash::memory::types;
 use super::convert::*;
-use super::exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
+use super::exports::ash::memory::{browse, conversations, maintenance, memories, people, portability, recall, tools};
 use super::wit_ports::WitPorts;
 use crate::api;
 use crate::service::MemoryService;
@@ -240,6 +240,21 @@ impl conversations::Guest for Component {
             notes: p.notes,
             memory_ids: p.memory_ids,
         })
+    }
+}
+
+impl browse::Guest for Component {
+    fn standings(c: types::Caller, ids: Vec<String>) -> Result<Vec<browse::Standing>, browse::Error> {
+        with_service(|s| s.standings(&caller(c), &ids), browse_error).map(|v| v.into_iter().map(standing).collect())
+    }
+
+    fn sessions(c: types::Caller) -> Result<Vec<browse::SessionSummary>, browse::Error> {
+        with_service(|s| s.sessions(&caller(c)), browse_error).map(|v| v.into_iter().map(session_summary).collect())
+    }
+
+    fn messages(c: types::Caller, session: String) -> Result<Vec<browse::SessionMessage>, browse::Error> {
+        with_service(|s| s.session_messages(&caller(c), &session), browse_error)
+            .map(|v| v.into_iter().map(session_message).collect())
     }
 }
 

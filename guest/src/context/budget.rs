@@ -138,6 +138,7 @@ mod tests {
             score: 0.5,
             similarity: Some(0.5),
             subjects: about.iter().map(|s| s.to_string()).collect(),
+            reasons: vec![],
         }
     }
 

@@ -13,7 +13,8 @@
 //!   `superseding` decides what a new memory replaces.
 //! - `reading`: `get`, `list`, `history`, and ids by unique prefix; `confirming`:
 //!   `confirm`, which stops a memory's decay (`crate::decay`).
-//! - `searching`: `search`.
+//! - `searching`: `search`; `browsing`: the memory browser's views (each memory's
+//!   standing, the conversations and what extraction took from each turn).
 //! - `retention`: `delete`, `gc`, `compact` and eviction beyond `max_entries`.
 //! - `people`: the `people` commands and linking an add's subjects to people;
 //!   `forgetting`: `people.forget`; `purging`: its `--purge`, resumed by the next call
@@ -40,6 +41,7 @@ use crate::ports::Ports;
 use crate::record::{format_time, parse_time};
 
 mod adding;
+mod browsing;
 mod confirming;
 mod context;
 mod conversing;

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::marked::Census;
 use super::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MemoryService};
-use crate::api::{Error, Memory, SearchHit, SearchQuery, SearchResults};
+use crate::api::{Error, MatchReason, Memory, SearchHit, SearchQuery, SearchResults};
 use crate::decay;
 use crate::entities;
 use crate::index_time;
@@ -162,8 +162,26 @@ impl<P: Ports> MemoryService<P> {
         let entity_ids = self.entity_matches(caller, &wanted, census.as_ref(), now, &similarity);
 
         let worded: HashSet<String> = text_ids.iter().chain(&graph_ids).chain(&entity_ids).cloned().collect();
+        // The order of `fuse`'s lists, and what a memory in each was found by.
+        let lists = [vector_ids, text_ids, graph_ids, entity_ids];
+        let found_by = [
+            MatchReason::Meaning,
+            MatchReason::Words,
+            MatchReason::Person,
+            MatchReason::Entity,
+        ];
+        // Strongest first: the list where it ranked highest.
+        let reasons = |id: &str| -> Vec<MatchReason> {
+            let mut held: Vec<(usize, MatchReason)> = lists
+                .iter()
+                .zip(found_by)
+                .filter_map(|(ids, reason)| ids.iter().position(|x| x == id).map(|rank| (rank, reason)))
+                .collect();
+            held.sort_by_key(|(rank, _)| *rank);
+            held.into_iter().map(|(_, reason)| reason).collect()
+        };
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower.
-        let mut fused = fuse(&[vector_ids, text_ids, graph_ids, entity_ids]);
+        let mut fused = fuse(&lists);
         for (id, score) in &mut fused {
             if let Some(r) = self.memories.get(id) {
                 *score = decay::weigh(*score, decay::confidence(r, now));
@@ -188,6 +206,7 @@ impl<P: Ports> MemoryService<P> {
                     score,
                     similarity: similarity.get(&id).copied(),
                     subjects: self.names(caller, &record.subject_person_ids),
+                    reasons: reasons(&id),
                 })
             })
             .collect();

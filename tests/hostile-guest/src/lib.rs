@@ -10,7 +10,7 @@ mod component {
     });
 
     use ash::memory::types::{Caller, Memory, Person};
-    use exports::ash::memory::{conversations, maintenance, memories, people, portability, recall, tools};
+    use exports::ash::memory::{browse, conversations, maintenance, memories, people, portability, recall, tools};
 
     struct Hostile;
 
@@ -114,6 +114,18 @@ mod component {
         }
         fn forget(_c: Caller, r: String, _purge: bool) -> Result<people::Forgotten, people::Error> {
             Err(people::Error::NotFound(r))
+        }
+    }
+
+    impl browse::Guest for Hostile {
+        fn standings(_c: Caller, _ids: Vec<String>) -> Result<Vec<browse::Standing>, browse::Error> {
+            Ok(Vec::new())
+        }
+        fn sessions(_c: Caller) -> Result<Vec<browse::SessionSummary>, browse::Error> {
+            Ok(Vec::new())
+        }
+        fn messages(_c: Caller, session: String) -> Result<Vec<browse::SessionMessage>, browse::Error> {
+            Err(browse::Error::NotFound(session))
         }
     }
 

@@ -10,6 +10,7 @@ use crate::service::MemoryService;
 use crate::tests::fake::FakePorts;
 
 mod adding;
+mod browsing;
 mod decaying;
 mod forgetting;
 mod from_index;

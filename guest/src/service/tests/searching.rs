@@ -153,3 +153,37 @@ fn a_recall_another_instance_recorded_meanwhile_is_not_written_twice() {
         .unwrap();
     assert_eq!(s.flush_deferred().unwrap(), 0);
 }
+
+#[test]
+fn each_hit_says_which_lists_found_it() {
+    let mut s = service();
+    let alice = alice_alone();
+    s.add(
+        &alice,
+        NewMemory {
+            subjects: vec!["Sarah".into()],
+            ..NewMemory::text("Dinner on Friday at the harbour")
+        },
+    )
+    .unwrap();
+    s.add(&alice, NewMemory::text("The harbour ferry leaves at noon")).unwrap();
+    let query = |text: &str| SearchQuery {
+        text: text.into(),
+        limit: None,
+        about: None,
+    };
+    let hits = s.search(&alice, &query("dinner with Sarah")).unwrap().hits;
+    let dinner = hits.iter().find(|h| h.memory.content.starts_with("Dinner")).expect("found");
+    assert!(dinner.reasons.contains(&MatchReason::Person), "{:?}", dinner.reasons);
+    assert!(dinner.reasons.contains(&MatchReason::Words), "{:?}", dinner.reasons);
+    let ferry = s.search(&alice, &query("ferry")).unwrap().hits;
+    assert_eq!(ferry[0].memory.content, "The harbour ferry leaves at noon");
+    assert!(ferry[0].reasons.contains(&MatchReason::Words));
+    assert!(!ferry[0].reasons.contains(&MatchReason::Person), "it is about no one");
+    // Every hit was found some way, and no way twice.
+    for h in hits.iter().chain(&ferry) {
+        let mut seen = h.reasons.clone();
+        seen.dedup();
+        assert!(!h.reasons.is_empty() && seen.len() == h.reasons.len(), "{:?}", h.reasons);
+    }
+}
