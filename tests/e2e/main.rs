@@ -6,6 +6,7 @@
 mod support;
 
 mod async_host;
+mod browser;
 mod cli;
 mod conformance;
 mod context;

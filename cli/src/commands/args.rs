@@ -228,6 +228,20 @@ pub(super) enum Command {
         #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_READERS,
               value_parser = clap::value_parser!(u8).range(0..=crate::server::MAX_READERS))]
         readers: u8,
+        /// Also serve the memory browser on this loopback address (log in with
+        /// http://ADDR/?token=<token>; each token sees its own caller)
+        #[arg(long, value_name = "ADDR")]
+        ui: Option<std::net::SocketAddr>,
+    },
+    /// See and correct what is remembered, in a browser: serves the memory browser on
+    /// loopback and prints a login link that works once
+    Ui {
+        /// The loopback address to serve on [default: a free port of 127.0.0.1]
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+        listen: std::net::SocketAddr,
+        /// Print the link without opening a browser
+        #[arg(long)]
+        no_open: bool,
     },
     /// Serve MCP on stdin and stdout, for the user and chat given, as agent apps launch it
     Mcp,

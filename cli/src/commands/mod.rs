@@ -40,7 +40,7 @@ fn init_logging(default: &str) {
 
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    init_logging(if matches!(cli.command, Command::Serve { .. }) {
+    init_logging(if matches!(cli.command, Command::Serve { .. } | Command::Ui { .. }) {
         "info"
     } else {
         "warn"
@@ -115,6 +115,7 @@ pub fn run() -> Result<()> {
             listen,
             mcp,
             readers,
+            ui,
         } => {
             let options = crate::server::ServeOptions {
                 home,
@@ -122,11 +123,21 @@ pub fn run() -> Result<()> {
                 sandbox_socket,
                 listen,
                 mcp,
+                ui,
                 readers: readers.into(),
             };
             return crate::server::serve(options, builder);
         }
         Command::Mcp => return crate::server::mcp::serve_stdio(builder, caller),
+        Command::Ui { listen, no_open } => {
+            let options = crate::server::ui::UiOptions {
+                listen,
+                open: !no_open,
+                user: cli.user.clone(),
+                chat: cli.chat.clone(),
+            };
+            return crate::server::ui::run(&home, options, builder);
+        }
         _ => {}
     }
     let mut store = builder.open()?;
@@ -274,6 +285,7 @@ pub fn run() -> Result<()> {
         | Command::Component { .. }
         | Command::Conformance { .. }
         | Command::Serve { .. }
+        | Command::Ui { .. }
         | Command::Mcp
         | Command::Token(_) => {
             unreachable!("handled above")

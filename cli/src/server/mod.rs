@@ -10,6 +10,7 @@
 //!   the methods; `peers`: each sandbox process's share of token-less connections.
 //! - `tokens`: caller tokens, which pin a connection to one user.
 //! - `mcp`: the Model Context Protocol, on stdio (`ash-memory mcp`) or streamable HTTP.
+//! - `ui`: the memory browser, for the owner (`ash-memory ui`) or token holders (`--ui`).
 //!
 //! The store re-reads what changed on disk before every call, so a CLI `add` made while
 //! the server runs is seen by the server's next answer; the home's lock serializes the two.
@@ -26,6 +27,7 @@ mod readers;
 pub mod rpc;
 pub mod session;
 pub mod tokens;
+pub mod ui;
 mod worker;
 
 use std::net::SocketAddr;
@@ -70,6 +72,8 @@ pub struct ServeOptions {
     pub listen: Option<SocketAddr>,
     /// Loopback TCP for MCP's streamable HTTP transport (tokens required).
     pub mcp: Option<SocketAddr>,
+    /// Loopback TCP for the memory browser (tokens log in).
+    pub ui: Option<SocketAddr>,
     /// Stores that answer reads side by side; 0 runs reads in turn with the writes.
     pub readers: usize,
 }
@@ -87,7 +91,11 @@ pub fn default_socket(home: &std::path::Path) -> PathBuf {
 
 /// Runs the server until SIGINT or SIGTERM.
 pub fn serve(options: ServeOptions, builder: MemoryStoreBuilder) -> Result<()> {
-    for (flag, addr) in [("--listen", options.listen), ("--mcp", options.mcp)] {
+    for (flag, addr) in [
+        ("--listen", options.listen),
+        ("--mcp", options.mcp),
+        ("--ui", options.ui),
+    ] {
         if let Some(addr) = addr
             && !addr.ip().is_loopback()
         {
@@ -146,6 +154,14 @@ async fn run(options: &ServeOptions, shared: Arc<Shared>, mut signals: Signals) 
         }
         None => None,
     };
+    let ui = match options.ui {
+        Some(addr) => Some(
+            TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("listening on {addr}"))?,
+        ),
+        None => None,
+    };
 
     let (stop, stopped) = watch::channel(false);
     let mut tasks = JoinSet::new();
@@ -172,6 +188,12 @@ async fn run(options: &ServeOptions, shared: Arc<Shared>, mut signals: Signals) 
     if let Some((listener, tools)) = mcp {
         tracing::info!("MCP on http://{}/mcp (tokens required)", listener.local_addr()?);
         tasks.spawn(mcp::serve_http(listener, tools, shared.clone(), stopped.clone()));
+    }
+    if let Some(listener) = ui {
+        let addr = listener.local_addr()?;
+        tracing::info!("the memory browser on http://{addr}/?token=<token> (tokens log in)");
+        let ui = Arc::new(ui::Ui::new(shared.clone(), addr, None));
+        tasks.spawn(ui::serve(listener, ui, stopped.clone()));
     }
     drop(shared);
 
