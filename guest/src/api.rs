@@ -271,6 +271,7 @@ pub struct Standing {
     pub fading: bool,
     pub session: Option<String>,
     pub message: Option<String>,
+    pub turn: Option<u32>,
     pub extraction_confidence: Option<f32>,
 }
 

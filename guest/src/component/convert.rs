@@ -233,6 +233,7 @@ pub(super) fn standing(s: api::Standing) -> browse::Standing {
         fading: s.fading,
         session: s.session,
         message: s.message,
+        turn: s.turn,
         extraction_confidence: s.extraction_confidence,
     }
 }

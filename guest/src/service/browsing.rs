@@ -48,6 +48,15 @@ impl<P: Ports> MemoryService<P> {
             if !caller.can_see(r) {
                 continue;
             }
+            let visible_message = r
+                .source_message_id
+                .as_deref()
+                .filter(|_| {
+                    r.source_session_id
+                        .as_deref()
+                        .is_some_and(|s| self.session_visible(caller, s))
+                })
+                .and_then(|m| self.messages.get(m));
             out.push(Standing {
                 id: r.id.clone(),
                 subjects: self.names(caller, &r.subject_person_ids),
@@ -61,11 +70,8 @@ impl<P: Ports> MemoryService<P> {
                     .as_deref()
                     .filter(|s| self.session_visible(caller, s))
                     .and_then(|s| sessions.get(s).map(|n| (*n).to_owned())),
-                message: r.source_message_id.clone().filter(|_| {
-                    r.source_session_id
-                        .as_deref()
-                        .is_some_and(|s| self.session_visible(caller, s))
-                }),
+                message: visible_message.map(|m| m.id.clone()),
+                turn: visible_message.map(|m| u32::try_from(m.turn).unwrap_or(u32::MAX)),
                 extraction_confidence: r.extraction_confidence.map(|c| c as f32),
             });
         }

@@ -233,6 +233,35 @@ fn people_conversations_and_stats_agree_with_the_cli() {
                 .all(|p| p["name"] != "Sally")
         );
 
+        // Forget Tom, one hop away, through the confirmation.
+        b.click("main h2 + ul li a[href^='/person/']").await;
+        assert_eq!(b.text("h1").await, "Tom");
+        b.press("main", "Forget").await;
+        assert!(b.path().await.ends_with("/forget"));
+        assert!(
+            cli.json(&["people", "show", "Tom"])["name"] == "Tom",
+            "asking forgets no one"
+        );
+        b.press("main", "Forget").await;
+        assert_eq!(b.path().await, "/people");
+        assert!(
+            b.text(".flash").await.starts_with("Forgot Tom"),
+            "{}",
+            b.text(".flash").await
+        );
+        assert!(
+            cli.json(&["people", "list"])
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|p| p["name"] != "Tom")
+        );
+        assert!(
+            contents(&cli.json(&["list"])).contains(&"Dinner with Sarah and Tom on Friday".to_owned()),
+            "still about Sarah"
+        );
+        assert_eq!(b.texts("table tbody td:first-child a").await, ["Sarah"]);
+
         // Conversations: the session, its messages, and the fact taken from the turn.
         b.click("nav a[href='/conversations']").await;
         assert_eq!(b.texts("table tbody td:first-child a").await, ["trip"]);
@@ -242,7 +271,11 @@ fn people_conversations_and_stats_agree_with_the_cli() {
         assert_eq!(b.texts("ol.messages li:first-child ul.facts a").await, extracted);
         b.picture("conversation").await;
         b.click("ol.messages ul.facts a").await;
-        assert!(b.text("main dl").await.contains("extracted from trip"));
+        assert!(
+            b.text("main dl").await.contains("extracted from trip, turn 1"),
+            "{}",
+            b.text("main dl").await
+        );
 
         // Stats and doctor, as the CLI counts them.
         b.click("nav a[href='/stats']").await;

@@ -492,8 +492,9 @@ fn origin(memory: &Memory, standing: Option<&Standing>) -> String {
                 .extraction_confidence
                 .map(|c| format!(" (sure {:.0}%)", c * 100.0))
                 .unwrap_or_default();
+            let turn = s.turn.map(|t| format!(", turn {t}")).unwrap_or_default();
             format!(
-                r#"extracted from <a href="/conversation?name={}{anchor}">{}</a>{sure}"#,
+                r#"extracted from <a href="/conversation?name={}{anchor}">{}{turn}</a>{sure}"#,
                 url_part(name),
                 esc(name)
             )

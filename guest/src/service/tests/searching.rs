@@ -166,14 +166,18 @@ fn each_hit_says_which_lists_found_it() {
         },
     )
     .unwrap();
-    s.add(&alice, NewMemory::text("The harbour ferry leaves at noon")).unwrap();
+    s.add(&alice, NewMemory::text("The harbour ferry leaves at noon"))
+        .unwrap();
     let query = |text: &str| SearchQuery {
         text: text.into(),
         limit: None,
         about: None,
     };
     let hits = s.search(&alice, &query("dinner with Sarah")).unwrap().hits;
-    let dinner = hits.iter().find(|h| h.memory.content.starts_with("Dinner")).expect("found");
+    let dinner = hits
+        .iter()
+        .find(|h| h.memory.content.starts_with("Dinner"))
+        .expect("found");
     assert!(dinner.reasons.contains(&MatchReason::Person), "{:?}", dinner.reasons);
     assert!(dinner.reasons.contains(&MatchReason::Words), "{:?}", dinner.reasons);
     let ferry = s.search(&alice, &query("ferry")).unwrap().hits;
@@ -184,6 +188,10 @@ fn each_hit_says_which_lists_found_it() {
     for h in hits.iter().chain(&ferry) {
         let mut seen = h.reasons.clone();
         seen.dedup();
-        assert!(!h.reasons.is_empty() && seen.len() == h.reasons.len(), "{:?}", h.reasons);
+        assert!(
+            !h.reasons.is_empty() && seen.len() == h.reasons.len(),
+            "{:?}",
+            h.reasons
+        );
     }
 }

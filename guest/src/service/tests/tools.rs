@@ -108,7 +108,11 @@ fn a_correction_with_the_same_words_changes_the_type_or_lifetime_and_nothing_els
         ..Default::default()
     };
     let restated = s.correct(&alice(), &id, same.clone()).unwrap();
-    assert_eq!(restated.restated, std::slice::from_ref(&id), "the same words alone change nothing");
+    assert_eq!(
+        restated.restated,
+        std::slice::from_ref(&id),
+        "the same words alone change nothing"
+    );
     let typed = s
         .correct(
             &alice(),
