@@ -35,7 +35,8 @@ export type ArchiveReason = EnumCase<Wit.ArchiveReason>;
 /** A stored memory, with the JSONL field names (as `ash-memory serve` answers). */
 export type MemoryRecord = Wire<Wit.Memory>;
 
-/** A search hit: the memory plus its fused score, cosine similarity and subjects' names. */
+/** A search hit: the memory plus its fused score, cosine similarity, subjects' names and how it
+ * was found ("meaning", "words", "person", "entity"). */
 export type SearchHit = MemoryRecord & Wire<Omit<Wit.SearchHit, "memory">>;
 
 export interface SearchResults { hits: SearchHit[]; notices: Recall.SearchResults["notices"] }

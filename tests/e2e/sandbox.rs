@@ -37,7 +37,8 @@ fn the_component_imports_only_ash_memory_interfaces() {
             "people",
             "tools",
             "maintenance",
-            "portability"
+            "portability",
+            "browse"
         ]
         .map(|i| format!("ash:memory/{i}@0.2.0"))
     );

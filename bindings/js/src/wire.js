@@ -33,9 +33,12 @@ export function memories(ms) {
   return ms.map(memory);
 }
 
-/** A search hit: the memory's fields plus `score`, `similarity` and `subjects` (names). */
+/** A search hit: the memory's fields plus `score`, `similarity`, `subjects` (names) and
+ * `reasons` (how it was found: "meaning", "words", "person", "entity"). */
 export function hit(h) {
-  return { ...memory(h.memory), score: h.score, similarity: orNull(h.similarity), subjects: h.subjects };
+  return {
+    ...memory(h.memory), score: h.score, similarity: orNull(h.similarity), subjects: h.subjects, reasons: h.reasons,
+  };
 }
 
 /** Search results: `hits` and `notices`. */

@@ -75,7 +75,8 @@ test("results carry exactly the fields of their public types", async () => {
   assert.deepEqual(sorted(added.memories[0]), [...MEMORY_FIELDS].sort());
   assert.equal(added.memories[0].archive_reason, null, "an absent option is null");
   const hit = (await mem.search(alice, { query: "jazz" })).hits[0];
-  assert.deepEqual(sorted(hit), [...MEMORY_FIELDS, "score", "similarity", "subjects"].sort());
+  assert.deepEqual(sorted(hit), [...MEMORY_FIELDS, "score", "similarity", "subjects", "reasons"].sort());
+  assert.ok(hit.reasons.length > 0 && hit.reasons.every((r) => ["meaning", "words", "person", "entity"].includes(r)));
   const block = await mem.context(alice, "What does Sarah like?");
   assert.deepEqual(sorted(block), ["dropped", "estimated_tokens", "markdown", "memories", "past_messages", "people", "profile"]);
   mem.close();

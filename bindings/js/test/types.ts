@@ -15,7 +15,9 @@ const memoryKeys: Record<keyof MemoryRecord, true> = {
   superseded_at: true, superseded_by_id: true, embedded: true, archived_at: true, archive_reason: true,
 };
 const addedKeys: Record<keyof Added, true> = { memories: true, superseded: true, evicted: true, restated: true };
-const hitKeys: Record<keyof SearchHit, true> = { ...memoryKeys, score: true, similarity: true, subjects: true };
+const hitKeys: Record<keyof SearchHit, true> = {
+  ...memoryKeys, score: true, similarity: true, subjects: true, reasons: true,
+};
 const personKeys: Record<keyof Person, true> = {
   id: true, name: true, relation: true, aliases: true, created_at: true, updated_at: true, relationships: true,
 };

@@ -35,7 +35,8 @@ def test_add_search_list_and_shapes(m: Memory):
     results = m.search("What should I avoid eating?", user="alice", limit=3)
     assert [h.memory.id for h in results] == [added.memory.id]
     hit = results.to_dict()["hits"][0]
-    assert {"score", "similarity", "subjects", "content"} <= set(hit)
+    assert {"score", "similarity", "subjects", "reasons", "content"} <= set(hit)
+    assert hit["reasons"] and set(hit["reasons"]) <= {"meaning", "words", "person", "entity"}
     assert [x.content for x in m.list(user="alice")] == ["I'm allergic to peanuts"]
     assert m.get(added.memory.id[:12], user="alice").content == "I'm allergic to peanuts"
 

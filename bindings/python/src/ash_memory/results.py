@@ -65,24 +65,28 @@ class MemoryItem:
 @dataclass(frozen=True)
 class SearchHit:
     """One search result: the memory, its fused score, its cosine similarity (when the
-    vector search found it) and the names of the people it is about."""
+    vector search found it), the names of the people it is about, and how it was found
+    ("meaning", "words", "person", "entity", strongest first)."""
 
     memory: MemoryItem
     score: float
     similarity: float | None
     subjects: list[str]
+    reasons: list[str]
 
     @classmethod
     def from_wit(cls, r: Any) -> "SearchHit":
         sim = field(r, "similarity")
-        return cls(MemoryItem.from_wit(field(r, "memory")), field(r, "score"), sim, list(field(r, "subjects")))
+        reasons = [_enum(x) or "" for x in field(r, "reasons")]
+        return cls(MemoryItem.from_wit(field(r, "memory")), field(r, "score"), sim, list(field(r, "subjects")), reasons)
 
     def to_dict(self) -> dict[str, Any]:
-        """The memory's fields plus `score`, `similarity` and `subjects`."""
+        """The memory's fields plus `score`, `similarity`, `subjects` and `reasons`."""
         d = self.memory.to_dict()
         d["score"] = float(self.score)
         d["similarity"] = None if self.similarity is None else float(self.similarity)
         d["subjects"] = list(self.subjects)
+        d["reasons"] = list(self.reasons)
         return d
 
 
