@@ -33,6 +33,7 @@ impl<P: Ports> MemoryService<P> {
         let now = index_time::whole_micros(self.now()?);
         let (mut memories, past_messages) = if message.trim().is_empty() {
             self.load_as_needed()?;
+            self.begin_walk()?;
             (Vec::new(), Vec::new())
         } else {
             let query = SearchQuery {
@@ -131,9 +132,8 @@ impl<P: Ports> MemoryService<P> {
     /// observed, equal moments by id (the order of the index's `newest`).
     fn latest_reflection(&self, caller: &Caller, now: DateTime<Utc>) -> Option<Memory> {
         let user = caller.user_id.as_ref()?;
-        // `cached`: a partial cache holds what `hold_newest_for_context` fetched.
-        self.memories
-            .cached()
+        // A partial cache holds, and a walk names, what `hold_newest_for_context` fetched.
+        self.walked()
             .filter(|r| r.memory_type == MemoryType::Reflection && r.owner_user_id.as_ref() == Some(user))
             .filter(|r| r.chat_id.is_none() && lifecycle::is_live(r, now))
             .min_by(|a, b| {
@@ -151,7 +151,7 @@ impl<P: Ports> MemoryService<P> {
         let time = |t: &str| parse_time(t).unwrap_or(DateTime::UNIX_EPOCH);
         // One pass over the memories: the newest memory about each person.
         let mut latest: HashMap<&str, i64> = HashMap::new();
-        for m in self.memories.cached() {
+        for m in self.walked() {
             if m.subject_person_ids.is_empty() || !caller.can_see(m) || !lifecycle::is_live(m, now) {
                 continue;
             }

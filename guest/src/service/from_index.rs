@@ -60,7 +60,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// The file's state, when the index reflects exactly it with every record and vector
     /// in. Costs a few index reads and one read of the file's tail, which is empty.
-    fn index_stands_for_file(&self) -> Result<Option<FileState>, Error> {
+    pub(super) fn index_stands_for_file(&self) -> Result<Option<FileState>, Error> {
         let Ok(Some(info)) = self.ports.index_info() else {
             return Ok(None);
         };

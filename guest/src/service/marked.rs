@@ -35,9 +35,9 @@ impl Census {
 
 impl<P: Ports> MemoryService<P> {
     /// Brings into the partial cache every live memory within `scope` about the people in
-    /// `about` and every one holding a telling entity of `wanted`, and counts what tells
-    /// them apart. None, with the whole collection read instead, when the index gives a
-    /// record that does not read.
+    /// `about` and every one holding a telling entity of `wanted` (with a whole cache and a
+    /// walk, names them for the walk), and counts what tells them apart. None, with the
+    /// whole collection read instead, when the index gives a record that does not read.
     pub(super) fn hold_marked(
         &mut self,
         scope: &ScopeFilter,
@@ -80,6 +80,15 @@ impl<P: Ports> MemoryService<P> {
             self.ports.index_holding(&keys, scope, now)?
         };
         let n = held.len();
+        // A whole cache holds them already: the search looks at these alone.
+        if self.walk.is_some() {
+            self.walk_through(held.into_iter().map(|h| h.id));
+            self.ports.log(
+                Level::Debug,
+                &format!("search: {n} cached memories named by {} marks in the index", keys.len()),
+            );
+            return Ok(census);
+        }
         if !self.hold_held(held) {
             self.load()?;
             return Ok(None);

@@ -13,7 +13,8 @@
 //!   `superseding` decides what a new memory replaces.
 //! - `reading`: `get`, `list`, `history`, and ids by unique prefix; `confirming`:
 //!   `confirm`, which stops a memory's decay (`crate::decay`).
-//! - `searching`: `search`; `browsing`: the memory browser's views (each memory's
+//! - `searching`: `search`; `walking`: which cached memories a search, context or
+//!   profile looks through; `browsing`: the memory browser's views (each memory's
 //!   standing, the conversations and what extraction took from each turn).
 //! - `retention`: `delete`, `gc`, `compact` and eviction beyond `max_entries`.
 //! - `people`: the `people` commands and linking an add's subjects to people;
@@ -55,6 +56,7 @@ mod from_index;
 mod importing;
 mod marked;
 mod newest;
+mod walking;
 
 pub use importing::MAX_IMPORT_ITEMS;
 pub use reflecting::Reflection;
@@ -118,6 +120,10 @@ pub struct MemoryService<P: Ports> {
     /// When memories were recalled in calls that could not write it (begun as reads), by
     /// id, until `flush_deferred` writes it.
     pub(crate) deferred_access: std::collections::BTreeMap<String, String>,
+    /// With the whole collection cached and the index in step with it: the memories a
+    /// search, context or profile looks through, named by the index's marks as a partial
+    /// cache would fetch them (`walking`); none when they walk every cached memory.
+    pub(crate) walk: Option<std::collections::HashSet<String>>,
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -135,6 +141,7 @@ impl<P: Ports> MemoryService<P> {
             archived: Default::default(),
             entity_memo: Default::default(),
             deferred_access: Default::default(),
+            walk: None,
         }
     }
 

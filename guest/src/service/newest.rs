@@ -27,10 +27,10 @@ const FIRST_PROFILE_ASK: u32 = 2 * MAX_NOTES as u32;
 
 impl<P: Ports> MemoryService<P> {
     /// Brings into a partial cache the caller's newest live personal reflection and the
-    /// newest live memory about each of their people. Does nothing when the whole
-    /// collection is cached.
+    /// newest live memory about each of their people (with a whole cache and a walk, names
+    /// them for the walk). Does nothing when the whole collection is walked.
     pub(super) fn hold_newest_for_context(&mut self, caller: &Caller, now: DateTime<Utc>) -> Result<(), Error> {
-        if !self.memories.is_partial() {
+        if !self.memories.is_partial() && self.walk.is_none() {
             return Ok(());
         }
         let keys: Vec<String> = std::iter::once(marks::REFLECTION.to_owned())
@@ -43,9 +43,10 @@ impl<P: Ports> MemoryService<P> {
 
     /// Brings into a partial cache every memory the profile of the caller's user picks
     /// from at `now`: each type's newest, more of them until the notes are made (or the
-    /// type has no more). Does nothing when the whole collection is cached.
+    /// type has no more); with a whole cache and a walk, names them for the walk. Does
+    /// nothing when the whole collection is walked.
     pub(crate) fn hold_profile(&mut self, caller: &Caller, now: DateTime<Utc>) -> Result<(), Error> {
-        if !self.memories.is_partial() || caller.user_id.is_none() {
+        if (!self.memories.is_partial() && self.walk.is_none()) || caller.user_id.is_none() {
             return Ok(());
         }
         let keys: Vec<String> = ORDER.iter().map(|t| marks::profile(*t)).collect();
@@ -64,13 +65,20 @@ impl<P: Ports> MemoryService<P> {
                 return Ok(());
             }
             if self.profile_is_whole(caller, now, &cuts) {
+                let how = if self.walk.is_some() {
+                    "walked the memories the index's marks name"
+                } else {
+                    "read from the index"
+                };
                 self.ports.log(
                     Level::Debug,
-                    &format!("profile: read from the index, {limit} memories of each type at most"),
+                    &format!("profile: {how}, {limit} memories of each type at most"),
                 );
                 return Ok(());
             }
             if limit >= MOST_ASKED {
+                // Every cached memory, walked.
+                self.walk = None;
                 self.load()?;
                 return Ok(());
             }
@@ -132,6 +140,10 @@ impl<P: Ports> MemoryService<P> {
     /// Holds these records in the partial cache; when one does not read, reads the whole
     /// collection instead and says false.
     fn hold_or_load(&mut self, held: Vec<Held>) -> Result<bool, Error> {
+        if self.walk.is_some() {
+            // A whole cache holds them already: name them for the walk.
+            return Ok(self.walk_through(held.into_iter().map(|h| h.id)));
+        }
         if self.hold_held(held) {
             Ok(true)
         } else {

@@ -21,6 +21,7 @@ impl<P: Ports> MemoryService<P> {
         }
         let now = index_time::whole_micros(self.now()?);
         self.load_as_needed()?;
+        self.begin_walk()?;
         self.hold_profile(caller, now)?;
         Ok(self.profile_of(caller, now))
     }
@@ -40,10 +41,9 @@ impl<P: Ports> MemoryService<P> {
         let Some(user) = caller.user_id.as_deref() else {
             return Vec::new();
         };
-        // `cached`: a partial cache holds what `hold_profile` fetched.
+        // A partial cache holds, and a walk names, what `hold_profile` fetched.
         ordered(
-            self.memories
-                .cached()
+            self.walked()
                 .filter(|r| r.owner_user_id.as_deref() == Some(user) && is_candidate(r) && lifecycle::is_live(r, now)),
         )
     }

@@ -92,9 +92,11 @@ impl<P: Ports> MemoryService<P> {
 
         // The person graph and the entity list need every live memory about those people
         // or holding those entities: fetched by their marks when the index stands in for
-        // the file, else walked in the whole collection.
+        // the file, named by them when the whole collection is cached and the index is in
+        // step with it (`walking`), else walked in the whole collection.
         let wanted = self.wanted_entities(caller, text);
-        let census = if self.memories.is_partial() {
+        self.begin_walk()?;
+        let census = if self.memories.is_partial() || self.walk.is_some() {
             self.hold_marked(&scope, &about, &wanted, now)?
         } else {
             None
@@ -226,11 +228,10 @@ impl<P: Ports> MemoryService<P> {
         if about.is_empty() {
             return Vec::new();
         }
-        // Every memory about them is cached: the whole collection, or those `hold_marked`
-        // fetched.
+        // Every memory about them is walked: the whole collection, or those `hold_marked`
+        // fetched or named.
         let mut graph: Vec<(f32, DateTime<Utc>, String)> = self
-            .memories
-            .cached()
+            .walked()
             .filter(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
             .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
             .map(|r| {
@@ -277,7 +278,8 @@ impl<P: Ports> MemoryService<P> {
     /// drowns the other lists (figures: docs/judgment.md).
     ///
     /// `census` counts the caller's live memories and the holders of each wanted entity
-    /// when the cache is partial (see `hold_marked`); a whole cache is counted here.
+    /// when the cache is partial or walked by marks (see `hold_marked`); a whole walk is
+    /// counted here.
     pub(super) fn entity_matches(
         &self,
         caller: &Caller,
@@ -292,11 +294,10 @@ impl<P: Ports> MemoryService<P> {
         let mut memo = self.entity_memo.borrow_mut();
         let mut visible = 0;
         let mut holding: Vec<(&MemoryRecord, Vec<usize>)> = Vec::new();
-        // Every memory holding a telling entity is cached: the whole collection, or those
-        // `hold_marked` fetched.
+        // Every memory holding a telling entity is walked: the whole collection, or those
+        // `hold_marked` fetched or named (`census` then counts the rest).
         for r in self
-            .memories
-            .cached()
+            .walked()
             .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         {
             visible += 1;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{alice, alice_alone, search, service};
+use super::{alice, alice_alone, bob_alone, search, service};
 use crate::api::*;
 use crate::ports::{Collection, Ports as _};
 use crate::scope::Caller;
@@ -194,4 +194,77 @@ fn each_hit_says_which_lists_found_it() {
             h.reasons
         );
     }
+}
+
+#[test]
+fn a_whole_cache_finds_the_people_and_entity_lists_by_the_index_marks_as_its_walk_does() {
+    let mut s = service();
+    let me = alice_alone();
+    for place in [
+        "the harbour",
+        "the museum",
+        "a bakery",
+        "the library",
+        "a concert",
+        "the zoo",
+    ] {
+        s.add(&me, NewMemory::text(&format!("Went to {place} with Caroline")))
+            .unwrap();
+    }
+    s.add(
+        &me,
+        NewMemory {
+            subjects: vec!["Marco".into()],
+            ..NewMemory::text("Lunch with Marco next Tuesday at Casa Nova")
+        },
+    )
+    .unwrap();
+    s.add(&bob_alone(), NewMemory::text("Went to Casa Nova with Marco"))
+        .unwrap();
+    assert!(!s.memories.is_partial(), "the adds read the whole collection");
+    let marked = |s: &MemoryService<FakePorts>| {
+        s.ports()
+            .logs
+            .borrow()
+            .iter()
+            .filter(|(_, m)| m.contains("cached memories named by"))
+            .count()
+    };
+    let asked = |s: &mut MemoryService<FakePorts>, q: &str| {
+        s.search(
+            &me,
+            &SearchQuery {
+                text: q.into(),
+                limit: None,
+                about: None,
+            },
+        )
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| (h.memory.content, h.reasons))
+        .collect::<Vec<_>>()
+    };
+    let queries = [
+        "Did I go anywhere with Caroline?",
+        "When is lunch with Marco at Casa Nova?",
+    ];
+    let by_marks: Vec<_> = queries.iter().map(|q| asked(&mut s, q)).collect();
+    assert_eq!(
+        marked(&s),
+        queries.len(),
+        "each search read the marks, not every memory"
+    );
+    assert_eq!(by_marks[1][0].0, "Lunch with Marco next Tuesday at Casa Nova");
+    assert!(by_marks[1][0].1.contains(&MatchReason::Person) && by_marks[1][0].1.contains(&MatchReason::Entity));
+
+    // A new instance answers from the index alone (a partial cache, `hold_marked`), as
+    // `from_index` shows a walk of the whole file does: the same answers.
+    let mut fresh = super::from_index::reopen(s);
+    let from_index: Vec<_> = queries.iter().map(|q| asked(&mut fresh, q)).collect();
+    assert!(fresh.memories.is_partial());
+    assert_eq!(from_index, by_marks);
+    let caroline: Vec<&str> = by_marks[0].iter().map(|h| h.0.as_str()).collect();
+    assert_eq!(caroline.len(), 6, "{caroline:?}");
+    assert!(caroline.iter().all(|c| c.ends_with("with Caroline")));
 }
