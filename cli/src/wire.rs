@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use ash_memory::{
     Added, ContextBlock, Extraction, Forgotten, GcReport, Memory, PastMessage, Person, Profile, Role, SearchHit,
-    SearchResults, Stats, StoredTurn,
+    SearchResults, SessionMessage, SessionSummary, Standing, Stats, StoredTurn,
 };
 
 /// A memory, with the JSONL field names (the embedding left out).
@@ -177,14 +177,18 @@ pub fn past_message(m: &PastMessage) -> Value {
     json!({
         "id": m.id,
         "session": m.session,
-        "role": match m.role {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        },
+        "role": role(m.role),
         "content": m.content,
         "created_at": m.created_at,
         "score": m.score,
     })
+}
+
+fn role(r: Role) -> &'static str {
+    match r {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    }
 }
 
 /// What `turn` stored.
@@ -201,6 +205,57 @@ pub fn extraction(e: &Extraction) -> Value {
         "stored": memories(&e.stored),
         "skipped": e.skipped,
     })
+}
+
+/// How each memory stands (`wit/browse.wit`).
+pub fn standings(list: &[Standing]) -> Value {
+    list.iter()
+        .map(|s| {
+            json!({
+                "id": s.id,
+                "subjects": s.subjects,
+                "confidence": s.confidence,
+                "confirmed_at": s.confirmed_at,
+                "fading": s.fading,
+                "session": s.session,
+                "message_id": s.message,
+                "turn": s.turn,
+                "extraction_confidence": s.extraction_confidence,
+            })
+        })
+        .collect()
+}
+
+/// The caller's sessions.
+pub fn sessions(list: &[SessionSummary]) -> Value {
+    list.iter()
+        .map(|s| {
+            json!({
+                "name": s.name,
+                "provider": s.provider,
+                "turns": s.turns,
+                "extracted_turns": s.extracted_turns,
+                "created_at": s.created_at,
+                "updated_at": s.updated_at,
+            })
+        })
+        .collect()
+}
+
+/// A session's messages, each with the memories extraction took from it.
+pub fn session_messages(list: &[SessionMessage]) -> Value {
+    list.iter()
+        .map(|m| {
+            json!({
+                "id": m.id,
+                "turn": m.turn,
+                "role": role(m.role),
+                "content": m.content,
+                "created_at": m.created_at,
+                "extracted": m.extracted,
+            })
+        })
+        .collect()
 }
 
 /// The user profile.

@@ -65,6 +65,9 @@ fn only_reads(method: &str, params: &Map<String, Value>) -> bool {
         | "conversations.profile"
         | "people.list"
         | "people.show"
+        | "memory.standings"
+        | "conversations.sessions"
+        | "conversations.messages"
         | "tools.schemas" => true,
         "tools.call" => params
             .get("name")
@@ -201,6 +204,20 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
             };
             Box::new(move |s| Ok(json!({ "result": s.tool_call(&caller, &p.name, &arguments)? })))
         }
+        "memory.standings" => {
+            let p: IdsParams = parse(params)?;
+            Box::new(move |s| Ok(json!({ "standings": wire::standings(&s.standings(&caller, &p.memory_ids)?) })))
+        }
+        "conversations.sessions" => {
+            let _: NoParams = parse(params)?;
+            Box::new(move |s| Ok(json!({ "sessions": wire::sessions(&s.sessions(&caller)?) })))
+        }
+        "conversations.messages" => {
+            let p: SessionParams = parse(params)?;
+            Box::new(move |s| {
+                Ok(json!({ "messages": wire::session_messages(&s.session_messages(&caller, &p.session)?) }))
+            })
+        }
         "maintenance.gc" => {
             let p: GcParams = parse(params)?;
             Box::new(move |s| Ok(wire::gc(&s.gc(p.dry_run)?)))
@@ -289,6 +306,18 @@ struct TurnParams {
     user_message: String,
     assistant_message: Option<String>,
     provider: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IdsParams {
+    memory_ids: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SessionParams {
+    session: String,
 }
 
 #[derive(Deserialize)]

@@ -202,3 +202,61 @@ fn a_batch_is_capped() {
     rpc.send_raw(br#"{"jsonrpc":"2.0","method":"health"}"#);
     assert_eq!(rpc.ok("health", json!([]))["status"], "ok");
 }
+
+#[test]
+fn the_browsers_views_answer_over_the_socket_for_their_caller_only() {
+    let ctx = Ctx::new();
+    let server = Server::start(&ctx, &[]);
+    let mut rpc = server.client();
+    let told = rpc.ok(
+        "memory.add",
+        json!({"content": "Dinner with Sarah on Friday", "subjects": ["Sarah"], "user_id": "alice"}),
+    )["memories"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    rpc.ok(
+        "conversations.turn",
+        json!({"session": "trip", "user_message": "I am allergic to peanuts", "assistant_message": "Noted", "user_id": "alice"}),
+    );
+    let extracted = rpc.ok("conversations.extract", json!({"session": "trip", "user_id": "alice"}))["stored"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let standings = rpc.ok(
+        "memory.standings",
+        json!({"memory_ids": [told, extracted, "no-such-id"], "user_id": "alice"}),
+    )["standings"]
+        .clone();
+    assert_eq!(standings.as_array().unwrap().len(), 2, "{standings}");
+    assert_eq!(standings[0]["subjects"], json!(["Sarah"]));
+    assert_eq!(
+        (standings[1]["session"].clone(), standings[1]["turn"].clone()),
+        (json!("trip"), json!(1))
+    );
+    let sessions = rpc.ok("conversations.sessions", json!({"user_id": "alice"}))["sessions"].clone();
+    assert_eq!(sessions[0]["name"], "trip");
+    assert_eq!(sessions[0]["extracted_turns"], 1);
+    let messages = rpc.ok("conversations.messages", json!({"session": "trip", "user_id": "alice"}))["messages"].clone();
+    assert_eq!(messages[0]["role"], "user");
+    assert_eq!(messages[0]["extracted"], json!([extracted]));
+    assert_eq!(messages[1]["content"], "Noted");
+
+    // Bob sees none of it, and a session he does not have is not found.
+    let bob = json!({"memory_ids": [told, extracted], "user_id": "bob"});
+    assert_eq!(rpc.ok("memory.standings", bob)["standings"], json!([]));
+    assert_eq!(
+        rpc.ok("conversations.sessions", json!({"user_id": "bob"}))["sessions"],
+        json!([])
+    );
+    assert_eq!(
+        rpc.code("conversations.messages", json!({"session": "trip", "user_id": "bob"})),
+        -32017
+    );
+    assert_eq!(
+        rpc.code("memory.standings", json!({"ids": [], "user_id": "alice"})),
+        -32602,
+        "a misspelt parameter"
+    );
+}
