@@ -70,6 +70,7 @@ impl SqliteIndex {
             self.conn = Some(conn);
             self.vectors.clear();
             self.last_knn = None;
+            self.live.clear();
         }
         Ok(self.conn.as_mut().expect("just opened"))
     }
@@ -140,6 +141,7 @@ impl SqliteIndex {
         tx.commit().map_err(sql)?;
         self.vectors.clear();
         self.last_knn = None;
+        self.live.clear();
         Ok(())
     }
 

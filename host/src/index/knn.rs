@@ -105,7 +105,7 @@ impl SqliteIndex {
 
     /// Forgets the cached vectors when another connection has committed since they were
     /// read: it may have changed any of them.
-    fn drop_if_written_elsewhere(&mut self) -> Result<(), IndexError> {
+    pub(super) fn drop_if_written_elsewhere(&mut self) -> Result<(), IndexError> {
         let version: i64 = self
             .conn()?
             .query_row("PRAGMA data_version", [], |r| r.get(0))
@@ -113,6 +113,7 @@ impl SqliteIndex {
         if version != self.data_version {
             self.vectors.clear();
             self.last_knn = None;
+            self.live.clear();
             self.data_version = version;
         }
         Ok(())

@@ -17,6 +17,23 @@ use super::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex, sql};
 /// The most holders of a key `newest` hands out.
 pub const MAX_NEWEST: u32 = 4096;
 
+/// A scope's live entries as counted at `at`: the same count holds from `at` until the
+/// next entry lapses (`until`, none when no entry will), as long as nothing is written.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LiveCount {
+    at: i64,
+    until: Option<i64>,
+    count: u64,
+}
+
+impl LiveCount {
+    /// Whether the count is still the count at `now`. (An entry is live while its lapse is
+    /// after the moment asked; a clock set back may bring lapsed ones back.)
+    fn holds_at(&self, now: i64) -> bool {
+        now >= self.at && self.until.is_none_or(|until| now < until)
+    }
+}
+
 /// An entry's marks as `items` holds them: its scope, `items.keys`, `items.lapses` and
 /// `items.observed`.
 pub(super) struct Marked {
@@ -109,23 +126,22 @@ impl SqliteIndex {
     /// each key.
     pub fn tally(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
         let scopes = scope.memory_keys();
-        let conn = self.conn()?;
-        super::records::check_columns(conn)?;
-        // `items_scope` is (scope, lapses): the count reads that index only.
-        let mut live = conn
-            .prepare_cached("SELECT count(*) FROM items WHERE scope = ?1 AND (lapses IS NULL OR lapses > ?2)")
-            .map_err(sql)?;
-        let mut holding = conn
-            .prepare_cached(
-                "SELECT count(*) FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
-            )
-            .map_err(sql)?;
+        self.drop_if_written_elsewhere()?;
         let mut tally = Counts {
             live: 0,
             holding: vec![0; keys.len()],
         };
         for s in &scopes {
-            tally.live += live.query_row(params![s, now], |r| r.get::<_, i64>(0)).map_err(sql)? as u64;
+            tally.live += self.live_count(s, now)?;
+        }
+        let conn = self.conn()?;
+        super::records::check_columns(conn)?;
+        let mut holding = conn
+            .prepare_cached(
+                "SELECT count(*) FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
+            )
+            .map_err(sql)?;
+        for s in &scopes {
             for (key, n) in keys.iter().zip(tally.holding.iter_mut()) {
                 *n += holding
                     .query_row(params![key, s, now], |r| r.get::<_, i64>(0))
@@ -133,6 +149,31 @@ impl SqliteIndex {
             }
         }
         Ok(tally)
+    }
+
+    /// The entries of `scope` live at `now`: counted once, then the same until something
+    /// is written or the next entry lapses.
+    fn live_count(&mut self, scope: &str, now: i64) -> Result<u64, IndexError> {
+        if let Some(known) = self.live.get(scope)
+            && known.holds_at(now)
+        {
+            return Ok(known.count);
+        }
+        let conn = self.conn()?;
+        super::records::check_columns(conn)?;
+        // `items_scope` is (scope, lapses): both read that index only, the second one row.
+        let count = conn
+            .prepare_cached("SELECT count(*) FROM items WHERE scope = ?1 AND (lapses IS NULL OR lapses > ?2)")
+            .map_err(sql)?
+            .query_row(params![scope, now], |r| r.get::<_, i64>(0))
+            .map_err(sql)? as u64;
+        let until = conn
+            .prepare_cached("SELECT min(lapses) FROM items WHERE scope = ?1 AND lapses > ?2")
+            .map_err(sql)?
+            .query_row(params![scope, now], |r| r.get::<_, Option<i64>>(0))
+            .map_err(sql)?;
+        self.live.insert(scope.to_owned(), LiveCount { at: now, until, count });
+        Ok(count)
     }
 
     /// The records of the entries within the scopes, live at `now`, holding any of the

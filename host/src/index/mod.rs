@@ -145,6 +145,10 @@ pub struct SqliteIndex {
     /// what its fact may supersede twice, before and after judging, with nothing written
     /// between.
     last_knn: Option<LastKnn>,
+    /// Each scope's count of live entries as `tally` last counted it (`marks::LiveCount`):
+    /// counting 100,000 entries costs about 12 ms, and every search naming an entity asks.
+    /// Dropped with `last_knn`, at every write and when another connection has committed.
+    live: HashMap<String, marks::LiveCount>,
 }
 
 pub(crate) fn register_sqlite_vec() {
@@ -185,6 +189,7 @@ impl SqliteIndex {
             data_version: 0,
             searched: HashMap::new(),
             last_knn: None,
+            live: HashMap::new(),
         }
     }
 

@@ -92,6 +92,7 @@ impl SqliteIndex {
             return Ok(());
         }
         fault::point("index:upsert").map_err(|e| IndexError::Sql(e.to_string()))?;
+        self.live.clear();
         let conn = self.conn()?;
         check_columns(conn)?;
         let tx = conn.transaction().map_err(sql)?;

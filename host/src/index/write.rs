@@ -18,6 +18,7 @@ impl SqliteIndex {
         }
         fault::point("index:upsert").map_err(|e| IndexError::Sql(e.to_string()))?;
         self.last_knn = None;
+        self.live.clear();
         let dim = self.dimension()?;
         if let Some(bad) = entries
             .iter()
@@ -132,6 +133,7 @@ impl SqliteIndex {
         }
         fault::point("index:remove").map_err(|e| IndexError::Sql(e.to_string()))?;
         self.last_knn = None;
+        self.live.clear();
         let conn = self.conn()?;
         let has_vecs = has_vectors(conn)?;
         let tx = conn.transaction().map_err(sql)?;

@@ -185,3 +185,39 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
     assert_eq!(rows, 0);
     assert_eq!(tallied(&mut index, &keys, &alone, 50), (1, vec![0, 0, 0]));
 }
+
+/// The count of live entries is kept between tallies, and counted again when it may have
+/// changed: an entry lapsed, the clock was set back, this connection wrote, or another
+/// one (another process) did.
+#[test]
+fn the_live_count_is_counted_again_after_a_lapse_a_clock_set_back_or_any_write() {
+    let (dir, mut index) = fresh_index(2);
+    index
+        .upsert(&[
+            marked(entry("a", "one", vec![1.0, 0.0], "alice"), &["entity:x"], Some(100)),
+            marked(entry("b", "two", vec![0.0, 1.0], "alice"), &["entity:x"], Some(200)),
+            entry("c", "three", vec![1.0, 1.0], "alice"),
+        ])
+        .unwrap();
+    let alone = alice_in(None);
+    let live = |index: &mut SqliteIndex, now: i64| tallied(index, &["entity:x"], &alone, now);
+    assert_eq!(live(&mut index, 50), (3, vec![2]));
+    assert_eq!(live(&mut index, 99), (3, vec![2]));
+    assert_eq!(live(&mut index, 100), (2, vec![1]), "a lapses at 100");
+    assert_eq!(live(&mut index, 199), (2, vec![1]));
+    assert_eq!(live(&mut index, 200), (1, vec![0]), "b lapses at 200");
+    assert_eq!(live(&mut index, 50), (3, vec![2]), "the clock set back");
+    index.remove(&["c".to_owned()]).unwrap();
+    assert_eq!(live(&mut index, 50), (2, vec![2]), "this connection's removal");
+    let mut other = SqliteIndex::new(dir.path().join("i.db"));
+    other.upsert(&[entry("d", "four", vec![0.5, 0.5], "alice")]).unwrap();
+    assert_eq!(live(&mut index, 50), (3, vec![2]), "another connection's add");
+    other
+        .set_records(&[Revision {
+            id: "d".into(),
+            record: "{\"id\":\"d\"}".into(),
+            marks: marks_of(&[], Some(60)),
+        }])
+        .unwrap();
+    assert_eq!(live(&mut index, 70), (2, vec![2]), "another connection's new lapse");
+}
