@@ -9,7 +9,8 @@
 //!   who a connection speaks for; `rpc`: JSON-RPC envelopes and error codes; `methods`:
 //!   the methods; `peers`: each sandbox process's share of token-less connections.
 //! - `tokens`: caller tokens, which pin a connection to one user.
-//! - `mcp`: the Model Context Protocol, on stdio (`ash-memory mcp`) or streamable HTTP.
+//! - `mcp`: the Model Context Protocol, on stdio (`ash-memory mcp`) or streamable HTTP;
+//!   `loopback_http`: the accept loop of the HTTP listeners.
 //! - `ui`: the memory browser, for the owner (`ash-memory ui`) or token holders (`--ui`).
 //!
 //! The store re-reads what changed on disk before every call, so a CLI `add` made while
@@ -20,6 +21,7 @@
 mod connection;
 mod frame;
 mod instance;
+mod loopback_http;
 pub mod mcp;
 pub mod methods;
 mod peers;

@@ -110,14 +110,7 @@ impl TokenBook {
         if let Some(chat) = chat_id {
             check_id("chat", chat)?;
         }
-        let mut secret = [0u8; 32];
-        std::fs::File::open("/dev/urandom")
-            .and_then(|mut f| f.read_exact(&mut secret))
-            .context("reading /dev/urandom")?;
-        let token = format!(
-            "{PREFIX}{}",
-            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret)
-        );
+        let token = format!("{PREFIX}{}", random_secret()?);
         let sha256 = hash(&token);
         let now = Utc::now();
         let expires_at = match ttl {
@@ -291,7 +284,18 @@ fn stamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-fn check_id(what: &str, id: &str) -> Result<()> {
+/// A new secret: 32 bytes from the system's generator, base64 without padding, URL-safe.
+pub fn random_secret() -> Result<String> {
+    let mut secret = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut secret))
+        .context("reading /dev/urandom")?;
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret))
+}
+
+/// Refuses a user or chat id that is empty, over 256 characters, or holds control
+/// characters.
+pub fn check_id(what: &str, id: &str) -> Result<()> {
     if id.trim().is_empty() || id.len() > 256 || id.chars().any(char::is_control) {
         bail!("a {what} id is 1 to 256 characters without control characters");
     }

@@ -5,15 +5,12 @@
 //! no session that another token could reuse and nothing for idle clients to pile up,
 //! and it answers each request with plain JSON.
 
-use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full, combinators::BoxBody};
+use http_body_util::{BodyExt as _, Full};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -23,19 +20,17 @@ use tokio_util::sync::CancellationToken;
 use super::MemoryTools;
 use crate::server::Shared;
 
-type Body = BoxBody<Bytes, Infallible>;
+use crate::server::loopback_http::Body;
 
-/// The most MCP connections at once, and how long a client may take to send a request's
-/// headers.
+/// The most MCP connections at once.
 const MAX_CONNECTIONS: usize = 256;
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves `tools` on `listener` until shutdown.
 pub async fn serve_http(
     listener: TcpListener,
     tools: MemoryTools,
     shared: Arc<Shared>,
-    mut stopped: watch::Receiver<bool>,
+    stopped: watch::Receiver<bool>,
 ) {
     let cancel = CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
@@ -47,49 +42,12 @@ pub async fn serve_http(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
-            () = crate::server::until_stopped(&mut stopped) => break,
-        };
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    tracing::warn!("accepting an MCP connection: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = crate::server::until_stopped(&mut stopped) => break,
-        };
-        let _ = stream.set_nodelay(true);
+    let answer = move |request: Request<Incoming>| {
         let (mcp, shared) = (mcp.clone(), shared.clone());
-        let service = hyper::service::service_fn(move |request| {
-            let (mcp, shared) = (mcp.clone(), shared.clone());
-            async move { Ok::<_, Infallible>(answer(request, &mcp, &shared).await) }
-        });
-        let connection = hyper::server::conn::http1::Builder::new()
-            .timer(hyper_util::rt::TokioTimer::new())
-            .header_read_timeout(HEADER_TIMEOUT)
-            .serve_connection(TokioIo::new(stream), service);
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!("MCP connection: {e}");
-            }
-            drop(slot);
-        });
-    }
+        async move { answer(request, &mcp, &shared).await }
+    };
+    crate::server::loopback_http::serve(listener, MAX_CONNECTIONS, "MCP", answer, stopped).await;
     cancel.cancel();
-    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
-        .await
-        .is_err()
-    {
-        tracing::warn!("MCP connections still open at shutdown were dropped");
-    }
 }
 
 async fn answer(

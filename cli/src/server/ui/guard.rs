@@ -9,13 +9,11 @@
 //! - Every change is a POST carrying the session's form token, from this origin.
 
 use std::collections::HashMap;
-use std::io::Read as _;
 use std::net::SocketAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use ash_memory::Caller;
-use base64::Engine as _;
 
 use crate::server::tokens::{TokenBook, TokenError};
 
@@ -53,8 +51,8 @@ pub enum Refusal {
 
 /// The sessions of one listener, and the owner's one-time login.
 pub struct Guard {
+    /// The Host headers that name the address served; an Origin is `http://` and one.
     hosts: Vec<String>,
-    origin_hosts: Vec<String>,
     owner_login: Mutex<Option<String>>,
     sessions: Mutex<HashMap<String, UiSession>>,
 }
@@ -70,7 +68,6 @@ impl Guard {
             SocketAddr::V6(a) => format!("[{}]:{port}", a.ip()),
         });
         Guard {
-            origin_hosts: hosts.clone(),
             hosts,
             owner_login: Mutex::new(owner_login),
             sessions: Mutex::new(HashMap::new()),
@@ -85,10 +82,7 @@ impl Guard {
     /// Whether a change comes from a page of ours: an `Origin`, when the browser sends
     /// one, must be this server, and `Sec-Fetch-Site`, when sent, same-origin.
     pub fn same_origin(&self, origin: Option<&str>, fetch_site: Option<&str>) -> bool {
-        let origin_ok = origin.is_none_or(|o| {
-            o.strip_prefix("http://")
-                .is_some_and(|h| self.origin_hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h)))
-        });
+        let origin_ok = origin.is_none_or(|o| o.strip_prefix("http://").is_some_and(|h| self.host_ok(Some(h))));
         let site_ok = fetch_site.is_none_or(|s| s == "same-origin" || s == "none");
         origin_ok && site_ok
     }
@@ -116,12 +110,12 @@ impl Guard {
             let issued = tokens.verify(token).map_err(refused)?;
             (issued.caller(), Some(issued.id))
         };
-        let id = random_token();
+        let id = random_token()?;
         let session = UiSession {
             caller,
             owner,
             token_id,
-            csrf: random_token(),
+            csrf: random_token()?,
             flash: None,
             last_seen: Instant::now(),
         };
@@ -196,23 +190,21 @@ pub fn csrf_ok(session: &UiSession, presented: Option<&str>) -> bool {
     presented.is_some_and(|p| same(&session.csrf, p))
 }
 
-/// A new secret: 32 bytes from the system's generator, URL-safe.
-pub fn random_token() -> String {
-    let mut secret = [0u8; 32];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut secret))
-        .expect("reading /dev/urandom");
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret)
+/// A new session id or form token.
+fn random_token() -> Result<String, Refusal> {
+    crate::server::tokens::random_secret().map_err(|e| {
+        tracing::error!("{e:#}");
+        Refusal::NotLoggedIn("no session can be made now; the log says why".into())
+    })
 }
 
 fn owner_caller(user: Option<&str>, chat: Option<&str>) -> Result<Caller, Refusal> {
     let id = |what: &str, v: Option<&str>| -> Result<Option<String>, Refusal> {
         match v.map(str::trim).filter(|v| !v.is_empty()) {
             None => Ok(None),
-            Some(v) if v.chars().count() <= 200 && !v.chars().any(char::is_control) => Ok(Some(v.to_owned())),
-            Some(_) => Err(Refusal::NotLoggedIn(format!(
-                "a {what} id is at most 200 characters, without control characters"
-            ))),
+            Some(v) => crate::server::tokens::check_id(what, v)
+                .map(|()| Some(v.to_owned()))
+                .map_err(|e| Refusal::NotLoggedIn(e.to_string())),
         }
     };
     Ok(Caller {

@@ -14,7 +14,6 @@ mod html;
 mod pages;
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,25 +21,22 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, bail};
 use ash_memory::{Error, ErrorKind};
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full, Limited, combinators::BoxBody};
+use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use super::Shared;
+use super::loopback_http::Body;
 use guard::{COOKIE, Guard, Refusal, UiSession};
 use html::Frame;
-
-type Body = BoxBody<Bytes, Infallible>;
 
 const STYLE: &str = include_str!("style.css");
 /// The largest form accepted: a memory's text is at most a few KiB.
 const MAX_FORM_BYTES: usize = 64 * 1024;
 const MAX_CONNECTIONS: usize = 64;
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Every answer's headers: no script, nothing from elsewhere, not framed, not cached, no
 /// referrer to other sites. (Not `no-referrer`: under it a browser sends `Origin: null`
 /// with the page's own forms, and the origin check could not tell them from a forgery.)
@@ -111,7 +107,7 @@ pub fn run(home: &std::path::Path, options: UiOptions, builder: ash_memory::Memo
             .await
             .with_context(|| format!("listening on {}", options.listen))?;
         let addr = listener.local_addr()?;
-        let secret = guard::random_token();
+        let secret = super::tokens::random_secret()?;
         let mut link = format!("http://{addr}/?token={secret}");
         for (key, value) in [("user", &options.user), ("chat", &options.chat)] {
             if let Some(value) = value {
@@ -159,48 +155,12 @@ fn open_in_browser(link: &str) {
 }
 
 /// Serves `ui` on `listener` until shutdown.
-pub async fn serve(listener: TcpListener, ui: Arc<Ui>, mut stopped: watch::Receiver<bool>) {
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
-            () = super::until_stopped(&mut stopped) => break,
-        };
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    tracing::warn!("accepting a browser connection: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = super::until_stopped(&mut stopped) => break,
-        };
+pub async fn serve(listener: TcpListener, ui: Arc<Ui>, stopped: watch::Receiver<bool>) {
+    let answer = move |request: Request<Incoming>| {
         let ui = ui.clone();
-        let service = hyper::service::service_fn(move |request| {
-            let ui = ui.clone();
-            async move { Ok::<_, Infallible>(secured(ui.answer(request).await)) }
-        });
-        let connection = hyper::server::conn::http1::Builder::new()
-            .timer(hyper_util::rt::TokioTimer::new())
-            .header_read_timeout(HEADER_TIMEOUT)
-            .serve_connection(TokioIo::new(stream), service);
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!("browser connection: {e}");
-            }
-            drop(slot);
-        });
-    }
-    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
-        .await
-        .is_err()
-    {
-        tracing::warn!("browser connections still open at shutdown were dropped");
-    }
+        async move { secured(ui.answer(request).await) }
+    };
+    super::loopback_http::serve(listener, MAX_CONNECTIONS, "browser", answer, stopped).await;
 }
 
 impl Ui {
