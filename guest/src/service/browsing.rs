@@ -39,7 +39,6 @@ impl<P: Ports> MemoryService<P> {
                 }
             }
         }
-        let sessions: HashMap<&str, &str> = self.sessions.iter().map(|s| (s.id.as_str(), s.name.as_str())).collect();
         let mut out = Vec::new();
         for id in ids {
             let Some(r) = self.memories.get(id).or_else(|| archived.get(id)) else {
@@ -48,14 +47,15 @@ impl<P: Ports> MemoryService<P> {
             if !caller.can_see(r) {
                 continue;
             }
-            let visible_message = r
-                .source_message_id
+            // A session, and its message, are named only to those who may see the session:
+            // a fact shared into a chat from a private session does not reveal it.
+            let session = r
+                .source_session_id
                 .as_deref()
-                .filter(|_| {
-                    r.source_session_id
-                        .as_deref()
-                        .is_some_and(|s| self.session_visible(caller, s))
-                })
+                .and_then(|s| self.sessions.get(s))
+                .filter(|s| s.visible_to(caller));
+            let message = session
+                .and(r.source_message_id.as_deref())
                 .and_then(|m| self.messages.get(m));
             out.push(Standing {
                 id: r.id.clone(),
@@ -63,15 +63,9 @@ impl<P: Ports> MemoryService<P> {
                 confidence: decay::confidence(r, now) as f32,
                 confirmed_at: r.confirmed_at.clone(),
                 fading: r.archived_at.is_none() && decay::may_fade_away(r, told),
-                // A session is named only to those who may see it: a fact shared into a
-                // chat from a private session does not reveal the session.
-                session: r
-                    .source_session_id
-                    .as_deref()
-                    .filter(|s| self.session_visible(caller, s))
-                    .and_then(|s| sessions.get(s).map(|n| (*n).to_owned())),
-                message: visible_message.map(|m| m.id.clone()),
-                turn: visible_message.map(|m| u32::try_from(m.turn).unwrap_or(u32::MAX)),
+                session: session.map(|s| s.name.clone()),
+                message: message.map(|m| m.id.clone()),
+                turn: message.map(|m| u32::try_from(m.turn).unwrap_or(u32::MAX)),
                 extraction_confidence: r.extraction_confidence.map(|c| c as f32),
             });
         }
@@ -158,9 +152,5 @@ impl<P: Ports> MemoryService<P> {
         // Stable: a turn's user message stays before its answer.
         messages.sort_by_key(|m| time(&m.created_at));
         Ok(messages)
-    }
-
-    fn session_visible(&self, caller: &Caller, session_id: &str) -> bool {
-        self.sessions.get(session_id).is_some_and(|s| s.visible_to(caller))
     }
 }

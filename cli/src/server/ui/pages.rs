@@ -57,7 +57,7 @@ impl Ui {
                 "Also show replaced and expired ones"
             }
         );
-        body.push_str(&memory_table(frame, &memories, &by_id(standings), None));
+        body.push_str(&memory_table(&memories, &by_id(standings), None));
         Ok(("Memories".into(), body))
     }
 
@@ -102,7 +102,7 @@ impl Ui {
                 (h.memory.id.clone(), why)
             })
             .collect();
-        body.push_str(&memory_table(frame, &memories, &by_id(standings), Some(&found)));
+        body.push_str(&memory_table(&memories, &by_id(standings), Some(&found)));
         Ok((format!("Search: {query}"), body))
     }
 
@@ -452,7 +452,9 @@ fn by_id(standings: Vec<Standing>) -> HashMap<String, Standing> {
     standings.into_iter().map(|s| (s.id.clone(), s)).collect()
 }
 
-/// The contents of the memories extraction took from these messages, archived included.
+/// The contents of the memories extraction took from these messages, archived included:
+/// a live one by id, an archived one from its history (which reads the archive, so once
+/// for each chain).
 fn extracted_contents(
     s: &mut MemoryStore,
     caller: &Caller,
@@ -460,9 +462,17 @@ fn extracted_contents(
 ) -> Result<HashMap<String, String>, Error> {
     let mut contents = HashMap::new();
     for id in messages.iter().flat_map(|m| &m.extracted) {
-        if let Ok(chain) = s.history(caller, id) {
-            for m in chain {
-                contents.insert(m.id.clone(), m.content.clone());
+        if contents.contains_key(id) {
+            continue;
+        }
+        match s.get(caller, id) {
+            Ok(m) if m.id == *id => {
+                contents.insert(m.id, m.content);
+            }
+            _ => {
+                for m in s.history(caller, id).unwrap_or_default() {
+                    contents.insert(m.id, m.content);
+                }
             }
         }
     }
@@ -525,7 +535,6 @@ fn standing_text(standing: Option<&Standing>) -> String {
 
 /// The memories as a table, each row with its Delete button; `found` adds search's why.
 fn memory_table(
-    frame: &Frame<'_>,
     memories: &[Memory],
     standings: &HashMap<String, Standing>,
     found: Option<&HashMap<String, String>>,
@@ -577,7 +586,6 @@ fn memory_table(
         );
     }
     out.push_str("</tbody></table>");
-    let _ = frame;
     out
 }
 
