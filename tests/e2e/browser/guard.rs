@@ -148,3 +148,77 @@ fn a_change_without_the_form_token_or_from_another_origin_changes_nothing() {
     assert_eq!(status, 303, "{answer}");
     assert!(crate::support::ctx::contents(&ctx.json(&["list"])).is_empty());
 }
+
+#[test]
+fn a_malformed_or_huge_change_is_refused_with_a_reason_and_changes_nothing() {
+    let ctx = Ctx::new();
+    let id = ctx.add("local", "The gym opens at six");
+    let bob = ctx.add("bob", "Bob's locker is number 12");
+    let ui = Ui::start(&ctx, &[]);
+    let port = ui.port;
+    let cookie = login(port, &ui.link);
+    let (_, page) = http(
+        port,
+        &format!(
+            "GET /memory/{id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    let csrf = page
+        .split(r#"name="csrf" value=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a form token")
+        .to_owned();
+    let post = |path: &str, body: &str| {
+        http(
+            port,
+            &format!(
+                "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    };
+    let before = ctx.snapshot();
+    let correct = format!("/memory/{id}/correct");
+    for (path, body, status, says) in [
+        (
+            correct.as_str(),
+            format!("csrf={csrf}&content=x&expires_days=soon"),
+            400,
+            "whole number",
+        ),
+        (
+            correct.as_str(),
+            format!("csrf={csrf}&content=x&type=feeling"),
+            400,
+            "unknown type",
+        ),
+        (correct.as_str(), format!("csrf={csrf}&content=+++"), 400, "empty"),
+        (
+            correct.as_str(),
+            format!("csrf={csrf}&content=%FF%FE"),
+            400,
+            "not UTF-8",
+        ),
+        (
+            &format!("/memory/{bob}/delete"),
+            format!("csrf={csrf}"),
+            404,
+            "no memory",
+        ),
+        ("/person/nobody/merge", format!("csrf={csrf}&other=x"), 404, ""),
+        ("/memory/x/unheard-of", format!("csrf={csrf}"), 400, "no such change"),
+        (
+            correct.as_str(),
+            format!("csrf={csrf}&content={}", "a".repeat(70 * 1024)),
+            413,
+            "too large",
+        ),
+    ] {
+        let (got, answer) = post(path, &body);
+        assert_eq!(got, status, "{path} {}: {answer}", &body[..body.len().min(80)]);
+        assert!(answer.contains(says), "{path}: {answer}");
+        assert!(!answer.contains("locker"), "another user's memory is never shown");
+    }
+    assert_eq!(ctx.snapshot(), before, "nothing changed on disk");
+}

@@ -278,7 +278,10 @@ impl Ui {
             Ok(body) => body.to_bytes(),
             Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "the form is too large"),
         };
-        let form = parse_form(&String::from_utf8_lossy(&body));
+        // A change's text is stored: bytes that are not UTF-8 are refused, not replaced.
+        let Some(form) = std::str::from_utf8(&body).ok().and_then(parse_change) else {
+            return plain(StatusCode::BAD_REQUEST, "the form is not UTF-8 text");
+        };
         if !guard::csrf_ok(session, form.get("csrf").map(String::as_str)) {
             return refused(Refusal::Forged);
         }
@@ -358,8 +361,26 @@ fn text<K: header::AsHeaderName>(headers: &HeaderMap, name: K) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
+/// A query string's fields; bytes that are not UTF-8 read as U+FFFD (a page shows them).
 fn parse_form(text: &str) -> HashMap<String, String> {
     form_urlencoded::parse(text.as_bytes()).into_owned().collect()
+}
+
+/// A change's fields, or none when one of them is not UTF-8 once decoded.
+fn parse_change(text: &str) -> Option<HashMap<String, String>> {
+    let decode = |part: &str| {
+        percent_encoding::percent_decode_str(&part.replace('+', " "))
+            .decode_utf8()
+            .ok()
+            .map(|s| s.into_owned())
+    };
+    text.split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            Some((decode(name)?, decode(value)?))
+        })
+        .collect()
 }
 
 fn html(status: StatusCode, page: String) -> Response<Body> {
@@ -398,4 +419,19 @@ fn secured(mut response: Response<Body>) -> Response<Body> {
         response.headers_mut().insert(name, HeaderValue::from_static(value));
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_change;
+
+    #[test]
+    fn a_change_decodes_as_a_form_and_refuses_bytes_that_are_not_utf8() {
+        let form = parse_change("csrf=a%2Bb&content=I+moved+to+S%C3%A3o+Paulo&empty=&flag").unwrap();
+        assert_eq!(form["csrf"], "a+b");
+        assert_eq!(form["content"], "I moved to São Paulo");
+        assert_eq!((form["empty"].as_str(), form["flag"].as_str()), ("", ""));
+        assert!(parse_change("content=%FF%FE").is_none());
+        assert!(parse_change("%FF=x").is_none());
+    }
 }
