@@ -94,7 +94,7 @@ mod tests {
     /// written with and trust them while the memories' reflects key stands, so a change
     /// here (entity recognition, a type's lifetime, a key's spelling) must also move that
     /// key in every host, so that indexes built under the old rules are rebuilt:
-    /// `EntryKind::reflects_key` (host/src/index/mod.rs), `reflectsKey`
+    /// `EntryKind::reflects_key` (index/src/types.rs), `reflectsKey`
     /// (bindings/js/src/sqlite-index.js), `reflects_key` (bindings/python/src/ash_memory/index.py),
     /// and the Postgres backend's layout. Then update what is expected here.
     #[test]

@@ -11,6 +11,7 @@ use crate::embedder::Embedder;
 use crate::error::Error;
 use crate::home::Access;
 use crate::ids::IdSource;
+use crate::index::each;
 use crate::llm::Llm;
 use crate::progress::{Progress, ProgressFn};
 use crate::storage::Storage;
@@ -193,14 +194,14 @@ impl files::Host for HostState {
 impl index::Host for HostState {
     fn upsert(&mut self, entries: Vec<index::Entry>) -> Result<(), index::Error> {
         self.writable()?;
-        self.storage.upsert(&entries)
+        Ok(self.storage.upsert(&each(entries))?)
     }
     fn remove(&mut self, ids: Vec<String>) -> Result<(), index::Error> {
         self.writable()?;
-        self.storage.remove(&ids)
+        Ok(self.storage.remove(&ids)?)
     }
     fn knn(&mut self, query: Vec<f32>, k: u32, scope: index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
-        self.storage.knn(&query, k, &scope)
+        Ok(each(self.storage.knn(&query, k, &scope.into())?))
     }
     fn text_search(
         &mut self,
@@ -208,17 +209,17 @@ impl index::Host for HostState {
         k: u32,
         scope: index::ScopeFilter,
     ) -> Result<Vec<index::Hit>, index::Error> {
-        self.storage.text_search(&terms, k, &scope)
+        Ok(each(self.storage.text_search(&terms, k, &scope.into())?))
     }
     fn fetch(&mut self, ids: Vec<String>) -> Result<Vec<index::Held>, index::Error> {
-        self.storage.fetch(&ids)
+        Ok(each(self.storage.fetch(&ids)?))
     }
     fn set_records(&mut self, revisions: Vec<index::Revision>) -> Result<(), index::Error> {
         self.writable()?;
-        self.storage.set_records(&revisions)
+        Ok(self.storage.set_records(&each(revisions))?)
     }
     fn tally(&mut self, keys: Vec<String>, scope: index::ScopeFilter, now: i64) -> Result<index::Counts, index::Error> {
-        self.storage.tally(&keys, &scope, now)
+        Ok(self.storage.tally(&keys, &scope.into(), now)?.into())
     }
     fn holding(
         &mut self,
@@ -226,7 +227,7 @@ impl index::Host for HostState {
         scope: index::ScopeFilter,
         now: i64,
     ) -> Result<Vec<index::Held>, index::Error> {
-        self.storage.holding(&keys, &scope, now)
+        Ok(each(self.storage.holding(&keys, &scope.into(), now)?))
     }
     fn newest(
         &mut self,
@@ -235,7 +236,8 @@ impl index::Host for HostState {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<index::Held>>, index::Error> {
-        self.storage.newest(&keys, &scope, now, limit)
+        let lists = self.storage.newest(&keys, &scope.into(), now, limit)?;
+        Ok(lists.into_iter().map(each).collect())
     }
     fn recent(
         &mut self,
@@ -243,27 +245,27 @@ impl index::Host for HostState {
         now: Option<i64>,
         limit: u32,
     ) -> Result<Vec<index::Held>, index::Error> {
-        self.storage.recent(&scope, now, limit)
+        Ok(each(self.storage.recent(&scope.into(), now, limit)?))
     }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
-        self.storage.pending(kind)
+        Ok(self.storage.pending(kind.into())?)
     }
     fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
-        self.storage.count(kind)
+        Ok(self.storage.count(kind.into())?)
     }
     fn clear(&mut self, info: index::IndexInfo) -> Result<(), index::Error> {
         self.writable()?;
-        self.storage.clear(&info)
+        Ok(self.storage.clear(&info.into())?)
     }
     fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error> {
-        self.storage.reflects(kind)
+        Ok(self.storage.reflects(kind.into())?.map(Into::into))
     }
     fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error> {
         self.writable()?;
-        self.storage.set_reflects(kind, state)
+        Ok(self.storage.set_reflects(kind.into(), state.into())?)
     }
     fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error> {
-        self.storage.info()
+        Ok(self.storage.info()?.map(Into::into))
     }
 }
 

@@ -2,17 +2,18 @@
 //! transaction) and the SQLite index, under the home's OS file lock.
 
 use super::Storage;
-use crate::bindings::ash::memory::{files, index};
+use crate::bindings::ash::memory::files;
 use crate::error::Error;
 use crate::files::FileStore;
 use crate::home::{Access, Home, HomeLock};
-use crate::index::SqliteIndex;
+use crate::index;
+use crate::index::{NativeSqlite, SqliteIndex};
 
 /// Files and SQLite in one home folder.
 pub(crate) struct LocalStorage {
     home: Home,
     files: FileStore,
-    index: SqliteIndex,
+    index: SqliteIndex<NativeSqlite>,
     /// Held from `begin` to `release`.
     lock: Option<HomeLock>,
 }
@@ -22,11 +23,16 @@ impl LocalStorage {
     pub(crate) fn new(home: Home) -> Self {
         LocalStorage {
             files: FileStore::new(home.clone()),
-            index: SqliteIndex::new(home.index()),
+            index: SqliteIndex::over(NativeSqlite::new(home.index()).with_fault_points(fault_point)),
             home,
             lock: None,
         }
     }
+}
+
+/// The index's write points are fault points of the crash tests.
+fn fault_point(name: &str) -> Result<(), String> {
+    crate::fault::point(name).map_err(|e| e.to_string())
 }
 
 impl Storage for LocalStorage {
@@ -75,13 +81,13 @@ impl Storage for LocalStorage {
         self.files.quarantine(c, lines, reason)
     }
 
-    fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::Error> {
+    fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::IndexError> {
         self.index.upsert(entries)
     }
-    fn remove(&mut self, ids: &[String]) -> Result<(), index::Error> {
+    fn remove(&mut self, ids: &[String]) -> Result<(), index::IndexError> {
         self.index.remove(ids)
     }
-    fn knn(&mut self, query: &[f32], k: u32, scope: &index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error> {
+    fn knn(&mut self, query: &[f32], k: u32, scope: &index::ScopeFilter) -> Result<Vec<index::Hit>, index::IndexError> {
         self.index.knn(query, k, scope)
     }
     fn text_search(
@@ -89,16 +95,21 @@ impl Storage for LocalStorage {
         terms: &[String],
         k: u32,
         scope: &index::ScopeFilter,
-    ) -> Result<Vec<index::Hit>, index::Error> {
+    ) -> Result<Vec<index::Hit>, index::IndexError> {
         self.index.text_search(terms, k, scope)
     }
-    fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::Error> {
+    fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::IndexError> {
         self.index.fetch(ids)
     }
-    fn set_records(&mut self, revisions: &[index::Revision]) -> Result<(), index::Error> {
+    fn set_records(&mut self, revisions: &[index::Revision]) -> Result<(), index::IndexError> {
         self.index.set_records(revisions)
     }
-    fn tally(&mut self, keys: &[String], scope: &index::ScopeFilter, now: i64) -> Result<index::Counts, index::Error> {
+    fn tally(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<index::Counts, index::IndexError> {
         self.index.tally(keys, scope, now)
     }
     fn holding(
@@ -106,7 +117,7 @@ impl Storage for LocalStorage {
         keys: &[String],
         scope: &index::ScopeFilter,
         now: i64,
-    ) -> Result<Vec<index::Held>, index::Error> {
+    ) -> Result<Vec<index::Held>, index::IndexError> {
         self.index.holding(keys, scope, now)
     }
     fn newest(
@@ -115,7 +126,7 @@ impl Storage for LocalStorage {
         scope: &index::ScopeFilter,
         now: i64,
         limit: u32,
-    ) -> Result<Vec<Vec<index::Held>>, index::Error> {
+    ) -> Result<Vec<Vec<index::Held>>, index::IndexError> {
         self.index.newest(keys, scope, now, limit)
     }
     fn recent(
@@ -123,25 +134,25 @@ impl Storage for LocalStorage {
         scope: &index::ScopeFilter,
         now: Option<i64>,
         limit: u32,
-    ) -> Result<Vec<index::Held>, index::Error> {
+    ) -> Result<Vec<index::Held>, index::IndexError> {
         self.index.recent(scope, now, limit)
     }
-    fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
+    fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError> {
         self.index.pending(kind)
     }
-    fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
+    fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError> {
         self.index.count(kind)
     }
-    fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::Error> {
+    fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::IndexError> {
         self.index.clear(info)
     }
-    fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error> {
+    fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<index::FileState>, index::IndexError> {
         self.index.reflects(kind)
     }
-    fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error> {
+    fn set_reflects(&mut self, kind: index::EntryKind, state: index::FileState) -> Result<(), index::IndexError> {
         self.index.set_reflects(kind, state)
     }
-    fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error> {
+    fn info(&mut self) -> Result<Option<index::IndexInfo>, index::IndexError> {
         self.index.info()
     }
 

@@ -10,10 +10,11 @@
 //! `wit/files.wit` and `wit/index.wit`, and both make each exported call one transaction
 //! under one writer lock.
 
-use crate::bindings::ash::memory::{files, index};
+use crate::bindings::ash::memory::files;
 use crate::config::{Config, StorageBackend};
 use crate::error::Error;
 use crate::home::{Access, Home};
+use crate::index;
 
 pub(crate) mod local;
 pub(crate) mod postgres;
@@ -48,31 +49,36 @@ pub(crate) trait Storage: Send {
     fn quarantine(&mut self, c: files::Collection, lines: &[String], reason: &str) -> Result<(), files::Error>;
 
     /// See `upsert` in `wit/index.wit`.
-    fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::Error>;
+    fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::IndexError>;
     /// See `remove` in `wit/index.wit`.
-    fn remove(&mut self, ids: &[String]) -> Result<(), index::Error>;
+    fn remove(&mut self, ids: &[String]) -> Result<(), index::IndexError>;
     /// See `knn` in `wit/index.wit`.
-    fn knn(&mut self, query: &[f32], k: u32, scope: &index::ScopeFilter) -> Result<Vec<index::Hit>, index::Error>;
+    fn knn(&mut self, query: &[f32], k: u32, scope: &index::ScopeFilter) -> Result<Vec<index::Hit>, index::IndexError>;
     /// See `text-search` in `wit/index.wit`.
     fn text_search(
         &mut self,
         terms: &[String],
         k: u32,
         scope: &index::ScopeFilter,
-    ) -> Result<Vec<index::Hit>, index::Error>;
+    ) -> Result<Vec<index::Hit>, index::IndexError>;
     /// See `fetch` in `wit/index.wit`.
-    fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::Error>;
+    fn fetch(&mut self, ids: &[String]) -> Result<Vec<index::Held>, index::IndexError>;
     /// See `set-records` in `wit/index.wit`.
-    fn set_records(&mut self, revisions: &[index::Revision]) -> Result<(), index::Error>;
+    fn set_records(&mut self, revisions: &[index::Revision]) -> Result<(), index::IndexError>;
     /// See `tally` in `wit/index.wit`.
-    fn tally(&mut self, keys: &[String], scope: &index::ScopeFilter, now: i64) -> Result<index::Counts, index::Error>;
+    fn tally(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<index::Counts, index::IndexError>;
     /// See `holding` in `wit/index.wit`.
     fn holding(
         &mut self,
         keys: &[String],
         scope: &index::ScopeFilter,
         now: i64,
-    ) -> Result<Vec<index::Held>, index::Error>;
+    ) -> Result<Vec<index::Held>, index::IndexError>;
     /// See `newest` in `wit/index.wit`.
     fn newest(
         &mut self,
@@ -80,26 +86,26 @@ pub(crate) trait Storage: Send {
         scope: &index::ScopeFilter,
         now: i64,
         limit: u32,
-    ) -> Result<Vec<Vec<index::Held>>, index::Error>;
+    ) -> Result<Vec<Vec<index::Held>>, index::IndexError>;
     /// See `recent` in `wit/index.wit`.
     fn recent(
         &mut self,
         scope: &index::ScopeFilter,
         now: Option<i64>,
         limit: u32,
-    ) -> Result<Vec<index::Held>, index::Error>;
+    ) -> Result<Vec<index::Held>, index::IndexError>;
     /// See `pending` in `wit/index.wit`.
-    fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
+    fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError>;
     /// See `count` in `wit/index.wit`.
-    fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::Error>;
+    fn count(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError>;
     /// See `clear` in `wit/index.wit`.
-    fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::Error>;
+    fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::IndexError>;
     /// See `reflects` in `wit/index.wit`.
-    fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error>;
+    fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<index::FileState>, index::IndexError>;
     /// See `set-reflects` in `wit/index.wit`.
-    fn set_reflects(&mut self, kind: index::EntryKind, state: files::FileState) -> Result<(), index::Error>;
+    fn set_reflects(&mut self, kind: index::EntryKind, state: index::FileState) -> Result<(), index::IndexError>;
     /// See `info` in `wit/index.wit`.
-    fn info(&mut self) -> Result<Option<index::IndexInfo>, index::Error>;
+    fn info(&mut self) -> Result<Option<index::IndexInfo>, index::IndexError>;
 
     /// Lines set aside in quarantine, all told (for `stats`); the caller holds the lock.
     fn quarantined_lines(&mut self) -> u64;

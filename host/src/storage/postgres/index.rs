@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::conn::Conn;
 use pgvector::Vector;
 
-use crate::files::FileState;
+use crate::index::FileState;
 use crate::index::{Entry, EntryKind, IndexError, IndexInfo, Marks, Revision, usable};
 
 /// The scope key of the row in `scopes` that counts every entry.

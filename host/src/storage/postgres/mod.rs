@@ -15,10 +15,11 @@
 use postgres::{Client, NoTls};
 
 use super::Storage;
-use crate::bindings::ash::memory::{files, index as wit_index};
+use crate::bindings::ash::memory::files;
 use crate::error::Error;
 use crate::files::Collection;
 use crate::home::Access;
+use crate::index as search_index;
 
 mod conn;
 mod index;
@@ -104,7 +105,7 @@ impl PgStorage {
     }
 
     /// `meta`, read at most once a transaction.
-    fn meta(&mut self) -> Result<&index::Meta, wit_index::Error> {
+    fn meta(&mut self) -> Result<&index::Meta, search_index::IndexError> {
         if self.meta.is_none() {
             self.meta = Some(index::meta(&mut self.client)?);
         }
@@ -231,90 +232,97 @@ impl Storage for PgStorage {
         log::quarantine(&mut self.client, c, lines, reason)
     }
 
-    fn upsert(&mut self, entries: &[wit_index::Entry]) -> Result<(), wit_index::Error> {
+    fn upsert(&mut self, entries: &[search_index::Entry]) -> Result<(), search_index::IndexError> {
         if entries.is_empty() {
             return Ok(());
         }
-        crate::fault::point("pg:upsert").map_err(|e| wit_index::Error::Sql(e.to_string()))?;
+        crate::fault::point("pg:upsert").map_err(|e| search_index::IndexError::Sql(e.to_string()))?;
         let dim = self.meta()?.dimension()?;
         index::upsert(&mut self.client, dim, entries)
     }
-    fn remove(&mut self, ids: &[String]) -> Result<(), wit_index::Error> {
+    fn remove(&mut self, ids: &[String]) -> Result<(), search_index::IndexError> {
         index::remove(&mut self.client, ids)
     }
     fn knn(
         &mut self,
         query: &[f32],
         k: u32,
-        scope: &wit_index::ScopeFilter,
-    ) -> Result<Vec<wit_index::Hit>, wit_index::Error> {
+        scope: &search_index::ScopeFilter,
+    ) -> Result<Vec<search_index::Hit>, search_index::IndexError> {
         knn::knn(&mut self.client, query, k, scope)
     }
     fn text_search(
         &mut self,
         terms: &[String],
         k: u32,
-        scope: &wit_index::ScopeFilter,
-    ) -> Result<Vec<wit_index::Hit>, wit_index::Error> {
+        scope: &search_index::ScopeFilter,
+    ) -> Result<Vec<search_index::Hit>, search_index::IndexError> {
         text_search::text_search(&mut self.client, terms, k, scope)
     }
-    fn fetch(&mut self, ids: &[String]) -> Result<Vec<wit_index::Held>, wit_index::Error> {
+    fn fetch(&mut self, ids: &[String]) -> Result<Vec<search_index::Held>, search_index::IndexError> {
         records::fetch(&mut self.client, ids)
     }
-    fn set_records(&mut self, revisions: &[wit_index::Revision]) -> Result<(), wit_index::Error> {
+    fn set_records(&mut self, revisions: &[search_index::Revision]) -> Result<(), search_index::IndexError> {
         index::set_records(&mut self.client, revisions)
     }
     fn tally(
         &mut self,
         keys: &[String],
-        scope: &wit_index::ScopeFilter,
+        scope: &search_index::ScopeFilter,
         now: i64,
-    ) -> Result<wit_index::Counts, wit_index::Error> {
+    ) -> Result<search_index::Counts, search_index::IndexError> {
         records::tally(&mut self.client, keys, scope, now)
     }
     fn holding(
         &mut self,
         keys: &[String],
-        scope: &wit_index::ScopeFilter,
+        scope: &search_index::ScopeFilter,
         now: i64,
-    ) -> Result<Vec<wit_index::Held>, wit_index::Error> {
+    ) -> Result<Vec<search_index::Held>, search_index::IndexError> {
         records::holding(&mut self.client, keys, scope, now)
     }
     fn newest(
         &mut self,
         keys: &[String],
-        scope: &wit_index::ScopeFilter,
+        scope: &search_index::ScopeFilter,
         now: i64,
         limit: u32,
-    ) -> Result<Vec<Vec<wit_index::Held>>, wit_index::Error> {
+    ) -> Result<Vec<Vec<search_index::Held>>, search_index::IndexError> {
         records::newest(&mut self.client, keys, scope, now, limit)
     }
     fn recent(
         &mut self,
-        scope: &wit_index::ScopeFilter,
+        scope: &search_index::ScopeFilter,
         now: Option<i64>,
         limit: u32,
-    ) -> Result<Vec<wit_index::Held>, wit_index::Error> {
+    ) -> Result<Vec<search_index::Held>, search_index::IndexError> {
         records::recent(&mut self.client, scope, now, limit)
     }
-    fn pending(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
+    fn pending(&mut self, kind: search_index::EntryKind) -> Result<u64, search_index::IndexError> {
         index::pending(&mut self.client, kind)
     }
-    fn count(&mut self, kind: wit_index::EntryKind) -> Result<u64, wit_index::Error> {
+    fn count(&mut self, kind: search_index::EntryKind) -> Result<u64, search_index::IndexError> {
         index::count(&mut self.client, kind)
     }
-    fn clear(&mut self, info: &wit_index::IndexInfo) -> Result<(), wit_index::Error> {
+    fn clear(&mut self, info: &search_index::IndexInfo) -> Result<(), search_index::IndexError> {
         self.meta = None;
         index::clear(&mut self.client, info)
     }
-    fn reflects(&mut self, kind: wit_index::EntryKind) -> Result<Option<files::FileState>, wit_index::Error> {
+    fn reflects(
+        &mut self,
+        kind: search_index::EntryKind,
+    ) -> Result<Option<search_index::FileState>, search_index::IndexError> {
         Ok(self.meta()?.reflects(kind))
     }
-    fn set_reflects(&mut self, kind: wit_index::EntryKind, state: files::FileState) -> Result<(), wit_index::Error> {
+    fn set_reflects(
+        &mut self,
+        kind: search_index::EntryKind,
+        state: search_index::FileState,
+    ) -> Result<(), search_index::IndexError> {
         self.meta = None;
         index::set_reflects(&mut self.client, kind, state)
     }
-    fn info(&mut self) -> Result<Option<wit_index::IndexInfo>, wit_index::Error> {
+    fn info(&mut self) -> Result<Option<search_index::IndexInfo>, search_index::IndexError> {
         self.meta()?.info()
     }
 

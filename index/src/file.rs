@@ -1,13 +1,8 @@
 //! Opening the index file, its tables, and what it records about itself: the model and
 //! dimension `clear` made it for, and which state of each collection it reflects.
 
-use std::path::PathBuf;
-
-use rusqlite::{Connection, OptionalExtension, params};
-
-use super::{EntryKind, IndexError, IndexInfo, SqliteIndex, VECTOR_CHUNK_SLOTS, has_vectors, records, sql};
-use crate::fault;
-use crate::files::FileState;
+use crate::database::{self, Database, Value};
+use crate::{EntryKind, FileState, IndexError, IndexInfo, SqliteIndex, VECTOR_CHUNK_SLOTS, has_vectors, records};
 
 /// What `clear` adds to `SCHEMA`. Not in `SCHEMA` itself, which runs on every open: on an
 /// index of an older version, without `items.pending` or `items.lapses`, it would fail
@@ -45,61 +40,54 @@ const SCHEMA: &str = "
     CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
 ";
 
-impl SqliteIndex {
-    pub(super) fn conn(&mut self) -> Result<&mut Connection, IndexError> {
-        if self.conn.is_none() {
-            // Created owner-only; SQLite gives its -wal and -shm files the same mode.
-            if !self.path.exists() {
-                use std::os::unix::fs::OpenOptionsExt;
-                let _ = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .mode(crate::files::FILE_MODE)
-                    .open(&self.path);
-            }
-            let conn = Connection::open(&self.path).map_err(|e| IndexError::Unavailable(e.to_string()))?;
-            // A junk file opens fine; the first real statement is what fails.
-            conn.execute_batch(SCHEMA)
-                .map_err(|e| IndexError::Unavailable(e.to_string()))?;
-            // WAL writes each changed page once; a rollback journal copies it first.
-            conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
-            conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
-            // What leaves the index leaves the file: freed pages are zeroed, so that a
-            // forgotten memory's text is not left behind in them.
-            conn.pragma_update(None, "secure_delete", "ON").map_err(sql)?;
-            self.conn = Some(conn);
-            self.vectors.clear();
-            self.last_knn = None;
-            self.live.clear();
-        }
-        Ok(self.conn.as_mut().expect("just opened"))
+/// Makes the tables on a connection just opened, and sets it up: a file that is not a
+/// database opens fine, and this is the first statement to fail on it.
+pub(crate) fn prepare(db: &mut dyn Database) -> Result<(), IndexError> {
+    if let Err(e) = db.batch(SCHEMA) {
+        db.close();
+        return Err(IndexError::Unavailable(e.to_string()));
     }
+    // WAL writes each changed page once; a rollback journal copies it first. What leaves
+    // the index leaves the file: freed pages are zeroed (`secure_delete`), so that a
+    // forgotten memory's text is not left behind in them.
+    for pragma in [
+        "PRAGMA journal_mode = WAL",
+        "PRAGMA synchronous = NORMAL",
+        "PRAGMA secure_delete = ON",
+    ] {
+        db.query(pragma, &[], &mut |_| Ok(()))?;
+    }
+    Ok(())
+}
 
+/// A value of the `meta` table.
+fn meta(db: &mut dyn Database, key: &str) -> Result<Option<String>, IndexError> {
+    database::row(db, "SELECT value FROM meta WHERE key = ?1", &[Value::Text(key)], |r| {
+        r.text(0).map(str::to_owned)
+    })
+}
+
+impl<D: Database> SqliteIndex<D> {
     /// The model and dimension recorded by the last `clear`, if any.
     pub fn info(&mut self) -> Result<Option<IndexInfo>, IndexError> {
-        let conn = self.conn()?;
-        let get = |key: &str| -> Result<Option<String>, IndexError> {
-            conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-                .optional()
-                .map_err(sql)
-        };
-        match (get("model")?, get("dimension")?) {
+        let db = self.conn()?;
+        match (meta(db, "model")?, meta(db, "dimension")?) {
             (Some(model), Some(dim)) => {
                 let dimension = dim
                     .parse()
                     .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
                 // The vector table must exist too, or the file is from a half-done clear.
-                if !has_vectors(conn)? {
+                if !has_vectors(db)? {
                     return Err(IndexError::Unavailable("the vector table is missing".into()));
                 }
-                records::check_columns(conn)?;
+                records::check_columns(db)?;
                 Ok(Some(IndexInfo { model, dimension }))
             }
             _ => Ok(None),
         }
     }
 
-    pub(super) fn dimension(&mut self) -> Result<u32, IndexError> {
+    pub(crate) fn dimension(&mut self) -> Result<u32, IndexError> {
         self.info()?
             .map(|i| i.dimension)
             .ok_or_else(|| IndexError::Unavailable("the index is not initialized".into()))
@@ -108,52 +96,37 @@ impl SqliteIndex {
     /// Empties the index for `info`'s model. A file SQLite cannot use is deleted and
     /// created anew: it holds nothing that the JSONL files do not.
     pub fn clear(&mut self, info: &IndexInfo) -> Result<(), IndexError> {
-        fault::point("index:clear").map_err(|e| IndexError::Sql(e.to_string()))?;
+        self.db.fault_point("index:clear")?;
         if self.conn().is_err() || self.info().is_err() {
-            self.conn = None;
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                let mut p = self.path.clone().into_os_string();
-                p.push(suffix);
-                let _ = std::fs::remove_file(PathBuf::from(p));
-            }
+            self.db.reset()?;
         }
         let dim = info.dimension;
-        let conn = self.conn()?;
-        let tx = conn.transaction().map_err(sql)?;
-        tx.execute_batch(&format!(
-            "DROP TABLE IF EXISTS items; DELETE FROM meta;
-             DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS marks; DROP TABLE IF EXISTS codes;
-             {SCHEMA}
-             {ITEM_INDEXES}
-             DROP TABLE IF EXISTS vecs;
-             CREATE VIRTUAL TABLE vecs USING vec0 (
-                 scope TEXT PARTITION KEY,
-                 embedding FLOAT[{dim}] distance_metric=cosine,
-                 chunk_size = {VECTOR_CHUNK_SLOTS}
-             );"
-        ))
-        .map_err(sql)?;
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('model', ?1), ('dimension', ?2)",
-            params![info.model, dim.to_string()],
-        )
-        .map_err(sql)?;
-        tx.commit().map_err(sql)?;
-        self.vectors.clear();
-        self.last_knn = None;
-        self.live.clear();
+        let dimension = dim.to_string();
+        database::transaction(self.conn()?, |db| {
+            db.batch(&format!(
+                "DROP TABLE IF EXISTS items; DELETE FROM meta;
+                 DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS marks; DROP TABLE IF EXISTS codes;
+                 {SCHEMA}
+                 {ITEM_INDEXES}
+                 DROP TABLE IF EXISTS vecs;
+                 CREATE VIRTUAL TABLE vecs USING vec0 (
+                     scope TEXT PARTITION KEY,
+                     embedding FLOAT[{dim}] distance_metric=cosine,
+                     chunk_size = {VECTOR_CHUNK_SLOTS}
+                 );"
+            ))?;
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES ('model', ?1), ('dimension', ?2)",
+                &[Value::Text(&info.model), Value::Text(&dimension)],
+            )
+        })?;
+        self.forget_cached();
         Ok(())
     }
 
     /// Which state of the collection behind `kind` the index reflects; none after `clear`.
     pub fn reflects(&mut self, kind: EntryKind) -> Result<Option<FileState>, IndexError> {
-        let conn = self.conn()?;
-        let value: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [kind.reflects_key()], |r| {
-                r.get(0)
-            })
-            .optional()
-            .map_err(sql)?;
+        let value = meta(self.conn()?, kind.reflects_key())?;
         Ok(value.and_then(|v| {
             let (generation, end) = v.split_once(' ')?;
             Some(FileState {
@@ -165,16 +138,12 @@ impl SqliteIndex {
 
     /// Records the state of the collection behind `kind` the index now reflects.
     pub fn set_reflects(&mut self, kind: EntryKind, state: FileState) -> Result<(), IndexError> {
-        fault::point("index:reflects").map_err(|e| IndexError::Sql(e.to_string()))?;
-        let conn = self.conn()?;
-        conn.execute(
+        self.db.fault_point("index:reflects")?;
+        let value = format!("{} {}", state.generation, state.end);
+        self.conn()?.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-            [
-                kind.reflects_key().to_owned(),
-                format!("{} {}", state.generation, state.end),
-            ],
-        )
-        .map_err(sql)?;
+            &[Value::Text(kind.reflects_key()), Value::Text(&value)],
+        )?;
         Ok(())
     }
 }

@@ -10,9 +10,8 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::{OptionalExtension, Transaction, params};
-
-use super::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex, sql};
+use crate::database::{self, Database, Row, Value};
+use crate::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex};
 
 /// The most holders of a key `newest` hands out.
 pub const MAX_NEWEST: u32 = 4096;
@@ -20,7 +19,7 @@ pub const MAX_NEWEST: u32 = 4096;
 /// A scope's live entries as counted at `at`: the same count holds from `at` until the
 /// next entry lapses (`until`, none when no entry will), as long as nothing is written.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct LiveCount {
+pub(crate) struct LiveCount {
     at: i64,
     until: Option<i64>,
     count: u64,
@@ -36,35 +35,39 @@ impl LiveCount {
 
 /// An entry's marks as `items` holds them: its scope, `items.keys`, `items.lapses` and
 /// `items.observed`.
-pub(super) struct Marked {
+pub(crate) struct Marked {
     pub scope: String,
     pub keys: Option<String>,
     pub lapses: Option<i64>,
     pub observed: Option<i64>,
 }
 
-/// What `find` (`FIND`) gives for an item: its rowid and its marks.
-pub(super) fn found(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Marked)> {
-    Ok((
-        r.get(0)?,
-        Marked {
-            scope: r.get(1)?,
-            keys: r.get(2)?,
-            lapses: r.get(3)?,
-            observed: r.get(4)?,
+/// An item's rowid and marks by id.
+pub(crate) fn find(db: &mut dyn Database, id: &str) -> Result<Option<(i64, Marked)>, IndexError> {
+    database::row(
+        db,
+        "SELECT rowid, scope, keys, lapses, observed FROM items WHERE id = ?1",
+        &[Value::Text(id)],
+        |r: &dyn Row| {
+            Ok((
+                r.int(0)?,
+                Marked {
+                    scope: r.text(1)?.to_owned(),
+                    keys: r.opt_text(2)?.map(str::to_owned),
+                    lapses: r.opt_int(3)?,
+                    observed: r.opt_int(4)?,
+                },
+            ))
         },
-    ))
+    )
 }
-
-/// An item's rowid and marks by id, as `found` reads them.
-pub(super) const FIND: &str = "SELECT rowid, scope, keys, lapses, observed FROM items WHERE id = ?1";
 
 /// Replaces an entry's marks rows with `marks` in `scope` (`keys` is their JSON list),
 /// leaving them alone when they are the ones it had (`old`): an access or a replay writes
 /// a record again with the same marks, and rewriting them would touch a page of the marks
 /// table per key for nothing.
-pub(super) fn remark(
-    tx: &Transaction<'_>,
+pub(crate) fn remark(
+    db: &mut dyn Database,
     rowid: i64,
     old: Option<&Marked>,
     scope: &str,
@@ -79,49 +82,48 @@ pub(super) fn remark(
         {
             return Ok(());
         }
-        unmark(tx, rowid, &old.scope, old.keys.as_deref())?;
+        unmark(db, rowid, &old.scope, old.keys.as_deref())?;
     }
-    mark(tx, rowid, scope, marks)
+    mark(db, rowid, scope, marks)
 }
 
 /// Drops an entry's marks rows, as its `items.keys` lists them (none for an entry written
 /// before marks were kept).
-pub(super) fn unmark(tx: &Transaction<'_>, rowid: i64, scope: &str, keys: Option<&str>) -> Result<(), IndexError> {
+pub(crate) fn unmark(db: &mut dyn Database, rowid: i64, scope: &str, keys: Option<&str>) -> Result<(), IndexError> {
     let Some(keys) = keys else {
         return Ok(());
     };
-    tx.prepare_cached("DELETE FROM marks WHERE item = ?1 AND scope = ?2 AND key IN (SELECT value FROM json_each(?3))")
-        .map_err(sql)?
-        .execute(params![rowid, scope, keys])
-        .map_err(sql)?;
+    db.execute(
+        "DELETE FROM marks WHERE item = ?1 AND scope = ?2 AND key IN (SELECT value FROM json_each(?3))",
+        &[Value::Integer(rowid), Value::Text(scope), Value::Text(keys)],
+    )?;
     Ok(())
 }
 
 /// Writes an entry's marks rows; its `items.keys` and `items.lapses` are the caller's.
-fn mark(tx: &Transaction<'_>, rowid: i64, scope: &str, marks: &Marks) -> Result<(), IndexError> {
-    if marks.keys.is_empty() {
-        return Ok(());
-    }
-    let mut insert = tx
-        .prepare_cached(
+fn mark(db: &mut dyn Database, rowid: i64, scope: &str, marks: &Marks) -> Result<(), IndexError> {
+    for key in &marks.keys {
+        db.execute(
             "INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed, id)
              VALUES (?1, ?2, ?3, ?4, ?5, (SELECT id FROM items WHERE rowid = ?3))",
-        )
-        .map_err(sql)?;
-    for key in &marks.keys {
-        insert
-            .execute(params![key, scope, rowid, marks.lapses, marks.observed])
-            .map_err(sql)?;
+            &[
+                Value::Text(key),
+                Value::Text(scope),
+                Value::Integer(rowid),
+                Value::from(marks.lapses),
+                Value::Integer(marks.observed),
+            ],
+        )?;
     }
     Ok(())
 }
 
 /// `items.keys`: the keys as one JSON list.
-pub(super) fn keys_json(marks: &Marks) -> String {
+pub(crate) fn keys_json(marks: &Marks) -> String {
     serde_json::to_string(&marks.keys).expect("a list of strings serializes")
 }
 
-impl SqliteIndex {
+impl<D: Database> SqliteIndex<D> {
     /// Of the entries within the scopes live at `now`, how many there are and how many hold
     /// each key.
     pub fn tally(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
@@ -134,18 +136,15 @@ impl SqliteIndex {
         for s in &scopes {
             tally.live += self.live_count(s, now)?;
         }
-        let conn = self.conn()?;
-        super::records::check_columns(conn)?;
-        let mut holding = conn
-            .prepare_cached(
-                "SELECT count(*) FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
-            )
-            .map_err(sql)?;
+        let db = self.conn()?;
+        crate::records::check_columns(db)?;
         for s in &scopes {
             for (key, n) in keys.iter().zip(tally.holding.iter_mut()) {
-                *n += holding
-                    .query_row(params![key, s, now], |r| r.get::<_, i64>(0))
-                    .map_err(sql)? as u64;
+                *n += database::count(
+                    db,
+                    "SELECT count(*) FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
+                    &[Value::Text(key), Value::Text(s), Value::Integer(now)],
+                )? as u64;
             }
         }
         Ok(tally)
@@ -159,19 +158,22 @@ impl SqliteIndex {
         {
             return Ok(known.count);
         }
-        let conn = self.conn()?;
-        super::records::check_columns(conn)?;
+        let db = self.conn()?;
+        crate::records::check_columns(db)?;
         // `items_scope` is (scope, lapses): both read that index only, the second one row.
-        let count = conn
-            .prepare_cached("SELECT count(*) FROM items WHERE scope = ?1 AND (lapses IS NULL OR lapses > ?2)")
-            .map_err(sql)?
-            .query_row(params![scope, now], |r| r.get::<_, i64>(0))
-            .map_err(sql)? as u64;
-        let until = conn
-            .prepare_cached("SELECT min(lapses) FROM items WHERE scope = ?1 AND lapses > ?2")
-            .map_err(sql)?
-            .query_row(params![scope, now], |r| r.get::<_, Option<i64>>(0))
-            .map_err(sql)?;
+        let params = [Value::Text(scope), Value::Integer(now)];
+        let count = database::count(
+            db,
+            "SELECT count(*) FROM items WHERE scope = ?1 AND (lapses IS NULL OR lapses > ?2)",
+            &params,
+        )? as u64;
+        let until = database::row(
+            db,
+            "SELECT min(lapses) FROM items WHERE scope = ?1 AND lapses > ?2",
+            &params,
+            |r| r.opt_int(0),
+        )?
+        .flatten();
         self.live.insert(scope.to_owned(), LiveCount { at: now, until, count });
         Ok(count)
     }
@@ -183,40 +185,33 @@ impl SqliteIndex {
         if keys.is_empty() || scopes.is_empty() {
             return Ok(Vec::new());
         }
-        let conn = self.conn()?;
-        super::records::check_columns(conn)?;
+        let db = self.conn()?;
+        crate::records::check_columns(db)?;
         let mut items = BTreeSet::new();
-        {
-            let mut holders = conn
-                .prepare_cached(
+        for s in &scopes {
+            for key in keys {
+                db.query(
                     "SELECT item FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
-                )
-                .map_err(sql)?;
-            for s in &scopes {
-                for key in keys {
-                    let rows = holders
-                        .query_map(params![key, s, now], |r| r.get::<_, i64>(0))
-                        .map_err(sql)?;
-                    for rowid in rows {
-                        items.insert(rowid.map_err(sql)?);
-                    }
-                }
+                    &[Value::Text(key), Value::Text(s), Value::Integer(now)],
+                    &mut |r| {
+                        items.insert(r.int(0)?);
+                        Ok(())
+                    },
+                )?;
             }
         }
-        let mut item = conn
-            .prepare_cached("SELECT id, record FROM items WHERE rowid = ?1")
-            .map_err(sql)?;
         let mut found = Vec::with_capacity(items.len());
         for rowid in items {
-            let row: Option<(String, Option<String>)> = item
-                .query_row([rowid], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()
-                .map_err(sql)?;
+            let row = database::row(
+                db,
+                "SELECT id, record FROM items WHERE rowid = ?1",
+                &[Value::Integer(rowid)],
+                |r| Ok((r.text(0)?.to_owned(), r.opt_text(1)?.map(str::to_owned))),
+            )?;
             if let Some((id, Some(record))) = row {
                 found.push((rowid, id, record));
             }
         }
-        drop(item);
         self.with_vectors(found)
     }
 
@@ -233,41 +228,39 @@ impl SqliteIndex {
     ) -> Result<Vec<Vec<Held>>, IndexError> {
         let scopes = scope.memory_keys();
         let limit = limit.min(MAX_NEWEST) as usize;
-        let conn = self.conn()?;
-        super::records::check_columns(conn)?;
+        let db = self.conn()?;
+        crate::records::check_columns(db)?;
         let mut lists: Vec<Vec<(i64, String, i64, String)>> = Vec::with_capacity(keys.len());
-        {
-            let mut holders = conn
-                .prepare_cached(
-                    "SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
-                     WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
-                       AND i.record IS NOT NULL
-                     ORDER BY m.observed DESC, m.id LIMIT ?4",
-                )
-                .map_err(sql)?;
-            for key in keys {
-                let mut found: Vec<(i64, String, i64, String)> = Vec::new();
-                if limit > 0 {
-                    for s in &scopes {
-                        let rows = holders
-                            .query_map(params![key, s, now, limit as i64], |r| {
-                                Ok((
-                                    r.get::<_, Option<i64>>(0)?.unwrap_or(0),
-                                    r.get(1)?,
-                                    r.get(2)?,
-                                    r.get(3)?,
-                                ))
-                            })
-                            .map_err(sql)?;
-                        for row in rows {
-                            found.push(row.map_err(sql)?);
-                        }
-                    }
+        for key in keys {
+            let mut found: Vec<(i64, String, i64, String)> = Vec::new();
+            if limit > 0 {
+                for s in &scopes {
+                    db.query(
+                        "SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
+                         WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
+                           AND i.record IS NOT NULL
+                         ORDER BY m.observed DESC, m.id LIMIT ?4",
+                        &[
+                            Value::Text(key),
+                            Value::Text(s),
+                            Value::Integer(now),
+                            Value::Integer(limit as i64),
+                        ],
+                        &mut |r| {
+                            found.push((
+                                r.opt_int(0)?.unwrap_or(0),
+                                r.text(1)?.to_owned(),
+                                r.int(2)?,
+                                r.text(3)?.to_owned(),
+                            ));
+                            Ok(())
+                        },
+                    )?;
                 }
-                found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-                found.truncate(limit);
-                lists.push(found);
             }
+            found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+            found.truncate(limit);
+            lists.push(found);
         }
         lists
             .into_iter()

@@ -3,8 +3,7 @@
 
 use std::path::Path;
 
-use super::{IndexError, SqliteIndex, scan};
-use crate::Error;
+use crate::{EntryKind, IndexError, ScopeFilter, SqliteIndex, scan};
 
 /// What [`first_search_recall`] measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,14 +20,18 @@ pub struct FirstSearchRecall {
 /// nearest by an exact scan of every vector of `user`'s personal scope that a first search
 /// (a new connection, as a CLI call makes) returns; and how long that exact scan takes.
 /// Reads the index at `path`.
-pub fn first_search_recall(path: &Path, user: &str, queries: &[Vec<f32>], k: u32) -> Result<FirstSearchRecall, Error> {
-    let index_error = |e: IndexError| Error::Index(format!("{e:?}"));
+pub fn first_search_recall(
+    path: &Path,
+    user: &str,
+    queries: &[Vec<f32>],
+    k: u32,
+) -> Result<FirstSearchRecall, IndexError> {
     let key = format!("u:{user}");
     let mut exact_index = SqliteIndex::new(path);
-    let dimension = exact_index.dimension().map_err(index_error)?;
-    let all = exact_index.load_scope(&key, dimension as usize).map_err(index_error)?;
-    let scope = super::ScopeFilter {
-        kind: super::EntryKind::Memory,
+    let dimension = exact_index.dimension()?;
+    let all = exact_index.load_scope(&key, dimension as usize)?;
+    let scope = ScopeFilter {
+        kind: EntryKind::Memory,
         user_id: Some(user.to_owned()),
         chat_id: None,
     };
@@ -37,11 +40,11 @@ pub fn first_search_recall(path: &Path, user: &str, queries: &[Vec<f32>], k: u32
     let mut scans = Vec::with_capacity(queries.len());
     for query in queries {
         let unit = scan::unit(query);
-        let t = std::time::Instant::now();
+        let t = crate::stopwatch::Stopwatch::start();
         let nearest = all.nearest(&unit, k as usize);
         scans.push(t.elapsed());
         let exact: Vec<&str> = nearest.into_iter().map(|(id, _)| id).collect();
-        let first = SqliteIndex::new(path).knn(query, k, &scope).map_err(index_error)?;
+        let first = SqliteIndex::new(path).knn(query, k, &scope)?;
         found += first.iter().filter(|h| exact.contains(&h.id.as_str())).count();
         wanted += exact.len();
     }

@@ -4,6 +4,17 @@ use rusqlite::params;
 
 use super::*;
 
+/// The index over a real SQLite file.
+type NativeIndex = SqliteIndex<NativeSqlite>;
+
+impl NativeIndex {
+    /// The connection itself, opened and with its tables made, to look at or tamper with.
+    fn raw(&mut self) -> &mut rusqlite::Connection {
+        self.conn().unwrap();
+        self.db.connection()
+    }
+}
+
 mod file;
 mod marks;
 mod newest;
@@ -44,7 +55,7 @@ fn revision(id: &str, record: &str, marks: Marks) -> Revision {
 }
 
 /// An empty index for model "m" at this dimension, in a folder kept while it lives.
-fn fresh_index(dimension: u32) -> (tempfile::TempDir, SqliteIndex) {
+fn fresh_index(dimension: u32) -> (tempfile::TempDir, NativeIndex) {
     let dir = tempfile::tempdir().unwrap();
     let mut index = SqliteIndex::new(dir.path().join("i.db"));
     index
@@ -65,7 +76,7 @@ fn alice() -> ScopeFilter {
 }
 
 /// The ids whose text matches `term` for alice, sorted.
-fn texts(index: &mut SqliteIndex, term: &str) -> Vec<String> {
+fn texts(index: &mut NativeIndex, term: &str) -> Vec<String> {
     let mut ids: Vec<String> = index
         .text_search(&[term.into()], 50, &alice())
         .unwrap()
@@ -90,7 +101,7 @@ fn noise(seed: u64, dimension: usize) -> Vec<f32> {
 }
 
 /// The ids `knn` finds for alice, best first.
-fn knn_ids(index: &mut SqliteIndex, query: &[f32], k: u32) -> Vec<String> {
+fn knn_ids(index: &mut NativeIndex, query: &[f32], k: u32) -> Vec<String> {
     index
         .knn(query, k, &alice())
         .unwrap()
@@ -100,8 +111,8 @@ fn knn_ids(index: &mut SqliteIndex, query: &[f32], k: u32) -> Vec<String> {
 }
 
 /// sqlite-vec's own exact knn over the stored vectors, the reference the scan must match.
-fn sqlite_vec_knn(index: &mut SqliteIndex, query: &[f32], k: u32, key: &str) -> Vec<String> {
-    let conn = index.conn().unwrap();
+fn sqlite_vec_knn(index: &mut NativeIndex, query: &[f32], k: u32, key: &str) -> Vec<String> {
+    let conn = index.raw();
     let mut stmt = conn
         .prepare(
             "SELECT items.id FROM
@@ -116,8 +127,8 @@ fn sqlite_vec_knn(index: &mut SqliteIndex, query: &[f32], k: u32, key: &str) -> 
 }
 
 /// sqlite-vec's knn as (id, score), scored as `SqliteIndex::sqlite_vec_knn` scores it.
-fn sqlite_vec_scores(index: &mut SqliteIndex, query: &[f32], k: u32, key: &str) -> Vec<(String, f32)> {
-    let conn = index.conn().unwrap();
+fn sqlite_vec_scores(index: &mut NativeIndex, query: &[f32], k: u32, key: &str) -> Vec<(String, f32)> {
+    let conn = index.raw();
     let mut stmt = conn
         .prepare(
             "SELECT items.id, v.distance FROM

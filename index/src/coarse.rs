@@ -16,9 +16,9 @@
 //! Python hosts write the same codes in the same table: an index reads the same whichever
 //! host wrote it.
 
-use rusqlite::{Connection, Transaction, params};
-
-use super::scan::{Best, Scored};
+use crate::IndexError;
+use crate::database::{Database, Value};
+use crate::scan::{Best, Scored};
 
 /// The most a component's code reaches, either way.
 const LEVELS: f64 = 127.0;
@@ -26,13 +26,13 @@ const LEVELS: f64 = 127.0;
 /// How many of the nearest by code are scored again, to return `k`: four times `k`, and
 /// at least 128 (a search asks for 40, an add's supersession check for 8). More candidates
 /// found no more of an exact search's best (docs/performance.md).
-pub(super) fn candidates(k: usize) -> usize {
+pub(crate) fn candidates(k: usize) -> usize {
     k.saturating_mul(4).max(128)
 }
 
 /// A vector's code: (scale, one byte a component). The caller has checked that it has a
 /// direction (`usable`).
-pub(super) fn code(v: &[f32]) -> (f64, Vec<u8>) {
+pub(crate) fn code(v: &[f32]) -> (f64, Vec<u8>) {
     let largest = v.iter().map(|x| f64::from(*x).abs()).fold(0.0, f64::max);
     let norm = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>().sqrt();
     let levels = v
@@ -44,17 +44,26 @@ pub(super) fn code(v: &[f32]) -> (f64, Vec<u8>) {
 }
 
 /// Writes `v`'s code as `rowid`'s in `scope`, replacing one it had there.
-pub(super) fn write(tx: &Transaction<'_>, rowid: i64, scope: &str, v: &[f32]) -> rusqlite::Result<()> {
+pub(crate) fn write(db: &mut dyn Database, rowid: i64, scope: &str, v: &[f32]) -> Result<(), IndexError> {
     let (scale, levels) = code(v);
-    tx.prepare_cached("INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![scope, rowid, scale, levels])?;
+    db.execute(
+        "INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)",
+        &[
+            Value::Text(scope),
+            Value::Integer(rowid),
+            Value::Real(scale),
+            Value::Blob(&levels),
+        ],
+    )?;
     Ok(())
 }
 
 /// Removes `rowid`'s code from `scope`, if it has one.
-pub(super) fn erase(tx: &Transaction<'_>, rowid: i64, scope: &str) -> rusqlite::Result<()> {
-    tx.prepare_cached("DELETE FROM codes WHERE scope = ?1 AND item = ?2")?
-        .execute(params![scope, rowid])?;
+pub(crate) fn erase(db: &mut dyn Database, rowid: i64, scope: &str) -> Result<(), IndexError> {
+    db.execute(
+        "DELETE FROM codes WHERE scope = ?1 AND item = ?2",
+        &[Value::Text(scope), Value::Integer(rowid)],
+    )?;
     Ok(())
 }
 
@@ -63,7 +72,7 @@ pub(super) fn erase(tx: &Transaction<'_>, rowid: i64, scope: &str) -> rusqlite::
 /// product with a code back into the dot product with the query at unit length. In
 /// integers, eight or sixteen products are summed an instruction (`pmaddwd`); in floats the
 /// pass took as long as SQLite reading the codes.
-pub(super) struct Query {
+pub(crate) struct Query {
     levels: Vec<i16>,
     scale: f32,
 }
@@ -76,7 +85,7 @@ const QUERY_LEVELS: f64 = 4095.0;
 
 impl Query {
     /// `unit` (a query at unit length) as levels.
-    pub(super) fn new(unit: &[f32]) -> Self {
+    pub(crate) fn new(unit: &[f32]) -> Self {
         let largest = unit.iter().map(|x| f64::from(*x).abs()).fold(0.0, f64::max);
         let levels = unit
             .iter()
@@ -97,28 +106,30 @@ impl Query {
 
 /// The rowids of the `count` vectors of `scope` whose codes score best against `query`,
 /// best first, and how many codes were read.
-pub(super) fn nearest(
-    conn: &Connection,
+pub(crate) fn nearest(
+    db: &mut dyn Database,
     scope: &str,
     query: &Query,
     count: usize,
-) -> rusqlite::Result<(Vec<i64>, usize)> {
-    let mut stmt = conn.prepare_cached("SELECT item, scale, code FROM codes WHERE scope = ?1")?;
-    let mut rows = stmt.query([scope])?;
+) -> Result<(Vec<i64>, usize), IndexError> {
     let mut best = Best::new(count);
     let mut read = 0;
-    while let Some(row) = rows.next()? {
-        let code = row.get_ref(2)?.as_blob()?;
-        if code.len() != query.levels.len() {
-            continue;
-        }
-        read += 1;
-        best.offer(Scored {
-            score: query.score(row.get(1)?, code),
-            rowid: row.get(0)?,
-            position: 0,
-        });
-    }
+    db.query(
+        "SELECT item, scale, code FROM codes WHERE scope = ?1",
+        &[Value::Text(scope)],
+        &mut |row| {
+            let code = row.blob(2)?;
+            if code.len() == query.levels.len() {
+                read += 1;
+                best.offer(Scored {
+                    score: query.score(row.real(1)?, code),
+                    rowid: row.int(0)?,
+                    position: 0,
+                });
+            }
+            Ok(())
+        },
+    )?;
     Ok((best.best_first().into_iter().map(|s| s.rowid).collect(), read))
 }
 
@@ -176,7 +187,7 @@ mod tests {
     fn a_codes_score_is_near_the_cosine_it_stands_for() {
         let v: Vec<f32> = (0..256).map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0).collect();
         let q: Vec<f32> = (0..256).map(|i| ((i * 53 % 89) as f32 - 44.0) / 3.0).collect();
-        let unit = super::super::scan::unit(&q);
+        let unit = crate::scan::unit(&q);
         let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         let cosine: f32 = unit.iter().zip(&v).map(|(a, b)| a * b / norm).sum();
         let (scale, levels) = code(&v);

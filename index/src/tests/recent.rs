@@ -19,7 +19,7 @@ fn made(e: Entry, made: i64, lapses: Option<i64>) -> Entry {
 }
 
 /// The ids `recent` gives, each checked against its record.
-fn recent_ids(index: &mut SqliteIndex, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Vec<String> {
+fn recent_ids(index: &mut NativeIndex, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Vec<String> {
     index
         .recent(scope, now, limit)
         .unwrap()
@@ -103,7 +103,7 @@ fn recent_lists_the_most_recently_made_equal_moments_latest_indexed_first() {
 fn recent_walks_its_index_without_sorting() {
     let (_dir, mut index) = fresh_index(2);
     let plan: Vec<String> = {
-        let conn = index.conn().unwrap();
+        let conn = index.raw();
         let mut explain = conn
             .prepare(&format!("EXPLAIN QUERY PLAN {}", super::super::recent::RECENT))
             .unwrap();

@@ -5,43 +5,41 @@
 //! `items_made` (scope, made, then the rowid every index entry ends with) and stops at the
 //! limit; the scopes' lists are then merged.
 
-use rusqlite::params;
-
-use super::{Held, IndexError, ScopeFilter, SqliteIndex, sql};
+use crate::database::{Database, Value};
+use crate::{Held, IndexError, ScopeFilter, SqliteIndex};
 
 /// A scope's entries, most recently made first, live at ?2 unless it is null, at most ?3.
-pub(super) const RECENT: &str = "SELECT made, rowid, id, record FROM items
+pub(crate) const RECENT: &str = "SELECT made, rowid, id, record FROM items
      WHERE scope = ?1 AND record IS NOT NULL AND (?2 IS NULL OR lapses IS NULL OR lapses > ?2)
      ORDER BY made DESC, rowid DESC LIMIT ?3";
 
 /// The most entries `recent` hands out.
 pub const MAX_RECENT: u32 = 4096;
 
-impl SqliteIndex {
+impl<D: Database> SqliteIndex<D> {
     /// The records of the `limit` entries within the scopes most recently made (at most
     /// `MAX_RECENT`), live at `now` when given.
     pub fn recent(&mut self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
         let scopes = scope.memory_keys();
         let limit = limit.min(MAX_RECENT) as usize;
-        let conn = self.conn()?;
-        super::records::check_columns(conn)?;
+        let db = self.conn()?;
+        crate::records::check_columns(db)?;
         let mut found: Vec<(i64, i64, String, String)> = Vec::new();
         if limit > 0 {
-            let mut walk = conn.prepare_cached(RECENT).map_err(sql)?;
             for s in &scopes {
-                let rows = walk
-                    .query_map(params![s, now, limit as i64], |r| {
-                        Ok((
-                            r.get::<_, Option<i64>>(0)?.unwrap_or(0),
-                            r.get(1)?,
-                            r.get(2)?,
-                            r.get(3)?,
-                        ))
-                    })
-                    .map_err(sql)?;
-                for row in rows {
-                    found.push(row.map_err(sql)?);
-                }
+                db.query(
+                    RECENT,
+                    &[Value::Text(s), Value::from(now), Value::Integer(limit as i64)],
+                    &mut |r| {
+                        found.push((
+                            r.opt_int(0)?.unwrap_or(0),
+                            r.int(1)?,
+                            r.text(2)?.to_owned(),
+                            r.text(3)?.to_owned(),
+                        ));
+                        Ok(())
+                    },
+                )?;
             }
         }
         found.sort_by_key(|f| std::cmp::Reverse((f.0, f.1)));

@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, OptionalExtension, params};
-
-use super::scan::{self, ScopeVectors};
-use super::{Hit, IndexError, MAX_K, ScopeFilter, SqliteIndex, chunks, coarse, f32_bytes, sql, usable};
+use crate::database::{self, Database, Value};
+use crate::scan::{self, ScopeVectors};
+use crate::stopwatch::Stopwatch;
+use crate::{Hit, IndexError, MAX_K, ScopeFilter, SqliteIndex, chunks, coarse, f32_bytes, usable};
 
 /// Searches of a scope that read from the file (by codes, or streaming its chunks) before
 /// its vectors are read into memory.
@@ -14,17 +14,17 @@ const SCANS_BEFORE_LOADING: u32 = 2;
 
 /// How many vectors streaming reads in the time one is fetched by rowid: a scope with fewer
 /// codes than this many times the candidates a search wants is streamed whole instead.
-pub(super) const STREAMED_PER_FETCHED: usize = 8;
+pub(crate) const STREAMED_PER_FETCHED: usize = 8;
 
 /// A knn's question and answer.
-pub(super) struct LastKnn {
+pub(crate) struct LastKnn {
     query: Vec<f32>,
     k: u32,
     scopes: Vec<String>,
     hits: Vec<Hit>,
 }
 
-impl SqliteIndex {
+impl<D: Database> SqliteIndex<D> {
     /// The `k` nearest vectors within the scopes, by cosine similarity, best first (equal
     /// scores in the order they were indexed). A query without a direction finds nothing;
     /// a stored vector without one (written by an older version) is skipped.
@@ -72,7 +72,7 @@ impl SqliteIndex {
                     }
                     continue;
                 }
-                let t = std::time::Instant::now();
+                let t = Stopwatch::start();
                 let loaded = self.load_scope(key, dim as usize)?;
                 tracing::debug!(
                     "index: read {} vectors of scope {key} into memory in {:?}",
@@ -105,15 +105,10 @@ impl SqliteIndex {
 
     /// Forgets the cached vectors when another connection has committed since they were
     /// read: it may have changed any of them.
-    pub(super) fn drop_if_written_elsewhere(&mut self) -> Result<(), IndexError> {
-        let version: i64 = self
-            .conn()?
-            .query_row("PRAGMA data_version", [], |r| r.get(0))
-            .map_err(sql)?;
+    pub(crate) fn drop_if_written_elsewhere(&mut self) -> Result<(), IndexError> {
+        let version = database::count(self.conn()?, "PRAGMA data_version", &[])?;
         if version != self.data_version {
-            self.vectors.clear();
-            self.last_knn = None;
-            self.live.clear();
+            self.forget_cached();
             self.data_version = version;
         }
         Ok(())
@@ -123,27 +118,26 @@ impl SqliteIndex {
     /// nothing but the best `k`, scored as sqlite-vec's knn scores them (`scan::Streamed`);
     /// `None` when the chunks are not laid out as `chunks` reads. sqlite-vec's own knn
     /// reads the same chunks, more slowly (docs/performance.md, "Figures behind the code").
-    pub(super) fn streamed_knn(
+    pub(crate) fn streamed_knn(
         &mut self,
         query: &[f32],
         k: u32,
         key: &str,
         dimension: usize,
     ) -> Result<Option<Vec<Hit>>, IndexError> {
-        let conn = self.conn()?;
-        let t = std::time::Instant::now();
+        let db = self.conn()?;
+        let t = Stopwatch::start();
         let mut nearest = scan::Streamed::new(query, k as usize);
         let mut seen = 0usize;
-        let readable = chunks::visit(conn, key, dimension, |rowid, vector| {
+        let readable = chunks::visit(db, key, dimension, |rowid, vector| {
             seen += 1;
             nearest.offer(rowid, vector)
-        })
-        .map_err(sql)?;
+        })?;
         if !readable {
             return Ok(None);
         }
         tracing::debug!("index: streamed {seen} vectors of scope {key} in {:?}", t.elapsed());
-        ids_of(conn, key, nearest.best_first()).map(Some)
+        ids_of(db, key, nearest.best_first()).map(Some)
     }
 
     /// One scope's nearest found by their coarse codes (`coarse`): the best
@@ -151,66 +145,69 @@ impl SqliteIndex {
     /// scores them. `None` when the scope is small enough that streaming all its vectors
     /// costs no more than fetching the candidates one by one.
     fn coarse_knn(&mut self, query: &[f32], unit: &[f32], k: u32, key: &str) -> Result<Option<Vec<Hit>>, IndexError> {
-        let conn = self.conn()?;
-        let t = std::time::Instant::now();
+        let db = self.conn()?;
+        let t = Stopwatch::start();
         let wanted = coarse::candidates(k as usize);
-        let (candidates, read) = coarse::nearest(conn, key, &coarse::Query::new(unit), wanted).map_err(sql)?;
+        let (candidates, read) = coarse::nearest(db, key, &coarse::Query::new(unit), wanted)?;
         if read < wanted.saturating_mul(STREAMED_PER_FETCHED) {
             return Ok(None);
         }
         let coded = t.elapsed();
-        let mut vector = conn
-            .prepare_cached("SELECT embedding FROM vecs WHERE rowid = ?1")
-            .map_err(sql)?;
         let mut nearest = scan::Streamed::new(query, k as usize);
         for rowid in &candidates {
-            let bytes: Option<Vec<u8>> = vector.query_row([rowid], |r| r.get(0)).optional().map_err(sql)?;
-            match bytes {
-                Some(bytes) if bytes.len() == query.len() * 4 => nearest.offer(*rowid, &bytes),
-                _ => tracing::warn!("index: the code of rowid {rowid} in {key} has no vector beside it"),
+            let mut scored = false;
+            db.query(
+                "SELECT embedding FROM vecs WHERE rowid = ?1",
+                &[Value::Integer(*rowid)],
+                &mut |r| {
+                    if let Some(bytes) = r.opt_blob(0)?
+                        && bytes.len() == query.len() * 4
+                        && !scored
+                    {
+                        nearest.offer(*rowid, bytes);
+                        scored = true;
+                    }
+                    Ok(())
+                },
+            )?;
+            if !scored {
+                tracing::warn!("index: the code of rowid {rowid} in {key} has no vector beside it");
             }
         }
-        drop(vector);
         tracing::debug!(
             "index: scored {} of {read} vectors of scope {key} again, by their codes, in {:?} ({coded:?} reading codes)",
             candidates.len(),
             t.elapsed()
         );
-        ids_of(conn, key, nearest.best_first()).map(Some)
+        ids_of(db, key, nearest.best_first()).map(Some)
     }
 
     /// sqlite-vec's knn over one scope (the partition key makes it a scan of that scope
     /// only). A row whose distance is not a number is skipped.
     fn sqlite_vec_knn(&mut self, query: &[f32], k: u32, key: &str) -> Result<Vec<Hit>, IndexError> {
-        let conn = self.conn()?;
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT items.id, v.distance FROM
-                   (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v
-                 JOIN items ON items.rowid = v.rowid",
-            )
-            .map_err(sql)?;
-        let rows = stmt
-            .query_map(params![f32_bytes(query), k, key], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, Option<f64>>(1)?))
-            })
-            .map_err(sql)?;
+        let bytes = f32_bytes(query);
         let mut hits = Vec::new();
-        for row in rows {
-            let (id, distance) = row.map_err(sql)?;
-            if let Some(d) = distance.filter(|d| d.is_finite()) {
-                hits.push(Hit {
-                    id,
-                    score: 1.0 - d as f32,
-                });
-            }
-        }
+        self.conn()?.query(
+            "SELECT items.id, v.distance FROM
+               (SELECT rowid, distance FROM vecs WHERE embedding MATCH ?1 AND k = ?2 AND scope = ?3) v
+             JOIN items ON items.rowid = v.rowid",
+            &[Value::Blob(&bytes), Value::Integer(i64::from(k)), Value::Text(key)],
+            &mut |r| {
+                if let Some(d) = r.opt_real(1)?.filter(|d| d.is_finite()) {
+                    hits.push(Hit {
+                        id: r.text(0)?.to_owned(),
+                        score: 1.0 - d as f32,
+                    });
+                }
+                Ok(())
+            },
+        )?;
         Ok(hits)
     }
 
     /// Reads one scope's vectors, from sqlite-vec's chunks when their layout is the one
     /// `chunks` reads, else row by row.
-    pub(super) fn load_scope(&mut self, key: &str, dimension: usize) -> Result<ScopeVectors, IndexError> {
+    pub(crate) fn load_scope(&mut self, key: &str, dimension: usize) -> Result<ScopeVectors, IndexError> {
         match self.load_scope_from_chunks(key, dimension)? {
             Some(vectors) => Ok(vectors),
             None => self.load_scope_by_row(key, dimension),
@@ -220,23 +217,23 @@ impl SqliteIndex {
     /// Reads one scope's vectors a chunk at a time (see `chunks`), with their ids from
     /// `items`; `None` when the chunks are not laid out as expected or name a rowid that
     /// is not an item of this scope.
-    pub(super) fn load_scope_from_chunks(
+    pub(crate) fn load_scope_from_chunks(
         &mut self,
         key: &str,
         dimension: usize,
     ) -> Result<Option<ScopeVectors>, IndexError> {
-        let conn = self.conn()?;
-        let Some(mut found) = chunks::read(conn, key, dimension).map_err(sql)? else {
+        let db = self.conn()?;
+        let Some(mut found) = chunks::read(db, key, dimension)? else {
             return Ok(None);
         };
-        let mut stmt = conn
-            .prepare_cached("SELECT rowid, id FROM items WHERE scope = ?1")
-            .map_err(sql)?;
-        let ids: HashMap<i64, String> = stmt
-            .query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(sql)?
-            .collect::<Result<_, _>>()
-            .map_err(sql)?;
+        let ids: HashMap<i64, String> = database::rows(
+            db,
+            "SELECT rowid, id FROM items WHERE scope = ?1",
+            &[Value::Text(key)],
+            |r| Ok((r.int(0)?, r.text(1)?.to_owned())),
+        )?
+        .into_iter()
+        .collect();
         found.sort_unstable_by_key(|(rowid, _)| *rowid);
         let mut vectors = ScopeVectors::new(dimension);
         for (rowid, vector) in found {
@@ -252,58 +249,45 @@ impl SqliteIndex {
     }
 
     /// Reads one scope's vectors through the vector table, in rowid order.
-    pub(super) fn load_scope_by_row(&mut self, key: &str, dimension: usize) -> Result<ScopeVectors, IndexError> {
-        let conn = self.conn()?;
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT items.rowid, items.id, vecs.embedding FROM items JOIN vecs ON vecs.rowid = items.rowid
-                 WHERE items.scope = ?1 ORDER BY items.rowid",
-            )
-            .map_err(sql)?;
-        let mut rows = stmt.query([key]).map_err(sql)?;
+    pub(crate) fn load_scope_by_row(&mut self, key: &str, dimension: usize) -> Result<ScopeVectors, IndexError> {
         let mut vectors = ScopeVectors::new(dimension);
         let mut vector = Vec::with_capacity(dimension);
-        while let Some(row) = rows.next().map_err(sql)? {
-            let bytes = row
-                .get_ref(2)
-                .map_err(sql)?
-                .as_blob()
-                .map_err(|e| IndexError::Sql(e.to_string()))?;
-            if bytes.len() != dimension * 4 {
-                continue;
-            }
-            vector.clear();
-            vector.extend(
-                bytes
-                    .chunks_exact(4)
-                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            );
-            if usable(&vector) {
-                let id = row
-                    .get_ref(1)
-                    .map_err(sql)?
-                    .as_str()
-                    .map_err(|e| IndexError::Sql(e.to_string()))?;
-                vectors.insert(id, row.get(0).map_err(sql)?, &vector);
-            }
-        }
+        self.conn()?.query(
+            "SELECT items.rowid, items.id, vecs.embedding FROM items JOIN vecs ON vecs.rowid = items.rowid
+             WHERE items.scope = ?1 ORDER BY items.rowid",
+            &[Value::Text(key)],
+            &mut |r| {
+                let bytes = r.blob(2)?;
+                if bytes.len() != dimension * 4 {
+                    return Ok(());
+                }
+                vector.clear();
+                vector.extend(
+                    bytes
+                        .chunks_exact(4)
+                        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                );
+                if usable(&vector) {
+                    vectors.insert(r.text(1)?, r.int(0)?, &vector);
+                }
+                Ok(())
+            },
+        )?;
         Ok(vectors)
     }
 }
 
 /// The ids of `best` (rowid, score) in scope `key`, in its order; a rowid that is no item
 /// of the scope is left out.
-fn ids_of(conn: &Connection, key: &str, best: Vec<(i64, f32)>) -> Result<Vec<Hit>, IndexError> {
-    let mut id_of = conn
-        .prepare_cached("SELECT id FROM items WHERE rowid = ?1 AND scope = ?2")
-        .map_err(sql)?;
+fn ids_of(db: &mut dyn Database, key: &str, best: Vec<(i64, f32)>) -> Result<Vec<Hit>, IndexError> {
     let mut hits = Vec::with_capacity(best.len());
     for (rowid, score) in best {
-        match id_of
-            .query_row(params![rowid, key], |r| r.get(0))
-            .optional()
-            .map_err(sql)?
-        {
+        match database::row(
+            db,
+            "SELECT id FROM items WHERE rowid = ?1 AND scope = ?2",
+            &[Value::Integer(rowid), Value::Text(key)],
+            |r| r.text(0).map(str::to_owned),
+        )? {
             Some(id) => hits.push(Hit { id, score }),
             None => tracing::warn!("index: the vectors hold rowid {rowid}, which is no item of {key}"),
         }

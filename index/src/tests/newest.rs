@@ -18,7 +18,7 @@ fn at(e: Entry, keys: &[&str], observed: i64, lapses: Option<i64>) -> Entry {
 }
 
 /// The ids `newest` gives per key, each checked against its record.
-fn newest_ids(index: &mut SqliteIndex, keys: &[&str], scope: &ScopeFilter, now: i64, limit: u32) -> Vec<Vec<String>> {
+fn newest_ids(index: &mut NativeIndex, keys: &[&str], scope: &ScopeFilter, now: i64, limit: u32) -> Vec<Vec<String>> {
     let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
     index
         .newest(&keys, scope, now, limit)

@@ -1,10 +1,9 @@
 //! Full-text search: BM25 over FTS5, within the caller's scopes.
 
-use rusqlite::{OptionalExtension, params};
+use crate::database::{self, Database, Value};
+use crate::{Hit, IndexError, ScopeFilter, SqliteIndex};
 
-use super::{Hit, IndexError, ScopeFilter, SqliteIndex, sql};
-
-impl SqliteIndex {
+impl<D: Database> SqliteIndex<D> {
     /// BM25 full-text search for any of the terms within the scopes, best first (equal
     /// scores in rowid order).
     ///
@@ -24,25 +23,22 @@ impl SqliteIndex {
             return Ok(Vec::new());
         }
         let query = terms.join(" OR ");
-        let conn = self.conn()?;
+        let db = self.conn()?;
         let page = k.saturating_mul(2).max(64);
-        let mut ranked = conn
-            .prepare_cached("SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?1 ORDER BY bm25(fts), rowid LIMIT ?2")
-            .map_err(sql)?;
-        let best: Vec<(i64, f64)> = ranked
-            .query_map(params![query, page], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(sql)?
-            .collect::<Result<_, _>>()
-            .map_err(sql)?;
-        let mut item = conn
-            .prepare_cached("SELECT id, scope FROM items WHERE rowid = ?1")
-            .map_err(sql)?;
+        let best: Vec<(i64, f64)> = database::rows(
+            db,
+            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?1 ORDER BY bm25(fts), rowid LIMIT ?2",
+            &[Value::Text(&query), Value::Integer(i64::from(page))],
+            |r| Ok((r.int(0)?, r.real(1)?)),
+        )?;
         let mut hits = Vec::new();
         for (rowid, rank) in &best {
-            let found: Option<(String, String)> = item
-                .query_row([rowid], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()
-                .map_err(sql)?;
+            let found = database::row(
+                db,
+                "SELECT id, scope FROM items WHERE rowid = ?1",
+                &[Value::Integer(*rowid)],
+                |r| Ok((r.text(0)?.to_owned(), r.text(1)?.to_owned())),
+            )?;
             if let Some((id, _)) = found.filter(|(_, scope)| keys.contains(scope)) {
                 hits.push(text_hit(id, *rank));
                 if hits.len() == k as usize {
@@ -55,20 +51,20 @@ impl SqliteIndex {
             return Ok(hits);
         }
         tracing::debug!("index: full text: other scopes' matches fill the first {page}, joining");
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid
-                 WHERE fts MATCH ?1 AND items.scope IN (?2, ?3)
-                 ORDER BY bm25(fts), fts.rowid LIMIT ?4",
-            )
-            .map_err(sql)?;
         let second = keys.get(1).unwrap_or(&keys[0]);
-        let rows = stmt
-            .query_map(params![query, keys[0], second, k], |r| {
-                Ok(text_hit(r.get(0)?, r.get(1)?))
-            })
-            .map_err(sql)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+        database::rows(
+            db,
+            "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid
+             WHERE fts MATCH ?1 AND items.scope IN (?2, ?3)
+             ORDER BY bm25(fts), fts.rowid LIMIT ?4",
+            &[
+                Value::Text(&query),
+                Value::Text(&keys[0]),
+                Value::Text(second),
+                Value::Integer(i64::from(k)),
+            ],
+            |r| Ok(text_hit(r.text(0)?.to_owned(), r.real(1)?)),
+        )
     }
 }
 

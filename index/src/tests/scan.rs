@@ -19,7 +19,7 @@ fn the_scan_finds_what_sqlite_vec_finds_through_upserts_and_removes() {
             .collect()
     };
     index.upsert(&batch(0, 300)).unwrap();
-    let check = |index: &mut SqliteIndex, round: u64| {
+    let check = |index: &mut NativeIndex, round: u64| {
         for q in 0..20 {
             let query = noise(10_000 + round * 100 + q, 24);
             assert_eq!(
@@ -102,8 +102,8 @@ fn a_scope_is_loaded_into_memory_at_its_third_search_only() {
 }
 
 /// The slots of each of the index's vector chunks, as sqlite-vec recorded them.
-fn chunk_slots(index: &mut SqliteIndex) -> Vec<i64> {
-    let conn = index.conn().unwrap();
+fn chunk_slots(index: &mut NativeIndex) -> Vec<i64> {
+    let conn = index.raw();
     let mut stmt = conn.prepare("SELECT DISTINCT size FROM vecs_chunks").unwrap();
     stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
 }
@@ -116,8 +116,7 @@ fn reading_whole_chunks_gives_what_reading_row_by_row_gives() {
         let (_dir, mut index) = fresh_index(8);
         if let Some(slots) = slots {
             index
-                .conn()
-                .unwrap()
+                .raw()
                 .execute_batch(&format!(
                     "DROP TABLE vecs; CREATE VIRTUAL TABLE vecs USING vec0 (
                          scope TEXT PARTITION KEY, embedding FLOAT[8] distance_metric=cosine, chunk_size = {slots})"
@@ -222,7 +221,7 @@ fn a_first_search_streams_the_chunks_and_finds_what_sqlite_vec_finds() {
     ids.dedup();
     assert_eq!(ids.len(), all.len());
     assert_eq!(all.len() as u64, {
-        let conn = index.conn().unwrap();
+        let conn = index.raw();
         conn.query_row("SELECT count(*) FROM items WHERE scope = 'u:alice'", [], |r| {
             r.get::<_, i64>(0)
         })

@@ -78,7 +78,7 @@ fn full_text_follows_replacements_duplicates_and_removals_in_any_order() {
     assert!(texts(&mut index, "hazelnut").is_empty());
     assert_eq!(index.count(EntryKind::Memory).unwrap(), 18);
     // FTS5's own check of its index against its content.
-    let conn = index.conn().unwrap();
+    let conn = index.raw();
     conn.execute("INSERT INTO fts (fts, rank) VALUES ('integrity-check', 1)", [])
         .unwrap();
 }
@@ -102,7 +102,7 @@ fn vectors_without_direction_never_poison_a_scope() {
         "still found by its words"
     );
     // A zero vector that an older version stored directly answers a NULL distance.
-    let conn = index.conn().unwrap();
+    let conn = index.raw();
     conn.execute("INSERT INTO items (id, scope) VALUES ('old', 'u:alice')", [])
         .unwrap();
     let rowid = conn.last_insert_rowid();

@@ -10,7 +10,7 @@ fn marked(e: Entry, keys: &[&str], lapses: Option<i64>) -> Entry {
     }
 }
 
-fn held_ids(index: &mut SqliteIndex, keys: &[&str], scope: &ScopeFilter, now: i64) -> Vec<String> {
+fn held_ids(index: &mut NativeIndex, keys: &[&str], scope: &ScopeFilter, now: i64) -> Vec<String> {
     let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
     let mut ids: Vec<String> = index
         .holding(&keys, scope, now)
@@ -25,7 +25,7 @@ fn held_ids(index: &mut SqliteIndex, keys: &[&str], scope: &ScopeFilter, now: i6
     ids
 }
 
-fn tallied(index: &mut SqliteIndex, keys: &[&str], scope: &ScopeFilter, now: i64) -> (u64, Vec<u64>) {
+fn tallied(index: &mut NativeIndex, keys: &[&str], scope: &ScopeFilter, now: i64) -> (u64, Vec<u64>) {
     let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
     let c = index.tally(&keys, scope, now).unwrap();
     (c.live, c.holding)
@@ -99,7 +99,7 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
 
     // Written again with the same marks (an access, a replay): they stay, and only the
     // record is written.
-    let before = index.conn().unwrap().total_changes();
+    let before = index.raw().total_changes();
     index
         .set_records(&[revision(
             "a",
@@ -107,11 +107,7 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
             marks_of(&["subject:ana", "entity:lisbon"], None),
         )])
         .unwrap();
-    assert_eq!(
-        index.conn().unwrap().total_changes() - before,
-        1,
-        "the marks rows untouched"
-    );
+    assert_eq!(index.raw().total_changes() - before, 1, "the marks rows untouched");
     index
         .upsert(&[marked(
             entry("b", "two", vec![0.0, 1.0], "alice"),
@@ -178,8 +174,7 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
     // Removed entries take their marks: none is left behind for a rowid used again.
     index.remove(&["a".into(), "b".into(), "c".into(), "d".into()]).unwrap();
     let rows: i64 = index
-        .conn()
-        .unwrap()
+        .raw()
         .query_row("SELECT count(*) FROM marks", [], |r| r.get(0))
         .unwrap();
     assert_eq!(rows, 0);
@@ -200,7 +195,7 @@ fn the_live_count_is_counted_again_after_a_lapse_a_clock_set_back_or_any_write()
         ])
         .unwrap();
     let alone = alice_in(None);
-    let live = |index: &mut SqliteIndex, now: i64| tallied(index, &["entity:x"], &alone, now);
+    let live = |index: &mut NativeIndex, now: i64| tallied(index, &["entity:x"], &alone, now);
     assert_eq!(live(&mut index, 50), (3, vec![2]));
     assert_eq!(live(&mut index, 99), (3, vec![2]));
     assert_eq!(live(&mut index, 100), (2, vec![1]), "a lapses at 100");

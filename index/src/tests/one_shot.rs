@@ -2,7 +2,7 @@
 //! text ranked before its scopes are looked up.
 
 use super::*;
-use crate::index::knn::STREAMED_PER_FETCHED;
+use crate::knn::STREAMED_PER_FETCHED;
 
 /// An index at `dir` written as a long-lived host would: alice's scope past the size where
 /// a first search goes by codes (`STREAMED_PER_FETCHED` times the candidates of a k of 10),
@@ -48,8 +48,8 @@ fn written(dir: &std::path::Path) {
 type Placed = Vec<(String, i64)>;
 
 /// Every (scope, rowid) with a code, and every one with a vector.
-fn coded_and_stored(index: &mut SqliteIndex) -> (Placed, Placed) {
-    let conn = index.conn().unwrap();
+fn coded_and_stored(index: &mut NativeIndex) -> (Placed, Placed) {
+    let conn = index.raw();
     let pairs = |sql: &str| -> Placed {
         let mut stmt = conn.prepare(sql).unwrap();
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -111,8 +111,7 @@ fn a_first_search_reads_the_codes_and_a_third_the_vectors() {
     // Take the best match's code away: only a search that goes by codes misses it.
     let best = &exact[0];
     index
-        .conn()
-        .unwrap()
+        .raw()
         .execute(
             "DELETE FROM codes WHERE item = (SELECT rowid FROM items WHERE id = ?1)",
             [best],
@@ -136,11 +135,10 @@ fn the_same_search_again_is_answered_by_the_last_until_anything_is_written() {
     // Behind the index's back, on its own connection (which moves no data_version): only
     // a search that reads sees the best gone.
     index
-        .conn()
-        .unwrap()
+        .raw()
         .execute("DELETE FROM items WHERE id = ?1", [&first[0].id])
         .unwrap();
-    index.conn().unwrap().execute("DELETE FROM codes", []).unwrap();
+    index.raw().execute("DELETE FROM codes", []).unwrap();
     let again = index.knn(&query, 10, &alice()).unwrap();
     assert_eq!(again, first, "answered by the last search");
     assert_eq!(index.searched["u:alice"], 1, "and not counted as a search that read");
@@ -167,7 +165,7 @@ fn a_small_scope_is_streamed_whole_however_its_codes_stand() {
         .map(|n| entry(&format!("m{n}"), "x", noise(n, 24), "alice"))
         .collect();
     index.upsert(&entries).unwrap();
-    index.conn().unwrap().execute("DELETE FROM codes", []).unwrap();
+    index.raw().execute("DELETE FROM codes", []).unwrap();
     let query = noise(9, 24);
     assert_eq!(
         knn_ids(&mut index, &query, 10),
@@ -177,7 +175,7 @@ fn a_small_scope_is_streamed_whole_however_its_codes_stand() {
 }
 
 /// The ids `text_search` finds for alice, best first.
-fn alice_texts(index: &mut SqliteIndex, term: &str, k: u32) -> Vec<String> {
+fn alice_texts(index: &mut NativeIndex, term: &str, k: u32) -> Vec<String> {
     index
         .text_search(&[term.into()], k, &alice())
         .unwrap()

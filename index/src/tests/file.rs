@@ -1,7 +1,7 @@
 //! The file itself: the state it records, and a junk or older file made usable again.
 
 use super::*;
-use crate::files::FileState;
+use crate::FileState;
 
 #[test]
 fn reflects_is_recorded_and_cleared() {
@@ -60,7 +60,7 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
     SqliteIndex::new(&path).clear(&info).unwrap();
     {
         // The items table as versions before records made it.
-        let conn = Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "DROP TABLE items;
              CREATE TABLE items (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL);
@@ -78,8 +78,7 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
     // The items table as versions with records but before marks made it: rebuilt too, or a
     // search by marks would find nothing its writes left unmarked.
     index
-        .conn()
-        .unwrap()
+        .raw()
         .execute_batch("DROP INDEX items_scope; ALTER TABLE items DROP COLUMN keys;")
         .unwrap();
     match index.info() {
@@ -91,8 +90,7 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
     // The marks table as versions before observed moments made it: rebuilt too, or the
     // newest holders of a key would come out in no order.
     index
-        .conn()
-        .unwrap()
+        .raw()
         .execute_batch(
             "DROP INDEX marks_newest; ALTER TABLE marks DROP COLUMN observed; ALTER TABLE marks DROP COLUMN id;",
         )
@@ -106,8 +104,7 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
     // The items table as versions before made moments: rebuilt too, or a list would come
     // out in no order.
     index
-        .conn()
-        .unwrap()
+        .raw()
         .execute_batch("DROP INDEX items_made; ALTER TABLE items DROP COLUMN made;")
         .unwrap();
     match index.info() {

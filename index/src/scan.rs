@@ -11,7 +11,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 /// One scope's vectors at unit length, one after another, with their ids.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct ScopeVectors {
+pub(crate) struct ScopeVectors {
     dimension: usize,
     ids: Vec<String>,
     /// The SQLite rowid of each vector, so that equal scores come out in insertion order.
@@ -23,11 +23,11 @@ pub(super) struct ScopeVectors {
 /// A vector's score and where it sits, ordered by score and then by rowid (lower first),
 /// so that the heap keeps the best and ties are broken the same way every time.
 #[derive(Clone, Copy)]
-pub(super) struct Scored {
-    pub(super) score: f32,
-    pub(super) rowid: i64,
+pub(crate) struct Scored {
+    pub(crate) score: f32,
+    pub(crate) rowid: i64,
     /// Where it sits in a `ScopeVectors` (0 for a streamed one, which has only its rowid).
-    pub(super) position: usize,
+    pub(crate) position: usize,
 }
 
 impl PartialEq for Scored {
@@ -52,7 +52,7 @@ impl Ord for Scored {
 
 impl ScopeVectors {
     /// An empty set of vectors of this length.
-    pub(super) fn new(dimension: usize) -> Self {
+    pub(crate) fn new(dimension: usize) -> Self {
         ScopeVectors {
             dimension,
             ..ScopeVectors::default()
@@ -60,13 +60,13 @@ impl ScopeVectors {
     }
 
     /// How many vectors there are.
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ids.len()
     }
 
     /// Puts `id`'s vector in (replacing the one it had). The caller has checked that the
     /// vector has this set's length and a direction (`usable`).
-    pub(super) fn insert(&mut self, id: &str, rowid: i64, vector: &[f32]) {
+    pub(crate) fn insert(&mut self, id: &str, rowid: i64, vector: &[f32]) {
         debug_assert_eq!(vector.len(), self.dimension);
         let unit = unit(vector);
         match self.positions.get(id) {
@@ -84,7 +84,7 @@ impl ScopeVectors {
     }
 
     /// Takes `id`'s vector out, if it is here.
-    pub(super) fn remove(&mut self, id: &str) {
+    pub(crate) fn remove(&mut self, id: &str) {
         let Some(at) = self.positions.remove(id) else { return };
         let last = self.ids.len() - 1;
         if at != last {
@@ -102,7 +102,7 @@ impl ScopeVectors {
 
     /// The `k` most similar vectors to `query` (unit length, this set's length) as
     /// (id, cosine similarity), best first; equal scores in rowid order.
-    pub(super) fn nearest(&self, query: &[f32], k: usize) -> Vec<(&str, f32)> {
+    pub(crate) fn nearest(&self, query: &[f32], k: usize) -> Vec<(&str, f32)> {
         if k == 0 || self.dimension == 0 {
             return Vec::new();
         }
@@ -141,14 +141,14 @@ impl ScopeVectors {
 }
 
 /// The best `k` of the candidates offered so far.
-pub(super) struct Best {
+pub(crate) struct Best {
     k: usize,
     /// A min-heap: its top is the worst of the best.
     heap: BinaryHeap<Reverse<Scored>>,
 }
 
 impl Best {
-    pub(super) fn new(k: usize) -> Self {
+    pub(crate) fn new(k: usize) -> Self {
         Best {
             k,
             heap: BinaryHeap::with_capacity(k.saturating_add(1).min(4097)),
@@ -156,7 +156,7 @@ impl Best {
     }
 
     #[inline(always)]
-    pub(super) fn offer(&mut self, candidate: Scored) {
+    pub(crate) fn offer(&mut self, candidate: Scored) {
         if self.heap.len() < self.k {
             self.heap.push(Reverse(candidate));
         } else if self.heap.peek().is_some_and(|worst| candidate > worst.0) {
@@ -174,7 +174,7 @@ impl Best {
         self.heap.peek().map(|worst| worst.0.score)
     }
 
-    pub(super) fn best_first(self) -> Vec<Scored> {
+    pub(crate) fn best_first(self) -> Vec<Scored> {
         let mut found: Vec<Scored> = self.heap.into_iter().map(|r| r.0).collect();
         found.sort_by(|a, b| b.cmp(a));
         found
@@ -192,7 +192,7 @@ impl Best {
 /// over vector lanes, so each vector is first scored the eight-lane way, and only one
 /// that could enter the best is scored again sqlite-vec's way. The pass is bound by SQLite
 /// reading the chunks, with or without AVX2.
-pub(super) struct Streamed<'q> {
+pub(crate) struct Streamed<'q> {
     /// The query as the caller gave it, which is what sqlite-vec's knn scores against.
     query: &'q [f32],
     /// The query at unit length, for the fast score.
@@ -206,7 +206,7 @@ const FAST_SCORE_SLACK: f32 = 1e-3;
 
 impl<'q> Streamed<'q> {
     /// Keeps the `k` best for `query`, which has a direction (`usable`).
-    pub(super) fn new(query: &'q [f32], k: usize) -> Self {
+    pub(crate) fn new(query: &'q [f32], k: usize) -> Self {
         Streamed {
             query,
             unit: unit(query),
@@ -217,7 +217,7 @@ impl<'q> Streamed<'q> {
     /// Scores one stored vector, given as its little-endian bytes (`chunks::visit`); one
     /// without a direction (zero or not finite) is skipped, as `ScopeVectors` never holds
     /// one.
-    pub(super) fn offer(&mut self, rowid: i64, vector: &[u8]) {
+    pub(crate) fn offer(&mut self, rowid: i64, vector: &[u8]) {
         debug_assert_eq!(vector.len(), self.query.len() * 4);
         let (dot, norm_squared) = dot_and_norm(&self.unit, vector);
         if !(norm_squared.is_finite() && norm_squared > 1e-12 && dot.is_finite()) {
@@ -235,13 +235,13 @@ impl<'q> Streamed<'q> {
     }
 
     /// The (rowid, cosine similarity) of the best, best first; equal scores in rowid order.
-    pub(super) fn best_first(self) -> Vec<(i64, f32)> {
+    pub(crate) fn best_first(self) -> Vec<(i64, f32)> {
         self.best.best_first().into_iter().map(|s| (s.rowid, s.score)).collect()
     }
 }
 
 /// `v` scaled to unit length (the norm summed in f64, as `usable` checks it).
-pub(super) fn unit(v: &[f32]) -> Vec<f32> {
+pub(crate) fn unit(v: &[f32]) -> Vec<f32> {
     let norm = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>().sqrt();
     v.iter().map(|&x| (f64::from(x) / norm) as f32).collect()
 }

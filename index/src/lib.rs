@@ -1,0 +1,171 @@
+//! The search index of ash-memory, written once: vectors (sqlite-vec) and full text (FTS5)
+//! in one SQLite file, the `index` capability of `wit/index.wit`.
+//!
+//! The index runs over any [`Database`] that reaches such a file: the Rust host's
+//! rusqlite ([`NativeSqlite`], feature `native`), and, compiled to WebAssembly as the index
+//! component (`index/wasm`), the `ash:memory/sql` import that the JavaScript and Python
+//! hosts implement. So the schema, the scope keys, the marks and every search are these
+//! files' in every host.
+//!
+//! The index is a cache of `memories.jsonl` and `messages.jsonl`, kept apart by scope key.
+//! Whatever goes wrong with the file (missing, overwritten with junk, built by another
+//! model) is reported as `Unavailable` or by `info`, and the guest answers by clearing and
+//! rebuilding it; `clear` recreates the file from nothing when SQLite cannot open it.
+//!
+//! Vectors are stored in sqlite-vec's `vec0` table, partitioned by scope, each with a coarse
+//! code of one byte a component beside it (`coarse`). A scope's first two searches (all a
+//! CLI call makes) find their candidates by the codes and score those from their vectors, or
+//! stream a small scope's chunks past a scorer that keeps only the best (`chunks`,
+//! `scan::Streamed`); from its third, its vectors are held in memory and scanned there
+//! (`scan::ScopeVectors`), exactly. Every score is exact; only which vectors a first
+//! search looks at is approximate, and the bench prints its recall.
+//!
+//! ```
+//! use ash_memory_index::{Entry, EntryKind, IndexInfo, Marks, ScopeFilter, SqliteIndex};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let mut index = SqliteIndex::new(dir.path().join("memory.db"));
+//! index.clear(&IndexInfo { model: "example".into(), dimension: 3 })?;
+//! index.upsert(&[Entry {
+//!     kind: EntryKind::Memory,
+//!     id: "m1".into(),
+//!     content: "allergic to peanuts".into(),
+//!     embedding: Some(vec![1.0, 0.0, 0.0]),
+//!     owner_user_id: Some("alice".into()),
+//!     chat_id: None,
+//!     record: Some("{}".into()),
+//!     marks: Marks::default(),
+//! }])?;
+//! let alice = ScopeFilter { kind: EntryKind::Memory, user_id: Some("alice".into()), chat_id: None };
+//! let hits = index.text_search(&["peanuts".into()], 10, &alice)?;
+//! assert_eq!(hits[0].id, "m1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashMap;
+
+mod chunks;
+mod coarse;
+pub mod database;
+mod file;
+mod knn;
+mod marks;
+#[cfg(feature = "native")]
+pub mod native;
+#[cfg(all(feature = "bench", feature = "native"))]
+mod recall;
+mod recent;
+mod records;
+mod scan;
+mod stopwatch;
+mod text;
+mod types;
+mod wit_types;
+mod write;
+
+pub use database::Database;
+use knn::LastKnn;
+pub use marks::MAX_NEWEST;
+#[cfg(feature = "native")]
+pub use native::{NativeSqlite, register_sqlite_vec};
+#[cfg(all(feature = "bench", feature = "native"))]
+pub use recall::{FirstSearchRecall, first_search_recall};
+pub use recent::MAX_RECENT;
+use scan::ScopeVectors;
+pub use types::{Counts, Entry, EntryKind, FileState, Held, Hit, IndexError, IndexInfo, Marks, Revision, ScopeFilter};
+
+/// The most neighbours one knn returns (sqlite-vec refuses k above 4096).
+pub const MAX_K: u32 = 4096;
+
+/// Vectors per sqlite-vec chunk (its default is 1024). SQLite reaches a vector's slot by
+/// walking its chunk's overflow pages from the start, so smaller chunks make every write
+/// and removal cheaper, and searches no slower (docs/performance.md, "Figures behind the
+/// code"). An index created before keeps its chunks until `rebuild-index`, and reads the
+/// same either way.
+pub const VECTOR_CHUNK_SLOTS: u32 = 128;
+
+/// The index over one database, opened on first use.
+pub struct SqliteIndex<D: Database> {
+    db: D,
+    /// The vectors of each scope searched so far, by scope key: knn scans these. They
+    /// follow this connection's own writes, and are dropped when another connection has
+    /// committed since (`PRAGMA data_version`), or the connection is reopened.
+    vectors: HashMap<String, ScopeVectors>,
+    /// `PRAGMA data_version` when `vectors` last matched the file.
+    data_version: i64,
+    /// How many times each scope was searched from the file: its third search loads it.
+    /// Loading copies each vector and its id (several streamed scans' worth), so a one-call
+    /// process (the CLI) never does.
+    searched: HashMap<String, u32>,
+    /// The last knn and what it found, until anything is written: an add searches for
+    /// what its fact may supersede twice, before and after judging, with nothing written
+    /// between.
+    last_knn: Option<LastKnn>,
+    /// Each scope's count of live entries as `tally` last counted it (`marks::LiveCount`):
+    /// counting 100,000 entries costs about 12 ms, and every search naming an entity asks.
+    /// Dropped with `last_knn`, at every write and when another connection has committed.
+    live: HashMap<String, marks::LiveCount>,
+}
+
+impl<D: Database> SqliteIndex<D> {
+    /// The index over `db`; nothing is opened until first use.
+    pub fn over(db: D) -> Self {
+        SqliteIndex {
+            db,
+            vectors: HashMap::new(),
+            data_version: 0,
+            searched: HashMap::new(),
+            last_knn: None,
+            live: HashMap::new(),
+        }
+    }
+
+    /// The database, opened if it was not, with its tables made.
+    pub(crate) fn conn(&mut self) -> Result<&mut dyn Database, IndexError> {
+        if self.db.open()? {
+            file::prepare(&mut self.db)?;
+            self.forget_cached();
+        }
+        Ok(&mut self.db)
+    }
+
+    /// Drops everything cached from the file: it may have changed.
+    fn forget_cached(&mut self) {
+        self.vectors.clear();
+        self.last_knn = None;
+        self.live.clear();
+    }
+
+    /// How many entries of this kind the index holds.
+    pub fn count(&mut self, kind: EntryKind) -> Result<u64, IndexError> {
+        let sql_text = format!("SELECT count(*) FROM items WHERE {}", of_kind(kind));
+        database::count(self.conn()?, &sql_text, &[]).map(|n| n as u64)
+    }
+}
+
+/// The `items` of one kind: message scope keys start with `m`; memory keys with `u`, `c`
+/// or `n`.
+fn of_kind(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Memory => "scope NOT LIKE 'm%'",
+        EntryKind::Message => "scope LIKE 'm%'",
+    }
+}
+
+/// Whether the vector table exists: a half-done `clear` leaves it out.
+fn has_vectors(db: &mut dyn Database) -> Result<bool, IndexError> {
+    database::count(db, "SELECT count(*) FROM sqlite_master WHERE name = 'vecs'", &[]).map(|n| n > 0)
+}
+
+/// Whether a vector has a direction (the index stores no other): finite components, a norm that is not zero.
+pub fn usable(v: &[f32]) -> bool {
+    let norm: f64 = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum();
+    v.iter().all(|x| x.is_finite()) && norm.is_finite() && norm > 1e-12
+}
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[cfg(test)]
+mod tests;
