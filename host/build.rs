@@ -1,7 +1,8 @@
-//! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it, builds
-//! the transformer's encoder as a core module for the JavaScript and Python hosts
-//! (`encoder/wasm`), and turns the embedded models' vocabularies into tables compiled in
-//! (see `wordpiece_vocab.rs`).
+//! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it; for
+//! the JavaScript and Python hosts, builds the index component (`index/wasm`) and composes
+//! it with the policy into `ash_memory.wasm`, and builds the transformer's encoder as a core
+//! module (`encoder/wasm`); and turns the embedded models' vocabularies into tables compiled
+//! in (see `wordpiece_vocab.rs`).
 //! The test-only hostile component is built by `tests/support`, a dev-dependency, so
 //! `cargo build`, `cargo run` and `cargo install` never build it.
 
@@ -10,6 +11,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use sha2::Digest;
 
+// `build` serves tests/support's script; this one builds several crates in one go.
+#[allow(dead_code)]
 #[path = "wasm_component.rs"]
 mod wasm_component;
 #[path = "wordpiece_vocab.rs"]
@@ -26,6 +29,9 @@ fn main() -> Result<()> {
         "encoder/src",
         "encoder/Cargo.toml",
         "encoder/wasm",
+        "index/src",
+        "index/Cargo.toml",
+        "index/wasm",
         "host/wasm_component.rs",
         "host/wordpiece_vocab.rs",
         "host/model/tokenizer.json",
@@ -38,24 +44,53 @@ fn main() -> Result<()> {
     let models = manifest_dir.join("model");
     wordpiece_vocab::generate_static(&models, &out_dir.join("static_vocab.rs"))?;
     wordpiece_vocab::generate_transformer(&models.join("transformer"), &out_dir.join("transformer_vocab.rs"))?;
-    let component = out_dir.join("ash_memory_policy.wasm");
-    wasm_component::build(&root, "ash-memory-guest", "ash_memory_guest", &component)?;
+    let modules = wasm_component::build_modules(
+        &root,
+        &["ash-memory-guest", "ash-memory-index-wasm", "ash-memory-encoder-wasm"],
+    )?;
+    let component = out_dir.join(COMPONENT);
+    wasm_component::encode(&modules.join("ash_memory_guest.wasm"), &component)?;
     // The component's digest keys the compiled-component cache: computed here, a CLI call
     // does not hash 1.4 MB to find its cached artifact.
     let digest = sha2::Sha256::digest(std::fs::read(&component)?);
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     std::fs::write(out_dir.join("ash_memory_policy.wasm.sha256"), hex)?;
-    let modules = wasm_component::build_modules(&root, &["ash-memory-encoder-wasm"])?;
+    let index = out_dir.join("ash_memory_index.wasm");
+    wasm_component::encode(&modules.join("ash_memory_index_wasm.wasm"), &index)?;
+    let composed = out_dir.join(COMPOSED);
+    compose(&component, &index, &composed)?;
     let encoder = out_dir.join(ENCODER);
     std::fs::copy(modules.join("ash_memory_encoder_wasm.wasm"), &encoder)?;
     let target = wasm_component::target_dir(&root);
     publish(&component, &target.join(COMPONENT))?;
+    publish(&composed, &target.join(COMPOSED))?;
     publish(&encoder, &target.join(ENCODER))
 }
 
-/// Where the JavaScript and Python hosts (`bindings/`) find the very component and encoder
-/// module this build embeds.
+/// Plugs the index component's `index` export into the policy's `index` import, and writes
+/// the composition: a component that exports what the policy exports and imports what the
+/// policy imports, `sql` in place of `index`.
+fn compose(policy: &std::path::Path, index: &std::path::Path, out: &std::path::Path) -> Result<()> {
+    use wac_graph::types::Package;
+    let mut graph = wac_graph::CompositionGraph::new();
+    let policy = Package::from_bytes("ash:policy", None, std::fs::read(policy)?, graph.types_mut())?;
+    let policy = graph.register_package(policy)?;
+    let index = Package::from_bytes("ash:sqlite-index", None, std::fs::read(index)?, graph.types_mut())?;
+    let index = graph.register_package(index)?;
+    wac_graph::plug(&mut graph, vec![index], policy).context("plugging the index into the policy")?;
+    let bytes = graph
+        .encode(wac_graph::EncodeOptions::default())
+        .context("encoding the policy with the index")?;
+    std::fs::write(out, bytes)?;
+    Ok(())
+}
+
+/// The policy component, which the Rust host embeds.
 const COMPONENT: &str = "ash_memory_policy.wasm";
+/// The policy with the index component plugged in: what the JavaScript and Python hosts
+/// (`bindings/`) load, from here or from `ash-memory component`.
+const COMPOSED: &str = "ash_memory.wasm";
+/// The transformer's encoder module, which they run.
 const ENCODER: &str = "ash_memory_encoder.wasm";
 
 /// Copies `from` to `to`, through a temporary file and a rename, so that a debug and a

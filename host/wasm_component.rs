@@ -82,7 +82,7 @@ fn ensure_wasm_target() -> Result<()> {
 }
 
 /// Wraps a core module that carries wit-bindgen's component-type section into a component.
-fn encode(module: &Path, component: &Path) -> Result<()> {
+pub fn encode(module: &Path, component: &Path) -> Result<()> {
     let bytes = std::fs::read(module).with_context(|| format!("reading {}", module.display()))?;
     let encoded = wit_component::ComponentEncoder::default()
         .module(&bytes)?

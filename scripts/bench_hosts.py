@@ -69,13 +69,15 @@ def main() -> None:
             run("python", [args.python, "-m", "ash_memory.bench", "--workload", str(path)]),
         ]
     rust = results[0]
-    components = {r["host"]: r.get("component_sha256") for r in results}
+    # The other hosts run the policy with the index plugged in, which the Rust build composes.
+    components = {r["host"]: r.get("composed_sha256", r.get("component_sha256")) for r in results}
     if len(set(components.values())) != 1:
         sys.exit(f"the hosts ran different components: {components}\n"
                  "rebuild them from one build (npm run build in bindings/js, pip install ./bindings/python)")
     figures = ["instantiate_ms", "instantiate_cached_ms", "fill_ms", "add_p50_ms", "search_p50_ms"]
     print(f"cross-host bench: {args.memories} memories held, {args.samples} timed adds and searches,"
-          f" one component (sha256 {rust['component_sha256'][:16]}...)")
+          f" one policy (sha256 {rust['component_sha256'][:16]}...; with the index,"
+          f" {rust['composed_sha256'][:16]}...)")
     print(f"{'':22}" + "".join(f"{r['host']:>22}" for r in results))
     for key in figures:
         cells = []

@@ -1,6 +1,6 @@
 """Copies the policy component and the embedded models into the package when a wheel or
 sdist is built. The component comes from `$ASH_COMPONENT` if set, else from the workspace's
-`../../target/ash_memory_policy.wasm` (written by the Rust build, or by `ash-memory component
+`../../target/ash_memory.wasm` (written by the Rust build, or by `ash-memory component
 --out FILE`); the models from `../../host/model`, the files the Rust binary embeds, and the
 transformer's encoder module from `$ASH_ENCODER` or beside the component
 (`target/ash_memory_encoder.wasm`, written by the Rust build, or by `ash-memory component
@@ -25,9 +25,9 @@ class ComponentHook(BuildHookInterface):  # type: ignore[misc]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         root = Path(self.root)
-        target = root / "src" / "ash_memory" / "ash_memory_policy.wasm"
+        target = root / "src" / "ash_memory" / "ash_memory.wasm"
         env = os.environ.get("ASH_COMPONENT")
-        source = Path(env) if env else root.parent.parent / "target" / "ash_memory_policy.wasm"
+        source = Path(env) if env else root.parent.parent / "target" / "ash_memory.wasm"
         if source.is_file():
             if not target.exists() or target.read_bytes() != source.read_bytes():
                 shutil.copyfile(source, target)

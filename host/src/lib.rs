@@ -97,7 +97,7 @@ pub use index::{FirstSearchRecall, first_search_recall};
 pub use llm::{Llm, LlmError, LlmRequest};
 pub use migrate::{Migrated, is_legacy_store};
 pub use progress::{Progress, ProgressFn};
-pub use sandbox::{POLICY_COMPONENT, POLICY_COMPONENT_SHA256};
+pub use sandbox::{COMPOSED_COMPONENT, POLICY_COMPONENT, POLICY_COMPONENT_SHA256};
 pub use store::{MemoryStore, tool_only_reads};
 
 /// The home used when none is given: `$ASH_HOME`, else `~/.ash`.

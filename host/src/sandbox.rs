@@ -17,6 +17,11 @@ use crate::host_state::HostState;
 /// The policy component, built from `guest/` by the build script.
 pub const POLICY_COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_memory_policy.wasm"));
 
+/// The policy with the index component (`index/wasm`) plugged into its `index` import: what
+/// the JavaScript and Python hosts load, which supply a SQLite connection (`ash:memory/sql`)
+/// rather than an index. Its policy is [`POLICY_COMPONENT`], byte for byte.
+pub const COMPOSED_COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/ash_memory.wasm"));
+
 /// The SHA-256 of [`POLICY_COMPONENT`] in hex, computed by the build script.
 pub const POLICY_COMPONENT_SHA256: &str = include_str!(concat!(env!("OUT_DIR"), "/ash_memory_policy.wasm.sha256"));
 

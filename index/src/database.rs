@@ -179,7 +179,8 @@ pub trait Database {
     /// included: the calls a host refuses in a call it began as a read.
     fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<Written, IndexError>;
 
-    /// Runs statements without parameters or answers: the tables made on every open.
+    /// Runs statements without parameters or answers, outside any transaction (Python's
+    /// `executescript` commits one first): the tables made on every open.
     fn batch(&mut self, sql: &str) -> Result<(), IndexError>;
 
     /// A named point before a write, where a test may make the process fail or stop

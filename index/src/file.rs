@@ -11,39 +11,39 @@ use crate::{EntryKind, FileState, IndexError, IndexInfo, SqliteIndex, VECTOR_CHU
 /// first, equal moments by id, with their expiry, for `newest`. `items_made` walks a scope's
 /// entries most recently made first, equal moments by rowid (an index's entries end with
 /// it), for `recent`.
-const ITEM_INDEXES: &str = "
-    CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses);
-    CREATE INDEX IF NOT EXISTS items_made ON items (scope, made);
-    CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1;
-    CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses);
-";
+const ITEM_INDEXES: [&str; 4] = [
+    "CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses)",
+    "CREATE INDEX IF NOT EXISTS items_made ON items (scope, made)",
+    "CREATE INDEX IF NOT EXISTS items_pending ON items (scope) WHERE pending = 1",
+    "CREATE INDEX IF NOT EXISTS marks_newest ON marks (key, scope, observed DESC, id, lapses)",
+];
 
 /// The tables, made on every open. `items.keys`, `items.lapses`, `items.observed` and
 /// `items.made` with `marks` are the entries' marks (`marks`); `record` and `pending` are `records`'s; `codes` holds each
 /// vector's coarse code (`coarse`), a scope's together.
-const SCHEMA: &str = "
-    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS items (
+const SCHEMA: [&str; 5] = [
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS items (
         rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,
         pending INTEGER NOT NULL DEFAULT 0, record TEXT, lapses INTEGER, keys TEXT,
         observed INTEGER, made INTEGER
-    );
-    CREATE TABLE IF NOT EXISTS marks (
+    )",
+    "CREATE TABLE IF NOT EXISTS marks (
         key TEXT NOT NULL, scope TEXT NOT NULL, item INTEGER NOT NULL, lapses INTEGER,
         observed INTEGER, id TEXT,
         PRIMARY KEY (key, scope, item)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS codes (
+    ) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS codes (
         scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL, code BLOB NOT NULL,
         PRIMARY KEY (scope, item)
-    ) WITHOUT ROWID;
-    CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61');
-";
+    ) WITHOUT ROWID",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
+];
 
 /// Makes the tables on a connection just opened, and sets it up: a file that is not a
 /// database opens fine, and this is the first statement to fail on it.
 pub(crate) fn prepare(db: &mut dyn Database) -> Result<(), IndexError> {
-    if let Err(e) = db.batch(SCHEMA) {
+    if let Err(e) = db.batch(&SCHEMA.join(";\n")) {
         db.close();
         return Err(IndexError::Unavailable(e.to_string()));
     }
@@ -102,19 +102,31 @@ impl<D: Database> SqliteIndex<D> {
         }
         let dim = info.dimension;
         let dimension = dim.to_string();
+        let vectors = format!(
+            "CREATE VIRTUAL TABLE vecs USING vec0 (
+                 scope TEXT PARTITION KEY,
+                 embedding FLOAT[{dim}] distance_metric=cosine,
+                 chunk_size = {VECTOR_CHUNK_SLOTS}
+             )"
+        );
+        // Statement by statement, inside the transaction (`batch` may not run in one).
+        let drop = [
+            "DROP TABLE IF EXISTS items",
+            "DELETE FROM meta",
+            "DROP TABLE IF EXISTS fts",
+            "DROP TABLE IF EXISTS marks",
+            "DROP TABLE IF EXISTS codes",
+            "DROP TABLE IF EXISTS vecs",
+        ];
         database::transaction(self.conn()?, |db| {
-            db.batch(&format!(
-                "DROP TABLE IF EXISTS items; DELETE FROM meta;
-                 DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS marks; DROP TABLE IF EXISTS codes;
-                 {SCHEMA}
-                 {ITEM_INDEXES}
-                 DROP TABLE IF EXISTS vecs;
-                 CREATE VIRTUAL TABLE vecs USING vec0 (
-                     scope TEXT PARTITION KEY,
-                     embedding FLOAT[{dim}] distance_metric=cosine,
-                     chunk_size = {VECTOR_CHUNK_SLOTS}
-                 );"
-            ))?;
+            for statement in drop
+                .iter()
+                .chain(&SCHEMA)
+                .chain(&ITEM_INDEXES)
+                .chain([&vectors.as_str()])
+            {
+                db.execute(statement, &[])?;
+            }
             db.execute(
                 "INSERT INTO meta (key, value) VALUES ('model', ?1), ('dimension', ?2)",
                 &[Value::Text(&info.model), Value::Text(&dimension)],

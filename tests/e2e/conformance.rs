@@ -81,7 +81,7 @@ fn the_component_command_hands_out_the_bytes_the_build_published() {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let published = std::fs::read(target.join("ash_memory_policy.wasm")).expect("the build publishes the component");
+    let published = std::fs::read(target.join("ash_memory.wasm")).expect("the build publishes the component");
     let out = ctx.home().join("policy.wasm");
     ctx.ok(&["component", "--out", out.to_str().unwrap()]);
     assert_eq!(std::fs::read(&out).unwrap(), published);

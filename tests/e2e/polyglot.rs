@@ -22,12 +22,12 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-/// The component this build published for the other hosts.
+/// The component this build published for the other hosts: the policy with the index in it.
 fn component() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace().join("target"))
-        .join("ash_memory_policy.wasm")
+        .join("ash_memory.wasm")
 }
 
 /// Runs `cmd` and insists on success, showing everything it printed if not.

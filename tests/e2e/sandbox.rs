@@ -1,33 +1,31 @@
 //! The component's authority and the host's limits on it.
 
-use ash_memory::{Caller, Error, Limits, ListOptions, MemoryStore, NewMemory, POLICY_COMPONENT};
+use ash_memory::{COMPOSED_COMPONENT, Caller, Error, Limits, ListOptions, MemoryStore, NewMemory, POLICY_COMPONENT};
 
 use crate::support::ctx::Ctx;
 use crate::support::fixtures::hostile_component;
 
-#[test]
-fn the_component_imports_only_ash_memory_interfaces() {
+/// A component's imports, sorted, and its exports in order.
+fn interfaces(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
     let engine = wasmtime::Engine::default();
-    let component = wasmtime::component::Component::new(&engine, POLICY_COMPONENT).unwrap();
+    let component = wasmtime::component::Component::new(&engine, bytes).unwrap();
     let ty = component.component_type();
-    let imports: Vec<String> = ty.imports(&engine).map(|(name, _)| name.to_owned()).collect();
-    assert!(!imports.is_empty());
-    for name in &imports {
-        assert!(
-            name.starts_with("ash:memory/") && name.ends_with("@0.2.0"),
-            "unexpected import {name}"
-        );
-    }
+    let mut imports: Vec<String> = ty.imports(&engine).map(|(name, _)| name.to_owned()).collect();
+    imports.sort();
+    let exports = ty.exports(&engine).map(|(name, _)| name.to_owned()).collect();
+    (imports, exports)
+}
+
+#[test]
+fn the_components_import_only_ash_memory_interfaces_and_the_composed_one_sql_for_index() {
+    let (imports, exports) = interfaces(POLICY_COMPONENT);
     // `types` holds only the shared types of the exports; it carries no functions.
     let expected = [
         "clock", "embedder", "files", "ids", "index", "llm", "log", "settings", "types",
     ]
     .map(|i| format!("ash:memory/{i}@0.2.0"))
     .to_vec();
-    let mut sorted = imports.clone();
-    sorted.sort();
-    assert_eq!(sorted, expected);
-    let exports: Vec<String> = ty.exports(&engine).map(|(name, _)| name.to_owned()).collect();
+    assert_eq!(imports, expected);
     assert_eq!(
         exports,
         [
@@ -42,6 +40,16 @@ fn the_component_imports_only_ash_memory_interfaces() {
         ]
         .map(|i| format!("ash:memory/{i}@0.2.0"))
     );
+    // What the other languages' hosts load: the same exports, and a SQLite connection
+    // (`sql`) imported where the policy imports the index, which it now holds.
+    let (composed_imports, composed_exports) = interfaces(COMPOSED_COMPONENT);
+    let expected = [
+        "clock", "embedder", "files", "ids", "llm", "log", "settings", "sql", "types",
+    ]
+    .map(|i| format!("ash:memory/{i}@0.2.0"))
+    .to_vec();
+    assert_eq!(composed_imports, expected);
+    assert_eq!(composed_exports, exports);
 }
 
 fn hostile_store(home: &std::path::Path) -> MemoryStore {

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
-const input = path.resolve(process.env.ASH_COMPONENT || path.join(root, "../../target/ash_memory_policy.wasm"));
+const input = path.resolve(process.env.ASH_COMPONENT || path.join(root, "../../target/ash_memory.wasm"));
 const out = path.join(root, "generated");
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
@@ -42,7 +42,7 @@ if (run.status !== 0) {
   console.error("jco transpile failed");
   process.exit(run.status ?? 1);
 }
-fs.writeFileSync(path.join(staging, "ash_memory_policy.wasm"), bytes);
+fs.writeFileSync(path.join(staging, "ash_memory.wasm"), bytes);
 
 // jco 1.35 declares an export named after a reserved word (`delete`) as a bare
 // `function _delete(...)` in the .d.ts, which TypeScript refuses outside `declare`
@@ -86,7 +86,7 @@ for (const name of fs.readdirSync(staging).sort()) {
   if (name.endsWith(".wasm") || name.endsWith(".js")) files[name] = sha256(fs.readFileSync(path.join(staging, name)));
 }
 const info = {
-  component: "ash_memory_policy.wasm",
+  component: "ash_memory.wasm",
   sha256: sha256(bytes),
   source: path.basename(input),
   jco: jcoVersion,

@@ -1,5 +1,5 @@
 // The component's imports, as objects for jco's instantiation mode: each interface is a
-// thin adapter over a capability (files, index, embedder, llm, clock, ids, log, settings),
+// thin adapter over a capability (files, sql, embedder, llm, clock, ids, log, settings),
 // as the Rust host's host_state.rs. Errors are thrown as the interface's `{ tag, val }`
 // variant; anything else thrown is a host bug and aborts the call.
 
@@ -7,7 +7,7 @@
  * The host state the imports reach, and nothing more.
  * @typedef {{
  *   files: import("./files.js").FileStore,
- *   index: import("./sqlite-index.js").SqliteIndex,
+ *   sql: import("./sql.js").SqlConnection,
  *   embedder: { embed(t: string[]): Float32Array[], modelId(): string, dimension(): number, isRemote(): boolean },
  *   llm: { complete(r: object): string, isRemote(): boolean },
  *   clock: import("./clock.js").Clock,
@@ -52,24 +52,14 @@ function interfaces(s) {
       replace: (c, lines) => (refuseWrite("io"), s.files.replace(c, lines)),
       quarantine: (c, lines, reason) => (refuseWrite("io"), s.files.quarantine(c, lines, reason)),
     },
-    "ash:memory/index@0.2.0": {
-      upsert: (entries) => (refuseWrite("sql"), s.index.upsert(entries)),
-      remove: (ids) => (refuseWrite("sql"), s.index.remove(ids)),
-      knn: (query, k, scope) => s.index.knn(query, k, scope),
-      textSearch: (terms, k, scope) => s.index.textSearch(terms, k, scope),
-      fetch: (ids) => s.index.fetch(ids),
-      setRecords: (revisions) => (refuseWrite("sql"), s.index.setRecords(revisions)),
-      tally: (keys, scope, now) => s.index.tally(keys, scope, now),
-      holding: (keys, scope, now) => s.index.holding(keys, scope, now),
-      newest: (keys, scope, now, limit) => s.index.newest(keys, scope, now, limit),
-      // jco passes an option<micros> as a bigint, or undefined for none.
-      recent: (scope, now, limit) => s.index.recent(scope, now, limit),
-      pending: (kind) => s.index.pending(kind),
-      count: (kind) => s.index.count(kind),
-      clear: (info) => (refuseWrite("sql"), s.index.clear(info)),
-      reflects: (kind) => s.index.reflects(kind),
-      setReflects: (kind, state) => (refuseWrite("sql"), s.index.setReflects(kind, state)),
-      info: () => s.index.info(),
+    // The index is the component's own (index/wasm): the host runs its statements.
+    "ash:memory/sql@0.2.0": {
+      open: () => s.sql.open(),
+      close: () => s.sql.close(),
+      reset: () => (refuseWrite("failed"), s.sql.reset()),
+      query: (statement, params) => s.sql.query(statement, params),
+      execute: (statement, params) => (refuseWrite("failed"), s.sql.execute(statement, params)),
+      batch: (statements) => s.sql.batch(statements),
     },
     "ash:memory/embedder@0.2.0": {
       embed: (texts) => s.unlocked(s.embedder.isRemote(), () => s.embedder.embed(texts)),

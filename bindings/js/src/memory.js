@@ -18,7 +18,7 @@ import { HttpClient } from "./http.js";
 import { makeImports } from "./imports.js";
 import { loadComponent } from "./component.js";
 import { NoLlm, OpenAiEmbedder, OpenAiLlm } from "./openai.js";
-import { SqliteIndex } from "./sqlite-index.js";
+import { SqlConnection } from "./sql.js";
 import * as wire from "./wire.js";
 import * as input from "./input.js";
 
@@ -130,7 +130,7 @@ export class Memory {
     this.home = home;
     this.log = log;
     this.files = new FileStore(home, log);
-    this.index = new SqliteIndex(home.index);
+    this.sql = new SqlConnection(home.index);
     this.embedder = embedder;
     this.llm = llm;
     this.clock = clock;
@@ -141,7 +141,7 @@ export class Memory {
     this.closed = false;
     const state = {
       files: this.files,
-      index: this.index,
+      sql: this.sql,
       embedder,
       llm,
       clock,
@@ -351,7 +351,7 @@ export class Memory {
     if (this.closed) return;
     this.closed = true;
     this.instance = null;
-    this.index.close();
+    this.sql.close();
     this.files.close();
     this.embedder.close?.();
     this.llm.close?.();

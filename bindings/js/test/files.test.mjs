@@ -208,6 +208,8 @@ test("the journal is written in the Rust host's format", () => {
 function cli(args, fault) {
   const env = { ...process.env };
   delete env.ASH_FAULT;
+  // $ASH_COMPONENT names this package's component; the CLI runs its own policy.
+  delete env.ASH_COMPONENT;
   if (fault) env.ASH_FAULT = fault;
   const r = spawnSync(RUST_CLI, args, { env, encoding: "utf8" });
   if (fault) assert.equal(r.signal, "SIGABRT", r.stderr);

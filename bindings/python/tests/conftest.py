@@ -16,7 +16,7 @@ HERE = Path(__file__).parent
 WORKSPACE = HERE.parents[2]
 
 if not os.environ.get("ASH_COMPONENT"):
-    built = WORKSPACE / "target" / "ash_memory_policy.wasm"
+    built = WORKSPACE / "target" / "ash_memory.wasm"
     if built.is_file():
         os.environ["ASH_COMPONENT"] = str(built)
 
@@ -39,7 +39,10 @@ def cli():
         pytest.skip(why)
 
     def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        r = subprocess.run([path, *args], capture_output=True, text=True)
+        # $ASH_COMPONENT names this package's component (the policy with the index in it);
+        # the Rust CLI runs its own, which supplies the index natively.
+        env = {k: v for k, v in os.environ.items() if k != "ASH_COMPONENT"}
+        r = subprocess.run([path, *args], capture_output=True, text=True, env=env)
         if check and r.returncode != 0:
             raise AssertionError(f"ash-memory {' '.join(args)} failed: {r.stderr}")
         return r

@@ -7,15 +7,12 @@ extraction settings of config.toml."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 import ash_memory
 from ash_memory import InvalidInput, InvalidParams, Memory, rpc
-from ash_memory.files import FileState
-from ash_memory.index import Entry, SqliteIndex
 
 NOW = "2026-03-01T12:00:00Z"
 
@@ -159,31 +156,3 @@ class FactsLlm:
         ]})
 
 
-def test_the_index_keeps_memories_and_messages_apart(tmp_path: Path):
-    index = SqliteIndex(tmp_path / "memory.db")
-    index.clear("m", 2)
-    index.upsert([
-        Entry("mem-1", "peanut allergy", [1.0, 0.0], "alice", None, "memory"),
-        Entry("msg-1", "peanut butter", [1.0, 0.1], "alice", None, "message"),
-        Entry("msg-2", "peanut sauce", [1.0, 0.2], None, "team", "message"),
-    ])
-    assert [i for i, _ in index.knn([1.0, 0.0], 10, "alice", "team", "memory")] == ["mem-1"]
-    assert [i for i, _ in index.knn([1.0, 0.0], 10, "alice", "team", "message")] == ["msg-1", "msg-2"]
-    assert [i for i, _ in index.text_search(["peanut"], 10, "alice", "team", "memory")] == ["mem-1"]
-    assert sorted(i for i, _ in index.text_search(["peanut"], 10, "alice", "team", "message")) == ["msg-1", "msg-2"]
-    assert (index.count("memory"), index.count("message")) == (1, 2)
-    # The Rust host's scope keys: memories unprefixed (older files stay valid), messages `m`.
-    with sqlite3.connect(tmp_path / "memory.db") as db:
-        rows = db.execute("SELECT id, scope FROM items ORDER BY id").fetchall()
-    assert rows == [("mem-1", "u:alice"), ("msg-1", "mu:alice"), ("msg-2", "mc:team")]
-
-    assert index.reflects("memory") is None
-    index.set_reflects("memory", FileState(7, 10))
-    index.set_reflects("message", FileState(8, 20))
-    assert (index.reflects("memory"), index.reflects("message")) == (FileState(7, 10), FileState(8, 20))
-    with sqlite3.connect(tmp_path / "memory.db") as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'reflects_message_codes'").fetchone() == ("8 20",)
-    index.clear("m", 2)
-    assert index.reflects("memory") is None and index.reflects("message") is None
-    assert (index.count("memory"), index.count("message")) == (0, 0)
-    index.close()

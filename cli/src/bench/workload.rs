@@ -66,6 +66,8 @@ pub fn run(file: &Path) -> Result<()> {
         json!({
             "host": "rust",
             "component_sha256": ash_memory::POLICY_COMPONENT_SHA256,
+            // What the other hosts run: this policy with the index plugged in.
+            "composed_sha256": crate::commands::component::hex_sha256(ash_memory::COMPOSED_COMPONENT),
             "memories": work.facts.len() + work.adds.len(),
             "instantiate_ms": ms(instantiate),
             "instantiate_cached_ms": ms(instantiate_cached),

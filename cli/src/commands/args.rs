@@ -273,7 +273,7 @@ pub(super) enum Command {
     },
     /// A short tour: remember, recall, scoping and secrets, in a temporary home
     Demo,
-    /// The policy component this binary runs, for other hosts (JavaScript, Python) to load
+    /// The component other hosts (JavaScript, Python) load: this binary's policy and index
     Component {
         /// Write it to this file (else to stdout, which must not be a terminal)
         #[arg(long, value_name = "FILE")]

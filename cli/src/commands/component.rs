@@ -1,6 +1,7 @@
-//! `ash-memory component`: hands out the policy component this binary embeds, byte for
-//! byte, so that the JavaScript and Python hosts run exactly what the Rust host runs; with
-//! `--encoder`, the transformer's encoder module they run.
+//! `ash-memory component`: hands out the component the JavaScript and Python hosts load:
+//! the policy this binary runs, byte for byte, with the index this binary runs natively
+//! compiled beside it and plugged in; with `--encoder`, the transformer's encoder module
+//! they run.
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -8,12 +9,12 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use sha2::{Digest, Sha256};
 
-use ash_memory::{ENCODER_MODULE, POLICY_COMPONENT};
+use ash_memory::{COMPOSED_COMPONENT, ENCODER_MODULE};
 
 /// Writes the component (or the encoder module) to `out` (atomically) or stdout, or prints
 /// its sha256.
 pub fn run(out: Option<&Path>, sha256: bool, encoder: bool) -> Result<()> {
-    let bytes = if encoder { ENCODER_MODULE } else { POLICY_COMPONENT };
+    let bytes = if encoder { ENCODER_MODULE } else { COMPOSED_COMPONENT };
     if sha256 {
         println!("{}", hex_sha256(bytes));
         return Ok(());
@@ -44,6 +45,7 @@ pub fn run(out: Option<&Path>, sha256: bool, encoder: bool) -> Result<()> {
     Ok(())
 }
 
-fn hex_sha256(bytes: &[u8]) -> String {
+/// `bytes`' SHA-256 in lowercase hex.
+pub(crate) fn hex_sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }

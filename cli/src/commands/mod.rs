@@ -2,7 +2,7 @@
 //! printed by `output`. The commands and flags are documented in `docs/command-line.md`.
 
 mod args;
-mod component;
+pub(crate) mod component;
 mod conformance;
 mod demo;
 mod export;

@@ -2,7 +2,7 @@
 
 The component is the same `.wasm` the Rust and JavaScript hosts load, byte for byte. It is
 looked for in `$ASH_COMPONENT` (a path: for tests and development), then in the package
-itself (`ash_memory/ash_memory_policy.wasm`, copied in when the wheel is built; see the
+itself (`ash_memory/ash_memory.wasm`, copied in when the wheel is built; see the
 README). Compiling takes a couple of seconds, so the compiled artifact is cached on disk
 (`$ASH_CACHE_DIR`, else `$XDG_CACHE_HOME/ash-memory`, else `~/.cache/ash-memory`), keyed by
 the wasmtime version and the component's digest, and loaded only when its own digest matches.
@@ -25,7 +25,7 @@ from .errors import SandboxError
 
 log = logging.getLogger("ash_memory")
 
-COMPONENT_FILE = "ash_memory_policy.wasm"
+COMPONENT_FILE = "ash_memory.wasm"
 WASMTIME_VERSION = "50.0.1"
 
 _lock = threading.Lock()
@@ -52,7 +52,7 @@ def component_bytes() -> bytes:
     path = component_path()
     if path is None:
         raise SandboxError(
-            "cannot load the policy component: the package holds no ash_memory_policy.wasm "
+            "cannot load the policy component: the package holds no ash_memory.wasm "
             "and ASH_COMPONENT is not set; set ASH_COMPONENT to the component's path "
             "(`ash-memory component --out FILE` writes it) or install a wheel that includes it"
         )

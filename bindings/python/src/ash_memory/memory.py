@@ -30,9 +30,9 @@ from .errors import Busy, InvalidInput, MemoryError, StorageError, from_guest
 from .files import FileStore
 from .home import Home
 from .ids import IdSource
-from .index import SqliteIndex
 from .journal import FileIoError
 from .llm import Llm
+from .sql import SqlConnection
 from .results import (Added, CompactReport, ContextBlock, Extraction, Finding, Forgotten, GcReport, MemoryItem,
                       Person, Profile, SearchResults, StoredTurn)
 from .sandbox import HostState, Sandbox, record
@@ -91,8 +91,8 @@ class Memory:
         self.user = user
         self.chat = chat
         files = FileStore(self.home)
-        index = SqliteIndex(self.home.index)
-        self._state = HostState(self.home, files, index, emb, model, self._clock, self._ids,
+        sql = SqlConnection(self.home.index)
+        self._state = HostState(self.home, files, sql, emb, model, self._clock, self._ids,
                                 config.supersession_threshold(emb), config.max_entries,
                                 config.extraction_enabled, config.extraction_confidence_threshold,
                                 config.decay_told_facts)
@@ -432,7 +432,7 @@ def new_memory(content: str, *, memory_type: str | None = None, expires_days: in
 
 def _release(state: HostState) -> None:
     """Closes what a Memory holds open (run once, by `close` or at collection)."""
-    state.index.close()
+    state.sql.close()
     state.files.close()
 
 

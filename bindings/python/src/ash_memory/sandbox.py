@@ -1,7 +1,7 @@
 """The host side of the WIT imports and the one module that owns wasmtime's instances.
 
 Each import of the `policy` world is defined on a component Linker as a thin adapter over a
-capability module (files, index, embedder, llm, clock, ids, log, settings). wasmtime-py
+capability module (files, sql, embedder, llm, clock, ids, log, settings). wasmtime-py
 represents WIT values as Python values: records as objects with one attribute per field
 (kebab-case names), enums as strings, options as the value or None, tuples as tuples,
 lists as lists. Variants and results are plain payloads when their cases can be told apart
@@ -27,9 +27,9 @@ from .errors import SandboxError
 from .files import Chunk, FileState, FileStore
 from .home import Home, HomeLock
 from .ids import IdSource
-from .index import Entry, IndexDimensionMismatch, IndexSql, IndexUnavailable, SqliteIndex
 from .journal import FileIoError, InvalidLine
 from .llm import Llm, LlmUnavailable
+from .sql import SqlConnection, SqlFailed, SqlUnusable
 
 log = logging.getLogger("ash_memory")
 guest_log = logging.getLogger("ash_memory.guest")
@@ -76,13 +76,13 @@ class _ResultShape:
 class HostState:
     """Everything the guest can reach, and nothing more."""
 
-    def __init__(self, home: Home, files: FileStore, index: SqliteIndex, embedder: Embedder,
+    def __init__(self, home: Home, files: FileStore, sql: SqlConnection, embedder: Embedder,
                  llm: Llm, clock: Clock, ids: IdSource, supersession_threshold: float,
                  max_entries: int | None, extraction_enabled: bool = True,
                  extraction_confidence_threshold: float = 0.7, decay_told_facts: bool = False) -> None:
         self.home = home
         self.files = files
-        self.index = index
+        self.sql = sql
         self.embedder = embedder
         self.llm = llm
         self.clock = clock
@@ -130,18 +130,26 @@ class HostState:
         return f"not written: {self.lock_lost}" if self.lock_lost is not None else None
 
 
-def _entry(r: Any) -> Entry:
-    marks = field(r, "marks")
-    return Entry(field(r, "id"), field(r, "content"), field(r, "embedding"),
-                 field(r, "owner_user_id"), field(r, "chat_id"), field(r, "kind"), field(r, "record"),
-                 list(field(marks, "keys")), field(marks, "lapses"), field(marks, "observed"),
-                 field(marks, "made"))
+class _SqlValues:
+    """`sql.value` as wasmtime-py writes it: a plain Python value (None, int, float, str,
+    bytes) when the variant's cases can be told apart by type, as they can today, else
+    `Variant(tag, payload)`; the component's own type says which."""
 
+    _TAGS = {type(None): "null", int: "integer", float: "real", str: "text", bytes: "blob"}
 
-def _revision(r: Any) -> tuple[str, str, list[str], int | None, int, int]:
-    marks = field(r, "marks")
-    return (field(r, "id"), field(r, "record"), list(field(marks, "keys")), field(marks, "lapses"),
-            field(marks, "observed"), field(marks, "made"))
+    def __init__(self, component: wc.Component, engine: wasmtime.Engine) -> None:
+        sql = component.type.imports(engine)[interface("sql")].ty
+        query = sql.exports(engine)["query"].ty
+        value = query.params[1][1].element
+        self.tagged = isinstance(value, wc.VariantType) and value._tagged()
+
+    def params(self, params: Sequence[Any]) -> list[Any]:
+        return [p.payload if isinstance(p, Variant) else p for p in params]
+
+    def row(self, row: Sequence[Any]) -> list[Any]:
+        if not self.tagged:
+            return list(row)
+        return [Variant(self._TAGS[type(c)], c) if c is not None else Variant("null", None) for c in row]
 
 
 class _Guarded:
@@ -214,82 +222,33 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             files.add_func("quarantine", lambda _s, c, lines, reason: files_call(
                 "quarantine", lambda: state.files.quarantine(c, lines, reason), True))
 
-        # ---- index ----
-        def index_call(fname: str, f: Callable[[], Any], write: bool = False) -> Any:
-            s = shape("index", fname)
+        # ---- sql: the index is the component's own (index/wasm); this runs its statements ----
+        def sql_call(fname: str, f: Callable[[], Any], write: bool = False) -> Any:
+            s = shape("sql", fname)
             if write and state.writable():
-                return s.err("sql", state.writable())
+                return s.err("failed", state.writable())
             try:
                 return s.ok(f())
-            except IndexUnavailable as e:
-                return s.err("unavailable", str(e))
-            except IndexDimensionMismatch as e:
-                return s.err("dimension-mismatch", (e.expected, e.got))
-            except IndexSql as e:
-                return s.err("sql", str(e))
+            except SqlUnusable as e:
+                return s.err("unusable", str(e))
+            except SqlFailed as e:
+                return s.err("failed", str(e))
 
-        def optional_call(f: Callable[[], Any]) -> Any:
-            # wasmtime-py cannot write an error for `result<option<record>, error>` (an
-            # untagged option accepts any value as `ok`), so a broken index answers "none":
-            # the guest then clears and rebuilds it, as it does for `unavailable`.
-            try:
-                return f()
-            except (IndexUnavailable, IndexSql) as e:
-                log.warning("the index is unusable (%s): answering as if it were empty", e)
-                return None
+        values = _SqlValues(component, engine)
 
-        def hits(pairs: list[tuple[str, float]]) -> list[Record]:
-            return [record(id=i, score=s) for i, s in pairs]
+        def written(changes: int, last_rowid: int) -> Record:
+            return record(changes=changes, last_rowid=last_rowid)
 
-        def held(rows: list[tuple[str, str, list[float] | None]]) -> list[Record]:
-            return [record(id=i, record=r, embedding=v) for i, r, v in rows]
-
-        def counts(c: tuple[int, list[int]]) -> Record:
-            return record(live=c[0], holding=c[1])
-
-        def info() -> Record | None:
-            i = state.index.info()
-            return None if i is None else record(model=i[0], dimension=i[1])
-
-        def reflects(kind: str) -> Record | None:
-            r = state.index.reflects(kind)
-            return None if r is None else state_rec(r)
-
-        with root.add_instance(interface("index")) as _index:
-            index = _Guarded(_index, state)
-            index.add_func("upsert", lambda _s, entries: index_call(
-                "upsert", lambda: state.index.upsert([_entry(e) for e in entries]), True))
-            index.add_func("remove", lambda _s, ids: index_call(
-                "remove", lambda: state.index.remove(ids), True))
-            index.add_func("knn", lambda _s, q, k, scope: index_call("knn", lambda: hits(
-                state.index.knn(q, k, field(scope, "user_id"), field(scope, "chat_id"), field(scope, "kind")))))
-            index.add_func("text-search", lambda _s, terms, k, scope: index_call("text-search", lambda: hits(
-                state.index.text_search(terms, k, field(scope, "user_id"), field(scope, "chat_id"),
-                                        field(scope, "kind")))))
-            index.add_func("fetch", lambda _s, ids: index_call("fetch", lambda: held(state.index.fetch(ids))))
-            index.add_func("set-records", lambda _s, revisions: index_call(
-                "set-records", lambda: state.index.set_records([_revision(r) for r in revisions]), True))
-            index.add_func("tally", lambda _s, keys, scope, now: index_call("tally", lambda: counts(
-                state.index.tally(keys, field(scope, "user_id"), field(scope, "chat_id"), now,
-                                  field(scope, "kind")))))
-            index.add_func("holding", lambda _s, keys, scope, now: index_call("holding", lambda: held(
-                state.index.holding(keys, field(scope, "user_id"), field(scope, "chat_id"), now,
-                                    field(scope, "kind")))))
-            index.add_func("newest", lambda _s, keys, scope, now, limit: index_call("newest", lambda: [
-                held(found) for found in state.index.newest(keys, field(scope, "user_id"), field(scope, "chat_id"),
-                                                            now, limit, field(scope, "kind"))]))
-            index.add_func("recent", lambda _s, scope, now, limit: index_call("recent", lambda: held(
-                state.index.recent(field(scope, "user_id"), field(scope, "chat_id"), now, limit,
-                                   field(scope, "kind")))))
-            index.add_func("pending", lambda _s, kind: index_call("pending", lambda: state.index.pending(kind)))
-            index.add_func("count", lambda _s, kind: index_call("count", lambda: state.index.count(kind)))
-            index.add_func("clear", lambda _s, i: index_call(
-                "clear", lambda: state.index.clear(field(i, "model"), field(i, "dimension")), True))
-            index.add_func("reflects", lambda _s, kind: optional_call(lambda: reflects(kind)))
-            index.add_func("set-reflects", lambda _s, kind, st: index_call(
-                "set-reflects",
-                lambda: state.index.set_reflects(kind, FileState(field(st, "generation"), field(st, "end"))), True))
-            index.add_func("info", lambda _s: optional_call(info))
+        with root.add_instance(interface("sql")) as _sql:
+            sql = _Guarded(_sql, state)
+            sql.add_func("open", lambda _s: sql_call("open", state.sql.open))
+            sql.add_func("close", lambda _s: state.sql.close())
+            sql.add_func("reset", lambda _s: sql_call("reset", state.sql.reset, True))
+            sql.add_func("query", lambda _s, statement, params: sql_call("query", lambda: [
+                values.row(r) for r in state.sql.query(statement, values.params(params))]))
+            sql.add_func("execute", lambda _s, statement, params: sql_call("execute", lambda: written(
+                *state.sql.execute(statement, values.params(params))), True))
+            sql.add_func("batch", lambda _s, statements: sql_call("batch", lambda: state.sql.batch(statements)))
 
         # ---- embedder ----
         def embed(_s: Any, texts: Sequence[str]) -> Any:

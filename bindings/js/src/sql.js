@@ -1,0 +1,159 @@
+// The `sql` import (wit/sql.wit): the home's index file on better-sqlite3 with the sqlite-vec
+// extension and FTS5. The index itself is the Rust host's, compiled into the component
+// (`index/wasm`); this runs the statements it is given and nothing more.
+
+import fs from "node:fs";
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+import { FILE_MODE } from "./home.js";
+
+/** The interface's `error` for a SQLite failure: "not a database" and "corrupt" make the file unusable. */
+function sqlError(e) {
+  if (e && e.tag) return e;
+  const code = e && typeof e.code === "string" ? e.code : "";
+  const message = e && e.message ? e.message : String(e);
+  // better-sqlite3 gives extended codes (FTS5 says SQLITE_CORRUPT_VTAB).
+  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT" || code.startsWith("SQLITE_CORRUPT_")) {
+    return { tag: "unusable", val: message };
+  }
+  return { tag: "failed", val: message };
+}
+
+/** A parameter as better-sqlite3 binds it: integers as BigInt, so that 64 bits survive. */
+function bound(v) {
+  switch (v.tag) {
+    case "null":
+      return null;
+    case "integer":
+      return BigInt(v.val);
+    case "real":
+    case "text":
+      return v.val;
+    case "blob":
+      return Buffer.from(v.val.buffer, v.val.byteOffset, v.val.byteLength);
+    default:
+      throw { tag: "failed", val: `unknown value ${JSON.stringify(v.tag)}` };
+  }
+}
+
+/** The parameters, bound to `?1`, `?2`, ... as the index numbers them (better-sqlite3 takes numbered ones by key). */
+function numbered(params) {
+  const out = {};
+  params.forEach((v, i) => {
+    out[i + 1] = bound(v);
+  });
+  return out;
+}
+
+/** A column as the interface gives it; statements read with safe integers, so an integer is a BigInt. */
+function column(c) {
+  if (c === null || c === undefined) return { tag: "null" };
+  if (typeof c === "bigint") return { tag: "integer", val: c };
+  if (typeof c === "number") return { tag: "real", val: c };
+  if (typeof c === "string") return { tag: "text", val: c };
+  return { tag: "blob", val: new Uint8Array(c.buffer, c.byteOffset, c.byteLength) };
+}
+
+/** One connection to the home's index file, opened when the index asks. */
+export class SqlConnection {
+  /** @param {string} file the index file */
+  constructor(file) {
+    this.path = file;
+    this.db = null;
+    this.stmts = new Map();
+  }
+
+  /** Opens the file if it is not open; true when this call opened it. */
+  open() {
+    if (this.db) return false;
+    // Created owner-only; SQLite gives its -wal and -shm files the same mode.
+    if (!fs.existsSync(this.path)) {
+      try {
+        fs.closeSync(fs.openSync(this.path, "a", FILE_MODE));
+      } catch {
+        // SQLite reports it below.
+      }
+    }
+    let db;
+    try {
+      db = new Database(this.path);
+      sqliteVec.load(db);
+    } catch (e) {
+      try { db?.close(); } catch { /* half open */ }
+      throw { tag: "unusable", val: e && e.message ? e.message : String(e) };
+    }
+    this.db = db;
+    this.stmts.clear();
+    return true;
+  }
+
+  /** Closes the connection, if open. */
+  close() {
+    this.stmts.clear();
+    try { this.db?.close(); } catch { /* already broken */ }
+    this.db = null;
+  }
+
+  /** Closes the connection and deletes the file and its journals. */
+  reset() {
+    this.close();
+    for (const suffix of ["", "-journal", "-wal", "-shm"]) {
+      try { fs.unlinkSync(this.path + suffix); } catch { /* absent */ }
+    }
+  }
+
+  /** Every row of a statement that reads. */
+  query(text, params) {
+    const stmt = this.stmt(text);
+    return this.guard(() => {
+      const args = params.length ? [numbered(params)] : [];
+      if (!stmt.reader) {
+        stmt.run(...args);
+        return [];
+      }
+      return stmt.all(...args).map((row) => row.map(column));
+    });
+  }
+
+  /** Runs a statement that writes. */
+  execute(text, params) {
+    const stmt = this.stmt(text);
+    return this.guard(() => {
+      const info = stmt.run(...(params.length ? [numbered(params)] : []));
+      return { changes: BigInt(info.changes), lastRowid: BigInt(info.lastInsertRowid) };
+    });
+  }
+
+  /** Runs statements without parameters or rows: the tables made on open, or a whole clear. */
+  batch(text) {
+    this.guard(() => this.connection().exec(text));
+    // Tables may have been dropped and made again: prepare against the new ones.
+    this.stmts.clear();
+  }
+
+  /** The open connection; the index opens it before any statement. */
+  connection() {
+    if (!this.db) throw { tag: "failed", val: "the index file is not open" };
+    return this.db;
+  }
+
+  /** A cached prepared statement, reading rows as arrays with 64-bit integers. */
+  stmt(text) {
+    let s = this.stmts.get(text);
+    if (!s) {
+      s = this.guard(() => this.connection().prepare(text));
+      if (s.reader) s.raw(true).safeIntegers(true);
+      this.stmts.set(text, s);
+    }
+    return s;
+  }
+
+  /** Runs `f`, turning SQLite errors into the interface's. */
+  guard(f) {
+    try {
+      return f();
+    } catch (e) {
+      throw sqlError(e);
+    }
+  }
+}
