@@ -29,8 +29,8 @@ THINGS = ["Italian food", "the hiking trip", "a new laptop", "the quarterly repo
           "jazz concerts", "the kitchen remodel", "vegan recipes", "the Lisbon conference",
           "chess openings", "a blue bicycle", "the insurance renewal", "sourdough"]
 WHEN = ["on weekends", "every Monday", "this spring", "after work", "in the morning", "last year"]
-QUERIES = ["What does Sarah like to eat?", "travel plans", "paperwork deadlines", "sports",
-           "music", "my sister's hobbies"]
+QUERIES = ["What does Sarah like to eat?", "travel plans", "paperwork deadlines", "outdoor trips",
+           "concerts", "my sister's hobbies"]
 
 
 def fact(i: int) -> str:
@@ -77,7 +77,7 @@ def main() -> None:
     figures = ["instantiate_ms", "instantiate_cached_ms", "fill_ms", "add_p50_ms", "search_p50_ms"]
     print(f"cross-host bench: {args.memories} memories held, {args.samples} timed adds and searches,"
           f" one policy (sha256 {rust['component_sha256'][:16]}...; with the index,"
-          f" {rust['composed_sha256'][:16]}...)")
+          f" {rust.get('composed_sha256', 'not composed')[:16]}...)")
     print(f"{'':22}" + "".join(f"{r['host']:>22}" for r in results))
     for key in figures:
         cells = []

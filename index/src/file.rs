@@ -67,24 +67,48 @@ fn meta(db: &mut dyn Database, key: &str) -> Result<Option<String>, IndexError> 
     })
 }
 
+/// What the file holds, as the calls read it before they use it.
+pub(crate) struct Layout {
+    /// `info`'s answer.
+    pub(crate) info: Result<Option<IndexInfo>, IndexError>,
+    /// Whether the vector table exists: a half-done `clear` leaves it out.
+    pub(crate) vectors: bool,
+    /// Whether the tables have every column this version reads (`records::check_columns`).
+    pub(crate) columns: Result<(), IndexError>,
+}
+
+impl Layout {
+    /// Reads it from the file.
+    fn read(db: &mut dyn Database) -> Result<Self, IndexError> {
+        let vectors = has_vectors(db)?;
+        let columns = records::check_columns(db);
+        let info = match (meta(db, "model")?, meta(db, "dimension")?) {
+            (Some(model), Some(dim)) => match dim.parse() {
+                Err(_) => Err(IndexError::Unavailable(format!("bad dimension {dim:?}"))),
+                Ok(_) if !vectors => Err(IndexError::Unavailable("the vector table is missing".into())),
+                Ok(dimension) => columns.clone().map(|()| Some(IndexInfo { model, dimension })),
+            },
+            _ => Ok(None),
+        };
+        Ok(Layout { info, vectors, columns })
+    }
+}
+
 impl<D: Database> SqliteIndex<D> {
+    /// Checks whether another connection committed since the last call (and forgets what
+    /// was cached if so), and reads the file's layout if it is not known.
+    pub(crate) fn refresh(&mut self) -> Result<&Layout, IndexError> {
+        self.drop_if_written_elsewhere()?;
+        if self.layout.is_none() {
+            let layout = Layout::read(self.conn()?)?;
+            self.layout = Some(layout);
+        }
+        Ok(self.layout.as_ref().expect("just read"))
+    }
+
     /// The model and dimension recorded by the last `clear`, if any.
     pub fn info(&mut self) -> Result<Option<IndexInfo>, IndexError> {
-        let db = self.conn()?;
-        match (meta(db, "model")?, meta(db, "dimension")?) {
-            (Some(model), Some(dim)) => {
-                let dimension = dim
-                    .parse()
-                    .map_err(|_| IndexError::Unavailable(format!("bad dimension {dim:?}")))?;
-                // The vector table must exist too, or the file is from a half-done clear.
-                if !has_vectors(db)? {
-                    return Err(IndexError::Unavailable("the vector table is missing".into()));
-                }
-                records::check_columns(db)?;
-                Ok(Some(IndexInfo { model, dimension }))
-            }
-            _ => Ok(None),
-        }
+        self.refresh()?.info.clone()
     }
 
     pub(crate) fn dimension(&mut self) -> Result<u32, IndexError> {

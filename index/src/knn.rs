@@ -46,7 +46,6 @@ impl<D: Database> SqliteIndex<D> {
         if k == 0 || !usable(query) {
             return Ok(Vec::new());
         }
-        self.drop_if_written_elsewhere()?;
         let scopes = scope.keys();
         if let Some(last) = &self.last_knn
             && last.query == query
@@ -154,26 +153,20 @@ impl<D: Database> SqliteIndex<D> {
         }
         let coded = t.elapsed();
         let mut nearest = scan::Streamed::new(query, k as usize);
-        for rowid in &candidates {
-            let mut scored = false;
-            db.query(
-                "SELECT embedding FROM vecs WHERE rowid = ?1",
-                &[Value::Integer(*rowid)],
-                &mut |r| {
-                    if let Some(bytes) = r.opt_blob(0)?
-                        && bytes.len() == query.len() * 4
-                        && !scored
-                    {
-                        nearest.offer(*rowid, bytes);
-                        scored = true;
-                    }
-                    Ok(())
-                },
-            )?;
-            if !scored {
-                tracing::warn!("index: the code of rowid {rowid} in {key} has no vector beside it");
-            }
-        }
+        // The candidates' vectors in one statement, each looked up by rowid.
+        let rowids = crate::json_list(candidates.iter());
+        db.query(
+            "SELECT j.value, (SELECT embedding FROM vecs WHERE rowid = j.value) FROM json_each(?1) j",
+            &[Value::Text(&rowids)],
+            &mut |r| {
+                let rowid = r.int(0)?;
+                match r.opt_blob(1)? {
+                    Some(bytes) if bytes.len() == query.len() * 4 => nearest.offer(rowid, bytes),
+                    _ => tracing::warn!("index: the code of rowid {rowid} in {key} has no vector beside it"),
+                }
+                Ok(())
+            },
+        )?;
         tracing::debug!(
             "index: scored {} of {read} vectors of scope {key} again, by their codes, in {:?} ({coded:?} reading codes)",
             candidates.len(),
@@ -280,14 +273,18 @@ impl<D: Database> SqliteIndex<D> {
 /// The ids of `best` (rowid, score) in scope `key`, in its order; a rowid that is no item
 /// of the scope is left out.
 fn ids_of(db: &mut dyn Database, key: &str, best: Vec<(i64, f32)>) -> Result<Vec<Hit>, IndexError> {
+    let rowids = crate::json_list(best.iter().map(|(rowid, _)| rowid));
+    let mut ids: HashMap<i64, String> = database::rows(
+        db,
+        "SELECT rowid, id FROM items WHERE scope = ?2 AND rowid IN (SELECT value FROM json_each(?1))",
+        &[Value::Text(&rowids), Value::Text(key)],
+        |r| Ok((r.int(0)?, r.text(1)?.to_owned())),
+    )?
+    .into_iter()
+    .collect();
     let mut hits = Vec::with_capacity(best.len());
     for (rowid, score) in best {
-        match database::row(
-            db,
-            "SELECT id FROM items WHERE rowid = ?1 AND scope = ?2",
-            &[Value::Integer(rowid), Value::Text(key)],
-            |r| r.text(0).map(str::to_owned),
-        )? {
+        match ids.remove(&rowid) {
             Some(id) => hits.push(Hit { id, score }),
             None => tracing::warn!("index: the vectors hold rowid {rowid}, which is no item of {key}"),
         }

@@ -47,6 +47,7 @@ use std::collections::HashMap;
 mod chunks;
 mod coarse;
 pub mod database;
+pub mod encoded_rows;
 mod file;
 mod knn;
 mod marks;
@@ -105,6 +106,10 @@ pub struct SqliteIndex<D: Database> {
     /// counting 100,000 entries costs about 12 ms, and every search naming an entity asks.
     /// Dropped with `last_knn`, at every write and when another connection has committed.
     live: HashMap<String, marks::LiveCount>,
+    /// What the file was found to be (`file::Layout`), until another connection commits or
+    /// this one clears or reopens it: four statements a call spared, which in the index
+    /// component are four calls across the sandbox.
+    layout: Option<file::Layout>,
 }
 
 impl<D: Database> SqliteIndex<D> {
@@ -117,6 +122,7 @@ impl<D: Database> SqliteIndex<D> {
             searched: HashMap::new(),
             last_knn: None,
             live: HashMap::new(),
+            layout: None,
         }
     }
 
@@ -134,6 +140,7 @@ impl<D: Database> SqliteIndex<D> {
         self.vectors.clear();
         self.last_knn = None;
         self.live.clear();
+        self.layout = None;
     }
 
     /// How many entries of this kind the index holds.
@@ -161,6 +168,21 @@ fn has_vectors(db: &mut dyn Database) -> Result<bool, IndexError> {
 pub fn usable(v: &[f32]) -> bool {
     let norm: f64 = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum();
     v.iter().all(|x| x.is_finite()) && norm.is_finite() && norm > 1e-12
+}
+
+/// Items as one JSON list, for a statement that reads them back with `json_each`: one
+/// statement for many rows, where the index component pays a call across the sandbox for
+/// each.
+fn json_list<T: std::fmt::Display>(items: impl Iterator<Item = T>) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&item.to_string());
+    }
+    out.push(']');
+    out
 }
 
 fn f32_bytes(v: &[f32]) -> Vec<u8> {

@@ -128,7 +128,7 @@ impl<D: Database> SqliteIndex<D> {
     /// each key.
     pub fn tally(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Counts, IndexError> {
         let scopes = scope.memory_keys();
-        self.drop_if_written_elsewhere()?;
+        self.refresh()?.columns.clone()?;
         let mut tally = Counts {
             live: 0,
             holding: vec![0; keys.len()],
@@ -137,7 +137,6 @@ impl<D: Database> SqliteIndex<D> {
             tally.live += self.live_count(s, now)?;
         }
         let db = self.conn()?;
-        crate::records::check_columns(db)?;
         for s in &scopes {
             for (key, n) in keys.iter().zip(tally.holding.iter_mut()) {
                 *n += database::count(
@@ -159,7 +158,6 @@ impl<D: Database> SqliteIndex<D> {
             return Ok(known.count);
         }
         let db = self.conn()?;
-        crate::records::check_columns(db)?;
         // `items_scope` is (scope, lapses): both read that index only, the second one row.
         let params = [Value::Text(scope), Value::Integer(now)];
         let count = database::count(
@@ -185,8 +183,8 @@ impl<D: Database> SqliteIndex<D> {
         if keys.is_empty() || scopes.is_empty() {
             return Ok(Vec::new());
         }
+        self.refresh()?.columns.clone()?;
         let db = self.conn()?;
-        crate::records::check_columns(db)?;
         let mut items = BTreeSet::new();
         for s in &scopes {
             for key in keys {
@@ -228,8 +226,8 @@ impl<D: Database> SqliteIndex<D> {
     ) -> Result<Vec<Vec<Held>>, IndexError> {
         let scopes = scope.memory_keys();
         let limit = limit.min(MAX_NEWEST) as usize;
+        self.refresh()?.columns.clone()?;
         let db = self.conn()?;
-        crate::records::check_columns(db)?;
         let mut lists: Vec<Vec<(i64, String, i64, String)>> = Vec::with_capacity(keys.len());
         for key in keys {
             let mut found: Vec<(i64, String, i64, String)> = Vec::new();

@@ -22,8 +22,8 @@ impl<D: Database> SqliteIndex<D> {
     pub fn recent(&mut self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
         let scopes = scope.memory_keys();
         let limit = limit.min(MAX_RECENT) as usize;
+        self.refresh()?.columns.clone()?;
         let db = self.conn()?;
-        crate::records::check_columns(db)?;
         let mut found: Vec<(i64, i64, String, String)> = Vec::new();
         if limit > 0 {
             for s in &scopes {

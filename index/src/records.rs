@@ -3,8 +3,10 @@
 //! entries still wait for a vector (`items.pending`), which tells the guest whether a
 //! call must read the collection to fill them. Their marks are `marks`'s.
 
+use std::collections::HashMap;
+
 use crate::database::{self, Database, Value};
-use crate::{EntryKind, Held, IndexError, Revision, SqliteIndex, has_vectors, marks, of_kind};
+use crate::{EntryKind, Held, IndexError, Revision, SqliteIndex, marks, of_kind};
 
 /// Refuses an index whose tables predate records, marks or observed or made moments: it is
 /// cleared and rebuilt, and rebuilding fills them.
@@ -39,17 +41,22 @@ impl<D: Database> SqliteIndex<D> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
+        self.refresh()?.columns.clone()?;
         let db = self.conn()?;
-        check_columns(db)?;
+        // Every id's row in one statement, then taken in the order asked.
+        let asked = serde_json::to_string(ids).expect("a list of strings serializes");
+        let rows: HashMap<String, (i64, Option<String>)> = database::rows(
+            db,
+            "SELECT id, rowid, record FROM items WHERE id IN (SELECT value FROM json_each(?1))",
+            &[Value::Text(&asked)],
+            |r| Ok((r.text(0)?.to_owned(), (r.int(1)?, r.opt_text(2)?.map(str::to_owned)))),
+        )?
+        .into_iter()
+        .collect();
         let mut found = Vec::with_capacity(ids.len());
         for id in ids {
-            let row = database::row(
-                db,
-                "SELECT rowid, record FROM items WHERE id = ?1",
-                &[Value::Text(id)],
-                |r| Ok((r.int(0)?, r.opt_text(1)?.map(str::to_owned))),
-            )?;
-            if let Some((rowid, Some(record))) = row {
+            // An id asked twice is answered twice, as before.
+            if let Some((rowid, Some(record))) = rows.get(id).cloned() {
                 found.push((rowid, id.clone(), record));
             }
         }
@@ -58,23 +65,29 @@ impl<D: Database> SqliteIndex<D> {
 
     /// (rowid, id, record) as held, each with its vector when it has one.
     pub(crate) fn with_vectors(&mut self, found: Vec<(i64, String, String)>) -> Result<Vec<Held>, IndexError> {
+        let vectors_kept = self.refresh()?.vectors;
         let db = self.conn()?;
-        let vectors_kept = has_vectors(db)?;
-        let mut held = Vec::with_capacity(found.len());
-        for (rowid, id, record) in found {
-            let embedding = if vectors_kept {
-                database::row(
-                    db,
-                    "SELECT embedding FROM vecs WHERE rowid = ?1",
-                    &[Value::Integer(rowid)],
-                    |r| Ok(floats(r.blob(0)?)),
-                )?
-            } else {
-                None
-            };
-            held.push(Held { id, record, embedding });
+        let mut embeddings: Vec<Option<Vec<f32>>> = vec![None; found.len()];
+        if vectors_kept && !found.is_empty() {
+            // One statement for every vector, each looked up by rowid (a correlated
+            // subquery: sqlite-vec scans the whole table for `rowid IN (...)`).
+            let rowids = crate::json_list(found.iter().map(|(rowid, ..)| rowid));
+            db.query(
+                "SELECT j.key, (SELECT embedding FROM vecs WHERE rowid = j.value) FROM json_each(?1) j",
+                &[Value::Text(&rowids)],
+                &mut |r| {
+                    if let (Some(slot), Some(bytes)) = (embeddings.get_mut(r.int(0)? as usize), r.opt_blob(1)?) {
+                        *slot = Some(floats(bytes));
+                    }
+                    Ok(())
+                },
+            )?;
         }
-        Ok(held)
+        Ok(found
+            .into_iter()
+            .zip(embeddings)
+            .map(|((_, id, record), embedding)| Held { id, record, embedding })
+            .collect())
     }
 
     /// Replaces the record and marks of entries already held, in one transaction; unknown
@@ -85,9 +98,8 @@ impl<D: Database> SqliteIndex<D> {
         }
         self.db.fault_point("index:upsert")?;
         self.live.clear();
-        let db = self.conn()?;
-        check_columns(db)?;
-        database::transaction(db, |db| {
+        self.refresh()?.columns.clone()?;
+        database::transaction(self.conn()?, |db| {
             for r in revisions {
                 let Some((rowid, old)) = marks::find(db, &r.id)? else {
                     continue;

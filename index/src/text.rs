@@ -1,5 +1,7 @@
 //! Full-text search: BM25 over FTS5, within the caller's scopes.
 
+use std::collections::HashMap;
+
 use crate::database::{self, Database, Value};
 use crate::{Hit, IndexError, ScopeFilter, SqliteIndex};
 
@@ -31,16 +33,22 @@ impl<D: Database> SqliteIndex<D> {
             &[Value::Text(&query), Value::Integer(i64::from(page))],
             |r| Ok((r.int(0)?, r.real(1)?)),
         )?;
+        // Every ranked match's id and scope in one statement, then taken in rank order.
+        let rowids = crate::json_list(best.iter().map(|(rowid, _)| rowid));
+        let items: HashMap<i64, (String, String)> = database::rows(
+            db,
+            "SELECT rowid, id, scope FROM items WHERE rowid IN (SELECT value FROM json_each(?1))",
+            &[Value::Text(&rowids)],
+            |r| Ok((r.int(0)?, (r.text(1)?.to_owned(), r.text(2)?.to_owned()))),
+        )?
+        .into_iter()
+        .collect();
         let mut hits = Vec::new();
         for (rowid, rank) in &best {
-            let found = database::row(
-                db,
-                "SELECT id, scope FROM items WHERE rowid = ?1",
-                &[Value::Integer(*rowid)],
-                |r| Ok((r.text(0)?.to_owned(), r.text(1)?.to_owned())),
-            )?;
-            if let Some((id, _)) = found.filter(|(_, scope)| keys.contains(scope)) {
-                hits.push(text_hit(id, *rank));
+            if let Some((id, scope)) = items.get(rowid)
+                && keys.contains(scope)
+            {
+                hits.push(text_hit(id.clone(), *rank));
                 if hits.len() == k as usize {
                     return Ok(hits);
                 }

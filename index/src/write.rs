@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::database::{self, Database, Value};
-use crate::{Entry, IndexError, SqliteIndex, coarse, f32_bytes, has_vectors, marks, usable};
+use crate::{Entry, IndexError, SqliteIndex, coarse, f32_bytes, marks, usable};
 
 /// An item's new row: (id, scope, pending, record, lapses, keys, observed, made).
 const INSERT_ITEM: &str = "INSERT INTO items (id, scope, pending, record, lapses, keys, observed, made)
@@ -112,9 +112,8 @@ impl<D: Database> SqliteIndex<D> {
         self.db.fault_point("index:remove")?;
         self.last_knn = None;
         self.live.clear();
-        let db = self.conn()?;
-        let has_vecs = has_vectors(db)?;
-        let removed = database::transaction(db, |db| {
+        let has_vecs = self.refresh()?.vectors;
+        let removed = database::transaction(self.conn()?, |db| {
             let mut removed: Vec<(i64, &str, String)> = Vec::with_capacity(ids.len());
             for id in ids {
                 if let Some((rowid, old)) = marks::find(db, id)? {

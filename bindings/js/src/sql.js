@@ -45,13 +45,49 @@ function numbered(params) {
   return out;
 }
 
-/** A column as the interface gives it; statements read with safe integers, so an integer is a BigInt. */
-function column(c) {
-  if (c === null || c === undefined) return { tag: "null" };
-  if (typeof c === "bigint") return { tag: "integer", val: c };
-  if (typeof c === "number") return { tag: "real", val: c };
-  if (typeof c === "string") return { tag: "text", val: c };
-  return { tag: "blob", val: new Uint8Array(c.buffer, c.byteOffset, c.byteLength) };
+/**
+ * Rows as `encoded-rows` (wit/sql.wit): each column a tag byte and its bytes, little-endian, in base64.
+ * Statements read with safe integers, so an integer is a BigInt and a number is a real.
+ * @param {unknown[][]} rows
+ */
+function encodeRows(rows) {
+  let size = 0;
+  for (const row of rows) {
+    for (const c of row) {
+      if (c === null || c === undefined) size += 1;
+      else if (typeof c === "bigint" || typeof c === "number") size += 9;
+      else if (typeof c === "string") size += 5 + Buffer.byteLength(c);
+      else size += 5 + c.byteLength;
+    }
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const row of rows) {
+    for (const c of row) {
+      if (c === null || c === undefined) {
+        out[at++] = 0;
+      } else if (typeof c === "bigint") {
+        out[at++] = 1;
+        out.writeBigInt64LE(c, at);
+        at += 8;
+      } else if (typeof c === "number") {
+        out[at++] = 2;
+        out.writeDoubleLE(c, at);
+        at += 8;
+      } else if (typeof c === "string") {
+        out[at++] = 3;
+        const len = out.write(c, at + 4, "utf8");
+        out.writeUInt32LE(len, at);
+        at += 4 + len;
+      } else {
+        out[at++] = 4;
+        out.writeUInt32LE(c.byteLength, at);
+        out.set(c, at + 4);
+        at += 4 + c.byteLength;
+      }
+    }
+  }
+  return out.toString("base64", 0, at);
 }
 
 /** One connection to the home's index file, opened when the index asks. */
@@ -102,16 +138,16 @@ export class SqlConnection {
     }
   }
 
-  /** Every row of a statement that reads. */
+  /** Every row of a statement that reads: [columns, encoded rows]. */
   query(text, params) {
     const stmt = this.stmt(text);
     return this.guard(() => {
       const args = params.length ? [numbered(params)] : [];
       if (!stmt.reader) {
         stmt.run(...args);
-        return [];
+        return [0, ""];
       }
-      return stmt.all(...args).map((row) => row.map(column));
+      return [stmt.columns().length, encodeRows(stmt.all(...args))];
     });
   }
 

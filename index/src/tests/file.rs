@@ -121,3 +121,42 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
         "the old table's rows went with it"
     );
 }
+
+#[test]
+fn what_another_connection_makes_of_the_file_is_seen_at_the_next_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut mine = SqliteIndex::new(&path);
+    let first = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    mine.clear(&first).unwrap();
+    mine.upsert(&[entry("a", "tea", vec![1.0, 0.0], "alice")]).unwrap();
+    assert_eq!(mine.info().unwrap(), Some(first));
+
+    // Another process rebuilds it for another model: the layout this one read is stale.
+    let mut theirs = SqliteIndex::new(&path);
+    let second = IndexInfo {
+        model: "other".into(),
+        dimension: 3,
+    };
+    theirs.clear(&second).unwrap();
+    theirs
+        .upsert(&[entry("b", "coffee", vec![0.0, 1.0, 0.0], "alice")])
+        .unwrap();
+    assert_eq!(mine.info().unwrap(), Some(second));
+    assert!(matches!(
+        mine.upsert(&[entry("c", "juice", vec![1.0, 0.0], "alice")]),
+        Err(IndexError::DimensionMismatch((3, 2)))
+    ));
+    let hits = mine.knn(&[0.0, 1.0, 0.0], 5, &alice()).unwrap();
+    assert_eq!(hits.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["b"]);
+
+    // And a table dropped by another process is found missing.
+    theirs.raw().execute_batch("DROP TABLE vecs").unwrap();
+    match mine.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("vector table"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+}

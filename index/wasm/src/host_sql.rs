@@ -2,11 +2,17 @@
 
 use ash_memory_index::IndexError;
 use ash_memory_index::database::{Database, Row, Value, Written};
+use base64::Engine as _;
 
 use crate::ash::memory::sql;
 
 /// The host's connection to the home's index file.
-pub(crate) struct HostSql;
+#[derive(Default)]
+pub(crate) struct HostSql {
+    /// Whether this instance has seen the connection open: the index asks at every call,
+    /// and only `close` and `reset` (both its own) close it again.
+    opened: bool,
+}
 
 impl From<sql::Error> for IndexError {
     fn from(e: sql::Error) -> Self {
@@ -32,36 +38,27 @@ fn params(values: &[Value<'_>]) -> Vec<sql::Value> {
         .collect()
 }
 
-/// One row of the import's answer.
-struct Columns<'a>(&'a [sql::Value]);
-
-impl Row for Columns<'_> {
-    fn value(&self, i: usize) -> Result<Value<'_>, IndexError> {
-        Ok(match self.0.get(i) {
-            None => return Err(IndexError::Sql(format!("no column {i} in a row of {}", self.0.len()))),
-            Some(sql::Value::Null) => Value::Null,
-            Some(sql::Value::Integer(n)) => Value::Integer(*n),
-            Some(sql::Value::Real(r)) => Value::Real(*r),
-            Some(sql::Value::Text(s)) => Value::Text(s),
-            Some(sql::Value::Blob(b)) => Value::Blob(b),
-        })
-    }
-}
-
 impl Database for HostSql {
     fn open(&mut self) -> Result<bool, IndexError> {
-        sql::open().map_err(|e| match e {
+        if self.opened {
+            return Ok(false);
+        }
+        let opened = sql::open().map_err(|e| match e {
             // Whatever keeps the file from opening makes the index unavailable.
             sql::Error::Failed(m) => IndexError::Unavailable(m),
             e => e.into(),
-        })
+        })?;
+        self.opened = true;
+        Ok(opened)
     }
 
     fn close(&mut self) {
+        self.opened = false;
         sql::close();
     }
 
     fn reset(&mut self) -> Result<(), IndexError> {
+        self.opened = false;
         Ok(sql::reset()?)
     }
 
@@ -71,10 +68,11 @@ impl Database for HostSql {
         values: &[Value<'_>],
         each: &mut dyn FnMut(&dyn Row) -> Result<(), IndexError>,
     ) -> Result<(), IndexError> {
-        for row in sql::query(statement, &params(values))? {
-            each(&Columns(&row))?;
-        }
-        Ok(())
+        let (columns, rows) = sql::query(statement, &params(values))?;
+        let rows = base64::engine::general_purpose::STANDARD
+            .decode(rows)
+            .map_err(|e| IndexError::Sql(format!("the host's rows are not base64: {e}")))?;
+        ash_memory_index::encoded_rows::decode(&rows, columns as usize, each)
     }
 
     fn execute(&mut self, statement: &str, values: &[Value<'_>]) -> Result<Written, IndexError> {

@@ -31,7 +31,7 @@ wit_bindgen::generate!({
 
 thread_local! {
     /// The instance's index (a component instance runs one call at a time).
-    static INDEX: RefCell<SqliteIndex<HostSql>> = RefCell::new(SqliteIndex::over(HostSql));
+    static INDEX: RefCell<SqliteIndex<HostSql>> = RefCell::new(SqliteIndex::over(HostSql::default()));
 }
 
 /// Runs `f` on the instance's index, its error mapped onto the interface's.

@@ -130,26 +130,11 @@ class HostState:
         return f"not written: {self.lock_lost}" if self.lock_lost is not None else None
 
 
-class _SqlValues:
-    """`sql.value` as wasmtime-py writes it: a plain Python value (None, int, float, str,
-    bytes) when the variant's cases can be told apart by type, as they can today, else
-    `Variant(tag, payload)`; the component's own type says which."""
-
-    _TAGS = {type(None): "null", int: "integer", float: "real", str: "text", bytes: "blob"}
-
-    def __init__(self, component: wc.Component, engine: wasmtime.Engine) -> None:
-        sql = component.type.imports(engine)[interface("sql")].ty
-        query = sql.exports(engine)["query"].ty
-        value = query.params[1][1].element
-        self.tagged = isinstance(value, wc.VariantType) and value._tagged()
-
-    def params(self, params: Sequence[Any]) -> list[Any]:
-        return [p.payload if isinstance(p, Variant) else p for p in params]
-
-    def row(self, row: Sequence[Any]) -> list[Any]:
-        if not self.tagged:
-            return list(row)
-        return [Variant(self._TAGS[type(c)], c) if c is not None else Variant("null", None) for c in row]
+def _sql_params(params: Sequence[Any]) -> list[Any]:
+    """`sql.value` parameters as SQLite binds them: wasmtime-py gives plain Python values
+    (None, int, float, str, bytes) when the variant's cases can be told apart by type, as
+    they can today, else `Variant(tag, payload)`."""
+    return [p.payload if isinstance(p, Variant) else p for p in params]
 
 
 class _Guarded:
@@ -234,8 +219,6 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             except SqlFailed as e:
                 return s.err("failed", str(e))
 
-        values = _SqlValues(component, engine)
-
         def written(changes: int, last_rowid: int) -> Record:
             return record(changes=changes, last_rowid=last_rowid)
 
@@ -244,10 +227,10 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             sql.add_func("open", lambda _s: sql_call("open", state.sql.open))
             sql.add_func("close", lambda _s: state.sql.close())
             sql.add_func("reset", lambda _s: sql_call("reset", state.sql.reset, True))
-            sql.add_func("query", lambda _s, statement, params: sql_call("query", lambda: [
-                values.row(r) for r in state.sql.query(statement, values.params(params))]))
+            sql.add_func("query", lambda _s, statement, params: sql_call(
+                "query", lambda: state.sql.query(statement, _sql_params(params))))
             sql.add_func("execute", lambda _s, statement, params: sql_call("execute", lambda: written(
-                *state.sql.execute(statement, values.params(params))), True))
+                *state.sql.execute(statement, _sql_params(params))), True))
             sql.add_func("batch", lambda _s, statements: sql_call("batch", lambda: state.sql.batch(statements)))
 
         # ---- embedder ----

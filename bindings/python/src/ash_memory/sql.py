@@ -6,7 +6,9 @@ the statements it is given and nothing more.
 
 from __future__ import annotations
 
+import base64
 import os
+import struct
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -48,6 +50,33 @@ def _load_vec(conn: sqlite3.Connection) -> None:
         sqlite_vec.load(conn)
     finally:
         conn.enable_load_extension(False)
+
+
+_I64 = struct.Struct("<Bq")
+_F64 = struct.Struct("<Bd")
+_LEN = struct.Struct("<BI")
+
+
+def encode_rows(rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as `encoded-rows` (wit/sql.wit): each column a tag byte and its bytes, in base64."""
+    out: list[bytes] = []
+    for row in rows:
+        for c in row:
+            if c is None:
+                out.append(b"\0")
+            elif isinstance(c, int):
+                out.append(_I64.pack(1, c))
+            elif isinstance(c, float):
+                out.append(_F64.pack(2, c))
+            elif isinstance(c, str):
+                b = c.encode("utf-8")
+                out.append(_LEN.pack(3, len(b)))
+                out.append(b)
+            else:
+                b = bytes(c)
+                out.append(_LEN.pack(4, len(b)))
+                out.append(b)
+    return base64.b64encode(b"".join(out)).decode("ascii")
 
 
 class SqlConnection:
@@ -99,12 +128,16 @@ class SqlConnection:
             except FileNotFoundError:
                 pass
 
-    def query(self, statement: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        """Every row of a statement that reads, its parameters bound to ?1, ?2, ..."""
+    def query(self, statement: str, params: Sequence[Any]) -> tuple[int, str]:
+        """Every row of a statement that reads, its parameters bound to ?1, ?2, ...: how
+        many columns a row has, and the rows encoded (`encode_rows`)."""
         try:
-            return self._connection().execute(statement, tuple(params)).fetchall()
+            cur = self._connection().execute(statement, tuple(params))
+            rows = cur.fetchall()
         except sqlite3.Error as e:
             raise _error(e) from e
+        columns = len(cur.description) if cur.description else 0
+        return columns, encode_rows(rows)
 
     def execute(self, statement: str, params: Sequence[Any]) -> tuple[int, int]:
         """Runs a statement that writes: (rows changed, the last insert's rowid)."""
