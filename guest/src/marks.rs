@@ -93,10 +93,9 @@ mod tests {
     /// The marks of a fixed set of records, spelled out. Indexes keep the marks they were
     /// written with and trust them while the memories' reflects key stands, so a change
     /// here (entity recognition, a type's lifetime, a key's spelling) must also move that
-    /// key in every host, so that indexes built under the old rules are rebuilt:
-    /// `EntryKind::reflects_key` (index/src/types.rs), `reflectsKey`
-    /// (bindings/js/src/sqlite-index.js), `reflects_key` (bindings/python/src/ash_memory/index.py),
-    /// and the Postgres backend's layout. Then update what is expected here.
+    /// key, so that indexes built under the old rules are rebuilt: `EntryKind::reflects_key`
+    /// (index/src/types.rs, for every host's SQLite index) and the Postgres backend's
+    /// layout. Then update what is expected here.
     #[test]
     fn the_marks_of_these_records_change_only_with_the_reflects_key() {
         let record = |json: serde_json::Value| MemoryRecord::parse(&json.to_string()).unwrap();
