@@ -420,8 +420,10 @@ export class Memory {
         }
         throw fromGuest(payload);
       }
-      // A trapped instance may not be entered again: the next call gets a fresh one.
+      // A trapped instance may not be entered again: the next call gets a fresh one. Its
+      // index may have stopped inside a transaction: closing the connection rolls that back.
       this.instance = null;
+      this.sql.close();
       throw new SandboxError(`the policy component failed: ${e && e.message ? e.message : String(e)}`);
     }
   }

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
 import {
   openMemory, componentSha256, componentPath, MemoryError, MemoryNotFoundError, InvalidInputError,
-  SecretRefusedError, PersonNotFoundError, UnknownToolError, BusyError,
+  SecretRefusedError, PersonNotFoundError, UnknownToolError, BusyError, SandboxError,
 } from "../src/index.js";
 import Database from "better-sqlite3";
 import { Home } from "../src/home.js";
@@ -199,6 +199,34 @@ test("bad options are refused before the home is made", async () => {
   assert.equal((await mem.add(alice, "I like tea")).memories[0].created_at, "2026-03-01T12:00:00.250+00:00");
   await assert.rejects(mem.tools.call(alice, "recall", { query: 1n }), InvalidInputError);
   mem.close();
+});
+
+test("a trap inside the index's transaction leaves nothing half written", async () => {
+  // The index runs in the component: a trap between its BEGIN and COMMIT must not leave the
+  // connection inside that transaction, or every later write would fail.
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW });
+  await mem.add(alice, "I'm allergic to peanuts");
+  const execute = mem.sql.execute.bind(mem.sql);
+  let trapped = false;
+  mem.sql.execute = (statement, params) => {
+    if (statement.startsWith("INSERT INTO fts") && !trapped) {
+      trapped = true;
+      throw new Error("the disk went away");
+    }
+    return execute(statement, params);
+  };
+  await assert.rejects(mem.add(alice, "I live in Lisbon"), SandboxError);
+  assert.ok(trapped, "the add reached the index's full-text write");
+  await mem.add(alice, "I live in Porto");
+  const hits = (await mem.search(alice, { query: "Where do I live?" })).hits.map((h) => h.content);
+  assert.ok(hits.includes("I live in Porto") && !hits.includes("I live in Lisbon"), JSON.stringify(hits));
+  mem.close();
+  const db = new Database(path.join(home, "data/memory.db"), { readonly: true });
+  const held = db.prepare("SELECT record FROM items").pluck().all();
+  db.close();
+  assert.equal(held.length, 2);
+  assert.ok(!held.some((r) => r.includes("Lisbon")), JSON.stringify(held));
 });
 
 test("files are 0600 and folders 0700", async () => {

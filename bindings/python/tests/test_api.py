@@ -315,6 +315,33 @@ def test_ctrl_c_in_an_import_reaches_the_caller_and_the_call_rolls_back(home: Pa
         assert [x.content for x in m.list()] == ["I live in Porto", "I'm allergic to peanuts"]
 
 
+def test_a_trap_inside_the_index_transaction_leaves_nothing_half_written(home: Path):
+    # The index runs in the component: a trap between its BEGIN and COMMIT must not leave
+    # the host's connection inside that transaction, or every later write would fail.
+    with Memory(home, user="alice") as m:
+        m.add("I'm allergic to peanuts")
+        sql = m._state.sql
+        execute = sql.execute
+        trapped = []
+
+        def failing(statement, params):  # type: ignore[no-untyped-def]
+            if statement.startswith("INSERT INTO fts") and not trapped:
+                trapped.append(statement)
+                raise RuntimeError("the disk went away")
+            return execute(statement, params)
+
+        sql.execute = failing
+        with pytest.raises(ash_memory.SandboxError):
+            m.add("I live in Lisbon")
+        assert trapped, "the add reached the index's full-text write"
+        m.add("I live in Porto")
+        hits = [h.memory.content for h in m.search("Where do I live?").hits]
+        assert "I live in Porto" in hits and "I live in Lisbon" not in hits
+        with sqlite3.connect(home / "data" / "memory.db") as db:
+            held = [r for (r,) in db.execute("SELECT record FROM items")]
+        assert len(held) == 2 and not any("Lisbon" in r for r in held), held
+
+
 def test_a_context_is_searched_with_the_content_kept_and_returned_apart(m: Memory, home: Path):
     m.add("I drive a 2015 Subaru Outback", user="alice")
     m.add("Yes, twice, and I would go back tomorrow", user="alice", context="Ana: Have you ever been to Japan?")

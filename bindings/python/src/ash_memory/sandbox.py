@@ -359,7 +359,10 @@ class Sandbox:
             func.post_return(self._store)
         except Exception as e:
             # A trapped instance may not be entered again: the next call makes a new one.
+            # Its index may have stopped inside a transaction: closing the connection rolls
+            # that back.
             self._store, self._instance, self._funcs = None, None, {}
+            self.state.sql.close()
             interrupt, self.state.interrupt = self.state.interrupt, None
             if interrupt is not None:
                 raise interrupt from None
