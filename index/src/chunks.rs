@@ -62,7 +62,11 @@ pub(crate) fn visit(
     let chunks = match chunks {
         Ok(chunks) => chunks,
         // No such table or column, or columns of other types: not the layout this reads.
-        Err(IndexError::Sql(_)) => return Ok(false),
+        // (Another failure shows again on the slower path.)
+        Err(IndexError::Sql(why)) => {
+            tracing::debug!("index: the chunks of {scope} are not read directly: {why}");
+            return Ok(false);
+        }
         Err(e) => return Err(e),
     };
     let width = dimension * 4;
@@ -73,7 +77,16 @@ pub(crate) fn visit(
             validity,
             rowids,
         } = chunk;
-        if validity.len() * 8 < size || rowids.len() != size * 8 {
+        // Sizes from the file are checked without overflow: usize is 32 bits in the index
+        // component, and a wrapped product would pass the check and then slice past the end.
+        let (Some(rowid_bytes), Some(vector_bytes), Some(bits)) = (
+            size.checked_mul(8),
+            size.checked_mul(width),
+            validity.len().checked_mul(8),
+        ) else {
+            return Ok(false);
+        };
+        if bits < size || rowids.len() != rowid_bytes {
             return Ok(false);
         }
         let mut laid_out = false;
@@ -84,7 +97,7 @@ pub(crate) fn visit(
                 let Ok(vectors) = r.blob(0) else {
                     return Ok(());
                 };
-                if laid_out || vectors.len() != size * width {
+                if laid_out || vectors.len() != vector_bytes {
                     return Ok(());
                 }
                 laid_out = true;

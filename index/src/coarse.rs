@@ -12,9 +12,9 @@
 //! (halves away from zero, in f64), with the scale that turns a code's dot product with a
 //! unit query back into a cosine: `largest / (127 * norm)`. Scaling each vector by its own
 //! largest component, not by 1, gives the model2vec vectors' typical component (0.06 of a
-//! unit vector whose largest is 0.34) about 22 levels instead of 7. The JavaScript and
-//! Python hosts write the same codes in the same table: an index reads the same whichever
-//! host wrote it.
+//! unit vector whose largest is 0.34) about 22 levels instead of 7. Every host runs this
+//! code (the JavaScript and Python hosts as the index component), so an index reads the
+//! same whichever host wrote it.
 
 use crate::IndexError;
 use crate::database::{Database, Value};

@@ -5,9 +5,9 @@ use crate::IndexError;
 use crate::database::{Row, Value};
 
 /// One row of the import's answer, decoded (see `encoded-rows` in `wit/sql.wit`).
-struct Columns<'a>(Vec<Value<'a>>);
+struct Columns<'r, 'a>(&'r [Value<'a>]);
 
-impl Row for Columns<'_> {
+impl Row for Columns<'_, '_> {
     fn value(&self, i: usize) -> Result<Value<'_>, IndexError> {
         self.0
             .get(i)
@@ -32,6 +32,11 @@ pub fn decode(
     if columns == 0 {
         // A statement without columns gives rows of nothing, which encode as nothing.
         return if bytes.is_empty() { Ok(()) } else { Err(bad()) };
+    }
+    // Every column takes a byte at least: a count beyond that is a lie, and is not
+    // allocated for.
+    if !bytes.is_empty() && columns > bytes.len() {
+        return Err(bad());
     }
     let mut row = Vec::with_capacity(columns);
     while !bytes.is_empty() {
@@ -59,7 +64,7 @@ pub fn decode(
             };
             row.push(value);
         }
-        each(&Columns(std::mem::take(&mut row)))?;
+        each(&Columns(&row))?;
     }
     Ok(())
 }
@@ -140,5 +145,7 @@ mod tests {
             assert!(decoded(bad, 1).is_err(), "{bad:?}");
         }
         assert!(decoded(&[0], 0).is_err());
+        // A column count no row could have.
+        assert!(decoded(&[0, 0], u32::MAX as usize).is_err());
     }
 }

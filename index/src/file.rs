@@ -50,12 +50,16 @@ pub(crate) fn prepare(db: &mut dyn Database) -> Result<(), IndexError> {
     // WAL writes each changed page once; a rollback journal copies it first. What leaves
     // the index leaves the file: freed pages are zeroed (`secure_delete`), so that a
     // forgotten memory's text is not left behind in them.
+    // They hold for this connection only: one that failed to take them is not kept.
     for pragma in [
         "PRAGMA journal_mode = WAL",
         "PRAGMA synchronous = NORMAL",
         "PRAGMA secure_delete = ON",
     ] {
-        db.query(pragma, &[], &mut |_| Ok(()))?;
+        if let Err(e) = db.query(pragma, &[], &mut |_| Ok(())) {
+            db.close();
+            return Err(e);
+        }
     }
     Ok(())
 }
@@ -81,7 +85,12 @@ impl Layout {
     /// Reads it from the file.
     fn read(db: &mut dyn Database) -> Result<Self, IndexError> {
         let vectors = has_vectors(db)?;
-        let columns = records::check_columns(db);
+        // Only what the file is (a layout of an older version) is kept; a failure to read
+        // it (busy, I/O) is returned now and read again next time.
+        let columns = match records::check_columns(db) {
+            Err(IndexError::Sql(m)) => return Err(IndexError::Sql(m)),
+            columns => columns,
+        };
         let info = match (meta(db, "model")?, meta(db, "dimension")?) {
             (Some(model), Some(dim)) => match dim.parse() {
                 Err(_) => Err(IndexError::Unavailable(format!("bad dimension {dim:?}"))),

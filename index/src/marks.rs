@@ -198,18 +198,15 @@ impl<D: Database> SqliteIndex<D> {
                 )?;
             }
         }
-        let mut found = Vec::with_capacity(items.len());
-        for rowid in items {
-            let row = database::row(
-                db,
-                "SELECT id, record FROM items WHERE rowid = ?1",
-                &[Value::Integer(rowid)],
-                |r| Ok((r.text(0)?.to_owned(), r.opt_text(1)?.map(str::to_owned))),
-            )?;
-            if let Some((id, Some(record))) = row {
-                found.push((rowid, id, record));
-            }
-        }
+        // Every holder's record in one statement, in rowid order (the order indexed).
+        let rowids = crate::json_list(items.iter());
+        let found = database::rows(
+            db,
+            "SELECT rowid, id, record FROM items WHERE rowid IN (SELECT value FROM json_each(?1))
+               AND record IS NOT NULL ORDER BY rowid",
+            &[Value::Text(&rowids)],
+            |r| Ok((r.int(0)?, r.text(1)?.to_owned(), r.text(2)?.to_owned())),
+        )?;
         self.with_vectors(found)
     }
 

@@ -185,8 +185,8 @@ impl Best {
 /// what a scope searched once needs (a CLI call), where reading its vectors into a
 /// `ScopeVectors` would cost a copy and an id of each for one scan.
 ///
-/// The scores are sqlite-vec's own (`sqlite_vec_similarity`), bit for bit, as the
-/// JavaScript and Python hosts get them from its knn: a hit scores the same in every host.
+/// The scores are sqlite-vec's own (`sqlite_vec_similarity`), bit for bit, as its knn
+/// gives them: a hit scores the same whichever path found it.
 /// (A search by coarse codes scores its candidates here too.)
 /// That arithmetic is one chain of dependent additions, which the compiler cannot spread
 /// over vector lanes, so each vector is first scored the eight-lane way, and only one

@@ -50,6 +50,14 @@ fn the_components_import_only_ash_memory_interfaces_and_the_composed_one_sql_for
     .to_vec();
     assert_eq!(composed_imports, expected);
     assert_eq!(composed_exports, exports);
+    // The policy inside is the one the Rust host runs, byte for byte (a nested component
+    // carries its sections without the 8-byte preamble).
+    assert!(
+        COMPOSED_COMPONENT
+            .windows(POLICY_COMPONENT.len() - 8)
+            .any(|w| w == &POLICY_COMPONENT[8..]),
+        "the composed component holds the policy's own bytes"
+    );
 }
 
 fn hostile_store(home: &std::path::Path) -> MemoryStore {

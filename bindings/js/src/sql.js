@@ -178,7 +178,9 @@ export class SqlConnection {
     let s = this.stmts.get(text);
     if (!s) {
       s = this.guard(() => this.connection().prepare(text));
-      if (s.reader) s.raw(true).safeIntegers(true);
+      // Safe integers everywhere: rows and `lastInsertRowid` keep all 64 bits.
+      s.safeIntegers(true);
+      if (s.reader) s.raw(true);
       this.stmts.set(text, s);
     }
     return s;

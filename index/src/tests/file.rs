@@ -160,3 +160,86 @@ fn what_another_connection_makes_of_the_file_is_seen_at_the_next_call() {
         other => panic!("expected unavailable, got {other:?}"),
     }
 }
+
+/// The native database, made to fail once at the first statement that starts with `fail`.
+struct FailingOnce {
+    inner: NativeSqlite,
+    fail: &'static str,
+    failed: bool,
+}
+
+impl FailingOnce {
+    fn check(&mut self, sql: &str) -> Result<(), IndexError> {
+        if !self.failed && sql.trim_start().starts_with(self.fail) {
+            self.failed = true;
+            return Err(IndexError::Sql("database is locked".into()));
+        }
+        Ok(())
+    }
+}
+
+impl Database for FailingOnce {
+    fn open(&mut self) -> Result<bool, IndexError> {
+        self.inner.open()
+    }
+    fn close(&mut self) {
+        self.inner.close()
+    }
+    fn reset(&mut self) -> Result<(), IndexError> {
+        self.inner.reset()
+    }
+    fn query(
+        &mut self,
+        sql: &str,
+        params: &[database::Value<'_>],
+        each: &mut dyn FnMut(&dyn database::Row) -> Result<(), IndexError>,
+    ) -> Result<(), IndexError> {
+        self.check(sql)?;
+        self.inner.query(sql, params, each)
+    }
+    fn execute(&mut self, sql: &str, params: &[database::Value<'_>]) -> Result<database::Written, IndexError> {
+        self.check(sql)?;
+        self.inner.execute(sql, params)
+    }
+    fn batch(&mut self, sql: &str) -> Result<(), IndexError> {
+        self.inner.batch(sql)
+    }
+}
+
+#[test]
+fn a_connection_that_failed_a_pragma_is_not_kept_and_a_passing_failure_is_not_remembered() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let info = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    SqliteIndex::new(&path).clear(&info).unwrap();
+
+    // secure_delete fails once: the connection is closed, and the next call opens a new one
+    // that takes every pragma.
+    let mut index = SqliteIndex::over(FailingOnce {
+        inner: NativeSqlite::new(&path),
+        fail: "PRAGMA secure_delete",
+        failed: false,
+    });
+    assert!(index.info().is_err());
+    assert_eq!(index.info().unwrap(), Some(info.clone()));
+    let secure: i64 = index
+        .db
+        .inner
+        .connection()
+        .query_row("PRAGMA secure_delete", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(secure, 1);
+
+    // Reading the columns fails once (the file is busy): that is not taken for the file's
+    // layout, and the next call reads it again.
+    let mut index = SqliteIndex::over(FailingOnce {
+        inner: NativeSqlite::new(&path),
+        fail: "SELECT (SELECT count(*) FROM pragma_table_info",
+        failed: false,
+    });
+    assert!(matches!(index.info(), Err(IndexError::Sql(_))));
+    assert_eq!(index.info().unwrap(), Some(info));
+}

@@ -1,6 +1,6 @@
 //! `newest`: a key's newest live holders within a scope, by observed moment then id, with
-//! their records and vectors, following every write. JS (`sqlite-index.test.mjs`), Python
-//! (`test_index.py`) and Postgres (`storage::postgres::tests::newest`) run the same case.
+//! their records and vectors, following every write. Postgres
+//! (`storage::postgres::tests::newest`) runs the same case.
 
 use super::*;
 

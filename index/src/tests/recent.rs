@@ -1,7 +1,6 @@
 //! `recent`: a scope's entries most recently made first, equal moments the later first
-//! indexed first, with their records and vectors, following every write. JS
-//! (`sqlite-index.test.mjs`), Python (`test_index.py`) and Postgres
-//! (`storage::postgres::tests::recent`) run the same case.
+//! indexed first, with their records and vectors, following every write. Postgres
+//! (`storage::postgres::tests::recent`) runs the same case.
 
 use super::*;
 

@@ -196,8 +196,8 @@ fn a_first_search_streams_the_chunks_and_finds_what_sqlite_vec_finds() {
             .streamed_knn(&query, 10, "u:alice", 24)
             .unwrap()
             .expect("the chunks are in the layout `chunks` reads");
-        // The same hits with the same scores, to the bit: a home reads the same in the
-        // JavaScript and Python hosts, whose searches are sqlite-vec's.
+        // The same hits with the same scores, to the bit, as sqlite-vec's own knn: an index
+        // of an older layout, searched that way, scores the same.
         let got: Vec<(String, f32)> = streamed.iter().map(|h| (h.id.clone(), h.score)).collect();
         assert_eq!(got, sqlite_vec_scores(&mut index, &query, 10, "u:alice"), "query {q}");
         let ids: Vec<String> = streamed.iter().map(|h| h.id.clone()).collect();
