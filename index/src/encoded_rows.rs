@@ -1,5 +1,5 @@
-//! `encoded-rows` (`wit/sql.wit`): a query's answer as the hosts that supply `sql` send it,
-//! and as the index component reads it.
+//! `encoded-values` and `encoded-rows` (`wit/sql.wit`): a statement's parameters as the
+//! index component sends them, and a query's answer as the hosts that supply `sql` send it.
 
 use crate::IndexError;
 use crate::database::{Row, Value};
@@ -69,31 +69,30 @@ pub fn decode(
     Ok(())
 }
 
-/// Writes rows as `encoded-rows` (the hosts' side, here for tests).
-pub fn encode(rows: &[Vec<Value<'_>>]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for row in rows {
-        for value in row {
-            match *value {
-                Value::Null => out.push(0),
-                Value::Integer(n) => {
-                    out.push(1);
-                    out.extend(n.to_le_bytes());
-                }
-                Value::Real(r) => {
-                    out.push(2);
-                    out.extend(r.to_le_bytes());
-                }
-                Value::Text(t) => {
-                    out.push(3);
-                    out.extend((t.len() as u32).to_le_bytes());
-                    out.extend(t.as_bytes());
-                }
-                Value::Blob(b) => {
-                    out.push(4);
-                    out.extend((b.len() as u32).to_le_bytes());
-                    out.extend(b);
-                }
+/// Writes values as `encoded-values`: a statement's parameters, or (one row after
+/// another) a query's rows.
+pub fn encode_values(values: &[Value<'_>]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() * 9);
+    for value in values {
+        match *value {
+            Value::Null => out.push(0),
+            Value::Integer(n) => {
+                out.push(1);
+                out.extend(n.to_le_bytes());
+            }
+            Value::Real(r) => {
+                out.push(2);
+                out.extend(r.to_le_bytes());
+            }
+            Value::Text(t) => {
+                out.push(3);
+                out.extend((t.len() as u32).to_le_bytes());
+                out.extend(t.as_bytes());
+            }
+            Value::Blob(b) => {
+                out.push(4);
+                out.extend((b.len() as u32).to_le_bytes());
+                out.extend(b);
             }
         }
     }
@@ -120,11 +119,11 @@ mod tests {
 
     #[test]
     fn rows_read_back_as_written_and_malformed_bytes_are_an_error() {
-        let rows = vec![
+        let rows = [
             vec![Value::Null, Value::Integer(-7), Value::Real(0.25)],
             vec![Value::Text("é"), Value::Blob(&[1, 2, 3]), Value::Integer(i64::MAX)],
         ];
-        let bytes = encode(&rows);
+        let bytes: Vec<u8> = rows.iter().flat_map(|row| encode_values(row)).collect();
         assert_eq!(
             decoded(&bytes, 3).unwrap(),
             [

@@ -19,30 +19,37 @@ function sqlError(e) {
   return { tag: "failed", val: message };
 }
 
-/** A parameter as better-sqlite3 binds it: integers as BigInt, so that 64 bits survive. */
-function bound(v) {
-  switch (v.tag) {
-    case "null":
-      return null;
-    case "integer":
-      return BigInt(v.val);
-    case "real":
-    case "text":
-      return v.val;
-    case "blob":
-      return Buffer.from(v.val.buffer, v.val.byteOffset, v.val.byteLength);
-    default:
-      throw { tag: "failed", val: `unknown value ${JSON.stringify(v.tag)}` };
-  }
-}
-
-/** The parameters, bound to `?1`, `?2`, ... as the index numbers them (better-sqlite3 takes numbered ones by key). */
-function numbered(params) {
+/**
+ * The parameters, from `encoded-values` (wit/sql.wit), bound to `?1`, `?2`, ... as the index
+ * numbers them (better-sqlite3 takes numbered ones by key); integers as BigInt, so that 64
+ * bits survive.
+ * @param {string} encoded
+ */
+function numbered(encoded) {
+  const bytes = Buffer.from(encoded, "base64");
   const out = {};
-  params.forEach((v, i) => {
-    out[i + 1] = bound(v);
-  });
-  return out;
+  let at = 0;
+  let n = 0;
+  const bad = () => ({ tag: "failed", val: "malformed parameters" });
+  while (at < bytes.length) {
+    const tag = bytes[at++];
+    let v;
+    if (tag === 0) v = null;
+    else if (tag === 1 || tag === 2) {
+      if (at + 8 > bytes.length) throw bad();
+      v = tag === 1 ? bytes.readBigInt64LE(at) : bytes.readDoubleLE(at);
+      at += 8;
+    } else if (tag === 3 || tag === 4) {
+      if (at + 4 > bytes.length) throw bad();
+      const len = bytes.readUInt32LE(at);
+      at += 4;
+      if (at + len > bytes.length) throw bad();
+      v = tag === 3 ? bytes.toString("utf8", at, at + len) : bytes.subarray(at, at + len);
+      at += len;
+    } else throw bad();
+    out[++n] = v;
+  }
+  return n ? [out] : [];
 }
 
 /**
@@ -142,7 +149,7 @@ export class SqlConnection {
   query(text, params) {
     const stmt = this.stmt(text);
     return this.guard(() => {
-      const args = params.length ? [numbered(params)] : [];
+      const args = numbered(params);
       if (!stmt.reader) {
         stmt.run(...args);
         return [0, ""];
@@ -155,7 +162,7 @@ export class SqlConnection {
   execute(text, params) {
     const stmt = this.stmt(text);
     return this.guard(() => {
-      const info = stmt.run(...(params.length ? [numbered(params)] : []));
+      const info = stmt.run(...numbered(params));
       return { changes: BigInt(info.changes), lastRowid: BigInt(info.lastInsertRowid) };
     });
   }

@@ -24,18 +24,9 @@ impl From<sql::Error> for IndexError {
     }
 }
 
-/// Parameters as the import takes them.
-fn params(values: &[Value<'_>]) -> Vec<sql::Value> {
-    values
-        .iter()
-        .map(|v| match *v {
-            Value::Null => sql::Value::Null,
-            Value::Integer(n) => sql::Value::Integer(n),
-            Value::Real(r) => sql::Value::Real(r),
-            Value::Text(s) => sql::Value::Text(s.to_owned()),
-            Value::Blob(b) => sql::Value::Blob(b.to_vec()),
-        })
-        .collect()
+/// Parameters as the import takes them: `encoded-values` in base64.
+fn params(values: &[Value<'_>]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(ash_memory_index::encoded_rows::encode_values(values))
 }
 
 impl Database for HostSql {

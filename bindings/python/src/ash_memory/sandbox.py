@@ -130,13 +130,6 @@ class HostState:
         return f"not written: {self.lock_lost}" if self.lock_lost is not None else None
 
 
-def _sql_params(params: Sequence[Any]) -> list[Any]:
-    """`sql.value` parameters as SQLite binds them: wasmtime-py gives plain Python values
-    (None, int, float, str, bytes) when the variant's cases can be told apart by type, as
-    they can today, else `Variant(tag, payload)`."""
-    return [p.payload if isinstance(p, Variant) else p for p in params]
-
-
 class _Guarded:
     """An instance of the linker whose functions pass Ctrl-C on. A KeyboardInterrupt or
     SystemExit raised in an import cannot cross wasmtime's C callback (ctypes prints and
@@ -228,9 +221,9 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             sql.add_func("close", lambda _s: state.sql.close())
             sql.add_func("reset", lambda _s: sql_call("reset", state.sql.reset, True))
             sql.add_func("query", lambda _s, statement, params: sql_call(
-                "query", lambda: state.sql.query(statement, _sql_params(params))))
+                "query", lambda: state.sql.query(statement, params)))
             sql.add_func("execute", lambda _s, statement, params: sql_call("execute", lambda: written(
-                *state.sql.execute(statement, _sql_params(params))), True))
+                *state.sql.execute(statement, params)), True))
             sql.add_func("batch", lambda _s, statements: sql_call("batch", lambda: state.sql.batch(statements)))
 
         # ---- embedder ----

@@ -53,6 +53,9 @@ def _load_vec(conn: sqlite3.Connection) -> None:
 
 
 _I64 = struct.Struct("<Bq")
+_I64_BODY = struct.Struct("<q")
+_F64_BODY = struct.Struct("<d")
+_LEN_BODY = struct.Struct("<I")
 _F64 = struct.Struct("<Bd")
 _LEN = struct.Struct("<BI")
 
@@ -77,6 +80,38 @@ def encode_rows(rows: Sequence[Sequence[Any]]) -> str:
                 out.append(_LEN.pack(4, len(b)))
                 out.append(b)
     return base64.b64encode(b"".join(out)).decode("ascii")
+
+
+def decode_values(encoded: str) -> list[Any]:
+    """`encoded-values` (wit/sql.wit) as the Python values sqlite3 binds."""
+    data = base64.b64decode(encoded)
+    out: list[Any] = []
+    at = 0
+    try:
+        while at < len(data):
+            tag = data[at]
+            at += 1
+            if tag == 0:
+                out.append(None)
+            elif tag == 1:
+                out.append(_I64_BODY.unpack_from(data, at)[0])
+                at += 8
+            elif tag == 2:
+                out.append(_F64_BODY.unpack_from(data, at)[0])
+                at += 8
+            elif tag in (3, 4):
+                (n,) = _LEN_BODY.unpack_from(data, at)
+                at += 4
+                if at + n > len(data):
+                    raise SqlFailed("malformed parameters")
+                body = data[at:at + n]
+                out.append(body.decode("utf-8") if tag == 3 else body)
+                at += n
+            else:
+                raise SqlFailed("malformed parameters")
+    except (struct.error, UnicodeDecodeError) as e:
+        raise SqlFailed(f"malformed parameters: {e}") from e
+    return out
 
 
 class SqlConnection:
@@ -128,21 +163,22 @@ class SqlConnection:
             except FileNotFoundError:
                 pass
 
-    def query(self, statement: str, params: Sequence[Any]) -> tuple[int, str]:
-        """Every row of a statement that reads, its parameters bound to ?1, ?2, ...: how
+    def query(self, statement: str, params: str) -> tuple[int, str]:
+        """Every row of a statement that reads, its parameters (`encoded-values`) bound to
+        ?1, ?2, ...: how
         many columns a row has, and the rows encoded (`encode_rows`)."""
         try:
-            cur = self._connection().execute(statement, tuple(params))
+            cur = self._connection().execute(statement, decode_values(params))
             rows = cur.fetchall()
         except sqlite3.Error as e:
             raise _error(e) from e
         columns = len(cur.description) if cur.description else 0
         return columns, encode_rows(rows)
 
-    def execute(self, statement: str, params: Sequence[Any]) -> tuple[int, int]:
+    def execute(self, statement: str, params: str) -> tuple[int, int]:
         """Runs a statement that writes: (rows changed, the last insert's rowid)."""
         try:
-            cur = self._connection().execute(statement, tuple(params))
+            cur = self._connection().execute(statement, decode_values(params))
             return cur.rowcount if cur.rowcount > 0 else 0, cur.lastrowid or 0
         except sqlite3.Error as e:
             raise _error(e) from e
