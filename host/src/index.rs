@@ -2,6 +2,7 @@
 //! and Python hosts run as a component) over rusqlite, and the WIT bindings' records
 //! mapped onto its types, which the storage backends take.
 
+pub(crate) use ash_memory_index::wit_types::each;
 pub(crate) use ash_memory_index::{
     Counts, Entry, EntryKind, FileState, Held, Hit, IndexError, IndexInfo, MAX_K, MAX_NEWEST, MAX_RECENT, Marks,
     NativeSqlite, Revision, ScopeFilter, SqliteIndex, register_sqlite_vec, usable,
@@ -12,8 +13,3 @@ pub use ash_memory_index::{FirstSearchRecall, first_search_recall};
 use crate::bindings::ash::memory::{files, index as wit};
 
 ash_memory_index::map_wit_types!(wit, files);
-
-/// Each item of a list, converted.
-pub(crate) fn each<A, B: From<A>>(list: Vec<A>) -> Vec<B> {
-    list.into_iter().map(B::from).collect()
-}

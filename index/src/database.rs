@@ -32,27 +32,9 @@ impl From<bool> for Value<'_> {
     }
 }
 
-impl From<f64> for Value<'_> {
-    fn from(v: f64) -> Self {
-        Value::Real(v)
-    }
-}
-
-impl<'a> From<&'a str> for Value<'a> {
-    fn from(v: &'a str) -> Self {
-        Value::Text(v)
-    }
-}
-
 impl<'a> From<&'a String> for Value<'a> {
     fn from(v: &'a String) -> Self {
         Value::Text(v)
-    }
-}
-
-impl<'a> From<&'a [u8]> for Value<'a> {
-    fn from(v: &'a [u8]) -> Self {
-        Value::Blob(v)
     }
 }
 

@@ -115,6 +115,14 @@ impl<D: Database> SqliteIndex<D> {
         Ok(self.layout.as_ref().expect("just read"))
     }
 
+    /// Refreshes the layout for a call that reads records: refuses a file of an older
+    /// layout, and says whether the vector table is there to read vectors from.
+    pub(crate) fn readable(&mut self) -> Result<bool, IndexError> {
+        let layout = self.refresh()?;
+        layout.columns.clone()?;
+        Ok(layout.vectors)
+    }
+
     /// The model and dimension recorded by the last `clear`, if any.
     pub fn info(&mut self) -> Result<Option<IndexInfo>, IndexError> {
         self.refresh()?.info.clone()

@@ -61,7 +61,7 @@ mod scan;
 mod stopwatch;
 mod text;
 mod types;
-mod wit_types;
+pub mod wit_types;
 mod write;
 
 pub use database::Database;

@@ -183,7 +183,7 @@ impl<D: Database> SqliteIndex<D> {
         if keys.is_empty() || scopes.is_empty() {
             return Ok(Vec::new());
         }
-        self.refresh()?.columns.clone()?;
+        let vectors = self.readable()?;
         let db = self.conn()?;
         let mut items = BTreeSet::new();
         for s in &scopes {
@@ -207,7 +207,7 @@ impl<D: Database> SqliteIndex<D> {
             &[Value::Text(&rowids)],
             |r| Ok((r.int(0)?, r.text(1)?.to_owned(), r.text(2)?.to_owned())),
         )?;
-        self.with_vectors(found)
+        self.with_vectors(found, vectors)
     }
 
     /// For each key, the records of its newest `limit` live holders within the scopes
@@ -223,7 +223,7 @@ impl<D: Database> SqliteIndex<D> {
     ) -> Result<Vec<Vec<Held>>, IndexError> {
         let scopes = scope.memory_keys();
         let limit = limit.min(MAX_NEWEST) as usize;
-        self.refresh()?.columns.clone()?;
+        let vectors = self.readable()?;
         let db = self.conn()?;
         let mut lists: Vec<Vec<(i64, String, i64, String)>> = Vec::with_capacity(keys.len());
         for key in keys {
@@ -265,6 +265,7 @@ impl<D: Database> SqliteIndex<D> {
                         .into_iter()
                         .map(|(_, id, rowid, record)| (rowid, id, record))
                         .collect(),
+                    vectors,
                 )
             })
             .collect()

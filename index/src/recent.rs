@@ -22,7 +22,7 @@ impl<D: Database> SqliteIndex<D> {
     pub fn recent(&mut self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
         let scopes = scope.memory_keys();
         let limit = limit.min(MAX_RECENT) as usize;
-        self.refresh()?.columns.clone()?;
+        let vectors = self.readable()?;
         let db = self.conn()?;
         let mut found: Vec<(i64, i64, String, String)> = Vec::new();
         if limit > 0 {
@@ -49,6 +49,7 @@ impl<D: Database> SqliteIndex<D> {
                 .into_iter()
                 .map(|(_, rowid, id, record)| (rowid, id, record))
                 .collect(),
+            vectors,
         )
     }
 }

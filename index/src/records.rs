@@ -41,7 +41,7 @@ impl<D: Database> SqliteIndex<D> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        self.refresh()?.columns.clone()?;
+        let vectors = self.readable()?;
         let db = self.conn()?;
         // Every id's row in one statement, then taken in the order asked.
         let asked = serde_json::to_string(ids).expect("a list of strings serializes");
@@ -60,12 +60,16 @@ impl<D: Database> SqliteIndex<D> {
                 found.push((rowid, id.clone(), record));
             }
         }
-        self.with_vectors(found)
+        self.with_vectors(found, vectors)
     }
 
     /// (rowid, id, record) as held, each with its vector when it has one.
-    pub(crate) fn with_vectors(&mut self, found: Vec<(i64, String, String)>) -> Result<Vec<Held>, IndexError> {
-        let vectors_kept = self.refresh()?.vectors;
+    /// `vectors_kept` is the layout's, as the caller's `readable` found it.
+    pub(crate) fn with_vectors(
+        &mut self,
+        found: Vec<(i64, String, String)>,
+        vectors_kept: bool,
+    ) -> Result<Vec<Held>, IndexError> {
         let db = self.conn()?;
         let mut embeddings: Vec<Option<Vec<f32>>> = vec![None; found.len()];
         if vectors_kept && !found.is_empty() {

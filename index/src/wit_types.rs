@@ -2,6 +2,11 @@
 //! Rust host's wasmtime bindings and the index component's wit-bindgen ones: both generate
 //! records of the same names and fields from `wit/index.wit`.
 
+/// Each item of a list, converted: what a bindings layer does to every list it passes.
+pub fn each<A, B: From<A>>(list: Vec<A>) -> Vec<B> {
+    list.into_iter().map(B::from).collect()
+}
+
 /// Implements `From` both ways between the records of a bindings module for
 /// `ash:memory/index` (`$wit`) and `ash:memory/files` (`$files`, for `file-state`) and the
 /// index crate's types. Called where the bindings are generated (the orphan rule asks for

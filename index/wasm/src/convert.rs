@@ -5,8 +5,3 @@ use crate::ash::memory::files;
 use crate::exports::ash::memory::index as wit;
 
 ash_memory_index::map_wit_types!(wit, files);
-
-/// Each item of a list, converted.
-pub(crate) fn each<A, B: From<A>>(list: Vec<A>) -> Vec<B> {
-    list.into_iter().map(B::from).collect()
-}

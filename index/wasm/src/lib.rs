@@ -17,12 +17,12 @@ use std::cell::RefCell;
 
 use ash_memory_index::SqliteIndex;
 
-use crate::convert::each;
 use crate::exports::ash::memory::index::{
     Counts, Entry, EntryKind, Error, Guest, Held, Hit, IndexInfo, Revision, ScopeFilter,
 };
 use crate::host_sql::HostSql;
 use ash::memory::files::FileState;
+use ash_memory_index::wit_types::each;
 
 wit_bindgen::generate!({
     world: "sqlite-index",
