@@ -43,29 +43,12 @@ pub(crate) fn code(v: &[f32]) -> (f64, Vec<u8>) {
     (largest / (LEVELS * norm), levels)
 }
 
-/// Writes `v`'s code as `rowid`'s in `scope`, replacing one it had there.
-pub(crate) fn write(db: &mut dyn Database, rowid: i64, scope: &str, v: &[f32]) -> Result<(), IndexError> {
-    let (scale, levels) = code(v);
-    db.execute(
-        "INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)",
-        &[
-            Value::Text(scope),
-            Value::Integer(rowid),
-            Value::Real(scale),
-            Value::Blob(&levels),
-        ],
-    )?;
-    Ok(())
-}
+/// Writes a code as `item`'s in `scope`, replacing one it had there: (scope, item, scale,
+/// code).
+pub(crate) const WRITE: &str = "INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)";
 
-/// Removes `rowid`'s code from `scope`, if it has one.
-pub(crate) fn erase(db: &mut dyn Database, rowid: i64, scope: &str) -> Result<(), IndexError> {
-    db.execute(
-        "DELETE FROM codes WHERE scope = ?1 AND item = ?2",
-        &[Value::Text(scope), Value::Integer(rowid)],
-    )?;
-    Ok(())
-}
+/// Removes `item`'s code from `scope`, if it has one: (scope, item).
+pub(crate) const ERASE: &str = "DELETE FROM codes WHERE scope = ?1 AND item = ?2";
 
 /// A query as the codes are scored against it: its components as integers in
 /// -`QUERY_LEVELS`..=`QUERY_LEVELS` over its largest, and the scale that turns their dot

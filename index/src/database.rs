@@ -161,6 +161,23 @@ pub trait Database {
     /// included: the calls a host refuses in a call it began as a read.
     fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<Written, IndexError>;
 
+    /// Runs one statement that writes once for every `width` values of `params`, in order,
+    /// and returns how many rows they changed in all: a statement for many entries in one
+    /// call, which the index component makes across the sandbox once. Nothing is run when
+    /// `params` is empty.
+    ///
+    /// Errors: as for [`Database::execute`]; `Sql` when `params` does not divide into rows
+    /// of `width`. The rows run before a failure stay written (the caller's transaction
+    /// takes them back).
+    fn execute_each(&mut self, sql: &str, width: usize, params: &[Value<'_>]) -> Result<u64, IndexError> {
+        check_width(width, params.len())?;
+        let mut changes = 0;
+        for row in params.chunks(width) {
+            changes += self.execute(sql, row)?.changes;
+        }
+        Ok(changes)
+    }
+
     /// Runs statements without parameters or answers, outside any transaction (Python's
     /// `executescript` commits one first): the tables made on every open.
     fn batch(&mut self, sql: &str) -> Result<(), IndexError>;
@@ -170,6 +187,16 @@ pub trait Database {
     fn fault_point(&mut self, _name: &str) -> Result<(), IndexError> {
         Ok(())
     }
+}
+
+/// Refuses parameters that do not divide into rows of `width` (`execute_each`).
+pub fn check_width(width: usize, values: usize) -> Result<(), IndexError> {
+    if width == 0 || !values.is_multiple_of(width) {
+        return Err(IndexError::Sql(format!(
+            "{values} parameters do not make rows of {width}"
+        )));
+    }
+    Ok(())
 }
 
 /// Every row of `sql`, each made by `make`.

@@ -8,7 +8,7 @@
 //! them. (Ordering equal moments by `items.id` instead read every holder of the moment:
 //! an import stamps thousands of memories with one.)
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::database::{self, Database, Row, Value};
 use crate::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex};
@@ -42,81 +42,86 @@ pub(crate) struct Marked {
     pub observed: Option<i64>,
 }
 
-/// An item's rowid and marks by id.
-pub(crate) fn find(db: &mut dyn Database, id: &str) -> Result<Option<(i64, Marked)>, IndexError> {
-    database::row(
+/// The rowids and marks of the items with these ids, by id (ids not held are absent), in
+/// one statement.
+pub(crate) fn find_all(db: &mut dyn Database, ids: &[String]) -> Result<HashMap<String, (i64, Marked)>, IndexError> {
+    let asked = serde_json::to_string(ids).expect("a list of strings serializes");
+    database::rows(
         db,
-        "SELECT rowid, scope, keys, lapses, observed FROM items WHERE id = ?1",
-        &[Value::Text(id)],
+        "SELECT i.id, i.rowid, i.scope, i.keys, i.lapses, i.observed
+         FROM json_each(?1) j JOIN items i ON i.id = j.value",
+        &[Value::Text(&asked)],
         |r: &dyn Row| {
             Ok((
-                r.int(0)?,
-                Marked {
-                    scope: r.text(1)?.to_owned(),
-                    keys: r.opt_text(2)?.map(str::to_owned),
-                    lapses: r.opt_int(3)?,
-                    observed: r.opt_int(4)?,
-                },
+                r.text(0)?.to_owned(),
+                (
+                    r.int(1)?,
+                    Marked {
+                        scope: r.text(2)?.to_owned(),
+                        keys: r.opt_text(3)?.map(str::to_owned),
+                        lapses: r.opt_int(4)?,
+                        observed: r.opt_int(5)?,
+                    },
+                ),
             ))
         },
     )
+    .map(|rows| rows.into_iter().collect())
 }
 
-/// Replaces an entry's marks rows with `marks` in `scope` (`keys` is their JSON list),
-/// leaving them alone when they are the ones it had (`old`): an access or a replay writes
-/// a record again with the same marks, and rewriting them would touch a page of the marks
-/// table per key for nothing.
-pub(crate) fn remark(
-    db: &mut dyn Database,
-    rowid: i64,
-    old: Option<&Marked>,
-    scope: &str,
-    keys: &str,
-    marks: &Marks,
-) -> Result<(), IndexError> {
-    if let Some(old) = old {
-        if old.scope == scope
-            && old.keys.as_deref() == Some(keys)
-            && old.lapses == marks.lapses
-            && old.observed == Some(marks.observed)
-        {
-            return Ok(());
+/// An entry's marks as a write leaves them: `old` what it had (none when new), `scope`,
+/// `keys` (their JSON list) and `marks` what it gets.
+pub(crate) struct Remark<'a> {
+    pub rowid: i64,
+    pub id: &'a str,
+    pub old: Option<&'a Marked>,
+    pub scope: &'a str,
+    pub keys: &'a str,
+    pub marks: &'a Marks,
+}
+
+/// Replaces the entries' marks rows, leaving an entry's alone when they are the ones it
+/// had: an access or a replay writes a record again with the same marks, and rewriting them
+/// would touch a page of the marks table per key for nothing. `items` is the caller's.
+pub(crate) fn remark(db: &mut dyn Database, changes: &[Remark<'_>]) -> Result<(), IndexError> {
+    let (mut unmarked, mut marked) = (Vec::new(), Vec::new());
+    for c in changes {
+        if let Some(old) = c.old {
+            if old.scope == c.scope
+                && old.keys.as_deref() == Some(c.keys)
+                && old.lapses == c.marks.lapses
+                && old.observed == Some(c.marks.observed)
+            {
+                continue;
+            }
+            // None for an entry written before marks were kept.
+            if let Some(keys) = old.keys.as_deref() {
+                unmarked.extend([Value::Integer(c.rowid), Value::Text(&old.scope), Value::Text(keys)]);
+            }
         }
-        unmark(db, rowid, &old.scope, old.keys.as_deref())?;
+        for key in &c.marks.keys {
+            marked.extend([
+                Value::Text(key),
+                Value::Text(c.scope),
+                Value::Integer(c.rowid),
+                Value::from(c.marks.lapses),
+                Value::Integer(c.marks.observed),
+                Value::Text(c.id),
+            ]);
+        }
     }
-    mark(db, rowid, scope, marks)
-}
-
-/// Drops an entry's marks rows, as its `items.keys` lists them (none for an entry written
-/// before marks were kept).
-pub(crate) fn unmark(db: &mut dyn Database, rowid: i64, scope: &str, keys: Option<&str>) -> Result<(), IndexError> {
-    let Some(keys) = keys else {
-        return Ok(());
-    };
-    db.execute(
-        "DELETE FROM marks WHERE item = ?1 AND scope = ?2 AND key IN (SELECT value FROM json_each(?3))",
-        &[Value::Integer(rowid), Value::Text(scope), Value::Text(keys)],
+    db.execute_each(UNMARK, 3, &unmarked)?;
+    db.execute_each(
+        "INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        6,
+        &marked,
     )?;
     Ok(())
 }
 
-/// Writes an entry's marks rows; its `items.keys` and `items.lapses` are the caller's.
-fn mark(db: &mut dyn Database, rowid: i64, scope: &str, marks: &Marks) -> Result<(), IndexError> {
-    for key in &marks.keys {
-        db.execute(
-            "INSERT OR IGNORE INTO marks (key, scope, item, lapses, observed, id)
-             VALUES (?1, ?2, ?3, ?4, ?5, (SELECT id FROM items WHERE rowid = ?3))",
-            &[
-                Value::Text(key),
-                Value::Text(scope),
-                Value::Integer(rowid),
-                Value::from(marks.lapses),
-                Value::Integer(marks.observed),
-            ],
-        )?;
-    }
-    Ok(())
-}
+/// Drops an entry's marks rows, as its `items.keys` lists them: (rowid, scope, keys).
+pub(crate) const UNMARK: &str =
+    "DELETE FROM marks WHERE item = ?1 AND scope = ?2 AND key IN (SELECT value FROM json_each(?3))";
 
 /// `items.keys`: the keys as one JSON list.
 pub(crate) fn keys_json(marks: &Marks) -> String {

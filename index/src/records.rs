@@ -103,26 +103,39 @@ impl<D: Database> SqliteIndex<D> {
         self.db.fault_point("index:upsert")?;
         self.live.clear();
         self.refresh()?.columns.clone()?;
+        let revisions = crate::write::last_of_each(revisions, |r| &r.id);
         database::transaction(self.conn()?, |db| {
-            for r in revisions {
-                let Some((rowid, old)) = marks::find(db, &r.id)? else {
+            let ids: Vec<String> = revisions.iter().map(|r| r.id.clone()).collect();
+            let held = marks::find_all(db, &ids)?;
+            let keys: Vec<String> = revisions.iter().map(|r| marks::keys_json(&r.marks)).collect();
+            let (mut set, mut remarks) = (Vec::new(), Vec::new());
+            for (r, keys) in revisions.iter().zip(&keys) {
+                let Some((rowid, old)) = held.get(r.id.as_str()) else {
                     continue;
                 };
-                let keys = marks::keys_json(&r.marks);
-                db.execute(
-                    "UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5, made = ?6 WHERE rowid = ?1",
-                    &[
-                        Value::Integer(rowid),
-                        Value::Text(&r.record),
-                        Value::from(r.marks.lapses),
-                        Value::Text(&keys),
-                        Value::Integer(r.marks.observed),
-                        Value::Integer(r.marks.made),
-                    ],
-                )?;
-                marks::remark(db, rowid, Some(&old), &old.scope, &keys, &r.marks)?;
+                set.extend([
+                    Value::Integer(*rowid),
+                    Value::Text(&r.record),
+                    Value::from(r.marks.lapses),
+                    Value::Text(keys),
+                    Value::Integer(r.marks.observed),
+                    Value::Integer(r.marks.made),
+                ]);
+                remarks.push(marks::Remark {
+                    rowid: *rowid,
+                    id: &r.id,
+                    old: Some(old),
+                    scope: &old.scope,
+                    keys,
+                    marks: &r.marks,
+                });
             }
-            Ok(())
+            db.execute_each(
+                "UPDATE items SET record = ?2, lapses = ?3, keys = ?4, observed = ?5, made = ?6 WHERE rowid = ?1",
+                6,
+                &set,
+            )?;
+            marks::remark(db, &remarks)
         })
     }
 

@@ -59,6 +59,7 @@ function interfaces(s) {
       reset: () => (refuseWrite("failed"), s.sql.reset()),
       query: (statement, params) => s.sql.query(statement, params),
       execute: (statement, params) => (refuseWrite("failed"), s.sql.execute(statement, params)),
+      executeEach: (statement, width, params) => (refuseWrite("failed"), s.sql.executeEach(statement, width, params)),
       batch: (statements) => s.sql.batch(statements),
     },
     "ash:memory/embedder@0.2.0": {

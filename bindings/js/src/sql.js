@@ -26,10 +26,22 @@ function sqlError(e) {
  * @param {string} encoded
  */
 function numbered(encoded) {
-  const bytes = Buffer.from(encoded, "base64");
+  const values = decodeValues(encoded);
+  if (!values.length) return [];
   const out = {};
+  values.forEach((v, i) => { out[i + 1] = v; });
+  return [out];
+}
+
+/**
+ * `encoded-values` (wit/sql.wit) as the values better-sqlite3 binds: integers as BigInt, so
+ * that 64 bits survive.
+ * @param {string} encoded
+ */
+function decodeValues(encoded) {
+  const bytes = Buffer.from(encoded, "base64");
+  const out = [];
   let at = 0;
-  let n = 0;
   const bad = () => ({ tag: "failed", val: "malformed parameters" });
   while (at < bytes.length) {
     const tag = bytes[at++];
@@ -47,9 +59,9 @@ function numbered(encoded) {
       v = tag === 3 ? bytes.toString("utf8", at, at + len) : bytes.subarray(at, at + len);
       at += len;
     } else throw bad();
-    out[++n] = v;
+    out.push(v);
   }
-  return n ? [out] : [];
+  return out;
 }
 
 /**
@@ -164,6 +176,24 @@ export class SqlConnection {
     return this.guard(() => {
       const info = stmt.run(...numbered(params));
       return { changes: BigInt(info.changes), lastRowid: BigInt(info.lastInsertRowid) };
+    });
+  }
+
+  /** Runs a statement that writes once for every `width` parameters; the rows changed in all. */
+  executeEach(text, width, params) {
+    const stmt = this.stmt(text);
+    return this.guard(() => {
+      const values = decodeValues(params);
+      if (width < 1 || values.length % width !== 0) {
+        throw { tag: "failed", val: `${values.length} parameters do not make rows of ${width}` };
+      }
+      let changes = 0;
+      const row = {};
+      for (let at = 0; at < values.length; at += width) {
+        for (let i = 0; i < width; i++) row[i + 1] = values[at + i];
+        changes += stmt.run(row).changes;
+      }
+      return BigInt(changes);
     });
   }
 

@@ -207,14 +207,14 @@ test("a trap inside the index's transaction leaves nothing half written", async 
   const home = tmp();
   const mem = await openMemory({ home, now: NOW });
   await mem.add(alice, "I'm allergic to peanuts");
-  const execute = mem.sql.execute.bind(mem.sql);
+  const executeEach = mem.sql.executeEach.bind(mem.sql);
   let trapped = false;
-  mem.sql.execute = (statement, params) => {
+  mem.sql.executeEach = (statement, width, params) => {
     if (statement.startsWith("INSERT INTO fts") && !trapped) {
       trapped = true;
       throw new Error("the disk went away");
     }
-    return execute(statement, params);
+    return executeEach(statement, width, params);
   };
   await assert.rejects(mem.add(alice, "I live in Lisbon"), SandboxError);
   assert.ok(trapped, "the add reached the index's full-text write");
@@ -227,6 +227,27 @@ test("a trap inside the index's transaction leaves nothing half written", async 
   db.close();
   assert.equal(held.length, 2);
   assert.ok(!held.some((r) => r.includes("Lisbon")), JSON.stringify(held));
+});
+
+test("a statement run for many rows binds each row and refuses a partial one", async () => {
+  const home = tmp();
+  const mem = await openMemory({ home, now: NOW });
+  await mem.add(alice, "I'm allergic to peanuts");
+  // `encoded-values` (wit/sql.wit): integers as a tag byte 1 and eight bytes.
+  const ints = (...xs) => Buffer.concat(xs.map((x) => {
+    const b = Buffer.alloc(9);
+    b[0] = 1;
+    b.writeBigInt64LE(BigInt(x), 1);
+    return b;
+  })).toString("base64");
+  const sql = mem.sql;
+  sql.execute("CREATE TABLE t (a INTEGER, b INTEGER)", "");
+  assert.equal(sql.executeEach("INSERT INTO t VALUES (?1, ?2)", 2, ints(1, 2, 3, 4, 5, 6)), 3n);
+  assert.throws(() => sql.executeEach("INSERT INTO t VALUES (?1, ?2)", 2, ints(7, 8, 9)),
+    (e) => e.tag === "failed" && /rows of 2/.test(e.val));
+  assert.equal(sql.query("SELECT a * 10 + b FROM t ORDER BY a", "")[1],
+    Buffer.concat([12, 34, 56].map((x) => Buffer.from(ints(x), "base64"))).toString("base64"));
+  mem.close();
 });
 
 test("files are 0600 and folders 0700", async () => {

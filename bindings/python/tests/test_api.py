@@ -315,22 +315,36 @@ def test_ctrl_c_in_an_import_reaches_the_caller_and_the_call_rolls_back(home: Pa
         assert [x.content for x in m.list()] == ["I live in Porto", "I'm allergic to peanuts"]
 
 
+def test_a_statement_run_for_many_rows_binds_each_row_and_refuses_a_partial_one(home: Path):
+    from ash_memory.sql import SqlFailed, encode_rows
+
+    with Memory(home, user="alice") as m:
+        m.add("I'm allergic to peanuts")
+        sql = m._state.sql
+        sql.execute("CREATE TABLE t (a INTEGER, b INTEGER)", "")
+        values = lambda *xs: encode_rows([xs])  # noqa: E731 (one row's values, encoded)
+        assert sql.execute_each("INSERT INTO t VALUES (?1, ?2)", 2, values(1, 2, 3, 4, 5, 6)) == 3
+        with pytest.raises(SqlFailed, match="rows of 2"):
+            sql.execute_each("INSERT INTO t VALUES (?1, ?2)", 2, values(7, 8, 9))
+        assert sql.query("SELECT a * 10 + b FROM t ORDER BY a", "") == (1, values(12, 34, 56))
+
+
 def test_a_trap_inside_the_index_transaction_leaves_nothing_half_written(home: Path):
     # The index runs in the component: a trap between its BEGIN and COMMIT must not leave
     # the host's connection inside that transaction, or every later write would fail.
     with Memory(home, user="alice") as m:
         m.add("I'm allergic to peanuts")
         sql = m._state.sql
-        execute = sql.execute
+        execute_each = sql.execute_each
         trapped = []
 
-        def failing(statement, params):  # type: ignore[no-untyped-def]
+        def failing(statement, width, params):  # type: ignore[no-untyped-def]
             if statement.startswith("INSERT INTO fts") and not trapped:
                 trapped.append(statement)
                 raise RuntimeError("the disk went away")
-            return execute(statement, params)
+            return execute_each(statement, width, params)
 
-        sql.execute = failing
+        sql.execute_each = failing
         with pytest.raises(ash_memory.SandboxError):
             m.add("I live in Lisbon")
         assert trapped, "the add reached the index's full-text write"

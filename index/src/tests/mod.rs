@@ -23,6 +23,7 @@ mod recent;
 mod records;
 mod scan;
 mod search;
+mod write;
 
 fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
     Entry {

@@ -74,6 +74,15 @@ impl Database for HostSql {
         })
     }
 
+    fn execute_each(&mut self, statement: &str, width: usize, values: &[Value<'_>]) -> Result<u64, IndexError> {
+        ash_memory_index::database::check_width(width, values.len())?;
+        if values.is_empty() {
+            return Ok(0);
+        }
+        let width = u32::try_from(width).map_err(|_| IndexError::Sql(format!("{width} parameters a row")))?;
+        Ok(sql::execute_each(statement, width, &params(values))?)
+    }
+
     fn batch(&mut self, statements: &str) -> Result<(), IndexError> {
         Ok(sql::batch(statements)?)
     }

@@ -224,6 +224,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
                 "query", lambda: state.sql.query(statement, params)))
             sql.add_func("execute", lambda _s, statement, params: sql_call("execute", lambda: written(
                 *state.sql.execute(statement, params)), True))
+            sql.add_func("execute-each", lambda _s, statement, width, params: sql_call(
+                "execute-each", lambda: state.sql.execute_each(statement, width, params), True))
             sql.add_func("batch", lambda _s, statements: sql_call("batch", lambda: state.sql.batch(statements)))
 
         # ---- embedder ----

@@ -183,6 +183,18 @@ class SqlConnection:
         except sqlite3.Error as e:
             raise _error(e) from e
 
+    def execute_each(self, statement: str, width: int, params: str) -> int:
+        """Runs a statement that writes once for every `width` parameters: the rows changed."""
+        values = decode_values(params)
+        if width < 1 or len(values) % width:
+            raise SqlFailed(f"{len(values)} parameters do not make rows of {width}")
+        rows = [values[at:at + width] for at in range(0, len(values), width)]
+        try:
+            cur = self._connection().executemany(statement, rows)
+            return cur.rowcount if cur.rowcount > 0 else 0
+        except sqlite3.Error as e:
+            raise _error(e) from e
+
     def batch(self, statements: str) -> None:
         """Runs statements without parameters or rows."""
         try:
