@@ -11,7 +11,7 @@ use crate::embedder::Embedder;
 use crate::error::Error;
 use crate::home::Access;
 use crate::ids::IdSource;
-use crate::index::each;
+use crate::index::{each, try_each};
 use crate::llm::Llm;
 use crate::progress::{Progress, ProgressFn};
 use crate::storage::Storage;
@@ -194,7 +194,7 @@ impl files::Host for HostState {
 impl index::Host for HostState {
     fn upsert(&mut self, entries: Vec<index::Entry>) -> Result<(), index::Error> {
         self.writable()?;
-        Ok(self.storage.upsert(&each(entries))?)
+        Ok(self.storage.upsert(&try_each(entries)?)?)
     }
     fn remove(&mut self, ids: Vec<String>) -> Result<(), index::Error> {
         self.writable()?;

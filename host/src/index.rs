@@ -2,7 +2,7 @@
 //! and Python hosts run as a component) over rusqlite, and the WIT bindings' records
 //! mapped onto its types, which the storage backends take.
 
-pub(crate) use ash_memory_index::wit_types::each;
+pub(crate) use ash_memory_index::wit_types::{each, try_each};
 pub(crate) use ash_memory_index::{
     Counts, Entry, EntryKind, FileState, Held, Hit, IndexError, IndexInfo, MAX_K, MAX_NEWEST, MAX_RECENT, Marks,
     NativeSqlite, Revision, ScopeFilter, SqliteIndex, register_sqlite_vec, usable,

@@ -53,6 +53,7 @@ mod knn;
 mod marks;
 #[cfg(feature = "native")]
 pub mod native;
+pub mod packed;
 #[cfg(all(feature = "bench", feature = "native"))]
 mod recall;
 mod recent;

@@ -7,6 +7,11 @@ pub fn each<A, B: From<A>>(list: Vec<A>) -> Vec<B> {
     list.into_iter().map(B::from).collect()
 }
 
+/// Each item of a list, converted where every item can be; the first failure otherwise.
+pub fn try_each<A, B: TryFrom<A>>(list: Vec<A>) -> Result<Vec<B>, B::Error> {
+    list.into_iter().map(B::try_from).collect()
+}
+
 /// Implements `From` both ways between the records of a bindings module for
 /// `ash:memory/index` (`$wit`) and `ash:memory/files` (`$files`, for `file-state`) and the
 /// index crate's types. Called where the bindings are generated (the orphan rule asks for
@@ -44,18 +49,20 @@ macro_rules! map_wit_types {
             }
         }
 
-        impl From<$wit::Entry> for $crate::Entry {
-            fn from(e: $wit::Entry) -> Self {
-                $crate::Entry {
+        impl TryFrom<$wit::Entry> for $crate::Entry {
+            type Error = $crate::IndexError;
+
+            fn try_from(e: $wit::Entry) -> Result<Self, $crate::IndexError> {
+                Ok($crate::Entry {
                     kind: e.kind.into(),
                     id: e.id,
                     content: e.content,
-                    embedding: e.embedding,
+                    embedding: e.embedding.as_deref().map($crate::packed::unpack).transpose()?,
                     owner_user_id: e.owner_user_id,
                     chat_id: e.chat_id,
                     record: e.record,
                     marks: e.marks.into(),
-                }
+                })
             }
         }
 
@@ -119,7 +126,7 @@ macro_rules! map_wit_types {
                 $wit::Held {
                     id: h.id,
                     record: h.record,
-                    embedding: h.embedding,
+                    embedding: h.embedding.as_deref().map($crate::packed::pack),
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 use super::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
 use crate::ports::{self, Collection, Ports};
+use crate::record::{decode_embedding, encode_embedding};
 
 /// The imports, as the policy's ports.
 pub(super) struct WitPorts;
@@ -63,12 +64,21 @@ fn marks(m: &ports::Marks) -> index::Marks {
     }
 }
 
-fn held(h: Vec<index::Held>) -> Vec<ports::Held> {
+/// Records from the index, their vectors unpacked (`packed-vector`).
+fn held(h: Vec<index::Held>) -> Result<Vec<ports::Held>, ports::IndexError> {
     h.into_iter()
-        .map(|h| ports::Held {
-            id: h.id,
-            record: h.record,
-            embedding: h.embedding,
+        .map(|h| {
+            let embedding = match h.embedding {
+                Some(text) => Some(decode_embedding(&text).ok_or_else(|| {
+                    ports::IndexError::Sql(format!("the index gave {} a vector that is not whole floats", h.id))
+                })?),
+                None => None,
+            };
+            Ok(ports::Held {
+                id: h.id,
+                record: h.record,
+                embedding,
+            })
         })
         .collect()
 }
@@ -108,7 +118,7 @@ impl Ports for WitPorts {
                 kind: kind(e.kind),
                 id: e.id.clone(),
                 content: e.content.clone(),
-                embedding: e.embedding.clone(),
+                embedding: e.embedding.as_deref().map(encode_embedding),
                 owner_user_id: e.owner_user_id.clone(),
                 chat_id: e.chat_id.clone(),
                 record: e.record.clone(),
@@ -137,7 +147,7 @@ impl Ports for WitPorts {
         index::text_search(terms, k, &scope(s)).map(hits).map_err(index_error)
     }
     fn index_fetch(&self, ids: &[String]) -> Result<Vec<ports::Held>, ports::IndexError> {
-        index::fetch(ids).map(held).map_err(index_error)
+        index::fetch(ids).map_err(index_error).and_then(held)
     }
     fn index_set_records(&self, revisions: &[ports::Revision]) -> Result<(), ports::IndexError> {
         let revisions: Vec<index::Revision> = revisions
@@ -169,7 +179,7 @@ impl Ports for WitPorts {
         s: &ports::ScopeFilter,
         now: i64,
     ) -> Result<Vec<ports::Held>, ports::IndexError> {
-        index::holding(keys, &scope(s), now).map(held).map_err(index_error)
+        index::holding(keys, &scope(s), now).map_err(index_error).and_then(held)
     }
     fn index_newest(
         &self,
@@ -179,8 +189,10 @@ impl Ports for WitPorts {
         limit: u32,
     ) -> Result<Vec<Vec<ports::Held>>, ports::IndexError> {
         index::newest(keys, &scope(s), now, limit)
-            .map(|lists| lists.into_iter().map(held).collect())
-            .map_err(index_error)
+            .map_err(index_error)?
+            .into_iter()
+            .map(held)
+            .collect()
     }
     fn index_recent(
         &self,
@@ -188,7 +200,7 @@ impl Ports for WitPorts {
         now: Option<i64>,
         limit: u32,
     ) -> Result<Vec<ports::Held>, ports::IndexError> {
-        index::recent(&scope(s), now, limit).map(held).map_err(index_error)
+        index::recent(&scope(s), now, limit).map_err(index_error).and_then(held)
     }
     fn index_pending(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
         index::pending(kind(k)).map_err(index_error)

@@ -12,6 +12,7 @@ use ash_memory_guest::ports::{
 
 use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
 use crate::host_state::HostState;
+use ash_memory_index::packed;
 
 /// The host state as the policy's ports: what a [`super::NativeStore`] runs on.
 ///
@@ -48,12 +49,16 @@ fn marks(m: &ports::Marks) -> index::Marks {
     }
 }
 
-fn held(h: Vec<index::Held>) -> Vec<Held> {
+/// Records from the index, their vectors unpacked (`packed-vector`).
+fn held(h: Vec<index::Held>) -> Result<Vec<Held>, IndexError> {
     h.into_iter()
-        .map(|h| Held {
-            id: h.id,
-            record: h.record,
-            embedding: h.embedding,
+        .map(|h| {
+            let embedding = h.embedding.as_deref().map(packed::unpack).transpose();
+            Ok(Held {
+                embedding: embedding.map_err(|e| IndexError::Sql(e.to_string()))?,
+                id: h.id,
+                record: h.record,
+            })
         })
         .collect()
 }
@@ -135,7 +140,7 @@ impl Ports for HostPorts {
                 kind: kind(e.kind),
                 id: e.id.clone(),
                 content: e.content.clone(),
-                embedding: e.embedding.clone(),
+                embedding: e.embedding.as_deref().map(packed::pack),
                 owner_user_id: e.owner_user_id.clone(),
                 chat_id: e.chat_id.clone(),
                 record: e.record.clone(),
@@ -159,8 +164,8 @@ impl Ports for HostPorts {
     }
     fn index_fetch(&self, ids: &[String]) -> Result<Vec<Held>, IndexError> {
         index::Host::fetch(&mut *self.state.borrow_mut(), ids.to_vec())
-            .map(held)
             .map_err(index_error)
+            .and_then(held)
     }
     fn index_set_records(&self, revisions: &[Revision]) -> Result<(), IndexError> {
         let revisions = revisions
@@ -183,8 +188,8 @@ impl Ports for HostPorts {
     }
     fn index_holding(&self, keys: &[String], filter: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
         index::Host::holding(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now)
-            .map(held)
             .map_err(index_error)
+            .and_then(held)
     }
     fn index_newest(
         &self,
@@ -194,13 +199,15 @@ impl Ports for HostPorts {
         limit: u32,
     ) -> Result<Vec<Vec<Held>>, IndexError> {
         index::Host::newest(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now, limit)
-            .map(|lists| lists.into_iter().map(held).collect())
-            .map_err(index_error)
+            .map_err(index_error)?
+            .into_iter()
+            .map(held)
+            .collect()
     }
     fn index_recent(&self, filter: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
         index::Host::recent(&mut *self.state.borrow_mut(), scope(filter), now, limit)
-            .map(held)
             .map_err(index_error)
+            .and_then(held)
     }
     fn index_pending(&self, k: EntryKind) -> Result<u64, IndexError> {
         index::Host::pending(&mut *self.state.borrow_mut(), kind(k)).map_err(index_error)

@@ -22,7 +22,7 @@ use crate::exports::ash::memory::index::{
 };
 use crate::host_sql::HostSql;
 use ash::memory::files::FileState;
-use ash_memory_index::wit_types::each;
+use ash_memory_index::wit_types::{each, try_each};
 
 wit_bindgen::generate!({
     world: "sqlite-index",
@@ -43,7 +43,7 @@ struct Component;
 
 impl Guest for Component {
     fn upsert(entries: Vec<Entry>) -> Result<(), Error> {
-        with(|index| index.upsert(&each(entries)))
+        with(|index| index.upsert(&try_each(entries)?))
     }
     fn remove(ids: Vec<String>) -> Result<(), Error> {
         with(|index| index.remove(&ids))
