@@ -74,7 +74,7 @@ def main() -> None:
     if len(set(components.values())) != 1:
         sys.exit(f"the hosts ran different components: {components}\n"
                  "rebuild them from one build (npm run build in bindings/js, pip install ./bindings/python)")
-    figures = ["instantiate_ms", "instantiate_cached_ms", "fill_ms", "add_p50_ms", "search_p50_ms"]
+    figures = ["instantiate_ms", "instantiate_cached_ms", "fill_ms", "add_p50_ms", "search_p50_ms", "rebuild_ms"]
     print(f"cross-host bench: {args.memories} memories held, {args.samples} timed adds and searches,"
           f" one policy (sha256 {rust['component_sha256'][:16]}...; with the index,"
           f" {rust.get('composed_sha256', 'not composed')[:16]}...)")

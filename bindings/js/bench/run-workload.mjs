@@ -50,6 +50,9 @@ export async function runWorkload(work) {
       searches.push(performance.now() - t);
       if (found.hits.length === 0) throw new Error(`search for ${JSON.stringify(query)} found nothing`);
     }
+    t = performance.now();
+    await mem.rebuildIndex();
+    const rebuild = performance.now() - t;
     mem.close();
     return {
       host: "js",
@@ -59,6 +62,7 @@ export async function runWorkload(work) {
       fill_ms: round(fill),
       add_p50_ms: round(median(adds)),
       search_p50_ms: round(median(searches)),
+      rebuild_ms: round(rebuild),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -61,6 +61,9 @@ pub fn run(file: &Path) -> Result<()> {
         searches.push(t.elapsed());
         anyhow::ensure!(!found.hits.is_empty(), "search for {query:?} found nothing");
     }
+    let t = Instant::now();
+    store.rebuild_index()?;
+    let rebuild = t.elapsed();
     println!(
         "{}",
         json!({
@@ -74,6 +77,7 @@ pub fn run(file: &Path) -> Result<()> {
             "fill_ms": ms(fill),
             "add_p50_ms": ms(stats(adds).median),
             "search_p50_ms": ms(stats(searches).median),
+            "rebuild_ms": ms(rebuild),
         })
     );
     Ok(())

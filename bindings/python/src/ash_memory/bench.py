@@ -1,6 +1,7 @@
 """`python -m ash_memory.bench [--memories N] [--samples N] [--workload FILE]`: add and search
 latency through the real component, index and embedder, in a temporary home. Prints one JSON
-line: `{"host": "python", "memories", "instantiate_ms", "fill_ms", "add_p50_ms", "search_p50_ms"}`.
+line: `{"host": "python", "memories", "instantiate_ms", "fill_ms", "add_p50_ms", "search_p50_ms",
+"rebuild_ms"}`.
 
 `--workload FILE` runs the cross-host bench's file (`scripts/bench_hosts.py`: facts to hold,
 facts to add one at a time, queries); without it the same kind of workload is generated.
@@ -78,6 +79,9 @@ def run(work: dict[str, list[str]]) -> dict[str, object]:
                 searches.append(time.perf_counter() - t)
                 if not found.hits:
                     raise SystemExit(f"search for {q!r} found nothing")
+            t = time.perf_counter()
+            m.rebuild_index()
+            rebuild = time.perf_counter() - t
     return {
         "host": "python",
         "component_sha256": component_sha256(),
@@ -86,6 +90,7 @@ def run(work: dict[str, list[str]]) -> dict[str, object]:
         "fill_ms": fill * 1e3,
         "add_p50_ms": median_ms(adds),
         "search_p50_ms": median_ms(searches),
+        "rebuild_ms": rebuild * 1e3,
     }
 
 
