@@ -77,28 +77,8 @@ impl Home {
     pub fn config(&self) -> PathBuf {
         self.root.join("config.toml")
     }
-    pub fn memories(&self) -> PathBuf {
-        self.root.join("memory").join("memories.jsonl")
-    }
-    pub fn archive(&self) -> PathBuf {
-        self.root.join("memory").join("archive.jsonl")
-    }
-    /// Conversation sessions.
-    pub fn sessions(&self) -> PathBuf {
-        self.root.join("memory").join("sessions.jsonl")
-    }
-    /// Conversation messages.
-    pub fn messages(&self) -> PathBuf {
-        self.root.join("memory").join("messages.jsonl")
-    }
-    pub fn people(&self) -> PathBuf {
-        self.root.join("people.jsonl")
-    }
     pub fn index(&self) -> PathBuf {
         self.root.join("data").join("memory.db")
-    }
-    pub fn journal(&self) -> PathBuf {
-        self.root.join("memory").join(".journal")
     }
 
     /// Takes the home's lock for a call that may write (exclusive); see [`Home::lock_for`].

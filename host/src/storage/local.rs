@@ -4,7 +4,7 @@
 use super::Storage;
 use crate::bindings::ash::memory::files;
 use crate::error::Error;
-use crate::files::FileStore;
+use crate::files::{FileStore, file_store};
 use crate::home::{Access, Home, HomeLock};
 use crate::index;
 use crate::index::{NativeSqlite, SqliteIndex};
@@ -22,7 +22,7 @@ impl LocalStorage {
     /// The storage of this home; nothing is opened until first use.
     pub(crate) fn new(home: Home) -> Self {
         LocalStorage {
-            files: FileStore::new(home.clone()),
+            files: file_store(home.root()),
             index: SqliteIndex::over(NativeSqlite::new(home.index()).with_fault_points(fault_point)),
             home,
             lock: None,
@@ -69,16 +69,16 @@ impl Storage for LocalStorage {
     }
 
     fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
-        self.files.read(c, from, generation)
+        Ok(self.files.read(c.into(), from, generation)?.into())
     }
     fn append(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
-        self.files.append(c, lines)
+        Ok(self.files.append(c.into(), lines)?.into())
     }
     fn replace(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
-        self.files.replace(c, lines)
+        Ok(self.files.replace(c.into(), lines)?.into())
     }
     fn quarantine(&mut self, c: files::Collection, lines: &[String], reason: &str) -> Result<(), files::Error> {
-        self.files.quarantine(c, lines, reason)
+        Ok(self.files.quarantine(c.into(), lines, reason)?)
     }
 
     fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::IndexError> {

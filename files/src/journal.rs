@@ -11,17 +11,14 @@
 //! A replace rolls forward instead: the journal names its finished temporary file before
 //! the rename, and recovery completes a rename that a crash interrupted.
 //!
-//! Recovery may itself be killed at any point (`crate::files::recovery` says how each of
-//! its steps can be done again), and every rewrite of an entry is atomic.
-
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
-use std::path::{Path, PathBuf};
+//! Recovery may itself be killed at any point (`recovery` says how each of its steps can
+//! be done again), and every rewrite of an entry is atomic.
 
 use serde::{Deserialize, Serialize};
 
-use crate::fault;
-use crate::files::{Collection, FILE_MODE, FileError, FileState, io_error, write_atomically};
+use crate::fs::{self, File, FileSystem, FsError, Open};
+use crate::paths::{self, JOURNAL};
+use crate::{Collection, FileError, FileState};
 
 /// What the journal holds while a call is writing.
 #[derive(Debug, Serialize, Deserialize)]
@@ -38,7 +35,7 @@ struct Entry {
     /// A replace that is committed but may not be in place yet: (collection, the file name
     /// of the flushed temporary file, beside the collection, to rename over it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    replace: Option<(String, PathBuf)>,
+    replace: Option<(String, String)>,
     /// The collections a rollback under way is cutting back, recorded before its first
     /// cut: a rollback killed midway goes on with the same ones.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -61,23 +58,21 @@ pub(crate) struct Pending {
     pub(crate) states: Vec<Before>,
     /// A rename to finish, if its temporary file is still there: the file's name, not
     /// yet checked.
-    pub(crate) replace: Option<(Collection, PathBuf)>,
+    pub(crate) replace: Option<(Collection, String)>,
     /// The collections a rollback killed midway was cutting back.
     pub(crate) rolling_back: Vec<Collection>,
 }
 
-/// The journal file of one home.
+/// The journal file of one home, and whether this process has a transaction open.
 #[derive(Debug)]
-pub(crate) struct Journal {
-    path: PathBuf,
-    file: Option<File>,
+pub(crate) struct Journal<H> {
+    file: Option<H>,
     active: bool,
 }
 
-impl Journal {
-    pub(crate) fn new(path: PathBuf) -> Self {
+impl<H: File> Journal<H> {
+    pub(crate) fn new() -> Self {
         Journal {
-            path,
             file: None,
             active: false,
         }
@@ -88,38 +83,28 @@ impl Journal {
         self.active
     }
 
-    fn file(&mut self) -> Result<&File, FileError> {
+    fn file<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<&mut H, FileError> {
         if self.file.is_none() {
-            let existed = self.path.exists();
-            let file = OpenOptions::new()
-                .create(true)
-                .read(true)
-                .write(true)
-                .truncate(false)
-                .mode(FILE_MODE)
-                .open(&self.path)
-                .map_err(|e| io_error(&self.path, e))?;
-            if !existed && let Some(dir) = self.path.parent() {
-                File::open(dir)
-                    .and_then(|d| d.sync_all())
-                    .map_err(|e| io_error(dir, e))?;
+            let existed = fs.stat(JOURNAL)?.is_some();
+            let file = fs.open(JOURNAL, Open::Update)?;
+            if !existed {
+                fs.sync_dir(paths::parent(JOURNAL))?;
             }
             self.file = Some(file);
         }
-        Ok(self.file.as_ref().expect("just opened"))
+        Ok(self.file.as_mut().expect("just opened"))
     }
 
     /// Records, at a call's first write, the states its writes would roll back to,
     /// flushed to disk. Written in place: a torn entry does not parse, and nothing has
     /// been written yet that would need undoing.
-    pub(crate) fn begin(&mut self, states: &[Before]) -> Result<(), FileError> {
-        let text = entry_text(states, None, &[]);
-        let path = self.path.clone();
-        fault::point("journal:begin").map_err(|e| io_error(&path, e))?;
-        let file = self.file()?;
-        file.set_len(0).map_err(|e| io_error(&path, e))?;
-        file.write_all_at(text.as_bytes(), 0).map_err(|e| io_error(&path, e))?;
-        file.sync_data().map_err(|e| io_error(&path, e))?;
+    pub(crate) fn begin<F: FileSystem<File = H>>(&mut self, fs: &mut F, states: &[Before]) -> Result<(), FileError> {
+        let text = entry_text(fs.process_id(), states, None, &[]);
+        fs.fault_point("journal:begin")?;
+        let file = self.file(fs)?;
+        file.set_len(0)?;
+        file.write_at(0, text.as_bytes())?;
+        file.sync_data()?;
         self.active = true;
         Ok(())
     }
@@ -127,41 +112,38 @@ impl Journal {
     /// Replaces the entry of an open transaction (a commit point, a replace to finish, a
     /// rollback's plan) atomically: a new file, flushed, renamed over the journal. A crash
     /// leaves the old entry or the new one, never a torn one that would undo nothing.
-    pub(crate) fn record(
+    pub(crate) fn record<F: FileSystem<File = H>>(
         &mut self,
+        fs: &mut F,
         states: &[Before],
-        replace: Option<(Collection, &Path)>,
+        replace: Option<(Collection, &str)>,
         rolling_back: &[Collection],
     ) -> Result<(), FileError> {
-        let text = entry_text(states, replace, rolling_back);
-        let path = self.path.clone();
-        fault::point("journal:record").map_err(|e| io_error(&path, e))?;
-        let written = write_atomically(&path, text.as_bytes()).and_then(|()| match path.parent() {
-            Some(dir) => File::open(dir)?.sync_all(),
-            None => Ok(()),
-        });
+        let text = entry_text(fs.process_id(), states, replace, rolling_back);
+        fs.fault_point("journal:record")?;
+        let written =
+            fs::write_atomically(fs, JOURNAL, text.as_bytes()).and_then(|()| fs.sync_dir(paths::parent(JOURNAL)));
         // The handle held may be of the file just replaced.
         self.file = None;
-        written.map_err(|e| io_error(&path, e))?;
+        written?;
         self.active = true;
         Ok(())
     }
 
     /// The call succeeded: empty the journal.
-    pub(crate) fn commit(&mut self) -> Result<(), FileError> {
+    pub(crate) fn commit<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<(), FileError> {
         if !self.active {
             return Ok(());
         }
-        fault::point("journal:commit").map_err(|e| io_error(&self.path, e))?;
-        self.clear()
+        fs.fault_point("journal:commit")?;
+        self.clear(fs)
     }
 
     /// Empties the journal, flushed.
-    pub(crate) fn clear(&mut self) -> Result<(), FileError> {
-        let path = self.path.clone();
-        let file = self.file()?;
-        file.set_len(0).map_err(|e| io_error(&path, e))?;
-        file.sync_data().map_err(|e| io_error(&path, e))?;
+    pub(crate) fn clear<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<(), FileError> {
+        let file = self.file(fs)?;
+        file.set_len(0)?;
+        file.sync_data()?;
         self.active = false;
         Ok(())
     }
@@ -169,11 +151,14 @@ impl Journal {
     /// The states to roll back to, if a transaction was left open (by this process or a
     /// dead one). A journal that does not parse was torn while being written, before any
     /// collection was touched: nothing to undo.
-    pub(crate) fn pending(&mut self) -> Result<Option<Pending>, FileError> {
-        if !self.active && !self.path.exists() {
-            return Ok(None);
-        }
-        let text = std::fs::read_to_string(&self.path).unwrap_or_default();
+    pub(crate) fn pending<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<Option<Pending>, FileError> {
+        let bytes = match fs::read_whole(fs, JOURNAL) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) | Err(FsError::NotFound(_)) => return Ok(None),
+            // As before: a journal that cannot be read holds nothing to undo.
+            Err(_) => Vec::new(),
+        };
+        let text = String::from_utf8(bytes).unwrap_or_default();
         if text.trim().is_empty() {
             return Ok(None);
         }
@@ -207,9 +192,9 @@ impl Journal {
 }
 
 /// The journal entry, one line.
-fn entry_text(states: &[Before], replace: Option<(Collection, &Path)>, rolling_back: &[Collection]) -> String {
+fn entry_text(pid: u32, states: &[Before], replace: Option<(Collection, &str)>, rolling_back: &[Collection]) -> String {
     let entry = Entry {
-        pid: std::process::id(),
+        pid,
         before: states
             .iter()
             .map(|b| (b.collection.name().to_owned(), b.state.end, b.state.generation))
@@ -219,7 +204,7 @@ fn entry_text(states: &[Before], replace: Option<(Collection, &Path)>, rolling_b
             .filter_map(|b| Some((b.collection.name().to_owned(), b.token?)))
             .collect(),
         // The name alone: the file lives beside its collection, wherever the home is.
-        replace: replace.map(|(c, p)| (c.name().to_owned(), PathBuf::from(p.file_name().unwrap_or_default()))),
+        replace: replace.map(|(c, p)| (c.name().to_owned(), paths::file_name(p).to_owned())),
         rolling_back: rolling_back.iter().map(|c| c.name().to_owned()).collect(),
     };
     let mut text = serde_json::to_string(&entry).expect("a journal entry serializes");

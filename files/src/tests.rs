@@ -1,14 +1,32 @@
-//! Unit tests of the files capability on a real temporary folder.
+//! The collections on a real temporary folder.
 
 use std::collections::HashSet;
 use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 
-use super::*;
+use base64::Engine as _;
 
-fn store() -> (tempfile::TempDir, FileStore) {
+use crate::native::NativeFs;
+use crate::*;
+
+type Store = FileStore<NativeFs>;
+
+/// A home's folders, as the host makes them.
+fn home() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let home = Home::open(dir.path()).unwrap();
-    (dir, FileStore::new(home))
+    std::fs::create_dir(dir.path().join("memory")).unwrap();
+    dir
+}
+
+fn store() -> (tempfile::TempDir, Store) {
+    let dir = home();
+    let files = FileStore::new(NativeFs::new(dir.path()));
+    (dir, files)
+}
+
+/// Where a collection's file is, on the disk.
+fn at(dir: &Path, c: Collection) -> PathBuf {
+    dir.join(paths::collection(c))
 }
 
 #[test]
@@ -46,16 +64,16 @@ fn a_generation_is_never_handed_out_twice() {
 
 #[test]
 fn an_append_ends_an_unterminated_last_line_first() {
-    let (_d, mut files) = store();
-    std::fs::write(files.path(Collection::Memories), "{\"torn\": 1}").unwrap();
+    let (d, mut files) = store();
+    std::fs::write(at(d.path(), Collection::Memories), "{\"torn\": 1}").unwrap();
     files.append(Collection::Memories, &["next".into()]).unwrap();
-    let text = std::fs::read_to_string(files.path(Collection::Memories)).unwrap();
+    let text = std::fs::read_to_string(at(d.path(), Collection::Memories)).unwrap();
     assert_eq!(text, "{\"torn\": 1}\nnext\n");
 }
 
 #[test]
 fn refuses_lines_that_would_tear_the_file() {
-    let (_d, mut files) = store();
+    let (d, mut files) = store();
     for bad in ["", "two\nlines"] {
         let err = files
             .append(Collection::Memories, &["ok".into(), bad.into()])
@@ -63,13 +81,13 @@ fn refuses_lines_that_would_tear_the_file() {
         assert!(matches!(err, FileError::InvalidLine(_)));
         assert!(files.replace(Collection::Memories, &[bad.into()]).is_err());
     }
-    assert!(!files.path(Collection::Memories).exists(), "nothing was written");
+    assert!(!at(d.path(), Collection::Memories).exists(), "nothing was written");
 }
 
 #[test]
 fn invalid_utf8_is_kept_raw_in_quarantine_and_hidden_from_the_guest() {
-    let (_d, files) = store();
-    std::fs::write(files.path(Collection::Memories), b"good\n\xff\xfe bad\n").unwrap();
+    let (d, mut files) = store();
+    std::fs::write(at(d.path(), Collection::Memories), b"good\n\xff\xfe bad\n").unwrap();
     let chunk = files.read(Collection::Memories, 0, None).unwrap();
     assert!(chunk.data.starts_with("good\n"));
     assert!(
@@ -77,7 +95,7 @@ fn invalid_utf8_is_kept_raw_in_quarantine_and_hidden_from_the_guest() {
         "the guest gets a marker, not a lossy copy"
     );
     assert_eq!(chunk.end, 12, "offsets count the raw bytes");
-    let q = std::fs::read_to_string(files.quarantine_path(Collection::Memories)).unwrap();
+    let q = std::fs::read_to_string(d.path().join(paths::quarantine(Collection::Memories))).unwrap();
     let v: serde_json::Value = serde_json::from_str(q.trim()).unwrap();
     let raw = base64::engine::general_purpose::STANDARD
         .decode(v["line_base64"].as_str().unwrap())
@@ -87,7 +105,7 @@ fn invalid_utf8_is_kept_raw_in_quarantine_and_hidden_from_the_guest() {
 
 #[test]
 fn a_failed_call_is_rolled_back_and_a_replace_commits() {
-    let (_d, mut files) = store();
+    let (d, mut files) = store();
     files.append(Collection::Memories, &["kept".into()]).unwrap();
     files.commit().unwrap();
     let before = files.state(Collection::Memories).unwrap();
@@ -95,11 +113,11 @@ fn a_failed_call_is_rolled_back_and_a_replace_commits() {
     files.append(Collection::Memories, &["undone".into()]).unwrap();
     files.roll_back().unwrap();
     assert_eq!(
-        std::fs::read_to_string(files.path(Collection::Memories)).unwrap(),
+        std::fs::read_to_string(at(d.path(), Collection::Memories)).unwrap(),
         "kept\n"
     );
     assert!(
-        !files.path(Collection::People).exists(),
+        !at(d.path(), Collection::People).exists(),
         "a file the call made is gone again"
     );
     assert_ne!(
@@ -115,22 +133,21 @@ fn a_failed_call_is_rolled_back_and_a_replace_commits() {
         .unwrap();
     files.roll_back().unwrap();
     assert_eq!(
-        std::fs::read_to_string(files.path(Collection::Archive)).unwrap(),
+        std::fs::read_to_string(at(d.path(), Collection::Archive)).unwrap(),
         "archived\n"
     );
     assert_eq!(
-        std::fs::read_to_string(files.path(Collection::Memories)).unwrap(),
+        std::fs::read_to_string(at(d.path(), Collection::Memories)).unwrap(),
         "rewritten\n"
     );
-    assert!(!files.path(Collection::People).exists());
+    assert!(!at(d.path(), Collection::People).exists());
 }
 
 #[test]
 fn a_journal_left_by_a_dead_process_is_rolled_back_by_the_next() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = Home::open(dir.path()).unwrap();
+    let dir = home();
     {
-        let mut files = FileStore::new(home.clone());
+        let mut files = FileStore::new(NativeFs::new(dir.path()));
         files.append(Collection::Memories, &["acknowledged".into()]).unwrap();
         files.commit().unwrap();
         files
@@ -138,43 +155,48 @@ fn a_journal_left_by_a_dead_process_is_rolled_back_by_the_next() {
             .unwrap();
         // Dropped without commit or rollback, as a killed process would leave it.
     }
-    let mut next = FileStore::new(home);
+    let mut next = FileStore::new(NativeFs::new(dir.path()));
     next.roll_back().unwrap();
     assert_eq!(
-        std::fs::read_to_string(next.path(Collection::Memories)).unwrap(),
+        std::fs::read_to_string(at(dir.path(), Collection::Memories)).unwrap(),
         "acknowledged\n"
     );
 }
 
 #[test]
 fn files_are_owner_only() {
-    let (_d, mut files) = store();
+    let (d, mut files) = store();
     files.append(Collection::Memories, &["x".into()]).unwrap();
     files.replace(Collection::People, &["y".into()]).unwrap();
     for c in [Collection::Memories, Collection::People] {
-        let mode = std::fs::metadata(files.path(c)).unwrap().permissions().mode() & 0o777;
+        let mode = std::fs::metadata(at(d.path(), c)).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "{c:?}");
     }
 }
 
 #[test]
 fn a_rewrite_interrupted_before_its_rename_is_finished_by_the_next_call() {
-    let (_d, mut files) = store();
+    let (d, mut files) = store();
     files.append(Collection::Memories, &["a".into(), "b".into()]).unwrap();
     files.commit().unwrap();
     // A delete of "a": its archive copy, then the rewrite committed in the journal, and
     // the process dies before the rename.
     files.append(Collection::Archive, &["a archived".into()]).unwrap();
-    let tmp = files.path(Collection::Memories).with_file_name(".memories.jsonl.tmp-1");
+    let tmp = at(d.path(), Collection::Memories).with_file_name(".memories.jsonl.tmp-1");
     std::fs::write(&tmp, "b\n").unwrap();
     let states = files.states().unwrap();
     files
         .journal
-        .record(&states, Some((Collection::Memories, &tmp)), &[])
+        .record(
+            &mut files.fs,
+            &states,
+            Some((Collection::Memories, "memory/.memories.jsonl.tmp-1")),
+            &[],
+        )
         .unwrap();
-    let mut next = FileStore::new(files.home.clone());
+    let mut next = FileStore::new(NativeFs::new(d.path()));
     next.roll_back().unwrap();
-    let read = |c| std::fs::read_to_string(next.path(c)).unwrap();
+    let read = |c| std::fs::read_to_string(at(d.path(), c)).unwrap();
     assert_eq!(read(Collection::Memories), "b\n", "the delete is whole");
     assert_eq!(read(Collection::Archive), "a archived\n", "and its copy kept");
     assert!(!tmp.exists());
@@ -182,25 +204,27 @@ fn a_rewrite_interrupted_before_its_rename_is_finished_by_the_next_call() {
 
 /// A home with one acknowledged line in each of two collections, and a call's unfinished
 /// appends to both, as a killed process leaves them.
-fn home_with_an_open_transaction() -> (tempfile::TempDir, Home) {
-    let dir = tempfile::tempdir().unwrap();
-    let home = Home::open(dir.path()).unwrap();
-    let mut files = FileStore::new(home.clone());
+fn home_with_an_open_transaction() -> tempfile::TempDir {
+    let dir = home();
+    let mut files = FileStore::new(NativeFs::new(dir.path()));
     files.append(Collection::Memories, &["kept".into()]).unwrap();
     files.append(Collection::Archive, &["kept copy".into()]).unwrap();
     files.commit().unwrap();
     files.append(Collection::Archive, &["undone copy".into()]).unwrap();
     files.append(Collection::Memories, &["undone".into()]).unwrap();
-    (dir, home)
+    dir
 }
 
 #[test]
 fn a_rollback_killed_after_its_first_cut_finishes_the_others() {
-    let (_d, home) = home_with_an_open_transaction();
-    let mut dying = FileStore::new(home.clone());
-    let pending = dying.journal.pending().unwrap().unwrap();
+    let d = home_with_an_open_transaction();
+    let mut dying = FileStore::new(NativeFs::new(d.path()));
+    let pending = dying.journal.pending(&mut dying.fs).unwrap().unwrap();
     let cut = [Collection::Archive, Collection::Memories];
-    dying.journal.record(&pending.states, None, &cut).unwrap();
+    dying
+        .journal
+        .record(&mut dying.fs, &pending.states, None, &cut)
+        .unwrap();
     // The first cut and its new token are done, then the process dies.
     let archive = pending
         .states
@@ -210,57 +234,70 @@ fn a_rollback_killed_after_its_first_cut_finishes_the_others() {
     dying.cut_back(archive).unwrap();
     dying.new_token(Collection::Archive).unwrap();
 
-    let mut next = FileStore::new(home);
+    let mut next = FileStore::new(NativeFs::new(d.path()));
     next.roll_back().unwrap();
-    let read = |c| std::fs::read_to_string(next.path(c)).unwrap();
+    let read = |c| std::fs::read_to_string(at(d.path(), c)).unwrap();
     assert_eq!(read(Collection::Archive), "kept copy\n");
     assert_eq!(read(Collection::Memories), "kept\n", "the second cut is not skipped");
-    assert!(next.journal.pending().unwrap().is_none());
+    assert!(next.journal.pending(&mut next.fs).unwrap().is_none());
 }
 
 #[test]
 fn a_home_copied_while_a_call_was_writing_is_rolled_back_too() {
-    let (_d, home) = home_with_an_open_transaction();
+    let d = home_with_an_open_transaction();
     let copy = tempfile::tempdir().unwrap();
     // Every file copied anew, as `cp -a` or a restore makes them: new inodes.
     let status = std::process::Command::new("cp")
         .arg("-a")
-        .arg(format!("{}/.", home.root().display()))
+        .arg(format!("{}/.", d.path().display()))
         .arg(copy.path())
         .status()
         .unwrap();
     assert!(status.success());
-    let mut next = FileStore::new(Home::open(copy.path()).unwrap());
+    let mut next = FileStore::new(NativeFs::new(copy.path()));
     next.roll_back().unwrap();
-    let read = |c| std::fs::read_to_string(next.path(c)).unwrap();
+    let read = |c| std::fs::read_to_string(at(copy.path(), c)).unwrap();
     assert_eq!(read(Collection::Memories), "kept\n");
     assert_eq!(read(Collection::Archive), "kept copy\n");
 }
 
 #[test]
 fn recovery_touches_only_the_homes_own_files_whatever_the_journal_names() {
-    let (_d, mut files) = store();
+    let (d, mut files) = store();
     files.append(Collection::Memories, &["mine".into()]).unwrap();
     files.commit().unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
     let outside = elsewhere.path().join("evil.jsonl");
     std::fs::write(&outside, "not yours\n").unwrap();
-    for named in [
-        outside.clone(),
-        PathBuf::from("../../etc/passwd"),
-        PathBuf::from(".journal"),
-    ] {
+    for named in [outside.to_str().unwrap(), "../../etc/passwd", ".journal"] {
         let states = files.states().unwrap();
         files
             .journal
-            .record(&states, Some((Collection::Memories, &named)), &[])
+            .record(&mut files.fs, &states, Some((Collection::Memories, named)), &[])
             .unwrap();
-        let mut next = FileStore::new(files.home.clone());
+        let mut next = FileStore::new(NativeFs::new(d.path()));
         next.roll_back().unwrap();
         assert_eq!(
-            std::fs::read_to_string(next.path(Collection::Memories)).unwrap(),
+            std::fs::read_to_string(at(d.path(), Collection::Memories)).unwrap(),
             "mine\n"
         );
     }
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "not yours\n");
+}
+
+#[test]
+fn quarantine_keeps_every_line_set_aside() {
+    let (d, mut files) = store();
+    files.quarantine(Collection::People, &["first".into()], "bad").unwrap();
+    files
+        .quarantine(Collection::People, &["second".into(), "third".into()], "worse")
+        .unwrap();
+    let text = std::fs::read_to_string(d.path().join("people.quarantine.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let kept: Vec<(&str, &str)> = lines
+        .iter()
+        .map(|v| (v["line"].as_str().unwrap(), v["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kept, [("first", "bad"), ("second", "worse"), ("third", "worse")]);
+    assert!(lines[0]["quarantined_at"].as_str().unwrap().starts_with("20"));
 }

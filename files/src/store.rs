@@ -1,0 +1,318 @@
+//! The collections of one home: reads that notice a replaced file, whole-line appends,
+//! atomic replaces and quarantine, each write inside the call's transaction (`journal`).
+
+use base64::Engine as _;
+
+use crate::fs::{self, FileSystem, Open, Stat};
+use crate::journal::{Before, Journal};
+use crate::{Chunk, Collection, FileError, FileState, FsError, mix, paths};
+
+/// The JSONL files of one home.
+#[derive(Debug)]
+pub struct FileStore<F: FileSystem> {
+    pub(crate) fs: F,
+    pub(crate) journal: Journal<F::File>,
+    /// Set for a call begun as a read: what `read` would write (the raw bytes of lines
+    /// that are not UTF-8, to quarantine) is refused instead.
+    pub read_only: bool,
+}
+
+impl<F: FileSystem> FileStore<F> {
+    /// The collections on this file system; nothing is opened until first use.
+    pub fn new(fs: F) -> Self {
+        FileStore {
+            fs,
+            journal: Journal::new(),
+            read_only: false,
+        }
+    }
+
+    /// The file system underneath.
+    pub fn file_system(&mut self) -> &mut F {
+        &mut self.fs
+    }
+
+    /// The random token of the collection's current incarnation (0 before the first
+    /// replace).
+    pub(crate) fn token(&mut self, c: Collection) -> u64 {
+        fs::read_whole(&mut self.fs, &paths::token(c))
+            .ok()
+            .flatten()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Gives the collection a new random token, so that its generation is one never
+    /// handed out before. Written (and flushed) before the change it announces: a crash in
+    /// between only makes readers read again.
+    pub(crate) fn new_token(&mut self, c: Collection) -> Result<(), FileError> {
+        let token = self.fs.random_u64();
+        Ok(fs::write_atomically(
+            &mut self.fs,
+            &paths::token(c),
+            token.to_string().as_bytes(),
+        )?)
+    }
+
+    /// The generation: the random token, the inode and the device. The token changes at
+    /// every replace and rollback (inode numbers alone come back: ext4 hands the same one
+    /// out again after two renames); the inode catches a file deleted and made anew by hand.
+    fn generation(&mut self, c: Collection, stat: Stat) -> u64 {
+        mix(&[self.token(c), stat.ino, stat.dev])
+    }
+
+    /// Where the collection stands now. A missing file is empty, with a generation of its
+    /// own (creating it changes the generation).
+    pub fn state(&mut self, c: Collection) -> Result<FileState, FileError> {
+        match self.fs.stat(paths::collection(c))? {
+            Some(stat) => Ok(FileState {
+                generation: self.generation(c, stat),
+                end: stat.len,
+            }),
+            None => Ok(FileState {
+                generation: mix(&[self.token(c), 0, 0]),
+                end: 0,
+            }),
+        }
+    }
+
+    /// Reads from `from` to the end; see `read` in `wit/files.wit`.
+    pub fn read(&mut self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
+        let path = paths::collection(c);
+        let mut file = match self.fs.open(path, Open::Read) {
+            Ok(f) => f,
+            Err(FsError::NotFound(_)) => {
+                let state = self.state(c)?;
+                return Ok(Chunk {
+                    data: String::new(),
+                    end: 0,
+                    generation: state.generation,
+                });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        // The handle read is the one measured: a replace in between cannot mix two files.
+        use crate::fs::File as _;
+        let stat = file.stat()?;
+        let current = self.generation(c, stat);
+        let start = if generation == Some(current) && from <= stat.len {
+            from
+        } else {
+            0
+        };
+        let bytes = file.read_at(start, None)?;
+        let end = start + bytes.len() as u64;
+        tracing::debug!(
+            "files: read {} bytes of {} from offset {start}",
+            bytes.len(),
+            paths::file_name(path)
+        );
+        let data = match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => self.set_aside_invalid_utf8(c, e.into_bytes())?,
+        };
+        Ok(Chunk {
+            data,
+            end,
+            generation: current,
+        })
+    }
+
+    /// A WIT string must be UTF-8, so lines that are not cannot reach the guest intact.
+    /// Their raw bytes go to the quarantine file (base64) here; the guest receives in their
+    /// place a line that is not a record, quarantines it as usual and rewrites the
+    /// collection without it, so the bad bytes leave the collection once, not every call.
+    fn set_aside_invalid_utf8(&mut self, c: Collection, bytes: Vec<u8>) -> Result<String, FileError> {
+        let path = paths::collection(c);
+        if self.read_only {
+            return Err(FileError::ReadOnly(format!(
+                "{path}: lines that are not UTF-8 are set aside by a write"
+            )));
+        }
+        let now = self.fs.now_rfc3339();
+        let mut records = Vec::new();
+        let mut text = String::with_capacity(bytes.len());
+        for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            match std::str::from_utf8(line) {
+                Ok(s) => text.push_str(s),
+                Err(_) => {
+                    records.push(
+                        serde_json::json!({
+                            "quarantined_at": now,
+                            "reason": "not valid UTF-8",
+                            "line_base64": base64::engine::general_purpose::STANDARD.encode(line),
+                        })
+                        .to_string(),
+                    );
+                    text.push_str("\u{FFFD} a line that was not valid UTF-8; its bytes are in the quarantine file");
+                }
+            }
+        }
+        self.append_raw(&paths::quarantine(c), &records)?;
+        tracing::warn!("{path}: {} line(s) were not UTF-8 and were quarantined", records.len());
+        Ok(text)
+    }
+
+    /// Appends whole lines in one write and flushes them to disk; ends an unterminated
+    /// last line first, so that nothing is glued onto it.
+    pub fn append(&mut self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
+        use crate::fs::File as _;
+        check_lines(lines)?;
+        if !lines.is_empty() {
+            self.begin()?;
+            let path = paths::collection(c);
+            let name = format!("append:{}", c.name());
+            self.fs.fault_point(&format!("{name}:before"))?;
+            // Read access too: the last byte tells whether the file ends its last line.
+            let mut file = self.fs.open(path, Open::Append)?;
+            let mut buf = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
+            let len = file.stat()?.len;
+            if len > 0 && file.read_at(len - 1, Some(1))? != b"\n" {
+                buf.push('\n');
+            }
+            for line in lines {
+                buf.push_str(line);
+                buf.push('\n');
+            }
+            if self.fs.torn(&format!("{name}:torn")) {
+                let _ = file.write_at(len, &buf.as_bytes()[..buf.len() / 2]);
+                self.fs.abort(&name);
+            }
+            file.write_at(len, buf.as_bytes())?;
+            self.fs.fault_point(&format!("{name}:written"))?;
+            file.sync_data()?;
+            self.fs.fault_point(&format!("{name}:synced"))?;
+        }
+        self.state(c)
+    }
+
+    /// Appends lines to a file that is not a collection (quarantine), flushed.
+    fn append_raw(&mut self, path: &str, lines: &[String]) -> Result<(), FileError> {
+        use crate::fs::File as _;
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let mut buf = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            buf.push_str(line);
+            buf.push('\n');
+        }
+        let mut file = self.fs.open(path, Open::Append)?;
+        file.write_at(0, buf.as_bytes())?;
+        Ok(file.sync_data()?)
+    }
+
+    /// Replaces a collection atomically: temp file, fsync, new token, rename, fsync the
+    /// folder. A commit point of the call's transaction.
+    pub fn replace(&mut self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
+        check_lines(lines)?;
+        self.begin()?;
+        let path = paths::collection(c);
+        let tmp = paths::with_file_name(
+            path,
+            &format!(".{}.tmp-{}", paths::file_name(path), self.fs.process_id()),
+        );
+        let result = self.write_replacement(c, lines, &tmp);
+        if result.is_err() {
+            let _ = self.fs.remove(&tmp);
+        }
+        result?;
+        // A new baseline, so that appends after the rewrite still roll back.
+        let states = self.states()?;
+        self.journal.record(&mut self.fs, &states, None, &[])?;
+        self.state(c)
+    }
+
+    fn write_replacement(&mut self, c: Collection, lines: &[String], tmp: &str) -> Result<(), FileError> {
+        use crate::fs::File as _;
+        let path = paths::collection(c);
+        let point = format!("replace:{}", c.name());
+        self.fs.fault_point(&format!("{point}:before"))?;
+        let mut buf = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            buf.push_str(line);
+            buf.push('\n');
+        }
+        let mut file = self.fs.open(tmp, Open::Create)?;
+        file.write_at(0, buf.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        self.fs.fault_point(&format!("{point}:temp-written"))?;
+        // The commit point, recorded before the rename: what the call appended so far
+        // (the archive copy of what this rewrite drops) must survive a crash from here on.
+        // A crash before the rename then leaves a copy in both places, never in neither.
+        let states = self.states()?;
+        self.journal.record(&mut self.fs, &states, Some((c, tmp)), &[])?;
+        self.new_token(c)?;
+        self.fs.fault_point(&format!("{point}:token"))?;
+        self.fs.rename(tmp, path)?;
+        self.fs.fault_point(&format!("{point}:renamed"))?;
+        Ok(self.fs.sync_dir(paths::parent(path))?)
+    }
+
+    /// Keeps unparseable lines, with the reason and time, in the quarantine file. Never
+    /// rolled back: extra copies of a line are harmless, a lost one is not.
+    pub fn quarantine(&mut self, c: Collection, lines: &[String], reason: &str) -> Result<(), FileError> {
+        let now = self.fs.now_rfc3339();
+        let records: Vec<String> = lines
+            .iter()
+            .map(|line| serde_json::json!({"quarantined_at": now, "reason": reason, "line": line}).to_string())
+            .collect();
+        let path = paths::quarantine(c);
+        self.append_raw(&path, &records)?;
+        tracing::warn!("{} line(s) quarantined in {path}", lines.len());
+        Ok(())
+    }
+
+    /// Where every collection stands, with its token.
+    pub(crate) fn states(&mut self) -> Result<Vec<Before>, FileError> {
+        Collection::ALL
+            .iter()
+            .map(|&c| {
+                Ok(Before {
+                    collection: c,
+                    state: self.state(c)?,
+                    token: Some(self.token(c)),
+                })
+            })
+            .collect()
+    }
+
+    /// Starts the call's transaction at its first write: records where every collection
+    /// stands, durably, before anything changes.
+    fn begin(&mut self) -> Result<(), FileError> {
+        if self.journal.is_active() {
+            return Ok(());
+        }
+        let states = self.states()?;
+        self.journal.begin(&mut self.fs, &states)
+    }
+
+    /// Whether a transaction was left open (by a process that died): the next call must
+    /// roll it back, as a write.
+    pub fn needs_recovery(&mut self) -> Result<bool, FileError> {
+        Ok(self.journal.pending(&mut self.fs)?.is_some())
+    }
+
+    /// Ends the call's transaction: its writes stand.
+    pub fn commit(&mut self) -> Result<(), FileError> {
+        self.journal.commit(&mut self.fs)
+    }
+}
+
+/// Refuses lines that would tear the file: empty, or spanning several lines.
+pub fn check_lines(lines: &[String]) -> Result<(), FileError> {
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() || line.contains('\n') || line.contains('\r') {
+            return Err(FileError::InvalidLine(format!(
+                "line {} is empty or spans several lines",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}
