@@ -7,6 +7,9 @@ use crate::fs::{self, FileSystem, Open, Stat};
 use crate::journal::{Before, Journal};
 use crate::{Chunk, Collection, FileError, FileState, FsError, mix, paths};
 
+/// How many bytes of a replacement are written at a time.
+const REPLACE_CHUNK: usize = 1 << 20;
+
 /// The JSONL files of one home.
 #[derive(Debug)]
 pub struct FileStore<F: FileSystem> {
@@ -232,13 +235,19 @@ impl<F: FileSystem> FileStore<F> {
         let path = paths::collection(c);
         let point = format!("replace:{}", c.name());
         self.fs.fault_point(&format!("{point}:before"))?;
-        let mut buf = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        // Written a megabyte at a time: a collection of many megabytes is not copied whole.
+        let mut file = self.fs.open(tmp, Open::Create)?;
+        let (mut buf, mut at) = (String::with_capacity(REPLACE_CHUNK + 4096), 0u64);
         for line in lines {
             buf.push_str(line);
             buf.push('\n');
+            if buf.len() >= REPLACE_CHUNK {
+                file.write_at(at, buf.as_bytes())?;
+                at += buf.len() as u64;
+                buf.clear();
+            }
         }
-        let mut file = self.fs.open(tmp, Open::Create)?;
-        file.write_at(0, buf.as_bytes())?;
+        file.write_at(at, buf.as_bytes())?;
         file.sync_all()?;
         drop(file);
         self.fs.fault_point(&format!("{point}:temp-written"))?;

@@ -301,3 +301,19 @@ fn quarantine_keeps_every_line_set_aside() {
     assert_eq!(kept, [("first", "bad"), ("second", "worse"), ("third", "worse")]);
     assert!(lines[0]["quarantined_at"].as_str().unwrap().starts_with("20"));
 }
+
+#[test]
+fn a_replace_larger_than_its_write_size_is_written_whole() {
+    let (d, mut files) = store();
+    let lines: Vec<String> = (0..60_000)
+        .map(|i| format!("{{\"n\":{i},\"pad\":\"{}\"}}", "x".repeat(40)))
+        .collect();
+    files.replace(Collection::Memories, &lines).unwrap();
+    let text = std::fs::read_to_string(at(d.path(), Collection::Memories)).unwrap();
+    assert!(
+        text.len() > 2 << 20,
+        "{} bytes: more than two writes' worth",
+        text.len()
+    );
+    assert_eq!(text, lines.iter().map(|l| format!("{l}\n")).collect::<String>());
+}

@@ -12,7 +12,7 @@ use ash_memory_guest::ports::{
 
 use crate::bindings::ash::memory::{clock, embedder, files, ids, index, llm, log, settings};
 use crate::host_state::HostState;
-use ash_memory_index::packed;
+use ash_memory_index::{self as index_types, packed};
 
 /// The host state as the policy's ports: what a [`super::NativeStore`] runs on.
 ///
@@ -55,7 +55,10 @@ fn held(h: Vec<index::Held>) -> Result<Vec<Held>, IndexError> {
         .map(|h| {
             let embedding = h.embedding.as_deref().map(packed::unpack).transpose();
             Ok(Held {
-                embedding: embedding.map_err(|e| IndexError::Sql(e.to_string()))?,
+                embedding: embedding.map_err(|e| match e {
+                    index_types::IndexError::Sql(m) => IndexError::Sql(format!("the index's vector of {}: {m}", h.id)),
+                    other => IndexError::Sql(other.to_string()),
+                })?,
                 id: h.id,
                 record: h.record,
             })
