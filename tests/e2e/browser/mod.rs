@@ -103,10 +103,14 @@ where
         return;
     };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|p| p.into_inner());
+    // Chromium's profile and scratch folders go here, not into /tmp, where a killed browser
+    // leaves them behind; the folder goes when the run ends, after the driver (dropped first).
+    let scratch = tempfile::tempdir().expect("a scratch folder for the browser");
     let port = free_port();
     let mut driver = Driver(
         Command::new(&driver_path)
             .arg(format!("--port={port}"))
+            .env("TMPDIR", scratch.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
