@@ -3,7 +3,7 @@
 
 use base64::Engine as _;
 
-use crate::fs::{self, FileSystem, Open, Stat};
+use crate::fs::{self, File as _, FileSystem, Open, Stat};
 use crate::journal::{Before, Journal};
 use crate::{Chunk, Collection, FileError, FileState, FsError, mix, paths};
 
@@ -96,7 +96,6 @@ impl<F: FileSystem> FileStore<F> {
             Err(e) => return Err(e.into()),
         };
         // The handle read is the one measured: a replace in between cannot mix two files.
-        use crate::fs::File as _;
         let stat = file.stat()?;
         let current = self.generation(c, stat);
         let start = if generation == Some(current) && from <= stat.len {
@@ -163,7 +162,6 @@ impl<F: FileSystem> FileStore<F> {
     /// Appends whole lines in one write and flushes them to disk; ends an unterminated
     /// last line first, so that nothing is glued onto it.
     pub fn append(&mut self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
-        use crate::fs::File as _;
         check_lines(lines)?;
         if !lines.is_empty() {
             self.begin()?;
@@ -195,7 +193,6 @@ impl<F: FileSystem> FileStore<F> {
 
     /// Appends lines to a file that is not a collection (quarantine), flushed.
     fn append_raw(&mut self, path: &str, lines: &[String]) -> Result<(), FileError> {
-        use crate::fs::File as _;
         if lines.is_empty() {
             return Ok(());
         }
@@ -231,7 +228,6 @@ impl<F: FileSystem> FileStore<F> {
     }
 
     fn write_replacement(&mut self, c: Collection, lines: &[String], tmp: &str) -> Result<(), FileError> {
-        use crate::fs::File as _;
         let path = paths::collection(c);
         let point = format!("replace:{}", c.name());
         self.fs.fault_point(&format!("{point}:before"))?;

@@ -19,15 +19,16 @@ pub(crate) fn file_store(root: &std::path::Path) -> FileStore {
     collections::FileStore::new(fs)
 }
 
-impl Collection {
-    /// All of them, in a fixed order.
-    pub const ALL: [Collection; 5] = [
-        Collection::Memories,
-        Collection::People,
-        Collection::Archive,
-        Collection::Sessions,
-        Collection::Messages,
-    ];
+impl From<collections::Collection> for Collection {
+    fn from(c: collections::Collection) -> Self {
+        match c {
+            collections::Collection::Memories => Collection::Memories,
+            collections::Collection::People => Collection::People,
+            collections::Collection::Archive => Collection::Archive,
+            collections::Collection::Sessions => Collection::Sessions,
+            collections::Collection::Messages => Collection::Messages,
+        }
+    }
 }
 
 impl From<Collection> for collections::Collection {

@@ -191,7 +191,7 @@ pub(super) fn ensure(client: &mut Client, schema: &str) -> Result<(), String> {
         }
     }
     // Collections added by later versions of the contract get their row here.
-    for c in Collection::ALL {
+    for c in ash_memory_files::Collection::ALL.map(Collection::from) {
         tx.execute(
             "INSERT INTO collections (collection, generation) VALUES ($1, nextval('generation_seq'))
              ON CONFLICT (collection) DO NOTHING",
