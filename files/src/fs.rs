@@ -91,6 +91,48 @@ pub trait FileSystem {
     /// Removes a file.
     fn remove(&mut self, path: &HomePath) -> Result<(), FsError>;
 
+    /// Replaces a small file's bytes in place (made, owner-only, when missing), flushed
+    /// (`fdatasync`) before it returns; true when the file was made, whose folder the
+    /// caller then flushes. Not atomic: for the journal, whose torn entry does not parse.
+    /// A file system that can do it in a single step overrides this.
+    fn overwrite(&mut self, path: &HomePath, bytes: &[u8]) -> Result<bool, FsError> {
+        let existed = self.stat(path)?.is_some();
+        let mut file = self.open(path, Open::Update)?;
+        file.set_len(0)?;
+        file.write_at(0, bytes)?;
+        file.sync_data()?;
+        Ok(!existed)
+    }
+
+    /// A file's bytes from `offset` to its end (none past it), with its length and
+    /// identity, read through one handle so that a replace in between cannot mix two
+    /// files; none when it is missing. A file system that can do it in a single step
+    /// overrides this.
+    fn read_from(&mut self, path: &HomePath, offset: u64) -> Result<Option<(Stat, Vec<u8>)>, FsError> {
+        let mut file = match self.open(path, Open::Read) {
+            Ok(file) => file,
+            Err(FsError::NotFound(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let stat = file.stat()?;
+        let bytes = if offset <= stat.len {
+            file.read_at(offset, None)?
+        } else {
+            Vec::new()
+        };
+        Ok(Some((stat, bytes)))
+    }
+
+    /// A whole small file's bytes (a token, the journal); none when it is missing. A file
+    /// system that can read one in a single step overrides this.
+    fn read_whole(&mut self, path: &HomePath) -> Result<Option<Vec<u8>>, FsError> {
+        match self.open(path, Open::Read) {
+            Ok(mut file) => file.read_at(0, None).map(Some),
+            Err(FsError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The names in a folder (`""` is the home itself).
     fn list(&mut self, dir: &HomePath) -> Result<Vec<String>, FsError>;
 
@@ -122,15 +164,6 @@ pub trait FileSystem {
     /// Stops the process at once, as a power cut would (after a torn write).
     fn abort(&mut self, name: &str) -> ! {
         panic!("aborted at {name}")
-    }
-}
-
-/// A whole small file's bytes; none when it is missing.
-pub(crate) fn read_whole<F: FileSystem + ?Sized>(fs: &mut F, path: &HomePath) -> Result<Option<Vec<u8>>, FsError> {
-    match fs.open(path, Open::Read) {
-        Ok(mut file) => file.read_at(0, None).map(Some),
-        Err(FsError::NotFound(_)) => Ok(None),
-        Err(e) => Err(e),
     }
 }
 

@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{self, File, FileSystem, FsError, Open};
+use crate::fs::{self, FileSystem, FsError};
 use crate::paths::{self, JOURNAL};
 use crate::{Collection, FileError, FileState};
 
@@ -63,48 +63,36 @@ pub(crate) struct Pending {
     pub(crate) rolling_back: Vec<Collection>,
 }
 
-/// The journal file of one home, and whether this process has a transaction open.
-#[derive(Debug)]
-pub(crate) struct Journal<H> {
-    file: Option<H>,
+/// Whether this process has a transaction open in the home's journal. No handle is kept
+/// between writes: another process's `record` may rename a new journal over the file while
+/// this one does not hold the lock, and an entry written through an old handle would go to
+/// a file no recovery reads.
+#[derive(Debug, Default)]
+pub(crate) struct Journal {
     active: bool,
 }
 
-impl<H: File> Journal<H> {
-    pub(crate) fn new() -> Self {
-        Journal {
-            file: None,
-            active: false,
-        }
-    }
-
+impl Journal {
     /// Whether this process has a transaction open.
     pub(crate) fn is_active(&self) -> bool {
         self.active
     }
 
-    fn file<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<&mut H, FileError> {
-        if self.file.is_none() {
-            let existed = fs.stat(JOURNAL)?.is_some();
-            let file = fs.open(JOURNAL, Open::Update)?;
-            if !existed {
-                fs.sync_dir(paths::parent(JOURNAL))?;
-            }
-            self.file = Some(file);
+    /// Writes the journal in place, flushed; a journal just made is made durable too.
+    fn write<F: FileSystem>(fs: &mut F, text: &str) -> Result<(), FileError> {
+        if fs.overwrite(JOURNAL, text.as_bytes())? {
+            fs.sync_dir(paths::parent(JOURNAL))?;
         }
-        Ok(self.file.as_mut().expect("just opened"))
+        Ok(())
     }
 
     /// Records, at a call's first write, the states its writes would roll back to,
     /// flushed to disk. Written in place: a torn entry does not parse, and nothing has
     /// been written yet that would need undoing.
-    pub(crate) fn begin<F: FileSystem<File = H>>(&mut self, fs: &mut F, states: &[Before]) -> Result<(), FileError> {
+    pub(crate) fn begin<F: FileSystem>(&mut self, fs: &mut F, states: &[Before]) -> Result<(), FileError> {
         let text = entry_text(fs.process_id(), states, None, &[]);
         fs.fault_point("journal:begin")?;
-        let file = self.file(fs)?;
-        file.set_len(0)?;
-        file.write_at(0, text.as_bytes())?;
-        file.sync_data()?;
+        Self::write(fs, &text)?;
         self.active = true;
         Ok(())
     }
@@ -112,7 +100,7 @@ impl<H: File> Journal<H> {
     /// Replaces the entry of an open transaction (a commit point, a replace to finish, a
     /// rollback's plan) atomically: a new file, flushed, renamed over the journal. A crash
     /// leaves the old entry or the new one, never a torn one that would undo nothing.
-    pub(crate) fn record<F: FileSystem<File = H>>(
+    pub(crate) fn record<F: FileSystem>(
         &mut self,
         fs: &mut F,
         states: &[Before],
@@ -121,17 +109,14 @@ impl<H: File> Journal<H> {
     ) -> Result<(), FileError> {
         let text = entry_text(fs.process_id(), states, replace, rolling_back);
         fs.fault_point("journal:record")?;
-        let written =
-            fs::write_atomically(fs, JOURNAL, text.as_bytes()).and_then(|()| fs.sync_dir(paths::parent(JOURNAL)));
-        // The handle held may be of the file just replaced.
-        self.file = None;
-        written?;
+        fs::write_atomically(fs, JOURNAL, text.as_bytes())?;
+        fs.sync_dir(paths::parent(JOURNAL))?;
         self.active = true;
         Ok(())
     }
 
     /// The call succeeded: empty the journal.
-    pub(crate) fn commit<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<(), FileError> {
+    pub(crate) fn commit<F: FileSystem>(&mut self, fs: &mut F) -> Result<(), FileError> {
         if !self.active {
             return Ok(());
         }
@@ -140,10 +125,8 @@ impl<H: File> Journal<H> {
     }
 
     /// Empties the journal, flushed.
-    pub(crate) fn clear<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<(), FileError> {
-        let file = self.file(fs)?;
-        file.set_len(0)?;
-        file.sync_data()?;
+    pub(crate) fn clear<F: FileSystem>(&mut self, fs: &mut F) -> Result<(), FileError> {
+        Self::write(fs, "")?;
         self.active = false;
         Ok(())
     }
@@ -151,8 +134,8 @@ impl<H: File> Journal<H> {
     /// The states to roll back to, if a transaction was left open (by this process or a
     /// dead one). A journal that does not parse was torn while being written, before any
     /// collection was touched: nothing to undo.
-    pub(crate) fn pending<F: FileSystem<File = H>>(&mut self, fs: &mut F) -> Result<Option<Pending>, FileError> {
-        let bytes = match fs::read_whole(fs, JOURNAL) {
+    pub(crate) fn pending<F: FileSystem>(&mut self, fs: &mut F) -> Result<Option<Pending>, FileError> {
+        let bytes = match fs.read_whole(JOURNAL) {
             Ok(Some(bytes)) => bytes,
             Ok(None) | Err(FsError::NotFound(_)) => return Ok(None),
             // As before: a journal that cannot be read holds nothing to undo.

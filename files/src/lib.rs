@@ -24,6 +24,7 @@ pub mod native;
 pub mod paths;
 mod recovery;
 mod store;
+mod wit_types;
 
 pub use fs::{File, FileSystem, FsError, HomePath, Open, Stat};
 pub use store::{FileStore, check_lines};
@@ -52,6 +53,11 @@ impl Collection {
         Collection::Sessions,
         Collection::Messages,
     ];
+
+    /// Its place in [`Collection::ALL`] (the order of the variants).
+    pub(crate) fn position(self) -> usize {
+        self as usize
+    }
 
     /// The name used in the journal and in fault points.
     pub fn name(self) -> &'static str {

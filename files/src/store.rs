@@ -5,7 +5,7 @@ use base64::Engine as _;
 
 use crate::fs::{self, File as _, FileSystem, Open, Stat};
 use crate::journal::{Before, Journal};
-use crate::{Chunk, Collection, FileError, FileState, FsError, mix, paths};
+use crate::{Chunk, Collection, FileError, FileState, mix, paths};
 
 /// How many bytes of a replacement are written at a time.
 const REPLACE_CHUNK: usize = 1 << 20;
@@ -14,7 +14,13 @@ const REPLACE_CHUNK: usize = 1 << 20;
 #[derive(Debug)]
 pub struct FileStore<F: FileSystem> {
     pub(crate) fs: F,
-    pub(crate) journal: Journal<F::File>,
+    pub(crate) journal: Journal,
+    /// Each collection's token, as read since the last commit or rollback. Every host
+    /// holds the home's lock from the rollback that begins a call (or its return after a
+    /// remote service) to the commit that ends it, so no other process changes a token in
+    /// between; a file system call each time (a call out of the sandbox, in the other
+    /// hosts) would be spent for nothing.
+    tokens: [Option<u64>; Collection::ALL.len()],
     /// Set for a call begun as a read: what `read` would write (the raw bytes of lines
     /// that are not UTF-8, to quarantine) is refused instead.
     pub read_only: bool,
@@ -25,7 +31,8 @@ impl<F: FileSystem> FileStore<F> {
     pub fn new(fs: F) -> Self {
         FileStore {
             fs,
-            journal: Journal::new(),
+            journal: Journal::default(),
+            tokens: [None; Collection::ALL.len()],
             read_only: false,
         }
     }
@@ -38,12 +45,24 @@ impl<F: FileSystem> FileStore<F> {
     /// The random token of the collection's current incarnation (0 before the first
     /// replace).
     pub(crate) fn token(&mut self, c: Collection) -> u64 {
-        fs::read_whole(&mut self.fs, &paths::token(c))
+        if let Some(token) = self.tokens[c.position()] {
+            return token;
+        }
+        let token = self
+            .fs
+            .read_whole(&paths::token(c))
             .ok()
             .flatten()
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .and_then(|t| t.trim().parse().ok())
-            .unwrap_or(0)
+            .unwrap_or(0);
+        self.tokens[c.position()] = Some(token);
+        token
+    }
+
+    /// Forgets the tokens read: the lock may pass to another process after this.
+    pub(crate) fn forget_tokens(&mut self) {
+        self.tokens = [None; Collection::ALL.len()];
     }
 
     /// Gives the collection a new random token, so that its generation is one never
@@ -51,11 +70,11 @@ impl<F: FileSystem> FileStore<F> {
     /// between only makes readers read again.
     pub(crate) fn new_token(&mut self, c: Collection) -> Result<(), FileError> {
         let token = self.fs.random_u64();
-        Ok(fs::write_atomically(
-            &mut self.fs,
-            &paths::token(c),
-            token.to_string().as_bytes(),
-        )?)
+        // Unknown until written: a failed write may or may not have replaced the file.
+        self.tokens[c.position()] = None;
+        fs::write_atomically(&mut self.fs, &paths::token(c), token.to_string().as_bytes())?;
+        self.tokens[c.position()] = Some(token);
+        Ok(())
     }
 
     /// The generation: the random token, the inode and the device. The token changes at
@@ -68,13 +87,19 @@ impl<F: FileSystem> FileStore<F> {
     /// Where the collection stands now. A missing file is empty, with a generation of its
     /// own (creating it changes the generation).
     pub fn state(&mut self, c: Collection) -> Result<FileState, FileError> {
+        let token = self.token(c);
+        self.state_with(c, token)
+    }
+
+    /// Where the collection stands, its token already read.
+    fn state_with(&mut self, c: Collection, token: u64) -> Result<FileState, FileError> {
         match self.fs.stat(paths::collection(c))? {
             Some(stat) => Ok(FileState {
-                generation: self.generation(c, stat),
+                generation: mix(&[token, stat.ino, stat.dev]),
                 end: stat.len,
             }),
             None => Ok(FileState {
-                generation: mix(&[self.token(c), 0, 0]),
+                generation: mix(&[token, 0, 0]),
                 end: 0,
             }),
         }
@@ -83,27 +108,26 @@ impl<F: FileSystem> FileStore<F> {
     /// Reads from `from` to the end; see `read` in `wit/files.wit`.
     pub fn read(&mut self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
         let path = paths::collection(c);
-        let mut file = match self.fs.open(path, Open::Read) {
-            Ok(f) => f,
-            Err(FsError::NotFound(_)) => {
-                let state = self.state(c)?;
-                return Ok(Chunk {
-                    data: String::new(),
-                    end: 0,
-                    generation: state.generation,
-                });
-            }
-            Err(e) => return Err(e.into()),
+        let offset = if generation.is_some() { from } else { 0 };
+        let mut read = self.fs.read_from(path, offset)?;
+        let mut start = offset;
+        if let Some((stat, _)) = &read
+            && start > 0
+            && (generation != Some(self.generation(c, *stat)) || from > stat.len)
+        {
+            // Another file than the reader's, or a shorter one: all of it.
+            read = self.fs.read_from(path, 0)?;
+            start = 0;
+        }
+        let Some((stat, bytes)) = read else {
+            let state = self.state(c)?;
+            return Ok(Chunk {
+                data: String::new(),
+                end: 0,
+                generation: state.generation,
+            });
         };
-        // The handle read is the one measured: a replace in between cannot mix two files.
-        let stat = file.stat()?;
         let current = self.generation(c, stat);
-        let start = if generation == Some(current) && from <= stat.len {
-            from
-        } else {
-            0
-        };
-        let bytes = file.read_at(start, None)?;
         let end = start + bytes.len() as u64;
         tracing::debug!(
             "files: read {} bytes of {} from offset {start}",
@@ -278,10 +302,11 @@ impl<F: FileSystem> FileStore<F> {
         Collection::ALL
             .iter()
             .map(|&c| {
+                let token = self.token(c);
                 Ok(Before {
                     collection: c,
-                    state: self.state(c)?,
-                    token: Some(self.token(c)),
+                    state: self.state_with(c, token)?,
+                    token: Some(token),
                 })
             })
             .collect()
@@ -300,11 +325,13 @@ impl<F: FileSystem> FileStore<F> {
     /// Whether a transaction was left open (by a process that died): the next call must
     /// roll it back, as a write.
     pub fn needs_recovery(&mut self) -> Result<bool, FileError> {
+        self.forget_tokens();
         Ok(self.journal.pending(&mut self.fs)?.is_some())
     }
 
     /// Ends the call's transaction: its writes stand.
     pub fn commit(&mut self) -> Result<(), FileError> {
+        self.forget_tokens();
         self.journal.commit(&mut self.fs)
     }
 }

@@ -164,6 +164,65 @@ fn a_journal_left_by_a_dead_process_is_rolled_back_by_the_next() {
 }
 
 #[test]
+fn a_process_whose_journal_another_replaced_records_its_next_call_in_the_new_one() {
+    // A long-lived process (a server, a JS or Python host) commits, lets the lock go, and
+    // another process's replace renames a new journal over the one it had open.
+    let dir = home();
+    let mut long_lived = FileStore::new(NativeFs::new(dir.path()));
+    long_lived
+        .append(Collection::Memories, &["acknowledged".into()])
+        .unwrap();
+    long_lived.commit().unwrap();
+    let mut other = FileStore::new(NativeFs::new(dir.path()));
+    other.replace(Collection::People, &["someone".into()]).unwrap();
+    other.commit().unwrap();
+    long_lived.roll_back().unwrap(); // the next call begins, as every host begins one
+    long_lived
+        .append(Collection::Memories, &["never acknowledged".into()])
+        .unwrap();
+    drop(long_lived); // killed before it commits
+    let mut next = FileStore::new(NativeFs::new(dir.path()));
+    next.roll_back().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(at(dir.path(), Collection::Memories)).unwrap(),
+        "acknowledged\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(at(dir.path(), Collection::People)).unwrap(),
+        "someone\n"
+    );
+}
+
+#[test]
+fn a_call_records_the_tokens_another_process_wrote_since_the_last() {
+    // Tokens are read once per call: the next call must not record the ones of the last.
+    let dir = home();
+    let mut first = FileStore::new(NativeFs::new(dir.path()));
+    first.append(Collection::People, &["someone".into()]).unwrap();
+    first.commit().unwrap();
+    first.read(Collection::People, 0, None).unwrap();
+    let mut other = FileStore::new(NativeFs::new(dir.path()));
+    other.replace(Collection::People, &["someone else".into()]).unwrap();
+    other.commit().unwrap();
+    first.roll_back().unwrap();
+    first.append(Collection::Memories, &["a memory".into()]).unwrap();
+    let journal: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(paths::JOURNAL)).unwrap()).unwrap();
+    let on_disk: u64 = std::fs::read_to_string(dir.path().join(paths::token(Collection::People)))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let recorded = journal["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t[0] == "people")
+        .map(|t| t[1].as_u64().unwrap());
+    assert_eq!(recorded, Some(on_disk));
+}
+
+#[test]
 fn files_are_owner_only() {
     let (d, mut files) = store();
     files.append(Collection::Memories, &["x".into()]).unwrap();

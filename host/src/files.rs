@@ -19,58 +19,8 @@ pub(crate) fn file_store(root: &std::path::Path) -> FileStore {
     collections::FileStore::new(fs)
 }
 
-impl From<collections::Collection> for Collection {
-    fn from(c: collections::Collection) -> Self {
-        match c {
-            collections::Collection::Memories => Collection::Memories,
-            collections::Collection::People => Collection::People,
-            collections::Collection::Archive => Collection::Archive,
-            collections::Collection::Sessions => Collection::Sessions,
-            collections::Collection::Messages => Collection::Messages,
-        }
-    }
-}
-
-impl From<Collection> for collections::Collection {
-    fn from(c: Collection) -> Self {
-        match c {
-            Collection::Memories => collections::Collection::Memories,
-            Collection::People => collections::Collection::People,
-            Collection::Archive => collections::Collection::Archive,
-            Collection::Sessions => collections::Collection::Sessions,
-            Collection::Messages => collections::Collection::Messages,
-        }
-    }
-}
-
-impl From<collections::FileState> for FileState {
-    fn from(s: collections::FileState) -> Self {
-        FileState {
-            generation: s.generation,
-            end: s.end,
-        }
-    }
-}
-
-impl From<collections::Chunk> for Chunk {
-    fn from(c: collections::Chunk) -> Self {
-        Chunk {
-            data: c.data,
-            end: c.end,
-            generation: c.generation,
-        }
-    }
-}
-
-impl From<collections::FileError> for FileError {
-    fn from(e: collections::FileError) -> Self {
-        match e {
-            collections::FileError::Io(m) => FileError::Io(m),
-            collections::FileError::InvalidLine(m) => FileError::InvalidLine(m),
-            collections::FileError::ReadOnly(m) => FileError::ReadOnly(m),
-        }
-    }
-}
+use crate::bindings::ash::memory::files;
+collections::map_wit_types!(files);
 
 /// Refuses lines that would tear a collection (the Postgres backend's check too).
 pub(crate) fn check_lines(lines: &[String]) -> Result<(), FileError> {
