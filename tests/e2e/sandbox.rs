@@ -17,7 +17,7 @@ fn interfaces(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
 }
 
 #[test]
-fn the_components_import_only_ash_memory_interfaces_and_the_composed_one_sql_for_index() {
+fn the_components_import_only_ash_memory_interfaces_and_the_composed_one_sql_and_fs() {
     let (imports, exports) = interfaces(POLICY_COMPONENT);
     // `types` holds only the shared types of the exports; it carries no functions.
     let expected = [
@@ -40,16 +40,20 @@ fn the_components_import_only_ash_memory_interfaces_and_the_composed_one_sql_for
         ]
         .map(|i| format!("ash:memory/{i}@0.2.0"))
     );
-    // What the other languages' hosts load: the same exports, and a SQLite connection
-    // (`sql`) imported where the policy imports the index, which it now holds.
+    // What the other languages' hosts load: a SQLite connection (`sql`) and file
+    // primitives (`fs`) imported where the policy imports the index and the collections,
+    // which it now holds; the same exports, and the collections' `journal`, with which the
+    // host ends each call.
     let (composed_imports, composed_exports) = interfaces(COMPOSED_COMPONENT);
     let expected = [
-        "clock", "embedder", "files", "ids", "llm", "log", "settings", "sql", "types",
+        "clock", "embedder", "fs", "ids", "llm", "log", "settings", "sql", "types",
     ]
     .map(|i| format!("ash:memory/{i}@0.2.0"))
     .to_vec();
     assert_eq!(composed_imports, expected);
-    assert_eq!(composed_exports, exports);
+    let mut with_journal = exports.clone();
+    with_journal.push("ash:memory/journal@0.2.0".to_owned());
+    assert_eq!(composed_exports, with_journal);
     // The policy inside is the one the Rust host runs, byte for byte (a nested component
     // carries its sections without the 8-byte preamble).
     assert!(

@@ -1,12 +1,12 @@
 // The component's imports, as objects for jco's instantiation mode: each interface is a
-// thin adapter over a capability (files, sql, embedder, llm, clock, ids, log, settings),
+// thin adapter over a capability (fs, sql, embedder, llm, clock, ids, log, settings),
 // as the Rust host's host_state.rs. Errors are thrown as the interface's `{ tag, val }`
 // variant; anything else thrown is a host bug and aborts the call.
 
 /**
  * The host state the imports reach, and nothing more.
  * @typedef {{
- *   files: import("./files.js").FileStore,
+ *   fs: import("./fs.js").HomeFs,
  *   sql: import("./sql.js").SqlConnection,
  *   embedder: { embed(t: string[]): Float32Array[], modelId(): string, dimension(): number, isRemote(): boolean },
  *   llm: { complete(r: object): string, isRemote(): boolean },
@@ -18,7 +18,6 @@
  *     extractionEnabled: boolean, extractionConfidenceThreshold: number, localEmbedder: boolean,
  *     decayToldFacts: boolean, weakSimilarity: number,
  *   },
- *   unlocked: <T>(remote: boolean, f: () => T) => T,
  *   writable: () => string | null,
  * }} HostState
  */
@@ -46,12 +45,9 @@ function interfaces(s) {
     if (why) throw { tag, val: `not written: ${why}` };
   };
   return {
-    "ash:memory/files@0.2.0": {
-      read: (c, from, generation) => s.files.read(c, from, generation),
-      append: (c, lines) => (refuseWrite("io"), s.files.append(c, lines)),
-      replace: (c, lines) => (refuseWrite("io"), s.files.replace(c, lines)),
-      quarantine: (c, lines, reason) => (refuseWrite("io"), s.files.quarantine(c, lines, reason)),
-    },
+    // The collections and their journal are the component's own (files/wasm): the host
+    // supplies the home's files and lock.
+    "ash:memory/fs@0.2.0": s.fs.imports(),
     // The index is the component's own (index/wasm): the host runs its statements.
     "ash:memory/sql@0.2.0": {
       open: () => s.sql.open(),
@@ -63,12 +59,13 @@ function interfaces(s) {
       batch: (statements) => s.sql.batch(statements),
     },
     "ash:memory/embedder@0.2.0": {
-      embed: (texts) => s.unlocked(s.embedder.isRemote(), () => s.embedder.embed(texts)),
+      // The files component lets the lock go around these calls when they are remote.
+      embed: (texts) => s.embedder.embed(texts),
       modelId: () => s.embedder.modelId(),
       dimension: () => s.embedder.dimension(),
     },
     "ash:memory/llm@0.2.0": {
-      complete: (request) => s.unlocked(s.llm.isRemote(), () => s.llm.complete(request)),
+      complete: (request) => s.llm.complete(request),
     },
     "ash:memory/clock@0.2.0": {
       now: () => s.clock.nowRfc3339(),

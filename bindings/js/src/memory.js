@@ -12,7 +12,7 @@ import {
   BusyError, ConfigError, InvalidInputError, MemoryError, PersonNotFoundError, SandboxError,
   StorageError, fromGuest,
 } from "./errors.js";
-import { FileStore } from "./files.js";
+import { HomeFs } from "./fs.js";
 import { Home } from "./home.js";
 import { HttpClient } from "./http.js";
 import { makeImports } from "./imports.js";
@@ -129,7 +129,11 @@ export class Memory {
   constructor({ home, embedder, llm, clock, ids, log, settings, component }) {
     this.home = home;
     this.log = log;
-    this.files = new FileStore(home, log);
+    this.fs = new HomeFs(home.root, {
+      unlocksFor: (service) => this.lock !== null && (service === "llm" ? llm : embedder).isRemote(),
+      unlock: () => this.unlock(),
+      lock: () => this.relock(),
+    });
     this.sql = new SqlConnection(home.index);
     this.embedder = embedder;
     this.llm = llm;
@@ -140,7 +144,7 @@ export class Memory {
     this.lockLost = null;
     this.closed = false;
     const state = {
-      files: this.files,
+      fs: this.fs,
       sql: this.sql,
       embedder,
       llm,
@@ -148,7 +152,6 @@ export class Memory {
       ids,
       log,
       settings,
-      unlocked: (remote, f) => this.unlocked(remote, f),
       writable: () => this.lockLost,
     };
     this.imports = makeImports(state);
@@ -352,7 +355,7 @@ export class Memory {
     this.closed = true;
     this.instance = null;
     this.sql.close();
-    this.files.close();
+    this.fs.closeAll();
     this.embedder.close?.();
     this.llm.close?.();
   }
@@ -370,7 +373,7 @@ export class Memory {
     this.lockLost = null;
     try {
       try {
-        this.files.rollBack();
+        this.journal("rollBack");
       } catch (e) {
         throw new StorageError(`storage error: cannot roll back an unfinished write: ${messageOf(e)}`);
       }
@@ -378,9 +381,10 @@ export class Memory {
       try {
         value = this.invoke(iface, f);
       } catch (e) {
-        if (this.lockLost === null) {
+        // Without the lock the files are not this call's to touch.
+        if (this.lockLost === null && this.instance) {
           try {
-            this.files.rollBack();
+            this.journal("rollBack");
           } catch (r) {
             this.log("error", `cannot roll back the failed call's writes: ${messageOf(r)}`);
           }
@@ -389,8 +393,9 @@ export class Memory {
       }
       if (this.lockLost !== null) throw new BusyError(this.lockLost);
       try {
-        this.files.commit();
+        this.journal("commit");
       } catch (e) {
+        if (e && e.tag === "busy") throw new BusyError(e.val);
         throw new StorageError(`storage error: ${messageOf(e)}`);
       }
       return value;
@@ -400,8 +405,19 @@ export class Memory {
     }
   }
 
-  /** Calls into the component, instantiating it first if needed; a trap drops the instance. */
-  invoke(iface, f) {
+  /** Calls the files component's `journal` export: `commit` or `rollBack`. */
+  journal(name) {
+    try {
+      return this.instantiated().journal[name]();
+    } catch (e) {
+      if (e && Object.prototype.hasOwnProperty.call(e, "payload")) throw e.payload;
+      this.dropInstance();
+      throw e;
+    }
+  }
+
+  /** The component's instance, instantiated first if needed. */
+  instantiated() {
     if (!this.instance) {
       try {
         this.instance = this.component.instantiate(this.component.getCoreModule, this.imports);
@@ -409,8 +425,25 @@ export class Memory {
         throw new SandboxError(`cannot load the policy component: ${e.message}`);
       }
     }
+    return this.instance;
+  }
+
+  /**
+   * Forgets a trapped instance, which may not be entered again: the next call gets a fresh
+   * one. Its index may have stopped inside a transaction: closing the connection rolls that
+   * back; the files it left open are closed.
+   */
+  dropInstance() {
+    this.instance = null;
+    this.sql.close();
+    this.fs.closeAll();
+  }
+
+  /** Calls into the component; a trap drops the instance. */
+  invoke(iface, f) {
+    const instance = this.instantiated();
     try {
-      return f(this.instance);
+      return f(instance);
     } catch (e) {
       if (e instanceof MemoryError) throw e;
       const payload = e && Object.prototype.hasOwnProperty.call(e, "payload") ? e.payload : undefined;
@@ -420,48 +453,33 @@ export class Memory {
         }
         throw fromGuest(payload);
       }
-      // A trapped instance may not be entered again: the next call gets a fresh one. Its
-      // index may have stopped inside a transaction: closing the connection rolls that back.
-      this.instance = null;
-      this.sql.close();
+      this.dropInstance();
       throw new SandboxError(`the policy component failed: ${e && e.message ? e.message : String(e)}`);
     }
   }
 
   /**
-   * Runs a call to a remote service without the home's lock, so that a slow service never
-   * stalls other processes; the lock is taken back after, and a transaction a dead process
-   * left meanwhile is rolled back.
+   * Lets the home's lock go while the files component waits on a remote service (it has
+   * committed what the call wrote so far), so that a slow service never stalls other
+   * processes.
    */
-  unlocked(remote, f) {
-    if (!remote || !this.lock) return f();
-    try {
-      this.files.commit();
-    } catch (e) {
-      this.log("warn", `cannot commit before a remote call: ${messageOf(e)}`);
-      return f();
-    }
-    this.lock.release();
+  unlock() {
+    this.lock?.release();
     this.lock = null;
-    let out;
-    let failure;
-    try {
-      out = f();
-    } catch (e) {
-      failure = e;
-    }
+  }
+
+  /**
+   * Takes the lock back after a remote call; when it cannot, the call may write nothing
+   * more and fails as busy (the files component refuses its writes, the index's are
+   * refused here).
+   */
+  relock() {
     try {
       this.lock = this.home.lock();
-      try {
-        this.files.rollBack();
-      } catch (e) {
-        this.lockLost = `cannot recover the home after a remote call: ${messageOf(e)}`;
-      }
     } catch (e) {
       this.lockLost = e.message;
+      throw e;
     }
-    if (failure !== undefined) throw failure;
-    return out;
   }
 }
 

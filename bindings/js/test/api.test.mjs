@@ -291,21 +291,6 @@ test("a call waits for the lock, then gives up as busy", async () => {
   mem.close();
 });
 
-test("a write a dead process left is rolled back by the next call", async () => {
-  const home = tmp();
-  const mem = await openMemory({ home, now: NOW });
-  await mem.add(alice, { content: "I like tea" });
-  const file = path.join(home, "memory/memories.jsonl");
-  const good = fs.readFileSync(file);
-  // What a process that died mid-call leaves: an open journal and a half-written line.
-  mem.files.begin();
-  fs.appendFileSync(file, '{"id":"torn');
-  mem.files.journal.active = false;
-  assert.equal((await mem.list(alice)).length, 1);
-  assert.deepEqual(fs.readFileSync(file), good);
-  mem.close();
-});
-
 test("the component shipped is the one transpiled", () => {
   const sha = createHash("sha256").update(fs.readFileSync(componentPath())).digest("hex");
   assert.equal(componentSha256(), sha);

@@ -50,32 +50,8 @@ class Home:
         return root / "config.toml"
 
     @property
-    def memories(self) -> Path:
-        return self.root / "memory" / "memories.jsonl"
-
-    @property
-    def archive(self) -> Path:
-        return self.root / "memory" / "archive.jsonl"
-
-    @property
-    def sessions(self) -> Path:
-        return self.root / "memory" / "sessions.jsonl"
-
-    @property
-    def messages(self) -> Path:
-        return self.root / "memory" / "messages.jsonl"
-
-    @property
-    def people(self) -> Path:
-        return self.root / "people.jsonl"
-
-    @property
     def index(self) -> Path:
         return self.root / "data" / "memory.db"
-
-    @property
-    def journal(self) -> Path:
-        return self.root / "memory" / ".journal"
 
     def lock(self) -> "HomeLock":
         """Takes the home's exclusive lock, waiting at most ASH_LOCK_TIMEOUT_SECS."""

@@ -27,10 +27,9 @@ from .clock import Clock
 from .config import Config
 from .embedder import Embedder
 from .errors import Busy, InvalidInput, MemoryError, StorageError, from_guest
-from .files import FileStore
+from .fs import HomeFs
 from .home import Home
 from .ids import IdSource
-from .journal import FileIoError
 from .llm import Llm
 from .sql import SqlConnection
 from .results import (Added, CompactReport, ContextBlock, Extraction, Finding, Forgotten, GcReport, MemoryItem,
@@ -90,23 +89,23 @@ class Memory:
         self.home = Home(root)
         self.user = user
         self.chat = chat
-        files = FileStore(self.home)
         sql = SqlConnection(self.home.index)
-        self._state = HostState(self.home, files, sql, emb, model, self._clock, self._ids,
+        self._state = HostState(self.home, HomeFs(self.home.root), sql, emb, model, self._clock, self._ids,
                                 config.supersession_threshold(emb), config.max_entries,
                                 config.extraction_enabled, config.extraction_confidence_threshold,
                                 config.decay_told_facts)
         # One call at a time: wasmtime's store may not be entered from two threads, and the
         # home's lock is let go around remote calls, when another thread could take it.
         self._mutex = threading.RLock()
-        # The index connection and the journal's descriptor are closed when this object is
-        # collected unclosed (wasmtime keeps the connection referenced past that point).
-        self._finalizer = weakref.finalize(self, _release, self._state)
         wasm = component if component is not None else comp.component_bytes()
         self.component_sha256 = hashlib.sha256(wasm).hexdigest()
         cache = comp.default_cache_dir() if cache_dir is _UNSET else (Path(cache_dir) if cache_dir else None)
         compiled = comp.compile_component(wasm, cache)
         self._sandbox = Sandbox(comp.engine(), compiled, self._state, config.fuel_per_call, config.memory_limit_mib)
+        # The instance, the index connection and the files the component holds open (its
+        # journal) are let go when this object is collected unclosed (wasmtime keeps the
+        # connection referenced past that point).
+        self._finalizer = weakref.finalize(self, _release, self._sandbox)
         self.people = People(self)
         self.tools = Tools(self)
         if auto_gc and config.auto_gc:
@@ -117,7 +116,8 @@ class Memory:
     # ---- lifecycle ----
 
     def close(self) -> None:
-        """Closes the index connection and the journal; the object is unusable after."""
+        """Closes the index connection and the component's open files (its journal); the
+        object is unusable after."""
         with self._mutex:
             self._finalizer()
 
@@ -151,7 +151,8 @@ class Memory:
     def _call(self, iface: str, name: str, *args: Any) -> Any:
         """Runs one export under the home's lock as one transaction: a transaction left open
         by a process that died is rolled back first; the call's writes are committed when it
-        succeeds and rolled back when it fails or traps."""
+        succeeds and rolled back when it fails or traps. The collections and their journal
+        are the component's own: this brackets the call with its `journal` export."""
         with self._mutex:
             return self._call_locked(iface, name, *args)
 
@@ -160,30 +161,45 @@ class Memory:
         state.lock = self.home.lock()
         state.lock_lost = None
         try:
-            try:
-                state.files.roll_back()
-            except FileIoError as e:
-                raise StorageError(f"storage error: cannot roll back an unfinished write: {e}", str(e)) from None
+            why = self._journal("roll-back")
+            if why is not None:
+                raise StorageError(f"storage error: cannot roll back an unfinished write: {why[1]}", why[1])
             try:
                 value = _unwrap(iface, self._sandbox.call(iface, name, *args))
             except BaseException:  # an error, a trap, or Ctrl-C passed on from an import
+                # Without the lock (it was lost after a remote call) nothing may be touched:
+                # the next call rolls back.
                 if state.lock_lost is None:
                     try:
-                        state.files.roll_back()
-                    except FileIoError as rollback:
-                        log.error("cannot roll back the failed call's writes: %s", rollback)
+                        failed = self._journal("roll-back")
+                    except Exception as e:  # a trap of the fresh instance
+                        failed = ("io", str(e))
+                    if failed is not None:
+                        log.error("cannot roll back the failed call's writes: %s", failed[1])
                 raise
             if state.lock_lost is not None:
                 raise Busy(state.lock_lost)
-            try:
-                state.files.commit()
-            except FileIoError as e:
-                raise StorageError(f"storage error: {e}", str(e)) from None
+            why = self._journal("commit")
+            if why is not None:
+                kind, text = why
+                if kind == "busy":
+                    raise Busy(text)
+                raise StorageError(f"storage error: {text}", text)
             return value
         finally:
             if state.lock is not None:
                 state.lock.release()
                 state.lock = None
+
+    def _journal(self, name: str) -> tuple[str, str] | None:
+        """Calls the component's `journal` export (`commit` or `roll-back`): None when it
+        succeeded, else its error's case (`io` or `busy`) and text. A trap raises."""
+        result = self._sandbox.call("journal", name)
+        if isinstance(result, Variant) and result.tag == "err":
+            result = result.payload
+        if isinstance(result, Variant) and result.tag in ("io", "busy"):
+            return result.tag, str(result.payload)
+        return None
 
     # ---- memories ----
 
@@ -430,10 +446,12 @@ def new_memory(content: str, *, memory_type: str | None = None, expires_days: in
                   observed_at=observed_at, context=context)
 
 
-def _release(state: HostState) -> None:
-    """Closes what a Memory holds open (run once, by `close` or at collection)."""
-    state.sql.close()
-    state.files.close()
+def _release(sandbox: Sandbox) -> None:
+    """Closes what a Memory holds open (run once, by `close` or at collection): a component
+    instance left with open files would find them closed."""
+    sandbox.drop_instance()
+    sandbox.state.sql.close()
+    sandbox.state.fs.close_all()
 
 
 def _unwrap(iface: str, value: Any) -> Any:

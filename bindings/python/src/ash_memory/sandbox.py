@@ -1,33 +1,35 @@
 """The host side of the WIT imports and the one module that owns wasmtime's instances.
 
-Each import of the `policy` world is defined on a component Linker as a thin adapter over a
-capability module (files, sql, embedder, llm, clock, ids, log, settings). wasmtime-py
-represents WIT values as Python values: records as objects with one attribute per field
-(kebab-case names), enums as strings, options as the value or None, tuples as tuples,
-lists as lists. Variants and results are plain payloads when their cases can be told apart
-by Python type, else `Variant(tag, payload)` objects; `_ResultShape` asks the component's
-own types which, so that every import answers in the representation wasmtime expects.
+Each import is defined on a component Linker as a thin adapter over a capability module
+(fs, sql, embedder, llm, clock, ids, log, settings). wasmtime-py represents WIT values as
+Python values: records as objects with one attribute per field (kebab-case names), enums as
+strings, options as the value or None, tuples as tuples, lists as lists, resources as
+`ResourceHost`/`ResourceAny` handles. Variants and results are plain payloads when their
+cases can be told apart by Python type, else `Variant(tag, payload)` objects; `_ResultShape`
+asks the component's own types which, so that every import answers in the representation
+wasmtime expects.
 
 Every exported call runs under a fuel budget and a linear-memory cap; a trap throws the
-instance away and the next call gets a fresh one.
+instance away (and closes the files it held open) and the next call gets a fresh one.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 from typing import Any, Callable, Sequence
 
 import wasmtime
 from wasmtime import component as wc
-from wasmtime.component import Record, Variant
+from wasmtime.component import Record, ResourceHost, ResourceType, Variant
 
 from .clock import Clock
 from .embedder import EmbedDimensionMismatch, Embedder, EmbedUnavailable
 from .errors import SandboxError
-from .files import Chunk, FileState, FileStore
+from .fs import FsError, HomeFs
 from .home import Home, HomeLock
 from .ids import IdSource
-from .journal import FileIoError, InvalidLine
 from .llm import Llm, LlmUnavailable
 from .sql import SqlConnection, SqlFailed, SqlUnusable
 
@@ -76,12 +78,12 @@ class _ResultShape:
 class HostState:
     """Everything the guest can reach, and nothing more."""
 
-    def __init__(self, home: Home, files: FileStore, sql: SqlConnection, embedder: Embedder,
+    def __init__(self, home: Home, fs: HomeFs, sql: SqlConnection, embedder: Embedder,
                  llm: Llm, clock: Clock, ids: IdSource, supersession_threshold: float,
                  max_entries: int | None, extraction_enabled: bool = True,
                  extraction_confidence_threshold: float = 0.7, decay_told_facts: bool = False) -> None:
         self.home = home
-        self.files = files
+        self.fs = fs
         self.sql = sql
         self.embedder = embedder
         self.llm = llm
@@ -99,31 +101,27 @@ class HostState:
         #: A KeyboardInterrupt or SystemExit raised in an import, raised again by Sandbox.call.
         self.interrupt: BaseException | None = None
 
-    def unlocked(self, remote: bool, f: Callable[[], Any]) -> Any:
-        """Runs a call to a remote service without the home's lock, so that a slow service
-        never stalls other processes. What the call wrote so far is committed first; after
-        the lock is back, a transaction left by a process that died meanwhile is rolled
-        back, and the guest reads the files again before it writes."""
-        if not remote or self.lock is None:
-            return f()
+    def unlocks_for(self, service: str) -> bool:
+        """Whether the lock is let go while the component waits on `service` (`embedder` or
+        `llm`): only for one over the network, so that a slow one never stalls other processes."""
+        model = self.llm if service == "llm" else self.embedder
+        return self.lock is not None and bool(model.is_remote)
+
+    def unlock(self) -> None:
+        """Lets the lock go (the component has committed what the call wrote so far)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def relock(self) -> str | None:
+        """Takes the lock back after a remote call; why it cannot, or None. When it cannot,
+        the call may write nothing more and fails as busy."""
         try:
-            self.files.commit()
-        except FileIoError as e:
-            log.warning("cannot commit before a remote call: %s", e)
-            return f()
-        self.lock.release()
-        self.lock = None
-        try:
-            return f()
-        finally:
-            try:
-                self.lock = self.home.lock()
-                try:
-                    self.files.roll_back()
-                except FileIoError as e:
-                    self.lock_lost = f"cannot recover the home after a remote call: {e}"
-            except Exception as e:  # Busy or io: this call may write nothing more
-                self.lock_lost = str(e)
+            self.lock = self.home.lock()
+            return None
+        except Exception as e:  # Busy or io
+            self.lock_lost = str(e)
+            return self.lock_lost
 
     def writable(self) -> str | None:
         """Why writes are refused (the lock could not be taken back), or None."""
@@ -154,10 +152,13 @@ class _Guarded:
 
         self._inner.add_func(name, guarded)
 
+    def add_resource(self, name: str, ty: ResourceType, dtor: Callable[[Any, int], None]) -> None:
+        self._inner.add_resource(name, ty, dtor)
+
 
 def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.Engine,
                    state: HostState) -> None:
-    """Defines every import of the `policy` world on `linker`, served by `state`."""
+    """Defines every import of the composed component on `linker`, served by `state`."""
     shapes: dict[tuple[str, str], _ResultShape] = {}
     for name, ext in component.type.imports(engine).items():
         ty = ext.ty
@@ -170,35 +171,9 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
     def shape(iface: str, fname: str) -> _ResultShape:
         return shapes[(interface(iface), fname)]
 
-    # ---- files ----
-    def files_call(fname: str, f: Callable[[], Any], write: bool) -> Any:
-        s = shape("files", fname)
-        if write and state.writable():
-            return s.err("io", state.writable())
-        try:
-            return s.ok(f())
-        except InvalidLine as e:
-            return s.err("invalid-line", str(e))
-        except FileIoError as e:
-            return s.err("io", str(e))
-
-    def chunk(c: Chunk) -> Record:
-        return record(data=c.data, end=c.end, generation=c.generation)
-
-    def state_rec(s: FileState) -> Record:
-        return record(generation=s.generation, end=s.end)
-
     with linker.root() as root:
-        with root.add_instance(interface("files")) as _files:
-            files = _Guarded(_files, state)
-            files.add_func("read", lambda _s, c, start, gen: files_call(
-                "read", lambda: chunk(state.files.read(c, start, gen)), False))
-            files.add_func("append", lambda _s, c, lines: files_call(
-                "append", lambda: state_rec(state.files.append(c, lines)), True))
-            files.add_func("replace", lambda _s, c, lines: files_call(
-                "replace", lambda: state_rec(state.files.replace(c, lines)), True))
-            files.add_func("quarantine", lambda _s, c, lines, reason: files_call(
-                "quarantine", lambda: state.files.quarantine(c, lines, reason), True))
+        with root.add_instance(interface("fs")) as _fs:
+            define_fs(_Guarded(_fs, state), state, lambda fname: shape("fs", fname))
 
         # ---- sql: the index is the component's own (index/wasm); this runs its statements ----
         def sql_call(fname: str, f: Callable[[], Any], write: bool = False) -> Any:
@@ -233,7 +208,7 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             s = shape("embedder", "embed")
             emb = state.embedder
             try:
-                vectors = state.unlocked(emb.is_remote, lambda: emb.embed(list(texts)))
+                vectors = emb.embed(list(texts))
             except EmbedUnavailable as e:
                 return s.err("unavailable", str(e))
             except EmbedDimensionMismatch as e:
@@ -256,8 +231,8 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             s = shape("llm", "complete")
             model = state.llm
             try:
-                text = state.unlocked(model.is_remote, lambda: model.complete(
-                    field(request, "system"), field(request, "prompt"), field(request, "max_tokens")))
+                text = model.complete(field(request, "system"), field(request, "prompt"),
+                                      field(request, "max_tokens"))
             except LlmUnavailable as e:
                 return s.err("unavailable", str(e))
             except Exception as e:  # a model of the caller's own that failed otherwise
@@ -299,6 +274,88 @@ def define_imports(linker: wc.Linker, component: wc.Component, engine: wasmtime.
             pass
 
 
+#: The `file` resource's type id: one type, every instance's handles carry its rep.
+FILE_RESOURCE = 1
+
+
+def define_fs(fs: _Guarded, state: HostState, shape: Callable[[str], _ResultShape]) -> None:
+    """Defines `ash:memory/fs` (its functions and its `file` resource) over `state.fs`. A
+    `file` is an own handle carrying the rep of the open file in `state.fs`'s table; its
+    methods get a borrowed handle (a `ResourceAny`) as their first argument."""
+    home = state.fs
+    file_type = ResourceType.host(FILE_RESOURCE)
+
+    def call(fname: str, f: Callable[[], Any]) -> Any:
+        s = shape(fname)
+        try:
+            return s.ok(f())
+        except FsError as e:
+            return s.err(e.kind, e.message)
+
+    def method(fname: str, f: Callable[..., Any]) -> None:
+        def run(store: Any, handle: Any, *args: Any) -> Any:
+            return call(f"[method]file.{fname}", lambda: f(home.file(handle.to_host(store).rep), *args))
+
+        fs.add_func(f"[method]file.{fname}", run)
+
+    def opened(path: str, how: str) -> ResourceHost:
+        return ResourceHost.own(home.open(path, how), FILE_RESOURCE)
+
+    fs.add_resource("file", file_type, lambda _s, rep: home.drop(rep))
+    method("stat", lambda f: _meta(f.stat()))
+    method("read-at", lambda f, offset, length: _to_wit_bytes(f.read_at(offset, length)))
+    method("write-at", lambda f, offset, data: f.write_at(offset, _from_wit_bytes(data)))
+    method("set-len", lambda f, length: f.set_len(length))
+    method("sync-data", lambda f: f.sync_data())
+    method("sync-all", lambda f: f.sync_all())
+    fs.add_func("open", lambda _s, path, how: call("open", lambda: opened(path, how)))
+    fs.add_func("stat", lambda _s, path: call("stat", lambda: _meta(home.stat(path))))
+    fs.add_func("read-from", lambda _s, path, offset: call("read-from", lambda: _read_from(home.read_from(path, offset))))
+    fs.add_func("overwrite", lambda _s, path, data: call("overwrite", lambda: home.overwrite(path, _from_wit_bytes(data))))
+    fs.add_func("read-whole", lambda _s, path: call("read-whole", lambda: _to_wit_bytes(home.read_whole(path))))
+    fs.add_func("rename", lambda _s, src, dst: call("rename", lambda: home.rename(src, dst)))
+    fs.add_func("remove", lambda _s, path: call("remove", lambda: home.remove(path)))
+    fs.add_func("list", lambda _s, path: call("list", lambda: home.list(path)))
+    fs.add_func("sync-dir", lambda _s, path: call("sync-dir", lambda: home.sync_dir(path)))
+    fs.add_func("random", lambda _s: home.random())
+    fs.add_func("process-id", lambda _s: home.process_id())
+    # The lock around remote calls: the component asks, commits, and lets it go.
+    fs.add_func("unlocks-for", lambda _s, service: state.unlocks_for(service))
+    fs.add_func("unlock", lambda _s: state.unlock())
+
+    def relock(_s: Any) -> Any:
+        lost = state.relock()
+        return shape("lock").ok(None) if lost is None else shape("lock").err("io", lost)
+
+    fs.add_func("lock", relock)
+
+
+def _meta(m: tuple[int, int, int]) -> Record:
+    return record(len=m[0], ino=m[1], dev=m[2])
+
+
+def _read_from(read: tuple[tuple[int, int, int], bytes]) -> tuple[Record, Variant]:
+    return _meta(read[0]), _to_wit_bytes(read[1])
+
+
+def _to_wit_bytes(data: bytes) -> Variant:
+    """`fs.bytes`: text when the bytes are UTF-8 (a string crosses whole; a `list<u8>`
+    would cross one byte at a time), base64 when not."""
+    try:
+        return Variant("text", data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return Variant("base64", base64.b64encode(data).decode("ascii"))
+
+
+def _from_wit_bytes(data: Variant) -> bytes:
+    if data.tag == "text":
+        return data.payload.encode("utf-8")
+    try:
+        return base64.b64decode(data.payload, validate=True)
+    except (binascii.Error, ValueError) as e:
+        raise FsError("io", f"the component's bytes are not base64: {e}") from None
+
+
 class Sandbox:
     """The compiled component, its linker, and the live instance, if any."""
 
@@ -320,6 +377,7 @@ class Sandbox:
 
     def instantiate(self) -> None:
         """Makes a fresh instance in a fresh store, with the memory cap."""
+        self.drop_instance()
         store = wasmtime.Store(self.engine)
         store.set_limits(memory_size=self.memory_limit_mib << 20)
         store.set_fuel(self.fuel_per_call)
@@ -328,6 +386,16 @@ class Sandbox:
         except wasmtime.WasmtimeError as e:
             raise SandboxError(f"cannot load the policy component: {e}") from e
         self._store, self._instance, self._funcs = store, instance, {}
+
+    def drop_instance(self) -> None:
+        """Forgets the instance, if any: a trapped one may not be entered again, and the next
+        call makes a new one. Its index may have stopped inside a transaction: closing the
+        connection rolls that back; the files it held open are closed."""
+        if self._instance is None:
+            return
+        self._store, self._instance, self._funcs = None, None, {}
+        self.state.sql.close()
+        self.state.fs.close_all()
 
     def _func(self, iface: str, name: str) -> wc.Func:
         key = (iface, name)
@@ -353,11 +421,7 @@ class Sandbox:
             result = func(self._store, *args)
             func.post_return(self._store)
         except Exception as e:
-            # A trapped instance may not be entered again: the next call makes a new one.
-            # Its index may have stopped inside a transaction: closing the connection rolls
-            # that back.
-            self._store, self._instance, self._funcs = None, None, {}
-            self.state.sql.close()
+            self.drop_instance()
             interrupt, self.state.interrupt = self.state.interrupt, None
             if interrupt is not None:
                 raise interrupt from None
