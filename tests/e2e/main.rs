@@ -27,6 +27,7 @@ mod from_index_list;
 mod import;
 mod llm_http;
 mod mcp;
+mod mcp_lines;
 mod mcp_resources;
 mod migration;
 #[cfg(feature = "native-policy")]

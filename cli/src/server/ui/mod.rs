@@ -12,6 +12,7 @@ mod changes;
 mod guard;
 mod html;
 mod pages;
+mod parts;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
