@@ -102,3 +102,50 @@ fn switching_embedders_asks_for_a_rebuild_instead_of_mixing_vectors() {
     let found = ctx.json(&["--user", "u", "search", "peanuts ill"]);
     assert!(found["hits"][0]["similarity"].as_f64().is_some());
 }
+
+#[test]
+fn a_call_whose_lock_is_taken_while_the_service_answers_fails_as_busy_and_writes_nothing() {
+    use std::os::fd::AsRawFd as _;
+    use std::sync::{Arc, Mutex};
+
+    let ctx = Ctx::new();
+    let lock_file = ctx.home().join(".lock");
+    let thief: Arc<Mutex<Option<std::fs::File>>> = Arc::new(Mutex::new(None));
+    let stolen = thief.clone();
+    // While the embedding request is out the CLI holds no lock: another process takes it,
+    // and keeps it past the CLI's wait.
+    let server = Server::start(move |r| {
+        let mut held = stolen.lock().unwrap();
+        if held.is_none() && lock_file.exists() {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&lock_file)
+                .unwrap();
+            assert_eq!(unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) }, 0);
+            *held = Some(file);
+        }
+        embeddings(r, 16)
+    });
+    ctx.config(&config(&server.base_url()));
+    let before = ctx.snapshot();
+    let out = ctx
+        .command()
+        .env("ASH_LOCK_TIMEOUT_SECS", "0.3")
+        .args(["--user", "u", "add", "Peanuts make me ill"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the add succeeded without its lock");
+    assert!(thief.lock().unwrap().is_some(), "the lock was free during the request");
+    // Busy, as the lock's own error, not the refused write's (an index or storage error).
+    assert!(
+        stderr.contains("is busy") && !stderr.contains("not written"),
+        "{stderr}"
+    );
+    drop(thief.lock().unwrap().take());
+    let after = ctx.snapshot();
+    let memories = ctx.memories_path();
+    assert_eq!(after.get(&memories), before.get(&memories), "nothing was written");
+    assert!(ctx.json(&["--user", "u", "list"]).as_array().unwrap().is_empty());
+}

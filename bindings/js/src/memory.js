@@ -381,7 +381,10 @@ export class Memory {
       try {
         value = this.invoke(iface, f);
       } catch (e) {
-        // Without the lock the files are not this call's to touch.
+        // Its writes were refused once the lock was lost: busy, not a storage fault, so that
+        // the caller tries again (as in the Rust host). Without the lock the files are not
+        // this call's to touch.
+        if (this.lockLost !== null && e instanceof MemoryError) throw new BusyError(this.lockLost);
         if (this.lockLost === null && this.instance) {
           try {
             this.journal("rollBack");

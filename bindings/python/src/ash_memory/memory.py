@@ -166,16 +166,15 @@ class Memory:
                 raise StorageError(f"storage error: cannot roll back an unfinished write: {why[1]}", why[1])
             try:
                 value = _unwrap(iface, self._sandbox.call(iface, name, *args))
-            except BaseException:  # an error, a trap, or Ctrl-C passed on from an import
-                # Without the lock (it was lost after a remote call) nothing may be touched:
-                # the next call rolls back.
-                if state.lock_lost is None:
-                    try:
-                        failed = self._journal("roll-back")
-                    except Exception as e:  # a trap of the fresh instance
-                        failed = ("io", str(e))
-                    if failed is not None:
-                        log.error("cannot roll back the failed call's writes: %s", failed[1])
+            except MemoryError as e:
+                # Its writes were refused once the lock was lost: busy, not a storage fault,
+                # so that the caller tries again (as in the Rust host).
+                if state.lock_lost is not None:
+                    raise Busy(state.lock_lost) from e
+                self._roll_back_failed()
+                raise
+            except BaseException:  # a trap, or Ctrl-C passed on from an import
+                self._roll_back_failed()
                 raise
             if state.lock_lost is not None:
                 raise Busy(state.lock_lost)
@@ -190,6 +189,18 @@ class Memory:
             if state.lock is not None:
                 state.lock.release()
                 state.lock = None
+
+    def _roll_back_failed(self) -> None:
+        """Undoes a failed call's writes; without the lock (it was lost after a remote call)
+        nothing may be touched, and the next call rolls back."""
+        if self._state.lock_lost is not None:
+            return
+        try:
+            failed = self._journal("roll-back")
+        except Exception as e:  # a trap of the fresh instance
+            failed = ("io", str(e))
+        if failed is not None:
+            log.error("cannot roll back the failed call's writes: %s", failed[1])
 
     def _journal(self, name: str) -> tuple[str, str] | None:
         """Calls the component's `journal` export (`commit` or `roll-back`): None when it
