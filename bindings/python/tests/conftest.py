@@ -56,6 +56,17 @@ def home(tmp_path: Path) -> Path:
     return tmp_path / "home"
 
 
+def open_in(folder: Path) -> list[str]:
+    """The files in `folder` this process holds open."""
+    out = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            out.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass
+    return sorted(p for p in out if p.startswith(f"{folder}/"))
+
+
 def snapshot(root: Path) -> dict[str, bytes]:
     """Every file of a home but the lock and the index, by relative path."""
     out = {}

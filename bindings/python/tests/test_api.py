@@ -14,7 +14,7 @@ from ash_memory import (
     UnknownTool,
 )
 from ash_memory import rpc
-from conftest import snapshot
+from conftest import open_in, snapshot
 
 NOW = "2026-03-01T12:00:00Z"
 
@@ -272,21 +272,12 @@ def test_threads_sharing_a_memory_take_turns(home: Path):
 def test_a_memory_dropped_without_close_releases_its_files(home: Path):
     import gc
 
-    def open_files() -> list[str]:
-        out = []
-        for fd in os.listdir("/proc/self/fd"):
-            try:
-                out.append(os.readlink(f"/proc/self/fd/{fd}"))
-            except OSError:
-                pass
-        return [p for p in out if p.startswith(str(home))]
-
     m = Memory(home, user="alice")
     m.add("I like green tea")
-    assert open_files(), "the index and the journal are open"
+    assert open_in(home), "the index is open"
     del m
     gc.collect()
-    assert open_files() == []
+    assert open_in(home) == []
 
 
 def test_ctrl_c_in_an_import_reaches_the_caller_and_the_call_rolls_back(home: Path):

@@ -23,6 +23,7 @@ import pytest
 from ash_memory import Busy, Memory, SandboxError
 from ash_memory.embedder import StaticEmbedder
 from ash_memory.fs import FsError, HomeFs
+from conftest import open_in
 
 COLLECTIONS = {
     "memories": "memory/memories.jsonl",
@@ -237,21 +238,10 @@ def test_a_lock_not_taken_back_after_a_remote_call_refuses_the_calls_writes(home
         assert [x.content for x in m.list()] == ["I'm allergic to peanuts"]
 
 
-def _open_in(folder: Path) -> list[str]:
-    """The files in `folder` this process holds open."""
-    out = []
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            out.append(os.readlink(f"/proc/self/fd/{fd}"))
-        except OSError:
-            pass
-    return sorted(p for p in out if p.startswith(f"{folder}/"))
-
-
 def test_a_trapped_instance_leaves_no_file_open(home: Path):
     with Memory(home, user="u", auto_gc=False) as m:
         m.add("I'm allergic to peanuts")
-        assert _open_in(home / "memory") == [], "nothing stays open between calls"
+        assert open_in(home / "memory") == [], "nothing stays open between calls"
         sql = m._state.sql
         execute_each = sql.execute_each
 
@@ -264,10 +254,10 @@ def test_a_trapped_instance_leaves_no_file_open(home: Path):
         for i in range(3):
             with pytest.raises(SandboxError):
                 m.add(f"I have {i + 2} cats")
-            assert _open_in(home / "memory") == [], "the trapped instance's files are closed"
+            assert open_in(home / "memory") == [], "the trapped instance's files are closed"
         sql.execute_each = execute_each
         assert [x.content for x in m.list()] == ["I'm allergic to peanuts"]
-    assert _open_in(home) == []
+    assert open_in(home) == []
 
 
 def test_fs_refuses_paths_outside_the_home(tmp_path: Path):
