@@ -1,8 +1,8 @@
 //! Builds the policy component from `guest/` (see `wasm_component.rs`) and embeds it; for
 //! the JavaScript and Python hosts, builds the index and files components (`index/wasm`,
-//! `files/wasm`) and composes them with the policy into `ash_memory.wasm`, and builds the transformer's encoder as a core
-//! module (`encoder/wasm`); and turns the embedded models' vocabularies into tables compiled
-//! in (see `wordpiece_vocab.rs`).
+//! `files/wasm`) and composes them with the policy into `ash_memory.wasm`, and builds the
+//! transformer's encoder as a core module (`encoder/wasm`); and turns the embedded models'
+//! vocabularies into tables compiled in (see `wordpiece_vocab.rs`).
 //! The test-only hostile component is built by `tests/support`, a dev-dependency, so
 //! `cargo build`, `cargo run` and `cargo install` never build it.
 
@@ -133,8 +133,8 @@ fn plug(
 
 /// The policy component, which the Rust host embeds.
 const COMPONENT: &str = "ash_memory_policy.wasm";
-/// The policy with the index and files components plugged in: what the JavaScript and Python hosts
-/// (`bindings/`) load, from here or from `ash-memory component`.
+/// The policy with the index and files components plugged in: what the JavaScript and
+/// Python hosts (`bindings/`) load, from here or from `ash-memory component`.
 const COMPOSED: &str = "ash_memory.wasm";
 /// The transformer's encoder module, which they run.
 const ENCODER: &str = "ash_memory_encoder.wasm";

@@ -87,19 +87,13 @@ impl<F: FileSystem> FileStore<F> {
     /// Where the collection stands now. A missing file is empty, with a generation of its
     /// own (creating it changes the generation).
     pub fn state(&mut self, c: Collection) -> Result<FileState, FileError> {
-        let token = self.token(c);
-        self.state_with(c, token)
-    }
-
-    /// Where the collection stands, its token already read.
-    fn state_with(&mut self, c: Collection, token: u64) -> Result<FileState, FileError> {
         match self.fs.stat(paths::collection(c))? {
             Some(stat) => Ok(FileState {
-                generation: mix(&[token, stat.ino, stat.dev]),
+                generation: self.generation(c, stat),
                 end: stat.len,
             }),
             None => Ok(FileState {
-                generation: mix(&[token, 0, 0]),
+                generation: mix(&[self.token(c), 0, 0]),
                 end: 0,
             }),
         }
@@ -120,11 +114,11 @@ impl<F: FileSystem> FileStore<F> {
             start = 0;
         }
         let Some((stat, bytes)) = read else {
-            let state = self.state(c)?;
+            // Missing: empty, with the generation `state` gives a missing file.
             return Ok(Chunk {
                 data: String::new(),
                 end: 0,
-                generation: state.generation,
+                generation: mix(&[self.token(c), 0, 0]),
             });
         };
         let current = self.generation(c, stat);
@@ -302,11 +296,11 @@ impl<F: FileSystem> FileStore<F> {
         Collection::ALL
             .iter()
             .map(|&c| {
-                let token = self.token(c);
                 Ok(Before {
                     collection: c,
-                    state: self.state_with(c, token)?,
-                    token: Some(token),
+                    state: self.state(c)?,
+                    // Read once a call: `state` just read it.
+                    token: Some(self.token(c)),
                 })
             })
             .collect()

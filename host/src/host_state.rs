@@ -84,15 +84,17 @@ impl HostState {
                 (None, Err(e)) => Err(Error::Storage(e)),
                 (None, Ok(())) => Ok(value),
             },
-            // Its writes were refused once the lock was lost: busy, not a storage fault, so
-            // that a caller tries again. Without the lock the files are not its to touch.
-            Err(_) if self.lock_lost.is_some() => Err(Error::Busy(self.lock_lost.clone().unwrap_or_default())),
-            Err(e) => {
-                if let Err(rollback) = self.storage.roll_back() {
-                    tracing::error!("cannot roll back the failed call's writes: {rollback}");
+            Err(e) => match &self.lock_lost {
+                // Its writes were refused once the lock was lost: busy, not a storage fault,
+                // so that a caller tries again. Without the lock the files are not its to touch.
+                Some(why) => Err(Error::Busy(why.clone())),
+                None => {
+                    if let Err(rollback) = self.storage.roll_back() {
+                        tracing::error!("cannot roll back the failed call's writes: {rollback}");
+                    }
+                    Err(e)
                 }
-                Err(e)
-            }
+            },
         };
         self.storage.release();
         self.locked = false;
