@@ -32,8 +32,8 @@ pub(super) trait BenchPolicy {
     /// Imports the facts as `ash-memory import` does (`IMPORT_CHUNK` per call); returns
     /// how many were stored or found present.
     fn import(&mut self, facts: &[FillFact]) -> Result<usize>;
-    /// Adds one memory: its id, and how many older memories it superseded.
-    fn add(&mut self, content: &str) -> Result<(String, usize)>;
+    /// Adds one memory: its id, and the ids of the older memories it superseded.
+    fn add(&mut self, content: &str) -> Result<(String, Vec<String>)>;
     /// Searches; returns the number of hits.
     fn search(&mut self, query: &str, limit: u32) -> Result<usize>;
     fn context(&mut self, message: &str) -> Result<ContextSize>;
@@ -70,9 +70,10 @@ impl BenchPolicy for MemoryStore {
         ensure!(report.refused.is_empty(), "the fill was refused: {:?}", report.refused);
         Ok(report.added + report.present)
     }
-    fn add(&mut self, content: &str) -> Result<(String, usize)> {
+    fn add(&mut self, content: &str) -> Result<(String, Vec<String>)> {
         let report = MemoryStore::add(self, &me(), &NewMemory::text(content))?;
-        Ok((report.memories[0].id.clone(), report.superseded.len()))
+        let superseded = report.superseded.iter().map(|(m, _)| m.id.clone()).collect();
+        Ok((report.memories[0].id.clone(), superseded))
     }
     fn search(&mut self, query: &str, limit: u32) -> Result<usize> {
         Ok(MemoryStore::search(self, &me(), &SearchQuery::new(query).limit(limit))?
@@ -129,9 +130,10 @@ impl BenchPolicy for NativeStore {
         }
         Ok(stored)
     }
-    fn add(&mut self, content: &str) -> Result<(String, usize)> {
+    fn add(&mut self, content: &str) -> Result<(String, Vec<String>)> {
         let report = self.call(|p| p.add(&native_me(), policy::NewMemory::text(content)))?;
-        Ok((report.memories[0].id.clone(), report.superseded.len()))
+        let superseded = report.superseded.iter().map(|(m, _)| m.id.clone()).collect();
+        Ok((report.memories[0].id.clone(), superseded))
     }
     fn search(&mut self, query: &str, limit: u32) -> Result<usize> {
         let query = policy::SearchQuery {

@@ -96,6 +96,7 @@ pub(super) fn online(
     let mut adds = Vec::with_capacity(samples);
     let mut superseded = 0;
     let mut added = Vec::with_capacity(samples);
+    let mut gone = std::collections::HashSet::new();
     // The write-ahead log is emptied before the adds and after them, so that every add
     // counts its pages twice (logged, then written back) however many the 1,000-page
     // automatic checkpoint happened to write back among twenty adds, which would make
@@ -106,8 +107,12 @@ pub(super) fn online(
         let t = Instant::now();
         let (id, replaced) = policy.add(&fact(memories + k))?;
         adds.push(t.elapsed());
-        superseded += replaced;
-        added.push(id);
+        superseded += replaced.len();
+        gone.extend(replaced);
+        // A fact told again keeps the memory already stored: its id comes back.
+        if !added.contains(&id) {
+            added.push(id);
+        }
     }
     checkpoint(index)?;
     let bytes_per_add = (bytes_written() - written) as f64 / samples.max(1) as f64;
@@ -137,9 +142,10 @@ pub(super) fn online(
         ensure!(block.people == 50 && block.memories > 0, "context came back short");
         context_tokens = block.tokens;
     }
-    // Half of the timed adds deleted again, one at a time.
+    // Half of the timed adds deleted again, one at a time; not those a later add
+    // superseded, which are no longer there to delete.
     let mut deletes = Vec::new();
-    for id in added.iter().step_by(2) {
+    for id in added.iter().filter(|id| !gone.contains(*id)).step_by(2) {
         let t = Instant::now();
         policy.delete(id)?;
         deletes.push(t.elapsed());
