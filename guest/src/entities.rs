@@ -176,7 +176,7 @@ fn iso_date(word: &str) -> Option<String> {
 
 /// A month's number from its name or three-letter abbreviation, capitalised ("May",
 /// "Sept" aside: "may" the verb is not a month).
-fn month(word: &str) -> Option<u32> {
+pub(crate) fn month(word: &str) -> Option<u32> {
     let clean = word.trim_matches(|c: char| !c.is_alphabetic());
     if !clean.chars().next().is_some_and(char::is_uppercase) || clean.len() < 3 {
         return None;
@@ -197,7 +197,7 @@ fn day(word: &str) -> Option<u32> {
     ((1..=31).contains(&n) && ["", "st", "nd", "rd", "th"].contains(&suffix)).then_some(n)
 }
 
-fn year(word: Option<&&str>) -> Option<i32> {
+pub(crate) fn year(word: Option<&&str>) -> Option<i32> {
     let clean = word?.trim_end_matches([',', '.', ';', '!', '?', ')']);
     let n: i32 = clean.parse().ok()?;
     (clean.len() == 4 && (1900..=2199).contains(&n)).then_some(n)

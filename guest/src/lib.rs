@@ -19,6 +19,7 @@ pub mod lifetime;
 pub mod marks;
 pub mod memory_type;
 pub mod people;
+pub mod period;
 pub mod ports;
 pub mod record;
 pub mod scope;

@@ -171,3 +171,67 @@ fn search_shows_the_answer_without_the_noise_under_it_and_the_context_still_fill
     let markdown = context["markdown"].as_str().expect("markdown");
     assert!(markdown.contains("- [Memory] Our standup is at 9am"), "{markdown}");
 }
+
+#[test]
+fn a_stored_question_ranks_below_the_answer_it_got() {
+    let ctx = Ctx::new();
+    for turn in [
+        "Caroline: Which books do you read to the kids at bedtime?",
+        "Melanie: We read Charlotte's Web every night this month",
+        "Melanie: Roasting marshmallows around the campfire with the kids",
+    ] {
+        ctx.add("mel", turn);
+    }
+    let found = ctx.json(&["--user", "mel", "search", "Which books does Melanie read to her kids?"]);
+    let hits = contents(&found["hits"]);
+    assert_eq!(
+        hits[0], "Melanie: We read Charlotte's Web every night this month",
+        "{found:#}"
+    );
+    // Still found: a question is weighed down, not hidden.
+    assert!(
+        hits.contains(&"Caroline: Which books do you read to the kids at bedtime?".to_owned()),
+        "{hits:?}"
+    );
+}
+
+#[test]
+fn a_question_that_names_a_time_finds_what_was_said_then_first() {
+    let ctx = Ctx::new();
+    let add = |text: &str, extra: &[&str]| {
+        let mut args = vec!["--user", "mel", "add", text];
+        args.extend_from_slice(extra);
+        ctx.ok(&args);
+    };
+    // When it was said: the observed time, or a date in its context.
+    add("Went hiking with my sister", &["--observed-at", "2023-05-14T10:00:00Z"]);
+    add(
+        "Went hiking in the hills near Sintra with Joana",
+        &["--observed-at", "2023-08-20T10:00:00Z"],
+    );
+    add(
+        "Melanie: Took the family camping in the mountains for a few nights",
+        &["--context", "20 July 2023"],
+    );
+    add(
+        "Melanie: We pitched our tent at the beach, the kids loved it",
+        &["--context", "12 June 2023"],
+    );
+    let top = |query: &str| contents(&ctx.json(&["--user", "mel", "search", query])["hits"])[0].clone();
+    assert_eq!(
+        top("Who did I go hiking with in August?"),
+        "Went hiking in the hills near Sintra with Joana"
+    );
+    assert_eq!(
+        top("Who did I go hiking with in May 2023?"),
+        "Went hiking with my sister"
+    );
+    assert_eq!(
+        top("Where did Melanie go camping in June?"),
+        "Melanie: We pitched our tent at the beach, the kids loved it"
+    );
+    assert_eq!(
+        top("Where did Melanie go camping on 20 July, 2023?"),
+        "Melanie: Took the family camping in the mountains for a few nights"
+    );
+}

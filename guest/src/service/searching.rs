@@ -12,10 +12,11 @@ use crate::decay;
 use crate::entities;
 use crate::index_time;
 use crate::lifecycle;
+use crate::period::Period;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, parse_time};
 use crate::scope::Caller;
-use crate::search::{Floor, fuse, mentions, query_terms};
+use crate::search::{Floor, QUESTION_WEIGHT, TIME_WEIGHT, asks, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
 
 impl<P: Ports> MemoryService<P> {
@@ -182,11 +183,19 @@ impl<P: Ports> MemoryService<P> {
             held.sort_by_key(|(rank, _)| *rank);
             held.into_iter().map(|(_, reason)| reason).collect()
         };
-        // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower.
+        // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower, and
+        // so does a memory that only asks; one of the time the query names, higher.
+        let period = Period::named_in(text);
         let mut fused = fuse(&lists);
         for (id, score) in &mut fused {
             if let Some(r) = self.memories.get(id) {
                 *score = decay::weigh(*score, decay::confidence(r, now));
+                if asks(&r.content) {
+                    *score *= QUESTION_WEIGHT;
+                }
+                if period.is_some_and(|p| p.covers(r, r.entities.as_deref())) {
+                    *score *= TIME_WEIGHT;
+                }
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -1,0 +1,187 @@
+//! The time a question names ("in May 2023", "on 8 May, 2023", "in June", "in 2022") and
+//! whether a memory belongs to it: said or observed then, or holding a date of it in its
+//! words or its context ("8 May 2023" as a conversation's date).
+//!
+//! Search ranks the memories of the named time higher (`TIME_WEIGHT` in `search`): among
+//! a year of turns about camping, "When did Melanie go camping in June?" is answered by
+//! one said in June.
+
+use chrono::{DateTime, Datelike, Utc};
+
+use crate::entities;
+use crate::record::{MemoryRecord, parse_time};
+
+/// A stretch of the calendar a text names; without a year, that month or day of any year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    Day { year: Option<i32>, month: u32, day: u32 },
+    Month { year: Option<i32>, month: u32 },
+    Year(i32),
+}
+
+/// A date as texts give it: the year may be left out.
+type Date = (Option<i32>, u32, u32);
+
+/// Words after which a month's name alone, or a year alone, names a time: "in June",
+/// "during 2022". Without one, "May" starts a request and "2022" may be a number.
+const LEADS: &[&str] = &[
+    "in", "during", "of", "since", "early", "late", "mid", "around", "last", "this", "by", "before", "after",
+];
+
+impl Period {
+    /// The time `text` names, the most precise first: a date, a month of a year, a month,
+    /// a year. None when it names none.
+    pub fn named_in(text: &str) -> Option<Period> {
+        if let Some(date) = entities::recognise(text, &[])
+            .iter()
+            .find_map(|e| e.strip_prefix("date:").and_then(parse_date))
+        {
+            let (year, month, day) = date;
+            return Some(Period::Day { year, month, day });
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let led = |i: usize| i > 0 && LEADS.contains(&words[i - 1].to_lowercase().as_str());
+        let mut named = None;
+        for (i, word) in words.iter().enumerate() {
+            if let Some(month) = entities::month(word) {
+                match entities::year(words.get(i + 1)) {
+                    Some(year) => {
+                        return Some(Period::Month {
+                            year: Some(year),
+                            month,
+                        });
+                    }
+                    None if led(i) && named.is_none() => named = Some(Period::Month { year: None, month }),
+                    None => {}
+                }
+            } else if let Some(year) = entities::year(Some(word)).filter(|_| led(i)) {
+                named.get_or_insert(Period::Year(year));
+            }
+        }
+        named
+    }
+
+    /// Whether `date` lies in the period; a date without a year lies in a period of
+    /// any year with its month (and day).
+    fn holds(&self, (year, month, day): Date) -> bool {
+        let same_year = |wanted: &Option<i32>| wanted.is_none() || year.is_none() || *wanted == year;
+        match self {
+            Period::Day {
+                year: y,
+                month: m,
+                day: d,
+            } => same_year(y) && *m == month && *d == day,
+            Period::Month { year: y, month: m } => same_year(y) && *m == month,
+            Period::Year(y) => year == Some(*y),
+        }
+    }
+
+    /// Whether the memory belongs to the period: observed (else made) in it, or holding
+    /// a date in it in its content or its context. `content_entities` are the content's
+    /// entities when already known.
+    pub fn covers(&self, record: &MemoryRecord, content_entities: Option<&[String]>) -> bool {
+        let said = record.observed_at.as_deref().unwrap_or(&record.created_at);
+        if parse_time(said).is_ok_and(|t| self.holds(date_of(t))) {
+            return true;
+        }
+        let found;
+        let content = match content_entities {
+            Some(held) => held,
+            None => {
+                found = entities::recognise(&record.content, &[]);
+                &found
+            }
+        };
+        let context = record.context.as_deref().map(|c| entities::recognise(c, &[]));
+        content
+            .iter()
+            .chain(context.iter().flatten())
+            .filter_map(|e| e.strip_prefix("date:").and_then(parse_date))
+            .any(|d| self.holds(d))
+    }
+}
+
+fn date_of(t: DateTime<Utc>) -> Date {
+    (Some(t.year()), t.month(), t.day())
+}
+
+/// A date entity's value: `2023-05-08`, or `--05-08` without a year.
+fn parse_date(value: &str) -> Option<Date> {
+    let (year, rest) = match value.strip_prefix("--") {
+        Some(rest) => (None, rest),
+        None => {
+            let (y, rest) = value.split_once('-')?;
+            (Some(y.parse().ok()?), rest)
+        }
+    };
+    let (m, d) = rest.split_once('-')?;
+    Some((year, m.parse().ok()?, d.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_names_a_day_a_month_or_a_year() {
+        let day = |year, month, day| Some(Period::Day { year, month, day });
+        let month = |year, month| Some(Period::Month { year, month });
+        assert_eq!(
+            Period::named_in("What did Gina find on 1 February, 2023?"),
+            day(Some(2023), 2, 1)
+        );
+        assert_eq!(
+            Period::named_in("Which painting did she show on October 13, 2023?"),
+            day(Some(2023), 10, 13)
+        );
+        assert_eq!(Period::named_in("What happened on 2024-01-05?"), day(Some(2024), 1, 5));
+        assert_eq!(Period::named_in("Plans for the 3rd of May?"), day(None, 5, 3));
+        assert_eq!(
+            Period::named_in("What setback did Melanie face in October 2023?"),
+            month(Some(2023), 10)
+        );
+        assert_eq!(
+            Period::named_in("What did Mel paint in July, 2023?"),
+            month(Some(2023), 7)
+        );
+        assert_eq!(Period::named_in("When did Melanie go camping in June?"), month(None, 6));
+        assert_eq!(Period::named_in("What did John do in 2022?"), Some(Period::Year(2022)));
+        assert_eq!(Period::named_in("May I ask where Sarah lives?"), None);
+        assert_eq!(Period::named_in("Who scored 2022 points?"), None);
+        assert_eq!(Period::named_in("Where do I live?"), None);
+    }
+
+    fn record(created: &str, content: &str, context: Option<&str>) -> MemoryRecord {
+        serde_json::from_value(serde_json::json!({
+            "id": "m", "version": 1, "content": content, "memory_type": "knowledge",
+            "embedding": null, "created_at": created, "context": context,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_memory_belongs_to_the_time_it_was_said_or_whose_date_it_holds() {
+        let june = Period::named_in("camping in June?").unwrap();
+        let may_2023 = Period::named_in("in May 2023").unwrap();
+        let said_in_june = record("2023-06-20T10:00:00Z", "We went camping", None);
+        assert!(june.covers(&said_in_june, None));
+        assert!(!may_2023.covers(&said_in_june, None));
+        let dated_context = record(
+            "2026-11-28T00:00:00Z",
+            "We went camping",
+            Some("8 May 2023\nHow was it?"),
+        );
+        assert!(may_2023.covers(&dated_context, None));
+        assert!(!june.covers(&dated_context, None));
+        let dated_words = record("2026-11-28T00:00:00Z", "The party is on May 3, 2023", None);
+        assert!(may_2023.covers(&dated_words, None));
+        assert!(
+            !may_2023.covers(&dated_words, Some(&[])),
+            "the entities given are the content's"
+        );
+        let in_2022 = Period::named_in("in 2022").unwrap();
+        assert!(in_2022.covers(&record("2022-12-31T23:00:00Z", "x", None), None));
+        assert!(!in_2022.covers(&record("2023-01-01T00:00:00Z", "x", None), None));
+        assert!(!in_2022.covers(&record("2026-01-01T00:00:00Z", "on 3 May", None), None));
+    }
+}
