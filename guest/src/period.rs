@@ -23,10 +23,9 @@ pub enum Period {
 type Date = (Option<i32>, u32, u32);
 
 /// Words after which a month's name alone, or a year alone, names a time: "in June",
-/// "during 2022". Without one, "May" starts a request and "2022" may be a number.
-const LEADS: &[&str] = &[
-    "in", "during", "of", "since", "early", "late", "mid", "around", "last", "this", "by", "before", "after",
-];
+/// "during 2022". Without one, "May" starts a request and "2022" may be a number; after
+/// "before", "since" or "by" it names a bound, not the time asked about.
+const LEADS: &[&str] = &["in", "during", "of", "early", "late", "mid", "around", "last", "this"];
 
 impl Period {
     /// The time `text` names, the most precise first: a date, a month of a year, a month,
@@ -148,6 +147,7 @@ mod tests {
         assert_eq!(Period::named_in("What did John do in 2022?"), Some(Period::Year(2022)));
         assert_eq!(Period::named_in("May I ask where Sarah lives?"), None);
         assert_eq!(Period::named_in("Who scored 2022 points?"), None);
+        assert_eq!(Period::named_in("What did she finish before June?"), None);
         assert_eq!(Period::named_in("Where do I live?"), None);
     }
 
