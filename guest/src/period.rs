@@ -86,17 +86,35 @@ impl Period {
         let found;
         let content = match content_entities {
             Some(held) => held,
-            None => {
+            None if self.may_hold(&record.content) => {
                 found = entities::recognise(&record.content, &[]);
                 &found
             }
+            None => &[][..],
         };
-        let context = record.context.as_deref().map(|c| entities::recognise(c, &[]));
+        let context = record
+            .context
+            .as_deref()
+            .filter(|c| self.may_hold(c))
+            .map(|c| entities::recognise(c, &[]));
         content
             .iter()
             .chain(context.iter().flatten())
             .filter_map(|e| e.strip_prefix("date:").and_then(parse_date))
             .any(|d| self.holds(d))
+    }
+
+    /// Whether `text` may hold a date of the period: it names the month (or gives its
+    /// number in an ISO date), or the year. Looked for first, since recognising a text's
+    /// entities costs far more and most candidates of a search hold no such date.
+    fn may_hold(&self, text: &str) -> bool {
+        match self {
+            Period::Year(year) => text.contains(&year.to_string()),
+            Period::Day { month, .. } | Period::Month { month, .. } => {
+                let name = &entities::MONTHS[*month as usize - 1][..3];
+                text.to_ascii_lowercase().contains(name) || text.contains(&format!("-{month:02}-"))
+            }
+        }
     }
 }
 
@@ -179,6 +197,8 @@ mod tests {
             !may_2023.covers(&dated_words, Some(&[])),
             "the entities given are the content's"
         );
+        let iso = record("2026-11-28T00:00:00Z", "x", Some("said on 2023-05-08"));
+        assert!(may_2023.covers(&iso, None));
         let in_2022 = Period::named_in("in 2022").unwrap();
         assert!(in_2022.covers(&record("2022-12-31T23:00:00Z", "x", None), None));
         assert!(!in_2022.covers(&record("2023-01-01T00:00:00Z", "x", None), None));
