@@ -14,8 +14,11 @@ use crate::record::{MemoryRecord, parse_time};
 /// A stretch of the calendar a text names; without a year, that month or day of any year.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Period {
+    /// "on 1 February, 2023", "the 3rd of May".
     Day { year: Option<i32>, month: u32, day: u32 },
+    /// "in October 2023", "in June".
     Month { year: Option<i32>, month: u32 },
+    /// "in 2022".
     Year(i32),
 }
 
