@@ -125,19 +125,67 @@ impl ScopeVectors {
 
     #[inline(always)]
     fn nearest_in(&self, query: &[f32], k: usize) -> Vec<(&str, f32)> {
+        let best = self.best_of_parts(query, k);
+        best.best_first()
+            .into_iter()
+            .map(|s| (self.ids[s.position].as_str(), s.score))
+            .collect()
+    }
+
+    /// The best `k` of the vectors in `range` (positions).
+    #[inline(always)]
+    fn best_in(&self, query: &[f32], k: usize, range: std::ops::Range<usize>) -> Best {
         let mut best = Best::new(k);
-        for (position, vector) in self.data.chunks_exact(self.dimension).enumerate() {
+        let vectors = self.data[range.start * self.dimension..range.end * self.dimension].chunks_exact(self.dimension);
+        for (position, vector) in range.zip(vectors) {
             best.offer(Scored {
                 score: dot(query, vector),
                 rowid: self.rowids[position],
                 position,
             });
         }
-        best.best_first()
-            .into_iter()
-            .map(|s| (self.ids[s.position].as_str(), s.score))
-            .collect()
+        best
     }
+
+    /// The best `k` of every vector: a large set scanned in two halves side by side, whose
+    /// bests are merged (the same `Scored` order, so the same answer as one pass). A scan
+    /// reads every vector, 92 MB at 90,000 of 256 floats, about 6 ms on one core.
+    #[inline(always)]
+    fn best_of_parts(&self, query: &[f32], k: usize) -> Best {
+        let n = self.len();
+        #[cfg(not(target_arch = "wasm32"))]
+        if n >= SPLIT_AT && cores() > 1 {
+            let half = n / 2;
+            // A thread that cannot be started or does not finish: the whole scan here.
+            let halves = std::thread::scope(|s| {
+                let other = std::thread::Builder::new()
+                    .spawn_scoped(s, || self.best_in(query, k, half..n))
+                    .ok()?;
+                let first = self.best_in(query, k, 0..half);
+                Some((first, other.join().ok()?))
+            });
+            if let Some((mut best, other)) = halves {
+                for candidate in other.heap {
+                    best.offer(candidate.0);
+                }
+                return best;
+            }
+        }
+        self.best_in(query, k, 0..n)
+    }
+}
+
+/// From how many vectors a scan is split in two: below it, starting a thread costs more
+/// than half the scan saves.
+#[cfg(not(target_arch = "wasm32"))]
+const SPLIT_AT: usize = 16_384;
+
+/// Whether this machine has a second core to scan on (asked once: the answer reads
+/// cgroup files).
+#[cfg(not(target_arch = "wasm32"))]
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// The best `k` of the candidates offered so far.
@@ -344,6 +392,35 @@ mod tests {
         let s = set(&[("b", [1.0, 0.0, 0.0]), ("a", [2.0, 0.0, 0.0]), ("c", [0.0, 1.0, 0.0])]);
         assert_eq!(ids(&s.nearest(&unit(&[1.0, 0.0, 0.0]), 3)), ["b", "a", "c"]);
         assert_eq!(ids(&s.nearest(&unit(&[1.0, 0.0, 0.0]), 1)), ["b"]);
+    }
+
+    #[test]
+    fn a_set_scanned_in_two_halves_finds_what_one_pass_finds() {
+        let mut s = ScopeVectors::new(4);
+        // Many equal scores across both halves, so that ties must come out in rowid order.
+        for i in 0..SPLIT_AT + 1001 {
+            let x = (i % 97) as f32;
+            s.insert(
+                &format!("m{i}"),
+                (SPLIT_AT + 5000 - i) as i64,
+                &[1.0 + x, 2.0, (i % 7) as f32, 0.5],
+            );
+        }
+        let query = unit(&[3.0, 1.0, 0.2, 0.0]);
+        for k in [1, 10, 100, 5000] {
+            let split: Vec<(String, f32)> = s
+                .nearest(&query, k)
+                .into_iter()
+                .map(|(id, x)| (id.to_owned(), x))
+                .collect();
+            let whole: Vec<(String, f32)> = s
+                .best_in(&query, k, 0..s.len())
+                .best_first()
+                .into_iter()
+                .map(|c| (s.ids[c.position].clone(), c.score))
+                .collect();
+            assert_eq!(split, whole, "k = {k}");
+        }
     }
 
     #[test]
