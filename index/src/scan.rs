@@ -8,6 +8,7 @@
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
+use std::ops::Range;
 
 /// One scope's vectors at unit length, one after another, with their ids.
 #[derive(Debug, Default, PartialEq)]
@@ -106,12 +107,47 @@ impl ScopeVectors {
         if k == 0 || self.dimension == 0 {
             return Vec::new();
         }
+        self.best_of_parts(query, k)
+            .best_first()
+            .into_iter()
+            .map(|s| (self.ids[s.position].as_str(), s.score))
+            .collect()
+    }
+
+    /// The best `k` of every vector: a large set scanned in two halves side by side, whose
+    /// bests are merged (the same `Scored` order, so the same answer as one pass). A scan
+    /// reads every vector, 92 MB at 90,000 of 256 floats, about 6 ms on one core.
+    fn best_of_parts(&self, query: &[f32], k: usize) -> Best {
+        let n = self.len();
+        #[cfg(not(target_arch = "wasm32"))]
+        if n >= SPLIT_AT && cores() > 1 {
+            let half = n / 2;
+            // A thread that cannot be started or does not finish: the whole scan here.
+            let halves = std::thread::scope(|s| {
+                let other = std::thread::Builder::new()
+                    .spawn_scoped(s, || self.scan(query, k, half..n))
+                    .ok()?;
+                let first = self.scan(query, k, 0..half);
+                Some((first, other.join().ok()?))
+            });
+            if let Some((mut best, other)) = halves {
+                for candidate in other.heap {
+                    best.offer(candidate.0);
+                }
+                return best;
+            }
+        }
+        self.scan(query, k, 0..n)
+    }
+
+    /// The best `k` of the vectors at `range`, with AVX2 where the CPU has it.
+    fn scan(&self, query: &[f32], k: usize, range: Range<usize>) -> Best {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: this CPU has AVX2, checked just above.
-            return unsafe { self.nearest_avx2(query, k) };
+            return unsafe { self.scan_avx2(query, k, range) };
         }
-        self.nearest_in(query, k)
+        self.scan_in(query, k, range)
     }
 
     /// The same scan compiled for AVX2: its eight sums fill one 256-bit register instead
@@ -119,22 +155,12 @@ impl ScopeVectors {
     /// the same, in the same order, so the scores are bit for bit the same.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn nearest_avx2(&self, query: &[f32], k: usize) -> Vec<(&str, f32)> {
-        self.nearest_in(query, k)
+    fn scan_avx2(&self, query: &[f32], k: usize, range: Range<usize>) -> Best {
+        self.scan_in(query, k, range)
     }
 
     #[inline(always)]
-    fn nearest_in(&self, query: &[f32], k: usize) -> Vec<(&str, f32)> {
-        let best = self.best_of_parts(query, k);
-        best.best_first()
-            .into_iter()
-            .map(|s| (self.ids[s.position].as_str(), s.score))
-            .collect()
-    }
-
-    /// The best `k` of the vectors in `range` (positions).
-    #[inline(always)]
-    fn best_in(&self, query: &[f32], k: usize, range: std::ops::Range<usize>) -> Best {
+    fn scan_in(&self, query: &[f32], k: usize, range: Range<usize>) -> Best {
         let mut best = Best::new(k);
         let vectors = self.data[range.start * self.dimension..range.end * self.dimension].chunks_exact(self.dimension);
         for (position, vector) in range.zip(vectors) {
@@ -145,33 +171,6 @@ impl ScopeVectors {
             });
         }
         best
-    }
-
-    /// The best `k` of every vector: a large set scanned in two halves side by side, whose
-    /// bests are merged (the same `Scored` order, so the same answer as one pass). A scan
-    /// reads every vector, 92 MB at 90,000 of 256 floats, about 6 ms on one core.
-    #[inline(always)]
-    fn best_of_parts(&self, query: &[f32], k: usize) -> Best {
-        let n = self.len();
-        #[cfg(not(target_arch = "wasm32"))]
-        if n >= SPLIT_AT && cores() > 1 {
-            let half = n / 2;
-            // A thread that cannot be started or does not finish: the whole scan here.
-            let halves = std::thread::scope(|s| {
-                let other = std::thread::Builder::new()
-                    .spawn_scoped(s, || self.best_in(query, k, half..n))
-                    .ok()?;
-                let first = self.best_in(query, k, 0..half);
-                Some((first, other.join().ok()?))
-            });
-            if let Some((mut best, other)) = halves {
-                for candidate in other.heap {
-                    best.offer(candidate.0);
-                }
-                return best;
-            }
-        }
-        self.best_in(query, k, 0..n)
     }
 }
 
@@ -414,7 +413,7 @@ mod tests {
                 .map(|(id, x)| (id.to_owned(), x))
                 .collect();
             let whole: Vec<(String, f32)> = s
-                .best_in(&query, k, 0..s.len())
+                .scan(&query, k, 0..s.len())
                 .best_first()
                 .into_iter()
                 .map(|c| (s.ids[c.position].clone(), c.score))
