@@ -1,5 +1,7 @@
 //! Remembering and recalling: semantic search, typing, expiry.
 
+use serde_json::Value;
+
 use crate::support::ctx::{Ctx, contents};
 
 #[test]
@@ -234,4 +236,61 @@ fn a_question_that_names_a_time_finds_what_was_said_then_first() {
         top("Where did Melanie go camping on 20 July, 2023?"),
         "Melanie: Took the family camping in the mountains for a few nights"
     );
+}
+
+#[test]
+fn a_word_held_by_over_a_thousand_memories_leaves_the_choice_to_rarer_words() {
+    let ctx = Ctx::new();
+    ctx.config("[embedder]\nprovider = \"static\"\n");
+    const PEOPLE: [&str; 6] = ["Priya", "Tom", "Ana", "Marek", "Lena", "Joss"];
+    const WORK: [&str; 8] = [
+        "fixed the login page",
+        "reviewed the invoice export",
+        "paired on the search bug",
+        "wrote the release notes",
+        "cleaned up the dashboards",
+        "tested the mobile build",
+        "met the design agency",
+        "updated the on-call rota",
+    ];
+    // The oldest memory is the shortest that holds "standup": the best match by its words.
+    let mut lines = vec![serde_json::json!({"content": "Standup: travel budget cut"}).to_string()];
+    for n in 0..1_200 {
+        let said = format!(
+            "At standup {} said they {} (item {n})",
+            PEOPLE[n % PEOPLE.len()],
+            WORK[(n / PEOPLE.len()) % WORK.len()]
+        );
+        lines.push(serde_json::json!({ "content": said }).to_string());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("standups.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let report = ctx.json(&["--user", "u", "import", file.to_str().unwrap()]);
+    assert_eq!(report["added"], 1_201, "{report}");
+
+    // "standup" is in every memory: "budget", in one, chooses.
+    let found = ctx.json(&["--user", "u", "search", "standup budget"]);
+    let top = &found["hits"][0];
+    assert_eq!(top["content"], "Standup: travel budget cut", "{found}");
+    assert!(top["reasons"].to_string().contains("words"), "{top}");
+
+    // The common word alone: its matches are ranked among the newest thousand, not all
+    // 1,201 of them (the oldest, best by its words, is not among those).
+    let found = ctx.json(&["--user", "u", "search", "standup", "--limit", "20"]);
+    let by_words: Vec<&Value> = found["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["reasons"].to_string().contains("words"))
+        .collect();
+    assert!(!by_words.is_empty(), "{found}");
+    for hit in by_words {
+        let content = hit["content"].as_str().unwrap();
+        let item: usize = content
+            .rsplit_once("(item ")
+            .and_then(|(_, n)| n.trim_end_matches(')').parse().ok())
+            .unwrap_or_else(|| panic!("not among the newest thousand: {content}"));
+        assert!(item >= 200, "not among the newest thousand: {content}");
+    }
 }

@@ -15,6 +15,7 @@ impl NativeIndex {
     }
 }
 
+mod common_terms;
 mod file;
 mod marks;
 mod newest;

@@ -21,8 +21,9 @@ use super::conn::Conn;
 use crate::index::{Hit, IndexError, MAX_K, ScopeFilter};
 
 /// A term held by at most this many entries of the namespace has every match ranked: the
-/// GIN index hands them over and each costs about a microsecond to rank.
-pub(super) const RARE: i64 = 1_000;
+/// GIN index hands them over and each costs about a microsecond to rank. The SQLite index's
+/// line between rare and common, so that both backends draw it in one place.
+pub(super) const RARE: i64 = crate::index::RARE_TERM as i64;
 
 /// How many of each scope key's newest entries a common term is looked for in.
 pub(super) const RECENT: i64 = 1_000;
