@@ -262,6 +262,14 @@ pub trait Ports {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<Held>>, IndexError>;
+    fn index_holding_ids(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<String>, IndexError>;
+    fn index_newest_ids(
+        &self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, IndexError>;
     fn index_recent(&self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError>;
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError>;

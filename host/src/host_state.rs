@@ -242,6 +242,23 @@ impl index::Host for HostState {
         let lists = self.storage.newest(&keys, &scope.into(), now, limit)?;
         Ok(lists.into_iter().map(each).collect())
     }
+    fn holding_ids(
+        &mut self,
+        keys: Vec<String>,
+        scope: index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<String>, index::Error> {
+        Ok(self.storage.holding_ids(&keys, &scope.into(), now)?)
+    }
+    fn newest_ids(
+        &mut self,
+        keys: Vec<String>,
+        scope: index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, index::Error> {
+        Ok(self.storage.newest_ids(&keys, &scope.into(), now, limit)?)
+    }
     fn recent(
         &mut self,
         scope: index::ScopeFilter,

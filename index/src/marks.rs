@@ -128,6 +128,9 @@ pub(crate) fn keys_json(marks: &Marks) -> String {
     serde_json::to_string(&marks.keys).expect("a list of strings serializes")
 }
 
+/// A holder as `newest_holders` lists it: its rowid, id and, when asked for, record.
+type Holder = (i64, String, Option<String>);
+
 impl<D: Database> SqliteIndex<D> {
     /// Of the entries within the scopes live at `now`, how many there are and how many hold
     /// each key.
@@ -184,11 +187,47 @@ impl<D: Database> SqliteIndex<D> {
     /// The records of the entries within the scopes, live at `now`, holding any of the
     /// keys, each once, in the order they were indexed.
     pub fn holding(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
+        let Some(items) = self.holders(keys, scope, now)? else {
+            return Ok(Vec::new());
+        };
+        let vectors = self.readable()?;
+        let db = self.conn()?;
+        // Every holder's record in one statement, in rowid order (the order indexed).
+        let found = database::rows(
+            db,
+            "SELECT rowid, id, record FROM items WHERE rowid IN (SELECT value FROM json_each(?1))
+               AND record IS NOT NULL ORDER BY rowid",
+            &[Value::Text(&crate::json_list(items.iter()))],
+            |r| Ok((r.int(0)?, r.text(1)?.to_owned(), r.text(2)?.to_owned())),
+        )?;
+        self.with_vectors(found, vectors)
+    }
+
+    /// The ids of what `holding` returns, in its order, without reading a record or a
+    /// vector: at 100,000 memories, reading the 500 records about two people was half of
+    /// a search that holds them all already.
+    pub fn holding_ids(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<String>, IndexError> {
+        // The same file of an older layout refused.
+        self.readable()?;
+        let Some(items) = self.holders(keys, scope, now)? else {
+            return Ok(Vec::new());
+        };
+        database::rows(
+            self.conn()?,
+            "SELECT id FROM items WHERE rowid IN (SELECT value FROM json_each(?1))
+               AND record IS NOT NULL ORDER BY rowid",
+            &[Value::Text(&crate::json_list(items.iter()))],
+            |r| Ok(r.text(0)?.to_owned()),
+        )
+    }
+
+    /// The rowids of the live holders of any of the keys within the scopes; none when
+    /// nothing was asked.
+    fn holders(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Option<BTreeSet<i64>>, IndexError> {
         let scopes = scope.memory_keys();
         if keys.is_empty() || scopes.is_empty() {
-            return Ok(Vec::new());
+            return Ok(None);
         }
-        let vectors = self.readable()?;
         let db = self.conn()?;
         let mut items = BTreeSet::new();
         for s in &scopes {
@@ -203,16 +242,7 @@ impl<D: Database> SqliteIndex<D> {
                 )?;
             }
         }
-        // Every holder's record in one statement, in rowid order (the order indexed).
-        let rowids = crate::json_list(items.iter());
-        let found = database::rows(
-            db,
-            "SELECT rowid, id, record FROM items WHERE rowid IN (SELECT value FROM json_each(?1))
-               AND record IS NOT NULL ORDER BY rowid",
-            &[Value::Text(&rowids)],
-            |r| Ok((r.int(0)?, r.text(1)?.to_owned(), r.text(2)?.to_owned())),
-        )?;
-        self.with_vectors(found, vectors)
+        Ok(Some(items))
     }
 
     /// For each key, the records of its newest `limit` live holders within the scopes
@@ -226,20 +256,69 @@ impl<D: Database> SqliteIndex<D> {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<Held>>, IndexError> {
+        let vectors = self.readable()?;
+        let lists = self.newest_holders(keys, scope, now, limit, true)?;
+        lists
+            .into_iter()
+            .map(|found| {
+                self.with_vectors(
+                    found
+                        .into_iter()
+                        .map(|(rowid, id, record)| (rowid, id, record.unwrap_or_default()))
+                        .collect(),
+                    vectors,
+                )
+            })
+            .collect()
+    }
+
+    /// The ids of what `newest` returns, list by list, without reading a record or a vector.
+    pub fn newest_ids(
+        &mut self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, IndexError> {
+        self.readable()?;
+        let lists = self.newest_holders(keys, scope, now, limit, false)?;
+        Ok(lists
+            .into_iter()
+            .map(|found| found.into_iter().map(|(_, id, _)| id).collect())
+            .collect())
+    }
+
+    /// `newest`'s lists as (rowid, id, record), each record read only when asked for.
+    fn newest_holders(
+        &mut self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+        limit: u32,
+        records: bool,
+    ) -> Result<Vec<Vec<Holder>>, IndexError> {
         let scopes = scope.memory_keys();
         let limit = limit.min(MAX_NEWEST) as usize;
-        let vectors = self.readable()?;
         let db = self.conn()?;
-        let mut lists: Vec<Vec<(i64, String, i64, String)>> = Vec::with_capacity(keys.len());
+        // The record is not read when not asked for: it is most of the row's pages.
+        let sql = if records {
+            "SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
+             WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
+               AND i.record IS NOT NULL
+             ORDER BY m.observed DESC, m.id LIMIT ?4"
+        } else {
+            "SELECT m.observed, m.id, m.item FROM marks m JOIN items i ON i.rowid = m.item
+             WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
+               AND i.record IS NOT NULL
+             ORDER BY m.observed DESC, m.id LIMIT ?4"
+        };
+        let mut lists = Vec::with_capacity(keys.len());
         for key in keys {
-            let mut found: Vec<(i64, String, i64, String)> = Vec::new();
+            let mut found: Vec<(i64, String, i64, Option<String>)> = Vec::new();
             if limit > 0 {
                 for s in &scopes {
                     db.query(
-                        "SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
-                         WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
-                           AND i.record IS NOT NULL
-                         ORDER BY m.observed DESC, m.id LIMIT ?4",
+                        sql,
                         &[
                             Value::Text(key),
                             Value::Text(s),
@@ -247,12 +326,8 @@ impl<D: Database> SqliteIndex<D> {
                             Value::Integer(limit as i64),
                         ],
                         &mut |r| {
-                            found.push((
-                                r.opt_int(0)?.unwrap_or(0),
-                                r.text(1)?.to_owned(),
-                                r.int(2)?,
-                                r.text(3)?.to_owned(),
-                            ));
+                            let record = if records { Some(r.text(3)?.to_owned()) } else { None };
+                            found.push((r.opt_int(0)?.unwrap_or(0), r.text(1)?.to_owned(), r.int(2)?, record));
                             Ok(())
                         },
                     )?;
@@ -260,19 +335,13 @@ impl<D: Database> SqliteIndex<D> {
             }
             found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
             found.truncate(limit);
-            lists.push(found);
+            lists.push(
+                found
+                    .into_iter()
+                    .map(|(_, id, rowid, record)| (rowid, id, record))
+                    .collect(),
+            );
         }
-        lists
-            .into_iter()
-            .map(|found| {
-                self.with_vectors(
-                    found
-                        .into_iter()
-                        .map(|(_, id, rowid, record)| (rowid, id, record))
-                        .collect(),
-                    vectors,
-                )
-            })
-            .collect()
+        Ok(lists)
     }
 }

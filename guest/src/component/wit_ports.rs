@@ -194,6 +194,23 @@ impl Ports for WitPorts {
             .map(held)
             .collect()
     }
+    fn index_holding_ids(
+        &self,
+        keys: &[String],
+        s: &ports::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<String>, ports::IndexError> {
+        index::holding_ids(keys, &scope(s), now).map_err(index_error)
+    }
+    fn index_newest_ids(
+        &self,
+        keys: &[String],
+        s: &ports::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, ports::IndexError> {
+        index::newest_ids(keys, &scope(s), now, limit).map_err(index_error)
+    }
     fn index_recent(
         &self,
         s: &ports::ScopeFilter,

@@ -74,21 +74,28 @@ impl<P: Ports> MemoryService<P> {
             );
             census = Some(counted);
         }
-        let held = if keys.is_empty() {
-            Vec::new()
-        } else {
-            self.ports.index_holding(&keys, scope, now)?
-        };
-        let n = held.len();
-        // A whole cache holds them already: the search looks at these alone.
+        // A whole cache holds them already: the search looks at these alone, and only
+        // their ids are asked for.
         if self.walk.is_some() {
-            self.walk_through(held.into_iter().map(|h| h.id));
+            let ids = if keys.is_empty() {
+                Vec::new()
+            } else {
+                self.ports.index_holding_ids(&keys, scope, now)?
+            };
+            let n = ids.len();
+            self.walk_through(ids);
             self.ports.log(
                 Level::Debug,
                 &format!("search: {n} cached memories named by {} marks in the index", keys.len()),
             );
             return Ok(census);
         }
+        let held = if keys.is_empty() {
+            Vec::new()
+        } else {
+            self.ports.index_holding(&keys, scope, now)?
+        };
+        let n = held.len();
         if !self.hold_held(held) {
             self.load()?;
             return Ok(None);

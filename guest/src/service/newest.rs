@@ -36,6 +36,11 @@ impl<P: Ports> MemoryService<P> {
         let keys: Vec<String> = std::iter::once(marks::REFLECTION.to_owned())
             .chain(self.people_of(caller).iter().map(|p| marks::subject(&p.id)))
             .collect();
+        if self.walk.is_some() {
+            let lists = self.newest_ids(&keys, caller, now, 1)?;
+            self.walk_through(lists.into_iter().flatten());
+            return Ok(());
+        }
         let lists = self.newest(&keys, caller, now, 1)?;
         self.hold_or_load(lists.into_iter().flatten().collect())?;
         Ok(())
@@ -52,16 +57,27 @@ impl<P: Ports> MemoryService<P> {
         let keys: Vec<String> = ORDER.iter().map(|t| marks::profile(*t)).collect();
         let mut limit = FIRST_PROFILE_ASK;
         loop {
-            let lists = self.newest(&keys, caller, now, limit)?;
+            // A whole cache holds them already: only their ids are asked for.
+            let (ids, held) = if self.walk.is_some() {
+                (self.newest_ids(&keys, caller, now, limit)?, None)
+            } else {
+                let lists = self.newest(&keys, caller, now, limit)?;
+                let ids = lists.iter().map(|l| l.iter().map(|h| h.id.clone()).collect()).collect();
+                (ids, Some(lists.into_iter().flatten().collect()))
+            };
             // The last memory of each type the host cut at `limit`: past it, that type's
             // memories are not all cached.
             let cuts: Vec<(MemoryType, String)> = ORDER
                 .iter()
-                .zip(&lists)
+                .zip(&ids)
                 .filter(|(_, list)| list.len() >= limit as usize)
-                .filter_map(|(t, list)| Some((*t, list.last()?.id.clone())))
+                .filter_map(|(t, list)| Some((*t, list.last()?.clone())))
                 .collect();
-            if !self.hold_or_load(lists.into_iter().flatten().collect())? {
+            let named = match held {
+                Some(held) => self.hold_or_load(held)?,
+                None => self.walk_through(ids.into_iter().flatten()),
+            };
+            if !named {
                 return Ok(());
             }
             if self.profile_is_whole(caller, now, &cuts) {
@@ -137,13 +153,30 @@ impl<P: Ports> MemoryService<P> {
         Ok(lists)
     }
 
+    /// `newest`'s lists, ids only: for a whole cache, which holds the records already.
+    fn newest_ids(
+        &self,
+        keys: &[String],
+        caller: &Caller,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, Error> {
+        let lists = self
+            .ports
+            .index_newest_ids(keys, &caller.filter(), index_time::micros(now), limit)?;
+        if lists.len() != keys.len() {
+            return Err(Error::Index(format!(
+                "the index gave the newest of {} keys for {} asked",
+                lists.len(),
+                keys.len()
+            )));
+        }
+        Ok(lists)
+    }
+
     /// Holds these records in the partial cache; when one does not read, reads the whole
     /// collection instead and says false.
     fn hold_or_load(&mut self, held: Vec<Held>) -> Result<bool, Error> {
-        if self.walk.is_some() {
-            // A whole cache holds them already: name them for the walk.
-            return Ok(self.walk_through(held.into_iter().map(|h| h.id)));
-        }
         if self.hold_held(held) {
             Ok(true)
         } else {

@@ -307,6 +307,26 @@ impl Ports for FakePorts {
         held.sort_by(|a, b| b.id.cmp(&a.id));
         Ok(held)
     }
+    fn index_holding_ids(&self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<String>, IndexError> {
+        Ok(self
+            .index_holding(keys, scope, now)?
+            .into_iter()
+            .map(|h| h.id)
+            .collect())
+    }
+    fn index_newest_ids(
+        &self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, IndexError> {
+        let lists = self.index_newest(keys, scope, now, limit)?;
+        Ok(lists
+            .into_iter()
+            .map(|l| l.into_iter().map(|h| h.id).collect())
+            .collect())
+    }
     fn index_newest(
         &self,
         keys: &[String],

@@ -207,6 +207,19 @@ impl Ports for HostPorts {
             .map(held)
             .collect()
     }
+    fn index_holding_ids(&self, keys: &[String], filter: &ScopeFilter, now: i64) -> Result<Vec<String>, IndexError> {
+        index::Host::holding_ids(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now).map_err(index_error)
+    }
+    fn index_newest_ids(
+        &self,
+        keys: &[String],
+        filter: &ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, IndexError> {
+        index::Host::newest_ids(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now, limit)
+            .map_err(index_error)
+    }
     fn index_recent(&self, filter: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
         index::Host::recent(&mut *self.state.borrow_mut(), scope(filter), now, limit)
             .map_err(index_error)

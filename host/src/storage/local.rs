@@ -129,6 +129,23 @@ impl Storage for LocalStorage {
     ) -> Result<Vec<Vec<index::Held>>, index::IndexError> {
         self.index.newest(keys, scope, now, limit)
     }
+    fn holding_ids(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<String>, index::IndexError> {
+        self.index.holding_ids(keys, scope, now)
+    }
+    fn newest_ids(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, index::IndexError> {
+        self.index.newest_ids(keys, scope, now, limit)
+    }
     fn recent(
         &mut self,
         scope: &index::ScopeFilter,

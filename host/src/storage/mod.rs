@@ -87,6 +87,21 @@ pub(crate) trait Storage: Send {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<index::Held>>, index::IndexError>;
+    /// See `holding-ids` in `wit/index.wit`.
+    fn holding_ids(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<String>, index::IndexError>;
+    /// See `newest-ids` in `wit/index.wit`.
+    fn newest_ids(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, index::IndexError>;
     /// See `recent` in `wit/index.wit`.
     fn recent(
         &mut self,

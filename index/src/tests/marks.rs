@@ -10,6 +10,8 @@ fn marked(e: Entry, keys: &[&str], lapses: Option<i64>) -> Entry {
     }
 }
 
+/// The ids `holding` gives, sorted, each checked against its record and against
+/// `holding_ids`.
 fn held_ids(index: &mut NativeIndex, keys: &[&str], scope: &ScopeFilter, now: i64) -> Vec<String> {
     let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
     let mut ids: Vec<String> = index
@@ -21,6 +23,8 @@ fn held_ids(index: &mut NativeIndex, keys: &[&str], scope: &ScopeFilter, now: i6
             h.id
         })
         .collect();
+    // The ids alone, in the same order, without a record read.
+    assert_eq!(index.holding_ids(&keys, scope, now).unwrap(), ids);
     ids.sort();
     ids
 }

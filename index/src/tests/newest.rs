@@ -17,10 +17,11 @@ fn at(e: Entry, keys: &[&str], observed: i64, lapses: Option<i64>) -> Entry {
     }
 }
 
-/// The ids `newest` gives per key, each checked against its record.
+/// The ids `newest` gives per key, each checked against its record, and the same lists
+/// as `newest_ids` gives them.
 fn newest_ids(index: &mut NativeIndex, keys: &[&str], scope: &ScopeFilter, now: i64, limit: u32) -> Vec<Vec<String>> {
     let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-    index
+    let lists: Vec<Vec<String>> = index
         .newest(&keys, scope, now, limit)
         .unwrap()
         .into_iter()
@@ -32,7 +33,9 @@ fn newest_ids(index: &mut NativeIndex, keys: &[&str], scope: &ScopeFilter, now: 
                 })
                 .collect()
         })
-        .collect()
+        .collect();
+    assert_eq!(index.newest_ids(&keys, scope, now, limit).unwrap(), lists);
+    lists
 }
 
 #[test]

@@ -70,6 +70,12 @@ impl Guest for Component {
         let lists = with(|index| index.newest(&keys, &scope.into(), now, limit))?;
         Ok(lists.into_iter().map(each).collect())
     }
+    fn holding_ids(keys: Vec<String>, scope: ScopeFilter, now: i64) -> Result<Vec<String>, Error> {
+        with(|index| index.holding_ids(&keys, &scope.into(), now))
+    }
+    fn newest_ids(keys: Vec<String>, scope: ScopeFilter, now: i64, limit: u32) -> Result<Vec<Vec<String>>, Error> {
+        with(|index| index.newest_ids(&keys, &scope.into(), now, limit))
+    }
     fn recent(scope: ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, Error> {
         with(|index| index.recent(&scope.into(), now, limit)).map(each)
     }

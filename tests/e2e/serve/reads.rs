@@ -347,3 +347,54 @@ fn serve_refuses_more_readers_than_it_can_hold_and_starts_nothing() {
     assert!(err.contains("--readers") && err.contains("0..=64"), "{err}");
     assert!(!ctx.home().join("run").exists(), "nothing was started");
 }
+
+/// A long-lived store that holds every memory asks the index only for the ids of a
+/// person's memories and of each person's newest (`holding-ids`, `newest-ids`): its
+/// answers are those of a CLI call, which reads the records from the index.
+#[test]
+fn a_server_holding_every_memory_answers_about_people_as_a_cli_call_does() {
+    let ctx = Ctx::new();
+    ctx.ok(&["--user", "u", "people", "add", "Ana", "--relation", "sister"]);
+    ctx.ok(&["--user", "u", "people", "add", "Marek", "--relation", "colleague"]);
+    for (fact, who) in [
+        ("Ana loves hiking in the Alps", "Ana"),
+        ("Ana is learning to play the cello", "Ana"),
+        ("Ana moved to Porto last spring", "Ana"),
+        ("Marek reviews the quarterly budget", "Marek"),
+        ("Marek prefers tea to coffee", "Marek"),
+    ] {
+        ctx.ok(&["--user", "u", "add", fact, "--subject", who]);
+    }
+    ctx.ok(&["--user", "u", "add", "The car needs new tires"]);
+    let server = Server::start(&ctx, &["--readers", "0"]);
+    let mut client = server.client();
+    // A write makes the store read the whole collection.
+    client.ok("memory.add", json!({"user_id": "u", "content": "Bought a new kettle"}));
+    let sorted = |mut list: Vec<String>| {
+        list.sort();
+        list
+    };
+    for query in ["What does Ana like to do?", "What does Marek drink?"] {
+        let served = contents(&client.ok("memory.search", json!({"user_id": "u", "query": query}))["hits"]);
+        let told = contents(&ctx.json(&["--user", "u", "search", query])["hits"]);
+        let who = query.split_whitespace().nth(2).unwrap();
+        assert!(served.iter().any(|c| c.starts_with(who)), "{query}: {served:?}");
+        assert_eq!(sorted(served), sorted(told), "{query}");
+    }
+    let served = client.ok("memory.context", json!({"user_id": "u", "message": "How is Ana?"}));
+    let told = ctx.json(&["--user", "u", "context", "How is Ana?"]);
+    let names = |block: &serde_json::Value| -> Vec<String> {
+        block["people"]
+            .as_array()
+            .expect("people")
+            .iter()
+            .map(|p| p["name"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&served), ["Marek", "Ana"], "the most recently active first");
+    assert_eq!(names(&served), names(&told));
+    assert_eq!(
+        sorted(contents(&served["memories"])),
+        sorted(contents(&told["memories"]))
+    );
+}

@@ -290,6 +290,23 @@ impl Storage for PgStorage {
     ) -> Result<Vec<Vec<search_index::Held>>, search_index::IndexError> {
         records::newest(&mut self.client, keys, scope, now, limit)
     }
+    fn holding_ids(
+        &mut self,
+        keys: &[String],
+        scope: &search_index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<String>, search_index::IndexError> {
+        records::holding_ids(&mut self.client, keys, scope, now)
+    }
+    fn newest_ids(
+        &mut self,
+        keys: &[String],
+        scope: &search_index::ScopeFilter,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<Vec<String>>, search_index::IndexError> {
+        records::newest_ids(&mut self.client, keys, scope, now, limit)
+    }
     fn recent(
         &mut self,
         scope: &search_index::ScopeFilter,

@@ -75,6 +75,59 @@ pub(super) fn holding(
     Ok(rows.iter().map(|r| held_at(r, 0)).collect())
 }
 
+/// The ids of what `holding` returns, without reading a record or a vector.
+pub(super) fn holding_ids(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+) -> Result<Vec<String>, IndexError> {
+    let scopes = scope.memory_keys();
+    if keys.is_empty() || scopes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = client
+        .query(
+            "SELECT r.id FROM records r
+             WHERE r.id IN (SELECT id FROM marks
+                            WHERE key = ANY($1) AND scope = ANY($2) AND (lapses IS NULL OR lapses > $3))",
+            &[&keys, &scopes, &now],
+        )
+        .map_err(sql)?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// The ids of what `newest` returns, list by list, without reading a record or a vector.
+pub(super) fn newest_ids(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+    limit: u32,
+) -> Result<Vec<Vec<String>>, IndexError> {
+    let scopes = scope.memory_keys();
+    let limit = i64::from(limit.min(crate::index::MAX_NEWEST));
+    let mut lists = Vec::with_capacity(keys.len());
+    for key in keys {
+        let mut found: Vec<(i64, String)> = Vec::new();
+        for s in &scopes {
+            let rows = client
+                .query(
+                    "SELECT m.observed, m.id FROM marks m JOIN records r ON r.id = m.id
+                     WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
+                     ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
+                    &[key, s, &now, &limit],
+                )
+                .map_err(sql)?;
+            found.extend(rows.iter().map(|r| (r.get(0), r.get(1))));
+        }
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.as_bytes().cmp(b.1.as_bytes())));
+        found.truncate(limit as usize);
+        lists.push(found.into_iter().map(|(_, id)| id).collect());
+    }
+    Ok(lists)
+}
+
 /// For each key, the records of its newest `limit` live holders within the scopes, newest
 /// first, equal moments by id in byte order; see `newest` in `wit/index.wit`. Each scope is
 /// read newest first through `marks_newest` and stops at `limit`; the scopes' lists are

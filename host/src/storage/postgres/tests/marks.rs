@@ -39,6 +39,10 @@ fn marks_count_and_fetch_the_live_holders_of_a_scope_and_follow_every_write() {
             .map(|h| h.id)
             .collect();
         ids.sort();
+        // The ids alone: the same set, without a record read.
+        let mut alone = s.holding_ids(&strings(keys), scope, now).unwrap();
+        alone.sort();
+        assert_eq!(alone, ids);
         ids
     };
     let keys = ["entity:lisbon", "subject:ana", "entity:nowhere"];

@@ -30,7 +30,8 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
     };
     let newest = |s: &mut PgStorage, keys: &[&str], scope: &ScopeFilter, now: i64, limit: u32| {
         let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-        s.newest(&keys, scope, now, limit)
+        let lists = s
+            .newest(&keys, scope, now, limit)
             .unwrap()
             .into_iter()
             .map(|list| {
@@ -41,7 +42,10 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
                     })
                     .collect::<Vec<_>>()
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        // The same lists as ids alone.
+        assert_eq!(s.newest_ids(&keys, scope, now, limit).unwrap(), lists);
+        lists
     };
     let ids = |lists: &[&[&str]]| -> Vec<Vec<String>> {
         lists
