@@ -339,6 +339,11 @@ impl<T: Record> Records<T> {
         self.positions.get(id).and_then(|&i| self.records[i].as_ref())
     }
 
+    /// The record that stands at `position` in `iter`'s order, if it is still there.
+    pub fn at(&self, position: usize) -> Option<&T> {
+        self.records.get(position).and_then(Option::as_ref)
+    }
+
     /// Where the record with this id stands in `iter`'s order.
     pub fn position(&self, id: &str) -> Option<usize> {
         self.positions.get(id).copied()

@@ -123,7 +123,7 @@ pub struct MemoryService<P: Ports> {
     /// With the whole collection cached and the index in step with it: the memories a
     /// search, context or profile looks through, named by the index's marks as a partial
     /// cache would fetch them (`walking`); none when they walk every cached memory.
-    pub(crate) walk: Option<std::collections::HashSet<String>>,
+    pub(crate) walk: Option<std::collections::BTreeSet<usize>>,
 }
 
 impl<P: Ports> MemoryService<P> {

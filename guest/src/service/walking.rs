@@ -8,7 +8,7 @@
 //! walk goes through those alone: the same answer, since every walk picks only among
 //! memories a partial cache holds (see `newest` for why those are enough).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use super::MemoryService;
 use crate::api::Error;
@@ -24,7 +24,7 @@ impl<P: Ports> MemoryService<P> {
             return Ok(());
         }
         if self.index_stands_for_file()? == Some(self.memories.state()) {
-            self.walk = Some(HashSet::new());
+            self.walk = Some(BTreeSet::new());
         }
         Ok(())
     }
@@ -32,16 +32,18 @@ impl<P: Ports> MemoryService<P> {
     /// The cached memories the walks look through: those the marks named, or every one.
     pub(crate) fn walked(&self) -> Box<dyn Iterator<Item = &MemoryRecord> + '_> {
         match &self.walk {
-            Some(ids) => Box::new(ids.iter().filter_map(|id| self.memories.get(id))),
+            Some(positions) => Box::new(positions.iter().filter_map(|&p| self.memories.at(p))),
             None => Box::new(self.memories.cached()),
         }
     }
 
-    /// Names these memories for the walk: true when there is one to add them to.
+    /// Names these memories for the walk: true when there is one to add them to. The walk
+    /// keeps where each stands in the cache, so that the several walks of one call look
+    /// each up once, and go in the cache's order as a walk of every memory does.
     pub(super) fn walk_through(&mut self, ids: impl IntoIterator<Item = String>) -> bool {
         match &mut self.walk {
             Some(walk) => {
-                walk.extend(ids);
+                walk.extend(ids.into_iter().filter_map(|id| self.memories.position(&id)));
                 true
             }
             None => false,
