@@ -155,11 +155,13 @@ impl<P: Ports> MemoryService<P> {
                 .is_some_and(|r| r.context.is_some() && !terms.iter().any(|t| mentions(&r.content, t)))
         });
 
-        let graph_ids = self.graph_list(caller, &about, query_vector.as_deref(), now);
-        for id in &graph_ids {
-            if let (Some(q), Some(v)) = (&query_vector, self.memories.get(id).and_then(|r| r.vector())) {
-                similarity.entry(id.clone()).or_insert_with(|| cosine(q, &v));
+        let graph = self.graph_list(caller, &about, query_vector.as_deref(), now);
+        let mut graph_ids = Vec::with_capacity(graph.len());
+        for (id, sim) in graph {
+            if let Some(sim) = sim {
+                similarity.entry(id.clone()).or_insert(sim);
             }
+            graph_ids.push(id);
         }
 
         let entity_ids = self.entity_matches(caller, &wanted, census.as_ref(), now, &similarity);
@@ -226,28 +228,26 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// The third list, the person graph: memories about the people in `about`, closest
-    /// to the query first, then the newest.
+    /// to the query first, then the newest; each with its similarity to the query when
+    /// both have a vector, so that it is decoded once.
     fn graph_list(
         &self,
         caller: &Caller,
         about: &HashSet<String>,
         query_vector: Option<&[f32]>,
         now: DateTime<Utc>,
-    ) -> Vec<String> {
+    ) -> Vec<(String, Option<f32>)> {
         if about.is_empty() {
             return Vec::new();
         }
         // Every memory about them is walked: the whole collection, or those `hold_marked`
         // fetched or named.
-        let mut graph: Vec<(f32, DateTime<Utc>, String)> = self
+        let mut graph: Vec<(Option<f32>, DateTime<Utc>, String)> = self
             .walked()
             .filter(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
             .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
             .map(|r| {
-                let sim = match (query_vector, r.vector()) {
-                    (Some(q), Some(v)) => cosine(q, &v),
-                    _ => 0.0,
-                };
+                let sim = query_vector.zip(r.vector()).map(|(q, v)| cosine(q, &v));
                 (
                     sim,
                     parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
@@ -256,9 +256,10 @@ impl<P: Ports> MemoryService<P> {
             })
             .collect();
         // Exact ties by id: the same order whether the records came from the file or the
-        // index.
-        graph.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-        graph.into_iter().map(|g| g.2).collect()
+        // index. A memory without a vector ranks as one at similarity zero.
+        let rank = |sim: Option<f32>| sim.unwrap_or(0.0);
+        graph.sort_by(|a, b| rank(b.0).total_cmp(&rank(a.0)).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        graph.into_iter().map(|(sim, _, id)| (id, sim)).collect()
     }
 
     /// The entities the query names, people the caller knows among them.
