@@ -8,7 +8,7 @@
 //! them. (Ordering equal moments by `items.id` instead read every holder of the moment:
 //! an import stamps thousands of memories with one.)
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 use crate::database::{self, Database, Row, Value};
 use crate::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex};
@@ -187,17 +187,17 @@ impl<D: Database> SqliteIndex<D> {
     /// The records of the entries within the scopes, live at `now`, holding any of the
     /// keys, each once, in the order they were indexed.
     pub fn holding(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<Held>, IndexError> {
-        let Some(items) = self.holders(keys, scope, now)? else {
-            return Ok(Vec::new());
-        };
         let vectors = self.readable()?;
-        let db = self.conn()?;
+        let holders = self.holders(keys, scope, now)?;
+        if holders.is_empty() {
+            return Ok(Vec::new());
+        }
         // Every holder's record in one statement, in rowid order (the order indexed).
         let found = database::rows(
-            db,
+            self.conn()?,
             "SELECT rowid, id, record FROM items WHERE rowid IN (SELECT value FROM json_each(?1))
                AND record IS NOT NULL ORDER BY rowid",
-            &[Value::Text(&crate::json_list(items.iter()))],
+            &[Value::Text(&crate::json_list(holders.keys()))],
             |r| Ok((r.int(0)?, r.text(1)?.to_owned(), r.text(2)?.to_owned())),
         )?;
         self.with_vectors(found, vectors)
@@ -210,46 +210,30 @@ impl<D: Database> SqliteIndex<D> {
     pub fn holding_ids(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Vec<String>, IndexError> {
         // The same file of an older layout refused.
         self.readable()?;
+        Ok(self.holders(keys, scope, now)?.into_values().collect())
+    }
+
+    /// The live holders of any of the keys within the scopes, by rowid: their ids.
+    fn holders(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<BTreeMap<i64, String>, IndexError> {
+        let mut holders = BTreeMap::new();
         let scopes = scope.memory_keys();
+        if keys.is_empty() || scopes.is_empty() {
+            return Ok(holders);
+        }
         let db = self.conn()?;
-        let mut ids = BTreeMap::new();
         for s in &scopes {
             for key in keys {
                 db.query(
                     "SELECT item, id FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
                     &[Value::Text(key), Value::Text(s), Value::Integer(now)],
                     &mut |r| {
-                        ids.insert(r.int(0)?, r.text(1)?.to_owned());
+                        holders.insert(r.int(0)?, r.text(1)?.to_owned());
                         Ok(())
                     },
                 )?;
             }
         }
-        Ok(ids.into_values().collect())
-    }
-
-    /// The rowids of the live holders of any of the keys within the scopes; none when
-    /// nothing was asked.
-    fn holders(&mut self, keys: &[String], scope: &ScopeFilter, now: i64) -> Result<Option<BTreeSet<i64>>, IndexError> {
-        let scopes = scope.memory_keys();
-        if keys.is_empty() || scopes.is_empty() {
-            return Ok(None);
-        }
-        let db = self.conn()?;
-        let mut items = BTreeSet::new();
-        for s in &scopes {
-            for key in keys {
-                db.query(
-                    "SELECT item FROM marks WHERE key = ?1 AND scope = ?2 AND (lapses IS NULL OR lapses > ?3)",
-                    &[Value::Text(key), Value::Text(s), Value::Integer(now)],
-                    &mut |r| {
-                        items.insert(r.int(0)?);
-                        Ok(())
-                    },
-                )?;
-            }
-        }
-        Ok(Some(items))
+        Ok(holders)
     }
 
     /// For each key, the records of its newest `limit` live holders within the scopes
