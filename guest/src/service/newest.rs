@@ -143,14 +143,7 @@ impl<P: Ports> MemoryService<P> {
         let lists = self
             .ports
             .index_newest(keys, &caller.filter(), index_time::micros(now), limit)?;
-        if lists.len() != keys.len() {
-            return Err(Error::Index(format!(
-                "the index gave the newest of {} keys for {} asked",
-                lists.len(),
-                keys.len()
-            )));
-        }
-        Ok(lists)
+        one_list_a_key(lists, keys)
     }
 
     /// `newest`'s lists, ids only: for a whole cache, which holds the records already.
@@ -164,14 +157,7 @@ impl<P: Ports> MemoryService<P> {
         let lists = self
             .ports
             .index_newest_ids(keys, &caller.filter(), index_time::micros(now), limit)?;
-        if lists.len() != keys.len() {
-            return Err(Error::Index(format!(
-                "the index gave the newest of {} keys for {} asked",
-                lists.len(),
-                keys.len()
-            )));
-        }
-        Ok(lists)
+        one_list_a_key(lists, keys)
     }
 
     /// Holds these records in the partial cache; when one does not read, reads the whole
@@ -184,4 +170,16 @@ impl<P: Ports> MemoryService<P> {
             Ok(false)
         }
     }
+}
+
+/// The index's lists of the newest holders, refused unless there is one for each key asked.
+fn one_list_a_key<T>(lists: Vec<Vec<T>>, keys: &[String]) -> Result<Vec<Vec<T>>, Error> {
+    if lists.len() != keys.len() {
+        return Err(Error::Index(format!(
+            "the index gave the newest of {} keys for {} asked",
+            lists.len(),
+            keys.len()
+        )));
+    }
+    Ok(lists)
 }
