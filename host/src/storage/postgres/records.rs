@@ -97,6 +97,27 @@ pub(super) fn holding_ids(
     Ok(rows.iter().map(|r| r.get(0)).collect())
 }
 
+/// For each key, the records of its newest `limit` live holders within the scopes, newest
+/// first, equal moments by id in byte order; see `newest` in `wit/index.wit`.
+pub(super) fn newest(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+    limit: u32,
+) -> Result<Vec<Vec<Held>>, IndexError> {
+    newest_of(
+        client,
+        "SELECT m.observed, m.id, r.record, v.embedding FROM marks m
+         JOIN records r ON r.id = m.id LEFT JOIN vectors v ON v.id = m.id
+         WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
+         ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
+        (keys, scope, now, limit),
+        |r| held_at(r, 1),
+        |h| &h.id,
+    )
+}
+
 /// The ids of what `newest` returns, list by list, without reading a record or a vector.
 pub(super) fn newest_ids(
     client: &mut Conn,
@@ -105,62 +126,40 @@ pub(super) fn newest_ids(
     now: i64,
     limit: u32,
 ) -> Result<Vec<Vec<String>>, IndexError> {
-    let scopes = scope.memory_keys();
-    let limit = i64::from(limit.min(crate::index::MAX_NEWEST));
-    let mut lists = Vec::with_capacity(keys.len());
-    for key in keys {
-        let mut found: Vec<(i64, String)> = Vec::new();
-        for s in &scopes {
-            let rows = client
-                .query(
-                    "SELECT m.observed, m.id FROM marks m JOIN records r ON r.id = m.id
-                     WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
-                     ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
-                    &[key, s, &now, &limit],
-                )
-                .map_err(sql)?;
-            found.extend(rows.iter().map(|r| (r.get(0), r.get(1))));
-        }
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.as_bytes().cmp(b.1.as_bytes())));
-        found.truncate(limit as usize);
-        lists.push(found.into_iter().map(|(_, id)| id).collect());
-    }
-    Ok(lists)
+    newest_of(
+        client,
+        "SELECT m.observed, m.id FROM marks m JOIN records r ON r.id = m.id
+         WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
+         ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
+        (keys, scope, now, limit),
+        |r| r.get(1),
+        |id| id,
+    )
 }
 
-/// For each key, the records of its newest `limit` live holders within the scopes, newest
-/// first, equal moments by id in byte order; see `newest` in `wit/index.wit`. Each scope is
-/// read newest first through `marks_newest` and stops at `limit`; the scopes' lists are
-/// then merged.
-pub(super) fn newest(
+/// `newest`'s walk, whatever each holder is made into: `statement` takes a key, a scope, `now`
+/// and the limit, and answers the holder's observed moment first. Each scope is read
+/// newest first through `marks_newest` and stops at `limit`; the scopes' lists are then
+/// merged.
+fn newest_of<T>(
     client: &mut Conn,
-    keys: &[String],
-    scope: &ScopeFilter,
-    now: i64,
-    limit: u32,
-) -> Result<Vec<Vec<Held>>, IndexError> {
+    statement: &'static str,
+    (keys, scope, now, limit): (&[String], &ScopeFilter, i64, u32),
+    make: impl Fn(&postgres::Row) -> T,
+    id: impl Fn(&T) -> &String,
+) -> Result<Vec<Vec<T>>, IndexError> {
     let scopes = scope.memory_keys();
     let limit = i64::from(limit.min(crate::index::MAX_NEWEST));
     let mut lists = Vec::with_capacity(keys.len());
     for key in keys {
-        let mut found: Vec<(i64, Held)> = Vec::new();
+        let mut found: Vec<(i64, T)> = Vec::new();
         for s in &scopes {
-            let rows = client
-                .query(
-                    "SELECT m.observed, m.id, r.record, v.embedding FROM marks m
-                     JOIN records r ON r.id = m.id LEFT JOIN vectors v ON v.id = m.id
-                     WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
-                     ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
-                    &[key, s, &now, &limit],
-                )
-                .map_err(sql)?;
-            for r in rows {
-                found.push((r.get(0), held_at(&r, 1)));
-            }
+            let rows = client.query(statement, &[key, s, &now, &limit]).map_err(sql)?;
+            found.extend(rows.iter().map(|r| (r.get(0), make(r))));
         }
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.as_bytes().cmp(b.1.id.as_bytes())));
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| id(&a.1).as_bytes().cmp(id(&b.1).as_bytes())));
         found.truncate(limit as usize);
-        lists.push(found.into_iter().map(|(_, h)| h).collect());
+        lists.push(found.into_iter().map(|(_, held)| held).collect());
     }
     Ok(lists)
 }
