@@ -366,6 +366,16 @@ fn a_server_holding_every_memory_answers_about_people_as_a_cli_call_does() {
         ctx.ok(&["--user", "u", "add", fact, "--subject", who]);
     }
     ctx.ok(&["--user", "u", "add", "The car needs new tires"]);
+    // Another user's Ana, whose memory the index's marks hold too: never in u's answers.
+    ctx.ok(&["--user", "v", "people", "add", "Ana", "--relation", "friend"]);
+    ctx.ok(&[
+        "--user",
+        "v",
+        "add",
+        "Ana loves sailing in the Alps",
+        "--subject",
+        "Ana",
+    ]);
     let server = Server::start(&ctx, &["--readers", "0"]);
     let mut client = server.client();
     // A write makes the store read the whole collection.
@@ -379,6 +389,7 @@ fn a_server_holding_every_memory_answers_about_people_as_a_cli_call_does() {
         let told = contents(&ctx.json(&["--user", "u", "search", query])["hits"]);
         let who = query.split_whitespace().nth(2).unwrap();
         assert!(served.iter().any(|c| c.starts_with(who)), "{query}: {served:?}");
+        assert!(!served.iter().any(|c| c.contains("sailing")), "{query}: {served:?}");
         assert_eq!(sorted(served), sorted(told), "{query}");
     }
     let served = client.ok("memory.context", json!({"user_id": "u", "message": "How is Ana?"}));
@@ -393,6 +404,7 @@ fn a_server_holding_every_memory_answers_about_people_as_a_cli_call_does() {
     };
     assert_eq!(names(&served), ["Marek", "Ana"], "the most recently active first");
     assert_eq!(names(&served), names(&told));
+    assert!(!served["markdown"].to_string().contains("sailing"), "{served}");
     assert_eq!(
         sorted(contents(&served["memories"])),
         sorted(contents(&told["memories"]))
