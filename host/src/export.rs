@@ -25,7 +25,9 @@ impl MemoryStore {
     /// memories of the caller's scopes and, with `include_archive`, their archive entries.
     pub fn export_records(&mut self, caller: &Caller, include_archive: bool) -> Result<Vec<String>, Error> {
         let options = ExportOptions { include_archive };
-        self.call(|p, s| p.ash_memory_portability().call_export_records(s, caller, options))
+        self.call_in(caller, |p, s| {
+            p.ash_memory_portability().call_export_records(s, caller, options)
+        })
     }
 
     /// Reads export lines into this home for `caller`, in one write; see
@@ -37,7 +39,7 @@ impl MemoryStore {
         lines: &[String],
         check_only: bool,
     ) -> Result<ImportedRecords, Error> {
-        self.call(|p, s| {
+        self.call_in(caller, |p, s| {
             p.ash_memory_portability()
                 .call_import_records(s, caller, lines, check_only)
         })

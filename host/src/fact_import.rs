@@ -222,7 +222,9 @@ impl MemoryStore {
         let mut total = Imported::default();
         let options = memories::ImportOptions { check_only: false };
         for (n, chunk) in facts.chunks(IMPORT_CHUNK).enumerate() {
-            let done = self.call(|p, s| p.ash_memory_memories().call_import_facts(s, caller, chunk, options))?;
+            let done = self.call_in(caller, |p, s| {
+                p.ash_memory_memories().call_import_facts(s, caller, chunk, options)
+            })?;
             total.added += done.added as usize;
             total.present += done.present as usize;
             total.superseded += done.superseded as usize;
@@ -238,7 +240,9 @@ impl MemoryStore {
         let options = memories::ImportOptions { check_only: true };
         let mut out = Vec::new();
         for (n, chunk) in facts.chunks(IMPORT_CHUNK).enumerate() {
-            let done = self.call(|p, s| p.ash_memory_memories().call_import_facts(s, caller, chunk, options))?;
+            let done = self.call_in(caller, |p, s| {
+                p.ash_memory_memories().call_import_facts(s, caller, chunk, options)
+            })?;
             out.extend(refused(done.refused, n * IMPORT_CHUNK));
         }
         Ok(out)

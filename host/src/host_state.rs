@@ -33,7 +33,11 @@ pub struct HostState {
     locked: bool,
     /// What the running call may do: a call begun as a read has its writes refused.
     access: Access,
-    /// Whether the running call had a write refused (it was begun as a read).
+    /// The scopes a write is confined to (see [`HostState::begin_call_in`]); none for a
+    /// write of the whole home.
+    scopes: Option<Vec<String>>,
+    /// Whether the running call had a write refused (it was begun as a read, or confined
+    /// to scopes).
     pub(crate) refused_writes: bool,
     /// Why the lock could not be taken back after a remote call: the call may then write
     /// nothing more.
@@ -59,6 +63,7 @@ impl HostState {
             progress: None,
             locked: false,
             access: Access::Write,
+            scopes: None,
             refused_writes: false,
             lock_lost: None,
         }
@@ -68,9 +73,17 @@ impl HostState {
     /// transaction (what a writer that died left half done is undone first, which makes
     /// the call a write). Returns what the call may do.
     pub(crate) fn begin_call(&mut self, access: Access) -> Result<Access, Error> {
+        self.begin_call_in(access, None)
+    }
+
+    /// [`HostState::begin_call`] for a call that writes only in `scopes` (the caller's
+    /// `u:<user id>` and `c:<chat id>`): a backend that locks scopes takes theirs alone,
+    /// and refuses a write of the whole home, which then runs again as one.
+    pub(crate) fn begin_call_in(&mut self, access: Access, scopes: Option<Vec<String>>) -> Result<Access, Error> {
         self.lock_lost = None;
         self.refused_writes = false;
-        self.access = self.storage.begin(access)?;
+        self.scopes = scopes;
+        self.access = self.storage.begin(access, self.scopes.as_deref())?;
         self.locked = true;
         Ok(self.access)
     }
@@ -120,7 +133,7 @@ impl HostState {
         let out = f(self);
         // A read taken back may find a dead writer's transaction and become a write; a
         // write stays one.
-        match self.storage.begin(self.access) {
+        match self.storage.begin(self.access, self.scopes.as_deref()) {
             Ok(access) => {
                 self.access = access;
                 self.locked = true;
@@ -142,6 +155,16 @@ impl HostState {
         }
         Ok(())
     }
+
+    /// [`HostState::writable`] for a write of the whole home (a rewrite, a new index).
+    fn writable_whole(&mut self) -> Result<(), Refused> {
+        self.writable()?;
+        if self.storage.confined() {
+            self.refused_writes = true;
+            return Err(Refused::Confined);
+        }
+        Ok(())
+    }
 }
 
 /// Why a write was refused.
@@ -150,15 +173,19 @@ enum Refused {
     LockLost(String),
     /// The call was begun as a read.
     ReadOnly,
+    /// The call holds only its scopes' locks.
+    Confined,
 }
 
 const READ_ONLY: &str = "not written: the call was begun as a read";
+const CONFINED: &str = "not written: the call holds only the locks of its scopes";
 
 impl From<Refused> for files::Error {
     fn from(r: Refused) -> Self {
         match r {
             Refused::LockLost(why) => files::Error::Io(why),
             Refused::ReadOnly => files::Error::ReadOnly(READ_ONLY.into()),
+            Refused::Confined => files::Error::ReadOnly(CONFINED.into()),
         }
     }
 }
@@ -168,6 +195,7 @@ impl From<Refused> for index::Error {
         match r {
             Refused::LockLost(why) => index::Error::Sql(why),
             Refused::ReadOnly => index::Error::ReadOnly(READ_ONLY.into()),
+            Refused::Confined => index::Error::ReadOnly(CONFINED.into()),
         }
     }
 }
@@ -185,7 +213,7 @@ impl files::Host for HostState {
         self.storage.append(c, &lines)
     }
     fn replace(&mut self, c: files::Collection, lines: Vec<String>) -> Result<files::FileState, files::Error> {
-        self.writable()?;
+        self.writable_whole()?;
         self.storage.replace(c, &lines)
     }
     fn quarantine(&mut self, c: files::Collection, lines: Vec<String>, reason: String) -> Result<(), files::Error> {
@@ -274,7 +302,7 @@ impl index::Host for HostState {
         Ok(self.storage.count(kind.into())?)
     }
     fn clear(&mut self, info: index::IndexInfo) -> Result<(), index::Error> {
-        self.writable()?;
+        self.writable_whole()?;
         Ok(self.storage.clear(&info.into())?)
     }
     fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<files::FileState>, index::Error> {

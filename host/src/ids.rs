@@ -24,6 +24,17 @@ impl IdSource {
         IdSource { kind, issued: 0 }
     }
 
+    /// How many ids were handed out, to hand them out again after a call that is run
+    /// again ([`IdSource::rewind`]): nothing of the first run was kept.
+    pub(crate) fn issued(&self) -> u64 {
+        self.issued
+    }
+
+    /// Hands out ids again from after the first `issued`.
+    pub(crate) fn rewind(&mut self, issued: u64) {
+        self.issued = issued;
+    }
+
     /// The next id.
     pub(crate) fn next(&mut self) -> String {
         match self.kind {

@@ -96,6 +96,36 @@ impl MemoryStore {
         self.sandbox.state_mut().end_call(result)
     }
 
+    /// Runs one export that writes only in the caller's scopes (their personal memories,
+    /// people and sessions, and their chat's): on a backend that locks scopes (Postgres),
+    /// side by side with the writes of other scopes. One that turns out to write the whole
+    /// home (a rewrite, a new index) runs again as a write of everything. A caller with
+    /// neither a user nor a chat has no scope: its call locks everything.
+    pub(crate) fn call_in<T, E: Into<Error>>(
+        &mut self,
+        caller: &Caller,
+        f: impl Fn(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
+    ) -> Result<T, Error> {
+        let scopes = scopes_of(caller);
+        if scopes.is_empty() {
+            return self.call(f);
+        }
+        let issued = self.sandbox.state_mut().ids.issued();
+        self.sandbox.state_mut().begin_call_in(Access::Write, Some(scopes))?;
+        let result = self.sandbox.call(&f).and_then(|r| r.map_err(Into::into));
+        let refused = self.sandbox.state_mut().refused_writes;
+        match self.sandbox.state_mut().end_call(result) {
+            Err(Error::Trap(m)) => Err(Error::Trap(m)),
+            Err(_) if refused => {
+                tracing::debug!("a write of the caller's scopes wrote the whole home: running it again as such");
+                // The same ids as a first run would have: nothing of this one was kept.
+                self.sandbox.state_mut().ids.rewind(issued);
+                self.call(f)
+            }
+            other => other,
+        }
+    }
+
     /// Runs one export that reads, under the home's shared lock, side by side with the
     /// reads of other stores and processes. The host refuses its writes: one that failed
     /// for it (a dead writer's transaction to undo, an index to bring up to the files,
@@ -144,12 +174,12 @@ impl MemoryStore {
 
     /// Stores one memory, superseding what it replaces; see `add` in `wit/memories.wit`.
     pub fn add(&mut self, caller: &Caller, item: &NewMemory) -> Result<Added, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_add(s, caller, item))
+        self.call_in(caller, |p, s| p.ash_memory_memories().call_add(s, caller, item))
     }
 
     /// Stores several memories in one write, all or none.
     pub fn add_batch(&mut self, caller: &Caller, items: &[NewMemory]) -> Result<Added, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_add_batch(s, caller, items))
+        self.call_in(caller, |p, s| p.ash_memory_memories().call_add_batch(s, caller, items))
     }
 
     /// One memory the caller may see, by id or a unique prefix of 8 or more characters.
@@ -170,7 +200,7 @@ impl MemoryStore {
     /// Deletes a memory the caller may change (it is archived first). `id` may be a
     /// unique prefix of 8 or more characters; returns the full id deleted.
     pub fn delete(&mut self, caller: &Caller, id: &str) -> Result<String, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_delete(s, caller, id))
+        self.call_in(caller, |p, s| p.ash_memory_memories().call_delete(s, caller, id))
     }
 
     // ---- recall (`wit/recall.wit`) ----
@@ -206,14 +236,18 @@ impl MemoryStore {
 
     /// Stores one exchange, secrets redacted; see `persist-turn`.
     pub fn persist_turn(&mut self, caller: &Caller, turn: &Turn) -> Result<StoredTurn, Error> {
-        self.call(|p, s| p.ash_memory_conversations().call_persist_turn(s, caller, turn))
+        self.call_in(caller, |p, s| {
+            p.ash_memory_conversations().call_persist_turn(s, caller, turn)
+        })
     }
 
     /// Reads the caller's exchanges not read before (of one session, or all) for facts
     /// and stores them; see `extract`.
     pub fn extract(&mut self, caller: &Caller, session: Option<&str>) -> Result<Extraction, Error> {
         let session = session.map(str::to_owned);
-        self.call(|p, s| p.ash_memory_conversations().call_extract(s, caller, session.as_ref()))
+        self.call_in(caller, |p, s| {
+            p.ash_memory_conversations().call_extract(s, caller, session.as_ref())
+        })
     }
 
     /// The caller's user profile; see `profile`.
@@ -224,18 +258,20 @@ impl MemoryStore {
     /// Corrects a memory: the new text replaces it, and `history` keeps both; see
     /// `correct` in `wit/memories.wit`.
     pub fn correct(&mut self, caller: &Caller, id: &str, correction: &Correction) -> Result<Added, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_correct(s, caller, id, correction))
+        self.call_in(caller, |p, s| {
+            p.ash_memory_memories().call_correct(s, caller, id, correction)
+        })
     }
 
     /// Confirms a memory, which then never decays; see `confirm` in `wit/memories.wit`.
     pub fn confirm(&mut self, caller: &Caller, id: &str) -> Result<Memory, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_confirm(s, caller, id))
+        self.call_in(caller, |p, s| p.ash_memory_memories().call_confirm(s, caller, id))
     }
 
     /// Asks the language model for a short summary of the caller's user's past week and
     /// stores it as a `reflection` memory; see `reflect` in `wit/memories.wit`.
     pub fn reflect(&mut self, caller: &Caller) -> Result<Reflection, Error> {
-        self.call(|p, s| p.ash_memory_memories().call_reflect(s, caller))
+        self.call_in(caller, |p, s| p.ash_memory_memories().call_reflect(s, caller))
     }
 
     // ---- the browser's views (`wit/browse.wit`) ----
@@ -272,24 +308,28 @@ impl MemoryStore {
 
     /// Adds a person, or completes the one who already answers to the name.
     pub fn people_add(&mut self, caller: &Caller, person: &NewPerson) -> Result<Person, Error> {
-        self.call(|p, s| p.ash_memory_people().call_add(s, caller, person))
+        self.call_in(caller, |p, s| p.ash_memory_people().call_add(s, caller, person))
     }
 
     /// Adds an alias to a person.
     pub fn people_alias(&mut self, caller: &Caller, reference: &str, alias: &str) -> Result<Person, Error> {
-        self.call(|p, s| p.ash_memory_people().call_alias(s, caller, reference, alias))
+        self.call_in(caller, |p, s| {
+            p.ash_memory_people().call_alias(s, caller, reference, alias)
+        })
     }
 
     /// Folds `merge` into `keep`, re-linking memories.
     pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
-        self.call(|p, s| p.ash_memory_people().call_merge(s, caller, keep, merge))
+        self.call_in(caller, |p, s| p.ash_memory_people().call_merge(s, caller, keep, merge))
     }
 
     /// Forgets one of the caller's people: they leave the people file, memories about
     /// them alone are archived (reason `forgotten`), others lose them as a subject. With
     /// `purge`, nothing about them alone is kept, in the archive either.
     pub fn people_forget(&mut self, caller: &Caller, reference: &str, purge: bool) -> Result<Forgotten, Error> {
-        self.call(|p, s| p.ash_memory_people().call_forget(s, caller, reference, purge))
+        self.call_in(caller, |p, s| {
+            p.ash_memory_people().call_forget(s, caller, reference, purge)
+        })
     }
 
     // ---- agent tools (`wit/tools.wit`) ----
@@ -304,7 +344,7 @@ impl MemoryStore {
     /// text for the model: the second of the two functions an agent loop needs.
     pub fn tool_call(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<String, Error> {
         let name = name.to_owned();
-        self.tool(&name, |p, s| {
+        self.tool(caller, &name, |p, s| {
             p.ash_memory_tools().call_call(s, caller, &name, arguments)
         })
     }
@@ -313,7 +353,9 @@ impl MemoryStore {
     /// the model and as data (of the shape the tool's `output_schema` declares).
     pub fn tool_answer(&mut self, caller: &Caller, name: &str, arguments: &str) -> Result<ToolAnswer, Error> {
         let name = name.to_owned();
-        let answer = self.tool(&name, |p, s| p.ash_memory_tools().call_run(s, caller, &name, arguments))?;
+        let answer = self.tool(caller, &name, |p, s| {
+            p.ash_memory_tools().call_run(s, caller, &name, arguments)
+        })?;
         let data = serde_json::from_str(&answer.data)
             .map_err(|e| Error::Trap(format!("the component's tool answer is not JSON: {e}")))?;
         Ok(ToolAnswer {
@@ -325,13 +367,14 @@ impl MemoryStore {
     /// Runs a call of the tool `name` as a read when the tool only reads.
     fn tool<T, E: Into<Error>>(
         &mut self,
+        caller: &Caller,
         name: &str,
         f: impl Fn(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
     ) -> Result<T, Error> {
         if tool_only_reads(name) {
             self.read(f)
         } else {
-            self.call(f)
+            self.call_in(caller, f)
         }
     }
 
@@ -390,4 +433,19 @@ impl Drop for MemoryStore {
 /// (see `wit/tools.wit`). A server routes such calls with the other reads.
 pub fn tool_only_reads(name: &str) -> bool {
     name == "recall"
+}
+
+/// The scopes a caller's writes are confined to, as the policy names whom a memory
+/// belongs to (`scope.rs` in the guest): `u:<user id>` and `c:<chat id>`, trimmed, an
+/// empty id being none.
+fn scopes_of(caller: &Caller) -> Vec<String> {
+    let clean = |id: &Option<String>| {
+        id.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let user = clean(&caller.user_id).map(|u| format!("u:{u}"));
+    let chat = clean(&caller.chat_id).map(|c| format!("c:{c}"));
+    user.into_iter().chain(chat).collect()
 }

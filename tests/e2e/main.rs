@@ -39,6 +39,7 @@ mod polyglot;
 mod portability;
 mod postgres;
 mod postgres_layout;
+mod postgres_locks;
 mod recall;
 mod recovery;
 mod reflection;

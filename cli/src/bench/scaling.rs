@@ -2,7 +2,8 @@
 //! different user on a connection of its own, each against one client in the same run.
 //! Three settings: the embedded model (CPU-bound); a loopback embedder that answers after
 //! 40 ms, as a remote model would; and, with `$ASH_PG_URL`, that embedder with two
-//! servers sharing one Postgres namespace. Prints figures; asserts nothing.
+//! servers sharing one Postgres namespace, and the adds of the embedded model through
+//! those two servers (writes of different users). Prints figures; asserts nothing.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
@@ -24,10 +25,28 @@ const REMOTE_DELAY: Duration = Duration::from_millis(40);
 /// The loopback embedder's dimension.
 const REMOTE_DIMENSION: usize = 64;
 
+/// What the clients of a setting call.
+#[derive(Clone, Copy)]
+enum Op {
+    Search,
+    Add,
+}
+
+impl Op {
+    fn unit(self) -> &'static str {
+        match self {
+            Op::Search => "searches",
+            Op::Add => "adds",
+        }
+    }
+}
+
 /// Throughput by number of clients in one setting.
 pub(super) struct Curve {
     pub(super) setting: &'static str,
-    /// Clients, and searches a second all told.
+    /// What a call is: "searches" or "adds".
+    pub(super) unit: &'static str,
+    /// Clients, and calls a second all told.
     pub(super) rates: Vec<(usize, f64)>,
 }
 
@@ -41,7 +60,8 @@ impl Curve {
     pub(super) fn to_json(&self) -> Value {
         json!({
             "setting": self.setting,
-            "searches_per_second": self.rates.iter().map(|(c, r)| json!({ "clients": c, "rate": r, "ratio": self.ratio(*c) })).collect::<Vec<_>>(),
+            "unit": self.unit,
+            "per_second": self.rates.iter().map(|(c, r)| json!({ "clients": c, "rate": r, "ratio": self.ratio(*c) })).collect::<Vec<_>>(),
         })
     }
 }
@@ -51,9 +71,17 @@ impl Curve {
 pub(super) fn run(memories: usize, searches: usize) -> Result<Vec<Curve>> {
     let embedder = LoopbackEmbedder::start(REMOTE_DELAY)?;
     let mut curves = vec![
-        curve("files, embedded model (CPU-bound)", memories, searches, None, None)?,
+        curve(
+            "files, embedded model (CPU-bound)",
+            Op::Search,
+            memories,
+            searches,
+            None,
+            None,
+        )?,
         curve(
             "files, embedder answering after 40 ms",
+            Op::Search,
             memories,
             searches,
             Some(&embedder.url),
@@ -63,9 +91,18 @@ pub(super) fn run(memories: usize, searches: usize) -> Result<Vec<Curve>> {
     if let Ok(url) = std::env::var("ASH_PG_URL") {
         curves.push(curve(
             "postgres, two servers, embedder after 40 ms",
+            Op::Search,
             memories,
             searches,
             Some(&embedder.url),
+            Some(&url),
+        )?);
+        curves.push(curve(
+            "postgres, two servers, embedded model",
+            Op::Add,
+            memories,
+            searches,
+            None,
             Some(&url),
         )?);
     }
@@ -74,8 +111,9 @@ pub(super) fn run(memories: usize, searches: usize) -> Result<Vec<Curve>> {
 
 fn curve(
     setting: &'static str,
+    op: Op,
     memories: usize,
-    searches: usize,
+    calls: usize,
     embedder: Option<&str>,
     postgres: Option<&str>,
 ) -> Result<Curve> {
@@ -114,12 +152,21 @@ fn curve(
                 let socket = servers[c % servers.len()].socket.clone();
                 std::thread::spawn(move || -> Result<()> {
                     let mut rpc = Rpc::connect(&socket)?;
-                    for k in 0..searches {
-                        let query = QUERIES[(c + k) % QUERIES.len()];
-                        rpc.call(
-                            "memory.search",
-                            json!({ "query": query, "limit": 10, "user_id": user(c) }),
-                        )?;
+                    for k in 0..calls {
+                        match op {
+                            Op::Search => {
+                                let query = QUERIES[(c + k) % QUERIES.len()];
+                                rpc.call(
+                                    "memory.search",
+                                    json!({ "query": query, "limit": 10, "user_id": user(c) }),
+                                )?
+                            }
+                            // Facts no earlier call made, so that each add is a new memory.
+                            Op::Add => rpc.call(
+                                "memory.add",
+                                json!({ "content": fact(20_000_000 + (clients * 1000 + c) * calls + k), "user_id": user(c) }),
+                            )?,
+                        };
                     }
                     Ok(())
                 })
@@ -128,7 +175,7 @@ fn curve(
         for thread in threads {
             thread.join().map_err(|_| anyhow::anyhow!("a client panicked"))??;
         }
-        rates.push((clients, (clients * searches) as f64 / start.elapsed().as_secs_f64()));
+        rates.push((clients, (clients * calls) as f64 / start.elapsed().as_secs_f64()));
     }
     for server in servers {
         server.stop()?;
@@ -137,7 +184,11 @@ fn curve(
         let mut client = postgres::Client::connect(url, postgres::NoTls).context("connecting to drop the namespace")?;
         client.batch_execute(&format!("DROP SCHEMA IF EXISTS ash_{namespace} CASCADE"))?;
     }
-    Ok(Curve { setting, rates })
+    Ok(Curve {
+        setting,
+        unit: op.unit(),
+        rates,
+    })
 }
 
 fn user(client: usize) -> String {

@@ -179,14 +179,15 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
         ms(best_p95),
         ms(worst_p95)
     );
-    println!("  searches/s by clients at once (each a different user), and against one client:");
+    println!("  calls/s by clients at once (each a different user), and against one client:");
     for curve in &scaling {
         let cells: Vec<String> = curve
             .rates
             .iter()
             .map(|&(clients, rate)| format!("{clients}: {rate:>6.0} ({:.2}x)", curve.ratio(clients)))
             .collect();
-        println!("    {:<44} {}", curve.setting, cells.join("  "));
+        let setting = format!("{}, {}", curve.setting, curve.unit);
+        println!("    {setting:<54} {}", cells.join("  "));
     }
     Ok(())
 }

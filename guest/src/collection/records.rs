@@ -7,6 +7,14 @@ use super::Record;
 use super::lines::{MAX_LINE_BYTES, access, access_line, is_newer, removal, removal_line};
 use crate::ports::{Collection, FileError, FileState, Level, Ports};
 
+/// Why a line of the file could not be folded in.
+enum Unfoldable {
+    /// Longer than a record may be.
+    Oversized,
+    /// Not a record, a removal, an access or a newer format's line; why not.
+    Bad(String),
+}
+
 /// The folded records of one collection.
 #[derive(Debug)]
 pub struct Records<T: Record> {
@@ -67,29 +75,21 @@ impl<T: Record> Records<T> {
         let mut oversized: Vec<String> = Vec::new();
         let newer_before = self.newer.len();
         for line in chunk.data.split('\n') {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            if line.trim().is_empty() {
-                continue;
-            }
-            if line.len() > MAX_LINE_BYTES {
-                ports.log(
-                    Level::Warn,
-                    &format!(
-                        "{}: quarantined a line of {} bytes: a record holds at most {} MiB",
-                        T::FILE,
-                        line.len(),
-                        MAX_LINE_BYTES >> 20
-                    ),
-                );
-                oversized.push(line.to_owned());
-                continue;
-            }
-            match T::parse(line) {
-                Ok(record) => self.apply(record),
-                Err(_) if is_newer::<T>(line) => self.newer.push(line.to_owned()),
-                Err(_) if let Some(id) = removal(line) => self.unfold(&id),
-                Err(_) if let Some((id, at)) = access(line) => self.touched(&id, &at),
-                Err(e) => {
+            match self.fold_line(line) {
+                Ok(()) => {}
+                Err(Unfoldable::Oversized) => {
+                    ports.log(
+                        Level::Warn,
+                        &format!(
+                            "{}: quarantined a line of {} bytes: a record holds at most {} MiB",
+                            T::FILE,
+                            line.len(),
+                            MAX_LINE_BYTES >> 20
+                        ),
+                    );
+                    oversized.push(line.to_owned());
+                }
+                Err(Unfoldable::Bad(e)) => {
                     ports.log(Level::Warn, &format!("{}: quarantined a line: {e}", T::FILE));
                     bad.push(line.to_owned());
                 }
@@ -128,6 +128,26 @@ impl<T: Record> Records<T> {
             return Err(e);
         }
         Ok((bad.len() + oversized.len()) as u64)
+    }
+
+    /// Folds one line of the file in: a record, a removal, an access, or a line of a newer
+    /// format (kept verbatim). Blank lines are nothing.
+    fn fold_line(&mut self, line: &str) -> Result<(), Unfoldable> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        if line.len() > MAX_LINE_BYTES {
+            return Err(Unfoldable::Oversized);
+        }
+        match T::parse(line) {
+            Ok(record) => self.apply(record),
+            Err(_) if is_newer::<T>(line) => self.newer.push(line.to_owned()),
+            Err(_) if let Some(id) = removal(line) => self.unfold(&id),
+            Err(_) if let Some((id, at)) = access(line) => self.touched(&id, &at),
+            Err(e) => return Err(Unfoldable::Bad(e.to_string())),
+        }
+        Ok(())
     }
 
     /// Folds one record in: a record with a known id replaces the earlier one in place.
@@ -226,14 +246,36 @@ impl<T: Record> Records<T> {
     /// generation; the file then holds exactly the lines appended, which the cache holds
     /// too. Taken for someone else's write, it would leave the index claiming the empty
     /// file, and the next call would replay every line of a new home's first import.
-    fn append_lines<P: Ports>(&self, ports: &P, lines: &[String]) -> Result<(FileState, bool), FileError> {
+    ///
+    /// Lines another writer appended between the cache's end and this append (a write
+    /// of another scope, on a backend that lets those run side by side) are read and
+    /// folded in, before the caller folds its own.
+    fn append_lines<P: Ports>(&mut self, ports: &P, lines: &[String]) -> Result<(FileState, bool), FileError> {
         let state = ports.append(T::COLLECTION, lines)?;
         let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
         let expected = self.end + written;
         let same_file = Some(state.generation) == self.generation;
         let created = self.generation.is_some() && self.end == 0 && state.end == written;
         let in_step = (same_file && (state.end == expected || state.end == expected + 1)) || created;
-        Ok((state, in_step))
+        let caught_up = !in_step && same_file && state.end > expected && self.catch_up(ports, state.end - written);
+        Ok((state, in_step || caught_up))
+    }
+
+    /// Folds in the lines between the cache's end and `to`, where this instance's own
+    /// append began: one read of what the cache missed, not of the whole file. False
+    /// when they cannot all be folded in (the next refresh then reads everything).
+    fn catch_up<P: Ports>(&mut self, ports: &P, to: u64) -> bool {
+        let Ok(chunk) = ports.read(T::COLLECTION, self.end, self.generation) else {
+            return false;
+        };
+        let gap = usize::try_from(to - self.end).unwrap_or(usize::MAX);
+        let Some(missed) = chunk.data.get(..gap) else {
+            return false;
+        };
+        if Some(chunk.generation) != self.generation || !missed.ends_with('\n') {
+            return false;
+        }
+        missed.split('\n').all(|line| self.fold_line(line).is_ok())
     }
 
     /// After an append: the cache reaches the new end (in the file's generation, which

@@ -100,3 +100,38 @@ fn ids_named_reads_records_and_removals_once_each() {
     // A stamp that is not a time: not a removal, so the line is quarantined.
     assert_eq!(removal(r#"{"id":"a","version":1,"removed_at":"never"}"#), None);
 }
+
+#[test]
+fn an_append_after_another_writers_lines_reads_only_what_it_missed() {
+    let ports = FakePorts::new();
+    let mut people = People::default();
+    people.refresh(&ports).unwrap();
+    people.append(&ports, vec![person("a", "Ann")]).unwrap();
+    // Another host's write of another scope lands between this instance's read and its
+    // append.
+    let bea = person("b", "Bea").to_line();
+    ports.write_raw(Collection::People, &format!("{bea}\n"));
+    let reads_before = ports.reads.borrow().len();
+    let cy = person("c", "Cy");
+    let state = people.append(&ports, vec![cy.clone()]).unwrap();
+    assert_eq!(names(&people), ["Ann", "Bea", "Cy"], "in the file's order");
+    assert!(people.in_step());
+    assert_eq!(people.state(), state);
+    let whole = ports.file(Collection::People).len();
+    assert_eq!(
+        ports.reads.borrow()[reads_before..],
+        [(Collection::People, bea.len() + 1 + cy.to_line().len() + 1)],
+        "one read from where the cache stood, not of the file's {whole} bytes"
+    );
+    assert_eq!(people.stale_lines(), 0, "its own line is not folded twice");
+    people.refresh(&ports).unwrap();
+    assert_eq!(ports.reads.borrow().last(), Some(&(Collection::People, 0)));
+
+    // A line it cannot fold leaves the cache to read everything again, which sets the
+    // line aside as any refresh does.
+    ports.write_raw(Collection::People, "not a record\n");
+    people.append(&ports, vec![person("d", "Dee")]).unwrap();
+    assert!(!people.in_step());
+    assert_eq!(people.refresh(&ports), Ok(1));
+    assert_eq!(names(&people), ["Ann", "Bea", "Cy", "Dee"]);
+}

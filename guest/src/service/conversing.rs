@@ -150,32 +150,50 @@ impl<P: Ports> MemoryService<P> {
     /// grown file needs only its new lines indexed; a replaced one (a rollback) is
     /// rebuilt with everything else.
     fn sync_message_index(&mut self) -> Result<(), Error> {
+        for _ in 0..super::index_sync::CATCH_UP_TRIES {
+            if self.sync_message_index_once(true)? {
+                return Ok(());
+            }
+            self.messages.refresh(&self.ports)?;
+        }
+        self.sync_message_index_once(false).map(drop)
+    }
+
+    /// One comparison; false, with nothing done, when the cache is behind the file the
+    /// index reflects and `may_wait`.
+    fn sync_message_index_once(&mut self, may_wait: bool) -> Result<bool, Error> {
         let current = self.messages.state();
-        match self.ports.index_reflects(EntryKind::Message)? {
-            Some(s) if s == current => Ok(()),
+        let reflects = self.ports.index_reflects(EntryKind::Message)?;
+        let behind = |end: u64| may_wait && self.messages.in_step() && end > current.end;
+        match reflects {
+            Some(s) if s == current => Ok(true),
+            Some(s) if s.generation == current.generation && behind(s.end) => Ok(false),
             Some(s) if s.end == 0 || (s.generation == current.generation && s.end < current.end) => {
                 let chunk = self.ports.read(Collection::Messages, s.end, Some(s.generation))?;
+                if chunk.generation == current.generation && behind(chunk.end) {
+                    return Ok(false);
+                }
                 if (chunk.generation != s.generation && s.end != 0) || chunk.end != current.end {
-                    return self.rebuild().map(drop);
+                    return self.rebuild().map(|_| true);
                 }
                 let ids = collection::ids_named::<MessageRecord>(&chunk.data);
                 self.index_messages(ids.iter().filter_map(|id| self.messages.get(id)).cloned().collect())?;
-                self.mark_messages(current)
+                self.mark_messages(current).map(|()| true)
             }
             // No messages and none indexed: nothing to record, so that a read of a home
             // without conversations stays a read. The first message is indexed with all.
-            None if self.messages.is_empty() => Ok(()),
+            None if self.messages.is_empty() => Ok(true),
             // After a clear the index holds no messages: all of them go in.
             None => {
                 self.index_messages(self.messages.iter().cloned().collect())?;
-                self.mark_messages(current)
+                self.mark_messages(current).map(|()| true)
             }
             Some(_) => {
                 self.ports.log(
                     Level::Warn,
                     "the index does not reflect the current messages.jsonl: rebuilding it",
                 );
-                self.rebuild().map(drop)
+                self.rebuild().map(|_| true)
             }
         }
     }

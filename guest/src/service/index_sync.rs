@@ -14,6 +14,19 @@ use crate::ports::{Collection, EntryKind, FileState, IndexEntry, IndexError, Ind
 use crate::record::{MemoryRecord, encode_embedding};
 use crate::vectors;
 
+/// How many times a call reads the file again when the index is ahead of it, before it
+/// takes the gap for a fault and rebuilds.
+pub(super) const CATCH_UP_TRIES: usize = 3;
+
+/// What came of replaying the file's tail into the index.
+enum Replay {
+    Done,
+    /// The file holds more than the cache: another host wrote since the cache read it.
+    FileGrew,
+    /// The file is another generation, or shorter than the cache.
+    FileChanged,
+}
+
 impl<P: Ports> MemoryService<P> {
     pub(crate) fn wanted_index(&self) -> IndexInfo {
         IndexInfo {
@@ -67,7 +80,24 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// Compares the state the index reflects with the file's and closes the gap.
+    ///
+    /// Another host's write may commit between this call's read of the file and its
+    /// read of the index (a write confined to other scopes runs beside this one): the
+    /// index then reflects more than the cache holds, and the cache reads the rest
+    /// before anything is replayed or rebuilt.
     pub(super) fn sync_index(&mut self) -> Result<(), Error> {
+        for _ in 0..CATCH_UP_TRIES {
+            if self.sync_index_once(true)? {
+                return Ok(());
+            }
+            self.memories.refresh(&self.ports)?;
+        }
+        self.sync_index_once(false).map(drop)
+    }
+
+    /// One comparison; false, with nothing done, when the cache is behind the file the
+    /// index reflects and `may_wait` (the caller reads the file and comes back).
+    fn sync_index_once(&mut self, may_wait: bool) -> Result<bool, Error> {
         // Whatever this instance failed to index is in the gap, replayed or rebuilt here.
         self.index_behind = false;
         let current = self.memories.state();
@@ -77,19 +107,24 @@ impl<P: Ports> MemoryService<P> {
                 self.ports
                     .log(Level::Warn, &format!("the index is unusable ({e}): rebuilding it"));
                 self.rebuild()?;
-                return Ok(());
+                return Ok(true);
             }
             Err(e) => return Err(e.into()),
         };
         match reflects {
-            Some(s) if s == current => Ok(()),
+            Some(s) if s == current => Ok(true),
+            Some(s)
+                if may_wait && self.memories.in_step() && s.generation == current.generation && s.end > current.end =>
+            {
+                Ok(false)
+            }
             // The same file grown, or an empty file (a new home) that creating gave a new
             // generation: what was written since is all there is to replay.
             Some(s) if s.end == 0 || (s.generation == current.generation && s.end < current.end) => {
-                if self.replay_tail(s)? {
-                    Ok(())
-                } else {
-                    self.rebuild().map(drop)
+                match self.replay_tail(s)? {
+                    Replay::Done => Ok(true),
+                    Replay::FileGrew if may_wait => Ok(false),
+                    Replay::FileGrew | Replay::FileChanged => self.rebuild().map(|_| true),
                 }
             }
             Some(_) => {
@@ -97,7 +132,7 @@ impl<P: Ports> MemoryService<P> {
                     Level::Warn,
                     "the index does not reflect the current memories.jsonl: rebuilding it",
                 );
-                self.rebuild().map(drop)
+                self.rebuild().map(|_| true)
             }
             None => {
                 if !self.memories.is_empty() {
@@ -106,19 +141,23 @@ impl<P: Ports> MemoryService<P> {
                         "the index reflects no known state of memories.jsonl: rebuilding it",
                     );
                 }
-                self.rebuild().map(drop)
+                self.rebuild().map(|_| true)
             }
         }
     }
 
     /// Re-indexes every memory named by a line written after `from`, as its newest line
-    /// has it now. Returns false when the file changed under the replay (rebuild instead).
-    fn replay_tail(&mut self, from: FileState) -> Result<bool, Error> {
+    /// has it now; or says that the file is not the cache's any more.
+    fn replay_tail(&mut self, from: FileState) -> Result<Replay, Error> {
         let chunk = self.ports.read(Collection::Memories, from.end, Some(from.generation))?;
         let current = self.memories.state();
         let whole_file = from.end == 0;
-        if (chunk.generation != from.generation && !whole_file) || chunk.end != current.end {
-            return Ok(false);
+        if chunk.generation != from.generation && !whole_file {
+            return Ok(Replay::FileChanged);
+        }
+        if chunk.end != current.end {
+            let grew = chunk.generation == current.generation && chunk.end > current.end;
+            return Ok(if grew { Replay::FileGrew } else { Replay::FileChanged });
         }
         let mut ids = collection::ids_named::<MemoryRecord>(&chunk.data);
         // In the collection's order, as a rebuild indexes: an entry's place in `recent`
@@ -155,7 +194,7 @@ impl<P: Ports> MemoryService<P> {
         self.ports.index_upsert(&upserts)?;
         self.ports.index_remove(&removes)?;
         self.mark_index(current)?;
-        Ok(true)
+        Ok(Replay::Done)
     }
 
     /// Records that the index reflects `state`, when the cache is known to match it.

@@ -48,6 +48,10 @@ pub struct FakePorts {
     /// Runs at each embedding, as another process could while the lock is let go for it.
     #[allow(clippy::type_complexity)]
     pub while_embedding: RefCell<Option<Box<dyn Fn(&FakePorts)>>>,
+    /// Runs once, at the next read of what the index reflects: as another host's write of
+    /// other scopes can commit between a call's read of a file and its read of the index.
+    #[allow(clippy::type_complexity)]
+    pub before_reflects: RefCell<Option<Box<dyn FnOnce(&FakePorts)>>>,
 }
 
 pub const DIM: usize = 32;
@@ -377,6 +381,10 @@ impl Ports for FakePorts {
         Ok(self.index.borrow().values().filter(|e| e.kind == kind).count() as u64)
     }
     fn index_reflects(&self, kind: EntryKind) -> Result<Option<FileState>, IndexError> {
+        let meanwhile = self.before_reflects.borrow_mut().take();
+        if let Some(meanwhile) = meanwhile {
+            meanwhile(self);
+        }
         if self.index_broken.get() {
             return Err(IndexError::Unavailable("broken".into()));
         }

@@ -36,7 +36,7 @@ fn fault_point(name: &str) -> Result<(), String> {
 }
 
 impl Storage for LocalStorage {
-    fn begin(&mut self, access: Access) -> Result<Access, Error> {
+    fn begin(&mut self, access: Access, _scopes: Option<&[String]>) -> Result<Access, Error> {
         if access == Access::Read {
             let lock = self.home.lock_for(Access::Read)?;
             let unfinished = self

@@ -3,12 +3,12 @@
 //! - [`local`]: JSONL files with a journal and a SQLite index beside them, under an OS
 //!   file lock (the default, `[storage] backend = "files"`);
 //! - [`postgres`]: an append-only log table per namespace and pgvector with Postgres
-//!   full-text search, under a transaction-scoped advisory lock, so that several hosts
-//!   share one memory (`backend = "postgres"`).
+//!   full-text search, under transaction-scoped advisory locks by scope, so that several
+//!   hosts share one memory (`backend = "postgres"`).
 //!
 //! The policy component cannot tell them apart: both keep the WIT contract of
 //! `wit/files.wit` and `wit/index.wit`, and both make each exported call one transaction
-//! under one writer lock.
+//! under a writer lock (the home's, or on Postgres the caller's scopes').
 
 use crate::bindings::ash::memory::files;
 use crate::config::{Config, StorageBackend};
@@ -30,7 +30,16 @@ pub(crate) trait Storage: Send {
     /// opens the call's transaction; what a writer that died left half done is undone
     /// first, which makes the call a write. Returns what the call may do. The host
     /// refuses the writes of a read before they reach the storage.
-    fn begin(&mut self, access: Access) -> Result<Access, Error>;
+    ///
+    /// `scopes` are those a write is confined to (`u:<user id>`, `c:<chat id>`): a
+    /// backend that can lock them alone does, and then answers [`Storage::confined`];
+    /// the others lock as for any write.
+    fn begin(&mut self, access: Access, scopes: Option<&[String]>) -> Result<Access, Error>;
+    /// Whether the open transaction holds only its scopes' locks, so that a write of the
+    /// whole namespace (`replace`, `clear`) must run again as a write of everything.
+    fn confined(&self) -> bool {
+        false
+    }
     /// Makes the call's writes so far durable. The lock is kept until `release` on
     /// backends whose lock outlives a transaction.
     fn commit(&mut self) -> Result<(), String>;

@@ -26,6 +26,7 @@ mod reflecting;
 mod resolving;
 mod retention;
 mod searching;
+mod side_by_side;
 mod superseding;
 mod tools;
 

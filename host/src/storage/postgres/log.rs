@@ -2,8 +2,8 @@
 //! `lines`. Offsets are bytes, as in a file (the guest checks an append's new end against
 //! the bytes it wrote): each row's `pos` is the offset just past it and its newline, a
 //! file-state's `end` is the last row's `pos` (0 for none), and "read from offset" reads
-//! the rows after it. Writers of a namespace hold its advisory lock until they commit, so
-//! a reader that resumes at `end` misses nothing.
+//! the rows after it. Writers of a namespace append under its tail lock (or its whole
+//! lock) and hold it until they commit, so a reader that resumes at `end` misses nothing.
 
 use super::conn::Conn;
 

@@ -2,10 +2,12 @@
 //! memory per namespace.
 //!
 //! A namespace is a schema, `ash_<namespace>` (see `schema`). Each exported call is one
-//! transaction that first takes the namespace's transaction-scoped advisory lock, so
-//! writers of a namespace are serialized across every host, and a host that dies in the
+//! transaction. A write takes transaction-scoped advisory locks (see `begin`): those of
+//! the caller's scopes, so that writers of one user or chat are serialized across every
+//! host and writers of others are not, or the whole namespace's; and before its first
+//! write, the log's tail lock, so that appends follow one another. A host that dies in the
 //! middle of a call loses its connection and with it the transaction: Postgres rolls it
-//! back. The collections are logs of rows (`log`) and the index is pgvector with
+//! back, locks and all. The collections are logs of rows (`log`) and the index is pgvector with
 //! Postgres full-text search (`index`), in the same transaction as the writes they
 //! follow.
 //!
@@ -48,6 +50,25 @@ pub(crate) struct PgStorage {
     /// The index's `meta` as the open transaction read it; dropped when it ends and when
     /// the transaction writes `meta`.
     meta: Option<index::Meta>,
+    /// Whether the open transaction is a write confined to the caller's scopes: it holds
+    /// their locks and the namespace's lock shared, and takes the log's tail lock at its
+    /// first write (see `begin`).
+    confined: bool,
+    /// Whether the open transaction holds the log's tail lock.
+    tail_held: bool,
+}
+
+/// The seeds of `hashtextextended` that make the advisory lock keys: the namespace's lock
+/// (exclusive for a write of the whole namespace, shared for a write confined to scopes),
+/// each scope's lock (of `'<schema>:<scope>'`, seed 2; seed 1 is the layout's, `schema`)
+/// and the log's tail lock.
+const NAMESPACE_KEY: i64 = 0;
+const TAIL_KEY: i64 = 3;
+
+/// The text whose hash is a scope's lock key: the schema, a colon and the scope
+/// (`u:<user id>` or `c:<chat id>`).
+fn scope_lock_text(schema: &str, scope: &str) -> String {
+    format!("{schema}:{scope}")
 }
 
 /// A connection. Nothing is set on its session: every call's transaction sets what it
@@ -72,6 +93,8 @@ impl PgStorage {
             in_transaction: false,
             written: Vec::new(),
             meta: None,
+            confined: false,
+            tail_held: false,
         })
     }
 
@@ -112,13 +135,47 @@ impl PgStorage {
         Ok(self.meta.as_ref().expect("just read"))
     }
 
+    /// Busy when a lock was not had within the timeout; a storage error otherwise.
+    fn lock_error(&self, e: postgres::Error, timeout: std::time::Duration) -> Error {
+        if e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE) {
+            Error::Busy(format!(
+                "postgres namespace {} is busy: another host has held its lock for over {:.1} s; try again",
+                self.namespace,
+                timeout.as_secs_f64()
+            ))
+        } else {
+            self.storage_error(e)
+        }
+    }
+
+    /// Before a write of a confined transaction: the log's tail lock, held until the
+    /// transaction ends, so that the namespace's writers append one after another and
+    /// each commits before the next appends (a reader that resumes at a collection's end
+    /// misses nothing). What the transaction read of `meta` may be older than what the
+    /// writer before it committed: it is read again.
+    fn before_write(&mut self) -> Result<(), String> {
+        if !(self.in_transaction && self.confined) || self.tail_held {
+            return Ok(());
+        }
+        let timeout = crate::home::lock_timeout();
+        self.client
+            .batch_execute(&format!(
+                "SELECT pg_advisory_xact_lock(hashtextextended('{}', {TAIL_KEY}));",
+                self.schema
+            ))
+            .map_err(|e| self.lock_error(e, timeout).to_string())?;
+        self.tail_held = true;
+        self.meta = None;
+        Ok(())
+    }
+
     fn storage_error(&self, e: postgres::Error) -> Error {
         Error::Storage(format!("postgres namespace {}: {e}", self.namespace))
     }
 }
 
 impl Storage for PgStorage {
-    fn begin(&mut self, access: Access) -> Result<Access, Error> {
+    fn begin(&mut self, access: Access, scopes: Option<&[String]>) -> Result<Access, Error> {
         if self.client.is_closed() {
             self.client = Conn::new(connect(&self.url)?);
             self.in_transaction = false;
@@ -128,6 +185,8 @@ impl Storage for PgStorage {
         }
         self.renew_generations().map_err(Error::Storage)?;
         self.meta = None;
+        self.tail_held = false;
+        let confined = access == Access::Write && scopes.is_some_and(|s| !s.is_empty());
         let timeout = crate::home::lock_timeout();
         // SET LOCAL, not SET: nothing outlives the transaction, so that a pooler in
         // transaction mode may hand the connection to anyone between calls. Every query
@@ -136,37 +195,53 @@ impl Storage for PgStorage {
         // prefer to read a whole table. The lock comes last, in the same round trip: the
         // schema's name is `[a-z0-9_]` (checked with the settings), safe in the text.
         // A read takes no lock: one snapshot of everything committed when it began (every
-        // write another host acknowledged), side by side with any write.
-        let (begin, lock) = match access {
-            Access::Read => ("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;", String::new()),
-            Access::Write => (
-                "BEGIN;",
-                format!("SELECT pg_advisory_xact_lock(hashtextextended('{}', 0));", self.schema),
-            ),
+        // write another host acknowledged), side by side with any write. A write confined
+        // to scopes shares the namespace's lock with the others, so that only a write of
+        // the whole namespace (a rewrite, a rebuild) waits for them all.
+        let (begin, lock) = match (access, confined) {
+            (Access::Read, _) => ("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;", ""),
+            (Access::Write, true) => ("BEGIN;", "pg_advisory_xact_lock_shared"),
+            (Access::Write, false) => ("BEGIN;", "pg_advisory_xact_lock"),
         };
-        let started = self.client.batch_execute(&format!(
+        let lock = if lock.is_empty() {
+            String::new()
+        } else {
+            format!("SELECT {lock}(hashtextextended('{}', {NAMESPACE_KEY}));", self.schema)
+        };
+        let mut started = self.client.batch_execute(&format!(
             "{begin} SET LOCAL search_path TO {schema}, public; SET LOCAL lock_timeout = '{}ms';
              SET LOCAL enable_seqscan = off; {} {lock}",
             timeout.as_millis().max(1),
             knn::HNSW_SETTINGS,
             schema = self.schema,
         ));
+        if started.is_ok()
+            && confined
+            && let Some(scopes) = scopes
+        {
+            // Each scope's own lock, in one order for every host so that two writes of
+            // the same two scopes cannot wait for each other.
+            let mut keys: Vec<String> = scopes.iter().map(|s| scope_lock_text(&self.schema, s)).collect();
+            keys.sort();
+            keys.dedup();
+            started = keys.iter().try_for_each(|key| {
+                self.client
+                    .query("SELECT pg_advisory_xact_lock(hashtextextended($1, 2))", &[key])
+                    .map(drop)
+            });
+        }
         if let Err(e) = started {
             // Whatever part ran, nothing of it stays: the transaction, if it began, has failed.
             let _ = self.client.batch_execute("ROLLBACK");
-            let busy = e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE);
-            return Err(if busy {
-                Error::Busy(format!(
-                    "postgres namespace {} is busy: another host has held its lock for over {:.1} s; try again",
-                    self.namespace,
-                    timeout.as_secs_f64()
-                ))
-            } else {
-                self.storage_error(e)
-            });
+            return Err(self.lock_error(e, timeout));
         }
         self.in_transaction = true;
+        self.confined = confined;
         Ok(access)
+    }
+
+    fn confined(&self) -> bool {
+        self.in_transaction && self.confined
     }
 
     fn commit(&mut self) -> Result<(), String> {
@@ -218,6 +293,7 @@ impl Storage for PgStorage {
         log::read(&mut self.client, c, from, generation)
     }
     fn append(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
+        self.before_write().map_err(files::Error::Io)?;
         self.wrote(c);
         let state = log::append(&mut self.client, c, lines)?;
         // After the rows are in: a failure here must roll them back.
@@ -225,14 +301,17 @@ impl Storage for PgStorage {
         Ok(state)
     }
     fn replace(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
+        self.before_write().map_err(files::Error::Io)?;
         self.wrote(c);
         log::replace(&mut self.client, c, lines)
     }
     fn quarantine(&mut self, c: files::Collection, lines: &[String], reason: &str) -> Result<(), files::Error> {
+        self.before_write().map_err(files::Error::Io)?;
         log::quarantine(&mut self.client, c, lines, reason)
     }
 
     fn upsert(&mut self, entries: &[search_index::Entry]) -> Result<(), search_index::IndexError> {
+        self.before_write().map_err(search_index::IndexError::Sql)?;
         if entries.is_empty() {
             return Ok(());
         }
@@ -241,6 +320,7 @@ impl Storage for PgStorage {
         index::upsert(&mut self.client, dim, entries)
     }
     fn remove(&mut self, ids: &[String]) -> Result<(), search_index::IndexError> {
+        self.before_write().map_err(search_index::IndexError::Sql)?;
         index::remove(&mut self.client, ids)
     }
     fn knn(
@@ -263,6 +343,7 @@ impl Storage for PgStorage {
         records::fetch(&mut self.client, ids)
     }
     fn set_records(&mut self, revisions: &[search_index::Revision]) -> Result<(), search_index::IndexError> {
+        self.before_write().map_err(search_index::IndexError::Sql)?;
         index::set_records(&mut self.client, revisions)
     }
     fn tally(
@@ -322,6 +403,7 @@ impl Storage for PgStorage {
         index::count(&mut self.client, kind)
     }
     fn clear(&mut self, info: &search_index::IndexInfo) -> Result<(), search_index::IndexError> {
+        self.before_write().map_err(search_index::IndexError::Sql)?;
         self.meta = None;
         index::clear(&mut self.client, info)
     }
@@ -336,6 +418,7 @@ impl Storage for PgStorage {
         kind: search_index::EntryKind,
         state: search_index::FileState,
     ) -> Result<(), search_index::IndexError> {
+        self.before_write().map_err(search_index::IndexError::Sql)?;
         self.meta = None;
         index::set_reflects(&mut self.client, kind, state)
     }
@@ -345,7 +428,7 @@ impl Storage for PgStorage {
 
     fn quarantined_lines(&mut self) -> u64 {
         // Outside a call: a transaction of its own, for the search path.
-        if self.begin(Access::Read).is_err() {
+        if self.begin(Access::Read, None).is_err() {
             return 0;
         }
         let n = log::quarantined(&mut self.client).unwrap_or(0);

@@ -23,7 +23,7 @@ fn pg() -> Option<&'static PgServer> {
 fn storage(pg: &PgServer, prefix: &str) -> (PgStorage, String) {
     let namespace = pg.namespace(prefix);
     let mut storage = PgStorage::connect(&pg.url(), &namespace).expect("connect");
-    storage.begin(crate::home::Access::Write).expect("begin");
+    storage.begin(crate::home::Access::Write, None).expect("begin");
     storage
         .clear(&IndexInfo {
             model: "test".into(),
@@ -57,7 +57,7 @@ fn scope(user: &str) -> ScopeFilter {
 
 /// Runs `f` in one call's transaction and commits it.
 fn call<T>(storage: &mut PgStorage, f: impl FnOnce(&mut PgStorage) -> T) -> T {
-    storage.begin(crate::home::Access::Write).expect("begin");
+    storage.begin(crate::home::Access::Write, None).expect("begin");
     let out = f(storage);
     storage.commit().expect("commit");
     out
