@@ -24,6 +24,11 @@ impl IdSource {
         IdSource { kind, issued: 0 }
     }
 
+    /// Whether two sources of this kind never hand out the same id.
+    pub(crate) fn unique_across_stores(&self) -> bool {
+        self.kind == Ids::Random
+    }
+
     /// How many ids were handed out, to hand them out again after a call that is run
     /// again ([`IdSource::rewind`]): nothing of the first run was kept.
     pub(crate) fn issued(&self) -> u64 {

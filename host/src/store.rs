@@ -155,6 +155,15 @@ impl MemoryStore {
         }
     }
 
+    /// Whether another store of this home may write at the same time as this one, each
+    /// waiting only for writes of the same user or chat: true on Postgres, which locks
+    /// scopes; false on the files backend (one writer at a time) and for stores that hand
+    /// out sequential ids, which two stores would hand out twice.
+    pub fn writes_beside_others(&mut self) -> bool {
+        let state = self.sandbox.state_mut();
+        !state.storage.is_local() && state.ids.unique_across_stores()
+    }
+
     /// Whether reads put off writes that [`MemoryStore::flush_deferred`] would make.
     pub fn has_deferred(&self) -> bool {
         self.deferred

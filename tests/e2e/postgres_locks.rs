@@ -1,12 +1,18 @@
 //! Writes of different scopes on Postgres: a write waits only for the writes of its own
 //! scopes (the caller's user and chat) until it appends, and a write of the whole
-//! namespace waits for every write. Another host in the middle of a write is played by
+//! namespace waits for every write; a server's writes for different callers run side by
+//! side (`--writers`). Another host in the middle of a write is played by
 //! a connection of the test that takes the locks such a host holds (`docs/scale-out.md`
 //! names them).
 
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
 use ash_memory_test_support::postgres::{self, PgServer};
+use serde_json::{Value, json};
 
 use crate::support::ctx::Ctx;
+use crate::support::server::Server;
 
 fn pg() -> Option<&'static PgServer> {
     postgres::server()
@@ -137,4 +143,70 @@ fn a_write_waits_only_for_writes_of_its_own_scopes_and_a_whole_write_for_all() {
     succeeds(&ctx, &["gc"]);
     let doctor = ctx.json(&["doctor"]);
     assert_eq!(doctor["ok"], true, "{doctor}");
+}
+
+#[test]
+fn a_server_on_postgres_writes_for_other_users_while_one_users_write_waits() {
+    let Some(pg) = pg() else { return };
+    let ns = pg.namespace("lanes");
+    let ctx = Ctx::on_postgres(pg, &ns);
+    ctx.add("alice", "I keep bees on the roof");
+    let server = Server::start(&ctx, &["--writers", "4"]);
+
+    // Another host in the middle of a write for alice.
+    let mut other = ::postgres::Client::connect(&pg.url(), ::postgres::NoTls).unwrap();
+    let mut write = other.transaction().unwrap();
+    write
+        .batch_execute(&format!(
+            "SELECT pg_advisory_xact_lock_shared(hashtextextended('ash_{ns}', 0));
+             SELECT pg_advisory_xact_lock(hashtextextended('ash_{ns}:u:alice', 2));"
+        ))
+        .unwrap();
+
+    let (done, answers) = mpsc::channel::<(String, Value)>();
+    std::thread::scope(|scope| {
+        for user in std::iter::once("alice".to_owned()).chain((0..8).map(|n| format!("user{n}"))) {
+            let (done, server) = (done.clone(), &server);
+            scope.spawn(move || {
+                let added = server.client().call(
+                    "memory.add",
+                    json!({"user_id": user, "content": format!("{user} waters the plants on Fridays")}),
+                );
+                let _ = done.send((user, added));
+            });
+        }
+        // While alice's write waits for the other host, the users whose writes are in
+        // other lanes than hers are answered; those in hers wait behind her.
+        let mut answered = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while let Ok((user, added)) = answers.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            assert!(added.get("result").is_some(), "{user}: {added}");
+            answered.push(user);
+            if answered.len() >= 2 {
+                break;
+            }
+        }
+        assert!(!answered.contains(&"alice".to_owned()), "alice's write went ahead");
+        assert!(
+            !answered.is_empty(),
+            "no other user's write was answered while alice's waited: {}",
+            server.log()
+        );
+        write.rollback().unwrap();
+    });
+    drop(done);
+    let rest: Vec<(String, Value)> = answers.iter().collect();
+    for (user, added) in &rest {
+        assert!(added.get("result").is_some(), "{user}: {added}");
+    }
+    let mut client = server.client();
+    for user in std::iter::once("alice".to_owned()).chain((0..8).map(|n| format!("user{n}"))) {
+        let listed = client.ok("memory.list", json!({"user_id": user}));
+        assert!(
+            listed
+                .to_string()
+                .contains(&format!("{user} waters the plants on Fridays")),
+            "{user}: {listed}"
+        );
+    }
 }

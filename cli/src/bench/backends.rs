@@ -139,7 +139,7 @@ fn print_table(pairs: &[Pair], samples: usize) {
 fn throughput(homes: &[&Path], cache: &Path, samples: usize) -> Result<f64> {
     let servers = homes
         .iter()
-        .map(|home| Server::start(home, cache))
+        .map(|home| Server::start(home, cache, &[]))
         .collect::<Result<Vec<_>>>()?;
     let per_client = samples * 4;
     let t = Instant::now();

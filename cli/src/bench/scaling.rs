@@ -2,8 +2,9 @@
 //! different user on a connection of its own, each against one client in the same run.
 //! Three settings: the embedded model (CPU-bound); a loopback embedder that answers after
 //! 40 ms, as a remote model would; and, with `$ASH_PG_URL`, that embedder with two
-//! servers sharing one Postgres namespace, and the adds of the embedded model through
-//! those two servers (writes of different users). Prints figures; asserts nothing.
+//! servers sharing one Postgres namespace; and the adds of the embedded model (writes of
+//! different users) through one server with one writer and with four, and through two
+//! servers of one writer each. Prints figures; asserts nothing.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
@@ -78,6 +79,7 @@ pub(super) fn run(memories: usize, searches: usize) -> Result<Vec<Curve>> {
             searches,
             None,
             None,
+            &[],
         )?,
         curve(
             "files, embedder answering after 40 ms",
@@ -86,6 +88,7 @@ pub(super) fn run(memories: usize, searches: usize) -> Result<Vec<Curve>> {
             searches,
             Some(&embedder.url),
             None,
+            &[],
         )?,
     ];
     if let Ok(url) = std::env::var("ASH_PG_URL") {
@@ -95,16 +98,24 @@ pub(super) fn run(memories: usize, searches: usize) -> Result<Vec<Curve>> {
             memories,
             searches,
             Some(&embedder.url),
-            Some(&url),
+            Some((&url, 2)),
+            &[],
         )?);
-        curves.push(curve(
-            "postgres, two servers, embedded model",
-            Op::Add,
-            memories,
-            searches,
-            None,
-            Some(&url),
-        )?);
+        for (setting, servers, writers) in [
+            ("postgres, one server, --writers 1, embedded model", 1, "1"),
+            ("postgres, one server, --writers 4, embedded model", 1, "4"),
+            ("postgres, two servers, --writers 1, embedded model", 2, "1"),
+        ] {
+            curves.push(curve(
+                setting,
+                Op::Add,
+                memories,
+                searches,
+                None,
+                Some((&url, servers)),
+                &["--writers", writers],
+            )?);
+        }
     }
     Ok(curves)
 }
@@ -115,15 +126,15 @@ fn curve(
     memories: usize,
     calls: usize,
     embedder: Option<&str>,
-    postgres: Option<&str>,
+    // The URL, and how many servers share the namespace.
+    postgres: Option<(&str, usize)>,
+    serve_args: &[&str],
 ) -> Result<Curve> {
     let dir = tempfile::tempdir()?;
     let cache = dir.path().join("cache");
     let namespace = format!("bench_scaling_{}", std::process::id());
-    let homes: Vec<PathBuf> = match postgres {
-        Some(_) => vec![dir.path().join("a"), dir.path().join("b")],
-        None => vec![dir.path().join("home")],
-    };
+    let servers = postgres.map_or(1, |(_, n)| n);
+    let homes: Vec<PathBuf> = (0..servers).map(|n| dir.path().join(format!("home-{n}"))).collect();
     for home in &homes {
         std::fs::create_dir_all(home)?;
         let mut config = String::new();
@@ -142,7 +153,7 @@ fn curve(
     fill(&homes[0], &cache, memories)?;
     let servers = homes
         .iter()
-        .map(|home| Server::start(home, &cache))
+        .map(|home| Server::start(home, &cache, serve_args))
         .collect::<Result<Vec<_>>>()?;
     let mut rates = Vec::new();
     for clients in CLIENTS {
@@ -180,7 +191,7 @@ fn curve(
     for server in servers {
         server.stop()?;
     }
-    if let Some(url) = postgres {
+    if let Some((url, _)) = postgres {
         let mut client = postgres::Client::connect(url, postgres::NoTls).context("connecting to drop the namespace")?;
         client.batch_execute(&format!("DROP SCHEMA IF EXISTS ash_{namespace} CASCADE"))?;
     }

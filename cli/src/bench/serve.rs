@@ -33,7 +33,7 @@ pub fn run(memories: usize, samples: usize, json_out: bool) -> Result<()> {
     let mut store = MemoryStore::builder(&home).cache_dir(Some(cache.clone())).open()?;
     add_people(&mut store)?;
     fill(&mut store, memories)?;
-    let server = Server::start(&home, &cache)?;
+    let server = Server::start(&home, &cache, &[])?;
     let mut rpc = Rpc::connect(&server.socket)?;
     let (mut local, mut searches) = (Vec::new(), Vec::new());
     for k in 0..samples {
@@ -214,11 +214,13 @@ impl Drop for Server {
 }
 
 impl Server {
-    pub(super) fn start(home: &Path, cache: &Path) -> Result<Server> {
+    /// Starts `serve` on `home` with these extra arguments.
+    pub(super) fn start(home: &Path, cache: &Path, args: &[&str]) -> Result<Server> {
         let child = Command::new(std::env::current_exe()?)
             .args(["--home"])
             .arg(home)
             .arg("serve")
+            .args(args)
             .env("ASH_CACHE_DIR", cache)
             .env("ASH_LOG", "warn")
             .stdout(Stdio::null())

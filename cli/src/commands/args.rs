@@ -228,6 +228,12 @@ pub(super) enum Command {
         #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_READERS,
               value_parser = clap::value_parser!(u8).range(0..=crate::server::MAX_READERS))]
         readers: u8,
+        /// Stores that take writes (Postgres only: writes of different users and chats run
+        /// side by side, one caller's in the order they came). Each holds its own
+        /// component instance and connection; the files backend writes with one
+        #[arg(long, value_name = "N", default_value_t = crate::server::DEFAULT_WRITERS,
+              value_parser = clap::value_parser!(u8).range(1..=crate::server::MAX_WRITERS))]
+        writers: u8,
         /// Also serve the memory browser on this loopback address (log in with
         /// http://ADDR/?token=<token>; each token sees its own caller)
         #[arg(long, value_name = "ADDR")]

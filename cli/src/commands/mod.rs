@@ -115,6 +115,7 @@ pub fn run() -> Result<()> {
             listen,
             mcp,
             readers,
+            writers,
             ui,
         } => {
             let options = crate::server::ServeOptions {
@@ -125,6 +126,7 @@ pub fn run() -> Result<()> {
                 mcp,
                 ui,
                 readers: readers.into(),
+                writers: writers.into(),
             };
             return crate::server::serve(options, builder);
         }

@@ -45,7 +45,7 @@ pub async fn call(
     let answer = if reads {
         session.worker().read(job).await?
     } else {
-        session.worker().run(job).await?
+        session.worker().run_for(&caller, job).await?
     };
     session.worker().served(&caller);
     if let Some(name) = turned {

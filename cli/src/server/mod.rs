@@ -4,6 +4,7 @@
 //! - `instance`: one server per home, and the socket's stale-or-live check.
 //! - `worker`: the thread that owns the writing store; writes run in arrival order.
 //! - `readers`: the stores that answer reads side by side.
+//! - `writers`: on Postgres, the stores that take writes of different callers side by side.
 //! - `connection`: one connection over a Unix socket or loopback TCP; `frame`: the line
 //!   rules (newline-delimited JSON, 4 MiB a line) it shares with MCP on stdio; `session`:
 //!   who a connection speaks for; `rpc`: JSON-RPC envelopes and error codes; `methods`:
@@ -31,6 +32,7 @@ pub mod session;
 pub mod tokens;
 pub mod ui;
 mod worker;
+mod writers;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -78,6 +80,9 @@ pub struct ServeOptions {
     pub ui: Option<SocketAddr>,
     /// Stores that answer reads side by side; 0 runs reads in turn with the writes.
     pub readers: usize,
+    /// Stores that take writes, side by side for different callers on a backend that
+    /// locks scopes (Postgres); the files backend has one whatever this says.
+    pub writers: usize,
 }
 
 /// Readers by default: enough for eight callers waiting on a remote embedder at once.
@@ -85,6 +90,11 @@ pub struct ServeOptions {
 pub const DEFAULT_READERS: u8 = 8;
 /// The most readers `--readers` takes: each costs a thread and a component instance.
 pub const MAX_READERS: i64 = 64;
+/// Writers by default on Postgres: about what two cores keep busy with the embedded model,
+/// and some to overlap Postgres's own round trips and commits.
+pub const DEFAULT_WRITERS: u8 = 4;
+/// The most writers `--writers` takes.
+pub const MAX_WRITERS: i64 = 64;
 
 /// The default socket of a home.
 pub fn default_socket(home: &std::path::Path) -> PathBuf {
@@ -115,7 +125,7 @@ pub fn serve(options: ServeOptions, builder: MemoryStoreBuilder) -> Result<()> {
         let _entered = runtime.enter();
         Signals::install()?
     };
-    let (worker, store_thread) = Worker::start(builder, options.readers)?;
+    let (worker, store_thread) = Worker::start(builder, options.readers, options.writers)?;
     let shared = Arc::new(Shared {
         worker,
         tokens: TokenBook::new(&options.home),

@@ -1,7 +1,9 @@
 //! The thread that owns the writing [`MemoryStore`]. Every connection's writes wait in
 //! one queue and run in arrival order: writes are serialized by the home's lock anyway,
-//! and a first-come queue means no client starves however busy the others are. Reads go
-//! to the readers (`readers`), side by side, unless there are none.
+//! and a first-come queue means no client starves however busy the others are. On a
+//! backend that locks scopes (Postgres), writes for callers go to lanes instead
+//! (`writers`), this thread being one of them. Reads go to the readers (`readers`), side
+//! by side, unless there are none.
 //!
 //! The thread also keeps the weekly reflections (`reflect`): after a user's call it asks
 //! whether theirs is due, at most once per `[memory] reflection_check_minutes`; the
@@ -21,6 +23,7 @@ use tokio::sync::oneshot;
 use ash_memory::{Caller, Error, MemoryStore, MemoryStoreBuilder, Reflection};
 
 use super::readers::{ReadSender, Readers};
+use super::writers::Lanes;
 
 /// A call on a store.
 pub(super) type Job = Box<dyn FnOnce(&mut MemoryStore) + Send>;
@@ -44,31 +47,37 @@ pub struct Worker {
     jobs: mpsc::Sender<Message>,
     /// The readers' queue; none when reads run in turn with the writes.
     reads: Option<Arc<ReadSender>>,
+    /// The other writers' queues, on a backend that lets writes of different callers run
+    /// side by side; none otherwise.
+    lanes: Option<Arc<Lanes>>,
 }
 
 /// Joins the store threads once every [`Worker`] handle is gone (dropping the stores,
 /// and with them their component instances and index connections).
 pub struct WorkerThread {
     writer: JoinHandle<()>,
+    writers: Vec<JoinHandle<()>>,
     readers: Vec<JoinHandle<()>>,
 }
 
 impl Worker {
     /// Opens the writing store on its own thread (auto_gc included), then `readers`
-    /// stores for reads, and returns once all are ready, or with the reason one could
-    /// not open.
-    pub fn start(builder: MemoryStoreBuilder, readers: usize) -> Result<(Worker, WorkerThread)> {
+    /// stores for reads and, when the backend lets writes of different callers run side
+    /// by side, `writers - 1` more for writes; returns once all are ready, or with the
+    /// reason one could not open.
+    pub fn start(builder: MemoryStoreBuilder, readers: usize, writers: usize) -> Result<(Worker, WorkerThread)> {
         // Duplicated before the writer takes the builder; opened once the writer has
         // migrated the home and collected its garbage.
         let reader_builder = builder.duplicate();
         let (jobs, queue) = mpsc::channel::<Message>();
-        let (ready_tx, ready) = mpsc::channel::<Result<(), Error>>();
+        // The store says, once open, whether other stores may write beside it.
+        let (ready_tx, ready) = mpsc::channel::<Result<bool, Error>>();
         let thread = std::thread::Builder::new()
             .name("ash-store".into())
             .spawn(move || {
                 let mut store = match builder.open() {
-                    Ok(store) => {
-                        let _ = ready_tx.send(Ok(()));
+                    Ok(mut store) => {
+                        let _ = ready_tx.send(Ok(store.writes_beside_others()));
                         store
                     }
                     Err(e) => {
@@ -125,10 +134,17 @@ impl Worker {
                 }
             })
             .context("starting the store thread")?;
-        ready
+        let beside = ready
             .recv()
             .context("the store thread stopped while opening the home")?
             .context("opening the memory home")?;
+        let (lanes, writer_threads) = match &reader_builder {
+            Some(b) if beside && writers > 1 => match Lanes::start(b, writers - 1)? {
+                Some((lanes, threads)) => (Some(Arc::new(lanes)), threads),
+                None => (None, Vec::new()),
+            },
+            _ => (None, Vec::new()),
+        };
         let readers = match &reader_builder {
             Some(b) => Readers::start(b, readers)?,
             None => None,
@@ -138,9 +154,10 @@ impl Worker {
             None => (None, Vec::new()),
         };
         Ok((
-            Worker { jobs, reads },
+            Worker { jobs, reads, lanes },
             WorkerThread {
                 writer: thread,
+                writers: writer_threads,
                 readers: reader_threads,
             },
         ))
@@ -153,6 +170,24 @@ impl Worker {
     ) -> Result<T, Error> {
         let (job, answer) = job(f);
         if self.jobs.send(Message::Job(job)).is_err() {
+            return Err(shutting_down());
+        }
+        answer.await.unwrap_or_else(|_| Err(shutting_down()))
+    }
+
+    /// Runs `f`, a write for `caller`, in `caller`'s lane: after every write of theirs
+    /// queued before it, and beside other callers' where the backend allows
+    /// (`writers`); on the writing store otherwise.
+    pub async fn run_for<T: Send + 'static>(
+        &self,
+        caller: &Caller,
+        f: impl FnOnce(&mut MemoryStore) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
+        let Some(lane) = self.lanes.as_ref().and_then(|lanes| lanes.of(caller)) else {
+            return self.run(f).await;
+        };
+        let (job, answer) = job(f);
+        if lane.send(job).is_err() {
             return Err(shutting_down());
         }
         answer.await.unwrap_or_else(|_| Err(shutting_down()))
@@ -251,7 +286,7 @@ impl Worker {
 impl WorkerThread {
     /// Waits for the store threads to finish their queues and close their stores.
     pub fn join(self) {
-        for thread in std::iter::once(self.writer).chain(self.readers) {
+        for thread in std::iter::once(self.writer).chain(self.writers).chain(self.readers) {
             if thread.join().is_err() {
                 tracing::error!("a store thread panicked");
             }

@@ -214,7 +214,7 @@ impl ServerHandler for MemoryTools {
 /// `ash-memory mcp`: serves the tools on stdin and stdout until the client closes stdin.
 pub fn serve_stdio(builder: MemoryStoreBuilder, caller: Caller) -> Result<()> {
     // One client, one call at a time: its reads need no readers of their own.
-    let (worker, store_thread) = Worker::start(builder, 0)?;
+    let (worker, store_thread) = Worker::start(builder, 0, 1)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

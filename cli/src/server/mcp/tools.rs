@@ -273,12 +273,16 @@ impl Call {
                 let answer = if ash_memory::tool_only_reads(&name) {
                     worker.read(move |s| s.tool_answer(&caller, &name, &arguments)).await?
                 } else {
-                    worker.run(move |s| s.tool_answer(&caller, &name, &arguments)).await?
+                    worker
+                        .run_for(&caller.clone(), move |s| s.tool_answer(&caller, &name, &arguments))
+                        .await?
                 };
                 Answer::both(answer.text, answer.data)
             }
             Call::Forget { memory_id } => {
-                let id = worker.run(move |s| s.delete(&caller, &memory_id)).await?;
+                let id = worker
+                    .run_for(&caller.clone(), move |s| s.delete(&caller, &memory_id))
+                    .await?;
                 Answer::both(format!("Forgot memory {id}."), json!({ "deleted": id }))
             }
             Call::List { limit, include_expired } => {
@@ -295,7 +299,9 @@ impl Call {
                 Answer::both(render_people(&people), json!({ "people": wire::people(&people) }))
             }
             Call::Turn(turn) => {
-                let stored = worker.run(move |s| s.persist_turn(&caller, &turn)).await?;
+                let stored = worker
+                    .run_for(&caller.clone(), move |s| s.persist_turn(&caller, &turn))
+                    .await?;
                 let text = format!(
                     "Kept {} message(s){}.",
                     stored.message_ids.len(),

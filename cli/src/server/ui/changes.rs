@@ -40,7 +40,7 @@ impl Ui {
                 let added = self
                     .shared
                     .worker
-                    .run(move |s| s.correct(&caller, &id, &correction))
+                    .run_for(&caller.clone(), move |s| s.correct(&caller, &id, &correction))
                     .await?;
                 let new = added.memories.first().map(|m| m.id.clone());
                 Ok(Done {
@@ -54,7 +54,11 @@ impl Ui {
             }
             ["memory", id, "confirm"] => {
                 let id = (*id).to_owned();
-                let memory = self.shared.worker.run(move |s| s.confirm(&caller, &id)).await?;
+                let memory = self
+                    .shared
+                    .worker
+                    .run_for(&caller.clone(), move |s| s.confirm(&caller, &id))
+                    .await?;
                 Ok(Done {
                     location: format!("/memory/{}", url_part(&memory.id)),
                     note: "Confirmed: this memory no longer fades.".into(),
@@ -65,7 +69,7 @@ impl Ui {
                 let content = self
                     .shared
                     .worker
-                    .run(move |s| {
+                    .run_for(&caller.clone(), move |s| {
                         let memory = s.get(&caller, &id)?;
                         s.delete(&caller, &memory.id)?;
                         Ok(memory.content)
@@ -82,7 +86,7 @@ impl Ui {
                 let person = self
                     .shared
                     .worker
-                    .run(move |s| s.people_alias(&caller, &id, &alias))
+                    .run_for(&caller.clone(), move |s| s.people_alias(&caller, &id, &alias))
                     .await?;
                 Ok(Done {
                     location: format!("/person/{}", url_part(&person.id)),
@@ -95,7 +99,7 @@ impl Ui {
                 let person = self
                     .shared
                     .worker
-                    .run(move |s| s.people_merge(&caller, &id, &other))
+                    .run_for(&caller.clone(), move |s| s.people_merge(&caller, &id, &other))
                     .await?;
                 Ok(Done {
                     location: format!("/person/{}", url_part(&person.id)),
@@ -107,7 +111,7 @@ impl Ui {
                 let forgotten = self
                     .shared
                     .worker
-                    .run(move |s| s.people_forget(&caller, &id, false))
+                    .run_for(&caller.clone(), move |s| s.people_forget(&caller, &id, false))
                     .await?;
                 Ok(Done {
                     location: "/people".into(),

@@ -98,7 +98,7 @@ pub fn run(home: &std::path::Path, options: UiOptions, builder: ash_memory::Memo
         let _entered = runtime.enter();
         super::Signals::install()?
     };
-    let (worker, store_thread) = super::worker::Worker::start(builder, 2)?;
+    let (worker, store_thread) = super::worker::Worker::start(builder, 2, 1)?;
     let shared = Arc::new(Shared {
         worker,
         tokens: super::tokens::TokenBook::new(home),
