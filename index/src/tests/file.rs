@@ -243,3 +243,45 @@ fn a_connection_that_failed_a_pragma_is_not_kept_and_a_passing_failure_is_not_re
     assert!(matches!(index.info(), Err(IndexError::Sql(_))));
     assert_eq!(index.info().unwrap(), Some(info));
 }
+
+#[test]
+fn a_new_file_has_pages_of_page_size_and_an_older_one_keeps_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let info = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    let page_size = |path: &std::path::Path| -> u32 {
+        rusqlite::Connection::open(path)
+            .unwrap()
+            .query_row("PRAGMA page_size", [], |r| r.get(0))
+            .unwrap()
+    };
+    let new = dir.path().join("new.db");
+    SqliteIndex::new(&new).clear(&info).unwrap();
+    assert_eq!(page_size(&new), crate::file::PAGE_SIZE);
+
+    // A file an older version made, with SQLite's 4 KiB pages and a table in it.
+    let old = dir.path().join("old.db");
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute_batch("PRAGMA page_size = 4096; CREATE TABLE older (x)")
+        .unwrap();
+    let mut index = SqliteIndex::new(&old);
+    index.clear(&info).unwrap();
+    index
+        .upsert(&[Entry {
+            kind: EntryKind::Memory,
+            id: "a".into(),
+            content: "kept in a file of small pages".into(),
+            embedding: Some(vec![1.0, 0.0]),
+            owner_user_id: Some("alice".into()),
+            chat_id: None,
+            record: None,
+            marks: Marks::default(),
+        }])
+        .unwrap();
+    assert_eq!(index.count(EntryKind::Memory).unwrap(), 1);
+    drop(index);
+    assert_eq!(page_size(&old), 4096);
+}
