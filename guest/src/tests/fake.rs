@@ -48,10 +48,11 @@ pub struct FakePorts {
     /// Runs at each embedding, as another process could while the lock is let go for it.
     #[allow(clippy::type_complexity)]
     pub while_embedding: RefCell<Option<Box<dyn Fn(&FakePorts)>>>,
-    /// Runs once, at the next read of what the index reflects: as another host's write of
-    /// other scopes can commit between a call's read of a file and its read of the index.
+    /// Runs once, at the next read of what the index reflects of this kind of entry: as
+    /// another host's write of other scopes can commit between a call's read of a file and
+    /// its read of the index.
     #[allow(clippy::type_complexity)]
-    pub before_reflects: RefCell<Option<Box<dyn FnOnce(&FakePorts)>>>,
+    pub before_reflects: RefCell<Option<(EntryKind, Box<dyn FnOnce(&FakePorts)>)>>,
 }
 
 pub const DIM: usize = 32;
@@ -381,9 +382,12 @@ impl Ports for FakePorts {
         Ok(self.index.borrow().values().filter(|e| e.kind == kind).count() as u64)
     }
     fn index_reflects(&self, kind: EntryKind) -> Result<Option<FileState>, IndexError> {
-        let meanwhile = self.before_reflects.borrow_mut().take();
-        if let Some(meanwhile) = meanwhile {
-            meanwhile(self);
+        let due = self.before_reflects.borrow().as_ref().is_some_and(|(k, _)| *k == kind);
+        if due {
+            let meanwhile = self.before_reflects.borrow_mut().take();
+            if let Some((_, meanwhile)) = meanwhile {
+                meanwhile(self);
+            }
         }
         if self.index_broken.get() {
             return Err(IndexError::Unavailable("broken".into()));
