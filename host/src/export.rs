@@ -39,7 +39,8 @@ impl MemoryStore {
         lines: &[String],
         check_only: bool,
     ) -> Result<ImportedRecords, Error> {
-        self.call_in(caller, |p, s| {
+        // A write of the whole home: an id is kept when no scope holds it yet.
+        self.call(|p, s| {
             p.ash_memory_portability()
                 .call_import_records(s, caller, lines, check_only)
         })

@@ -39,6 +39,9 @@ pub struct HostState {
     /// Whether the running call had a write refused (it was begun as a read, or confined
     /// to scopes).
     pub(crate) refused_writes: bool,
+    /// Whether the running call committed some of its writes before a remote call
+    /// (`unlocked`): undoing the call then undoes only what came after.
+    pub(crate) committed_midway: bool,
     /// Why the lock could not be taken back after a remote call: the call may then write
     /// nothing more.
     pub(crate) lock_lost: Option<String>,
@@ -65,6 +68,7 @@ impl HostState {
             access: Access::Write,
             scopes: None,
             refused_writes: false,
+            committed_midway: false,
             lock_lost: None,
         }
     }
@@ -82,6 +86,7 @@ impl HostState {
     pub(crate) fn begin_call_in(&mut self, access: Access, scopes: Option<Vec<String>>) -> Result<Access, Error> {
         self.lock_lost = None;
         self.refused_writes = false;
+        self.committed_midway = false;
         self.scopes = scopes;
         self.access = self.storage.begin(access, self.scopes.as_deref())?;
         self.locked = true;
@@ -128,6 +133,7 @@ impl HostState {
             tracing::warn!("cannot commit before a remote call: {e}");
             return f(self);
         }
+        self.committed_midway |= self.access == Access::Write;
         self.storage.release();
         self.locked = false;
         let out = f(self);

@@ -99,8 +99,11 @@ impl MemoryStore {
     /// Runs one export that writes only in the caller's scopes (their personal memories,
     /// people and sessions, and their chat's): on a backend that locks scopes (Postgres),
     /// side by side with the writes of other scopes. One that turns out to write the whole
-    /// home (a rewrite, a new index) runs again as a write of everything. A caller with
-    /// neither a user nor a chat has no scope: its call locks everything.
+    /// home (a rewrite, a new index) runs again as a write of everything, and so does one
+    /// that failed after another writer appended beside it (the policy fails a call whose
+    /// records another scope's write changed meanwhile: the memories of a pending embedding,
+    /// say). A caller with neither a user nor a chat has no scope: its call locks
+    /// everything.
     pub(crate) fn call_in<T, E: Into<Error>>(
         &mut self,
         caller: &Caller,
@@ -113,17 +116,21 @@ impl MemoryStore {
         let issued = self.sandbox.state_mut().ids.issued();
         self.sandbox.state_mut().begin_call_in(Access::Write, Some(scopes))?;
         let result = self.sandbox.call(&f).and_then(|r| r.map_err(Into::into));
-        let refused = self.sandbox.state_mut().refused_writes;
-        match self.sandbox.state_mut().end_call(result) {
-            Err(Error::Trap(m)) => Err(Error::Trap(m)),
-            Err(_) if refused => {
-                tracing::debug!("a write of the caller's scopes wrote the whole home: running it again as such");
-                // The same ids as a first run would have: nothing of this one was kept.
-                self.sandbox.state_mut().ids.rewind(issued);
-                self.call(f)
+        let state = self.sandbox.state_mut();
+        let overtaken = result.is_err() && state.storage.overtaken();
+        if (state.refused_writes || overtaken) && !matches!(result, Err(Error::Trap(_))) {
+            // Even when the policy went on without the refused write and succeeded, what
+            // it did is undone: it runs again as a write of everything.
+            tracing::debug!("a write of the caller's scopes wrote the whole home: running it again as such");
+            let undone: Result<T, Error> = Err(Error::Busy("running again as a write of the whole home".into()));
+            let _ = state.end_call(undone);
+            // The same ids as a first run would have, when nothing of it was kept.
+            if !state.committed_midway {
+                state.ids.rewind(issued);
             }
-            other => other,
+            return self.call(f);
         }
+        state.end_call(result)
     }
 
     /// Runs one export that reads, under the home's shared lock, side by side with the
@@ -251,12 +258,11 @@ impl MemoryStore {
     }
 
     /// Reads the caller's exchanges not read before (of one session, or all) for facts
-    /// and stores them; see `extract`.
+    /// and stores them; see `extract`. A write of the whole home: in a chat, each fact
+    /// goes to its author's own memories, not only the caller's.
     pub fn extract(&mut self, caller: &Caller, session: Option<&str>) -> Result<Extraction, Error> {
         let session = session.map(str::to_owned);
-        self.call_in(caller, |p, s| {
-            p.ash_memory_conversations().call_extract(s, caller, session.as_ref())
-        })
+        self.call(|p, s| p.ash_memory_conversations().call_extract(s, caller, session.as_ref()))
     }
 
     /// The caller's user profile; see `profile`.
@@ -327,18 +333,18 @@ impl MemoryStore {
         })
     }
 
-    /// Folds `merge` into `keep`, re-linking memories.
+    /// Folds `merge` into `keep`, re-linking memories (a write of the whole home: the
+    /// memories about them may be in any of the user's chats).
     pub fn people_merge(&mut self, caller: &Caller, keep: &str, merge: &str) -> Result<Person, Error> {
-        self.call_in(caller, |p, s| p.ash_memory_people().call_merge(s, caller, keep, merge))
+        self.call(|p, s| p.ash_memory_people().call_merge(s, caller, keep, merge))
     }
 
     /// Forgets one of the caller's people: they leave the people file, memories about
     /// them alone are archived (reason `forgotten`), others lose them as a subject. With
-    /// `purge`, nothing about them alone is kept, in the archive either.
+    /// `purge`, nothing about them alone is kept, in the archive either. A write of the
+    /// whole home, as merging is, and one that rewrites the people.
     pub fn people_forget(&mut self, caller: &Caller, reference: &str, purge: bool) -> Result<Forgotten, Error> {
-        self.call_in(caller, |p, s| {
-            p.ash_memory_people().call_forget(s, caller, reference, purge)
-        })
+        self.call(|p, s| p.ash_memory_people().call_forget(s, caller, reference, purge))
     }
 
     // ---- agent tools (`wit/tools.wit`) ----

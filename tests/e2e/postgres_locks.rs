@@ -58,6 +58,12 @@ fn a_write_waits_only_for_writes_of_its_own_scopes_and_a_whole_write_for_all() {
     let ctx = Ctx::on_postgres(pg, &ns);
     ctx.add("alice", "I keep bees on the roof");
     ctx.add("bob", "I live in Lisbon");
+    for args in [
+        &["--user", "bob", "people", "add", "Sarah"][..],
+        &["--user", "bob", "people", "add", "Sally"],
+    ] {
+        succeeds(&ctx, args);
+    }
 
     // Another host in the middle of a write for alice in the chat "garden", before it
     // appends: the namespace's lock shared, and the two scopes' locks.
@@ -125,6 +131,12 @@ fn a_write_waits_only_for_writes_of_its_own_scopes_and_a_whole_write_for_all() {
         ],
     );
     is_busy(&ctx, &["gc"]);
+    // Calls that write beyond their caller's scopes lock the whole namespace too: in a
+    // chat, extraction stores each fact as its author's; a person's memories may be in any
+    // of the user's chats.
+    is_busy(&ctx, &["--user", "bob", "extract"]);
+    is_busy(&ctx, &["--user", "bob", "people", "merge", "Sarah", "Sally"]);
+    is_busy(&ctx, &["--user", "bob", "people", "forget", "Sally"]);
 
     // Once the other host appends (it takes the log's tail lock until it commits), every
     // write's append waits for that commit.
@@ -140,6 +152,7 @@ fn a_write_waits_only_for_writes_of_its_own_scopes_and_a_whole_write_for_all() {
     succeeds(&ctx, &["--user", "alice", "add", "I keep wasps too"]);
     succeeds(&ctx, &["--user", "bob", "add", "I teach on Saturdays"]);
     assert_eq!(lines(pg, &ns), held + 2, "the calls that were busy wrote nothing");
+    succeeds(&ctx, &["--user", "bob", "people", "merge", "Sarah", "Sally"]);
     succeeds(&ctx, &["gc"]);
     let doctor = ctx.json(&["doctor"]);
     assert_eq!(doctor["ok"], true, "{doctor}");

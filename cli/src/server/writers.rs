@@ -1,10 +1,11 @@
 //! Writes side by side, on a backend that locks scopes (Postgres): besides the store
 //! thread (`worker`), `--writers` minus one stores of their own, each on a thread, take
-//! writes too. A caller's writes always go to the same store (its lane, from its user and
-//! chat), so that they run in the order they came; two callers' run side by side, and
-//! wait for each other only when they share a user or a chat (Postgres's scope locks,
-//! `docs/scale-out.md`). On the files backend one writer at a time holds the home's lock,
-//! so there are no lanes: every write goes to the store thread.
+//! writes too. A caller's writes always go to the same store (its lane: its user's, or
+//! its chat's when it has no user), so that one user's writes run in the order they
+//! came, whichever chat they come from; different users' run side by side, and wait for
+//! each other only when they share a chat (Postgres's scope locks, `docs/scale-out.md`).
+//! On the files backend one writer at a time holds the home's lock, so there are no
+//! lanes: every write goes to the store thread.
 
 use std::hash::{Hash as _, Hasher as _};
 use std::sync::mpsc;
@@ -64,13 +65,14 @@ impl Lanes {
     /// The queue of `caller`'s lane; None for the store thread's (lane 0), which is also
     /// every call's without a user or a chat.
     pub fn of(&self, caller: &Caller) -> Option<&mpsc::Sender<Job>> {
-        let (user, chat) = (clean(caller.user_id.as_deref()), clean(caller.chat_id.as_deref()));
-        if user.is_none() && chat.is_none() {
-            return None;
-        }
+        let key = match (clean(caller.user_id.as_deref()), clean(caller.chat_id.as_deref())) {
+            (Some(user), _) => ("u", user),
+            (None, Some(chat)) => ("c", chat),
+            (None, None) => return None,
+        };
         // SipHash with fixed keys: the same lane for the same caller all the server's life.
         let mut hasher = std::hash::DefaultHasher::new();
-        (user, chat).hash(&mut hasher);
+        key.hash(&mut hasher);
         let lane = (hasher.finish() % (self.side.len() as u64 + 1)) as usize;
         lane.checked_sub(1).map(|i| &self.side[i])
     }

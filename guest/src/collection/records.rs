@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::Record;
-use super::lines::{MAX_LINE_BYTES, access, access_line, is_newer, removal, removal_line};
+use super::lines::{MAX_LINE_BYTES, access, access_line, ids_named, is_newer, removal, removal_line};
 use crate::ports::{Collection, FileError, FileState, Level, Ports};
 
 /// Why a line of the file could not be folded in.
@@ -249,7 +249,9 @@ impl<T: Record> Records<T> {
     ///
     /// Lines another writer appended between the cache's end and this append (a write
     /// of another scope, on a backend that lets those run side by side) are read and
-    /// folded in, before the caller folds its own.
+    /// folded in, before the caller folds its own. When they name a record this append
+    /// writes too, what the caller decided was decided on an old version: the append
+    /// fails, and the host undoes the call (and runs it again under the whole lock).
     fn append_lines<P: Ports>(&mut self, ports: &P, lines: &[String]) -> Result<(FileState, bool), FileError> {
         let state = ports.append(T::COLLECTION, lines)?;
         let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
@@ -257,25 +259,38 @@ impl<T: Record> Records<T> {
         let same_file = Some(state.generation) == self.generation;
         let created = self.generation.is_some() && self.end == 0 && state.end == written;
         let in_step = (same_file && (state.end == expected || state.end == expected + 1)) || created;
-        let caught_up = !in_step && same_file && state.end > expected && self.catch_up(ports, state.end - written);
+        let caught_up =
+            !in_step && same_file && state.end > expected && self.catch_up(ports, state.end - written, lines)?;
         Ok((state, in_step || caught_up))
     }
 
     /// Folds in the lines between the cache's end and `to`, where this instance's own
-    /// append began: one read of what the cache missed, not of the whole file. False
-    /// when they cannot all be folded in (the next refresh then reads everything).
-    fn catch_up<P: Ports>(&mut self, ports: &P, to: u64) -> bool {
+    /// append (`own`) began: one read of what the cache missed, not of the whole file.
+    /// False when they cannot all be folded in (the next refresh then reads everything);
+    /// an error when they name a record of `own`, with nothing folded.
+    fn catch_up<P: Ports>(&mut self, ports: &P, to: u64, own: &[String]) -> Result<bool, FileError> {
         let Ok(chunk) = ports.read(T::COLLECTION, self.end, self.generation) else {
-            return false;
+            return Ok(false);
         };
         let gap = usize::try_from(to - self.end).unwrap_or(usize::MAX);
         let Some(missed) = chunk.data.get(..gap) else {
-            return false;
+            return Ok(false);
         };
         if Some(chunk.generation) != self.generation || !missed.ends_with('\n') {
-            return false;
+            return Ok(false);
         }
-        missed.split('\n').all(|line| self.fold_line(line).is_ok())
+        let theirs: std::collections::HashSet<String> = ids_named::<T>(missed).into_iter().collect();
+        if let Some(id) = ids_named::<T>(&own.join("\n"))
+            .into_iter()
+            .find(|id| theirs.contains(id))
+        {
+            self.read_again();
+            return Err(FileError::Failed(format!(
+                "{}: another writer changed {id} while this call decided what to write; nothing of the call is kept",
+                T::FILE
+            )));
+        }
+        Ok(missed.split('\n').all(|line| self.fold_line(line).is_ok()))
     }
 
     /// After an append: the cache reaches the new end (in the file's generation, which

@@ -135,3 +135,24 @@ fn an_append_after_another_writers_lines_reads_only_what_it_missed() {
     assert_eq!(people.refresh(&ports), Ok(1));
     assert_eq!(names(&people), ["Ann", "Bea", "Cy", "Dee"]);
 }
+
+#[test]
+fn an_append_of_a_record_another_writer_changed_meanwhile_fails() {
+    let ports = FakePorts::new();
+    let mut people = People::default();
+    people.refresh(&ports).unwrap();
+    people.append(&ports, vec![person("a", "Ann")]).unwrap();
+    // Another host writes a new version of Ann between this instance's read and its own
+    // new version of her: this one was decided on the old Ann.
+    ports.write_raw(Collection::People, &format!("{}\n", person("a", "Ann Lee").to_line()));
+    let failed = people.append(&ports, vec![person("a", "Ann B."), person("c", "Cy")]);
+    assert!(
+        matches!(&failed, Err(crate::ports::FileError::Failed(why)) if why.contains("another writer changed a")),
+        "{failed:?}"
+    );
+    assert!(!people.in_step(), "the cache reads the file again");
+    // (A host undoes the call's lines; these fakes keep them.)
+    people.refresh(&ports).unwrap();
+    let whole = ports.file(Collection::People).len();
+    assert_eq!(ports.reads.borrow().last(), Some(&(Collection::People, whole)));
+}

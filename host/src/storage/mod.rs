@@ -40,6 +40,12 @@ pub(crate) trait Storage: Send {
     fn confined(&self) -> bool {
         false
     }
+    /// Whether another writer appended to a collection after the open transaction read
+    /// it, before the transaction appended to it (a write of another scope, beside a
+    /// confined one).
+    fn overtaken(&self) -> bool {
+        false
+    }
     /// Makes the call's writes so far durable. The lock is kept until `release` on
     /// backends whose lock outlives a transaction.
     fn commit(&mut self) -> Result<(), String>;

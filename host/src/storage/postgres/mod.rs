@@ -56,6 +56,11 @@ pub(crate) struct PgStorage {
     confined: bool,
     /// Whether the open transaction holds the log's tail lock.
     tail_held: bool,
+    /// Where each collection ended when the open transaction last read it.
+    read_ends: Vec<(Collection, u64)>,
+    /// Whether another writer appended to a collection between the open transaction's
+    /// read of it and its own append (see `Storage::overtaken`).
+    overtaken: bool,
 }
 
 /// The seeds of `hashtextextended` that make the advisory lock keys: the namespace's lock
@@ -95,6 +100,8 @@ impl PgStorage {
             meta: None,
             confined: false,
             tail_held: false,
+            read_ends: Vec::new(),
+            overtaken: false,
         })
     }
 
@@ -186,6 +193,8 @@ impl Storage for PgStorage {
         self.renew_generations().map_err(Error::Storage)?;
         self.meta = None;
         self.tail_held = false;
+        self.read_ends.clear();
+        self.overtaken = false;
         let confined = access == Access::Write && scopes.is_some_and(|s| !s.is_empty());
         let timeout = crate::home::lock_timeout();
         // SET LOCAL, not SET: nothing outlives the transaction, so that a pooler in
@@ -244,6 +253,10 @@ impl Storage for PgStorage {
         self.in_transaction && self.confined
     }
 
+    fn overtaken(&self) -> bool {
+        self.overtaken
+    }
+
     fn commit(&mut self) -> Result<(), String> {
         if !self.in_transaction {
             return Ok(());
@@ -290,12 +303,21 @@ impl Storage for PgStorage {
     }
 
     fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
-        log::read(&mut self.client, c, from, generation)
+        let chunk = log::read(&mut self.client, c, from, generation)?;
+        self.read_ends.retain(|(read, _)| *read != c);
+        self.read_ends.push((c, chunk.end));
+        Ok(chunk)
     }
     fn append(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
         self.before_write().map_err(files::Error::Io)?;
         self.wrote(c);
         let state = log::append(&mut self.client, c, lines)?;
+        let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
+        if let Some(&(_, read)) = self.read_ends.iter().find(|(read, _)| *read == c) {
+            self.overtaken |= state.end.saturating_sub(written) > read;
+        }
+        self.read_ends.retain(|(read, _)| *read != c);
+        self.read_ends.push((c, state.end));
         // After the rows are in: a failure here must roll them back.
         crate::fault::point("pg:append").map_err(|e| files::Error::Io(e.to_string()))?;
         Ok(state)

@@ -13,6 +13,7 @@ mod marks;
 mod newest;
 mod recent;
 mod records;
+mod scopes;
 mod text_search;
 
 fn pg() -> Option<&'static PgServer> {

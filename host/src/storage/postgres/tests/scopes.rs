@@ -1,0 +1,54 @@
+//! Writes confined to scopes: what they lock, and what they learn of the writes beside
+//! them.
+
+use super::{pg, storage};
+use crate::files::Collection;
+use crate::home::Access;
+use crate::storage::Storage;
+use crate::storage::postgres::PgStorage;
+
+fn line(n: u32) -> Vec<String> {
+    vec![format!("{{\"id\":\"m{n}\"}}")]
+}
+
+#[test]
+fn a_confined_write_knows_when_another_appended_between_its_read_and_its_append() {
+    let Some(pg) = pg() else { return };
+    let (mut alice, namespace) = storage(pg, "overtaken");
+    let mut bob = PgStorage::connect(&pg.url(), &namespace).expect("connect");
+    let alice_scopes = ["u:alice".to_owned()];
+    let bob_scopes = ["u:bob".to_owned()];
+
+    // Alone: reads, appends, and is not overtaken.
+    alice.begin(Access::Write, Some(&alice_scopes)).unwrap();
+    assert!(alice.confined());
+    let read = alice.read(Collection::Memories, 0, None).unwrap();
+    alice.append(Collection::Memories, &line(1)).unwrap();
+    assert!(!alice.overtaken());
+    alice.commit().unwrap();
+    alice.release();
+
+    // Bob's write lands between alice's read and her append: her lines go after his.
+    alice.begin(Access::Write, Some(&alice_scopes)).unwrap();
+    let read = alice
+        .read(Collection::Memories, read.end, Some(read.generation))
+        .unwrap();
+    bob.begin(Access::Write, Some(&bob_scopes)).unwrap();
+    let bobs = bob.append(Collection::Memories, &line(2)).unwrap();
+    bob.commit().unwrap();
+    bob.release();
+    let hers = alice.append(Collection::Memories, &line(3)).unwrap();
+    assert!(alice.overtaken());
+    assert_eq!(hers.end, bobs.end + line(3)[0].len() as u64 + 1);
+    assert!(read.end < bobs.end);
+    alice.commit().unwrap();
+    alice.release();
+
+    // A write of the whole namespace is not confined, and a new call starts afresh.
+    alice.begin(Access::Write, None).unwrap();
+    assert!(!alice.confined() && !alice.overtaken());
+    let all = alice.read(Collection::Memories, 0, None).unwrap();
+    assert_eq!(all.data.lines().count(), 3);
+    alice.commit().unwrap();
+    alice.release();
+}
