@@ -102,7 +102,8 @@ impl MemoryStore {
     /// home (a rewrite, a new index) runs again as a write of everything, and so does one
     /// that failed after another writer appended beside it (the policy fails a call whose
     /// records another scope's write changed meanwhile: the memories of a pending embedding,
-    /// say). A caller with neither a user nor a chat has no scope: its call locks
+    /// say) or that appended to a collection another host's rollback renewed meanwhile
+    /// (the policy cannot tell what changed). A caller with neither a user nor a chat has no scope: its call locks
     /// everything.
     pub(crate) fn call_in<T, E: Into<Error>>(
         &mut self,
@@ -118,7 +119,8 @@ impl MemoryStore {
         let result = self.sandbox.call(&f).and_then(|r| r.map_err(Into::into));
         let state = self.sandbox.state_mut();
         let overtaken = result.is_err() && state.storage.overtaken();
-        if (state.refused_writes || overtaken) && !matches!(result, Err(Error::Trap(_))) {
+        let again = state.refused_writes || overtaken || state.storage.regenerated();
+        if again && !matches!(result, Err(Error::Trap(_))) {
             // Even when the policy went on without the refused write and succeeded, what
             // it did is undone: it runs again as a write of everything.
             tracing::debug!("a write of the caller's scopes wrote the whole home: running it again as such");

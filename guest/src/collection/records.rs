@@ -269,9 +269,9 @@ impl<T: Record> Records<T> {
     /// False when they cannot all be folded in (the next refresh then reads everything);
     /// an error when they name a record of `own`, with nothing folded.
     fn catch_up<P: Ports>(&mut self, ports: &P, to: u64, own: &[String]) -> Result<bool, FileError> {
-        let Ok(chunk) = ports.read(T::COLLECTION, self.end, self.generation) else {
-            return Ok(false);
-        };
+        let chunk = ports
+            .read(T::COLLECTION, self.end, self.generation)
+            .inspect_err(|_| self.read_again())?;
         let gap = usize::try_from(to - self.end).unwrap_or(usize::MAX);
         let Some(missed) = chunk.data.get(..gap) else {
             return Ok(false);

@@ -46,6 +46,12 @@ pub(crate) trait Storage: Send {
     fn overtaken(&self) -> bool {
         false
     }
+    /// Whether a collection the open transaction appended to had another generation than
+    /// when the transaction read it (another host's rollback renews it): the policy cannot
+    /// tell what changed beside it, and the call must run again under the whole lock.
+    fn regenerated(&self) -> bool {
+        false
+    }
     /// Makes the call's writes so far durable. The lock is kept until `release` on
     /// backends whose lock outlives a transaction.
     fn commit(&mut self) -> Result<(), String>;

@@ -56,11 +56,15 @@ pub(crate) struct PgStorage {
     confined: bool,
     /// Whether the open transaction holds the log's tail lock.
     tail_held: bool,
-    /// Where each collection ended when the open transaction last read it.
-    read_ends: Vec<(Collection, u64)>,
+    /// Where each collection stood (generation, end) when the open transaction last read
+    /// it.
+    read_ends: Vec<(Collection, u64, u64)>,
     /// Whether another writer appended to a collection between the open transaction's
     /// read of it and its own append (see `Storage::overtaken`).
     overtaken: bool,
+    /// Whether a collection had another generation when the open transaction appended to
+    /// it than when it read it (see `Storage::regenerated`).
+    regenerated: bool,
 }
 
 /// The seeds of `hashtextextended` that make the advisory lock keys: the namespace's lock
@@ -102,6 +106,7 @@ impl PgStorage {
             tail_held: false,
             read_ends: Vec::new(),
             overtaken: false,
+            regenerated: false,
         })
     }
 
@@ -195,6 +200,7 @@ impl Storage for PgStorage {
         self.tail_held = false;
         self.read_ends.clear();
         self.overtaken = false;
+        self.regenerated = false;
         let confined = access == Access::Write && scopes.is_some_and(|s| !s.is_empty());
         let timeout = crate::home::lock_timeout();
         // SET LOCAL, not SET: nothing outlives the transaction, so that a pooler in
@@ -257,6 +263,10 @@ impl Storage for PgStorage {
         self.overtaken
     }
 
+    fn regenerated(&self) -> bool {
+        self.regenerated
+    }
+
     fn commit(&mut self) -> Result<(), String> {
         if !self.in_transaction {
             return Ok(());
@@ -304,8 +314,8 @@ impl Storage for PgStorage {
 
     fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {
         let chunk = log::read(&mut self.client, c, from, generation)?;
-        self.read_ends.retain(|(read, _)| *read != c);
-        self.read_ends.push((c, chunk.end));
+        self.read_ends.retain(|(read, ..)| *read != c);
+        self.read_ends.push((c, chunk.generation, chunk.end));
         Ok(chunk)
     }
     fn append(&mut self, c: files::Collection, lines: &[String]) -> Result<files::FileState, files::Error> {
@@ -313,11 +323,12 @@ impl Storage for PgStorage {
         self.wrote(c);
         let state = log::append(&mut self.client, c, lines)?;
         let written: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
-        if let Some(&(_, read)) = self.read_ends.iter().find(|(read, _)| *read == c) {
-            self.overtaken |= state.end.saturating_sub(written) > read;
+        if let Some(&(_, generation, end)) = self.read_ends.iter().find(|(read, ..)| *read == c) {
+            self.overtaken |= state.end.saturating_sub(written) > end || generation != state.generation;
+            self.regenerated |= generation != state.generation;
         }
-        self.read_ends.retain(|(read, _)| *read != c);
-        self.read_ends.push((c, state.end));
+        self.read_ends.retain(|(read, ..)| *read != c);
+        self.read_ends.push((c, state.generation, state.end));
         // After the rows are in: a failure here must roll them back.
         crate::fault::point("pg:append").map_err(|e| files::Error::Io(e.to_string()))?;
         Ok(state)
