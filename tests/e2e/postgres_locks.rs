@@ -223,3 +223,76 @@ fn a_server_on_postgres_writes_for_other_users_while_one_users_write_waits() {
         );
     }
 }
+
+#[test]
+fn two_servers_moving_one_user_at_once_leave_one_home_live() {
+    let Some(pg) = pg() else { return };
+    let ns = pg.namespace("moves");
+    let (a, b) = (Ctx::on_postgres(pg, &ns), Ctx::on_postgres(pg, &ns));
+    let (sa, sb) = (Server::start(&a, &[]), Server::start(&b, &[]));
+    const CITIES: [&str; 16] = [
+        "Lisbon",
+        "Porto",
+        "Madrid",
+        "Paris",
+        "Berlin",
+        "Rome",
+        "Vienna",
+        "Prague",
+        "Oslo",
+        "Dublin",
+        "Athens",
+        "Warsaw",
+        "Budapest",
+        "Helsinki",
+        "Copenhagen",
+        "Brussels",
+    ];
+    // One user moving through both servers at once, and another user writing beside.
+    std::thread::scope(|scope| {
+        for (n, server) in [&sa, &sb].into_iter().enumerate() {
+            scope.spawn(move || {
+                let mut client = server.client();
+                for city in CITIES.iter().skip(n).step_by(2) {
+                    let added = client.ok(
+                        "memory.add",
+                        json!({"user_id": "mover", "content": format!("I live in {city}")}),
+                    );
+                    assert_eq!(added["memories"].as_array().map(Vec::len), Some(1), "{added}");
+                    client.ok(
+                        "memory.add",
+                        json!({"user_id": format!("neighbour{n}"), "content": format!("I visited {city} once")}),
+                    );
+                }
+            });
+        }
+    });
+    let mut client = sa.client();
+    let live = client.ok("memory.list", json!({"user_id": "mover"}));
+    let live: Vec<&str> = live["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(live.len(), 1, "one home is live, the last written: {live:?}");
+    let all = client.ok(
+        "memory.list",
+        json!({"user_id": "mover", "include_superseded": true, "limit": 100}),
+    );
+    let all = all["memories"].as_array().unwrap();
+    assert_eq!(all.len(), CITIES.len(), "every move is kept in the history");
+    let superseded = all.iter().filter(|m| !m["superseded_by_id"].is_null()).count();
+    assert_eq!(superseded, CITIES.len() - 1, "each move replaced the one before it");
+    for n in 0..2 {
+        let theirs = client.ok(
+            "memory.list",
+            json!({"user_id": format!("neighbour{n}"), "include_superseded": true, "limit": 100}),
+        );
+        assert_eq!(
+            theirs["memories"].as_array().map(Vec::len),
+            Some(CITIES.len() / 2),
+            "{theirs}"
+        );
+    }
+}
