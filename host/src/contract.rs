@@ -82,6 +82,18 @@ impl Caller {
         self.chat_id = Some(chat_id.into());
         self
     }
+
+    /// The scopes this caller's writes are confined to, the user's first, named as the
+    /// policy reads the ids (`scope.rs` in the guest: trimmed, an empty one being none):
+    /// `u:<user id>` and `c:<chat id>`. None for a caller with neither.
+    pub fn scopes(&self) -> Vec<String> {
+        fn clean(id: Option<&str>) -> Option<&str> {
+            id.map(str::trim).filter(|s| !s.is_empty())
+        }
+        let user = clean(self.user_id.as_deref()).map(|u| format!("u:{u}"));
+        let chat = clean(self.chat_id.as_deref()).map(|c| format!("c:{c}"));
+        user.into_iter().chain(chat).collect()
+    }
 }
 
 impl Correction {
@@ -302,5 +314,25 @@ impl MemoryType {
     /// Parses a lowercase name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.as_str() == name.trim().to_lowercase())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callers_scopes_are_its_trimmed_user_then_chat() {
+        assert_eq!(Caller::user(" ann ").in_chat("team").scopes(), ["u:ann", "c:team"]);
+        let chat_only = Caller {
+            user_id: Some("  ".into()),
+            chat_id: Some("team".into()),
+        };
+        assert_eq!(chat_only.scopes(), ["c:team"]);
+        let nobody = Caller {
+            user_id: None,
+            chat_id: Some(String::new()),
+        };
+        assert!(nobody.scopes().is_empty());
     }
 }

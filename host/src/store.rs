@@ -103,14 +103,14 @@ impl MemoryStore {
     /// that failed after another writer appended beside it (the policy fails a call whose
     /// records another scope's write changed meanwhile: the memories of a pending embedding,
     /// say) or that appended to a collection another host's rollback renewed meanwhile
-    /// (the policy cannot tell what changed). A caller with neither a user nor a chat has no scope: its call locks
-    /// everything.
+    /// (the policy cannot tell what changed). A caller with neither a user nor a chat
+    /// has no scope: its call locks everything.
     pub(crate) fn call_in<T, E: Into<Error>>(
         &mut self,
         caller: &Caller,
         f: impl Fn(&Policy, &mut wasmtime::Store<HostState>) -> wasmtime::Result<Result<T, E>>,
     ) -> Result<T, Error> {
-        let scopes = scopes_of(caller);
+        let scopes = caller.scopes();
         if scopes.is_empty() {
             return self.call(f);
         }
@@ -123,7 +123,7 @@ impl MemoryStore {
         if again && !matches!(result, Err(Error::Trap(_))) {
             // Even when the policy went on without the refused write and succeeded, what
             // it did is undone: it runs again as a write of everything.
-            tracing::debug!("a write of the caller's scopes wrote the whole home: running it again as such");
+            tracing::debug!("a write of the caller's scopes needs the whole home: running it again as such");
             let undone: Result<T, Error> = Err(Error::Busy("running again as a write of the whole home".into()));
             let _ = state.end_call(undone);
             // The same ids as a first run would have, when nothing of it was kept.
@@ -450,19 +450,4 @@ impl Drop for MemoryStore {
 /// (see `wit/tools.wit`). A server routes such calls with the other reads.
 pub fn tool_only_reads(name: &str) -> bool {
     name == "recall"
-}
-
-/// The scopes a caller's writes are confined to, as the policy names whom a memory
-/// belongs to (`scope.rs` in the guest): `u:<user id>` and `c:<chat id>`, trimmed, an
-/// empty id being none.
-fn scopes_of(caller: &Caller) -> Vec<String> {
-    let clean = |id: &Option<String>| {
-        id.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
-    let user = clean(&caller.user_id).map(|u| format!("u:{u}"));
-    let chat = clean(&caller.chat_id).map(|c| format!("c:{c}"));
-    user.into_iter().chain(chat).collect()
 }

@@ -65,22 +65,14 @@ impl Lanes {
     /// The queue of `caller`'s lane; None for the store thread's (lane 0), which is also
     /// every call's without a user or a chat.
     pub fn of(&self, caller: &Caller) -> Option<&mpsc::Sender<Job>> {
-        let key = match (clean(caller.user_id.as_deref()), clean(caller.chat_id.as_deref())) {
-            (Some(user), _) => ("u", user),
-            (None, Some(chat)) => ("c", chat),
-            (None, None) => return None,
-        };
+        // The user's scope when there is one, else the chat's.
+        let key = caller.scopes().into_iter().next()?;
         // SipHash with fixed keys: the same lane for the same caller all the server's life.
         let mut hasher = std::hash::DefaultHasher::new();
         key.hash(&mut hasher);
         let lane = (hasher.finish() % (self.side.len() as u64 + 1)) as usize;
         lane.checked_sub(1).map(|i| &self.side[i])
     }
-}
-
-/// An id as the policy reads it: trimmed, and none when empty.
-fn clean(id: Option<&str>) -> Option<&str> {
-    id.map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// Runs writes until every sender is gone. A panic is handled as the store thread does:
