@@ -60,10 +60,39 @@ impl Verdict {
     }
 }
 
+/// A new fact as the rules read it, read once to be judged against each of its
+/// candidates (an add weighs up to sixteen).
+#[derive(Debug, Clone)]
+pub struct NewFact<'a> {
+    text: &'a str,
+    fact: Fact,
+}
+
+impl<'a> NewFact<'a> {
+    /// Reads `text` in `ctx`, the context every candidate is judged in.
+    pub fn read(text: &'a str, ctx: &RuleContext) -> Self {
+        NewFact {
+            text,
+            fact: Fact::read(text, ctx),
+        }
+    }
+
+    /// The fact's words, as given.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+}
+
 /// Judges `new` against `old` by the rules alone.
 pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
+    judge_read(old, &NewFact::read(new, ctx), ctx)
+}
+
+/// [`judge`] with the new fact already read, in the same `ctx`.
+pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     let o = Fact::read(old, ctx);
-    let n = Fact::read(new, ctx);
+    let n = &new.fact;
+    let new = new.text;
     let alike = o.denied == n.denied && o.former == n.former && o.past == n.past && o.wish == n.wish;
     if o.plain == n.plain && !o.plain.is_empty() {
         return Verdict::Same;
@@ -91,7 +120,7 @@ pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
         // A wish or a plan beside what holds: "I don't have kids" / "I don't want kids".
         return Verdict::Different;
     }
-    if let Some(v) = ended(&o, &n) {
+    if let Some(v) = ended(&o, n) {
         return v;
     }
     if o.denied || n.denied || o.former || n.former || o.past != n.past {
@@ -101,10 +130,10 @@ pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
             Verdict::Different
         };
     }
-    if let Some(v) = by_slot(&o, &n) {
+    if let Some(v) = by_slot(&o, n) {
         return v;
     }
-    if switched(&o, &n) || rescheduled(&o, &n) {
+    if switched(&o, n) || rescheduled(&o, n) {
         return Verdict::Change;
     }
     if supersession::rule_replaces(old, new, ctx) {

@@ -70,15 +70,20 @@ impl<P: Ports> MemoryService<P> {
         let stamp = format_time(now);
         let threshold = self.ports.settings().supersession_threshold;
         let candidates = self.supersession_candidates(records, vectors, now)?;
-        let judged: Vec<(Candidate, String, Verdict)> = candidates
-            .into_iter()
-            .map(|c| {
-                let old = self.candidate_content(&c, records);
+        // Each new record is read once, in its context, for all its candidates.
+        let mut read: HashMap<usize, (supersession::RuleContext, judgment::NewFact<'_>)> = HashMap::new();
+        let mut judged: Vec<(Candidate, String, Verdict)> = Vec::with_capacity(candidates.len());
+        for c in candidates {
+            let old = self.candidate_content(&c, records);
+            let (context, new) = read.entry(c.0).or_insert_with(|| {
                 let context = self.rule_context(&records[c.0], people_writes);
-                let verdict = self.judge(&old, &records[c.0].content, &context, c.2 >= threshold);
-                (c, old, verdict)
-            })
-            .collect();
+                let new = judgment::NewFact::read(&records[c.0].content, &context);
+                (context, new)
+            });
+            let verdict = self.judge(&old, new, context, c.2 >= threshold);
+            judged.push((c, old, verdict));
+        }
+        drop(read);
         let weighed = judged.len();
         let judged: Vec<(Candidate, String, Verdict)> = judged
             .into_iter()
@@ -290,8 +295,9 @@ impl<P: Ports> MemoryService<P> {
     /// What `new` is to `old`: the rules' verdict, or, for what they cannot settle among
     /// neighbours close enough to ask about, the language model's. An unclear answer, or
     /// none, keeps both.
-    fn judge(&self, old: &str, new: &str, context: &supersession::RuleContext, ask: bool) -> Verdict {
-        let verdict = judgment::judge(old, new, context);
+    fn judge(&self, old: &str, new: &judgment::NewFact<'_>, context: &supersession::RuleContext, ask: bool) -> Verdict {
+        let verdict = judgment::judge_read(old, new, context);
+        let new = new.text();
         if verdict != Verdict::Unsure || !ask {
             return verdict;
         }
