@@ -85,6 +85,76 @@ impl Query {
     fn score(&self, scale: f64, code: &[u8]) -> f32 {
         self.scale * scale as f32 * dot(&self.levels, code) as f32
     }
+
+    /// What one of the query's integer levels stands for: each of its components is
+    /// within half of it of the query's.
+    pub(crate) fn step(&self) -> f32 {
+        self.scale
+    }
+
+    /// [`Query::score`] of every code in `codes` (one after another, with their scales in
+    /// `scales`), pushed onto `out` in order.
+    pub(crate) fn score_all(&self, codes: &[u8], scales: &[f32], out: &mut Vec<f32>) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: this CPU has AVX2, checked just above.
+            return unsafe { self.score_all_avx2(codes, scales, out) };
+        }
+        self.score_all_in(codes, scales, out)
+    }
+
+    /// [`Query::score_all`] sixteen components at a time: a code's bytes widened to 16
+    /// bits and multiplied with the query's in pairs summed to 32 bits (`vpmaddwd`), the
+    /// instruction the compiler did not find for `dot_in` (a third of the time). Integer
+    /// arithmetic: the same sums exactly. Each of the eight lanes adds two products of at
+    /// most 4095 * 127 for every sixteen components, so it holds sqlite-vec's 8,192.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn score_all_avx2(&self, codes: &[u8], scales: &[f32], out: &mut Vec<f32>) {
+        use std::arch::x86_64::{
+            __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_cvtepi8_epi16, _mm256_loadu_si256,
+            _mm256_madd_epi16, _mm256_setzero_si256, _mm256_storeu_si256,
+        };
+        let dimension = self.levels.len();
+        if dimension == 0 {
+            return;
+        }
+        let whole = dimension / 16 * 16;
+        for (code, scale) in codes.chunks_exact(dimension).zip(scales) {
+            let mut sums = _mm256_setzero_si256();
+            for at in (0..whole).step_by(16) {
+                // SAFETY: `at + 16 <= whole <= dimension`, the length of both `code` and
+                // `self.levels`; unaligned loads.
+                let (bytes, query) = unsafe {
+                    (
+                        _mm_loadu_si128(code.as_ptr().add(at).cast::<__m128i>()),
+                        _mm256_loadu_si256(self.levels.as_ptr().add(at).cast::<__m256i>()),
+                    )
+                };
+                sums = _mm256_add_epi32(sums, _mm256_madd_epi16(query, _mm256_cvtepi8_epi16(bytes)));
+            }
+            let mut lanes = [0i32; 8];
+            // SAFETY: `lanes` is 32 bytes; an unaligned store.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sums) };
+            let tail: i64 = self.levels[whole..]
+                .iter()
+                .zip(&code[whole..])
+                .map(|(x, y)| i64::from(*x) * i64::from(*y as i8))
+                .sum();
+            let dot = lanes.iter().map(|&s| i64::from(s)).sum::<i64>() + tail;
+            out.push(self.scale * scale * dot as f32);
+        }
+    }
+
+    #[inline(always)]
+    fn score_all_in(&self, codes: &[u8], scales: &[f32], out: &mut Vec<f32>) {
+        if self.levels.is_empty() {
+            return;
+        }
+        for (code, scale) in codes.chunks_exact(self.levels.len()).zip(scales) {
+            out.push(self.scale * scale * dot_in(&self.levels, code) as f32);
+        }
+    }
 }
 
 /// The rowids of the `count` vectors of `scope` whose codes score best against `query`,
@@ -176,6 +246,35 @@ mod tests {
         let (scale, levels) = code(&v);
         let coarse = Query::new(&unit).score(scale, &levels);
         assert!((coarse - cosine).abs() < 0.01, "{coarse} against {cosine}");
+    }
+
+    #[test]
+    fn every_code_is_scored_as_one_at_a_time_past_a_multiple_of_sixteen() {
+        for dimension in [3, 16, 37, 256, 384] {
+            let query: Vec<f32> = (0..dimension).map(|i| ((i * 53 % 89) as f32 - 44.0) / 3.0).collect();
+            let query = Query::new(&crate::scan::unit(&query));
+            let mut codes = Vec::new();
+            let mut scales = Vec::new();
+            for n in 0..50 {
+                let v: Vec<f32> = (0..dimension)
+                    .map(|i| ((i * 37 + n * 11) % 101) as f32 - 50.0)
+                    .collect();
+                let (scale, levels) = code(&v);
+                codes.extend(levels);
+                scales.push(scale as f32);
+            }
+            let mut all = Vec::new();
+            query.score_all(&codes, &scales, &mut all);
+            let one_by_one: Vec<f32> = codes
+                .chunks_exact(dimension)
+                .zip(&scales)
+                .map(|(c, s)| query.scale * s * dot(&query.levels, c) as f32)
+                .collect();
+            assert_eq!(all, one_by_one, "{dimension} dimensions");
+            let mut plain = Vec::new();
+            query.score_all_in(&codes, &scales, &mut plain);
+            assert_eq!(plain, one_by_one, "{dimension} dimensions");
+        }
     }
 
     #[test]

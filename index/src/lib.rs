@@ -46,6 +46,7 @@ use std::collections::HashMap;
 
 mod chunks;
 mod coarse;
+mod code_bounds;
 pub mod database;
 pub mod encoded_rows;
 mod file;

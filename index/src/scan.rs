@@ -3,12 +3,14 @@
 //! sqlite-vec's `vec0` knn reads every chunk of a partition through SQLite for each query,
 //! several times slower than scanning the same vectors from one flat array
 //! (docs/performance.md). So the index keeps each scope's vectors here once it has been
-//! searched, exact (no quantization, so recall is 1), and SQLite stays where they are
-//! stored.
+//! searched, exact (recall is 1), and SQLite stays where they are stored. A large set is
+//! scanned by its codes first (`code_bounds`), with the same answer.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 use std::ops::Range;
+
+use crate::code_bounds::Codes;
 
 /// One scope's vectors at unit length, one after another, with their ids.
 #[derive(Debug, Default, PartialEq)]
@@ -18,6 +20,8 @@ pub(crate) struct ScopeVectors {
     /// The SQLite rowid of each vector, so that equal scores come out in insertion order.
     rowids: Vec<i64>,
     data: Vec<f32>,
+    /// Each vector's coarse code, in the same order.
+    codes: Codes,
     positions: HashMap<String, usize>,
 }
 
@@ -56,6 +60,7 @@ impl ScopeVectors {
     pub(crate) fn new(dimension: usize) -> Self {
         ScopeVectors {
             dimension,
+            codes: Codes::new(dimension),
             ..ScopeVectors::default()
         }
     }
@@ -74,12 +79,14 @@ impl ScopeVectors {
             Some(&at) => {
                 self.rowids[at] = rowid;
                 self.data[at * self.dimension..(at + 1) * self.dimension].copy_from_slice(&unit);
+                self.codes.set(at, &unit);
             }
             None => {
                 self.positions.insert(id.to_owned(), self.ids.len());
                 self.ids.push(id.to_owned());
                 self.rowids.push(rowid);
                 self.data.extend_from_slice(&unit);
+                self.codes.push(&unit);
             }
         }
     }
@@ -96,6 +103,7 @@ impl ScopeVectors {
             self.rowids.swap(at, last);
             self.positions.insert(self.ids[at].clone(), at);
         }
+        self.codes.swap_remove(at);
         self.ids.pop();
         self.rowids.pop();
         self.data.truncate(last * self.dimension);
@@ -107,11 +115,30 @@ impl ScopeVectors {
         if k == 0 || self.dimension == 0 {
             return Vec::new();
         }
-        self.best_of_parts(query, k)
-            .best_first()
+        let best = if self.len() >= BY_CODES_FROM && k < self.len() {
+            self.best_by_codes(query, k)
+        } else {
+            self.best_of_parts(query, k)
+        };
+        best.best_first()
             .into_iter()
             .map(|s| (self.ids[s.position].as_str(), s.score))
             .collect()
+    }
+
+    /// The best `k` of every vector, found by their codes: only the vectors whose codes
+    /// say they may be among the best are scored.
+    fn best_by_codes(&self, query: &[f32], k: usize) -> Best {
+        let mut best = Best::new(k);
+        for position in self.codes.candidates(query, k) {
+            let vector = &self.data[position * self.dimension..(position + 1) * self.dimension];
+            best.offer(Scored {
+                score: dot(query, vector),
+                rowid: self.rowids[position],
+                position,
+            });
+        }
+        best
     }
 
     /// The best `k` of every vector: a large set scanned in two halves side by side, whose
@@ -173,6 +200,10 @@ impl ScopeVectors {
         best
     }
 }
+
+/// From how many vectors a scan reads their codes first: below it, reading all the floats
+/// costs about as much.
+const BY_CODES_FROM: usize = 1024;
 
 /// From how many vectors a scan is split in two: below it, starting a thread costs more
 /// than half the scan saves.
@@ -419,6 +450,64 @@ mod tests {
                 .map(|c| (s.ids[c.position].clone(), c.score))
                 .collect();
             assert_eq!(split, whole, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn a_set_searched_by_its_codes_finds_what_a_full_scan_finds() {
+        let dimension = 64;
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        };
+        // Twenty directions with many vectors close around each, copies among them (equal
+        // scores), and some vectors dominated by one component (the coarsest codes).
+        let centers: Vec<Vec<f32>> = (0..20).map(|_| (0..dimension).map(|_| next()).collect()).collect();
+        let mut s = ScopeVectors::new(dimension);
+        for i in 0..3000usize {
+            let mut v: Vec<f32> = centers[i % 20].iter().map(|c| c + 0.15 * next()).collect();
+            if i % 11 == 0 {
+                v[i % dimension] = 9.0;
+            }
+            s.insert(&format!("m{i}"), i as i64, &v);
+            if i % 13 == 0 {
+                s.insert(&format!("copy{i}"), 5000 + i as i64, &v);
+            }
+        }
+        // Removals and replacements move codes about as they move vectors.
+        for i in (0..3000).step_by(17) {
+            s.remove(&format!("m{i}"));
+        }
+        for i in (1..3000).step_by(29) {
+            let v: Vec<f32> = centers[(i + 3) % 20].iter().map(|c| c + 0.1 * next()).collect();
+            s.insert(&format!("m{i}"), i as i64, &v);
+        }
+        assert!(s.len() >= BY_CODES_FROM);
+        let near: Vec<Vec<f32>> = centers
+            .iter()
+            .map(|center| unit(&center.iter().map(|c| c + 0.05 * next()).collect::<Vec<f32>>()))
+            .collect();
+        let anywhere: Vec<Vec<f32>> = (0..10)
+            .map(|_| unit(&(0..dimension).map(|_| next()).collect::<Vec<f32>>()))
+            .collect();
+        for (q, query) in near.iter().chain(&anywhere).enumerate() {
+            for k in [1, 8, 40, 500] {
+                let by_codes: Vec<(String, f32)> = s
+                    .nearest(query, k)
+                    .into_iter()
+                    .map(|(id, x)| (id.to_owned(), x))
+                    .collect();
+                let whole: Vec<(String, f32)> = s
+                    .scan(query, k, 0..s.len())
+                    .best_first()
+                    .into_iter()
+                    .map(|c| (s.ids[c.position].clone(), c.score))
+                    .collect();
+                assert_eq!(by_codes, whole, "query {q}, k = {k}");
+            }
         }
     }
 
