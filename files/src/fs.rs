@@ -94,14 +94,18 @@ pub trait FileSystem {
     /// Replaces a small file's bytes in place (made, owner-only, when missing), flushed
     /// (`fdatasync`) before it returns; true when the file was made, whose folder the
     /// caller then flushes. Not atomic: for the journal, whose torn entry does not parse.
-    /// A file system that can do it in a single step overrides this.
+    /// Bytes of the file's own length are written over it without cutting it first, so
+    /// that the flush has no new length to record. A file system that can do it in a
+    /// single step overrides this.
     fn overwrite(&mut self, path: &HomePath, bytes: &[u8]) -> Result<bool, FsError> {
-        let existed = self.stat(path)?.is_some();
+        let before = self.stat(path)?;
         let mut file = self.open(path, Open::Update)?;
-        file.set_len(0)?;
+        if before.map(|s| s.len) != Some(bytes.len() as u64) {
+            file.set_len(0)?;
+        }
         file.write_at(0, bytes)?;
         file.sync_data()?;
-        Ok(!existed)
+        Ok(before.is_none())
     }
 
     /// A file's bytes from `offset` to its end (none past it), with its length and

@@ -80,7 +80,7 @@ impl Journal {
 
     /// Writes the journal in place, flushed; a journal just made is made durable too.
     fn write<F: FileSystem>(fs: &mut F, text: &str) -> Result<(), FileError> {
-        if fs.overwrite(JOURNAL, text.as_bytes())? {
+        if fs.overwrite(JOURNAL, padded(text).as_bytes())? {
             fs.sync_dir(paths::parent(JOURNAL))?;
         }
         Ok(())
@@ -109,7 +109,7 @@ impl Journal {
     ) -> Result<(), FileError> {
         let text = entry_text(fs.process_id(), states, replace, rolling_back);
         fs.fault_point("journal:record")?;
-        fs::write_atomically(fs, JOURNAL, text.as_bytes())?;
+        fs::write_atomically(fs, JOURNAL, padded(&text).as_bytes())?;
         fs.sync_dir(paths::parent(JOURNAL))?;
         self.active = true;
         Ok(())
@@ -172,6 +172,22 @@ impl Journal {
             rolling_back,
         }))
     }
+}
+
+/// How the journal's length is rounded up. Every call writes the journal twice, at its first
+/// write and when it commits; at one length throughout, each is written over in place, and
+/// its flush has only a block of data to write, not the file's size too (`fdatasync` 0.136 ->
+/// 0.083 ms on the machine measured, docs/performance.md).
+const BLOCK: usize = 4096;
+
+/// `text` (an entry, or nothing) followed by spaces up to a multiple of `BLOCK`: whitespace
+/// around an entry does not change it, and whitespace alone is an empty journal.
+fn padded(text: &str) -> String {
+    let length = text.len().div_ceil(BLOCK).max(1) * BLOCK;
+    let mut out = String::with_capacity(length);
+    out.push_str(text);
+    out.extend(std::iter::repeat_n(' ', length - text.len()));
+    out
 }
 
 /// The journal entry, one line.

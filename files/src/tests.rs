@@ -164,6 +164,43 @@ fn a_journal_left_by_a_dead_process_is_rolled_back_by_the_next() {
 }
 
 #[test]
+fn the_journal_keeps_one_length_and_is_written_over_in_place() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = home();
+    let journal = dir.path().join(paths::JOURNAL);
+    let mut files = FileStore::new(NativeFs::new(dir.path()));
+    files.append(Collection::Memories, &["first".into()]).unwrap();
+    let open = std::fs::metadata(&journal).unwrap();
+    let entry = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(open.len(), 4096);
+    assert!(entry.trim_start().starts_with('{'), "{entry:?}");
+    files.commit().unwrap();
+    for call in 0..3 {
+        let text = std::fs::read_to_string(&journal).unwrap();
+        assert_eq!(text.len(), 4096, "after commit {call}");
+        assert!(text.trim().is_empty(), "a committed journal is empty: {text:?}");
+        assert!(files.journal.pending(&mut files.fs).unwrap().is_none());
+        files.append(Collection::Memories, &[format!("line {call}")]).unwrap();
+        let during = std::fs::metadata(&journal).unwrap();
+        // The same file, of the same length: written over, not cut and written again.
+        assert_eq!((during.len(), during.ino()), (4096, open.ino()), "call {call}");
+        assert!(files.journal.pending(&mut files.fs).unwrap().is_some());
+        files.commit().unwrap();
+    }
+    // A journal of an older version, unpadded, is read as before and padded when written.
+    files.append(Collection::Memories, &["kept".into()]).unwrap();
+    let padded = std::fs::read_to_string(&journal).unwrap();
+    std::fs::write(&journal, padded.trim_end()).unwrap();
+    let mut next = FileStore::new(NativeFs::new(dir.path()));
+    next.roll_back().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(at(dir.path(), Collection::Memories)).unwrap(),
+        "first\nline 0\nline 1\nline 2\n"
+    );
+    assert_eq!(std::fs::metadata(&journal).unwrap().len(), 4096);
+}
+
+#[test]
 fn a_process_whose_journal_another_replaced_records_its_next_call_in_the_new_one() {
     // A long-lived process (a server, a JS or Python host) commits, lets the lock go, and
     // another process's replace renames a new journal over the one it had open.

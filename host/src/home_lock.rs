@@ -14,8 +14,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::Write as _;
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::os::unix::fs::{FileExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
@@ -46,7 +45,7 @@ impl HomeLock {
         let start = Instant::now();
         let pass = gate.enter(access, timeout).ok_or_else(|| busy(root, timeout, ""))?;
         let path = root.join(".lock");
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .read(true)
@@ -73,9 +72,13 @@ impl HomeLock {
             pause = (pause * 2).min(Duration::from_millis(50));
         }
         if access == Access::Write {
-            // Who holds it, for the message another process prints while it waits.
-            let _ = file.set_len(0);
-            let _ = file.write_all(std::process::id().to_string().as_bytes());
+            // Who holds it, for the message another process prints while it waits; at one
+            // width, written over rather than cut first (a cut cost 0.13 ms an add, a tenth).
+            let holder = format!("{:<11}\n", std::process::id());
+            if file.metadata().map(|m| m.len()).ok() != Some(holder.len() as u64) {
+                let _ = file.set_len(0);
+            }
+            let _ = file.write_all_at(holder.as_bytes(), 0);
         }
         Ok(HomeLock {
             _file: file,

@@ -198,7 +198,9 @@ export class HomeFs {
             fd = fs.openSync(full, O_RDWR);
           }
           try {
-            fs.ftruncateSync(fd, 0);
+            // Bytes of the file's own length go over it uncut: the flush then has no new
+            // length to record (the journal keeps one length).
+            if (fs.fstatSync(fd).size !== bytes.length) fs.ftruncateSync(fd, 0);
             for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, done);
             fs.fdatasyncSync(fd);
           } finally {

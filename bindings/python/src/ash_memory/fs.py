@@ -229,7 +229,10 @@ class HomeFs:
             except FileExistsError:
                 fd, made = os.open(full, os.O_RDWR), False
             try:
-                os.ftruncate(fd, 0)
+                # Bytes of the file's own length go over it uncut: the flush then has no
+                # new length to record (the journal keeps one length).
+                if os.fstat(fd).st_size != len(data):
+                    os.ftruncate(fd, 0)
                 view = memoryview(data)
                 while view:
                     view = view[os.pwrite(fd, view, len(data) - len(view)):]
