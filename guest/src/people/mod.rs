@@ -105,6 +105,10 @@ impl PersonRecord {
 /// Whether a name is a stand-in made from a relation: "my wife", or "Sarah's brother", a
 /// relation of another person.
 pub fn is_stand_in(name: &str) -> bool {
+    // Both ways need two words; most names checked (every person, at every add) are one.
+    if !name.contains(char::is_whitespace) {
+        return false;
+    }
     let words: Vec<&str> = name.split_whitespace().collect();
     name.to_lowercase().starts_with("my ")
         || words
