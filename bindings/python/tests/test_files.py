@@ -40,8 +40,9 @@ def _contents(home: Path) -> dict[str, bytes | None]:
 
 
 def _journal(home: Path) -> str:
+    """The journal's entry; "" when it holds none (it is kept at one length, blank when empty)."""
     path = home / "memory" / ".journal"
-    return path.read_text() if path.exists() else ""
+    return path.read_text().strip() if path.exists() else ""
 
 
 def _killed_python(home: Path, script: str) -> int:
