@@ -181,7 +181,12 @@ impl Journal {
 const BLOCK: usize = 4096;
 
 /// `text` (an entry, or nothing) followed by spaces up to a multiple of `BLOCK`: whitespace
-/// around an entry does not change it, and whitespace alone is an empty journal.
+/// around an entry does not change it, and whitespace alone is an empty journal. An entry
+/// (at most about 600 bytes) written over another, or blanked, and torn at a sector's edge
+/// leaves a prefix without its end or an end without its start: neither parses, which
+/// means nothing to undo, right for a torn `begin` (nothing written yet) and a torn clear
+/// (committed). A disk that tore inside a sector could blank part of an entry and leave one
+/// that parses; a cut to nothing, as before, could not.
 fn padded(text: &str) -> String {
     let length = text.len().div_ceil(BLOCK).max(1) * BLOCK;
     let mut out = String::with_capacity(length);

@@ -119,7 +119,9 @@ pub fn recognise(text: &str, known: &[&str]) -> Vec<String> {
     }
     let lower = format!(" {} ", words_only(&text));
     for name in known {
+        // A word that is only "'s" leaves a space at an edge ("'s Gravesande").
         let wanted = words_only(name);
+        let wanted = wanted.trim();
         if !wanted.is_empty() && lower.contains(&format!(" {wanted} ")) {
             found.push(format!("name:{wanted}"));
         }
@@ -299,6 +301,16 @@ mod tests {
         ] {
             assert_eq!(words_only(name), general(name), "{name:?}");
         }
+    }
+
+    #[test]
+    fn a_known_name_with_a_bare_possessive_is_found_by_its_words() {
+        // Lower-case, so that only the known names can find them.
+        assert_eq!(
+            recognise("met gravesande at the fair", &["'s Gravesande"]),
+            ["name:gravesande"]
+        );
+        assert_eq!(recognise("tom called", &["Tom 's"]), ["name:tom"]);
     }
 
     #[test]

@@ -14,16 +14,19 @@
 //! code is `c` with scale `s` (`u_i ≈ s c_i`, off by at most `s / 2`), when the query is
 //! taken as integers `Q` with step `t` (`q_i ≈ t Q_i`, off by at most `t / 2`):
 //! `|q·u − t s Q·c| ≤ s (|q|₁ / 2 + t |c|₁ / 2)`. `SLACK` covers the rounding of the float
-//! arithmetic on either side, which is a few units of 1e-6.
+//! arithmetic on either side.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::coarse;
 
-/// Added to every bound: far more than float rounding moves a score (about 1e-6), far
-/// less than the bound itself (about 0.01).
+/// Added to every bound: far more than float rounding moves a score (typically about 1e-6;
+/// at worst about 2^-24 for every eight components of the exact dot product's sums), far
+/// less than the bound itself (about 0.01). `SLACK_PER_COMPONENT` keeps twice the worst
+/// case at sqlite-vec's 8,192 dimensions.
 const SLACK: f32 = 1e-4;
+const SLACK_PER_COMPONENT: f32 = 2e-8;
 
 /// The coarse codes of a set of vectors, in the set's order.
 #[derive(Debug, Default, PartialEq)]
@@ -90,12 +93,13 @@ impl Codes {
         let integers = coarse::Query::new(query);
         let half_l1 = 0.5 * query.iter().map(|x| f64::from(x.abs())).sum::<f64>() as f32;
         let half_step = 0.5 * integers.step();
+        let slack = SLACK + SLACK_PER_COMPONENT * self.dimension as f32;
         let mut highs = Vec::with_capacity(self.scales.len());
         integers.score_all(&self.levels, &self.scales, &mut highs);
         // The best k lowest scores, in a min-heap: its top is the k-th best.
         let mut lows: BinaryHeap<Reverse<i32>> = BinaryHeap::with_capacity(k + 1);
         for (score, (scale, span)) in highs.iter_mut().zip(self.scales.iter().zip(&self.spans)) {
-            let bound = scale * half_l1 + span * half_step + SLACK;
+            let bound = scale * half_l1 + span * half_step + slack;
             let low = ordered(*score - bound);
             if lows.len() < k {
                 lows.push(Reverse(low));

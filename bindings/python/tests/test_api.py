@@ -207,7 +207,8 @@ def test_a_trap_is_a_sandbox_error_and_the_next_call_works(home: Path):
             m.add("I like tea")
         assert "fuel" in str(e.value) and e.value.kind == "sandbox"
         files = {k: v for k, v in snapshot(home).items() if k != "config.toml"}
-        assert files in ({}, {"memory/.journal": b""}), "nothing written"
+        journal = files.pop("memory/.journal", b"")
+        assert files == {} and journal.strip() == b"", "nothing written"
     (home / "config.toml").unlink()
     with Memory(home) as m:
         assert m.add("I like tea").memory.content == "I like tea"
