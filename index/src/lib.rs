@@ -16,9 +16,10 @@
 //! code of one byte a component beside it (`coarse`). A scope's first two searches (all a
 //! CLI call makes) find their candidates by the codes and score those from their vectors, or
 //! stream a small scope's chunks past a scorer that keeps only the best (`chunks`,
-//! `scan::Streamed`); from its third, its vectors are held in memory and scanned there
-//! (`scan::ScopeVectors`), exactly. Every score is exact; only which vectors a first
-//! search looks at is approximate, and the bench prints its recall.
+//! `scan::Streamed`); from its third, its vectors are held in memory with their codes and
+//! searched there exactly (`scan::ScopeVectors`: the codes bound which vectors can be among
+//! the best, `code_bounds`). Every score is exact; only which vectors a first search looks
+//! at is approximate, and the bench prints its recall.
 //!
 //! ```
 //! use ash_memory_index::{Entry, EntryKind, IndexInfo, Marks, ScopeFilter, SqliteIndex};
