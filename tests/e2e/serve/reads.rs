@@ -410,3 +410,63 @@ fn a_server_holding_every_memory_answers_about_people_as_a_cli_call_does() {
         sorted(contents(&told["memories"]))
     );
 }
+
+#[test]
+fn a_server_searching_a_large_scope_held_in_memory_finds_what_a_cli_call_finds() {
+    // Over 1,024 memories of one scope: a server's reader holds the scope's vectors (from
+    // its third search at the latest) and searches them by their codes first; under 1,280,
+    // a CLI call streams every vector. Both are exact, so the hits are the same, in the
+    // same order (a scan by codes that kept only three candidates fails here).
+    let ctx = Ctx::new();
+    let (colours, things) = (
+        ["red", "blue", "green", "yellow", "black", "white", "orange", "purple"],
+        [
+            "kayak",
+            "violin",
+            "teapot",
+            "bicycle",
+            "lantern",
+            "hammock",
+            "telescope",
+            "drum",
+        ],
+    );
+    let facts: Vec<String> = (0..1_200)
+        .map(|i| {
+            format!(
+                "Locker {i} keeps a {} {} beside a {} {}",
+                colours[i % 8],
+                things[(i / 8) % 8],
+                colours[(i / 64) % 8],
+                things[(i * 5 + 3) % 8]
+            )
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lockers.txt");
+    std::fs::write(&file, facts.join("\n")).unwrap();
+    ctx.ok(&["--user", "u", "import", file.to_str().unwrap()]);
+    let held = ctx.json(&["--user", "u", "list", "--limit", "2000"]);
+    assert!(
+        held.as_array().unwrap().len() > 1_100,
+        "{} memories",
+        held.as_array().unwrap().len()
+    );
+    let queries = [
+        "a blue violin",
+        "which locker has the teapot",
+        "an orange hammock and a drum",
+    ];
+    let told: Vec<Vec<String>> = queries
+        .iter()
+        .map(|q| contents(&ctx.json(&["--user", "u", "search", q, "--limit", "20"])["hits"]))
+        .collect();
+    let server = Server::start(&ctx, &["--readers", "1"]);
+    let mut rpc = server.client();
+    for round in 0..4 {
+        for (query, cli) in queries.iter().zip(&told) {
+            let served = rpc.ok("memory.search", json!({"query": query, "limit": 20, "user_id": "u"}));
+            assert_eq!(&contents(&served["hits"]), cli, "{query:?}, search {}", round + 1);
+        }
+    }
+}
