@@ -301,6 +301,9 @@ impl index::Host for HostState {
     ) -> Result<Vec<index::Held>, index::Error> {
         Ok(each(self.storage.recent(&scope.into(), now, limit)?))
     }
+    fn made_after(&mut self, ids: Vec<String>, now: i64, within: i64) -> Result<Vec<Option<String>>, index::Error> {
+        Ok(self.storage.made_after(&ids, now, within)?)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         Ok(self.storage.pending(kind.into())?)
     }

@@ -52,6 +52,7 @@ pub mod database;
 pub mod encoded_rows;
 mod file;
 mod knn;
+mod made_after;
 mod marks;
 #[cfg(feature = "native")]
 pub mod native;

@@ -154,6 +154,9 @@ impl Storage for LocalStorage {
     ) -> Result<Vec<index::Held>, index::IndexError> {
         self.index.recent(scope, now, limit)
     }
+    fn made_after(&mut self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, index::IndexError> {
+        self.index.made_after(ids, now, within)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError> {
         self.index.pending(kind)
     }

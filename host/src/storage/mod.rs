@@ -130,6 +130,8 @@ pub(crate) trait Storage: Send {
         now: Option<i64>,
         limit: u32,
     ) -> Result<Vec<index::Held>, index::IndexError>;
+    /// See `made-after` in `wit/index.wit`.
+    fn made_after(&mut self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, index::IndexError>;
     /// See `pending` in `wit/index.wit`.
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError>;
     /// See `count` in `wit/index.wit`.

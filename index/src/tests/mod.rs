@@ -17,6 +17,7 @@ impl NativeIndex {
 
 mod common_terms;
 mod file;
+mod made_after;
 mod marks;
 mod newest;
 mod one_shot;

@@ -79,6 +79,9 @@ impl Guest for Component {
     fn recent(scope: ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, Error> {
         with(|index| index.recent(&scope.into(), now, limit)).map(each)
     }
+    fn made_after(ids: Vec<String>, now: i64, within: i64) -> Result<Vec<Option<String>>, Error> {
+        with(|index| index.made_after(&ids, now, within))
+    }
     fn pending(kind: EntryKind) -> Result<u64, Error> {
         with(|index| index.pending(kind.into()))
     }

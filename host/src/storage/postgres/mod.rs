@@ -429,6 +429,14 @@ impl Storage for PgStorage {
     ) -> Result<Vec<search_index::Held>, search_index::IndexError> {
         records::recent(&mut self.client, scope, now, limit)
     }
+    fn made_after(
+        &mut self,
+        ids: &[String],
+        now: i64,
+        within: i64,
+    ) -> Result<Vec<Option<String>>, search_index::IndexError> {
+        records::made_after(&mut self.client, ids, now, within)
+    }
     fn pending(&mut self, kind: search_index::EntryKind) -> Result<u64, search_index::IndexError> {
         index::pending(&mut self.client, kind)
     }

@@ -1,13 +1,14 @@
 //! Reading records back on Postgres: by id (`fetch`), by marks (`tally`, `holding`,
-//! `newest`) and by the moment they were made (`recent`).
+//! `newest`), by the moment they were made (`recent`) and by what was made next
+//! (`made-after`).
 
 use std::collections::HashMap;
 
 use pgvector::Vector;
 
 use super::conn::Conn;
-use super::index::sql;
-use crate::index::{Counts, Held, IndexError, ScopeFilter};
+use super::index::{kind_code, sql};
+use crate::index::{Counts, EntryKind, Held, IndexError, ScopeFilter};
 
 /// The records of these ids with their vectors, in the order asked; see `fetch` in
 /// `wit/index.wit`.
@@ -203,4 +204,31 @@ fn held_at(r: &postgres::Row, first: usize) -> Held {
         record: r.get(first + 1),
         embedding: embedding.map(|v| v.to_vec()),
     }
+}
+
+/// For each of `ids`, the live memory of its own scope made next after it, within `within`
+/// microseconds; see `made-after` in `wit/index.wit`. A walk along `entries_made` (scope,
+/// made, then `ord`, the order first indexed) for each; all the ids in one statement.
+pub(super) fn made_after(
+    client: &mut Conn,
+    ids: &[String],
+    now: i64,
+    within: i64,
+) -> Result<Vec<Option<String>>, IndexError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = client
+        .query(
+            "SELECT e.id,
+                (SELECT a.id FROM entries a
+                  WHERE a.scope = e.scope AND a.kind = e.kind AND a.made <= e.made + $3
+                    AND (a.made, a.ord) > (e.made, e.ord) AND (a.lapses IS NULL OR a.lapses > $2)
+                  ORDER BY a.made ASC, a.ord ASC LIMIT 1)
+             FROM entries e WHERE e.id = ANY($1) AND e.kind = $4",
+            &[&ids, &now, &within.max(0), &kind_code(EntryKind::Memory)],
+        )
+        .map_err(sql)?;
+    let found: HashMap<String, Option<String>> = rows.into_iter().map(|r| (r.get(0), r.get(1))).collect();
+    Ok(ids.iter().map(|id| found.get(id).cloned().flatten()).collect())
 }

@@ -9,6 +9,7 @@ use super::text_search::RECENT;
 use crate::index::{Entry, EntryKind, IndexInfo, Marks, Revision, ScopeFilter};
 use crate::storage::Storage;
 
+mod made_after;
 mod marks;
 mod newest;
 mod recent;
