@@ -259,6 +259,7 @@ pub enum MatchReason {
     Words,
     Person,
     Entity,
+    Reply,
 }
 
 /// How a memory stands today; see `standing` in `wit/browse.wit`.

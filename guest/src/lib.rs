@@ -22,6 +22,7 @@ pub mod people;
 pub mod period;
 pub mod ports;
 pub mod record;
+pub mod replies;
 pub mod scope;
 pub mod search;
 pub mod secrets;

@@ -271,13 +271,15 @@ impl ArchiveReason {
 }
 
 impl MatchReason {
-    /// Its name in the WIT and on the wire: "meaning", "words", "person", "entity".
+    /// Its name in the WIT and on the wire: "meaning", "words", "person", "entity",
+    /// "reply".
     pub fn as_str(self) -> &'static str {
         match self {
             MatchReason::Meaning => "meaning",
             MatchReason::Words => "words",
             MatchReason::Person => "person",
             MatchReason::Entity => "entity",
+            MatchReason::Reply => "reply",
         }
     }
 }

@@ -175,25 +175,23 @@ fn eval_reads_contexts_and_they_find_replies() {
         .collect();
     std::fs::write(&bare, stripped.join("\n")).unwrap();
 
-    // With the default model the replies rank as high without their contexts: each
-    // question turn ("Have you ever been to Japan?") now ranks below the reply it got
-    // (0.5 without contexts before search weighed questions down).
-    let reply_mrr = |file: &str| {
-        ctx.json(&["eval", file])["categories"]["reply"]["mrr"]
-            .as_f64()
-            .unwrap()
-    };
-    assert_eq!((reply_mrr(&fixture), reply_mrr(bare.to_str().unwrap())), (0.75, 0.75));
-    // The static model's figures.
+    // Without their contexts the replies rank first with either model: the question turn
+    // ("Have you ever been to Japan?") is found, and the turn stored next after it gains
+    // its score (`guest/src/replies.rs`; before, 0.75 with the default model and 0.29
+    // with the static one). With their contexts, where the reply holds the question
+    // already, nothing changes.
+    let reply_mrr = |args: &[&str]| ctx.json(args)["categories"]["reply"]["mrr"].as_f64().unwrap();
+    let bare = bare.to_str().unwrap();
+    assert_eq!(reply_mrr(&["eval", &fixture]), 0.75);
+    assert_eq!(reply_mrr(&["eval", bare]), 1.0);
+    assert_eq!(reply_mrr(&["eval", "--embedder", "static", bare]), 1.0);
+    // The static model's figures with contexts: the replies rank first and second. The
+    // cost is at the top: the turn after a statement holds it as context, and one of the
+    // two statements comes second, under that turn.
     let with = ctx.json(&["eval", "--embedder", "static", &fixture]);
-    let without = ctx.json(&["eval", "--embedder", "static", bare.to_str().unwrap()]);
     let mrr = |r: &Value, category: &str| r["categories"][category]["mrr"].as_f64().unwrap();
-    // With their contexts the replies rank first and second; without, lower. The cost is
-    // at the top: the turn after a statement holds it as context, and one of the two
-    // statements comes second, under that turn.
     assert_eq!(with["overall"]["hit"]["5"], 1.0, "{with}");
     assert_eq!(mrr(&with, "reply"), 0.75, "{with}");
-    assert!(mrr(&without, "reply") < 0.5, "{without}");
     assert_eq!(mrr(&with, "statement"), 0.75, "{with}");
 }
 

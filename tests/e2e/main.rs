@@ -43,6 +43,7 @@ mod postgres_locks;
 mod recall;
 mod recovery;
 mod reflection;
+mod replies;
 mod sandbox;
 mod sandbox_client;
 mod scoping;

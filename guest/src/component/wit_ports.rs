@@ -219,6 +219,14 @@ impl Ports for WitPorts {
     ) -> Result<Vec<ports::Held>, ports::IndexError> {
         index::recent(&scope(s), now, limit).map_err(index_error).and_then(held)
     }
+    fn index_made_after(
+        &self,
+        ids: &[String],
+        now: i64,
+        within: i64,
+    ) -> Result<Vec<Option<String>>, ports::IndexError> {
+        index::made_after(ids, now, within).map_err(index_error)
+    }
     fn index_pending(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
         index::pending(kind(k)).map_err(index_error)
     }

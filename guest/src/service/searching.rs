@@ -15,6 +15,7 @@ use crate::lifecycle;
 use crate::period::Period;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, parse_time};
+use crate::replies;
 use crate::scope::Caller;
 use crate::search::{Floor, QUESTION_WEIGHT, TIME_WEIGHT, asks, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
@@ -175,16 +176,6 @@ impl<P: Ports> MemoryService<P> {
             MatchReason::Person,
             MatchReason::Entity,
         ];
-        // Strongest first: the list where it ranked highest.
-        let reasons = |id: &str| -> Vec<MatchReason> {
-            let mut held: Vec<(usize, MatchReason)> = lists
-                .iter()
-                .zip(found_by)
-                .filter_map(|(ids, reason)| ids.iter().position(|x| x == id).map(|rank| (rank, reason)))
-                .collect();
-            held.sort_by_key(|(rank, _)| *rank);
-            held.into_iter().map(|(_, reason)| reason).collect()
-        };
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower, and
         // so does a memory that only asks; one of the time the query names, higher.
         let period = Period::named_in(text);
@@ -202,6 +193,22 @@ impl<P: Ports> MemoryService<P> {
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
         floor.drop_noise(&mut fused, &worded, &similarity);
+        let replies = self.find_replies(caller, &mut fused, now)?;
+        // Strongest first: the list where it ranked highest; a reply found through its
+        // question last.
+        let reasons = |id: &str| -> Vec<MatchReason> {
+            let mut held: Vec<(usize, MatchReason)> = lists
+                .iter()
+                .zip(found_by)
+                .filter_map(|(ids, reason)| ids.iter().position(|x| x == id).map(|rank| (rank, reason)))
+                .collect();
+            held.sort_by_key(|(rank, _)| *rank);
+            let mut reasons: Vec<MatchReason> = held.into_iter().map(|(_, reason)| reason).collect();
+            if replies.iter().any(|r| r == id) {
+                reasons.push(MatchReason::Reply);
+            }
+            reasons
+        };
         let hits: Vec<SearchHit> = fused
             .into_iter()
             .filter(|(id, _)| {
@@ -225,6 +232,38 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         self.record_access(&hits, stamp)?;
         Ok(SearchResults { hits, notices })
+    }
+
+    /// Finds the replies to the questions among the best hits (`replies`): each gains its
+    /// question's score, and joins the hits if nothing else found it. Answers the ids that
+    /// gained; `fused` is sorted again.
+    fn find_replies(
+        &mut self,
+        caller: &Caller,
+        fused: &mut Vec<(String, f32)>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, Error> {
+        let questions = replies::questions(fused, |id| self.memories.get(id).is_some_and(|r| asks(&r.content)));
+        if questions.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids: Vec<String> = questions.iter().map(|(id, _)| id.clone()).collect();
+        let found = self
+            .ports
+            .index_made_after(&ids, index_time::micros(now), replies::WINDOW_MICROS)?;
+        let unheld: Vec<String> = found.iter().flatten().cloned().collect();
+        if self.memories.is_partial() && !self.hold_records(&unheld)? {
+            self.load()?;
+        }
+        let gained = replies::credit(fused, &questions, &found, |id| {
+            self.memories.get(id).is_some_and(|r| {
+                caller.can_see(r)
+                    && lifecycle::is_live(r, now)
+                    && r.context.as_deref().is_none_or(|c| c.trim().is_empty())
+            })
+        });
+        fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Ok(gained)
     }
 
     /// The third list, the person graph: memories about the people in `about`, closest

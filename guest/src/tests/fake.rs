@@ -370,6 +370,28 @@ impl Ports for FakePorts {
         found.sort_by_key(|e| std::cmp::Reverse((e.marks.made, indexed_at.get(&e.id).copied())));
         Ok(found.into_iter().take(limit as usize).filter_map(Self::held).collect())
     }
+    fn index_made_after(&self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, IndexError> {
+        let index = self.index.borrow();
+        let indexed_at = self.indexed_at.borrow();
+        let place = |e: &IndexEntry| (e.marks.made, indexed_at.get(&e.id).copied());
+        Ok(ids
+            .iter()
+            .map(|id| {
+                let me = index.get(id).filter(|e| e.record.is_some())?;
+                let same_scope = |e: &IndexEntry| {
+                    e.kind == me.kind
+                        && e.chat_id == me.chat_id
+                        && (e.chat_id.is_some() || e.owner_user_id == me.owner_user_id)
+                };
+                index
+                    .values()
+                    .filter(|e| e.record.is_some() && same_scope(e) && place(e) > place(me))
+                    .filter(|e| e.marks.lapses.is_none_or(|at| at > now) && e.marks.made - me.marks.made <= within)
+                    .min_by_key(|e| place(e))
+                    .map(|e| e.id.clone())
+            })
+            .collect())
+    }
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError> {
         Ok(self
             .index

@@ -1,0 +1,113 @@
+//! A conversation stored turn by turn, without contexts: a search that finds a question
+//! finds the reply stored next after it (`guest/src/replies.rs`), in its own scope only,
+//! within ten minutes, the same through a CLI call and a server holding every memory.
+
+use chrono::{TimeDelta, Utc};
+use serde_json::{Value, json};
+
+use crate::support::ctx::{Ctx, contents};
+use crate::support::server::Server;
+
+/// Each hit's content with its reasons.
+fn hits(found: &Value) -> Vec<(String, Vec<String>)> {
+    found["hits"]
+        .as_array()
+        .expect("hits")
+        .iter()
+        .map(|h| {
+            let reasons = h["reasons"].as_array().expect("reasons");
+            let reasons = reasons
+                .iter()
+                .map(|r| r.as_str().expect("a reason").to_owned())
+                .collect();
+            (h["content"].as_str().expect("content").to_owned(), reasons)
+        })
+        .collect()
+}
+
+const REPLY: &str = "Assateague, two summers ago. Wild ponies walked right past us!";
+const LATE: &str = "Melanie: The museum downtown had a dinosaur exhibit.";
+const OTHERS: &str = "Joe: Yellowstone, with my brother, years ago.";
+
+#[test]
+fn a_search_that_finds_a_question_finds_the_reply_stored_after_it() {
+    let ctx = Ctx::new();
+    // An hour ago, a turn every twenty seconds; another user's memory between the question
+    // and its reply; a last turn half an hour after the question before it.
+    let start = Utc::now() - TimeDelta::hours(2);
+    let at = |seconds: i64| (start + TimeDelta::seconds(seconds)).to_rfc3339();
+    for (user, seconds, turn) in [
+        (
+            "mel",
+            0,
+            "Melanie: My sister dragged me to a pottery class on Saturday.",
+        ),
+        (
+            "mel",
+            20,
+            "Caroline: What was the best camping trip you ever took with your kids?",
+        ),
+        ("joe", 30, OTHERS),
+        ("mel", 40, REPLY),
+        (
+            "mel",
+            50,
+            "Caroline: Camping sounds fun, but I always end up in a hotel.",
+        ),
+        (
+            "mel",
+            60,
+            "Melanie: The kids keep asking for a campfire in the backyard.",
+        ),
+        ("mel", 3_600, "Caroline: Have you ever been to Lisbon?"),
+        ("mel", 5_400, LATE),
+    ] {
+        ctx.ok(&["--user", user, "--now", &at(seconds), "add", turn]);
+    }
+    let camping = "Where did Melanie go camping with her kids?";
+    let lisbon = "Has Melanie been to Lisbon?";
+
+    // The reply shares no word with the query and is too far from it in meaning to be
+    // shown for itself (a build without the rule shows it not at all); it is shown for the
+    // question it answers.
+    let found = hits(&ctx.json(&["--user", "mel", "search", camping]));
+    let reply = found.iter().find(|(c, _)| c == REPLY);
+    assert!(
+        reply.is_some_and(|(_, reasons)| reasons.iter().any(|r| r == "reply")),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|(c, _)| c == OTHERS),
+        "another user's memory: {found:?}"
+    );
+    // Only the reply to a question gains: no other hit was found as one.
+    assert_eq!(
+        found.iter().filter(|(_, r)| r.iter().any(|r| r == "reply")).count(),
+        1,
+        "{found:?}"
+    );
+    // Half an hour after the question is not its reply.
+    let found = hits(&ctx.json(&["--user", "mel", "search", lisbon]));
+    assert!(
+        !found
+            .iter()
+            .any(|(c, reasons)| c == LATE && reasons.iter().any(|r| r == "reply")),
+        "{found:?}"
+    );
+    // Joe's search never reaches Melanie's conversation, whatever was stored around his.
+    let joes = contents(&ctx.json(&["--user", "joe", "search", camping])["hits"]);
+    assert!(joes.iter().all(|c| c == OTHERS), "{joes:?}");
+
+    // A server holding every memory (after a write) answers as the CLI does.
+    let server = Server::start(&ctx, &["--readers", "0"]);
+    let mut client = server.client();
+    client.ok(
+        "memory.add",
+        json!({"user_id": "mel", "content": "Bought a new kettle"}),
+    );
+    for query in [camping, lisbon] {
+        let served = hits(&client.ok("memory.search", json!({"user_id": "mel", "query": query})));
+        let told = hits(&ctx.json(&["--user", "mel", "search", query]));
+        assert_eq!(served, told, "{query}");
+    }
+}
