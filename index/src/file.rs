@@ -10,7 +10,7 @@ use crate::{EntryKind, FileState, IndexError, IndexInfo, SqliteIndex, VECTOR_CHU
 /// so that `tally` counts a scope's live entries from it alone. `marks_newest` walks a key's holders in a scope newest
 /// first, equal moments by id, with their expiry, for `newest`. `items_made` walks a scope's
 /// entries most recently made first, equal moments by rowid (an index's entries end with
-/// it), for `recent`.
+/// it), for `recent` and `made-after`.
 const ITEM_INDEXES: [&str; 4] = [
     "CREATE INDEX IF NOT EXISTS items_scope ON items (scope, lapses)",
     "CREATE INDEX IF NOT EXISTS items_made ON items (scope, made)",

@@ -175,24 +175,25 @@ fn eval_reads_contexts_and_they_find_replies() {
         .collect();
     std::fs::write(&bare, stripped.join("\n")).unwrap();
 
-    // Without their contexts the replies rank first with either model: the question turn
-    // ("Have you ever been to Japan?") is found, and the turn stored next after it gains
-    // its score (`guest/src/replies.rs`; before, 0.75 with the default model and 0.29
-    // with the static one). With their contexts, where the reply holds the question
-    // already, nothing changes.
+    // The replies rank first with either model, with their contexts or without: the
+    // question turn ("Have you ever been to Japan?") is found, and the turn stored next
+    // after it gains a share of its score (`guest/src/replies.rs`). Before that rule, 0.75
+    // with contexts; without, 0.75 with the default model and 0.29 with the static one.
     let reply_mrr = |args: &[&str]| ctx.json(args)["categories"]["reply"]["mrr"].as_f64().unwrap();
     let bare = bare.to_str().unwrap();
-    assert_eq!(reply_mrr(&["eval", &fixture]), 0.75);
+    assert_eq!(reply_mrr(&["eval", &fixture]), 1.0);
     assert_eq!(reply_mrr(&["eval", bare]), 1.0);
     assert_eq!(reply_mrr(&["eval", "--embedder", "static", bare]), 1.0);
-    // The static model's figures with contexts: the replies rank first and second. The
-    // cost is at the top: the turn after a statement holds it as context, and one of the
-    // two statements comes second, under that turn.
+    // The static model with contexts. The cost is at the statements: the turn after a
+    // statement holds it as its context, so a query about the statement finds that turn
+    // too, and when it asks ("Have you ever been to Japan?" after "I finally fixed the
+    // bike's brakes"), its reply gains a share as well and can rank above the statement
+    // (statement MRR 0.75 before the rule).
     let with = ctx.json(&["eval", "--embedder", "static", &fixture]);
     let mrr = |r: &Value, category: &str| r["categories"][category]["mrr"].as_f64().unwrap();
     assert_eq!(with["overall"]["hit"]["5"], 1.0, "{with}");
-    assert_eq!(mrr(&with, "reply"), 0.75, "{with}");
-    assert_eq!(mrr(&with, "statement"), 0.75, "{with}");
+    assert_eq!(mrr(&with, "reply"), 1.0, "{with}");
+    assert_eq!(mrr(&with, "statement"), 0.5, "{with}");
 }
 
 /// Records moved in without vectors (as `eval` stores them) are embedded with their

@@ -59,6 +59,8 @@ impl<P: Ports> MemoryService<P> {
         query_vector: Option<Vec<f32>>,
         mut notices: Vec<String>,
     ) -> Result<SearchResults, Error> {
+        // Kept for a search run again over the whole file (`find_replies`).
+        let notices_given = notices.clone();
         let text = query.text.trim();
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
         // From the index when it stands in for the file (`from_index`).
@@ -193,7 +195,12 @@ impl<P: Ports> MemoryService<P> {
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
         floor.drop_noise(&mut fused, &worded, &similarity);
-        let replies = self.find_replies(caller, &mut fused, now)?;
+        let Some(replies) = self.find_replies(caller, &mut fused, now)? else {
+            // The index could not hand over a reply's record, and the whole file has been
+            // read instead: what the lists found came from the index, so search again, over
+            // the file (it is whole now: this happens once).
+            return self.search_embedded(caller, query, floor, query_vector, notices_given);
+        };
         // Strongest first: the list where it ranked highest; a reply found through its
         // question last.
         let reasons = |id: &str| -> Vec<MatchReason> {
@@ -203,8 +210,12 @@ impl<P: Ports> MemoryService<P> {
                 .filter_map(|(ids, reason)| ids.iter().position(|x| x == id).map(|rank| (rank, reason)))
                 .collect();
             held.sort_by_key(|(rank, _)| *rank);
+            if replies.joined.iter().any(|r| r == id) {
+                // What a list found of it was left out as noise, or nothing found it.
+                return vec![MatchReason::Reply];
+            }
             let mut reasons: Vec<MatchReason> = held.into_iter().map(|(_, reason)| reason).collect();
-            if replies.iter().any(|r| r == id) {
+            if replies.gained.iter().any(|r| r == id) {
                 reasons.push(MatchReason::Reply);
             }
             reasons
@@ -234,18 +245,19 @@ impl<P: Ports> MemoryService<P> {
         Ok(SearchResults { hits, notices })
     }
 
-    /// Finds the replies to the questions among the best hits (`replies`): each gains its
-    /// question's score, and joins the hits if nothing else found it. Answers the ids that
-    /// gained; `fused` is sorted again.
+    /// Finds the replies to the questions among the best hits (`replies`): each gains a share
+    /// of its question's score, and joins the hits if they left it out; `fused` is sorted
+    /// again. None when a partial cache could not hold a reply's record and read the whole
+    /// file instead: the caller searches again.
     fn find_replies(
         &mut self,
         caller: &Caller,
         fused: &mut Vec<(String, f32)>,
         now: DateTime<Utc>,
-    ) -> Result<Vec<String>, Error> {
+    ) -> Result<Option<replies::Credited>, Error> {
         let questions = replies::questions(fused, |id| self.memories.get(id).is_some_and(|r| asks(&r.content)));
         if questions.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Some(replies::Credited::default()));
         }
         let ids: Vec<String> = questions.iter().map(|(id, _)| id.clone()).collect();
         let found = self
@@ -254,16 +266,15 @@ impl<P: Ports> MemoryService<P> {
         let unheld: Vec<String> = found.iter().flatten().cloned().collect();
         if self.memories.is_partial() && !self.hold_records(&unheld)? {
             self.load()?;
+            return Ok(None);
         }
-        let gained = replies::credit(fused, &questions, &found, |id| {
-            self.memories.get(id).is_some_and(|r| {
-                caller.can_see(r)
-                    && lifecycle::is_live(r, now)
-                    && r.context.as_deref().is_none_or(|c| c.trim().is_empty())
-            })
+        let credited = replies::credit(fused, &questions, &found, |id| {
+            self.memories
+                .get(id)
+                .is_some_and(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         });
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Ok(gained)
+        Ok(Some(credited))
     }
 
     /// The third list, the person graph: memories about the people in `about`, closest

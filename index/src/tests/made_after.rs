@@ -63,6 +63,11 @@ fn made_after_is_the_live_memory_made_next_in_the_same_scope() {
     assert_eq!(next(&mut index, &["a"], 1_000, 100), ["b"]);
     assert_eq!(next(&mut index, &["b"], 1_000, 0), ["c"], "the same moment");
     assert_eq!(
+        next(&mut index, &["a", "late"], 1_000, i64::MAX),
+        ["b", "-"],
+        "no window"
+    );
+    assert_eq!(
         next(&mut index, &["nobody", "m1", "group", "b2"], 1_000, 1_000),
         ["-", "-", "group2", "-"],
         "unknown ids and messages have none; a chat's memories follow one another"

@@ -23,6 +23,7 @@ mod portability;
 mod purging;
 mod reading;
 mod reflecting;
+mod replies;
 mod resolving;
 mod retention;
 mod searching;

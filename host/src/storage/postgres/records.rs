@@ -222,7 +222,9 @@ pub(super) fn made_after(
         .query(
             "SELECT e.id,
                 (SELECT a.id FROM entries a
-                  WHERE a.scope = e.scope AND a.kind = e.kind AND a.made <= e.made + $3
+                  WHERE a.scope = e.scope AND a.kind = e.kind
+                    AND a.made <= CASE WHEN e.made > 9223372036854775807 - $3
+                                       THEN 9223372036854775807 ELSE e.made + $3 END
                     AND (a.made, a.ord) > (e.made, e.ord) AND (a.lapses IS NULL OR a.lapses > $2)
                   ORDER BY a.made ASC, a.ord ASC LIMIT 1)
              FROM entries e WHERE e.id = ANY($1) AND e.kind = $4",

@@ -62,7 +62,7 @@ const V2_SEQUENCE: &str = "CREATE SEQUENCE entry_ord;";
 ///   in byte order (`COLLATE "C"`, as SQLite compares).
 /// - `entries.made` and `entries_made`: when each memory was made, and a scope's entries
 ///   most recently made first, equal moments the later indexed first (`ord`, which an
-///   upsert of a held id keeps), for `recent`.
+///   upsert of a held id keeps), for `recent` and `made-after`.
 /// - `newest_entries(key, n)`: a scope key's newest `n` entries, read backwards through
 ///   the `(scope, ord)` btree and nothing else, whatever the statistics say: with none yet
 ///   (after an import) a plain query could read the whole scope and sort it. A function's

@@ -52,6 +52,7 @@ fn made_after_is_the_live_memory_made_next_in_the_same_scope() {
         assert_eq!(next(s, &["a"], 1_000, 99), ["-"]);
         assert_eq!(next(s, &["a"], 1_000, 100), ["b"]);
         assert_eq!(next(s, &["b"], 1_000, 0), ["c"]);
+        assert_eq!(next(s, &["a", "late"], 1_000, i64::MAX), ["b", "-"]);
         assert_eq!(
             next(s, &["nobody", "m1", "group", "b2"], 1_000, 1_000),
             ["-", "-", "group2", "-"]
