@@ -18,7 +18,7 @@
 
 /// The share of a question's fused score its reply gains. Tuned on either half of LoCoMo's
 /// development set, turns with and without contexts together, it is 0.6 to 0.85; recall at
-/// ten moves by less than a point between 0.5 and 1 (docs/judgment.md).
+/// ten moves by about a point between 0.5 and 1 (docs/judgment.md).
 pub const REPLY_SHARE: f32 = 0.7;
 
 /// How many of the best hits are looked at for questions: a reply gaining the score of a
