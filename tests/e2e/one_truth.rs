@@ -104,33 +104,6 @@ fn a_change_in_everyday_words_replaces_the_old_fact() {
     assert!(brother["superseded"].as_array().unwrap().is_empty());
 }
 
-/// A conversation stored turn by turn: a later turn that denies or changes something and
-/// shares a word with an earlier one (a name, a place) replaces none of them (each of these
-/// pairs replaced the earlier turn before the judgment weighed how much of it the shared
-/// words are).
-#[test]
-fn a_turn_that_shares_a_word_with_an_earlier_one_replaces_nothing() {
-    let ctx = Ctx::new();
-    let turns = [
-        "Sam: Hey Ana! Great to see you. What's new at the studio these days?",
-        "Sam: Thanks, Ana! I really appreciate you cheering me on!",
-        "Sam: Oh no, Ana! Sorry to hear that. That sounds like a tough call.",
-        "Tom: Some of the younger players see me as a mentor, which is rewarding. I try to share what I learned on the court.",
-        "Tom: I hate not being on the court.",
-        "Maria: I love the gym, the trainers are great and the morning classes keep me sane.",
-        "John: Good for you! Honestly, I changed my morning routine completely.",
-    ];
-    for turn in turns {
-        let added = ctx.json(&["--user", "talk", "--now", T0, "add", turn]);
-        assert!(added["superseded"].as_array().unwrap().is_empty(), "{turn}: {added:#}");
-    }
-    let mut kept = live(&ctx, "talk", T0);
-    kept.sort();
-    let mut told = turns.map(str::to_owned).to_vec();
-    told.sort();
-    assert_eq!(kept, told);
-}
-
 #[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();

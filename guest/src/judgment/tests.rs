@@ -217,50 +217,6 @@ fn the_issues_examples() {
     }
 }
 
-/// Turns of a conversation stored one by one say many things each; a later turn that
-/// denies or changes something and shares a word with an earlier one (a name, a place)
-/// ends none of them. Facts of one thing are still changed by a denial of it.
-#[test]
-fn a_turn_that_shares_a_word_with_an_earlier_one_does_not_end_it() {
-    let me = RuleContext::default();
-    let kept = [
-        (
-            "Sam: Hey Ana! Great to see you. What's new at the studio these days?",
-            "Sam: Oh no, Ana! Sorry to hear that. That sounds like a tough call.",
-        ),
-        (
-            "Sam: Thanks, Ana! I really appreciate you cheering me on!",
-            "Sam: Oh no, Ana! Sorry to hear that. That sounds like a tough call.",
-        ),
-        (
-            "Tom: Some of the younger players see me as a mentor, which is rewarding. I try to share what I learned on the court.",
-            "Tom: I hate not being on the court.",
-        ),
-        (
-            "Nina: I enjoy reading, baking and long walks by the river. What about you?",
-            "Omar: Sounds lovely! I have stacks of books I haven't read in years.",
-        ),
-        (
-            "Maria: I love the gym, the trainers are great and the morning classes keep me sane.",
-            "John: Good for you! Honestly, I changed my morning routine completely.",
-        ),
-    ];
-    for (old, new) in kept {
-        let v = judge(old, new, &me);
-        assert!(!v.replaces(), "{old:?} then {new:?}: {v:?}");
-    }
-    for (old, new) in [
-        ("I drive a Corolla", "I sold the Corolla"),
-        (
-            "I play tennis with Mark on Mondays",
-            "I don't play tennis with Mark anymore",
-        ),
-        ("I use Vim", "I switched from Vim to VS Code"),
-    ] {
-        assert_eq!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
-    }
-}
-
 #[test]
 fn the_model_is_read_strictly() {
     assert_eq!(parse_judgment("Change."), Some(Verdict::Change));
