@@ -98,13 +98,85 @@ fn a_new_instance_finds_the_reply_from_the_index_as_the_whole_file_does() {
 
 #[test]
 fn a_reply_whose_record_the_index_cannot_hand_over_is_read_from_the_file() {
-    let (mut s, reply) = home();
-    s.search(&alice_alone(), &query("Has Alice visited Japan?")).unwrap();
-    let whole = s.search(&alice_alone(), &query("Has Alice visited Japan?")).unwrap();
+    let mut s = service();
+    let alice = alice_alone();
+    // More memories closer to the query than the reply than a search's lists hold (40), so
+    // that only its question brings the reply in.
+    let things = [
+        "apples",
+        "boats",
+        "candles",
+        "dahlias",
+        "eagles",
+        "ferns",
+        "gliders",
+        "harps",
+        "igloos",
+        "jackets",
+        "kites",
+        "lemons",
+        "maps",
+        "nutmeg",
+        "opals",
+        "pianos",
+        "quilts",
+        "radishes",
+        "saddles",
+        "tulips",
+        "umbrellas",
+        "violins",
+        "walnuts",
+        "xylophones",
+        "yoghurt",
+        "zithers",
+        "anchors",
+        "beetles",
+        "cellos",
+        "drums",
+        "easels",
+        "figs",
+        "gongs",
+        "hammocks",
+        "inks",
+        "jasmine",
+        "kettles",
+        "lanterns",
+        "mangoes",
+        "needles",
+        "oboes",
+        "parsnips",
+        "quinces",
+        "rafts",
+        "sails",
+    ];
+    for (i, thing) in things.iter().enumerate() {
+        let at = format!("2026-03-01T09:{:02}:00+00:00", i);
+        add_at(&mut s, &alice, &at, &format!("Alice likes {thing}"));
+    }
+    add_at(
+        &mut s,
+        &alice,
+        "2026-03-01T10:00:00+00:00",
+        "Have you ever been to Japan?",
+    );
+    let reply = add_at(&mut s, &alice, "2026-03-01T10:00:20+00:00", REPLY);
+    *s.ports.now.borrow_mut() = "2026-03-01T13:00:00+00:00".into();
+    s.search(&alice_alone(), &query("Has Alice ever been to Japan?"))
+        .unwrap();
+    let whole = s
+        .search(&alice_alone(), &query("Has Alice ever been to Japan?"))
+        .unwrap();
     let mut cold = reopen(s);
     // The index's copy of the reply's record no longer reads as the reply.
     cold.ports.index.borrow_mut().get_mut(&reply).unwrap().record = Some("{}".into());
-    let answered = cold.search(&alice_alone(), &query("Has Alice visited Japan?")).unwrap();
+    let answered = cold
+        .search(&alice_alone(), &query("Has Alice ever been to Japan?"))
+        .unwrap();
+    let reply_hit = answered.hits.iter().find(|h| h.memory.id == reply);
+    assert!(
+        reply_hit.is_some_and(|h| h.reasons == [MatchReason::Reply]),
+        "found through its question alone: {answered:?}"
+    );
     assert!(!cold.memories.is_partial(), "the whole file was read");
     assert_eq!(answered, whole, "and searched again over it");
 }
