@@ -217,6 +217,35 @@ fn the_issues_examples() {
     }
 }
 
+/// Long old facts are still changed by a short ending or switch of their main thing. A
+/// guard against turns of a conversation replacing each other (a denial in passing that
+/// shares a word with a long turn) must keep these: one that asked the ending's words to
+/// be a share of the old fact's did not, and was reverted.
+#[test]
+fn a_long_fact_is_changed_by_a_short_ending_of_its_main_thing() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I work at Google as a senior engineer on the Maps team, mostly backend",
+            "I'm not at Google anymore, I joined Meta",
+        ),
+        (
+            "I use Vim for everything, with a dozen plugins and my own colour scheme",
+            "I switched from Vim to VS Code",
+        ),
+        (
+            "I sing in the choir every Thursday with my neighbour Ruth, mostly folk songs",
+            "I quit the choir",
+        ),
+        (
+            "I play tennis with Mark every Monday evening at the club near the river",
+            "I don't play tennis anymore",
+        ),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
+    }
+}
+
 #[test]
 fn the_model_is_read_strictly() {
     assert_eq!(parse_judgment("Change."), Some(Verdict::Change));
