@@ -204,16 +204,16 @@ impl<P: Ports> MemoryService<P> {
         // Strongest first: the list where it ranked highest; a reply found through its
         // question last.
         let reasons = |id: &str| -> Vec<MatchReason> {
+            if replies.joined.iter().any(|r| r == id) {
+                // What a list found of it was left out as noise, or nothing found it.
+                return vec![MatchReason::Reply];
+            }
             let mut held: Vec<(usize, MatchReason)> = lists
                 .iter()
                 .zip(found_by)
                 .filter_map(|(ids, reason)| ids.iter().position(|x| x == id).map(|rank| (rank, reason)))
                 .collect();
             held.sort_by_key(|(rank, _)| *rank);
-            if replies.joined.iter().any(|r| r == id) {
-                // What a list found of it was left out as noise, or nothing found it.
-                return vec![MatchReason::Reply];
-            }
             let mut reasons: Vec<MatchReason> = held.into_iter().map(|(_, reason)| reason).collect();
             if replies.gained.iter().any(|r| r == id) {
                 reasons.push(MatchReason::Reply);
@@ -263,8 +263,8 @@ impl<P: Ports> MemoryService<P> {
         let found = self
             .ports
             .index_made_after(&ids, index_time::micros(now), replies::WINDOW_MICROS)?;
-        let unheld: Vec<String> = found.iter().flatten().cloned().collect();
-        if self.memories.is_partial() && !self.hold_records(&unheld)? {
+        let reply_ids: Vec<String> = found.iter().flatten().cloned().collect();
+        if self.memories.is_partial() && !self.hold_records(&reply_ids)? {
             self.load()?;
             return Ok(None);
         }

@@ -4,7 +4,8 @@ use super::*;
 use crate::ports::Collection;
 use crate::record::MemoryRecord;
 
-fn query(text: &str) -> SearchQuery {
+/// A search for `text` with the default limit.
+pub(super) fn query(text: &str) -> SearchQuery {
     SearchQuery {
         text: text.into(),
         limit: None,

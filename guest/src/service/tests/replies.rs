@@ -1,16 +1,8 @@
 //! A question found brings the reply stored next after it: the same from the whole file
 //! and from the index, and when the index cannot hand over the reply's record.
 
-use super::from_index::reopen;
+use super::from_index::{query, reopen};
 use super::*;
-
-fn query(text: &str) -> SearchQuery {
-    SearchQuery {
-        text: text.into(),
-        limit: None,
-        about: None,
-    }
-}
 
 /// Adds `text` for `caller` at `at`.
 fn add_at(s: &mut MemoryService<FakePorts>, caller: &Caller, at: &str, text: &str) -> String {
