@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, words};
+use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, is_generic, words};
 use crate::supersession::RuleContext;
 use crate::supersession::lexicon::{MANY_OF, PERSON_SLOTS};
 
@@ -120,6 +120,10 @@ const WISH: &[&str] = &[
 #[derive(Debug, Clone)]
 pub(super) struct Fact {
     pub(super) words: Vec<Word>,
+    /// Who said it, when it is told as a line of a transcript ("Ana: I moved to Porto").
+    pub(super) speaker: Option<String>,
+    /// Where the words after the speaker's name begin.
+    pub(super) lead: usize,
     pub(super) subject: Subject,
     /// Where the subject's words end.
     pub(super) body: usize,
@@ -138,32 +142,24 @@ pub(super) struct Fact {
 impl Fact {
     pub(super) fn read(text: &str, ctx: &RuleContext) -> Fact {
         let words = words(text);
-        let (subject, body) = subject(&words, ctx);
+        let (speaker, lead) = speaker(text);
+        let (subject, body) = subject(&words[lead.min(words.len())..], ctx);
+        let body = body + lead;
         let lows: Vec<&str> = words.iter().map(|w| w.low.as_str()).collect();
         let ending = ENDINGS.iter().any(|e| lows.windows(e.len()).any(|w| w == *e));
         let denied = ending || lows[body.min(lows.len())..].iter().any(|w| DENIALS.contains(w));
         let tail = &lows[body.min(lows.len())..];
         let former =
             lows.windows(2).any(|w| w == ["used", "to"]) || tail.iter().any(|w| FORMER.contains(w) && *w != "used");
-        let past = tail.iter().any(|w| PAST.contains(w));
+        // "I've been vegan for years", "I've had it since 2021": the perfect holds now.
+        let past = tail
+            .iter()
+            .enumerate()
+            .any(|(k, w)| PAST.contains(w) && !(k > 0 && matches!(tail[k - 1], "have" | "has")));
         let wish = tail.iter().any(|w| WISH.contains(w))
             || lows.windows(2).any(|w| w == ["going", "to"] || w == ["love", "to"]);
-        let ignored = |w: &Word| {
-            let low = w.low.as_str();
-            FUNCTION.contains(&low)
-                || FILLER.contains(&low)
-                || CHANGE_MARKERS.contains(&low)
-                || DENIALS.contains(&low)
-                || FORMER.contains(&low)
-                || PAST.contains(&low)
-                || WISH.contains(&low)
-                || matches!(
-                    low,
-                    "gave" | "given" | "give" | "broke" | "rid" | "out" | "more" | "split" | "going"
-                )
-        };
-        let content = telling(&words[body.min(words.len())..], &ignored);
-        let all = telling(&words, &ignored);
+        let content = telling(&words[body.min(words.len())..], &is_ignored);
+        let all = telling(&words, &is_ignored);
         let plain = words
             .iter()
             .filter(|w| !FILLER.contains(&w.low.as_str()))
@@ -171,6 +167,8 @@ impl Fact {
             .collect();
         Fact {
             words,
+            speaker,
+            lead,
             subject,
             body,
             denied,
@@ -183,6 +181,45 @@ impl Fact {
         }
     }
 
+    /// What the fact is mainly about: the first [`TOPIC_WORDS`] telling stems of the first
+    /// clause of its first sentence, and of each later one that opens with a subject of its own ("I", "we",
+    /// "my", ...). What a denial ends must be among them: "I hate not being on the court"
+    /// ends nothing of a long turn that mentions a court in passing.
+    pub(super) fn topic(&self) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut words = &self.words[self.lead.min(self.words.len())..];
+        let mut first = true;
+        while !words.is_empty() {
+            let len = words.iter().position(|w| w.end).map_or(words.len(), |e| e + 1);
+            let (sentence, rest) = words.split_at(len);
+            let opens = sentence
+                .iter()
+                .find(|w| !is_lead(&w.low))
+                .is_some_and(|w| matches!(w.low.as_str(), "i" | "we" | "my" | "our" | "he" | "she" | "they"));
+            if first || opens {
+                // Its first clause: "So much happened, on and off the court" is not about
+                // the court.
+                let clause = sentence.iter().position(|w| w.stop).map_or(sentence.len(), |e| e + 1);
+                out.extend(
+                    sentence[..clause]
+                        .iter()
+                        .filter(|w| !is_ignored(w) && !is_generic(&w.stem))
+                        .take(TOPIC_WORDS)
+                        .map(|w| w.stem.clone()),
+                );
+            }
+            first = false;
+            words = rest;
+        }
+        out
+    }
+
+    /// How many sentences the fact tells.
+    pub(super) fn sentences(&self) -> usize {
+        let words = &self.words[self.lead.min(self.words.len())..];
+        words.iter().filter(|w| w.end).count() + usize::from(words.last().is_some_and(|w| !w.end))
+    }
+
     /// The lowercased words after the subject.
     pub(super) fn body_lows(&self) -> Vec<&str> {
         self.words[self.body.min(self.words.len())..]
@@ -190,6 +227,84 @@ impl Fact {
             .map(|w| w.low.as_str())
             .collect()
     }
+}
+
+/// How many telling words of a sentence say what it is about (see [`Fact::topic`]).
+const TOPIC_WORDS: usize = 5;
+
+/// Words that carry nothing a fact says: its frame, filler, and the words that deny,
+/// end, put in the past or wish.
+pub(super) fn is_ignored(w: &Word) -> bool {
+    let low = w.low.as_str();
+    FUNCTION.contains(&low)
+        || FILLER.contains(&low)
+        || CHANGE_MARKERS.contains(&low)
+        || DENIALS.contains(&low)
+        || FORMER.contains(&low)
+        || PAST.contains(&low)
+        || WISH.contains(&low)
+        || matches!(
+            low,
+            "gave" | "given" | "give" | "giving" | "broke" | "rid" | "out" | "more" | "split" | "going"
+        )
+}
+
+/// Labels that open a note rather than name its speaker: "Update: I work at Meta now".
+const LABELS: &[&str] = &[
+    "note",
+    "notes",
+    "update",
+    "correction",
+    "fyi",
+    "reminder",
+    "ps",
+    "edit",
+    "todo",
+    "important",
+    "fact",
+    "memory",
+    "summary",
+    "re",
+    "user",
+    "me",
+    "status",
+    "news",
+    "context",
+    "tip",
+    "warning",
+    "question",
+    "answer",
+    "q",
+    "a",
+];
+
+/// The speaker a transcript's line opens with ("Ana: ...", "Tom Reed: ..."), lowercased,
+/// and how many words the name takes, which are read past as leading words. A label
+/// ("Note: ...") is read past too but names no speaker; a key with a value that is no
+/// sentence ("Gate code: 4512", "Birthday: 4 May") is neither, and stays part of the fact.
+fn speaker(text: &str) -> (Option<String>, usize) {
+    let text = text.trim_start();
+    let Some((name, rest)) = text.split_once(':') else {
+        return (None, 0);
+    };
+    let parts: Vec<&str> = name.split(' ').collect();
+    let named = parts.len() <= 2
+        && parts.iter().all(|p| {
+            p.chars().next().is_some_and(char::is_uppercase)
+                && p.chars()
+                    .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '.')
+        });
+    let said =
+        rest.starts_with(char::is_whitespace) && rest.trim_start().chars().next().is_some_and(|c| !c.is_ascii_digit());
+    if !named || !said {
+        return (None, 0);
+    }
+    let low = name.to_lowercase();
+    let used = words(name).len();
+    if LABELS.contains(&low.as_str()) {
+        return (None, used);
+    }
+    (Some(low), used)
 }
 
 /// The stems that carry what some words say. A number is bound to the word before it, so
@@ -219,7 +334,7 @@ pub(super) fn same_subject(a: &Subject, b: &Subject) -> bool {
 }
 
 /// Leading words that say nothing about whom the fact is about.
-fn is_lead(low: &str) -> bool {
+pub(super) fn is_lead(low: &str) -> bool {
     FILLER.contains(&low)
         || matches!(
             low,

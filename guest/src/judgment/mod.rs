@@ -11,6 +11,7 @@
 //! Both paths fail closed. A wrong replacement hides a true fact; a missed one leaves a
 //! stale fact beside the new one, which the user can still see and correct.
 
+mod ending;
 mod fact;
 mod slots;
 #[cfg(test)]
@@ -19,11 +20,11 @@ mod words;
 
 use std::collections::BTreeSet;
 
+use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject};
 use slots::{PARTNERS, ends_employment, slot_of};
-use words::is_generic;
+use words::{is_frame, is_generic};
 
-use crate::entities::WEEKDAYS;
 use crate::ports::LlmRequest;
 use crate::supersession::{self, RuleContext};
 
@@ -93,6 +94,12 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     let o = Fact::read(old, ctx);
     let n = &new.fact;
     let new = new.text;
+    if let (Some(a), Some(b)) = (&o.speaker, &n.speaker)
+        && a != b
+    {
+        // Two people's lines of a conversation: neither restates or ends the other's.
+        return Verdict::Different;
+    }
     let alike = o.denied == n.denied && o.former == n.former && o.past == n.past && o.wish == n.wish;
     if o.plain == n.plain && !o.plain.is_empty() {
         return Verdict::Same;
@@ -146,101 +153,6 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     }
 }
 
-/// The old fact denied or ended, or a denied one affirmed: "I'm vegetarian" / "I'm not
-/// vegetarian anymore", "I drive a Corolla" / "I sold the Corolla", "I have a car" / "I got
-/// rid of my car, I cycle everywhere now".
-fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
-    if o.former || o.past {
-        return None;
-    }
-    if o.denied != n.denied && !n.former {
-        let (yes, no) = if o.denied { (n, o) } else { (o, n) };
-        if no.content.is_subset(&yes.content) || (o.denied && yes.content.is_superset(&no.content)) {
-            return Some(Verdict::Change);
-        }
-    }
-    // Now past: "I'm a nurse" / "I used to be a nurse".
-    if n.former && !o.denied && n.content.is_subset(&o.content) {
-        return Some(Verdict::Change);
-    }
-    // What the new fact denies or ends, clause by clause: every telling word of it is in
-    // the old fact.
-    if !o.denied && (n.denied || n.former) {
-        for clause in denied_clauses(n) {
-            let telling: Vec<&String> = clause.iter().filter(|w| !is_generic(w)).collect();
-            if !telling.is_empty() && telling.iter().all(|w| o.content.contains(*w)) {
-                return Some(Verdict::Change);
-            }
-        }
-    }
-    None
-}
-
-/// The stems that follow each denial or ending in a fact, up to the end of its clause.
-fn denied_clauses(f: &Fact) -> Vec<Vec<String>> {
-    let words = &f.words[f.body.min(f.words.len())..];
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        let opens = matches!(
-            w.low.as_str(),
-            "not"
-                | "never"
-                | "no"
-                | "quit"
-                | "stopped"
-                | "ditched"
-                | "dropped"
-                | "sold"
-                | "left"
-                | "up"
-                | "rid"
-                | "finished"
-                | "cancelled"
-                | "canceled"
-                | "former"
-                | "formerly"
-                | "ex"
-                | "off"
-        );
-        if !opens
-            || (w.low == "up"
-                && !matches!(
-                    words.get(i.wrapping_sub(1)).map(|p| p.low.as_str()),
-                    Some("gave" | "given" | "give")
-                ))
-        {
-            continue;
-        }
-        let mut clause = Vec::new();
-        for (k, next) in words[i + 1..].iter().enumerate() {
-            if matches!(
-                next.low.as_str(),
-                "and" | "but" | "because" | "so" | "since" | "after" | "when" | "as"
-            ) {
-                break;
-            }
-            if !is_frame(&next.low) {
-                clause.push(next.stem.clone());
-            }
-            if next.stop || k >= 5 {
-                break;
-            }
-        }
-        out.push(clause);
-    }
-    out
-}
-
-fn is_frame(low: &str) -> bool {
-    words::FUNCTION.contains(&low)
-        || words::FILLER.contains(&low)
-        || words::CHANGE_MARKERS.contains(&low)
-        || matches!(
-            low,
-            "longer" | "anymore" | "more" | "of" | "to" | "with" | "in" | "on" | "for" | "my" | "the"
-        )
-}
-
 /// The verdict of two facts that state one-valued attributes.
 fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     let (a, b) = (slot_of(o), slot_of(n));
@@ -279,68 +191,6 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
         return Some(Verdict::Unsure);
     }
     Some(Verdict::Change)
-}
-
-/// "I switched from Vim to VS Code" after "I use Vim", "We switched broadband to
-/// Virgin" after "Our broadband is with BT": what was moved is in the old fact.
-fn switched(o: &Fact, n: &Fact) -> bool {
-    let words = &n.words[n.body.min(n.words.len())..];
-    let Some(verb) = words.iter().position(|w| {
-        matches!(
-            w.low.as_str(),
-            "switched"
-                | "switch"
-                | "changed"
-                | "moved"
-                | "upgraded"
-                | "migrated"
-                | "swapped"
-                | "replaced"
-                | "traded"
-                | "postponed"
-                | "rescheduled"
-                | "pushed"
-                | "ditched"
-        )
-    }) else {
-        return false;
-    };
-    let end = words[verb..]
-        .iter()
-        .position(|w| matches!(w.low.as_str(), "to" | "for" | "with" | "into") || w.stop)
-        .map_or(words.len(), |e| verb + e);
-    words[verb + 1..end.max(verb + 1)]
-        .iter()
-        .filter(|w| !is_frame(&w.low) && w.low != "from" && !is_generic(&w.stem))
-        .any(|w| o.content.contains(&w.stem))
-}
-
-/// "I play tennis on Mondays" / "Tennis is on Wednesdays now": the same thing at a new
-/// time, told as a change.
-fn rescheduled(o: &Fact, n: &Fact) -> bool {
-    let is_time = |w: &str| {
-        WEEKDAYS.contains(&w)
-            || matches!(w, "weekday" | "weekend" | "morning" | "afternoon" | "evening" | "night")
-            || w.rsplit('#').next().is_some_and(|n| n.parse::<f32>().is_ok())
-    };
-    let lows = n.body_lows();
-    let marked = lows
-        .iter()
-        .any(|w| matches!(*w, "now" | "instead" | "moved" | "moving" | "changed" | "anymore"));
-    let times = |f: &Fact| -> Vec<String> { f.content.iter().filter(|w| is_time(w)).cloned().collect() };
-    let (a, b) = (times(o), times(n));
-    if !marked || a.is_empty() || b.is_empty() || a == b {
-        return false;
-    }
-    let rest = |f: &Fact, t: &[String]| -> BTreeSet<String> {
-        f.content
-            .iter()
-            .filter(|w| !t.contains(w) && !is_generic(w))
-            .cloned()
-            .collect()
-    };
-    let (ra, rb) = (rest(o, &a), rest(n, &b));
-    !ra.is_empty() && ra.intersection(&rb).count() * 2 >= ra.len().min(rb.len()).max(1)
 }
 
 fn contains(outer: &[String], inner: &[String]) -> bool {

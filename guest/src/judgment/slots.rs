@@ -305,21 +305,6 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             });
         }
     }
-    // "Sarah eats fish now" after "Sarah is vegetarian".
-    let eats = lows.iter().any(|w| matches!(*w, "eat" | "eats" | "eating" | "ate"));
-    let flesh = lows.iter().any(|w| {
-        matches!(
-            *w,
-            "meat" | "fish" | "chicken" | "beef" | "pork" | "bacon" | "steak" | "seafood" | "burgers"
-        )
-    });
-    if eats && flesh && !fact.denied {
-        return Some(Slot {
-            name: "diet".to_owned(),
-            value: vec!["meat".to_owned()],
-            proper: false,
-        });
-    }
     // "I'm 34", "My son is 7": a number alone after "am" or "is" is an age.
     let copula = lows.first().is_some_and(|w| matches!(*w, "am" | "is" | "are"));
     let number = |w: &str| {
@@ -340,6 +325,8 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             proper: false,
         });
     }
+    // A state named is the fact's value: "I've been vegetarian for years, though I still
+    // eat fish" is vegetarian.
     for (name, states) in STATES {
         if let Some(w) = lows.iter().find(|w| states.contains(w)) {
             return Some(Slot {
@@ -349,6 +336,21 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             });
         }
     }
+    // "Sarah eats fish now" after "Sarah is vegetarian".
+    let eats = lows.iter().any(|w| matches!(*w, "eat" | "eats" | "eating" | "ate"));
+    let flesh = lows.iter().any(|w| {
+        matches!(
+            *w,
+            "meat" | "fish" | "chicken" | "beef" | "pork" | "bacon" | "steak" | "seafood" | "burgers"
+        )
+    });
+    if eats && flesh && !fact.denied {
+        return Some(Slot {
+            name: "diet".to_owned(),
+            value: vec!["meat".to_owned()],
+            proper: false,
+        });
+    }
     favorite(fact, &lows)
 }
 
@@ -357,13 +359,24 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
 fn favorite(fact: &Fact, lows: &[&str]) -> Option<Slot> {
     let at = lows.iter().position(|w| *w == "favorite")?;
     let kind = lows.get(at + 1)?;
+    // "One of my favorite shows", "my favourite films are ...": many, not one value.
+    if lows.get(at + 2) == Some(&"are") || (at >= 2 && lows[at - 2] == "of") {
+        return None;
+    }
     let words = &fact.words[fact.body.min(fact.words.len())..];
-    let value: Vec<String> = words
+    // The value is told in the favorite's own sentence.
+    let first = words[..at].iter().rposition(|w| w.end).map_or(0, |e| e + 1);
+    let last = words[at..]
+        .iter()
+        .position(|w| w.end)
+        .map_or(words.len(), |e| at + e + 1);
+    let value: Vec<String> = words[first..last]
         .iter()
         .enumerate()
         .filter(|(i, w)| {
-            *i != at
-                && *i != at + 1
+            let i = first + i;
+            i != at
+                && i != at + 1
                 && !FUNCTION.contains(&w.low.as_str())
                 && !FILLER.contains(&w.low.as_str())
                 && !is_time(&w.low)

@@ -8,6 +8,8 @@ use crate::supersession::RuleContext;
 
 const DEV: &str = include_str!("../../../eval/judgment/pairs-dev.tsv");
 const HELD_OUT: &str = include_str!("../../../eval/judgment/pairs-held-out.tsv");
+const LONG_DEV: &str = include_str!("../../../eval/judgment/long-dev.tsv");
+const LONG_HELD_OUT: &str = include_str!("../../../eval/judgment/long-held-out.tsv");
 
 const LABELS: [Verdict; 4] = [Verdict::Same, Verdict::Refinement, Verdict::Change, Verdict::Different];
 
@@ -246,6 +248,37 @@ fn a_long_fact_is_changed_by_a_short_ending_of_its_main_thing() {
     }
 }
 
+/// Endings told with when they happened, or in longer facts, still end.
+#[test]
+fn an_ending_told_with_its_moment_ends() {
+    let me = RuleContext::default();
+    let couple = RuleContext {
+        group: false,
+        subject_names: vec!["Emma".into(), "Jack".into()],
+    };
+    for (old, new, ctx) in [
+        ("I smoke a pack a day", "I quit smoking when my daughter was born", &me),
+        (
+            "I work at Google",
+            "I don't work at Google anymore after the layoffs",
+            &me,
+        ),
+        (
+            "I work at St. Mary's hospital as a nurse.",
+            "I'm not a nurse anymore",
+            &me,
+        ),
+        ("Emma and Jack are dating", "Emma and Jack split up", &couple),
+        (
+            "I drive a 2012 Honda Civic, silver, from my uncle",
+            "I sold the Civic last weekend",
+            &me,
+        ),
+    ] {
+        assert_eq!(judge(old, new, ctx), Verdict::Change, "{old:?} then {new:?}");
+    }
+}
+
 #[test]
 fn the_model_is_read_strictly() {
     assert_eq!(parse_judgment("Change."), Some(Verdict::Change));
@@ -261,10 +294,152 @@ fn the_model_is_read_strictly() {
 #[test]
 #[ignore]
 fn dev_mistakes() {
-    for p in pairs(DEV) {
+    for p in pairs(DEV).into_iter().chain(pairs(LONG_DEV)) {
         let v = judge(&p.old, &p.new, &p.ctx);
         if position(v) != position(p.label) {
             println!("{:<10} {:<10} {:?} -> {:?}", p.label.as_str(), v.as_str(), p.old, p.new);
         }
     }
+}
+
+/// Long facts and the lines of a conversation (`eval/judgment/long-*.tsv`; the held-out
+/// half by another author, who had not seen the rules): a denial in passing must not
+/// replace a long fact, nor one speaker's line another's.
+#[test]
+fn long_facts_and_conversation_lines() {
+    let dev = measure(&pairs(LONG_DEV), false);
+    dev.print("long facts and conversation lines, development half, rules alone");
+    let held = measure(&pairs(LONG_HELD_OUT), false);
+    held.print("long facts and conversation lines, held-out half, rules alone");
+    // Floors a little under what was measured (docs/judgment.md).
+    assert!(held.recall(3) >= 0.97, "different facts kept: {:.2}", held.recall(3));
+    assert!(held.precision(2) >= 0.9, "changes: precision {:.2}", held.precision(2));
+    assert!(
+        held.precision(0) >= 0.9,
+        "restatements: precision {:.2}",
+        held.precision(0)
+    );
+    assert!(held.recall(2) >= 0.2, "changes: recall {:.2}", held.recall(2));
+}
+
+/// Denials told in passing, as conversations are full of them, end nothing of a longer
+/// fact that shares a word with them.
+#[test]
+fn a_denial_in_passing_ends_nothing() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "Gina: Hey Jon! Good to see you. Anything new?",
+            "Gina: Oh no, Jon! Sorry to hear that.",
+        ),
+        (
+            "I coach the under-12s on Mondays and I give them advice on and off the court.",
+            "I hate not being on the court.",
+        ),
+        (
+            "So much happened this month, on and off the court. I scored 30 points on Friday.",
+            "I'm not on the court this week, my ankle is sore.",
+        ),
+        ("My favourite dessert is chocolate cake", "Who can say no to chocolate?"),
+        (
+            "I love painting seascapes in watercolour",
+            "I'm not sure what to paint next",
+        ),
+        (
+            "I run a dance studio in town, it's my dream",
+            "I went to a fair to show off my studio",
+        ),
+        (
+            "I swim at the lido most mornings",
+            "I never swim when it's below ten degrees",
+        ),
+        ("I cycle to work every day", "I didn't cycle today, it was icy"),
+        (
+            "Thanks for your help, it keeps me motivated",
+            "I'll never give up, thanks to you!",
+        ),
+        ("I drink a lot of coffee", "No coffee after 4pm though"),
+        (
+            "Our team won the cup final, I scored twice",
+            "It's not just about winning",
+        ),
+        (
+            "Keep going for your dreams and don't quit!",
+            "Thanks! Keep going after your dreams!",
+        ),
+        // One sentence each.
+        ("Gina: Hey Jon!", "Gina: Oh no, Jon!"),
+        ("I run every morning", "I didn't run today"),
+        ("Keep going and don't quit!", "Keep going after your dreams!"),
+        ("I keep chasing my dreams", "I'm not gonna give up on my dreams"),
+        (
+            "Thanks! I'm gonna keep chasing my dreams. Dance is my passion.",
+            "Thanks! I'm not gonna give up on my dreams - the studio needs the work.",
+        ),
+        ("I work at Google", "I haven't left Google, I love it there"),
+        // A question is not ended.
+        ("Gina: Do you still smoke?", "Gina: I quit smoking"),
+        // "Off" as a time, and a particle whose clause a dash ends.
+        (
+            "I just signed with a new team - excited for the season!",
+            "I'm mentoring the younger players. It keeps me busy in the off-season.",
+        ),
+        (
+            "I love seeing my students progress",
+            "The work is paying off - I'm seeing progress.",
+        ),
+    ] {
+        assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
+    }
+}
+
+/// Two people's lines of a transcript are two people's: the same words said by both are
+/// two facts, and one's denial ends nothing of the other's. One speaker's own lines are
+/// judged as any facts.
+#[test]
+fn one_speakers_line_never_restates_or_changes_anothers() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("Ana: Thanks!", "Ben: Thanks!"),
+        (
+            "Ana: I work at Google on the Maps team.",
+            "Ben: I don't work at Google, I'm at Amazon.",
+        ),
+        (
+            "Ana: My favourite colour is green.",
+            "Ben: My favourite colour is blue.",
+        ),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Different, "{old:?} then {new:?}");
+    }
+    assert_eq!(
+        judge("Ana: I live in Porto.", "Ana: I live in Porto!", &me),
+        Verdict::Same
+    );
+    assert_eq!(
+        judge("Ana: I drive an old Golf.", "Ana: I sold the Golf and got a bike.", &me),
+        Verdict::Change
+    );
+    // A line told without a speaker is judged as the speaker's.
+    assert_eq!(
+        judge("Diet: Vegetarian", "I'm not vegetarian anymore", &me),
+        Verdict::Change
+    );
+    // A label is no speaker, and is read past.
+    assert_eq!(
+        judge(
+            "Update: I work at the library as an archivist. I love it.",
+            "I don't work at the library anymore",
+            &me
+        ),
+        Verdict::Change
+    );
+    assert_eq!(
+        judge("I'm vegan", "Correction: I'm not vegan, I'm vegetarian", &me),
+        Verdict::Change
+    );
+    assert_eq!(
+        judge("Note: I'm allergic to penicillin", "I'm allergic to penicillin", &me),
+        Verdict::Same
+    );
 }

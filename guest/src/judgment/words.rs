@@ -12,6 +12,10 @@ pub(super) struct Word {
     pub(super) upper: bool,
     /// Punctuation ends a clause after it.
     pub(super) stop: bool,
+    /// A full stop, an exclamation or a question mark ends a sentence after it.
+    pub(super) end: bool,
+    /// Its sentence ends with a question mark: it asks, it states nothing.
+    pub(super) asks: bool,
 }
 
 /// Contractions and the words they stand for.
@@ -147,16 +151,33 @@ pub(super) fn words(text: &str) -> Vec<Word> {
     let text = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
     let mut out: Vec<Word> = Vec::new();
     let mut first = true;
+    let mut sentence = 0;
     let mut rest = text.as_str();
     while !rest.is_empty() {
         let start = rest
             .find(|c: char| c.is_alphanumeric() || c == '&')
             .unwrap_or(rest.len());
-        if start > 0
-            && rest[..start].contains([',', ';', '.', '!', '?', ':'])
+        let gap = &rest[..start];
+        // A dash between spaces ends a clause as a comma does: "it's paying off - I'm ...".
+        let dash = gap.contains(['\u{2013}', '\u{2014}']) || gap.contains(" - ");
+        if (dash || gap.contains([',', ';', '.', '!', '?', ':']))
             && let Some(last) = out.last_mut()
         {
             last.stop = true;
+            // "St. Mary's", "Dr. Shah" and "3.5" go on.
+            let decimal = gap == "." && rest[start..].starts_with(|c: char| c.is_ascii_digit());
+            let short = matches!(
+                last.low.as_str(),
+                "mr" | "mrs" | "ms" | "dr" | "st" | "prof" | "mt" | "jr" | "sr" | "vs" | "etc" | "no"
+            ) && gap.trim_end() == ".";
+            last.end = gap.contains(['!', '?']) || (gap.contains('.') && !decimal && !short);
+            let ends = last.end;
+            if gap.contains('?') {
+                out[sentence..].iter_mut().for_each(|w| w.asks = true);
+            }
+            if ends {
+                sentence = out.len();
+            }
         }
         rest = &rest[start..];
         let end = rest
@@ -178,6 +199,8 @@ pub(super) fn words(text: &str) -> Vec<Word> {
                 cap,
                 upper,
                 stop: false,
+                end: false,
+                asks: false,
             })
         };
         if let Some(parts) = expand(&low) {
@@ -301,3 +324,28 @@ pub(super) const GENERIC: &[&str] = &[
     "person", "place", "home", "job", "thing", "way", "well", "back", "over", "off", "out", "up", "down", "now", "new",
     "old",
 ];
+
+/// Words that frame what a clause says rather than say it: function words, filler, the
+/// markers of a change, and a few more.
+pub(super) fn is_frame(low: &str) -> bool {
+    FUNCTION.contains(&low)
+        || FILLER.contains(&low)
+        || CHANGE_MARKERS.contains(&low)
+        || matches!(
+            low,
+            "longer"
+                | "anymore"
+                | "more"
+                | "of"
+                | "to"
+                | "with"
+                | "in"
+                | "on"
+                | "for"
+                | "my"
+                | "the"
+                | "give"
+                | "giving"
+                | "sure"
+        )
+}

@@ -1,0 +1,298 @@
+//! What a new fact ends, switches or moves of an older one: "I sold the Civic last
+//! weekend", "I switched from Vim to VS Code", "Tennis is on Wednesdays now".
+//!
+//! A denial told in passing ends nothing, and most of a conversation's denials are:
+//! "Oh no, Jon!", "I hate not being on the court", "never give up", "who can say no to
+//! chocolate?", "we never go hiking when it rains". So an ending counts only when it
+//! states, is not under another verb or a condition, and what it ends is what the old
+//! fact is about ([`Fact::topic`]), not a word it mentions in passing.
+
+use std::collections::BTreeSet;
+
+use super::Verdict;
+use super::fact::{Fact, is_ignored, is_lead};
+use super::words::{is_frame, is_generic};
+use crate::entities::{MONTHS, WEEKDAYS};
+
+/// The old fact denied or ended, or a denied one affirmed: "I'm vegetarian" / "I'm not
+/// vegetarian anymore", "I drive a Corolla" / "I sold the Corolla", "I have a car" / "I got
+/// rid of my car, I cycle everywhere now".
+pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
+    // A question ends nothing, nor is ended: "Do you not like jazz?", "Do you still smoke?".
+    let asks = |f: &Fact| f.words.iter().all(|w| w.asks);
+    if o.former || o.past || asks(o) || asks(n) {
+        return None;
+    }
+    if o.denied != n.denied && !n.former {
+        let (yes, no) = if o.denied { (n, o) } else { (o, n) };
+        // The denial must state an ending ("Oh no, Jon!" does not); between longer
+        // tellings, of what the other is about: "Keep going for your dreams and don't
+        // quit!" is not denied by a later "Thanks! Keep going after your dreams!".
+        let states = !ended_things(no).is_empty();
+        if no.content.is_subset(&yes.content)
+            && states
+            && ((yes.sentences() == 1 && no.sentences() == 1) || ends_what_it_is_about(yes, no))
+        {
+            return Some(Verdict::Change);
+        }
+    }
+    // Now past: "I'm a nurse" / "I used to be a nurse".
+    if n.former && !o.denied && n.content.is_subset(&o.content) {
+        return Some(Verdict::Change);
+    }
+    // What the new fact ends, clause by clause: every telling word of it is in the old
+    // fact, and one is what the old fact is about.
+    (!o.denied && ends_what_it_is_about(o, n)).then_some(Verdict::Change)
+}
+
+/// Whether one of the things `n` ends is told in `o`, all its telling words, and one of
+/// them is what `o` is about.
+fn ends_what_it_is_about(o: &Fact, n: &Fact) -> bool {
+    let topic = o.topic();
+    ended_things(n).iter().any(|thing| {
+        let telling: Vec<&String> = thing.iter().filter(|w| !is_generic(w)).collect();
+        !telling.is_empty()
+            && telling.iter().all(|w| o.content.contains(*w))
+            && telling.iter().any(|w| topic.contains(*w))
+    })
+}
+
+/// The stems of what each ending in a fact ends, up to the end of its clause.
+pub(super) fn ended_things(f: &Fact) -> Vec<Vec<String>> {
+    let words = &f.words[f.body.min(f.words.len())..];
+    let mut out = Vec::new();
+    let mut clause_start = 0;
+    for i in 0..words.len() {
+        let start = clause_start;
+        if words[i].stop || is_clause_break(&words[i].low) {
+            clause_start = i + 1;
+        }
+        if ends_at(words, start, i)
+            && let Some(thing) = thing_after(words, i)
+        {
+            out.push(thing);
+        }
+    }
+    out
+}
+
+/// Whether `words[i]` states an ending, in a clause that began at `start`.
+fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
+    let w = &words[i];
+    let before = i.checked_sub(1).map(|b| words[b].low.as_str());
+    let after = words.get(i + 1).map(|n| n.low.as_str());
+    let opens = match w.low.as_str() {
+        "not" | "never" | "no" | "quit" | "stopped" | "ditched" | "dropped" | "sold" | "left" | "rid" | "finished"
+        | "cancelled" | "canceled" | "abandoned" | "former" | "formerly" | "ex" => true,
+        "up" => matches!(before, Some("gave" | "given" | "give" | "split" | "broke")),
+        // "came off", "called off", not "show off" or "off to Ireland".
+        "off" => !matches!(before, Some("show" | "shows" | "showed" | "showing" | "shown")) && after != Some("to"),
+        "out" => matches!(
+            before,
+            Some("moved" | "moving" | "cut" | "dropped" | "pulled" | "opted")
+        ),
+        "down" => matches!(before, Some("stepped" | "stepping" | "shut" | "closed" | "wound")),
+        _ => false,
+    };
+    // An ending that ends its own clause ends nothing ("Oh no, Jon!", "why not!"), nor one
+    // in a question ("who can say no to chocolate?").
+    if !opens || w.stop || w.asks {
+        return false;
+    }
+    // Nor one denied itself: "I'm not going to give up", "I haven't left Google".
+    let denial = |low: &str| matches!(low, "not" | "never" | "no");
+    if !denial(&w.low) && words[start..i].iter().any(|p| denial(&p.low)) {
+        return false;
+    }
+    // Nor one right after another verb: "I hate not being on the court". A particle's
+    // word before is its own verb ("came off", "split up"), and a name is a subject ("Jack
+    // quit").
+    let particle = matches!(w.low.as_str(), "off" | "up" | "out" | "down");
+    if particle {
+        // A particle needs its verb ("came off", "took me off", "I'm off nights"): "Off the
+        // court, I ..." is a place, "the off-season" a time.
+        return i > start
+            && !matches!(
+                words[i - 1].low.as_str(),
+                "the" | "a" | "an" | "my" | "your" | "our" | "their" | "this" | "that" | "its" | "his" | "some" | "any"
+            );
+    }
+    i <= start || {
+        let p = &words[i - 1];
+        p.upper || is_ignored(p) || is_frame(&p.low) || is_lead(&p.low)
+    }
+}
+
+/// What the ending at `words[i]` ends: the telling stems after it in its clause, or
+/// `None` when it ends nothing for good.
+fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
+    let denial = matches!(words[i].low.as_str(), "not" | "never" | "no");
+    // "I'm not sure what to paint", "it's not just about winning": no denial of the rest;
+    // "don't quit!", "never give up", "I'm not going to give up": an ending denied is none.
+    if denial
+        && words[i + 1..]
+            .iter()
+            .find(|n| !matches!(n.low.as_str(), "going" | "to" | "ever"))
+            .is_some_and(|n| {
+                matches!(
+                    n.low.as_str(),
+                    "sure" | "certain" | "convinced" | "just" | "only" | "even" | "quit" | "stop" | "give" | "gave"
+                )
+            })
+    {
+        return None;
+    }
+    let mut thing = Vec::new();
+    let mut for_good = false;
+    for (k, next) in words[i + 1..].iter().enumerate() {
+        let low = next.low.as_str();
+        for_good |= matches!(low, "anymore" | "longer");
+        if is_clause_break(low) {
+            // "We never go hiking when it rains", "no coffee after 3pm": a habit, not an
+            // ending; "I quit smoking when my daughter was born" ends it.
+            let condition = matches!(low, "when" | "if" | "unless" | "until" | "while" | "before" | "after");
+            if denial && condition && !for_good {
+                return None;
+            }
+            break;
+        }
+        // "I ditched Lightroom for Darktable", "I left Google for Meta".
+        if !denial && matches!(low, "for" | "to") {
+            break;
+        }
+        // "I didn't run today": once, not for good.
+        if denial && matches!(low, "today" | "tonight" | "yesterday" | "this") {
+            return None;
+        }
+        if !is_frame(low) && !is_when(low) && !is_ignored(next) {
+            thing.push(next.stem.clone());
+        }
+        if next.stop || k >= 5 {
+            break;
+        }
+    }
+    Some(thing)
+}
+
+/// Words that open a new clause.
+fn is_clause_break(low: &str) -> bool {
+    matches!(
+        low,
+        "and"
+            | "but"
+            | "because"
+            | "so"
+            | "since"
+            | "after"
+            | "when"
+            | "as"
+            | "if"
+            | "unless"
+            | "until"
+            | "while"
+            | "before"
+    )
+}
+
+/// Words that say when, not what: "I sold the Civic last weekend" ends the Civic.
+fn is_when(low: &str) -> bool {
+    WEEKDAYS.contains(&low)
+        || MONTHS.contains(&low)
+        || matches!(
+            low,
+            "last"
+                | "this"
+                | "next"
+                | "ago"
+                | "yesterday"
+                | "today"
+                | "tonight"
+                | "recently"
+                | "again"
+                | "week"
+                | "weekend"
+                | "month"
+                | "year"
+                | "spring"
+                | "summer"
+                | "autumn"
+                | "fall"
+                | "winter"
+                | "easter"
+                | "christmas"
+                | "at"
+        )
+}
+
+/// "I switched from Vim to VS Code" after "I use Vim", "We switched broadband to
+/// Virgin" after "Our broadband is with BT": what was moved is what the old fact is about.
+pub(super) fn switched(o: &Fact, n: &Fact) -> bool {
+    let words = &n.words[n.body.min(n.words.len())..];
+    let Some(verb) = words.iter().position(|w| {
+        !w.asks
+            && matches!(
+                w.low.as_str(),
+                "switched"
+                    | "switch"
+                    | "changed"
+                    | "moved"
+                    | "upgraded"
+                    | "migrated"
+                    | "swapped"
+                    | "replaced"
+                    | "traded"
+                    | "postponed"
+                    | "rescheduled"
+                    | "pushed"
+                    | "ditched"
+            )
+    }) else {
+        return false;
+    };
+    // What was moved ends at its preposition; "on" right after the verb is its particle
+    // ("moved on from Google"), later it is not ("changed my view on helping others").
+    let end = words[verb..]
+        .iter()
+        .enumerate()
+        .position(|(k, w)| {
+            matches!(
+                w.low.as_str(),
+                "to" | "for" | "with" | "into" | "since" | "after" | "when"
+            ) || (w.low == "on" && k > 1)
+                || w.stop
+        })
+        .map_or(words.len(), |e| verb + e);
+    let topic = o.topic();
+    words[verb + 1..end.max(verb + 1)]
+        .iter()
+        .filter(|w| !is_frame(&w.low) && w.low != "from" && !is_generic(&w.stem))
+        .any(|w| o.content.contains(&w.stem) && topic.contains(&w.stem))
+}
+
+/// "I play tennis on Mondays" / "Tennis is on Wednesdays now": the same thing at a new
+/// time, told as a change.
+pub(super) fn rescheduled(o: &Fact, n: &Fact) -> bool {
+    let is_time = |w: &str| {
+        WEEKDAYS.contains(&w)
+            || matches!(w, "weekday" | "weekend" | "morning" | "afternoon" | "evening" | "night")
+            || w.rsplit('#').next().is_some_and(|n| n.parse::<f32>().is_ok())
+    };
+    let lows = n.body_lows();
+    let marked = lows
+        .iter()
+        .any(|w| matches!(*w, "now" | "instead" | "moved" | "moving" | "changed" | "anymore"));
+    let times = |f: &Fact| -> Vec<String> { f.content.iter().filter(|w| is_time(w)).cloned().collect() };
+    let (a, b) = (times(o), times(n));
+    if !marked || a.is_empty() || b.is_empty() || a == b {
+        return false;
+    }
+    let rest = |f: &Fact, t: &[String]| -> BTreeSet<String> {
+        f.content
+            .iter()
+            .filter(|w| !t.contains(w) && !is_generic(w))
+            .cloned()
+            .collect()
+    };
+    let (ra, rb) = (rest(o, &a), rest(n, &b));
+    !ra.is_empty() && ra.intersection(&rb).count() * 2 >= ra.len().min(rb.len()).max(1)
+}
