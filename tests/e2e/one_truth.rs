@@ -105,6 +105,44 @@ fn a_change_in_everyday_words_replaces_the_old_fact() {
 }
 
 #[test]
+fn a_conversation_told_line_by_line_keeps_every_line() {
+    let ctx = Ctx::new();
+    // Two people's lines, stored one by one as an agent without a transcript API would:
+    // thanks said by both, denials in passing, a word shared with a long earlier line.
+    let lines = [
+        "Gina: Hey Jon! Good to see you. What's new?",
+        "Jon: I lost my job at the bank, so I'm opening my own dance studio.",
+        "Gina: Oh no, Jon! Sorry to hear that. How are you handling it?",
+        "Jon: Thanks! I won't give up, the studio is my dream.",
+        "Gina: Thanks!",
+        "Jon: Thanks!",
+        "Jon: I coach the kids on Mondays and give them advice on and off the court.",
+        "Jon: I hate not being on the court.",
+        "Gina: I went to a fair yesterday to show off my shop. Who can say no to free cake?",
+        "Gina: My shop is doing well, customers love the new line. I'm not sure what to stock next.",
+    ];
+    for (i, line) in lines.iter().enumerate() {
+        let now = format!("2026-03-04T10:{i:02}:00Z");
+        let added = ctx.json(&["--user", "u", "--now", &now, "add", line]);
+        assert_eq!(added["restated"], false, "{line}");
+        assert!(added["superseded"].as_array().unwrap().is_empty(), "{line}: {added}");
+    }
+    assert_eq!(live(&ctx, "u", "2026-03-04T11:00:00Z").len(), lines.len());
+    // One speaker's own change still replaces what it ends, however long the old line.
+    ctx.json(&[
+        "--user",
+        "v",
+        "--now",
+        T0,
+        "add",
+        "I work at the library on Main Street as an archivist, mostly digitising old maps, three days a week",
+    ]);
+    let left = ctx.json(&["--user", "v", "--now", T0, "add", "I don't work at the library anymore"]);
+    assert_eq!(left["superseded"].as_array().unwrap().len(), 1, "{left}");
+    assert_eq!(live(&ctx, "v", T0), ["I don't work at the library anymore"]);
+}
+
+#[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();
     ctx.json(&["--user", "u", "--now", T0, "add", "I live in Lisbon"]);
@@ -201,9 +239,8 @@ struct Pair {
     new: String,
 }
 
-fn held_out() -> Vec<Pair> {
-    include_str!("../../eval/judgment/pairs-held-out.tsv")
-        .lines()
+fn held_out(tsv: &str) -> Vec<Pair> {
+    tsv.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
@@ -218,10 +255,11 @@ fn held_out() -> Vec<Pair> {
 }
 
 /// What became of each label's pairs: (kept once, replaced, kept both), in the label order
-/// same, refinement, change, different.
-fn outcomes(ctx: &Ctx, pairs: &[Pair]) -> [[u32; 3]; 4] {
+/// same, refinement, change, different; and how many pairs were refused as secrets.
+fn outcomes(ctx: &Ctx, pairs: &[Pair]) -> ([[u32; 3]; 4], usize) {
     let mut store = MemoryStore::builder(ctx.home()).open().expect("open the home");
     let mut table = [[0; 3]; 4];
+    let mut secrets = 0;
     for (i, p) in pairs.iter().enumerate() {
         // Each pair in a scope of its own: the old fact must be found, not assumed.
         let mut caller = Caller::user(format!("u{i}"));
@@ -241,8 +279,21 @@ fn outcomes(ctx: &Ctx, pairs: &[Pair]) -> [[u32; 3]; 4] {
         if p.context == "group" {
             caller = caller.in_chat(format!("c{i}"));
         }
-        let old = store.add(&caller, &fact(&p.old)).expect("the old fact is stored");
-        let new = store.add(&caller, &fact(&p.new)).expect("the new fact is stored");
+        // A pair that looks like a secret ("Gate code: 4512") is refused, as it should be.
+        let old = match store.add(&caller, &fact(&p.old)) {
+            Err(ash_memory::Error::SecretRefused(_)) => {
+                secrets += 1;
+                continue;
+            }
+            added => added.expect("the old fact is stored"),
+        };
+        let new = match store.add(&caller, &fact(&p.new)) {
+            Err(ash_memory::Error::SecretRefused(_)) => {
+                secrets += 1;
+                continue;
+            }
+            added => added.expect("the new fact is stored"),
+        };
         let old_id = &old.memories[0].id;
         let outcome = if new.restated.contains(old_id) {
             0
@@ -257,7 +308,7 @@ fn outcomes(ctx: &Ctx, pairs: &[Pair]) -> [[u32; 3]; 4] {
             .expect("a label");
         table[label][outcome] += 1;
     }
-    table
+    (table, secrets)
 }
 
 fn print(title: &str, table: &[[u32; 3]; 4]) {
@@ -289,8 +340,9 @@ fn held_out_pairs_end_to_end() {
     if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
-    let pairs = held_out();
-    let rules = outcomes(&Ctx::new(), &pairs);
+    let pairs = held_out(include_str!("../../eval/judgment/pairs-held-out.tsv"));
+    let (rules, secrets) = outcomes(&Ctx::new(), &pairs);
+    assert_eq!(secrets, 0, "no pair of this set looks like a secret");
     print("held-out pairs end to end, rules alone", &rules);
 
     let labels: std::collections::HashMap<(String, String), String> = pairs
@@ -317,7 +369,7 @@ fn held_out_pairs_end_to_end() {
         "[llm]\nbase_url = \"{}\"\nmodel = \"stand-in\"\ntimeout_secs = 5\n",
         server.base_url()
     ));
-    let with_model = outcomes(&ctx, &pairs);
+    let (with_model, _) = outcomes(&ctx, &pairs);
     print(
         "held-out pairs end to end, with the language-model stand-in",
         &with_model,
@@ -336,4 +388,25 @@ fn held_out_pairs_end_to_end() {
         share(&with_model, 2, 1) > share(&rules, 2, 1),
         "the model finds more changes"
     );
+}
+
+/// The held-out long facts and conversation lines end to end, by the rules alone: no
+/// denial in passing replaces a long fact, no speaker's line another's.
+#[test]
+fn long_held_out_pairs_end_to_end() {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+        return;
+    }
+    let pairs = held_out(include_str!("../../eval/judgment/long-held-out.tsv"));
+    let (rules, secrets) = outcomes(&Ctx::new(), &pairs);
+    // One of its facts looks like a secret and is refused, as it should be; every other
+    // pair is measured.
+    assert_eq!(secrets, 1, "pairs refused as secrets");
+    print(
+        "held-out long facts and conversation lines end to end, rules alone",
+        &rules,
+    );
+    let share = |label: usize, outcome: usize| rules[label][outcome] as f32 / rules[label].iter().sum::<u32>() as f32;
+    assert!(share(3, 2) >= 0.97, "different facts kept: {:.2}", share(3, 2));
+    assert!(share(2, 1) >= 0.15, "changes replaced: {:.2}", share(2, 1));
 }
