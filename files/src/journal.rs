@@ -74,6 +74,11 @@ pub(crate) struct Journal {
 
 impl Journal {
     /// Whether this process has a transaction open.
+    /// Forgets a transaction believed open that the journal on the disk does not hold.
+    pub(crate) fn forget(&mut self) {
+        self.active = false;
+    }
+
     pub(crate) fn is_active(&self) -> bool {
         self.active
     }

@@ -26,6 +26,9 @@ impl<F: FileSystem> FileStore<F> {
     pub fn roll_back(&mut self) -> Result<(), FileError> {
         self.forget_tokens();
         let Some(pending) = self.journal.pending(&mut self.fs)? else {
+            // Nothing open on the disk (a commit that emptied the journal and then failed
+            // to flush leaves it so): the next write records its own entry.
+            self.journal.forget();
             return Ok(());
         };
         if let Some((c, tmp)) = &pending.replace {

@@ -24,6 +24,18 @@ pub struct FileStore<F: FileSystem> {
     /// Set for a call begun as a read: what `read` would write (the raw bytes of lines
     /// that are not UTF-8, to quarantine) is refused instead.
     pub read_only: bool,
+    /// Each collection's file as [`FileStore::pin`] found it, for a read that holds no lock.
+    pinned: Option<Pinned<F::File>>,
+}
+
+/// Each collection's open file and where it stood when pinned; none for a missing one.
+struct Pinned<File>(Vec<Option<(File, Stat)>>);
+
+impl<File> std::fmt::Debug for Pinned<File> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let stats: Vec<Option<&Stat>> = self.0.iter().map(|p| p.as_ref().map(|(_, stat)| stat)).collect();
+        f.debug_tuple("Pinned").field(&stats).finish()
+    }
 }
 
 impl<F: FileSystem> FileStore<F> {
@@ -34,7 +46,61 @@ impl<F: FileSystem> FileStore<F> {
             journal: Journal::default(),
             tokens: [None; Collection::ALL.len()],
             read_only: false,
+            pinned: None,
         }
+    }
+
+    /// Pins every collection where it stands now, for a read that then lets the home's
+    /// lock go: until [`FileStore::unpin`], reads and states are those of this moment,
+    /// whatever is appended or replaced after (a replaced file is still read through the
+    /// handle opened here). Call it holding the lock, with no transaction to recover.
+    pub fn pin(&mut self) -> Result<(), FileError> {
+        debug_assert!(!self.journal.is_active(), "a read pinned inside a write");
+        self.pinned = None;
+        self.forget_tokens();
+        let mut files = Vec::with_capacity(Collection::ALL.len());
+        for c in Collection::ALL {
+            self.token(c);
+            files.push(match self.fs.open(paths::collection(c), Open::Read) {
+                Ok(mut file) => {
+                    let stat = file.stat()?;
+                    Some((file, stat))
+                }
+                Err(fs::FsError::NotFound(_)) => None,
+                Err(e) => return Err(e.into()),
+            });
+        }
+        self.pinned = Some(Pinned(files));
+        Ok(())
+    }
+
+    /// Whether the files are pinned.
+    pub fn pinned(&self) -> bool {
+        self.pinned.is_some()
+    }
+
+    /// Lets the pinned files go: reads see the files as they are again.
+    pub fn unpin(&mut self) {
+        if self.pinned.take().is_some() {
+            self.forget_tokens();
+        }
+    }
+
+    /// A collection's bytes from `offset` to its end, with its length and identity: the
+    /// pinned file's, up to where it stood, or the file's now.
+    fn read_from(&mut self, c: Collection, offset: u64) -> Result<Option<(Stat, Vec<u8>)>, FileError> {
+        let Some(Pinned(files)) = &mut self.pinned else {
+            return Ok(self.fs.read_from(paths::collection(c), offset)?);
+        };
+        let Some((file, stat)) = &mut files[c.position()] else {
+            return Ok(None);
+        };
+        let bytes = if offset <= stat.len {
+            file.read_at(offset, Some(stat.len - offset))?
+        } else {
+            Vec::new()
+        };
+        Ok(Some((*stat, bytes)))
     }
 
     /// The file system underneath.
@@ -87,7 +153,11 @@ impl<F: FileSystem> FileStore<F> {
     /// Where the collection stands now. A missing file is empty, with a generation of its
     /// own (creating it changes the generation).
     pub fn state(&mut self, c: Collection) -> Result<FileState, FileError> {
-        match self.fs.stat(paths::collection(c))? {
+        let stat = match &self.pinned {
+            Some(Pinned(files)) => files[c.position()].as_ref().map(|(_, stat)| *stat),
+            None => self.fs.stat(paths::collection(c))?,
+        };
+        match stat {
             Some(stat) => Ok(FileState {
                 generation: self.generation(c, stat),
                 end: stat.len,
@@ -103,14 +173,14 @@ impl<F: FileSystem> FileStore<F> {
     pub fn read(&mut self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
         let path = paths::collection(c);
         let offset = if generation.is_some() { from } else { 0 };
-        let mut read = self.fs.read_from(path, offset)?;
+        let mut read = self.read_from(c, offset)?;
         let mut start = offset;
         if let Some((stat, _)) = &read
             && start > 0
             && (generation != Some(self.generation(c, *stat)) || from > stat.len)
         {
             // Another file than the reader's, or a shorter one: all of it.
-            read = self.fs.read_from(path, 0)?;
+            read = self.read_from(c, 0)?;
             start = 0;
         }
         let Some((stat, bytes)) = read else {

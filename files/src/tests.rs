@@ -51,6 +51,37 @@ fn reads_incrementally_and_notices_a_replace() {
 }
 
 #[test]
+fn a_pinned_read_sees_the_files_as_they_stood() {
+    let (d, mut writer) = store();
+    writer.append(Collection::Memories, &["a".into()]).unwrap();
+    writer.commit().unwrap();
+    let mut reader = FileStore::new(NativeFs::new(d.path()));
+    reader.pin().unwrap();
+    let pinned = reader.state(Collection::Memories).unwrap();
+    // Another process appends, replaces, and makes a collection that was missing.
+    writer.append(Collection::Memories, &["b".into()]).unwrap();
+    writer.append(Collection::People, &["p".into()]).unwrap();
+    writer.commit().unwrap();
+    let whole = reader.read(Collection::Memories, 0, None).unwrap();
+    assert_eq!((whole.data.as_str(), whole.end), ("a\n", pinned.end));
+    assert_eq!(whole.generation, pinned.generation);
+    assert_eq!(reader.read(Collection::People, 0, None).unwrap().data, "");
+    writer.replace(Collection::Memories, &["z".into()]).unwrap();
+    writer.commit().unwrap();
+    let again = reader.read(Collection::Memories, 0, Some(whole.generation)).unwrap();
+    assert_eq!(again.data, "a\n", "the replaced file is read through its old handle");
+    assert_eq!(reader.state(Collection::Memories).unwrap(), pinned);
+    // Let go, the reader sees the files as they are.
+    reader.unpin();
+    let now = reader
+        .read(Collection::Memories, whole.end, Some(whole.generation))
+        .unwrap();
+    assert_eq!(now.data, "z\n");
+    assert_ne!(now.generation, whole.generation);
+    assert_eq!(reader.read(Collection::People, 0, None).unwrap().data, "p\n");
+}
+
+#[test]
 fn a_generation_is_never_handed_out_twice() {
     // ext4 gives a renamed-over file's inode number back after two replaces; the
     // generation must not follow it.

@@ -9,6 +9,9 @@
 //!   first, as a power cut in the middle of a write would leave them.
 //! - `ASH_FAULT_MODE=error` makes the selected point fail with an I/O error instead, to
 //!   test what a failing write leaves behind.
+//! - `ASH_FAULT_MODE=pause` with `ASH_FAULT_PAUSE=DIR` holds the call at the selected
+//!   point instead: it makes `DIR/paused` and goes on once `DIR/resume` exists, so that a
+//!   test can do something else while a call is half way.
 
 #[cfg(debug_assertions)]
 mod imp {
@@ -27,6 +30,7 @@ mod imp {
         target: Option<Target>,
         trace: bool,
         error: bool,
+        pause: Option<std::path::PathBuf>,
     }
 
     fn config() -> &'static Config {
@@ -46,6 +50,10 @@ mod imp {
                 target,
                 trace: std::env::var_os("ASH_FAULT_TRACE").is_some(),
                 error: std::env::var("ASH_FAULT_MODE").is_ok_and(|m| m == "error"),
+                pause: std::env::var("ASH_FAULT_MODE")
+                    .is_ok_and(|m| m == "pause")
+                    .then(|| std::env::var_os("ASH_FAULT_PAUSE").map(std::path::PathBuf::from))
+                    .flatten(),
             }
         })
     }
@@ -77,6 +85,20 @@ mod imp {
         config().error
     }
 
+    /// Holds the call while a test works: `DIR/paused` made, until `DIR/resume` exists
+    /// (a minute at most). False when not in pause mode.
+    pub fn pause() -> bool {
+        let Some(dir) = &config().pause else {
+            return false;
+        };
+        let _ = std::fs::write(dir.join("paused"), std::process::id().to_string());
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !dir.join("resume").exists() && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        true
+    }
+
     pub fn abort(name: &str) -> ! {
         eprintln!("ash-fault: aborting at {name}");
         std::process::abort()
@@ -91,15 +113,21 @@ mod imp {
     pub fn error_mode() -> bool {
         false
     }
+    pub fn pause() -> bool {
+        false
+    }
     pub fn abort(_name: &str) -> ! {
         unreachable!("fault points are never selected in release builds")
     }
 }
 
-/// A write step: dies here if this point is selected, or fails with an I/O error in
-/// error mode.
+/// A step of a call: dies here if this point is selected, fails with an I/O error in
+/// error mode, or waits for the test in pause mode.
 pub(crate) fn point(name: &str) -> std::io::Result<()> {
     if imp::selected(name) {
+        if imp::pause() {
+            return Ok(());
+        }
         if imp::error_mode() {
             return Err(std::io::Error::other(format!("injected fault at {name}")));
         }

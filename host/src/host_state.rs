@@ -28,8 +28,9 @@ pub struct HostState {
     pub(crate) settings: PolicySettings,
     /// Where the component's progress reports go, if anywhere.
     pub(crate) progress: Option<ProgressFn>,
-    /// Whether the home's lock is held: for the whole of an exported call except while a
-    /// remote service is asked.
+    /// Whether the call's transaction is open (for a read of a snapshot, with the lock
+    /// already let go): for the whole of an exported call except while a remote service is
+    /// asked.
     locked: bool,
     /// What the running call may do: a call begun as a read has its writes refused.
     access: Access,
@@ -124,9 +125,13 @@ impl HostState {
     /// first; after the lock is taken back, a transaction left by a process that died
     /// meanwhile is rolled back, and the guest reads the files again before it writes.
     /// A read lets the lock go for a local model too: it has nothing to commit, and a
-    /// writer then waits for no read's embedding.
+    /// writer then waits for no read's embedding. A read of a snapshot holds no lock, and
+    /// keeps its snapshot around a local model.
     fn unlocked<T>(&mut self, remote: bool, f: impl FnOnce(&mut Self) -> T) -> T {
-        if !(remote || self.access == Access::Read) || !self.locked {
+        // A snapshot read holds no lock, and keeps its snapshot around the local model; not
+        // around a remote one, which may take seconds while writers fill the index's log.
+        let snapshot = self.access == Access::Read && self.storage.reads_a_snapshot();
+        if !(remote || self.access == Access::Read) || !self.locked || (snapshot && !remote) {
             return f(self);
         }
         if let Err(e) = self.storage.commit() {

@@ -135,8 +135,9 @@ impl MemoryStore {
         state.end_call(result)
     }
 
-    /// Runs one export that reads, under the home's shared lock, side by side with the
-    /// reads of other stores and processes. The host refuses its writes: one that failed
+    /// Runs one export that reads, side by side with the reads of other stores and
+    /// processes (on the files backend over a snapshot pinned under the home's shared lock,
+    /// which it then lets go). The host refuses its writes: one that failed
     /// for it (a dead writer's transaction to undo, an index to bring up to the files,
     /// lines to set aside) runs again as a write; one that succeeded put something off
     /// (when memories were recalled) for [`MemoryStore::flush_deferred`].

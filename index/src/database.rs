@@ -145,6 +145,11 @@ pub trait Database {
     /// Closes the connection; the next statement opens it again.
     fn close(&mut self);
 
+    /// Whether a transaction is open on the connection; false when it cannot tell.
+    fn in_transaction(&mut self) -> bool {
+        false
+    }
+
     /// Closes the connection and deletes the file (and its journals): `clear` of a file
     /// SQLite cannot use.
     fn reset(&mut self) -> Result<(), IndexError>;

@@ -62,6 +62,9 @@ pub(crate) fn prepare(db: &mut dyn Database) -> Result<(), IndexError> {
         "PRAGMA journal_mode = WAL",
         "PRAGMA synchronous = NORMAL",
         "PRAGMA secure_delete = ON",
+        // A read's snapshot keeps checkpoints from emptying the log while writers go on;
+        // once it can be emptied, it is cut back to this.
+        "PRAGMA journal_size_limit = 67108864",
     ] {
         if let Err(e) = db.query(pragma, &[], &mut |_| Ok(())) {
             db.close();

@@ -115,6 +115,8 @@ pub struct SqliteIndex<D: Database> {
     /// this one clears or reopens it: four statements a call spared, which in the index
     /// component are four calls across the sandbox.
     layout: Option<file::Layout>,
+    /// Whether a read transaction of [`SqliteIndex::begin_read`] is open.
+    reading: bool,
 }
 
 impl<D: Database> SqliteIndex<D> {
@@ -128,6 +130,7 @@ impl<D: Database> SqliteIndex<D> {
             last_knn: None,
             live: HashMap::new(),
             layout: None,
+            reading: false,
         }
     }
 
@@ -146,6 +149,43 @@ impl<D: Database> SqliteIndex<D> {
         self.last_knn = None;
         self.live.clear();
         self.layout = None;
+    }
+
+    /// Begins a read transaction that lasts until [`SqliteIndex::end_read`]: every read in
+    /// between sees the index as it stood here, whatever other connections commit after
+    /// (the write-ahead log keeps the pages it reads). Nothing may be written in it.
+    pub fn begin_read(&mut self) -> Result<(), IndexError> {
+        self.end_read();
+        let db = self.conn()?;
+        // Only the write-ahead log keeps a reader's pages while others write; in a rollback
+        // journal, a reader's lock would make their commits wait for it.
+        let mode = database::row(db, "PRAGMA journal_mode", &[], |r| r.text(0).map(str::to_lowercase))?;
+        if mode.as_deref() != Some("wal") {
+            return Err(IndexError::Unavailable(format!(
+                "the index's journal is {mode:?}, not a write-ahead log"
+            )));
+        }
+        db.execute("BEGIN", &[])?;
+        // The snapshot is taken at the transaction's first read, not at `BEGIN`.
+        if let Err(e) = database::count(db, "SELECT count(*) FROM meta", &[]) {
+            let _ = db.execute("ROLLBACK", &[]);
+            return Err(e);
+        }
+        self.reading = true;
+        Ok(())
+    }
+
+    /// Ends the transaction [`SqliteIndex::begin_read`] began; nothing when none is open.
+    pub fn end_read(&mut self) {
+        if std::mem::take(&mut self.reading) {
+            let _ = self.db.execute("ROLLBACK", &[]);
+            // A transaction that would not end would hold its snapshot for ever: the
+            // connection goes, and the next statement opens a new one.
+            if self.db.in_transaction() {
+                self.db.close();
+                self.forget_cached();
+            }
+        }
     }
 
     /// How many entries of this kind the index holds.

@@ -142,6 +142,10 @@ impl Database for NativeSqlite {
         self.conn = None;
     }
 
+    fn in_transaction(&mut self) -> bool {
+        self.conn.as_ref().is_some_and(|c| !c.is_autocommit())
+    }
+
     fn reset(&mut self) -> Result<(), IndexError> {
         self.conn = None;
         for suffix in ["", "-journal", "-wal", "-shm"] {

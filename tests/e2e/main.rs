@@ -40,6 +40,7 @@ mod portability;
 mod postgres;
 mod postgres_layout;
 mod postgres_locks;
+mod reads_beside_writes;
 mod recall;
 mod recovery;
 mod reflection;

@@ -1,9 +1,10 @@
 //! The stores that answer reads side by side: searches, context, lists, people and
 //! profiles. Each reader thread owns a store of its own (its own component instance
-//! and index connection); a read goes to the reader that went idle last (`Queue`). A read holds
-//! the home's lock shared, so reads overlap one another and every process's reads, and
-//! wait only for a write in progress; a read that waits on a remote embedder holds no
-//! lock and no core, so many callers' waits overlap even on two cores.
+//! and index connection); a read goes to the reader that went idle last (`Queue`). A read takes
+//! the home's lock shared only to pin the files and the index as they stand, so reads overlap
+//! one another and every process's reads and writes, and wait only for a write in progress;
+//! a read that waits on a remote embedder holds no lock and no core, so many callers' waits
+//! overlap even on two cores.
 //!
 //! Reads write nothing. What a read puts off (when memories were recalled) its store
 //! writes within `FLUSH_AFTER`, in one write, not one per search.

@@ -30,6 +30,20 @@ impl LocalStorage {
     }
 }
 
+impl LocalStorage {
+    /// Pins the files and opens a read transaction of the index, both as they stand now.
+    fn pin(&mut self) -> Result<(), String> {
+        self.files.pin().map_err(|e| e.message())?;
+        self.index.begin_read().map_err(|e| e.to_string())
+    }
+
+    /// Lets what [`LocalStorage::pin`] pinned go.
+    fn unpin(&mut self) {
+        self.files.unpin();
+        self.index.end_read();
+    }
+}
+
 /// The index's write points are fault points of the crash tests.
 fn fault_point(name: &str) -> Result<(), String> {
     crate::fault::point(name).map_err(|e| e.to_string())
@@ -37,6 +51,7 @@ fn fault_point(name: &str) -> Result<(), String> {
 
 impl Storage for LocalStorage {
     fn begin(&mut self, access: Access, _scopes: Option<&[String]>) -> Result<Access, Error> {
+        self.unpin();
         if access == Access::Read {
             let lock = self.home.lock_for(Access::Read)?;
             let unfinished = self
@@ -45,7 +60,23 @@ impl Storage for LocalStorage {
                 .map_err(|e| Error::Storage(format!("cannot read the journal: {}", e.message())))?;
             if !unfinished {
                 self.files.read_only = true;
-                self.lock = Some(lock);
+                // The files and the index as they stand between two writes, pinned: the
+                // read goes on without the lock, and no writer waits for it. Where either
+                // cannot be pinned, the read holds the lock as before.
+                match self.pin() {
+                    Ok(()) => {
+                        drop(lock);
+                        if let Err(e) = fault_point("read-pinned") {
+                            self.unpin();
+                            return Err(Error::Storage(e));
+                        }
+                    }
+                    Err(e) => {
+                        tracing::debug!("a read holds the lock: {e}");
+                        self.unpin();
+                        self.lock = Some(lock);
+                    }
+                }
                 return Ok(Access::Read);
             }
         }
@@ -59,13 +90,27 @@ impl Storage for LocalStorage {
         Ok(Access::Write)
     }
     fn commit(&mut self) -> Result<(), String> {
+        // A read wrote nothing, and must not touch the journal: without the lock, what it
+        // holds is another process's open transaction.
+        if self.files.read_only {
+            return Ok(());
+        }
         self.files.commit().map_err(|e| e.message())
     }
     fn roll_back(&mut self) -> Result<(), String> {
+        // A read wrote nothing. Its lock may be gone (a pinned read), and what the journal
+        // holds then is another process's open transaction, not this call's to undo.
+        if self.files.read_only {
+            return Ok(());
+        }
         self.files.roll_back().map_err(|e| e.message())
     }
     fn release(&mut self) {
+        self.unpin();
         self.lock = None;
+    }
+    fn reads_a_snapshot(&self) -> bool {
+        self.files.read_only && self.lock.is_none() && self.files.pinned()
     }
 
     fn read(&mut self, c: files::Collection, from: u64, generation: Option<u64>) -> Result<files::Chunk, files::Error> {

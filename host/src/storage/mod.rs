@@ -24,7 +24,8 @@ pub(crate) mod postgres;
 ///
 /// A call runs `begin`, then any number of reads and writes, then `commit` or
 /// `roll_back`, then `release`. Around a remote service the host commits and releases,
-/// and begins again afterwards (see `HostState::unlocked`).
+/// and begins again afterwards (see `HostState::unlocked`); a read of a snapshot
+/// ([`Storage::reads_a_snapshot`]) holds no lock after `begin`.
 pub(crate) trait Storage: Send {
     /// Takes the home's lock for `access` (waiting, but not for ever: [`Error::Busy`]) and
     /// opens the call's transaction; what a writer that died left half done is undone
@@ -35,6 +36,11 @@ pub(crate) trait Storage: Send {
     /// backend that can lock them alone does, and then answers [`Storage::confined`];
     /// the others lock as for any write.
     fn begin(&mut self, access: Access, scopes: Option<&[String]>) -> Result<Access, Error>;
+    /// Whether the open read sees a snapshot taken at `begin` and holds no lock: it need
+    /// not let anything go around a remote service, nor begin again after one.
+    fn reads_a_snapshot(&self) -> bool {
+        false
+    }
     /// Whether the open transaction holds only its scopes' locks, so that a write of the
     /// whole namespace (`replace`, `clear`) must run again as a write of everything.
     fn confined(&self) -> bool {

@@ -25,6 +25,7 @@ mod recent;
 mod records;
 mod scan;
 mod search;
+mod snapshot;
 mod write;
 
 fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {

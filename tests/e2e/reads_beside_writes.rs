@@ -1,0 +1,90 @@
+//! A read in another process holds no lock while it works (the files backend): it pins the
+//! files and the index as they stood between two writes and lets the lock go, so that a
+//! write beside it, of the CLI or of a server, never waits for it, and it answers from the
+//! moment it began.
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::support::ctx::{Ctx, contents, files_only};
+use crate::support::server::Server;
+
+/// A home holding one fact, whose writers give up after a second: a write that waited for
+/// a held read would fail.
+fn home() -> Ctx {
+    let ctx = Ctx::on_files().env("ASH_LOCK_TIMEOUT_SECS", "1");
+    ctx.add("u", "I live in Lisbon");
+    ctx
+}
+
+/// A CLI search held just after it pinned the home (`ASH_FAULT_MODE=pause`), until
+/// [`finish`] lets it go on through the folder `pause`.
+fn held_search(ctx: &Ctx, pause: &Path) -> Child {
+    let child = ctx
+        .command()
+        .env("ASH_FAULT", "read-pinned")
+        .env("ASH_FAULT_MODE", "pause")
+        .env("ASH_FAULT_PAUSE", pause)
+        .args(["--json", "--user", "u", "search", "where do I live"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let until = Instant::now() + Duration::from_secs(60);
+    while !pause.join("paused").exists() {
+        assert!(Instant::now() < until, "the search never reached its pinned moment");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+/// Lets the held search go on; its hits.
+fn finish(pause: &Path, search: Child) -> Vec<String> {
+    std::fs::write(pause.join("resume"), "").unwrap();
+    let out = search.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    contents(&doc["hits"])
+}
+
+#[test]
+fn a_cli_write_does_not_wait_for_a_cli_read() {
+    if files_only("the files backend's lock") {
+        return;
+    }
+    let ctx = home();
+    let pause = tempfile::tempdir().unwrap();
+    let search = held_search(&ctx, pause.path());
+    let moved = ctx.json(&["--user", "u", "add", "I moved to Porto last month"]);
+    assert_eq!(moved["superseded"][0]["content"], "I live in Lisbon");
+    // A read begun after the write sees it.
+    assert_eq!(ctx.search("u", "where do I live"), ["I moved to Porto last month"]);
+    // The held read answers as the home stood when it began: neither half of the write
+    // (the new fact, or the old one replaced) reaches it.
+    assert_eq!(finish(pause.path(), search), ["I live in Lisbon"]);
+}
+
+#[test]
+fn a_server_write_does_not_wait_for_a_cli_read() {
+    if files_only("the files backend's lock") {
+        return;
+    }
+    let ctx = home();
+    let server = Server::start(&ctx, &[]);
+    let mut rpc = server.client();
+    let pause = tempfile::tempdir().unwrap();
+    let search = held_search(&ctx, pause.path());
+    for (i, fact) in ["I moved to Porto last month", "I work at a bakery", "I have a cat"]
+        .into_iter()
+        .enumerate()
+    {
+        let added = rpc.ok("memory.add", json!({"content": fact, "user_id": "u"}));
+        assert!(added["memories"][0]["id"].is_string(), "write {i}: {added}");
+    }
+    assert_eq!(finish(pause.path(), search), ["I live in Lisbon"]);
+    let listed = rpc.ok("memory.list", json!({"user_id": "u"}));
+    assert_eq!(listed["memories"].as_array().unwrap().len(), 3, "{listed}");
+}
