@@ -69,7 +69,7 @@ impl HomeLock {
                 return Err(busy(root, timeout, holder.trim()));
             }
             std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(50));
+            pause = (pause * 2).min(POLL_AT_MOST);
         }
         if access == Access::Write {
             // Who holds it, for the message another process prints while it waits; at one
@@ -86,6 +86,13 @@ impl HomeLock {
         })
     }
 }
+
+/// The longest pause between two tries of the OS lock. Short, because a holder that takes
+/// it back at once (a server adding without a break) leaves gaps of well under a
+/// millisecond: at 50 ms a CLI search beside such a server (static model) took 0.28 s at
+/// the 90th percentile, at 2 ms 0.05-0.07 s (docs/performance.md). A try is one system
+/// call.
+const POLL_AT_MOST: Duration = Duration::from_millis(2);
 
 fn busy(root: &Path, timeout: Duration, holder: &str) -> Error {
     Error::Busy(format!(

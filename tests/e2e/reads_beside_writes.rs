@@ -1,7 +1,7 @@
 //! A read in another process holds no lock while it works (the files backend): it pins the
 //! files and the index as they stood between two writes and lets the lock go, so that a
 //! write beside it, of the CLI or of a server, never waits for it, and it answers from the
-//! moment it began.
+//! moment it began. A write lets the lock go while it embeds what it has not yet written.
 
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -23,19 +23,25 @@ fn home() -> Ctx {
 /// A CLI search held just after it pinned the home (`ASH_FAULT_MODE=pause`), until
 /// [`finish`] lets it go on through the folder `pause`.
 fn held_search(ctx: &Ctx, pause: &Path) -> Child {
+    held(ctx, pause, "read-pinned", &["search", "where do I live"])
+}
+
+/// A CLI call of user u held at the fault point `at`.
+fn held(ctx: &Ctx, pause: &Path, at: &str, args: &[&str]) -> Child {
     let child = ctx
         .command()
-        .env("ASH_FAULT", "read-pinned")
+        .env("ASH_FAULT", at)
         .env("ASH_FAULT_MODE", "pause")
         .env("ASH_FAULT_PAUSE", pause)
-        .args(["--json", "--user", "u", "search", "where do I live"])
+        .args(["--json", "--user", "u"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
     let until = Instant::now() + Duration::from_secs(60);
     while !pause.join("paused").exists() {
-        assert!(Instant::now() < until, "the search never reached its pinned moment");
+        assert!(Instant::now() < until, "the call never reached {at}");
         std::thread::sleep(Duration::from_millis(10));
     }
     child
@@ -43,11 +49,15 @@ fn held_search(ctx: &Ctx, pause: &Path) -> Child {
 
 /// Lets the held search go on; its hits.
 fn finish(pause: &Path, search: Child) -> Vec<String> {
+    contents(&resume(pause, search)["hits"])
+}
+
+/// Lets the held call go on; what it printed.
+fn resume(pause: &Path, call: Child) -> serde_json::Value {
     std::fs::write(pause.join("resume"), "").unwrap();
-    let out = search.wait_with_output().unwrap();
+    let out = call.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
-    contents(&doc["hits"])
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
 }
 
 #[test]
@@ -87,4 +97,23 @@ fn a_server_write_does_not_wait_for_a_cli_read() {
     assert_eq!(finish(pause.path(), search), ["I live in Lisbon"]);
     let listed = rpc.ok("memory.list", json!({"user_id": "u"}));
     assert_eq!(listed["memories"].as_array().unwrap().len(), 3, "{listed}");
+}
+
+#[test]
+fn a_write_lets_the_lock_go_while_it_embeds() {
+    if files_only("the files backend's lock") {
+        return;
+    }
+    let ctx = home();
+    let pause = tempfile::tempdir().unwrap();
+    // Held after its fact is embedded, before it has read or written anything.
+    let add = held(&ctx, pause.path(), "unlocked", &["add", "I moved to Porto last month"]);
+    ctx.add("u", "I work at a bakery");
+    // It reads the home again before it decides: the change still replaces Lisbon, and the
+    // fact written meanwhile stays.
+    let moved = resume(pause.path(), add);
+    assert_eq!(moved["superseded"][0]["content"], "I live in Lisbon", "{moved}");
+    let mut live = contents(&ctx.json(&["--user", "u", "list"]));
+    live.sort();
+    assert_eq!(live, ["I moved to Porto last month", "I work at a bakery"]);
 }

@@ -43,6 +43,12 @@ pub trait Embedder: Send {
     fn is_remote(&self) -> bool {
         false
     }
+    /// About how long one text takes to embed, for a local model slow enough that a write
+    /// lets the home's lock go while it embeds (about 1 ms a call or more). Zero for a
+    /// model so quick that letting the lock go and taking it back would cost more.
+    fn time_per_text(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
 }
 
 /// The names `[embedder] provider` accepts for the models embedded in the binary.
