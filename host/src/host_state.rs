@@ -352,7 +352,8 @@ const LONG_WORK: std::time::Duration = std::time::Duration::from_millis(1);
 impl embedder::Host for HostState {
     fn embed(&mut self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, embedder::Error> {
         let remote = self.embedder.is_remote();
-        let long = self.embedder.time_per_text() * texts.len().min(u32::MAX as usize) as u32 >= LONG_WORK;
+        let texts_n = u32::try_from(texts.len()).unwrap_or(u32::MAX);
+        let long = self.embedder.time_per_text().saturating_mul(texts_n) >= LONG_WORK;
         self.unlocked(remote, long, |s| s.embedder.embed(&texts))
     }
     fn model_id(&mut self) -> String {

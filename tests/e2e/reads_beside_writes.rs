@@ -108,11 +108,15 @@ fn a_write_lets_the_lock_go_while_it_embeds() {
     let pause = tempfile::tempdir().unwrap();
     // Held after its fact is embedded, before it has read or written anything.
     let add = held(&ctx, pause.path(), "unlocked", &["add", "I moved to Porto last month"]);
+    // Meanwhile another process changes the same fact, and adds another.
+    let madrid = ctx.json(&["--user", "u", "add", "I moved to Madrid in January"]);
+    assert_eq!(madrid["superseded"][0]["content"], "I live in Lisbon", "{madrid}");
     ctx.add("u", "I work at a bakery");
-    // It reads the home again before it decides: the change still replaces Lisbon, and the
-    // fact written meanwhile stays.
+    // It reads the home again before it decides: what it replaces is the fact as it stands
+    // now (Madrid), not as it stood when it began (Lisbon), and the other fact stays.
     let moved = resume(pause.path(), add);
-    assert_eq!(moved["superseded"][0]["content"], "I live in Lisbon", "{moved}");
+    let replaced = contents(&moved["superseded"]);
+    assert_eq!(replaced, ["I moved to Madrid in January"], "{moved}");
     let mut live = contents(&ctx.json(&["--user", "u", "list"]));
     live.sort();
     assert_eq!(live, ["I moved to Porto last month", "I work at a bakery"]);

@@ -44,8 +44,9 @@ pub trait Embedder: Send {
         false
     }
     /// About how long one text takes to embed, for a local model slow enough that a write
-    /// lets the home's lock go while it embeds (about 1 ms a call or more). Zero for a
-    /// model so quick that letting the lock go and taking it back would cost more.
+    /// lets the home's lock go while it embeds (about 1 ms a call or more). Zero (the
+    /// default) for a model so quick that letting the lock go and taking it back would cost
+    /// more: a slow model of your own holds the lock while it embeds unless it says so.
     fn time_per_text(&self) -> std::time::Duration {
         std::time::Duration::ZERO
     }
