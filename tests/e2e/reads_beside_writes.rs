@@ -121,3 +121,32 @@ fn a_write_lets_the_lock_go_while_it_embeds() {
     live.sort();
     assert_eq!(live, ["I moved to Porto last month", "I work at a bakery"]);
 }
+
+#[test]
+fn a_correction_keeps_what_another_process_recorded_while_it_embedded() {
+    if files_only("the files backend's lock") {
+        return;
+    }
+    let ctx = home();
+    let id = ctx.add("u", "My dentist is Dr Okafor");
+    let pause = tempfile::tempdir().unwrap();
+    let correct = held(
+        &ctx,
+        pause.path(),
+        "unlocked",
+        &["correct", &id, "My dentist is Dr Shah"],
+    );
+    // Its owner vouches for the memory while the correction's text is embedded.
+    ctx.ok(&["--user", "u", "confirm", &id]);
+    let corrected = resume(pause.path(), correct);
+    assert_eq!(corrected["superseded"][0]["memory"]["id"], id.as_str(), "{corrected}");
+    // The line that records the replacement keeps the confirmation.
+    let lines = ctx.memory_lines();
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l["id"] == id.as_str())
+        .expect("the old memory's lines");
+    assert!(last["superseded_by_id"].is_string(), "{last}");
+    assert!(last["confirmed_at"].is_string(), "the confirmation is kept: {last}");
+}

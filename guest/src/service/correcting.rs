@@ -64,13 +64,15 @@ impl<P: Ports> MemoryService<P> {
         if same_kind && same_subjects && judgment::judge(&old.content, &records[0].content, &context) == Verdict::Same {
             // Nothing to correct: the memory already says it, and nothing is written.
             return Ok(Added {
-                memories: vec![Memory::from(&old)],
+                memories: vec![Memory::from(&again)],
                 superseded: Vec::new(),
                 evicted: Vec::new(),
-                restated: vec![old.id],
+                restated: vec![again.id],
             });
         }
-        let mut replaced = old;
+        // The memory as read again: what another process recorded meanwhile (a
+        // confirmation, an observation) stays in the line that replaces it.
+        let mut replaced = again;
         replaced.superseded_at = Some(stamp);
         replaced.superseded_by_id = Some(records[0].id.clone());
         let decided = Decided {
