@@ -149,12 +149,9 @@ impl HostState {
         self.wrote = false;
         self.storage.release();
         self.locked = false;
-        let out = {
-            let out = f(self);
-            // Where a test holds a call while the lock is let go (`ASH_FAULT_MODE=pause`).
-            let _ = crate::fault::point("unlocked");
-            out
-        };
+        let out = f(self);
+        // Where a test holds a call while the lock is let go (`ASH_FAULT_MODE=pause`).
+        let _ = crate::fault::point("unlocked");
         // A read taken back may find a dead writer's transaction and become a write; a
         // write stays one.
         match self.storage.begin(self.access, self.scopes.as_deref()) {

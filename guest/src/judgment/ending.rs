@@ -23,15 +23,25 @@ pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
     if o.former || o.past || asks(o) || asks(n) {
         return None;
     }
+    // What the new fact ends, clause by clause: every telling word of it is in the old
+    // fact, and one is what the old fact is about.
+    let new_things = ended_things(n);
+    let ends_old = !o.denied && ends_what_it_is_about(o, &new_things);
     if o.denied != n.denied && !n.former {
-        let (yes, no) = if o.denied { (n, o) } else { (o, n) };
+        let old_things;
+        let (yes, no, things, about) = if o.denied {
+            old_things = ended_things(o);
+            let about = ends_what_it_is_about(n, &old_things);
+            (n, o, &old_things, about)
+        } else {
+            (o, n, &new_things, ends_old)
+        };
         // The denial must state an ending ("Oh no, Jon!" does not); between longer
         // tellings, of what the other is about: "Keep going for your dreams and don't
         // quit!" is not denied by a later "Thanks! Keep going after your dreams!".
-        let states = !ended_things(no).is_empty();
         if no.content.is_subset(&yes.content)
-            && states
-            && ((yes.sentences() == 1 && no.sentences() == 1) || ends_what_it_is_about(yes, no))
+            && !things.is_empty()
+            && ((yes.sentences() == 1 && no.sentences() == 1) || about)
         {
             return Some(Verdict::Change);
         }
@@ -40,16 +50,14 @@ pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
     if n.former && !o.denied && n.content.is_subset(&o.content) {
         return Some(Verdict::Change);
     }
-    // What the new fact ends, clause by clause: every telling word of it is in the old
-    // fact, and one is what the old fact is about.
-    (!o.denied && ends_what_it_is_about(o, n)).then_some(Verdict::Change)
+    ends_old.then_some(Verdict::Change)
 }
 
-/// Whether one of the things `n` ends is told in `o`, all its telling words, and one of
-/// them is what `o` is about.
-fn ends_what_it_is_about(o: &Fact, n: &Fact) -> bool {
+/// Whether one of `things` (what another fact ends) is told in `o`, all its telling
+/// words, and one of them is what `o` is about.
+fn ends_what_it_is_about(o: &Fact, things: &[Vec<String>]) -> bool {
     let topic = o.topic();
-    ended_things(n).iter().any(|thing| {
+    things.iter().any(|thing| {
         let telling: Vec<&String> = thing.iter().filter(|w| !is_generic(w)).collect();
         !telling.is_empty()
             && telling.iter().all(|w| o.content.contains(*w))

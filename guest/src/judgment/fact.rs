@@ -182,9 +182,9 @@ impl Fact {
     }
 
     /// What the fact is mainly about: the first [`TOPIC_WORDS`] telling stems of the first
-    /// clause of its first sentence, and of each later one that opens with a subject of its own ("I", "we",
-    /// "my", ...). What a denial ends must be among them: "I hate not being on the court"
-    /// ends nothing of a long turn that mentions a court in passing.
+    /// clause of its first sentence, and of each later sentence that opens with a subject
+    /// of its own ("I", "we", "my", ...). What a denial ends must be among them: "I hate
+    /// not being on the court" ends nothing of a long turn that mentions a court in passing.
     pub(super) fn topic(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let mut words = &self.words[self.lead.min(self.words.len())..];

@@ -28,9 +28,7 @@ impl LocalStorage {
             lock: None,
         }
     }
-}
 
-impl LocalStorage {
     /// Pins the files and opens a read transaction of the index, both as they stand now.
     fn pin(&mut self) -> Result<(), String> {
         self.files.pin().map_err(|e| e.message())?;
