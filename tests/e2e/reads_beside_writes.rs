@@ -3,13 +3,10 @@
 //! write beside it, of the CLI or of a server, never waits for it, and it answers from the
 //! moment it began. A write lets the lock go while it embeds what it has not yet written.
 
-use std::path::Path;
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
-
 use serde_json::json;
 
 use crate::support::ctx::{Ctx, contents, files_only};
+use crate::support::held::Held;
 use crate::support::server::Server;
 
 /// A home holding one fact, whose writers give up after a second: a write that waited for
@@ -20,44 +17,14 @@ fn home() -> Ctx {
     ctx
 }
 
-/// A CLI search held just after it pinned the home (`ASH_FAULT_MODE=pause`), until
-/// [`finish`] lets it go on through the folder `pause`.
-fn held_search(ctx: &Ctx, pause: &Path) -> Child {
-    held(ctx, pause, "read-pinned", &["search", "where do I live"])
-}
-
-/// A CLI call of user u held at the fault point `at`.
-fn held(ctx: &Ctx, pause: &Path, at: &str, args: &[&str]) -> Child {
-    let child = ctx
-        .command()
-        .env("ASH_FAULT", at)
-        .env("ASH_FAULT_MODE", "pause")
-        .env("ASH_FAULT_PAUSE", pause)
-        .args(["--json", "--user", "u"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let until = Instant::now() + Duration::from_secs(60);
-    while !pause.join("paused").exists() {
-        assert!(Instant::now() < until, "the call never reached {at}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child
+/// A CLI search of user u held just after it pinned the home, until [`finish`].
+fn held_search(ctx: &Ctx) -> Held {
+    Held::at(ctx, "read-pinned", &["--user", "u", "search", "where do I live"])
 }
 
 /// Lets the held search go on; its hits.
-fn finish(pause: &Path, search: Child) -> Vec<String> {
-    contents(&resume(pause, search)["hits"])
-}
-
-/// Lets the held call go on; what it printed.
-fn resume(pause: &Path, call: Child) -> serde_json::Value {
-    std::fs::write(pause.join("resume"), "").unwrap();
-    let out = call.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("one JSON document")
+fn finish(search: Held) -> Vec<String> {
+    contents(&search.resume()["hits"])
 }
 
 #[test]
@@ -66,15 +33,14 @@ fn a_cli_write_does_not_wait_for_a_cli_read() {
         return;
     }
     let ctx = home();
-    let pause = tempfile::tempdir().unwrap();
-    let search = held_search(&ctx, pause.path());
+    let search = held_search(&ctx);
     let moved = ctx.json(&["--user", "u", "add", "I moved to Porto last month"]);
     assert_eq!(moved["superseded"][0]["content"], "I live in Lisbon");
     // A read begun after the write sees it.
     assert_eq!(ctx.search("u", "where do I live"), ["I moved to Porto last month"]);
     // The held read answers as the home stood when it began: neither half of the write
     // (the new fact, or the old one replaced) reaches it.
-    assert_eq!(finish(pause.path(), search), ["I live in Lisbon"]);
+    assert_eq!(finish(search), ["I live in Lisbon"]);
 }
 
 #[test]
@@ -85,8 +51,7 @@ fn a_server_write_does_not_wait_for_a_cli_read() {
     let ctx = home();
     let server = Server::start(&ctx, &[]);
     let mut rpc = server.client();
-    let pause = tempfile::tempdir().unwrap();
-    let search = held_search(&ctx, pause.path());
+    let search = held_search(&ctx);
     for (i, fact) in ["I moved to Porto last month", "I work at a bakery", "I have a cat"]
         .into_iter()
         .enumerate()
@@ -94,7 +59,7 @@ fn a_server_write_does_not_wait_for_a_cli_read() {
         let added = rpc.ok("memory.add", json!({"content": fact, "user_id": "u"}));
         assert!(added["memories"][0]["id"].is_string(), "write {i}: {added}");
     }
-    assert_eq!(finish(pause.path(), search), ["I live in Lisbon"]);
+    assert_eq!(finish(search), ["I live in Lisbon"]);
     let listed = rpc.ok("memory.list", json!({"user_id": "u"}));
     assert_eq!(listed["memories"].as_array().unwrap().len(), 3, "{listed}");
 }
@@ -105,16 +70,15 @@ fn a_write_lets_the_lock_go_while_it_embeds() {
         return;
     }
     let ctx = home();
-    let pause = tempfile::tempdir().unwrap();
     // Held after its fact is embedded, before it has read or written anything.
-    let add = held(&ctx, pause.path(), "unlocked", &["add", "I moved to Porto last month"]);
+    let add = Held::at(&ctx, "unlocked", &["--user", "u", "add", "I moved to Porto last month"]);
     // Meanwhile another process changes the same fact, and adds another.
     let madrid = ctx.json(&["--user", "u", "add", "I moved to Madrid in January"]);
     assert_eq!(madrid["superseded"][0]["content"], "I live in Lisbon", "{madrid}");
     ctx.add("u", "I work at a bakery");
     // It reads the home again before it decides: what it replaces is the fact as it stands
     // now (Madrid), not as it stood when it began (Lisbon), and the other fact stays.
-    let moved = resume(pause.path(), add);
+    let moved = add.resume();
     let replaced = contents(&moved["superseded"]);
     assert_eq!(replaced, ["I moved to Madrid in January"], "{moved}");
     let mut live = contents(&ctx.json(&["--user", "u", "list"]));
@@ -129,16 +93,14 @@ fn a_correction_keeps_what_another_process_recorded_while_it_embedded() {
     }
     let ctx = home();
     let id = ctx.add("u", "My dentist is Dr Okafor");
-    let pause = tempfile::tempdir().unwrap();
-    let correct = held(
+    let correct = Held::at(
         &ctx,
-        pause.path(),
         "unlocked",
-        &["correct", &id, "My dentist is Dr Shah"],
+        &["--user", "u", "correct", &id, "My dentist is Dr Shah"],
     );
     // Its owner vouches for the memory while the correction's text is embedded.
     ctx.ok(&["--user", "u", "confirm", &id]);
-    let corrected = resume(pause.path(), correct);
+    let corrected = correct.resume();
     assert_eq!(corrected["superseded"][0]["memory"]["id"], id.as_str(), "{corrected}");
     // The line that records the replacement keeps the confirmation.
     let lines = ctx.memory_lines();
@@ -149,4 +111,70 @@ fn a_correction_keeps_what_another_process_recorded_while_it_embedded() {
         .expect("the old memory's lines");
     assert!(last["superseded_by_id"].is_string(), "{last}");
     assert!(last["confirmed_at"].is_string(), "the confirmation is kept: {last}");
+    // The correction is stamped when it is written, after the confirmation.
+    let by = lines.iter().find(|l| l["id"] == last["superseded_by_id"]).unwrap();
+    let confirmed = chrono::DateTime::parse_from_rfc3339(last["confirmed_at"].as_str().unwrap()).unwrap();
+    assert!(made(by) >= confirmed, "{by}\n{last}");
+}
+
+/// When a call's line was made, from its JSON.
+fn made(line: &serde_json::Value) -> chrono::DateTime<chrono::Utc> {
+    let at = line["created_at"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no created_at: {line}"));
+    chrono::DateTime::parse_from_rfc3339(at).unwrap().to_utc()
+}
+
+#[test]
+fn a_write_held_while_it_embeds_is_stamped_when_it_writes() {
+    if files_only("the files backend's lock") {
+        return;
+    }
+    let ctx = home();
+    let add = Held::at(&ctx, "unlocked", &["--user", "u", "add", "I moved to Porto last month"]);
+    ctx.add("u", "I moved to Madrid in January");
+    add.resume();
+    let lines = ctx.memory_lines();
+    let last = |text: &str| {
+        lines
+            .iter()
+            .rev()
+            .find(|l| l["content"] == text)
+            .unwrap_or_else(|| panic!("no line of {text:?}"))
+            .clone()
+    };
+    let (madrid, porto) = (
+        last("I moved to Madrid in January"),
+        last("I moved to Porto last month"),
+    );
+    // Written after Madrid, Porto is newer than Madrid, and replaces it no sooner than it
+    // was made: `history` never shows a fact replaced before it existed.
+    assert!(made(&porto) >= made(&madrid), "{porto}\n{madrid}");
+    assert_eq!(madrid["superseded_by_id"], porto["id"], "{madrid}");
+    let replaced = chrono::DateTime::parse_from_rfc3339(madrid["superseded_at"].as_str().unwrap()).unwrap();
+    assert!(replaced >= made(&madrid), "{madrid}");
+}
+
+#[test]
+fn a_turn_held_while_it_embeds_is_stamped_when_it_writes() {
+    if files_only("the files backend's lock") {
+        return;
+    }
+    let ctx = home();
+    let held_turn = Held::at(
+        &ctx,
+        "unlocked",
+        &["--user", "u", "turn", "--session", "s", "I held this one"],
+    );
+    ctx.ok(&["--user", "u", "turn", "--session", "s", "I went first"]);
+    held_turn.resume();
+    let text = std::fs::read_to_string(ctx.home().join("memory/messages.jsonl")).unwrap();
+    let messages: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let said: Vec<(&str, u64)> = messages
+        .iter()
+        .map(|m| (m["content"].as_str().unwrap(), m["turn"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(said, [("I went first", 1), ("I held this one", 2)]);
+    // The second turn is no older than the first.
+    assert!(made(&messages[1]) >= made(&messages[0]), "{text}");
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::json;
 
 use crate::support::ctx::Ctx;
+use crate::support::held::Held;
 use crate::support::http_server::{Reply, Server, chat};
 
 const KEY: &str = "sk-test-0123456789abcdefKEY";
@@ -151,4 +152,39 @@ fn the_server_writes_a_users_reflection_when_one_is_due() {
     assert_eq!(bobs["memories"].as_array().unwrap().len(), 0);
     let again = rpc.ok("memory.list", json!({"user_id": "alice", "memory_type": "reflection"}));
     assert_eq!(again["memories"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn two_reflections_side_by_side_write_one() {
+    let server = Server::start(|_| chat("The user took up the cello and planned a trip."));
+    let ctx = with_llm(&server);
+    let day = "2026-03-01T12:00:00Z";
+    for fact in [
+        "I started learning the cello",
+        "I run every morning",
+        "I booked a trip to Porto",
+    ] {
+        on(&ctx, day, &["add", fact]);
+    }
+    // One reflection has its answer and waits for the lock it let go while the model
+    // answered; another is written meanwhile.
+    let first = Held::at(&ctx, "unlocked", &["--now", day, "--user", "alice", "reflect"]);
+    let second = on(&ctx, day, &["reflect"]);
+    assert_eq!(second["written"]["memory_type"], "reflection", "{second}");
+    let late = first.resume();
+    assert!(
+        late["skipped"]
+            .as_str()
+            .unwrap_or("")
+            .contains("a reflection was written on"),
+        "{late}"
+    );
+    let listed = on(&ctx, day, &["list"]);
+    let reflections = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["memory_type"] == "reflection")
+        .count();
+    assert_eq!(reflections, 1, "{listed}");
 }

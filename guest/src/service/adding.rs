@@ -33,10 +33,11 @@ impl<P: Ports> MemoryService<P> {
         if items.is_empty() {
             return Err(Error::InvalidInput("nothing to add".into()));
         }
-        let now = self.now()?;
+        let first = self.now()?;
         // Validate everything before anything is read or written.
         let mut records = Vec::with_capacity(items.len());
         let mut subjects = Vec::with_capacity(items.len());
+        let mut told = Vec::with_capacity(items.len());
         for (i, mut item) in items.into_iter().enumerate() {
             let which = if i == 0 {
                 String::new()
@@ -45,7 +46,7 @@ impl<P: Ports> MemoryService<P> {
             };
             let refs = std::mem::take(&mut item.subjects);
             let record = self
-                .new_record(caller, item, now)
+                .new_record(caller, item.clone(), first)
                 .and_then(|r| check_subjects(&refs).map(|()| r))
                 .map_err(|e| match e {
                     Error::InvalidInput(m) => Error::InvalidInput(format!("{which}{m}")),
@@ -54,9 +55,13 @@ impl<P: Ports> MemoryService<P> {
                 })?;
             subjects.push(refs);
             records.push(record);
+            told.push(item);
         }
 
         let vectors = self.embed_new(&mut records);
+        // Stamped when the lock is held again: a memory is never older than what another
+        // process wrote while it was embedded.
+        let mut now = self.stamp_again(caller, &told, &mut records, first)?;
 
         // Eviction beyond `max_entries` counts every memory of the scope.
         match self.ports.settings().max_entries {
@@ -72,7 +77,15 @@ impl<P: Ports> MemoryService<P> {
         }
         let stamp = format_time(now);
         let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
-        let decided = self.supersede(caller, &mut records, &subjects, &vectors, &mut people_writes, now)?;
+        let decided = self.supersede(
+            caller,
+            &mut records,
+            &told,
+            &subjects,
+            &vectors,
+            &mut people_writes,
+            &mut now,
+        )?;
         self.write_added(records, decided, people_writes, &vectors, now)
     }
 

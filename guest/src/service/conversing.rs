@@ -39,9 +39,6 @@ impl<P: Ports> MemoryService<P> {
         if let Some(a) = &turn.assistant_message {
             check_message("assistant-message", a, true)?;
         }
-        let now = self.now()?;
-        let stamp = format_time(now);
-
         let mut texts = vec![turn.user_message.trim()];
         texts.extend(
             turn.assistant_message
@@ -55,6 +52,9 @@ impl<P: Ports> MemoryService<P> {
         // the home's lock.
         let texts: Vec<String> = said.iter().map(|(_, t)| t.clone()).collect();
         let vectors = self.embed_texts(&texts);
+        // Stamped once the lock is held again: a turn is never older than what another
+        // process wrote meanwhile (the next turn of the same session, say).
+        let stamp = format_time(self.now()?);
 
         self.load_conversations()?;
         let existing = self

@@ -13,7 +13,7 @@ use crate::scope::Caller;
 impl<P: Ports> MemoryService<P> {
     /// See `correct` in `wit/memories.wit`.
     pub fn correct(&mut self, caller: &Caller, id: &str, correction: Correction) -> Result<Added, Error> {
-        let now = self.now()?;
+        let first = self.now()?;
         if let Some(refs) = &correction.subjects {
             check_subjects(refs)?;
         }
@@ -39,7 +39,7 @@ impl<P: Ports> MemoryService<P> {
         };
         // The scope is the old memory's: one the caller can see is personal to them or
         // shared in their chat, and `shared` follows it.
-        let mut records = vec![self.new_record(caller, item, now)?];
+        let mut records = vec![self.new_record(caller, item.clone(), first)?];
         let vectors = self.embed_new(&mut records);
         // A remote embedder is asked without the home's lock: read again, and correct the
         // memory only as it was when the correction was built.
@@ -50,6 +50,7 @@ impl<P: Ports> MemoryService<P> {
                 old.id
             )));
         }
+        let now = self.stamp_again(caller, &[item], &mut records, first)?;
         let stamp = format_time(now);
         let subjects = vec![subjects];
         let people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;

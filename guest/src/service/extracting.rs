@@ -89,6 +89,13 @@ impl<P: Ports> MemoryService<P> {
                 };
                 let writer = Caller::new(Some(author), None);
                 let facts = self.facts_of(&exchange, &mut use_llm, &mut report);
+                if self.read_meanwhile(&session.id, &exchange)? {
+                    report.skipped.push(format!(
+                        "turn {}: another call read it meanwhile; its facts are stored once",
+                        exchange.turn
+                    ));
+                    continue;
+                }
                 self.store_facts(
                     &writer,
                     &session,
@@ -168,6 +175,20 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         rules::extract(&exchange.user.content)
+    }
+
+    /// Whether another call has read the exchange since this one began: a language model
+    /// is asked without the home's lock, and two calls may read one session side by side.
+    /// What that call stored from it names the message; a call that wrote its facts and
+    /// died before it marked the session read left them too.
+    fn read_meanwhile(&mut self, session_id: &str, exchange: &Exchange) -> Result<bool, Error> {
+        self.load_conversations()?;
+        let marked = self
+            .sessions
+            .get(session_id)
+            .is_some_and(|s| s.extracted_turns >= exchange.turn);
+        let message = Some(exchange.user.id.as_str());
+        Ok(marked || self.memories.iter().any(|m| m.source_message_id.as_deref() == message))
     }
 
     /// Stores the facts that pass every check, each through `add`.

@@ -49,19 +49,21 @@ impl<P: Ports> MemoryService<P> {
                 items.len()
             )));
         }
-        let now = self.now()?;
+        let first = self.now()?;
         let mut report = Imported::default();
         let mut records = Vec::with_capacity(items.len());
         let mut subjects = Vec::with_capacity(items.len());
+        let mut told = Vec::with_capacity(items.len());
         for (position, mut item) in (0u32..).zip(items) {
             let refs = std::mem::take(&mut item.subjects);
             match self
-                .new_record(caller, item, now)
+                .new_record(caller, item.clone(), first)
                 .and_then(|r| check_subjects(&refs).map(|()| r))
             {
                 Ok(record) => {
                     records.push(record);
                     subjects.push(refs);
+                    told.push(item);
                 }
                 Err(e) => report.refused.push((position, e)),
             }
@@ -76,17 +78,21 @@ impl<P: Ports> MemoryService<P> {
         let llm_answers = self.ports.complete(&probe()).is_ok();
 
         self.load()?;
+        let mut now = self.stamp_again(caller, &told, &mut records, first)?;
         let stamp = format_time(now);
         let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
         let keep = self.not_present(&records)?;
         report.present = keep.iter().filter(|k| !**k).count() as u32;
         let mut kept = Vec::with_capacity(records.len());
-        let (mut kept_subjects, mut kept_vectors) = (Vec::new(), Vec::new());
-        for (((record, refs), vector), keep) in records.into_iter().zip(subjects).zip(vectors).zip(keep) {
+        let (mut kept_subjects, mut kept_vectors, mut kept_told) = (Vec::new(), Vec::new(), Vec::new());
+        for ((((record, refs), vector), item), keep) in
+            records.into_iter().zip(subjects).zip(vectors).zip(told).zip(keep)
+        {
             if keep {
                 kept.push(record);
                 kept_subjects.push(refs);
                 kept_vectors.push(vector);
+                kept_told.push(item);
             }
         }
         if kept.is_empty() {
@@ -96,10 +102,11 @@ impl<P: Ports> MemoryService<P> {
             self.supersede(
                 caller,
                 &mut kept,
+                &kept_told,
                 &kept_subjects,
                 &kept_vectors,
                 &mut people_writes,
-                now,
+                &mut now,
             )?
         } else {
             self.supersede_by_block(&mut kept, &kept_vectors, &people_writes, now, &stamp)

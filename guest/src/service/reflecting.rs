@@ -44,14 +44,8 @@ impl<P: Ports> MemoryService<P> {
         let personal = Caller::new(Some(&user), None);
         self.load()?;
         let now = self.now()?;
-        if let Some(last) = self.last_reflection(&user)
-            && now - last < TimeDelta::days(MIN_GAP_DAYS)
-        {
-            return Ok(Reflection::Skipped(format!(
-                "a reflection was written on {}; the next is due from {}",
-                format_time(last),
-                format_time(last + TimeDelta::days(MIN_GAP_DAYS))
-            )));
+        if let Some(skipped) = self.too_soon(&user, now) {
+            return Ok(skipped);
         }
         let facts = self.week_of_facts(&user, now);
         if facts.len() < MIN_FACTS {
@@ -81,6 +75,12 @@ impl<P: Ports> MemoryService<P> {
                 "the language model's answer was not kept: {e}"
             )));
         }
+        // The language model may have been asked without the home's lock, while another
+        // process wrote this week's reflection.
+        self.load()?;
+        if let Some(skipped) = self.too_soon(&user, self.now()?) {
+            return Ok(skipped);
+        }
         let item = NewMemory {
             memory_type: Some(MemoryType::Reflection),
             source: Some("reflection".into()),
@@ -88,6 +88,18 @@ impl<P: Ports> MemoryService<P> {
         };
         let mut added = self.add(&personal, item)?;
         Ok(Reflection::Written(Box::new(added.memories.remove(0))))
+    }
+
+    /// Why no reflection is due at `now`, if one was written too recently.
+    fn too_soon(&self, user: &str, now: DateTime<Utc>) -> Option<Reflection> {
+        let last = self.last_reflection(user)?;
+        (now - last < TimeDelta::days(MIN_GAP_DAYS)).then(|| {
+            Reflection::Skipped(format!(
+                "a reflection was written on {}; the next is due from {}",
+                format_time(last),
+                format_time(last + TimeDelta::days(MIN_GAP_DAYS))
+            ))
+        })
     }
 
     /// When the user's newest reflection (live or replaced, not archived) was written.

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 
 use super::MemoryService;
-use crate::api::Error;
+use crate::api::{Error, NewMemory};
 use crate::judgment::{self, Verdict};
 use crate::lifecycle;
 use crate::people::PersonRecord;
@@ -57,19 +57,21 @@ pub(super) struct Decided {
 impl<P: Ports> MemoryService<P> {
     /// Decides what the new records replace. Batch records are marked in place; the
     /// existing memories they replace are returned, already marked. `people_writes` is
-    /// resolved again when the collections are read again.
+    /// resolved again when the collections are read again, and the records (built from
+    /// `told`) are stamped again, and `now` moved, when the clock is read again.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn supersede(
         &mut self,
         caller: &Caller,
         records: &mut [MemoryRecord],
+        told: &[NewMemory],
         subjects: &[Vec<String>],
         vectors: &[Option<Vec<f32>>],
         people_writes: &mut HashMap<String, PersonRecord>,
-        now: DateTime<Utc>,
+        now: &mut DateTime<Utc>,
     ) -> Result<Decided, Error> {
-        let stamp = format_time(now);
         let threshold = self.ports.settings().supersession_threshold;
-        let candidates = self.supersession_candidates(records, vectors, now)?;
+        let candidates = self.supersession_candidates(records, vectors, *now)?;
         // Each new record is read once, in its context, for all its candidates.
         let mut read: HashMap<usize, (supersession::RuleContext, judgment::NewFact<'_>)> = HashMap::new();
         let mut judged: Vec<(Candidate, String, Verdict)> = Vec::with_capacity(candidates.len());
@@ -110,9 +112,11 @@ impl<P: Ports> MemoryService<P> {
         } else {
             self.load()?;
         }
+        *now = self.stamp_again(caller, told, records, *now)?;
+        let stamp = format_time(*now);
         *people_writes = self.link_people(caller, records, subjects, &stamp)?;
         let still: Vec<(Candidate, String)> = self
-            .supersession_candidates(records, vectors, now)?
+            .supersession_candidates(records, vectors, *now)?
             .into_iter()
             .map(|c| {
                 let old = self.candidate_content(&c, records);

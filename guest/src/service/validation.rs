@@ -107,6 +107,32 @@ impl<P: Ports> MemoryService<P> {
     }
 }
 
+impl<P: Ports> MemoryService<P> {
+    /// Reads the clock again for records built at `then`, and stamps them with it: the
+    /// home's lock may have been let go while they were embedded, and a memory must not
+    /// be older than what another process wrote meanwhile (a fact replaced before it was
+    /// made, in `history`). Their ids, texts and vectors stay; what the new time moves
+    /// (when they were made, an expiry counted from it) is built by the same rules.
+    pub(super) fn stamp_again(
+        &self,
+        caller: &Caller,
+        items: &[NewMemory],
+        records: &mut [MemoryRecord],
+        then: DateTime<Utc>,
+    ) -> Result<DateTime<Utc>, Error> {
+        let now = self.now()?;
+        if now == then {
+            return Ok(now);
+        }
+        for (record, item) in records.iter_mut().zip(items) {
+            let fresh = self.new_record(caller, item.clone(), now)?;
+            record.created_at = fresh.created_at;
+            record.expires_at = fresh.expires_at;
+        }
+        Ok(now)
+    }
+}
+
 /// What any stored memory's content must be: not empty or invisible, not oversized,
 /// not a secret.
 pub(super) fn check_content(content: &str) -> Result<(), Error> {

@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::{NOW, everything, turn};
 use crate::support::ctx::Ctx;
+use crate::support::held::Held;
 use crate::support::http_server::{Reply, Request, Server, chat};
 
 /// A language model on loopback: extraction prompts get `facts(prompt)`, judgment
@@ -194,4 +195,42 @@ fn malformed_hostile_or_slow_answers_store_nothing_wrong() {
         .collect();
     assert_eq!(stored, ["I'm allergic to shellfish"]);
     assert!(!everything(&ctx).contains("hunter2"));
+}
+
+#[test]
+fn two_calls_reading_one_session_store_its_facts_once() {
+    // Each call of the model words the fact its own way, and judges two facts different:
+    // a call that stored what another had stored would keep both.
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let server = model(move |_| {
+        let fact = match calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+            0 => "I live in Porto now",
+            _ => "I moved to Porto",
+        };
+        chat(&json!({"facts": [{"content": fact, "type": "fact", "confidence": 0.9}]}).to_string())
+    });
+    let ctx = with_model(&server);
+    turn(&ctx, "u", "s", &["I moved to Porto, so I live in Porto now"]);
+    // One call has its answer and waits for the lock it let go while the model answered;
+    // another reads the same exchange meanwhile, and stores its fact.
+    let first = Held::at(&ctx, "unlocked", &["--user", "u", "extract"]);
+    let second = ctx.json(&["--user", "u", "extract"]);
+    assert_eq!(
+        crate::support::ctx::contents(&second["stored"]),
+        ["I moved to Porto"],
+        "{second:#}"
+    );
+    let report = first.resume();
+    assert_eq!(report["stored"], json!([]), "{report:#}");
+    assert!(
+        report["skipped"].to_string().contains("another call read it"),
+        "{report:#}"
+    );
+    let from_it: Vec<_> = ctx
+        .memory_lines()
+        .into_iter()
+        .filter(|m| m["source"] == "extraction")
+        .map(|m| m["content"].clone())
+        .collect();
+    assert_eq!(from_it, [json!("I moved to Porto")]);
 }
