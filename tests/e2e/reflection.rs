@@ -156,6 +156,13 @@ fn the_server_writes_a_users_reflection_when_one_is_due() {
 
 #[test]
 fn two_reflections_side_by_side_write_one() {
+    // Held once the model answered, and once the reflection is embedded.
+    for at in ["unlocked", "unlocked@2"] {
+        two_reflections_side_by_side(at);
+    }
+}
+
+fn two_reflections_side_by_side(at: &str) {
     let server = Server::start(|_| chat("The user took up the cello and planned a trip."));
     let ctx = with_llm(&server);
     let day = "2026-03-01T12:00:00Z";
@@ -166,18 +173,18 @@ fn two_reflections_side_by_side_write_one() {
     ] {
         on(&ctx, day, &["add", fact]);
     }
-    // One reflection has its answer and waits for the lock it let go while the model
-    // answered; another is written meanwhile.
-    let first = Held::at(&ctx, "unlocked", &["--now", day, "--user", "alice", "reflect"]);
+    // One reflection waits for the lock it let go while a model worked; another is
+    // written meanwhile.
+    let first = Held::at(&ctx, at, &["--now", day, "--user", "alice", "reflect"]);
     let second = on(&ctx, day, &["reflect"]);
-    assert_eq!(second["written"]["memory_type"], "reflection", "{second}");
+    assert_eq!(second["written"]["memory_type"], "reflection", "held at {at}: {second}");
     let late = first.resume();
     assert!(
         late["skipped"]
             .as_str()
             .unwrap_or("")
             .contains("a reflection was written on"),
-        "{late}"
+        "held at {at}: {late}"
     );
     let listed = on(&ctx, day, &["list"]);
     let reflections = listed
@@ -186,5 +193,5 @@ fn two_reflections_side_by_side_write_one() {
         .iter()
         .filter(|m| m["memory_type"] == "reflection")
         .count();
-    assert_eq!(reflections, 1, "{listed}");
+    assert_eq!(reflections, 1, "held at {at}: {listed}");
 }

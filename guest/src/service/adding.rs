@@ -30,6 +30,20 @@ impl<P: Ports> MemoryService<P> {
     /// without holding the home's lock. So they are asked first, and everything they were
     /// asked about is checked again against a fresh read before anything is written.
     pub fn add_batch(&mut self, caller: &Caller, items: Vec<NewMemory>) -> Result<Added, Error> {
+        let added = self.add_batch_if(caller, items, |_| Ok(true))?;
+        Ok(added.expect("an add that is always wanted is written"))
+    }
+
+    /// [`MemoryService::add_batch`] if `wanted` still holds when everything is read for the
+    /// last time before the write (no lock is let go after): `None`, and nothing written,
+    /// when it no longer does. What another call may have done while a model answered
+    /// (extracted the same exchange, written this week's reflection) is checked there.
+    pub(super) fn add_batch_if(
+        &mut self,
+        caller: &Caller,
+        items: Vec<NewMemory>,
+        wanted: impl FnOnce(&mut Self) -> Result<bool, Error>,
+    ) -> Result<Option<Added>, Error> {
         if items.is_empty() {
             return Err(Error::InvalidInput("nothing to add".into()));
         }
@@ -86,7 +100,11 @@ impl<P: Ports> MemoryService<P> {
             &mut people_writes,
             &mut now,
         )?;
+        if !wanted(self)? {
+            return Ok(None);
+        }
         self.write_added(records, decided, people_writes, &vectors, now)
+            .map(Some)
     }
 
     /// Writes what an add decided: people first, then the new memories, the marks on what

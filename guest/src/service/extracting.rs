@@ -89,7 +89,7 @@ impl<P: Ports> MemoryService<P> {
                 };
                 let writer = Caller::new(Some(author), None);
                 let facts = self.facts_of(&exchange, &mut use_llm, &mut report);
-                if self.read_meanwhile(&session.id, &exchange)? {
+                if !facts.is_empty() && self.read_meanwhile(&session.id, &exchange, &[])? {
                     report.skipped.push(format!(
                         "turn {}: another call read it meanwhile; its facts are stored once",
                         exchange.turn
@@ -178,17 +178,22 @@ impl<P: Ports> MemoryService<P> {
     }
 
     /// Whether another call has read the exchange since this one began: a language model
-    /// is asked without the home's lock, and two calls may read one session side by side.
-    /// What that call stored from it names the message; a call that wrote its facts and
-    /// died before it marked the session read left them too.
-    fn read_meanwhile(&mut self, session_id: &str, exchange: &Exchange) -> Result<bool, Error> {
+    /// or an embedder is asked without the home's lock, and two calls may read one session
+    /// side by side. What that call stored from it names the message (`own` are the
+    /// memories this call stored from it); a call that wrote its facts and died before it
+    /// marked the session read left them too.
+    fn read_meanwhile(&mut self, session_id: &str, exchange: &Exchange, own: &[String]) -> Result<bool, Error> {
         self.load_conversations()?;
         let marked = self
             .sessions
             .get(session_id)
             .is_some_and(|s| s.extracted_turns >= exchange.turn);
         let message = Some(exchange.user.id.as_str());
-        Ok(marked || self.memories.iter().any(|m| m.source_message_id.as_deref() == message))
+        Ok(marked
+            || self
+                .memories
+                .iter()
+                .any(|m| m.source_message_id.as_deref() == message && !own.contains(&m.id)))
     }
 
     /// Stores the facts that pass every check, each through `add`.
@@ -203,6 +208,7 @@ impl<P: Ports> MemoryService<P> {
     ) {
         let at = parse_time(&exchange.user.created_at).unwrap_or(DateTime::UNIX_EPOCH);
         let turn = exchange.turn;
+        let mut own: Vec<String> = Vec::new();
         for fact in facts
             .into_iter()
             .take(crate::conversation::extraction::MAX_FACTS_PER_EXCHANGE)
@@ -238,8 +244,20 @@ impl<P: Ports> MemoryService<P> {
                     confidence: fact.confidence,
                 }),
             };
-            match self.add(writer, item) {
-                Ok(mut added) => report.stored.append(&mut added.memories),
+            // Checked again when the fact is about to be written, after its embedding.
+            let stored = own.clone();
+            let wanted = |s: &mut Self| s.read_meanwhile(&session.id, exchange, &stored).map(|read| !read);
+            match self.add_batch_if(writer, vec![item], wanted) {
+                Ok(Some(mut added)) => {
+                    own.extend(added.memories.iter().map(|m| m.id.clone()));
+                    report.stored.append(&mut added.memories);
+                }
+                Ok(None) => {
+                    report.skipped.push(format!(
+                        "turn {turn}: another call read it meanwhile; its facts are stored once"
+                    ));
+                    return;
+                }
                 Err(e) => report.skipped.push(format!("turn {turn}: {content:?}: {e}")),
             }
         }

@@ -75,19 +75,23 @@ impl<P: Ports> MemoryService<P> {
                 "the language model's answer was not kept: {e}"
             )));
         }
-        // The language model may have been asked without the home's lock, while another
-        // process wrote this week's reflection.
-        self.load()?;
-        if let Some(skipped) = self.too_soon(&user, self.now()?) {
-            return Ok(skipped);
-        }
         let item = NewMemory {
             memory_type: Some(MemoryType::Reflection),
             source: Some("reflection".into()),
             ..NewMemory::text(&text)
         };
-        let mut added = self.add(&personal, item)?;
-        Ok(Reflection::Written(Box::new(added.memories.remove(0))))
+        // The language model and the embedder may have been asked without the home's lock,
+        // while another call wrote this week's reflection: checked again before the write.
+        let wanted = |s: &mut Self| {
+            s.load()?;
+            Ok(s.too_soon(&user, s.now()?).is_none())
+        };
+        match self.add_batch_if(&personal, vec![item], wanted)? {
+            Some(mut added) => Ok(Reflection::Written(Box::new(added.memories.remove(0)))),
+            None => Ok(self
+                .too_soon(&user, self.now()?)
+                .unwrap_or_else(|| Reflection::Skipped("another reflection was written meanwhile".into()))),
+        }
     }
 
     /// Why no reflection is due at `now`, if one was written too recently.

@@ -75,6 +75,7 @@ impl<P: Ports> MemoryService<P> {
         // Each new record is read once, in its context, for all its candidates.
         let mut read: HashMap<usize, (supersession::RuleContext, judgment::NewFact<'_>)> = HashMap::new();
         let mut judged: Vec<(Candidate, String, Verdict)> = Vec::with_capacity(candidates.len());
+        let mut asked = false;
         for c in candidates {
             let old = self.candidate_content(&c, records);
             let (context, new) = read.entry(c.0).or_insert_with(|| {
@@ -82,7 +83,8 @@ impl<P: Ports> MemoryService<P> {
                 let new = judgment::NewFact::read(&records[c.0].content, &context);
                 (context, new)
             });
-            let verdict = self.judge(&old, new, context, c.2 >= threshold);
+            let (verdict, by_model) = self.judge(&old, new, context, c.2 >= threshold);
+            asked |= by_model;
             judged.push((c, old, verdict));
         }
         drop(read);
@@ -100,13 +102,14 @@ impl<P: Ports> MemoryService<P> {
                 ),
             );
         }
-        if judged.is_empty() {
+        if judged.is_empty() && !asked {
             return Ok(Decided::default());
         }
-        // The language model may have been asked without the lock: read again, resolve
-        // the people again, and keep only verdicts on candidates that are still live and
-        // still say what was judged (anything new is kept, unjudged: doubt keeps both).
-        // Read as the add first read: from the index when it still stands for the file.
+        // The language model may have been asked without the lock: read again, stamp and
+        // resolve the people again, and keep only verdicts on candidates that are still
+        // live and still say what was judged (anything new is kept, unjudged: doubt keeps
+        // both). Read as the add first read: from the index when it still stands for the
+        // file.
         if self.memories.is_partial() {
             self.load_as_needed()?;
         } else {
@@ -115,6 +118,9 @@ impl<P: Ports> MemoryService<P> {
         *now = self.stamp_again(caller, told, records, *now)?;
         let stamp = format_time(*now);
         *people_writes = self.link_people(caller, records, subjects, &stamp)?;
+        if judged.is_empty() {
+            return Ok(Decided::default());
+        }
         let still: Vec<(Candidate, String)> = self
             .supersession_candidates(records, vectors, *now)?
             .into_iter()
@@ -298,14 +304,20 @@ impl<P: Ports> MemoryService<P> {
 
     /// What `new` is to `old`: the rules' verdict, or, for what they cannot settle among
     /// neighbours close enough to ask about, the language model's. An unclear answer, or
-    /// none, keeps both.
-    fn judge(&self, old: &str, new: &judgment::NewFact<'_>, context: &supersession::RuleContext, ask: bool) -> Verdict {
+    /// none, keeps both. Also whether the model was asked (perhaps without the lock).
+    fn judge(
+        &self,
+        old: &str,
+        new: &judgment::NewFact<'_>,
+        context: &supersession::RuleContext,
+        ask: bool,
+    ) -> (Verdict, bool) {
         let verdict = judgment::judge_read(old, new, context);
         let new = new.text();
         if verdict != Verdict::Unsure || !ask {
-            return verdict;
+            return (verdict, false);
         }
-        match self.ports.complete(&judgment::judgment_request(old, new)) {
+        let verdict = match self.ports.complete(&judgment::judgment_request(old, new)) {
             Ok(answer) => judgment::parse_judgment(&answer).unwrap_or_else(|| {
                 let shown: String = answer.chars().take(80).collect();
                 self.ports.log(
@@ -318,7 +330,8 @@ impl<P: Ports> MemoryService<P> {
                 self.ports.log(Level::Debug, &format!("{}; both memories are kept", e.0));
                 Verdict::Unsure
             }
-        }
+        };
+        (verdict, true)
     }
 }
 

@@ -112,7 +112,9 @@ impl<P: Ports> MemoryService<P> {
     /// home's lock may have been let go while they were embedded, and a memory must not
     /// be older than what another process wrote meanwhile (a fact replaced before it was
     /// made, in `history`). Their ids, texts and vectors stay; what the new time moves
-    /// (when they were made, an expiry counted from it) is built by the same rules.
+    /// (when they were made, an expiry counted from it, a type read from a moment) is built
+    /// by the same rules. Call it before a record's type or lifetime is taken from another
+    /// memory (`keep_lifetime`).
     pub(super) fn stamp_again(
         &self,
         caller: &Caller,
@@ -128,6 +130,8 @@ impl<P: Ports> MemoryService<P> {
             let fresh = self.new_record(caller, item.clone(), now)?;
             record.created_at = fresh.created_at;
             record.expires_at = fresh.expires_at;
+            // A moment read from the words ("tomorrow") may have become another type.
+            record.memory_type = fresh.memory_type;
         }
         Ok(now)
     }

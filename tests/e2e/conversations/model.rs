@@ -199,6 +199,13 @@ fn malformed_hostile_or_slow_answers_store_nothing_wrong() {
 
 #[test]
 fn two_calls_reading_one_session_store_its_facts_once() {
+    // Held once the model answered, and once the fact is embedded (about to be written).
+    for at in ["unlocked", "unlocked@2"] {
+        two_calls_read_one_session(at);
+    }
+}
+
+fn two_calls_read_one_session(at: &str) {
     // Each call of the model words the fact its own way, and judges two facts different:
     // a call that stored what another had stored would keep both.
     let calls = std::sync::atomic::AtomicUsize::new(0);
@@ -211,20 +218,20 @@ fn two_calls_reading_one_session_store_its_facts_once() {
     });
     let ctx = with_model(&server);
     turn(&ctx, "u", "s", &["I moved to Porto, so I live in Porto now"]);
-    // One call has its answer and waits for the lock it let go while the model answered;
-    // another reads the same exchange meanwhile, and stores its fact.
-    let first = Held::at(&ctx, "unlocked", &["--user", "u", "extract"]);
+    // One call waits for the lock it let go while a model worked; another reads the same
+    // exchange meanwhile, and stores its fact.
+    let first = Held::at(&ctx, at, &["--user", "u", "extract"]);
     let second = ctx.json(&["--user", "u", "extract"]);
     assert_eq!(
         crate::support::ctx::contents(&second["stored"]),
         ["I moved to Porto"],
-        "{second:#}"
+        "held at {at}: {second:#}"
     );
     let report = first.resume();
-    assert_eq!(report["stored"], json!([]), "{report:#}");
+    assert_eq!(report["stored"], json!([]), "held at {at}: {report:#}");
     assert!(
         report["skipped"].to_string().contains("another call read it"),
-        "{report:#}"
+        "held at {at}: {report:#}"
     );
     let from_it: Vec<_> = ctx
         .memory_lines()
@@ -232,5 +239,5 @@ fn two_calls_reading_one_session_store_its_facts_once() {
         .filter(|m| m["source"] == "extraction")
         .map(|m| m["content"].clone())
         .collect();
-    assert_eq!(from_it, [json!("I moved to Porto")]);
+    assert_eq!(from_it, [json!("I moved to Porto")], "held at {at}");
 }

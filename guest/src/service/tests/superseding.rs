@@ -131,6 +131,21 @@ fn the_language_model_settles_what_the_rules_cannot_and_is_read_strictly() {
 }
 
 #[test]
+fn a_fact_judged_by_the_model_is_stamped_when_it_is_written() {
+    let mut s = evolving();
+    s.ports().settings.borrow_mut().supersession_threshold = 0.3;
+    *s.ports().llm_answer.borrow_mut() = Some("different".into());
+    s.add(&alice(), NewMemory::text("I like dogs")).unwrap();
+    // The model is asked without the lock, and answers a minute later: whatever it says,
+    // the new memory is made when it is written, after what others wrote meanwhile.
+    *s.ports().now_after_llm.borrow_mut() = Some("2026-03-01T12:01:00Z".into());
+    let cats = s.add(&alice(), NewMemory::text("I like cats")).unwrap();
+    assert!(s.ports().llm_calls.get() >= 1, "the model was asked");
+    assert!(cats.superseded.is_empty());
+    assert_eq!(cats.memories[0].created_at, "2026-03-01T12:01:00+00:00");
+}
+
+#[test]
 fn a_fact_told_again_is_kept_once_and_observed_again() {
     let mut s = evolving();
     let first = s.add(&alice(), NewMemory::text("I like jazz music")).unwrap();
