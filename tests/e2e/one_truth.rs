@@ -410,3 +410,19 @@ fn long_held_out_pairs_end_to_end() {
     assert!(share(3, 2) >= 0.97, "different facts kept: {:.2}", share(3, 2));
     assert!(share(2, 1) >= 0.15, "changes replaced: {:.2}", share(2, 1));
 }
+
+/// The held-out endings told in everyday words end to end, by the rules alone: a count of
+/// time, a chat line without its subject, a habit of going somewhere stopped.
+#[test]
+fn endings_held_out_end_to_end() {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+        return;
+    }
+    let pairs = held_out(include_str!("../../eval/judgment/endings-held-out.tsv"));
+    let (rules, secrets) = outcomes(&Ctx::new(), &pairs);
+    assert_eq!(secrets, 0, "no pair of this set looks like a secret");
+    print("held-out endings in everyday words end to end, rules alone", &rules);
+    let share = |label: usize, outcome: usize| rules[label][outcome] as f32 / rules[label].iter().sum::<u32>() as f32;
+    assert!(share(3, 2) >= 0.95, "different facts kept: {:.2}", share(3, 2));
+    assert!(share(2, 1) >= 0.5, "changes replaced: {:.2}", share(2, 1));
+}

@@ -164,15 +164,19 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
             }
             break;
         }
-        // "I ditched Lightroom for Darktable", "I left Google for Meta".
-        if !denial && matches!(low, "for" | "to") {
+        // "I ditched Lightroom for Darktable", "I left Google for Meta"; not "I stopped
+        // going to yoga", whose place is what it ends.
+        let going = k > 0 && is_going(&words[i + k].low);
+        if !denial && (low == "for" || (low == "to" && !going)) {
             break;
         }
         // "I didn't run today": once, not for good.
         if denial && matches!(low, "today" | "tonight" | "yesterday" | "this") {
             return None;
         }
-        if !is_frame(low) && !is_when(low) && !is_ignored(next) {
+        // "six months ago", "a few weeks back": a count of time is when, not what.
+        let counts_time = is_count(low) && words.get(i + k + 2).is_some_and(|t| is_when(&t.low));
+        if !is_frame(low) && !is_when(low) && !counts_time && !is_ignored(next) {
             thing.push(next.stem.clone());
         }
         if next.stop || k >= 5 {
@@ -218,9 +222,19 @@ fn is_when(low: &str) -> bool {
                 | "recently"
                 | "again"
                 | "week"
+                | "weeks"
                 | "weekend"
                 | "month"
+                | "months"
                 | "year"
+                | "years"
+                | "days"
+                | "hours"
+                | "night"
+                | "morning"
+                | "afternoon"
+                | "evening"
+                | "back"
                 | "spring"
                 | "summer"
                 | "autumn"
@@ -230,6 +244,51 @@ fn is_when(low: &str) -> bool {
                 | "christmas"
                 | "at"
         )
+}
+
+/// A number of something, as in "six months ago", "a few weeks", "3 days".
+fn is_count(low: &str) -> bool {
+    low.bytes().all(|b| b.is_ascii_digit())
+        || matches!(
+            low,
+            "one"
+                | "two"
+                | "three"
+                | "four"
+                | "five"
+                | "six"
+                | "seven"
+                | "eight"
+                | "nine"
+                | "ten"
+                | "eleven"
+                | "twelve"
+                | "few"
+                | "couple"
+                | "several"
+                | "many"
+        )
+}
+
+/// A verb of going somewhere regularly, whose place follows "to": "going to yoga",
+/// "cycling to work".
+fn is_going(low: &str) -> bool {
+    matches!(
+        low,
+        "going"
+            | "go"
+            | "coming"
+            | "walking"
+            | "cycling"
+            | "driving"
+            | "commuting"
+            | "travelling"
+            | "traveling"
+            | "listening"
+            | "talking"
+            | "swimming"
+            | "running"
+    )
 }
 
 /// "I switched from Vim to VS Code" after "I use Vim", "We switched broadband to

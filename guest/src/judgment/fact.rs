@@ -156,8 +156,34 @@ impl Fact {
             .iter()
             .enumerate()
             .any(|(k, w)| PAST.contains(w) && !(k > 0 && matches!(tail[k - 1], "have" | "has")));
+        // "I'm going to Japan" is a plan; "I stopped going to yoga", "I love going to gigs"
+        // tell a habit.
+        let plan = |k: usize| {
+            lows[k..].starts_with(&["going", "to"])
+                && !(k > 0
+                    && matches!(
+                        lows[k - 1],
+                        "stopped"
+                            | "stop"
+                            | "quit"
+                            | "started"
+                            | "start"
+                            | "keep"
+                            | "kept"
+                            | "been"
+                            | "enjoy"
+                            | "enjoyed"
+                            | "love"
+                            | "like"
+                            | "hate"
+                            | "miss"
+                            | "avoid"
+                            | "up"
+                    ))
+        };
         let wish = tail.iter().any(|w| WISH.contains(w))
-            || lows.windows(2).any(|w| w == ["going", "to"] || w == ["love", "to"]);
+            || (0..lows.len()).any(plan)
+            || lows.windows(2).any(|w| w == ["love", "to"]);
         let content = telling(&words[body.min(words.len())..], &is_ignored);
         let all = telling(&words, &is_ignored);
         let plain = words
