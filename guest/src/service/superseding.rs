@@ -72,6 +72,8 @@ impl<P: Ports> MemoryService<P> {
     ) -> Result<Decided, Error> {
         let threshold = self.ports.settings().supersession_threshold;
         let candidates = self.supersession_candidates(records, vectors, *now)?;
+        // Where the collections stood before a language model may have let the lock go.
+        let read_at = (self.memories.state(), self.people.state());
         // Each new record is read once, in its context, for all its candidates.
         let mut read: HashMap<usize, (supersession::RuleContext, judgment::NewFact<'_>)> = HashMap::new();
         let mut judged: Vec<(Candidate, String, Verdict)> = Vec::with_capacity(candidates.len());
@@ -115,12 +117,20 @@ impl<P: Ports> MemoryService<P> {
         } else {
             self.load()?;
         }
-        *now = self.stamp_again(caller, told, records, *now)?;
+        // Stamped again when another process wrote meanwhile: nothing of theirs may be
+        // newer than these records.
+        let moved = (self.memories.state(), self.people.state()) != read_at;
+        if moved {
+            *now = self.stamp_again(caller, told, records, *now)?;
+        }
         let stamp = format_time(*now);
-        *people_writes = self.link_people(caller, records, subjects, &stamp)?;
         if judged.is_empty() {
+            if moved {
+                *people_writes = self.link_people(caller, records, subjects, &stamp)?;
+            }
             return Ok(Decided::default());
         }
+        *people_writes = self.link_people(caller, records, subjects, &stamp)?;
         let still: Vec<(Candidate, String)> = self
             .supersession_candidates(records, vectors, *now)?
             .into_iter()

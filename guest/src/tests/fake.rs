@@ -35,9 +35,9 @@ pub struct FakePorts {
     /// What the language model answers; `None` means it is unavailable.
     pub llm_answer: RefCell<Option<String>>,
     pub llm_calls: Cell<usize>,
-    /// The clock after each answer of the language model, as it reads once the lock let
-    /// go for the model is taken back.
-    pub now_after_llm: RefCell<Option<String>>,
+    /// Runs at each completion, as another process could while the lock is let go for it.
+    #[allow(clippy::type_complexity)]
+    pub while_asked: RefCell<Option<Box<dyn Fn(&FakePorts)>>>,
     /// Bytes handed out by each read of a collection, in order.
     pub reads: RefCell<Vec<(Collection, usize)>>,
     /// The limit of each `index_newest` call, in order.
@@ -456,8 +456,8 @@ impl Ports for FakePorts {
     }
     fn complete(&self, _request: &LlmRequest) -> Result<String, LlmError> {
         self.llm_calls.set(self.llm_calls.get() + 1);
-        if let Some(later) = self.now_after_llm.borrow().clone() {
-            *self.now.borrow_mut() = later;
+        if let Some(meanwhile) = self.while_asked.borrow().as_ref() {
+            meanwhile(self);
         }
         self.llm_answer
             .borrow()

@@ -136,9 +136,19 @@ fn a_fact_judged_by_the_model_is_stamped_when_it_is_written() {
     s.ports().settings.borrow_mut().supersession_threshold = 0.3;
     *s.ports().llm_answer.borrow_mut() = Some("different".into());
     s.add(&alice(), NewMemory::text("I like dogs")).unwrap();
-    // The model is asked without the lock, and answers a minute later: whatever it says,
-    // the new memory is made when it is written, after what others wrote meanwhile.
-    *s.ports().now_after_llm.borrow_mut() = Some("2026-03-01T12:01:00Z".into());
+    // The model is asked without the lock, and answers a minute later, when another
+    // process has written: whatever it says, the new memory is made when it is written,
+    // after what was written meanwhile.
+    let line = s.ports().file(Collection::Memories).lines().last().unwrap().to_owned();
+    let mut other: serde_json::Value = serde_json::from_str(&line).unwrap();
+    other["id"] = "00000000-0000-4000-8000-000000009999".into();
+    other["content"] = "I work at a bakery".into();
+    other["created_at"] = "2026-03-01T12:00:30+00:00".into();
+    let other = other.to_string();
+    *s.ports().while_asked.borrow_mut() = Some(Box::new(move |p: &FakePorts| {
+        *p.now.borrow_mut() = "2026-03-01T12:01:00Z".into();
+        crate::ports::Ports::append(p, Collection::Memories, std::slice::from_ref(&other)).unwrap();
+    }));
     let cats = s.add(&alice(), NewMemory::text("I like cats")).unwrap();
     assert!(s.ports().llm_calls.get() >= 1, "the model was asked");
     assert!(cats.superseded.is_empty());
