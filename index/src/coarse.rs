@@ -2,8 +2,8 @@
 //! run once (a CLI call) reads a quarter of the bytes to find its candidates.
 //!
 //! Reading a scope's float vectors through SQLite is most of a one-shot CLI search at
-//! 100,000 memories (100 MB at 256 dimensions). So a search scans the scope's codes in
-//! `codes`, keeps the `candidates` best by the score the codes give, and scores only those
+//! 100,000 memories (100 MB at 256 dimensions). So a search scans the scope's codes
+//! (`code_blocks`), keeps the `candidates` best by the score the codes give, and scores only those
 //! again from their float vectors, exactly as sqlite-vec scores them (`scan::Streamed`).
 //! The scores a search reports are exact, and only which vectors are looked at is
 //! approximate: the bench prints its recall against an exact scan (`ash-memory bench`).
@@ -17,7 +17,8 @@
 //! same whichever host wrote it.
 
 use crate::IndexError;
-use crate::database::{Database, Value};
+use crate::code_blocks;
+use crate::database::Database;
 use crate::scan::{Best, Scored};
 
 /// The most a component's code reaches, either way.
@@ -42,13 +43,6 @@ pub(crate) fn code(v: &[f32]) -> (f64, Vec<u8>) {
         .collect();
     (largest / (LEVELS * norm), levels)
 }
-
-/// Writes a code as `item`'s in `scope`, replacing one it had there: (scope, item, scale,
-/// code).
-pub(crate) const WRITE: &str = "INSERT OR REPLACE INTO codes (scope, item, scale, code) VALUES (?1, ?2, ?3, ?4)";
-
-/// Removes `item`'s code from `scope`, if it has one: (scope, item).
-pub(crate) const ERASE: &str = "DELETE FROM codes WHERE scope = ?1 AND item = ?2";
 
 /// A query as the codes are scored against it: its components as integers in
 /// -`QUERY_LEVELS`..=`QUERY_LEVELS` over its largest, and the scale that turns their dot
@@ -114,22 +108,14 @@ pub(crate) fn nearest(
 ) -> Result<(Vec<i64>, usize), IndexError> {
     let mut best = Best::new(count);
     let mut read = 0;
-    db.query(
-        "SELECT item, scale, code FROM codes WHERE scope = ?1",
-        &[Value::Text(scope)],
-        &mut |row| {
-            let code = row.blob(2)?;
-            if code.len() == query.levels.len() {
-                read += 1;
-                best.offer(Scored {
-                    score: query.score(row.real(1)?, code),
-                    rowid: row.int(0)?,
-                    position: 0,
-                });
-            }
-            Ok(())
-        },
-    )?;
+    code_blocks::read(db, scope, query.levels.len(), &mut |item, scale, levels| {
+        read += 1;
+        best.offer(Scored {
+            score: query.score(scale, levels),
+            rowid: item,
+            position: 0,
+        });
+    })?;
     Ok((best.best_first().into_iter().map(|s| s.rowid).collect(), read))
 }
 

@@ -19,9 +19,10 @@ const ITEM_INDEXES: [&str; 4] = [
 ];
 
 /// The tables, made on every open. `items.keys`, `items.lapses`, `items.observed` and
-/// `items.made` with `marks` are the entries' marks (`marks`); `record` and `pending` are `records`'s; `codes` holds each
-/// vector's coarse code (`coarse`), a scope's together.
-const SCHEMA: [&str; 5] = [
+/// `items.made` with `marks` are the entries' marks (`marks`); `record` and `pending` are `records`'s; `codes` and
+/// `code_blocks` hold each vector's coarse code (`coarse`), the newest one a row, the rest
+/// many to a row (`code_blocks`).
+const SCHEMA: [&str; 6] = [
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS items (
         rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, scope TEXT NOT NULL,
@@ -37,6 +38,12 @@ const SCHEMA: [&str; 5] = [
         scope TEXT NOT NULL, item INTEGER NOT NULL, scale REAL NOT NULL, code BLOB NOT NULL,
         PRIMARY KEY (scope, item)
     ) WITHOUT ROWID",
+    // A rowid table: a block of codes is many kilobytes, which a WITHOUT ROWID row keeps
+    // mostly on pages of its own, each shared with no other row.
+    "CREATE TABLE IF NOT EXISTS code_blocks (
+        scope TEXT NOT NULL, block INTEGER NOT NULL, dimension INTEGER NOT NULL, data BLOB NOT NULL,
+        PRIMARY KEY (scope, block)
+    )",
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
 ];
 
@@ -167,6 +174,7 @@ impl<D: Database> SqliteIndex<D> {
             "DROP TABLE IF EXISTS fts",
             "DROP TABLE IF EXISTS marks",
             "DROP TABLE IF EXISTS codes",
+            "DROP TABLE IF EXISTS code_blocks",
             "DROP TABLE IF EXISTS vecs",
         ];
         database::transaction(self.conn()?, |db| {

@@ -47,6 +47,7 @@ use std::collections::HashMap;
 
 mod chunks;
 mod coarse;
+mod code_blocks;
 mod code_bounds;
 pub mod database;
 pub mod encoded_rows;

@@ -150,9 +150,10 @@ impl EntryKind {
             // version sharing this index moves only its own key, so a state it wrote is
             // never taken for one with everything this version keeps. Never reuse an old
             // one: `reflects`, `reflects_records`, `reflects_marks`, `reflects_codes`,
-            // `reflects_observed`, `reflects_messages`.
-            EntryKind::Memory => "reflects_made",
-            EntryKind::Message => "reflects_message_codes",
+            // `reflects_observed`, `reflects_messages`, `reflects_made`,
+            // `reflects_message_codes`.
+            EntryKind::Memory => "reflects_blocks",
+            EntryKind::Message => "reflects_message_blocks",
         }
     }
 }

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::database::{self, Database, Value};
 use crate::marks::{self, Marked};
-use crate::{Entry, IndexError, SqliteIndex, coarse, f32_bytes, usable};
+use crate::{Entry, IndexError, SqliteIndex, coarse, code_blocks, f32_bytes, usable};
 
 /// An item's new row: (id, scope, pending, record, lapses, keys, observed, made).
 const INSERT_ITEM: &str = "INSERT INTO items (id, scope, pending, record, lapses, keys, observed, made)
@@ -89,11 +89,11 @@ impl<D: Database> SqliteIndex<D> {
                 if let Some(keys) = old.keys.as_deref() {
                     unmarked.extend([Value::Integer(*rowid), Value::Text(&old.scope), Value::Text(keys)]);
                 }
-                codes.extend([Value::Text(&old.scope), Value::Integer(*rowid)]);
+                codes.push((old.scope.as_str(), *rowid));
                 rowids.push(Value::Integer(*rowid));
             }
             db.execute_each(marks::UNMARK, 3, &unmarked)?;
-            db.execute_each(coarse::ERASE, 2, &codes)?;
+            code_blocks::change(db, &codes, &[])?;
             if has_vecs {
                 db.execute_each(DROP_VECTOR, 1, &rowids)?;
             }
@@ -207,7 +207,7 @@ fn write_entries<'e>(db: &mut dyn Database, entries: &[&'e Entry]) -> Result<Vec
         let old = p.before.as_ref().map(|(_, old)| old);
         if let Some(old) = old {
             dropped.push(Value::Integer(*rowid));
-            erased.extend([Value::Text(&old.scope), Value::Integer(*rowid)]);
+            erased.push((old.scope.as_str(), *rowid));
         }
         remarks.push(marks::Remark {
             rowid: *rowid,
@@ -219,7 +219,6 @@ fn write_entries<'e>(db: &mut dyn Database, entries: &[&'e Entry]) -> Result<Vec
         });
     }
     db.execute_each(DROP_VECTOR, 1, &dropped)?;
-    db.execute_each(coarse::ERASE, 2, &erased)?;
     marks::remark(db, &remarks)?;
 
     // The vectors and their codes: the bytes made first, for the parameters to borrow.
@@ -236,19 +235,15 @@ fn write_entries<'e>(db: &mut dyn Database, entries: &[&'e Entry]) -> Result<Vec
     let (mut stored, mut coded) = (Vec::new(), Vec::new());
     for (rowid, scope, bytes, (scale, code)) in &made {
         stored.extend([Value::Integer(*rowid), Value::Text(scope), Value::Blob(bytes)]);
-        coded.extend([
-            Value::Text(scope),
-            Value::Integer(*rowid),
-            Value::Real(*scale),
-            Value::Blob(code),
-        ]);
+        coded.push((*scope, *rowid, *scale, code.as_slice()));
     }
     db.execute_each(
         "INSERT INTO vecs (rowid, scope, embedding) VALUES (?1, ?2, ?3)",
         3,
         &stored,
     )?;
-    db.execute_each(coarse::WRITE, 4, &coded)?;
+    // The old codes out and the new in, each block they share rewritten once.
+    code_blocks::change(db, &erased, &coded)?;
 
     let removed = written
         .iter()

@@ -101,11 +101,49 @@ fn a_first_search_by_codes_answers_as_reading_every_vector_does() {
 
     // Without codes, a first search reads every vector of the scope: the same answers.
     let index = rusqlite::Connection::open(ctx.index_path()).unwrap();
-    assert!(index.execute("DELETE FROM codes", []).unwrap() >= 1_503);
+    // The codes are kept 64 to a row (`code_blocks`), the newest one a row (`codes`).
+    assert!(index.execute("DELETE FROM code_blocks", []).unwrap() >= 20);
+    index.execute("DELETE FROM codes", []).unwrap();
     drop(index);
     for (query, answer) in queries.into_iter().zip(answers) {
         let (whole, log) = search(&ctx, query);
         assert!(log.contains("index: streamed"), "{query}: {log}");
         assert_eq!(whole, answer, "{query}");
     }
+}
+
+/// An index written before the codes were kept in blocks (all one a row in `codes`, its
+/// state under the key of then) is built again at the next call.
+#[test]
+fn an_index_written_before_the_code_blocks_is_built_again() {
+    if files_only("the files backend's index") {
+        return;
+    }
+    let ctx = Ctx::new();
+    ctx.add("alice", "I'm allergic to peanuts");
+    ctx.add("alice", "My favorite color is blue");
+    let index = rusqlite::Connection::open(ctx.index_path()).unwrap();
+    index
+        .execute_batch(
+            "UPDATE meta SET key = 'reflects_made' WHERE key = 'reflects_blocks';
+             UPDATE meta SET key = 'reflects_message_codes' WHERE key = 'reflects_message_blocks';
+             INSERT INTO code_blocks (scope, block, dimension, data) VALUES ('u:alice', 999, 384, x'00');
+             INSERT INTO codes (scope, item, scale, code) VALUES ('u:alice', 99999, 1.0, x'00');",
+        )
+        .unwrap();
+    drop(index);
+    assert_eq!(
+        ctx.search("alice", "What should I avoid eating?")[0],
+        "I'm allergic to peanuts"
+    );
+    ctx.add("alice", "I live in Lisbon");
+    let index = rusqlite::Connection::open(ctx.index_path()).unwrap();
+    let count = |sql: &str| -> i64 { index.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT count(*) FROM meta WHERE key = 'reflects_made'"), 0);
+    assert_eq!(count("SELECT count(*) FROM meta WHERE key = 'reflects_blocks'"), 1);
+    // What the index held is gone (built again): three codes of 384 levels (the
+    // transformer), one a row while they are this few.
+    assert_eq!(count("SELECT count(*) FROM code_blocks"), 0);
+    assert_eq!(count("SELECT count(*) FROM codes WHERE item = 99999"), 0);
+    assert_eq!(count("SELECT sum(length(code)) FROM codes"), 3 * 384);
 }

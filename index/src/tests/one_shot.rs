@@ -49,18 +49,21 @@ type Placed = Vec<(String, i64)>;
 
 /// Every (scope, rowid) with a code, and every one with a vector.
 fn coded_and_stored(index: &mut NativeIndex) -> (Placed, Placed) {
+    let coded = crate::code_blocks::all(index.conn().unwrap())
+        .unwrap()
+        .into_iter()
+        .map(|(scope, item, _, _)| (scope, item))
+        .collect();
     let conn = index.raw();
-    let pairs = |sql: &str| -> Placed {
-        let mut stmt = conn.prepare(sql).unwrap();
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    };
-    (
-        pairs("SELECT scope, item FROM codes ORDER BY 1, 2"),
-        pairs("SELECT items.scope, items.rowid FROM items JOIN vecs ON vecs.rowid = items.rowid ORDER BY 1, 2"),
-    )
+    let mut stmt = conn
+        .prepare("SELECT items.scope, items.rowid FROM items JOIN vecs ON vecs.rowid = items.rowid ORDER BY 1, 2")
+        .unwrap();
+    let stored = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    (coded, stored)
 }
 
 #[test]
@@ -110,13 +113,11 @@ fn a_first_search_reads_the_codes_and_a_third_the_vectors() {
     let exact = sqlite_vec_knn(&mut index, &query, 10, "u:alice");
     // Take the best match's code away: only a search that goes by codes misses it.
     let best = &exact[0];
-    index
+    let rowid: i64 = index
         .raw()
-        .execute(
-            "DELETE FROM codes WHERE item = (SELECT rowid FROM items WHERE id = ?1)",
-            [best],
-        )
+        .query_row("SELECT rowid FROM items WHERE id = ?1", [best], |r| r.get(0))
         .unwrap();
+    crate::code_blocks::change(index.conn().unwrap(), &[("u:alice", rowid)], &[]).unwrap();
     let mut once = SqliteIndex::new(dir.path().join("i.db"));
     let first = knn_ids(&mut once, &query, 10);
     assert!(!first.contains(best), "{best} in {first:?}");
@@ -138,7 +139,7 @@ fn the_same_search_again_is_answered_by_the_last_until_anything_is_written() {
         .raw()
         .execute("DELETE FROM items WHERE id = ?1", [&first[0].id])
         .unwrap();
-    index.raw().execute("DELETE FROM codes", []).unwrap();
+    index.raw().execute("DELETE FROM code_blocks", []).unwrap();
     let again = index.knn(&query, 10, &alice()).unwrap();
     assert_eq!(again, first, "answered by the last search");
     assert_eq!(index.searched["u:alice"], 1, "and not counted as a search that read");
@@ -165,7 +166,7 @@ fn a_small_scope_is_streamed_whole_however_its_codes_stand() {
         .map(|n| entry(&format!("m{n}"), "x", noise(n, 24), "alice"))
         .collect();
     index.upsert(&entries).unwrap();
-    index.raw().execute("DELETE FROM codes", []).unwrap();
+    index.raw().execute("DELETE FROM code_blocks", []).unwrap();
     let query = noise(9, 24);
     assert_eq!(
         knn_ids(&mut index, &query, 10),
@@ -216,4 +217,103 @@ fn full_text_ranks_every_scope_first_and_joins_when_others_crowd_this_one_out() 
     let expected: Vec<String> = (0..70).map(|n| format!("b{n}")).collect();
     assert_eq!(bobs.iter().map(|h| h.id.clone()).collect::<Vec<_>>(), expected);
     assert!(index.text_search(&["peanuts".into()], 0, &bob).unwrap().is_empty());
+}
+
+#[test]
+fn codes_wait_in_rows_and_are_packed_into_blocks() {
+    use crate::code_blocks::{BLOCK_BITS, PACK_AT, all, change, read};
+    let (block, full) = (1i64 << BLOCK_BITS, PACK_AT);
+    assert_eq!(full, 2 * block);
+    let (_dir, mut index) = fresh_index(24);
+    let db = index.conn().unwrap();
+    let count = |db: &mut dyn crate::database::Database, sql: &str| crate::database::count(db, sql, &[]).unwrap();
+    let tables = |db: &mut dyn crate::database::Database| {
+        (
+            count(db, "SELECT count(*) FROM codes"),
+            count(db, "SELECT count(*) FROM code_blocks"),
+        )
+    };
+    let levels: Vec<[u8; 3]> = (0..8 * block).map(|n| [n as u8; 3]).collect();
+    let code = |item: i64| ("u:a", item, item as f64, &levels[item as usize][..]);
+    // One short of `full` codes of one scope, in two calls: they wait as rows.
+    change(db, &[], &(1..40).map(code).collect::<Vec<_>>()).unwrap();
+    change(db, &[], &(40..full).map(code).collect::<Vec<_>>()).unwrap();
+    assert_eq!(tables(db), (full - 1, 0));
+    // The next packs every block but the newest (from item `full`, still filling): blocks
+    // 0 (1 to block - 1) and 1, in item order; item `full` stays a row.
+    change(db, &[], &[code(full)]).unwrap();
+    assert_eq!(tables(db), (1, 2));
+    let everything = all(db).unwrap();
+    assert_eq!(
+        everything.iter().map(|c| c.1).collect::<Vec<_>>(),
+        (1..=full).collect::<Vec<_>>()
+    );
+    assert_eq!(everything[9], ("u:a".into(), 10, 10.0, levels[10].to_vec()));
+    // Another scope's codes are its own; a search reads blocks and rows, of its dimension.
+    change(
+        db,
+        &[],
+        &[
+            ("u:b", full + 1, 0.5, &[9, 9, 9]),
+            ("u:a", full + 2, 0.5, &[1, 2, 3, 4]),
+        ],
+    )
+    .unwrap();
+    let mut read_a = Vec::new();
+    read(db, "u:a", 3, &mut |item, _, _| read_a.push(item)).unwrap();
+    read_a.sort_unstable();
+    assert_eq!(read_a, (1..=full).collect::<Vec<_>>());
+    // Erased from a block and from the rows, and a packed one written again (as `upsert`
+    // does it: its old code erased in the same change).
+    change(
+        db,
+        &[("u:a", 10), ("u:a", full), ("u:a", 20)],
+        &[("u:a", 20, 2.0, &[7, 7, 7])],
+    )
+    .unwrap();
+    let now = all(db).unwrap();
+    let a: Vec<i64> = now
+        .iter()
+        .filter(|c| c.0 == "u:a" && c.3.len() == 3)
+        .map(|c| c.1)
+        .collect();
+    assert!(
+        !a.contains(&10) && !a.contains(&full) && a.len() as i64 == full - 2,
+        "{a:?}"
+    );
+    // Item 20, a row now, goes back into its block when the rows fill again: one copy, the
+    // new one, in item order; the code of another dimension stays a row.
+    let more: Vec<_> = (3 * block..3 * block + full).map(code).collect();
+    change(db, &[], &more).unwrap();
+    let packed = all(db).unwrap();
+    let twenties: Vec<_> = packed.iter().filter(|c| c.0 == "u:a" && c.1 == 20).collect();
+    assert_eq!(twenties, [&("u:a".to_owned(), 20, 2.0, vec![7, 7, 7])]);
+    assert_eq!(count(db, "SELECT count(*) FROM codes WHERE item = 20"), 0, "packed");
+    assert_eq!(
+        count(db, &format!("SELECT count(*) FROM codes WHERE item = {}", full + 2)),
+        1
+    );
+    let mut in_block_0 = Vec::new();
+    db.query(
+        "SELECT data FROM code_blocks WHERE scope = 'u:a' AND block = 0",
+        &[],
+        &mut |r| {
+            let items = r.blob(0)?.chunks_exact(19);
+            in_block_0.extend(items.map(|e| i64::from_le_bytes(e[..8].try_into().unwrap())));
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(in_block_0, (1..block).filter(|n| *n != 10).collect::<Vec<_>>());
+    let now = all(db).unwrap();
+    // Erasing everything leaves no block behind.
+    let gone: Vec<(&str, i64)> = now.iter().map(|c| (c.0.as_str(), c.1)).collect();
+    change(db, &gone, &[]).unwrap();
+    assert_eq!(
+        (
+            count(db, "SELECT count(*) FROM codes"),
+            count(db, "SELECT count(*) FROM code_blocks")
+        ),
+        (0, 0)
+    );
 }

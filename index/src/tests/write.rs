@@ -11,7 +11,6 @@ fn tables(index: &mut NativeIndex) -> Vec<String> {
     for sql in [
         "SELECT rowid, id, scope, pending, record, lapses, keys, observed, made FROM items ORDER BY rowid",
         "SELECT key, scope, item, lapses, observed, id FROM marks ORDER BY key, scope, item",
-        "SELECT scope, item, scale, hex(code) FROM codes ORDER BY scope, item",
         "SELECT rowid, scope, hex(embedding) FROM vecs ORDER BY rowid",
         "SELECT rowid, content FROM fts ORDER BY rowid",
     ] {
@@ -27,6 +26,10 @@ fn tables(index: &mut NativeIndex) -> Vec<String> {
         for row in rows {
             out.push(format!("{sql}: {}", row.unwrap().join(" | ")));
         }
+    }
+    // The codes wherever they wait (rows or blocks, which depends on how the writes came).
+    for code in crate::code_blocks::all(index.conn().unwrap()).unwrap() {
+        out.push(format!("code: {code:?}"));
     }
     out
 }
