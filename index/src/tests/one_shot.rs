@@ -139,7 +139,10 @@ fn the_same_search_again_is_answered_by_the_last_until_anything_is_written() {
         .raw()
         .execute("DELETE FROM items WHERE id = ?1", [&first[0].id])
         .unwrap();
-    index.raw().execute("DELETE FROM code_blocks", []).unwrap();
+    index
+        .raw()
+        .execute_batch("DELETE FROM code_blocks; DELETE FROM codes")
+        .unwrap();
     let again = index.knn(&query, 10, &alice()).unwrap();
     assert_eq!(again, first, "answered by the last search");
     assert_eq!(index.searched["u:alice"], 1, "and not counted as a search that read");
@@ -166,7 +169,10 @@ fn a_small_scope_is_streamed_whole_however_its_codes_stand() {
         .map(|n| entry(&format!("m{n}"), "x", noise(n, 24), "alice"))
         .collect();
     index.upsert(&entries).unwrap();
-    index.raw().execute("DELETE FROM code_blocks", []).unwrap();
+    index
+        .raw()
+        .execute_batch("DELETE FROM code_blocks; DELETE FROM codes")
+        .unwrap();
     let query = noise(9, 24);
     assert_eq!(
         knn_ids(&mut index, &query, 10),
