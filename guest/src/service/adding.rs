@@ -75,7 +75,7 @@ impl<P: Ports> MemoryService<P> {
         let vectors = self.embed_new(&mut records);
         // Stamped when the lock is held again: a memory is never older than what another
         // process wrote while it was embedded.
-        let mut now = self.stamp_again(caller, &told, &mut records, first)?;
+        let mut now = self.stamp_again(&told, &mut records, first)?;
 
         // Eviction beyond `max_entries` counts every memory of the scope.
         match self.ports.settings().max_entries {

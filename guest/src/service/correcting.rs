@@ -50,7 +50,7 @@ impl<P: Ports> MemoryService<P> {
                 old.id
             )));
         }
-        let now = self.stamp_again(caller, &[item], &mut records, first)?;
+        let now = self.stamp_again(&[item], &mut records, first)?;
         let stamp = format_time(now);
         let subjects = vec![subjects];
         let people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;

@@ -89,13 +89,6 @@ impl<P: Ports> MemoryService<P> {
                 };
                 let writer = Caller::new(Some(author), None);
                 let facts = self.facts_of(&exchange, &mut use_llm, &mut report);
-                if !facts.is_empty() && self.read_meanwhile(&session.id, &exchange, &[])? {
-                    report.skipped.push(format!(
-                        "turn {}: another call read it meanwhile; its facts are stored once",
-                        exchange.turn
-                    ));
-                    continue;
-                }
                 self.store_facts(
                     &writer,
                     &session,
@@ -244,7 +237,8 @@ impl<P: Ports> MemoryService<P> {
                     confidence: fact.confidence,
                 }),
             };
-            // Checked again when the fact is about to be written, after its embedding.
+            // Checked when the fact is about to be written: after the model and the embedder
+            // were asked, perhaps without the lock.
             let stored = own.clone();
             let wanted = |s: &mut Self| s.read_meanwhile(&session.id, exchange, &stored).map(|read| !read);
             match self.add_batch_if(writer, vec![item], wanted) {

@@ -78,7 +78,7 @@ impl<P: Ports> MemoryService<P> {
         let llm_answers = self.ports.complete(&probe()).is_ok();
 
         self.load()?;
-        let mut now = self.stamp_again(caller, &told, &mut records, first)?;
+        let mut now = self.stamp_again(&told, &mut records, first)?;
         let stamp = format_time(now);
         let mut people_writes = self.link_people(caller, &mut records, &subjects, &stamp)?;
         let keep = self.not_present(&records)?;

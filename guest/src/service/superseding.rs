@@ -121,7 +121,7 @@ impl<P: Ports> MemoryService<P> {
         // newer than these records.
         let moved = (self.memories.state(), self.people.state()) != read_at;
         if moved {
-            *now = self.stamp_again(caller, told, records, *now)?;
+            *now = self.stamp_again(told, records, *now)?;
         }
         let stamp = format_time(*now);
         if judged.is_empty() {

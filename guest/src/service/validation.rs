@@ -7,6 +7,7 @@ use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use super::{MAX_CONTENT_BYTES, MAX_EXPIRES_DAYS, MemoryService};
 use crate::api::{Error, NewMemory};
 use crate::lifetime::{self, Lifetime};
+use crate::memory_type::MemoryType;
 use crate::ports::Ports;
 use crate::record::{MemoryRecord, RECORD_VERSION, format_time, parse_time};
 use crate::scope::{Caller, Scope};
@@ -37,15 +38,13 @@ impl<P: Ports> MemoryService<P> {
             )));
         }
         let scope = caller.scope_for_new(item.shared).map_err(Error::InvalidInput)?;
-        let expires_at = match item.expires_in_days {
-            Some(days) if !(1..=MAX_EXPIRES_DAYS).contains(&days) => {
-                return Err(Error::InvalidInput(format!(
-                    "expires-in-days is {days}; it must be from 1 to {MAX_EXPIRES_DAYS} (a hundred years)"
-                )));
-            }
-            Some(days) => Some(format_time(now + TimeDelta::days(i64::from(days)))),
-            None => None,
-        };
+        if let Some(days) = item.expires_in_days
+            && !(1..=MAX_EXPIRES_DAYS).contains(&days)
+        {
+            return Err(Error::InvalidInput(format!(
+                "expires-in-days is {days}; it must be from 1 to {MAX_EXPIRES_DAYS} (a hundred years)"
+            )));
+        }
         let observed = match item.observed_at {
             Some(text) => {
                 let t = parse_time(&text).map_err(|_| {
@@ -62,16 +61,7 @@ impl<P: Ports> MemoryService<P> {
             None => None,
         };
         let observed_at = observed.map(format_time);
-        // Untyped, the words decide the type, and a moment they name the expiry, counted
-        // from when the fact was said.
-        let lifetime = match item.memory_type {
-            Some(memory_type) => Lifetime {
-                memory_type,
-                expires_at: None,
-            },
-            None => lifetime::infer(&content, observed.unwrap_or(now)),
-        };
-        let expires_at = expires_at.or_else(|| lifetime.expires_at.map(format_time));
+        let (memory_type, expires_at) = lifetime_at(item.memory_type, item.expires_in_days, &content, observed, now);
         let (owner_user_id, chat_id) = match scope {
             Scope::Personal { owner_user_id } => (Some(owner_user_id), None),
             Scope::Group { chat_id } => (None, Some(chat_id)),
@@ -79,7 +69,7 @@ impl<P: Ports> MemoryService<P> {
         Ok(MemoryRecord {
             id: self.ports.new_id(),
             version: RECORD_VERSION,
-            memory_type: lifetime.memory_type,
+            memory_type,
             content,
             embedding: None,
             created_at: format_time(now),
@@ -117,7 +107,6 @@ impl<P: Ports> MemoryService<P> {
     /// memory (`keep_lifetime`).
     pub(super) fn stamp_again(
         &self,
-        caller: &Caller,
         items: &[NewMemory],
         records: &mut [MemoryRecord],
         then: DateTime<Utc>,
@@ -127,14 +116,40 @@ impl<P: Ports> MemoryService<P> {
             return Ok(now);
         }
         for (record, item) in records.iter_mut().zip(items) {
-            let fresh = self.new_record(caller, item.clone(), now)?;
-            record.created_at = fresh.created_at;
-            record.expires_at = fresh.expires_at;
+            let observed = record.observed_at.as_deref().and_then(|t| parse_time(t).ok());
+            let (memory_type, expires_at) =
+                lifetime_at(item.memory_type, item.expires_in_days, &record.content, observed, now);
+            record.created_at = format_time(now);
             // A moment read from the words ("tomorrow") may have become another type.
-            record.memory_type = fresh.memory_type;
+            record.memory_type = memory_type;
+            record.expires_at = expires_at;
         }
         Ok(now)
     }
+}
+
+/// The type and expiry of a memory told at `now` (the days asked for checked): the days
+/// asked for, counted from now; untyped, the type its words say, and the moment they name,
+/// counted from when the fact was said.
+fn lifetime_at(
+    memory_type: Option<MemoryType>,
+    expires_in_days: Option<u32>,
+    content: &str,
+    observed: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> (MemoryType, Option<String>) {
+    let asked = expires_in_days.map(|days| format_time(now + TimeDelta::days(i64::from(days))));
+    let lifetime = match memory_type {
+        Some(memory_type) => Lifetime {
+            memory_type,
+            expires_at: None,
+        },
+        None => lifetime::infer(content, observed.unwrap_or(now)),
+    };
+    (
+        lifetime.memory_type,
+        asked.or_else(|| lifetime.expires_at.map(format_time)),
+    )
 }
 
 /// What any stored memory's content must be: not empty or invisible, not oversized,
