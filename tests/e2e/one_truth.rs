@@ -390,6 +390,16 @@ fn held_out_pairs_end_to_end() {
     );
 }
 
+/// A labelled set end to end by the rules alone, its table printed under `title`, with
+/// `secrets` of its pairs refused as secrets: the share of a label's pairs (same,
+/// refinement, change, different) with an outcome (kept once, replaced, kept both).
+fn rules_alone(tsv: &str, secrets: usize, title: &str) -> impl Fn(usize, usize) -> f32 {
+    let (rules, refused) = outcomes(&Ctx::new(), &held_out(tsv));
+    assert_eq!(refused, secrets, "pairs refused as secrets");
+    print(title, &rules);
+    move |label, outcome| rules[label][outcome] as f32 / rules[label].iter().sum::<u32>() as f32
+}
+
 /// The held-out long facts and conversation lines end to end, by the rules alone: no
 /// denial in passing replaces a long fact, no speaker's line another's.
 #[test]
@@ -397,16 +407,13 @@ fn long_held_out_pairs_end_to_end() {
     if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
-    let pairs = held_out(include_str!("../../eval/judgment/long-held-out.tsv"));
-    let (rules, secrets) = outcomes(&Ctx::new(), &pairs);
     // One of its facts looks like a secret and is refused, as it should be; every other
     // pair is measured.
-    assert_eq!(secrets, 1, "pairs refused as secrets");
-    print(
+    let share = rules_alone(
+        include_str!("../../eval/judgment/long-held-out.tsv"),
+        1,
         "held-out long facts and conversation lines end to end, rules alone",
-        &rules,
     );
-    let share = |label: usize, outcome: usize| rules[label][outcome] as f32 / rules[label].iter().sum::<u32>() as f32;
     assert!(share(3, 2) >= 0.97, "different facts kept: {:.2}", share(3, 2));
     assert!(share(2, 1) >= 0.15, "changes replaced: {:.2}", share(2, 1));
 }
@@ -418,11 +425,11 @@ fn endings_held_out_end_to_end() {
     if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
         return;
     }
-    let pairs = held_out(include_str!("../../eval/judgment/endings-held-out.tsv"));
-    let (rules, secrets) = outcomes(&Ctx::new(), &pairs);
-    assert_eq!(secrets, 0, "no pair of this set looks like a secret");
-    print("held-out endings in everyday words end to end, rules alone", &rules);
-    let share = |label: usize, outcome: usize| rules[label][outcome] as f32 / rules[label].iter().sum::<u32>() as f32;
+    let share = rules_alone(
+        include_str!("../../eval/judgment/endings-held-out.tsv"),
+        0,
+        "held-out endings in everyday words end to end, rules alone",
+    );
     assert!(share(3, 2) >= 0.95, "different facts kept: {:.2}", share(3, 2));
     assert!(share(2, 1) >= 0.5, "changes replaced: {:.2}", share(2, 1));
 }
