@@ -22,6 +22,7 @@
 //! milliseconds instead of a few.
 
 mod bert;
+mod elementwise;
 mod linear;
 mod weights;
 
