@@ -242,10 +242,22 @@ pub(crate) fn count(db: &mut dyn Database, sql: &str, params: &[Value<'_>]) -> R
 }
 
 /// Runs `body` in one transaction: committed when it succeeds, rolled back when it fails.
+/// Inside a transaction already open (`SqliteIndex::begin_write`), a savepoint of it.
 pub(crate) fn transaction<T>(
     db: &mut dyn Database,
     body: impl FnOnce(&mut dyn Database) -> Result<T, IndexError>,
 ) -> Result<T, IndexError> {
+    if db.in_transaction() {
+        db.execute("SAVEPOINT body", &[])?;
+        return match body(&mut *db) {
+            Ok(out) => db.execute("RELEASE body", &[]).map(|_| out),
+            Err(e) => {
+                let _ = db.execute("ROLLBACK TO body", &[]);
+                let _ = db.execute("RELEASE body", &[]);
+                Err(e)
+            }
+        };
+    }
     db.execute("BEGIN", &[])?;
     match body(&mut *db) {
         Ok(out) => {

@@ -118,6 +118,8 @@ pub struct SqliteIndex<D: Database> {
     layout: Option<file::Layout>,
     /// Whether a read transaction of [`SqliteIndex::begin_read`] is open.
     reading: bool,
+    /// Whether a write transaction of [`SqliteIndex::begin_write`] is open.
+    writing: bool,
 }
 
 impl<D: Database> SqliteIndex<D> {
@@ -132,6 +134,7 @@ impl<D: Database> SqliteIndex<D> {
             live: HashMap::new(),
             layout: None,
             reading: false,
+            writing: false,
         }
     }
 
@@ -185,6 +188,55 @@ impl<D: Database> SqliteIndex<D> {
             if self.db.in_transaction() {
                 self.db.close();
                 self.forget_cached();
+            }
+        }
+    }
+
+    /// Begins a write transaction that lasts until [`SqliteIndex::commit_write`] or
+    /// [`SqliteIndex::roll_back_write`]: the writes in between (each in a savepoint of its
+    /// own) stand or go together, for a host that commits them after the files they
+    /// describe. Nothing when one is open.
+    pub fn begin_write(&mut self) -> Result<(), IndexError> {
+        if self.writing {
+            return Ok(());
+        }
+        self.end_read();
+        self.conn()?.execute("BEGIN IMMEDIATE", &[])?;
+        self.writing = true;
+        Ok(())
+    }
+
+    /// Whether a write transaction of [`SqliteIndex::begin_write`] is open.
+    pub fn is_writing(&self) -> bool {
+        self.writing
+    }
+
+    /// Commits the transaction [`SqliteIndex::begin_write`] began; nothing when none is
+    /// open. When the commit fails, its writes are gone.
+    pub fn commit_write(&mut self) -> Result<(), IndexError> {
+        if !std::mem::take(&mut self.writing) {
+            return Ok(());
+        }
+        let committed = self
+            .db
+            .fault_point("index:commit")
+            .and_then(|()| self.db.execute("COMMIT", &[]).map(drop));
+        if let Err(e) = committed {
+            self.writing = true;
+            self.roll_back_write();
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Undoes the transaction [`SqliteIndex::begin_write`] began; nothing when none is open.
+    pub fn roll_back_write(&mut self) {
+        if std::mem::take(&mut self.writing) {
+            let _ = self.db.execute("ROLLBACK", &[]);
+            // What this connection cached followed writes that are gone.
+            self.forget_cached();
+            if self.db.in_transaction() {
+                self.db.close();
             }
         }
     }

@@ -1,5 +1,6 @@
 //! A read transaction (`begin_read` .. `end_read`): what another connection commits after
-//! it began is not seen until the next one, by text, by vector or held in memory.
+//! it began is not seen until the next one, by text, by vector or held in memory. A write
+//! transaction (`begin_write` .. `commit_write`): its writes stand or go together.
 
 use super::*;
 
@@ -36,4 +37,58 @@ fn a_read_transaction_sees_the_index_as_it_stood() {
     assert_eq!(texts(&mut reader, "club"), ["b"]);
     reader.end_read();
     reader.end_read();
+}
+
+/// A write transaction (`begin_write` .. `commit_write` / `roll_back_write`): its writes
+/// are seen by its own searches at once and by other connections only once committed, a
+/// rollback takes them all back (and what this connection had cached of them), and a
+/// write refused inside it leaves the rest standing.
+#[test]
+fn a_write_transaction_stands_or_goes_whole() {
+    let (dir, mut writer) = fresh_index(2);
+    writer
+        .upsert(&[entry("a", "jazz in the park", vec![1.0, 0.0], "alice")])
+        .unwrap();
+    let mut other = SqliteIndex::new(dir.path().join("i.db"));
+    // Three searches: the writer then holds the scope's vectors in memory.
+    for _ in 0..3 {
+        assert_eq!(knn_ids(&mut writer, &[1.0, 0.0], 5), ["a"]);
+    }
+
+    writer.begin_write().unwrap();
+    assert!(writer.is_writing());
+    writer
+        .upsert(&[entry("b", "jazz at the club", vec![0.9, 0.1], "alice")])
+        .unwrap();
+    writer.remove(&["a".into()]).unwrap();
+    assert_eq!(knn_ids(&mut writer, &[1.0, 0.0], 5), ["b"], "its own writes");
+    assert_eq!(texts(&mut other, "jazz"), ["a"], "not yet another connection's");
+    writer.roll_back_write();
+    assert!(!writer.is_writing());
+    assert_eq!(
+        knn_ids(&mut writer, &[1.0, 0.0], 5),
+        ["a"],
+        "rolled back, cache included"
+    );
+    assert_eq!(texts(&mut writer, "jazz"), ["a"]);
+
+    writer.begin_write().unwrap();
+    writer
+        .upsert(&[entry("b", "jazz at the club", vec![0.9, 0.1], "alice")])
+        .unwrap();
+    // A write refused inside the transaction leaves the rest of it standing.
+    let wrong = entry("c", "jazz on the radio", vec![1.0, 0.0, 0.0], "alice");
+    assert!(writer.upsert(&[wrong]).is_err());
+    writer
+        .set_reflects(EntryKind::Memory, FileState { generation: 7, end: 70 })
+        .unwrap();
+    writer.commit_write().unwrap();
+    assert_eq!(texts(&mut other, "jazz"), ["a", "b"]);
+    assert_eq!(
+        other.reflects(EntryKind::Memory).unwrap(),
+        Some(FileState { generation: 7, end: 70 })
+    );
+    // Outside a write transaction, each write commits by itself as before.
+    writer.remove(&["b".into()]).unwrap();
+    assert_eq!(texts(&mut other, "jazz"), ["a"]);
 }
