@@ -24,6 +24,8 @@ impl<F: FileSystem> FileStore<F> {
     /// is cut back to where it stood. Also run at the start of every call, for a call
     /// that died (kill -9, power cut) with its transaction open.
     pub fn roll_back(&mut self) -> Result<(), FileError> {
+        // A line held for the commit was never written: nothing of it to undo.
+        self.forget_held();
         self.forget_tokens();
         let Some(pending) = self.journal.pending(&mut self.fs)? else {
             // Nothing open on the disk (a commit that emptied the journal and then failed

@@ -26,6 +26,31 @@ pub struct FileStore<F: FileSystem> {
     pub read_only: bool,
     /// Each collection's file as [`FileStore::pin`] found it, for a read that holds no lock.
     pinned: Option<Pinned<F::File>>,
+    /// A line the call appended and that is not written yet (see [`FileStore::append`]).
+    held: Option<Held<F::File>>,
+    /// Whether a call's one line is held for its commit ([`FileStore::holding_lone_lines`]).
+    hold_lone_lines: bool,
+}
+
+/// One line held back until the call commits or touches the files again.
+struct Held<File> {
+    collection: Collection,
+    /// The collection, open to append.
+    file: File,
+    /// Where the bytes go: the collection's length when they were held.
+    at: u64,
+    /// The line and its `\n`, after a `\n` that ends an unterminated last line.
+    bytes: String,
+}
+
+impl<File> std::fmt::Debug for Held<File> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Held")
+            .field("collection", &self.collection)
+            .field("at", &self.at)
+            .field("bytes", &self.bytes.len())
+            .finish()
+    }
 }
 
 /// Each collection's open file and where it stood when pinned; none for a missing one.
@@ -47,7 +72,23 @@ impl<F: FileSystem> FileStore<F> {
             tokens: [None; Collection::ALL.len()],
             read_only: false,
             pinned: None,
+            held: None,
+            hold_lone_lines: false,
         }
+    }
+
+    /// Holds a call's one line for its commit, written then without the journal (see
+    /// [`FileStore::append`]). Only for a host whose other writes in the call (its index)
+    /// commit after the files, so that nothing refers to the line before it is written.
+    pub fn holding_lone_lines(mut self) -> Self {
+        self.hold_lone_lines = true;
+        self
+    }
+
+    /// Whether a line is held for the commit: what the call writes now elsewhere must not
+    /// stand before it does.
+    pub fn holds_a_line(&self) -> bool {
+        self.held.is_some()
     }
 
     /// Pins every collection where it stands now, for a read that then lets the home's
@@ -55,7 +96,10 @@ impl<F: FileSystem> FileStore<F> {
     /// whatever is appended or replaced after (a replaced file is still read through the
     /// handle opened here). Call it holding the lock, with no transaction to recover.
     pub fn pin(&mut self) -> Result<(), FileError> {
-        debug_assert!(!self.journal.is_active(), "a read pinned inside a write");
+        debug_assert!(
+            !self.journal.is_active() && self.held.is_none(),
+            "a read pinned inside a write"
+        );
         self.pinned = None;
         self.forget_tokens();
         let mut files = Vec::with_capacity(Collection::ALL.len());
@@ -153,6 +197,7 @@ impl<F: FileSystem> FileStore<F> {
     /// Where the collection stands now. A missing file is empty, with a generation of its
     /// own (creating it changes the generation).
     pub fn state(&mut self, c: Collection) -> Result<FileState, FileError> {
+        self.write_held_of(c)?;
         let stat = match &self.pinned {
             Some(Pinned(files)) => files[c.position()].as_ref().map(|(_, stat)| *stat),
             None => self.fs.stat(paths::collection(c))?,
@@ -171,6 +216,7 @@ impl<F: FileSystem> FileStore<F> {
 
     /// Reads from `from` to the end; see `read` in `wit/files.wit`.
     pub fn read(&mut self, c: Collection, from: u64, generation: Option<u64>) -> Result<Chunk, FileError> {
+        self.write_held_of(c)?;
         let path = paths::collection(c);
         let offset = if generation.is_some() { from } else { 0 };
         let mut read = self.read_from(c, offset)?;
@@ -249,34 +295,116 @@ impl<F: FileSystem> FileStore<F> {
 
     /// Appends whole lines in one write and flushes them to disk; ends an unterminated
     /// last line first, so that nothing is glued onto it.
+    ///
+    /// Holding lone lines ([`FileStore::holding_lone_lines`]), a call's first write, when it
+    /// is one line to a collection that exists, is held instead: written when the call
+    /// commits, flushed, without the journal, if the call
+    /// writes nothing else (an add's usual write: one flush, not three). One line is whole
+    /// or torn, and a torn last line (a power cut in the middle of the write) is
+    /// quarantined by its next reader, so the line needs no rollback. Anything else the
+    /// call then does with that collection, or a second write, writes the line first inside
+    /// the journal, as every write of a call of several is.
     pub fn append(&mut self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
         check_lines(lines)?;
-        if !lines.is_empty() {
-            self.begin()?;
-            let path = paths::collection(c);
-            let name = format!("append:{}", c.name());
-            self.fs.fault_point(&format!("{name}:before"))?;
-            // Read access too: the last byte tells whether the file ends its last line.
-            let mut file = self.fs.open(path, Open::Append)?;
-            let mut buf = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
-            let len = file.stat()?.len;
-            if len > 0 && file.read_at(len - 1, Some(1))? != b"\n" {
-                buf.push('\n');
-            }
-            for line in lines {
-                buf.push_str(line);
-                buf.push('\n');
-            }
-            if self.fs.torn(&format!("{name}:torn")) {
-                let _ = file.write_at(len, &buf.as_bytes()[..buf.len() / 2]);
-                self.fs.abort(&name);
-            }
-            file.write_at(len, buf.as_bytes())?;
-            self.fs.fault_point(&format!("{name}:written"))?;
-            file.sync_data()?;
-            self.fs.fault_point(&format!("{name}:synced"))?;
+        if lines.is_empty() {
+            return self.state(c);
         }
+        if let [line] = lines
+            && self.hold_lone_lines
+            && self.held.is_none()
+            && !self.journal.is_active()
+            && self.pinned.is_none()
+            && let Some(state) = self.hold(c, line)?
+        {
+            return Ok(state);
+        }
+        self.write_held()?;
+        self.begin()?;
+        let path = paths::collection(c);
+        self.fs.fault_point(&format!("append:{}:before", c.name()))?;
+        // Read access too: the last byte tells whether the file ends its last line.
+        let mut file = self.fs.open(path, Open::Append)?;
+        let at = file.stat()?.len;
+        let mut bytes = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
+        if ends_unterminated(&mut file, at)? {
+            bytes.push('\n');
+        }
+        for line in lines {
+            bytes.push_str(line);
+            bytes.push('\n');
+        }
+        self.write_lines(c, &mut file, at, &bytes)?;
         self.state(c)
+    }
+
+    /// Holds `line` for the call's commit, if the collection exists (a file made anew is
+    /// written at once, in the journal, which removes it on a rollback), and answers where
+    /// the collection will stand.
+    fn hold(&mut self, c: Collection, line: &str) -> Result<Option<FileState>, FileError> {
+        let path = paths::collection(c);
+        if self.fs.stat(path)?.is_none() {
+            return Ok(None);
+        }
+        let mut file = self.fs.open(path, Open::Append)?;
+        let stat = file.stat()?;
+        let mut bytes = String::with_capacity(line.len() + 2);
+        if ends_unterminated(&mut file, stat.len)? {
+            bytes.push('\n');
+        }
+        bytes.push_str(line);
+        bytes.push('\n');
+        let state = FileState {
+            generation: self.generation(c, stat),
+            end: stat.len + bytes.len() as u64,
+        };
+        self.held = Some(Held {
+            collection: c,
+            file,
+            at: stat.len,
+            bytes,
+        });
+        Ok(Some(state))
+    }
+
+    /// Drops the held line unwritten: the call is undone.
+    pub(crate) fn forget_held(&mut self) {
+        self.held = None;
+    }
+
+    /// Writes the held line, if it is of `c`, inside the journal.
+    fn write_held_of(&mut self, c: Collection) -> Result<(), FileError> {
+        if self.held.as_ref().is_some_and(|h| h.collection == c) {
+            self.write_held()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the held line inside the journal: the call does more with the files, so its
+    /// writes are one transaction, rolled back together.
+    fn write_held(&mut self) -> Result<(), FileError> {
+        let Some(mut held) = self.held.take() else {
+            return Ok(());
+        };
+        // The journal records the files as they stand: the line is not written yet.
+        self.begin()?;
+        self.fs
+            .fault_point(&format!("append:{}:before", held.collection.name()))?;
+        self.write_lines(held.collection, &mut held.file, held.at, &held.bytes)
+    }
+
+    /// Writes `bytes` at the end of the collection (`at`) and flushes them, with the
+    /// crash tests' steps.
+    fn write_lines(&mut self, c: Collection, file: &mut F::File, at: u64, bytes: &str) -> Result<(), FileError> {
+        let name = format!("append:{}", c.name());
+        if self.fs.torn(&format!("{name}:torn")) {
+            let _ = file.write_at(at, &bytes.as_bytes()[..bytes.len() / 2]);
+            self.fs.abort(&name);
+        }
+        file.write_at(at, bytes.as_bytes())?;
+        self.fs.fault_point(&format!("{name}:written"))?;
+        file.sync_data()?;
+        self.fs.fault_point(&format!("{name}:synced"))?;
+        Ok(())
     }
 
     /// Appends lines to a file that is not a collection (quarantine), flushed.
@@ -298,6 +426,7 @@ impl<F: FileSystem> FileStore<F> {
     /// folder. A commit point of the call's transaction.
     pub fn replace(&mut self, c: Collection, lines: &[String]) -> Result<FileState, FileError> {
         check_lines(lines)?;
+        self.write_held()?;
         self.begin()?;
         let path = paths::collection(c);
         let tmp = paths::with_file_name(
@@ -393,8 +522,25 @@ impl<F: FileSystem> FileStore<F> {
         Ok(self.journal.pending(&mut self.fs)?.is_some())
     }
 
-    /// Ends the call's transaction: its writes stand.
+    /// Ends the call's transaction: its writes stand. A held line (the call's only write)
+    /// is written and flushed now; if that fails, it is cut off again, best effort, and the
+    /// call fails.
     pub fn commit(&mut self) -> Result<(), FileError> {
+        if let Some(mut held) = self.held.take() {
+            let c = held.collection;
+            let written = self
+                .fs
+                .fault_point(&format!("append:{}:before", c.name()))
+                .map_err(FileError::from)
+                .and_then(|()| self.write_lines(c, &mut held.file, held.at, &held.bytes));
+            if let Err(e) = written {
+                self.forget_tokens();
+                if held.file.set_len(held.at).and_then(|()| held.file.sync_data()).is_err() {
+                    tracing::warn!("{}: a line not written may be left torn", paths::collection(c));
+                }
+                return Err(e);
+            }
+        }
         self.forget_tokens();
         self.journal.commit(&mut self.fs)
     }
@@ -411,4 +557,9 @@ pub fn check_lines(lines: &[String]) -> Result<(), FileError> {
         }
     }
     Ok(())
+}
+
+/// Whether a collection `len` bytes long ends in a line without its `\n`.
+fn ends_unterminated<File: crate::fs::File>(file: &mut File, len: u64) -> Result<bool, FileError> {
+    Ok(len > 0 && file.read_at(len - 1, Some(1))? != b"\n")
 }

@@ -95,11 +95,134 @@ fn a_generation_is_never_handed_out_twice() {
 
 #[test]
 fn an_append_ends_an_unterminated_last_line_first() {
-    let (d, mut files) = store();
+    let d = home();
+    let mut files = FileStore::new(NativeFs::new(d.path())).holding_lone_lines();
     std::fs::write(at(d.path(), Collection::Memories), "{\"torn\": 1}").unwrap();
     files.append(Collection::Memories, &["next".into()]).unwrap();
+    files.commit().unwrap();
+    files.append(Collection::Memories, &["a".into(), "b".into()]).unwrap();
+    std::fs::write(at(d.path(), Collection::People), "{\"torn\": 2}").unwrap();
+    files.append(Collection::People, &["p".into(), "q".into()]).unwrap();
+    files.commit().unwrap();
     let text = std::fs::read_to_string(at(d.path(), Collection::Memories)).unwrap();
-    assert_eq!(text, "{\"torn\": 1}\nnext\n");
+    assert_eq!(text, "{\"torn\": 1}\nnext\na\nb\n", "a line held for the commit");
+    let text = std::fs::read_to_string(at(d.path(), Collection::People)).unwrap();
+    assert_eq!(text, "{\"torn\": 2}\np\nq\n", "lines written at once");
+}
+
+/// Where a collection's file stands on the disk: its bytes.
+fn on_disk(dir: &Path, c: Collection) -> String {
+    std::fs::read_to_string(at(dir, c)).unwrap_or_default()
+}
+
+#[test]
+fn a_calls_one_line_is_written_at_its_commit_without_the_journal() {
+    let d = home();
+    let mut files = FileStore::new(NativeFs::new(d.path())).holding_lone_lines();
+    let journal = d.path().join(paths::JOURNAL);
+    files.append(Collection::Memories, &["first".into()]).unwrap(); // a file made: journal
+    files.commit().unwrap();
+    let journal_before = std::fs::read(&journal).unwrap();
+    let before = files.state(Collection::Memories).unwrap();
+    let state = files.append(Collection::Memories, &["second".into()]).unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "first\n", "held, not written");
+    assert_eq!(
+        (state.generation, state.end),
+        (before.generation, before.end + 7),
+        "where the collection will stand"
+    );
+    files.commit().unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "first\nsecond\n");
+    assert_eq!(files.state(Collection::Memories).unwrap(), state);
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        journal_before,
+        "the journal was not written"
+    );
+
+    // Killed before the commit (dropped): nothing was written, nothing to undo.
+    files
+        .append(Collection::Memories, &["never acknowledged".into()])
+        .unwrap();
+    drop(files);
+    let mut next = FileStore::new(NativeFs::new(d.path())).holding_lone_lines();
+    next.roll_back().unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "first\nsecond\n");
+    // A call that fails is rolled back: the held line goes unwritten.
+    next.append(Collection::Memories, &["failed".into()]).unwrap();
+    next.roll_back().unwrap();
+    next.commit().unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "first\nsecond\n");
+}
+
+#[test]
+fn a_held_line_is_written_in_the_journal_once_the_call_does_more() {
+    let d = home();
+    let mut files = FileStore::new(NativeFs::new(d.path())).holding_lone_lines();
+    files.append(Collection::Memories, &["m0".into(), "m1".into()]).unwrap();
+    files.append(Collection::People, &["p0".into(), "p1".into()]).unwrap();
+    files.commit().unwrap();
+
+    // A second write: the held line goes first, both in one transaction, undone together.
+    files.append(Collection::Memories, &["m2".into()]).unwrap();
+    files.append(Collection::People, &["p2".into()]).unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "m0\nm1\nm2\n");
+    assert!(files.journal.pending(&mut files.fs).unwrap().is_some());
+    drop(files); // killed before the commit
+    let mut files = FileStore::new(NativeFs::new(d.path())).holding_lone_lines();
+    files.roll_back().unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "m0\nm1\n");
+    assert_eq!(on_disk(d.path(), Collection::People), "p0\np1\n");
+
+    // A read or the state of the collection, or a replace, sees the line written.
+    files.append(Collection::Memories, &["m2".into()]).unwrap();
+    let chunk = files.read(Collection::Memories, 0, None).unwrap();
+    assert_eq!(chunk.data, "m0\nm1\nm2\n");
+    files.roll_back().unwrap();
+    assert_eq!(
+        on_disk(d.path(), Collection::Memories),
+        "m0\nm1\n",
+        "undone in the journal"
+    );
+    files.append(Collection::Memories, &["m2".into()]).unwrap();
+    assert_eq!(files.state(Collection::Memories).unwrap().end, 9);
+    files.roll_back().unwrap();
+    files.append(Collection::Memories, &["m2".into()]).unwrap();
+    files.replace(Collection::People, &["p".into()]).unwrap();
+    files.roll_back().unwrap();
+    assert_eq!(
+        on_disk(d.path(), Collection::Memories),
+        "m0\nm1\nm2\n",
+        "a replace is a commit point"
+    );
+    // Another collection's read leaves the line held.
+    files.append(Collection::Memories, &["m3".into()]).unwrap();
+    files.read(Collection::People, 0, None).unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "m0\nm1\nm2\n");
+    files.commit().unwrap();
+    assert_eq!(on_disk(d.path(), Collection::Memories), "m0\nm1\nm2\nm3\n");
+}
+
+#[test]
+fn a_held_line_that_fails_to_be_written_is_cut_off_again() {
+    let dir = home();
+    let faulty = || {
+        NativeFs::new(dir.path()).with_fault_points(native::FaultPoints {
+            point: |name| match name {
+                "append:memories:synced" => Err("injected".into()),
+                _ => Ok(()),
+            },
+            torn: |_| false,
+            abort: |name| panic!("aborted at {name}"),
+        })
+    };
+    std::fs::write(at(dir.path(), Collection::Memories), "kept\n").unwrap();
+    let mut files = FileStore::new(faulty()).holding_lone_lines();
+    files
+        .append(Collection::Memories, &["flushed, then failed".into()])
+        .unwrap();
+    assert!(files.commit().is_err(), "the call fails");
+    assert_eq!(on_disk(dir.path(), Collection::Memories), "kept\n");
 }
 
 #[test]

@@ -22,7 +22,8 @@ impl LocalStorage {
     /// The storage of this home; nothing is opened until first use.
     pub(crate) fn new(home: Home) -> Self {
         LocalStorage {
-            files: file_store(home.root()),
+            // A call's one line waits for the commit, which writes the index after it.
+            files: file_store(home.root()).holding_lone_lines(),
             index: SqliteIndex::over(NativeSqlite::new(home.index()).with_fault_points(fault_point)),
             home,
             lock: None,
@@ -33,6 +34,16 @@ impl LocalStorage {
     fn pin(&mut self) -> Result<(), String> {
         self.files.pin().map_err(|e| e.message())?;
         self.index.begin_read().map_err(|e| e.to_string())
+    }
+
+    /// Before the index is written: while the files hold a line for the commit, the
+    /// index's writes wait for it too, in one transaction committed after the files, so
+    /// that the index never holds an entry of a line a crash kept from being written.
+    fn index_write(&mut self) -> Result<(), index::IndexError> {
+        if self.files.holds_a_line() {
+            self.index.begin_write()?;
+        }
+        Ok(())
     }
 
     /// Lets what [`LocalStorage::pin`] pinned go.
@@ -93,7 +104,16 @@ impl Storage for LocalStorage {
         if self.files.read_only {
             return Ok(());
         }
-        self.files.commit().map_err(|e| e.message())
+        if let Err(e) = self.files.commit() {
+            self.index.roll_back_write();
+            return Err(e.message());
+        }
+        // The files stand: an index that failed to commit is behind them, and the next
+        // call replays what it missed.
+        if let Err(e) = self.index.commit_write() {
+            tracing::warn!("the index's writes were not committed ({e}); the next call replays them");
+        }
+        Ok(())
     }
     fn roll_back(&mut self) -> Result<(), String> {
         // A read wrote nothing. Its lock may be gone (a pinned read), and what the journal
@@ -101,9 +121,12 @@ impl Storage for LocalStorage {
         if self.files.read_only {
             return Ok(());
         }
+        self.index.roll_back_write();
         self.files.roll_back().map_err(|e| e.message())
     }
     fn release(&mut self) {
+        // A call ends by a commit or a rollback; nothing is left open past its lock.
+        self.index.roll_back_write();
         self.unpin();
         self.lock = None;
     }
@@ -125,9 +148,11 @@ impl Storage for LocalStorage {
     }
 
     fn upsert(&mut self, entries: &[index::Entry]) -> Result<(), index::IndexError> {
+        self.index_write()?;
         self.index.upsert(entries)
     }
     fn remove(&mut self, ids: &[String]) -> Result<(), index::IndexError> {
+        self.index_write()?;
         self.index.remove(ids)
     }
     fn knn(&mut self, query: &[f32], k: u32, scope: &index::ScopeFilter) -> Result<Vec<index::Hit>, index::IndexError> {
@@ -145,6 +170,7 @@ impl Storage for LocalStorage {
         self.index.fetch(ids)
     }
     fn set_records(&mut self, revisions: &[index::Revision]) -> Result<(), index::IndexError> {
+        self.index_write()?;
         self.index.set_records(revisions)
     }
     fn tally(
@@ -207,12 +233,14 @@ impl Storage for LocalStorage {
         self.index.count(kind)
     }
     fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::IndexError> {
+        self.index_write()?;
         self.index.clear(info)
     }
     fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<index::FileState>, index::IndexError> {
         self.index.reflects(kind)
     }
     fn set_reflects(&mut self, kind: index::EntryKind, state: index::FileState) -> Result<(), index::IndexError> {
+        self.index_write()?;
         self.index.set_reflects(kind, state)
     }
     fn info(&mut self) -> Result<Option<index::IndexInfo>, index::IndexError> {
