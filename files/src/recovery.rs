@@ -24,8 +24,14 @@ impl<F: FileSystem> FileStore<F> {
     /// is cut back to where it stood. Also run at the start of every call, for a call
     /// that died (kill -9, power cut) with its transaction open.
     pub fn roll_back(&mut self) -> Result<(), FileError> {
-        // A line held for the commit was never written: nothing of it to undo.
-        self.forget_held();
+        // A line held for the commit was never written: nothing of it to undo but the
+        // generation, which its reader was told; what the journal holds is undone anyway.
+        let held = self.forget_held();
+        self.roll_back_journal().and(held)
+    }
+
+    /// [`FileStore::roll_back`] of what the journal holds.
+    fn roll_back_journal(&mut self) -> Result<(), FileError> {
         self.forget_tokens();
         let Some(pending) = self.journal.pending(&mut self.fs)? else {
             // Nothing open on the disk (a commit that emptied the journal and then failed

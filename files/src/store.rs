@@ -30,6 +30,9 @@ pub struct FileStore<F: FileSystem> {
     held: Option<Held<F::File>>,
     /// Whether a call's one line is held for its commit ([`FileStore::holding_lone_lines`]).
     hold_lone_lines: bool,
+    /// Why a held line the call was told it appended could not be written: the call can
+    /// only fail now, whatever it does next, and its commit says so.
+    lost: Option<FileError>,
 }
 
 /// One line held back until the call commits or touches the files again.
@@ -74,6 +77,7 @@ impl<F: FileSystem> FileStore<F> {
             pinned: None,
             held: None,
             hold_lone_lines: false,
+            lost: None,
         }
     }
 
@@ -312,6 +316,7 @@ impl<F: FileSystem> FileStore<F> {
         if let [line] = lines
             && self.hold_lone_lines
             && self.held.is_none()
+            && self.lost.is_none()
             && !self.journal.is_active()
             && self.pinned.is_none()
             && let Some(state) = self.hold(c, line)?
@@ -366,9 +371,24 @@ impl<F: FileSystem> FileStore<F> {
         Ok(Some(state))
     }
 
-    /// Drops the held line unwritten: the call is undone.
-    pub(crate) fn forget_held(&mut self) {
-        self.held = None;
+    /// Drops the held line unwritten, the call undone, with a new generation for its
+    /// collection: the guest was told where the collection would end, and must read again
+    /// rather than read on from there.
+    pub(crate) fn forget_held(&mut self) -> Result<(), FileError> {
+        self.lost = None;
+        match self.held.take() {
+            Some(held) => self.new_token(held.collection),
+            None => Ok(()),
+        }
+    }
+
+    /// Records that a held line of `c` could not be written (`e`), and gives the collection
+    /// a new generation at once, for the reason [`FileStore::forget_held`] does.
+    fn lose(&mut self, c: Collection, e: &FileError) {
+        self.lost = Some(e.clone());
+        if let Err(token) = self.new_token(c) {
+            tracing::warn!("{}: no new generation after a lost line: {token}", paths::collection(c));
+        }
     }
 
     /// Writes the held line, if it is of `c`, inside the journal.
@@ -386,10 +406,16 @@ impl<F: FileSystem> FileStore<F> {
             return Ok(());
         };
         // The journal records the files as they stand: the line is not written yet.
-        self.begin()?;
-        self.fs
-            .fault_point(&format!("append:{}:before", held.collection.name()))?;
-        self.write_lines(held.collection, &mut held.file, held.at, &held.bytes)
+        let c = held.collection;
+        let written = self
+            .begin()
+            .and_then(|()| Ok(self.fs.fault_point(&format!("append:{}:before", c.name()))?))
+            .and_then(|()| self.write_lines(c, &mut held.file, held.at, &held.bytes));
+        if let Err(e) = &written {
+            // What the journal began is rolled back with the call; the call must fail.
+            self.lose(c, e);
+        }
+        written
     }
 
     /// Writes `bytes` at the end of the collection (`at`) and flushes them, with the
@@ -524,7 +550,9 @@ impl<F: FileSystem> FileStore<F> {
 
     /// Ends the call's transaction: its writes stand. A held line (the call's only write)
     /// is written and flushed now; if that fails, it is cut off again, best effort, and the
-    /// call fails.
+    /// call fails. Once a held line is lost, every commit fails until a rollback: a call
+    /// that commits midway (before a remote model) and goes on cannot succeed without it;
+    /// the journal of what it wrote after is left for the rollback.
     pub fn commit(&mut self) -> Result<(), FileError> {
         if let Some(mut held) = self.held.take() {
             let c = held.collection;
@@ -534,14 +562,16 @@ impl<F: FileSystem> FileStore<F> {
                 .map_err(FileError::from)
                 .and_then(|()| self.write_lines(c, &mut held.file, held.at, &held.bytes));
             if let Err(e) = written {
-                self.forget_tokens();
                 if held.file.set_len(held.at).and_then(|()| held.file.sync_data()).is_err() {
                     tracing::warn!("{}: a line not written may be left torn", paths::collection(c));
                 }
-                return Err(e);
+                self.lose(c, &e);
             }
         }
         self.forget_tokens();
+        if let Some(e) = &self.lost {
+            return Err(e.clone());
+        }
         self.journal.commit(&mut self.fs)
     }
 }

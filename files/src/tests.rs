@@ -218,11 +218,51 @@ fn a_held_line_that_fails_to_be_written_is_cut_off_again() {
     };
     std::fs::write(at(dir.path(), Collection::Memories), "kept\n").unwrap();
     let mut files = FileStore::new(faulty()).holding_lone_lines();
-    files
+    let before = files.state(Collection::Memories).unwrap();
+    let told = files
         .append(Collection::Memories, &["flushed, then failed".into()])
         .unwrap();
     assert!(files.commit().is_err(), "the call fails");
     assert_eq!(on_disk(dir.path(), Collection::Memories), "kept\n");
+    // The guest was told where the collection would end: a new generation makes it read
+    // again, rather than read on from there into whatever is appended next.
+    let now = files.state(Collection::Memories).unwrap();
+    assert_eq!(now.end, before.end);
+    assert_ne!(now.generation, told.generation);
+    // A call that goes on after its line was lost (one that committed before a remote
+    // model) cannot succeed: its next write goes in the journal, and every commit fails
+    // until the rollback, which undoes what it wrote after.
+    files.append(Collection::People, &["p".into(), "q".into()]).unwrap();
+    files.append(Collection::Archive, &["after the loss".into()]).unwrap();
+    assert!(files.commit().is_err());
+    assert!(files.commit().is_err());
+    files.roll_back().unwrap();
+    assert_eq!(on_disk(dir.path(), Collection::Memories), "kept\n");
+    assert_eq!(on_disk(dir.path(), Collection::People), "");
+    assert!(!at(dir.path(), Collection::Archive).exists());
+    files.append(Collection::People, &["r".into(), "s".into()]).unwrap();
+    files.commit().unwrap();
+    assert_eq!(on_disk(dir.path(), Collection::People), "r\ns\n");
+}
+
+#[test]
+fn a_held_line_dropped_by_a_rollback_changes_the_generation() {
+    let d = home();
+    std::fs::write(at(d.path(), Collection::Memories), "kept\n").unwrap();
+    let mut files = FileStore::new(NativeFs::new(d.path())).holding_lone_lines();
+    let told = files.append(Collection::Memories, &["undone".into()]).unwrap();
+    files.roll_back().unwrap();
+    let now = files.state(Collection::Memories).unwrap();
+    assert_eq!(now.end, 5);
+    assert_ne!(now.generation, told.generation, "read again, not on from {}", told.end);
+    // Another process appends a line as long: a reader at the old generation starts over.
+    let mut other = FileStore::new(NativeFs::new(d.path()));
+    other.append(Collection::Memories, &["longer!".into()]).unwrap();
+    other.commit().unwrap();
+    let chunk = files
+        .read(Collection::Memories, told.end, Some(told.generation))
+        .unwrap();
+    assert_eq!(chunk.data, "kept\nlonger!\n");
 }
 
 #[test]

@@ -92,3 +92,27 @@ fn a_write_transaction_stands_or_goes_whole() {
     writer.remove(&["b".into()]).unwrap();
     assert_eq!(texts(&mut other, "jazz"), ["a"]);
 }
+
+/// A write transaction that SQLite ended by itself (a full disk, an I/O error) refuses
+/// every write after, which would otherwise commit on its own, until the call's end.
+#[test]
+fn a_write_transaction_lost_refuses_the_writes_after_it() {
+    let (dir, mut writer) = fresh_index(2);
+    writer
+        .upsert(&[entry("a", "jazz in the park", vec![1.0, 0.0], "alice")])
+        .unwrap();
+    writer.begin_write().unwrap();
+    writer
+        .upsert(&[entry("b", "jazz at the club", vec![0.9, 0.1], "alice")])
+        .unwrap();
+    writer.db.connection().execute_batch("ROLLBACK").unwrap();
+    let late = entry("c", "jazz on the radio", vec![0.8, 0.2], "alice");
+    assert!(writer.upsert(std::slice::from_ref(&late)).is_err());
+    assert!(writer.begin_write().is_ok(), "begun already");
+    assert!(writer.commit_write().is_err(), "nothing to commit");
+    assert!(!writer.is_writing());
+    let mut other = SqliteIndex::new(dir.path().join("i.db"));
+    assert_eq!(texts(&mut other, "jazz"), ["a"]);
+    writer.upsert(&[late]).unwrap();
+    assert_eq!(texts(&mut other, "jazz"), ["a", "c"]);
+}
