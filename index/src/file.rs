@@ -72,9 +72,6 @@ pub(crate) fn prepare(db: &mut dyn Database) -> Result<(), IndexError> {
         // A read's snapshot keeps checkpoints from emptying the log while writers go on;
         // once it can be emptied, it is cut back to this.
         "PRAGMA journal_size_limit = 67108864",
-        // A savepoint inside a call's transaction (`begin_write`) keeps the pages it
-        // changes in memory, not in a temporary file it would write them to.
-        "PRAGMA temp_store = MEMORY",
     ] {
         if let Err(e) = db.query(pragma, &[], &mut |_| Ok(())) {
             db.close();

@@ -207,7 +207,15 @@ impl<D: Database> SqliteIndex<D> {
             return Ok(());
         }
         self.end_read();
-        self.conn()?.execute("BEGIN IMMEDIATE", &[])?;
+        let db = self.conn()?;
+        // A savepoint keeps the pages it changes in a statement journal: in memory, not in
+        // a temporary file written for each (280 KB an add instead of 180). Only for the
+        // transaction: for a rebuild's sorts, memory would cost 100 MB at 100,000 memories.
+        set_temp_store(db, "MEMORY")?;
+        if let Err(e) = db.execute("BEGIN IMMEDIATE", &[]) {
+            let _ = set_temp_store(db, "DEFAULT");
+            return Err(e);
+        }
         self.writing = true;
         Ok(())
     }
@@ -232,6 +240,7 @@ impl<D: Database> SqliteIndex<D> {
             self.roll_back_write();
             return Err(e);
         }
+        let _ = set_temp_store(&mut self.db, "DEFAULT");
         Ok(())
     }
 
@@ -243,6 +252,8 @@ impl<D: Database> SqliteIndex<D> {
             self.forget_cached();
             if self.db.in_transaction() {
                 self.db.close();
+            } else {
+                let _ = set_temp_store(&mut self.db, "DEFAULT");
             }
         }
     }
@@ -295,3 +306,9 @@ fn f32_bytes(v: &[f32]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests;
+
+/// Where the connection keeps its temporary files (a statement journal, a sort):
+/// `MEMORY` or `DEFAULT`.
+fn set_temp_store(db: &mut dyn Database, store: &str) -> Result<(), IndexError> {
+    db.query(&format!("PRAGMA temp_store = {store}"), &[], &mut |_| Ok(()))
+}

@@ -55,8 +55,16 @@ fn a_write_transaction_stands_or_goes_whole() {
         assert_eq!(knn_ids(&mut writer, &[1.0, 0.0], 5), ["a"]);
     }
 
+    let temp_store = |index: &mut NativeIndex| -> i64 {
+        index
+            .db
+            .connection()
+            .query_row("PRAGMA temp_store", [], |r| r.get(0))
+            .unwrap()
+    };
     writer.begin_write().unwrap();
     assert!(writer.is_writing());
+    assert_eq!(temp_store(&mut writer), 2, "statement journals in memory");
     writer
         .upsert(&[entry("b", "jazz at the club", vec![0.9, 0.1], "alice")])
         .unwrap();
@@ -83,6 +91,7 @@ fn a_write_transaction_stands_or_goes_whole() {
         .set_reflects(EntryKind::Memory, FileState { generation: 7, end: 70 })
         .unwrap();
     writer.commit_write().unwrap();
+    assert_eq!(temp_store(&mut writer), 0, "a rebuild's sorts in files again");
     assert_eq!(texts(&mut other, "jazz"), ["a", "b"]);
     assert_eq!(
         other.reflects(EntryKind::Memory).unwrap(),
