@@ -24,10 +24,15 @@ impl<F: FileSystem> FileStore<F> {
     /// is cut back to where it stood. Also run at the start of every call, for a call
     /// that died (kill -9, power cut) with its transaction open.
     pub fn roll_back(&mut self) -> Result<(), FileError> {
-        // A line held for the commit was never written: nothing of it to undo but the
-        // generation, which its reader was told; what the journal holds is undone anyway.
-        let held = self.forget_held();
-        self.roll_back_journal().and(held)
+        // A line held for the commit and never written has nothing to undo but the
+        // generation its reader was told; one written in the journal is cut with the rest.
+        let dropped = self.forget_held();
+        let undone = self.roll_back_journal();
+        let renewed = match dropped {
+            Some(c) => self.new_token(c),
+            None => Ok(()),
+        };
+        undone.and(renewed)
     }
 
     /// [`FileStore::roll_back`] of what the journal holds.

@@ -32,7 +32,7 @@ pub struct FileStore<F: FileSystem> {
     hold_lone_lines: bool,
     /// Why a held line the call was told it appended could not be written: the call can
     /// only fail now, whatever it does next, and its commit says so.
-    lost: Option<FileError>,
+    lost: Option<(Collection, FileError)>,
 }
 
 /// One line held back until the call commits or touches the files again.
@@ -371,24 +371,18 @@ impl<F: FileSystem> FileStore<F> {
         Ok(Some(state))
     }
 
-    /// Drops the held line unwritten, the call undone, with a new generation for its
-    /// collection: the guest was told where the collection would end, and must read again
-    /// rather than read on from there.
-    pub(crate) fn forget_held(&mut self) -> Result<(), FileError> {
-        self.lost = None;
-        match self.held.take() {
-            Some(held) => self.new_token(held.collection),
-            None => Ok(()),
-        }
+    /// Drops the held or lost line, the call undone: the collection it was for, which the
+    /// rollback gives a new generation once the journal's cuts are made (the guest was
+    /// told where the collection would end, and must read again rather than read on from
+    /// there; a token changed before a cut would make the cut pass the file by).
+    pub(crate) fn forget_held(&mut self) -> Option<Collection> {
+        let lost = self.lost.take().map(|(c, _)| c);
+        self.held.take().map(|h| h.collection).or(lost)
     }
 
-    /// Records that a held line of `c` could not be written (`e`), and gives the collection
-    /// a new generation at once, for the reason [`FileStore::forget_held`] does.
+    /// Records that a held line of `c` could not be written (`e`): the call can only fail.
     fn lose(&mut self, c: Collection, e: &FileError) {
-        self.lost = Some(e.clone());
-        if let Err(token) = self.new_token(c) {
-            tracing::warn!("{}: no new generation after a lost line: {token}", paths::collection(c));
-        }
+        self.lost = Some((c, e.clone()));
     }
 
     /// Writes the held line, if it is of `c`, inside the journal.
@@ -412,7 +406,7 @@ impl<F: FileSystem> FileStore<F> {
             .and_then(|()| Ok(self.fs.fault_point(&format!("append:{}:before", c.name()))?))
             .and_then(|()| self.write_lines(c, &mut held.file, held.at, &held.bytes));
         if let Err(e) = &written {
-            // What the journal began is rolled back with the call; the call must fail.
+            // What the journal began, the line included, is cut by the call's rollback.
             self.lose(c, e);
         }
         written
@@ -566,10 +560,15 @@ impl<F: FileSystem> FileStore<F> {
                     tracing::warn!("{}: a line not written may be left torn", paths::collection(c));
                 }
                 self.lose(c, &e);
+                // No journal to cut by: a new generation now, before a call that committed
+                // midway lets the lock go and another process appends where the line was.
+                if let Err(token) = self.new_token(c) {
+                    tracing::warn!("{}: no new generation after a lost line: {token}", paths::collection(c));
+                }
             }
         }
         self.forget_tokens();
-        if let Some(e) = &self.lost {
+        if let Some((_, e)) = &self.lost {
             return Err(e.clone());
         }
         self.journal.commit(&mut self.fs)

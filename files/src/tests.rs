@@ -246,6 +246,38 @@ fn a_held_line_that_fails_to_be_written_is_cut_off_again() {
 }
 
 #[test]
+fn a_held_line_that_fails_in_the_journal_is_cut_by_the_rollback() {
+    let dir = home();
+    let faulty = NativeFs::new(dir.path()).with_fault_points(native::FaultPoints {
+        point: |name| match name {
+            "append:memories:synced" => Err("injected".into()),
+            _ => Ok(()),
+        },
+        torn: |_| false,
+        abort: |name| panic!("aborted at {name}"),
+    });
+    std::fs::write(at(dir.path(), Collection::Memories), "kept\n").unwrap();
+    std::fs::write(at(dir.path(), Collection::People), "p\n").unwrap();
+    let mut files = FileStore::new(faulty).holding_lone_lines();
+    let told = files
+        .append(Collection::Memories, &["written, then failed".into()])
+        .unwrap();
+    // A second write puts the line in the journal first: written, its flush fails.
+    assert!(files.append(Collection::People, &["q".into()]).is_err());
+    assert!(on_disk(dir.path(), Collection::Memories).contains("written, then failed"));
+    assert!(files.commit().is_err(), "the call cannot succeed");
+    files.roll_back().unwrap();
+    assert_eq!(
+        on_disk(dir.path(), Collection::Memories),
+        "kept\n",
+        "cut by the rollback"
+    );
+    assert_eq!(on_disk(dir.path(), Collection::People), "p\n");
+    let now = files.state(Collection::Memories).unwrap();
+    assert_ne!(now.generation, told.generation);
+}
+
+#[test]
 fn a_held_line_dropped_by_a_rollback_changes_the_generation() {
     let d = home();
     std::fs::write(at(d.path(), Collection::Memories), "kept\n").unwrap();

@@ -155,6 +155,8 @@ impl<D: Database> SqliteIndex<D> {
     /// created anew: it holds nothing that the JSONL files do not.
     pub fn clear(&mut self, info: &IndexInfo) -> Result<(), IndexError> {
         self.db.fault_point("index:clear")?;
+        // A write transaction lost under the call refuses: not a broken file to remove.
+        self.refuse_if_transaction_lost()?;
         if self.conn().is_err() || self.info().is_err() {
             self.db.reset()?;
         }

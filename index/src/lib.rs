@@ -140,17 +140,22 @@ impl<D: Database> SqliteIndex<D> {
 
     /// The database, opened if it was not, with its tables made.
     pub(crate) fn conn(&mut self) -> Result<&mut dyn Database, IndexError> {
-        // SQLite may end a transaction by itself (a full disk, an I/O error), or the
-        // connection may have been closed under it: what the call writes next would then
-        // commit on its own, before the files it describes. Nothing more, until its end.
-        if self.writing && !self.db.in_transaction() {
-            return Err(IndexError::Sql("the index's write transaction was lost".into()));
-        }
+        self.refuse_if_transaction_lost()?;
         if self.db.open()? {
             file::prepare(&mut self.db)?;
             self.forget_cached();
         }
         Ok(&mut self.db)
+    }
+
+    /// SQLite may end a transaction by itself (a full disk, an I/O error), or the
+    /// connection may have been closed under it: what the call writes next would then
+    /// commit on its own, before the files it describes. Nothing more, until its end.
+    pub(crate) fn refuse_if_transaction_lost(&mut self) -> Result<(), IndexError> {
+        if self.writing && !self.db.in_transaction() {
+            return Err(IndexError::Sql("the index's write transaction was lost".into()));
+        }
+        Ok(())
     }
 
     /// Drops everything cached from the file: it may have changed.

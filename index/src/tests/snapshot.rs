@@ -117,6 +117,13 @@ fn a_write_transaction_lost_refuses_the_writes_after_it() {
     writer.db.connection().execute_batch("ROLLBACK").unwrap();
     let late = entry("c", "jazz on the radio", vec![0.8, 0.2], "alice");
     assert!(writer.upsert(std::slice::from_ref(&late)).is_err());
+    // Refused, not taken for a broken file: a clear does not remove the index.
+    let info = IndexInfo {
+        model: "m".into(),
+        dimension: 2,
+    };
+    assert!(writer.clear(&info).is_err());
+    assert!(dir.path().join("i.db").exists());
     assert!(writer.begin_write().is_ok(), "begun already");
     assert!(writer.commit_write().is_err(), "nothing to commit");
     assert!(!writer.is_writing());
