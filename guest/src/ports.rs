@@ -270,6 +270,12 @@ pub trait Ports {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<String>>, IndexError>;
+    fn index_newest_moments(
+        &self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, IndexError>;
     fn index_recent(&self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError>;
     fn index_made_after(&self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, IndexError>;
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError>;

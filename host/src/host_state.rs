@@ -309,6 +309,14 @@ impl index::Host for HostState {
     ) -> Result<Vec<Vec<String>>, index::Error> {
         Ok(self.storage.newest_ids(&keys, &scope.into(), now, limit)?)
     }
+    fn newest_moments(
+        &mut self,
+        keys: Vec<String>,
+        scope: index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, index::Error> {
+        Ok(self.storage.newest_moments(&keys, &scope.into(), now)?)
+    }
     fn recent(
         &mut self,
         scope: index::ScopeFilter,

@@ -279,6 +279,40 @@ impl<D: Database> SqliteIndex<D> {
             .collect())
     }
 
+    /// For each key, when its newest live holder within the scopes was observed, from
+    /// `marks_newest` alone (no entry's row, record or vector); see `newest-moments` in
+    /// `wit/index.wit`. A holder without a moment counts as observed at 0, as `newest`
+    /// orders it.
+    pub fn newest_moments(
+        &mut self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, IndexError> {
+        self.readable()?;
+        let scopes = scope.memory_keys();
+        let db = self.conn()?;
+        let mut moments = Vec::with_capacity(keys.len());
+        for key in keys {
+            let mut newest: Option<i64> = None;
+            for s in &scopes {
+                db.query(
+                    "SELECT m.observed FROM marks m
+                     WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
+                     ORDER BY m.observed DESC, m.id LIMIT 1",
+                    &[Value::Text(key), Value::Text(s), Value::Integer(now)],
+                    &mut |r| {
+                        let at = r.opt_int(0)?.unwrap_or(0);
+                        newest = Some(newest.map_or(at, |n| n.max(at)));
+                        Ok(())
+                    },
+                )?;
+            }
+            moments.push(newest);
+        }
+        Ok(moments)
+    }
+
     /// `newest`'s lists as (rowid, id, record), each record read only when asked for.
     fn newest_holders(
         &mut self,

@@ -211,6 +211,14 @@ impl Ports for WitPorts {
     ) -> Result<Vec<Vec<String>>, ports::IndexError> {
         index::newest_ids(keys, &scope(s), now, limit).map_err(index_error)
     }
+    fn index_newest_moments(
+        &self,
+        keys: &[String],
+        s: &ports::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, ports::IndexError> {
+        index::newest_moments(keys, &scope(s), now).map_err(index_error)
+    }
     fn index_recent(
         &self,
         s: &ports::ScopeFilter,

@@ -75,7 +75,7 @@ impl<P: Ports> MemoryService<P> {
         // A memory the profile shows is not shown again among the relevant ones.
         memories.retain(|h| !profile.memory_ids.contains(&h.memory.id));
         let profile = profile.notes;
-        let people = self.recently_active_people(caller, now);
+        let people = self.recently_active_people(caller, now)?;
         let all = Blocks {
             profile: &profile,
             people: &people,
@@ -147,22 +147,29 @@ impl<P: Ports> MemoryService<P> {
     /// The caller's people, most recently active first: by the latest of their creation,
     /// their last update, and when the newest live memory about them the caller can see
     /// was observed.
-    fn recently_active_people(&self, caller: &Caller, now: DateTime<Utc>) -> Vec<Person> {
+    fn recently_active_people(&self, caller: &Caller, now: DateTime<Utc>) -> Result<Vec<Person>, Error> {
         let time = |t: &str| parse_time(t).unwrap_or(DateTime::UNIX_EPOCH);
-        // One pass over the memories: the newest memory about each person.
-        let mut latest: HashMap<&str, i64> = HashMap::new();
-        for m in self.walked() {
-            if m.subject_person_ids.is_empty() || !caller.can_see(m) || !lifecycle::is_live(m, now) {
-                continue;
+        let known = self.people_of(caller);
+        // The newest memory about each person: by the index's marks when it stands in for
+        // the file, else in one pass over the memories.
+        let latest = match self.people_moments(caller, &known, now)? {
+            Some(moments) => moments,
+            None => {
+                let mut latest: HashMap<String, i64> = HashMap::new();
+                for m in self.walked() {
+                    if m.subject_person_ids.is_empty() || !caller.can_see(m) || !lifecycle::is_live(m, now) {
+                        continue;
+                    }
+                    let at = index_time::observed(m);
+                    for id in &m.subject_person_ids {
+                        let newest = latest.entry(id.clone()).or_insert(at);
+                        *newest = (*newest).max(at);
+                    }
+                }
+                latest
             }
-            let at = index_time::observed(m);
-            for id in &m.subject_person_ids {
-                let newest = latest.entry(id.as_str()).or_insert(at);
-                *newest = (*newest).max(at);
-            }
-        }
-        let mut people: Vec<(i64, Person)> = self
-            .people_of(caller)
+        };
+        let mut people: Vec<(i64, Person)> = known
             .into_iter()
             .map(|p| {
                 let mut active = index_time::micros(time(&p.created_at));
@@ -176,7 +183,7 @@ impl<P: Ports> MemoryService<P> {
             })
             .collect();
         people.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
-        people.into_iter().take(MAX_PEOPLE).map(|(_, p)| p).collect()
+        Ok(people.into_iter().take(MAX_PEOPLE).map(|(_, p)| p).collect())
     }
 }
 

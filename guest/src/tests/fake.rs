@@ -42,6 +42,8 @@ pub struct FakePorts {
     pub reads: RefCell<Vec<(Collection, usize)>>,
     /// The limit of each `index_newest` call, in order.
     pub newest_asked: RefCell<Vec<u32>>,
+    /// How many keys each `index_newest_moments` call asked about, in order.
+    pub moments_asked: RefCell<Vec<usize>>,
     /// The limit of each `index_recent` call, in order.
     pub recent_asked: RefCell<Vec<u32>>,
     /// When each held entry was first indexed (a count), for `index_recent`'s ties.
@@ -358,6 +360,26 @@ impl Ports for FakePorts {
                     .take(limit as usize)
                     .filter_map(Self::held)
                     .collect()
+            })
+            .collect())
+    }
+    fn index_newest_moments(
+        &self,
+        keys: &[String],
+        scope: &ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, IndexError> {
+        self.moments_asked.borrow_mut().push(keys.len());
+        let index = self.index.borrow();
+        Ok(keys
+            .iter()
+            .map(|key| {
+                index
+                    .values()
+                    .filter(|e| Self::in_scope(e, scope) && e.marks.lapses.is_none_or(|at| at > now))
+                    .filter(|e| e.marks.keys.contains(key) && e.record.is_some())
+                    .map(|e| e.marks.observed)
+                    .max()
             })
             .collect())
     }

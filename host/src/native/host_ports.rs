@@ -220,6 +220,15 @@ impl Ports for HostPorts {
         index::Host::newest_ids(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now, limit)
             .map_err(index_error)
     }
+    fn index_newest_moments(
+        &self,
+        keys: &[String],
+        filter: &ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, IndexError> {
+        index::Host::newest_moments(&mut *self.state.borrow_mut(), keys.to_vec(), scope(filter), now)
+            .map_err(index_error)
+    }
     fn index_recent(&self, filter: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError> {
         index::Host::recent(&mut *self.state.borrow_mut(), scope(filter), now, limit)
             .map_err(index_error)

@@ -215,6 +215,14 @@ impl Storage for LocalStorage {
     ) -> Result<Vec<Vec<String>>, index::IndexError> {
         self.index.newest_ids(keys, scope, now, limit)
     }
+    fn newest_moments(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, index::IndexError> {
+        self.index.newest_moments(keys, scope, now)
+    }
     fn recent(
         &mut self,
         scope: &index::ScopeFilter,

@@ -129,6 +129,13 @@ pub(crate) trait Storage: Send {
         now: i64,
         limit: u32,
     ) -> Result<Vec<Vec<String>>, index::IndexError>;
+    /// See `newest-moments` in `wit/index.wit`.
+    fn newest_moments(
+        &mut self,
+        keys: &[String],
+        scope: &index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, index::IndexError>;
     /// See `recent` in `wit/index.wit`.
     fn recent(
         &mut self,

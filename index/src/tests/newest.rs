@@ -1,5 +1,6 @@
 //! `newest`: a key's newest live holders within a scope, by observed moment then id, with
-//! their records and vectors, following every write. Postgres
+//! their records and vectors, following every write; `newest-moments`, when the first was
+//! observed. Postgres
 //! (`storage::postgres::tests::newest`) runs the same case.
 
 use super::*;
@@ -97,6 +98,13 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
         "live before it lapses"
     );
     assert_eq!(newest_ids(&mut index, &keys, &alone, 150, 0), ids(&[&[], &[], &[]]));
+    // `newest-moments`: when the first of each list was observed (a 300, d 250 is later in
+    // the chat's list, g 350; f 500 before it lapses), none for a key without a holder.
+    let keys_owned: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    let mut moments = |scope: &ScopeFilter, now: i64| index.newest_moments(&keys_owned, scope, now).unwrap();
+    assert_eq!(moments(&alone, 150), [Some(300), Some(350), None]);
+    assert_eq!(moments(&in_chat, 150), [Some(300), Some(350), None]);
+    assert_eq!(moments(&alone, 50), [Some(500), Some(350), None]);
     let held = index.newest(&[KEY.into()], &alone, 150, 10).unwrap();
     assert_eq!(held[0][0].embedding.as_deref(), Some(&[1.0, 0.0][..]));
     assert_eq!(held[0][4].embedding, None, "h waits for its vector");
@@ -118,6 +126,11 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
         .upsert(&[at(entry("b", "two", vec![0.0, 1.0], "alice"), &[KEY], 700, None)])
         .unwrap();
     assert_eq!(newest_ids(&mut index, &[KEY], &alone, 150, 2), ids(&[&["b", "c"]]));
+    assert_eq!(
+        index.newest_moments(&[KEY.into()], &alone, 150).unwrap(),
+        [Some(700)],
+        "the moments follow the writes"
+    );
     // Moved to Bob, and removed.
     index
         .upsert(&[at(entry("b", "two", vec![0.0, 1.0], "bob"), &[KEY], 700, None)])
@@ -132,4 +145,10 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
         ..alice()
     };
     assert_eq!(newest_ids(&mut index, &[KEY], &bob, 150, 10), ids(&[&["b", "e"]]));
+    assert_eq!(
+        index.newest_moments(&[KEY.into()], &alone, 150).unwrap(),
+        [Some(600)],
+        "c, once b moved and a went"
+    );
+    assert_eq!(index.newest_moments(&[KEY.into()], &bob, 150).unwrap(), [Some(700)]);
 }

@@ -76,6 +76,9 @@ impl Guest for Component {
     fn newest_ids(keys: Vec<String>, scope: ScopeFilter, now: i64, limit: u32) -> Result<Vec<Vec<String>>, Error> {
         with(|index| index.newest_ids(&keys, &scope.into(), now, limit))
     }
+    fn newest_moments(keys: Vec<String>, scope: ScopeFilter, now: i64) -> Result<Vec<Option<i64>>, Error> {
+        with(|index| index.newest_moments(&keys, &scope.into(), now))
+    }
     fn recent(scope: ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, Error> {
         with(|index| index.recent(&scope.into(), now, limit)).map(each)
     }

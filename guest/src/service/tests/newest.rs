@@ -178,6 +178,7 @@ fn a_context_and_a_profile_from_the_index_are_the_whole_files() {
     // What the answers say (not only the same on both paths).
     let mut cold = reopen(s);
     cold.ports.newest_asked.borrow_mut().clear();
+    cold.ports.moments_asked.borrow_mut().clear();
     let block = cold.context(&alice_alone(), "", None, None).unwrap();
     assert_eq!(
         cold.ports.newest_asked.borrow().as_slice(),
@@ -211,6 +212,9 @@ fn a_context_and_a_profile_from_the_index_are_the_whole_files() {
     assert!(!block.markdown.contains("months ahead"), "{}", block.markdown);
     let people: Vec<&str> = block.people.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(people, ["Tom", "Sarah"]);
+    // The people were ranked by the index's moments: one ask for both, no record fetched
+    // for them (the one `newest` of a single key above is the reflection's).
+    assert_eq!(cold.ports.moments_asked.borrow().as_slice(), [2]);
     assert!(cold.memories.is_partial());
     assert_eq!(memories_read(&cold), 0);
 }

@@ -421,6 +421,14 @@ impl Storage for PgStorage {
     ) -> Result<Vec<Vec<String>>, search_index::IndexError> {
         records::newest_ids(&mut self.client, keys, scope, now, limit)
     }
+    fn newest_moments(
+        &mut self,
+        keys: &[String],
+        scope: &search_index::ScopeFilter,
+        now: i64,
+    ) -> Result<Vec<Option<i64>>, search_index::IndexError> {
+        records::newest_moments(&mut self.client, keys, scope, now)
+    }
     fn recent(
         &mut self,
         scope: &search_index::ScopeFilter,

@@ -119,6 +119,11 @@ pub(super) fn newest(
     )
 }
 
+/// A key's holders within one scope as `newest-ids` walks them: moment, then id.
+const NEWEST_IDS: &str = "SELECT m.observed, m.id FROM marks m JOIN records r ON r.id = m.id
+     WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
+     ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4";
+
 /// The ids of what `newest` returns, list by list, without reading a record or a vector.
 pub(super) fn newest_ids(
     client: &mut Conn,
@@ -127,15 +132,25 @@ pub(super) fn newest_ids(
     now: i64,
     limit: u32,
 ) -> Result<Vec<Vec<String>>, IndexError> {
-    newest_of(
+    newest_of(client, NEWEST_IDS, (keys, scope, now, limit), |r| r.get(1), |id| id)
+}
+
+/// When the first holder `newest_ids` would return for each key was observed; see
+/// `newest-moments` in `wit/index.wit`.
+pub(super) fn newest_moments(
+    client: &mut Conn,
+    keys: &[String],
+    scope: &ScopeFilter,
+    now: i64,
+) -> Result<Vec<Option<i64>>, IndexError> {
+    let lists = newest_of(
         client,
-        "SELECT m.observed, m.id FROM marks m JOIN records r ON r.id = m.id
-         WHERE m.key = $1 AND m.scope = $2 AND (m.lapses IS NULL OR m.lapses > $3)
-         ORDER BY m.observed DESC, m.id COLLATE \"C\" LIMIT $4",
-        (keys, scope, now, limit),
-        |r| r.get(1),
-        |id| id,
-    )
+        NEWEST_IDS,
+        (keys, scope, now, 1),
+        |r| (r.get::<_, i64>(0), r.get::<_, String>(1)),
+        |(_, id)| id,
+    )?;
+    Ok(lists.into_iter().map(|list| list.first().map(|(at, _)| *at)).collect())
 }
 
 /// `newest`'s walk, whatever each holder is made into: `statement` takes a key, a scope, `now`

@@ -107,6 +107,20 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
         assert_eq!(newest(s, &keys, &in_chat, 150, 2), ids(&[&["a", "d"], &["g"], &[]]));
         assert_eq!(newest(s, &keys, &alone, 50, 2), ids(&[&["f", "a"], &["g"], &[]]));
         assert_eq!(newest(s, &keys, &alone, 150, 0), ids(&[&[], &[], &[]]));
+        // `newest-moments`: when the first of each list was observed.
+        let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        assert_eq!(
+            s.newest_moments(&keys, &alone, 150).unwrap(),
+            [Some(300), Some(350), None]
+        );
+        assert_eq!(
+            s.newest_moments(&keys, &in_chat, 150).unwrap(),
+            [Some(300), Some(350), None]
+        );
+        assert_eq!(
+            s.newest_moments(&keys, &alone, 50).unwrap(),
+            [Some(500), Some(350), None]
+        );
         let held = s.newest(&[KEY.into()], &alone, 150, 10).unwrap();
         assert_eq!(held[0][0].embedding, Some(vec![1.0, 0.0, 0.0]));
         assert_eq!(held[0][4].embedding, None, "h waits for its vector");
@@ -131,6 +145,7 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
     });
     call(&mut storage, |s| {
         assert_eq!(newest(s, &[KEY], &alone, 150, 2), ids(&[&["b", "c"]]));
+        assert_eq!(s.newest_moments(&[KEY.into()], &alone, 150).unwrap(), [Some(700)]);
         s.upsert(&[at(entry("b", "bob", "two", Some([0.0, 1.0, 0.0])), &[KEY], 700, None)])
             .unwrap();
         s.remove(&["a".into()]).unwrap();
@@ -138,5 +153,10 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
     call(&mut storage, |s| {
         assert_eq!(newest(s, &[KEY], &alone, 150, 10), ids(&[&["c", "B", "h"]]));
         assert_eq!(newest(s, &[KEY], &scope("bob"), 150, 10), ids(&[&["b", "e"]]));
+        assert_eq!(s.newest_moments(&[KEY.into()], &alone, 150).unwrap(), [Some(600)]);
+        assert_eq!(
+            s.newest_moments(&[KEY.into()], &scope("bob"), 150).unwrap(),
+            [Some(700)]
+        );
     });
 }
