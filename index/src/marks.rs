@@ -281,8 +281,8 @@ impl<D: Database> SqliteIndex<D> {
 
     /// For each key, when its newest live holder within the scopes was observed, from
     /// `marks_newest` alone (no entry's row, record or vector); see `newest-moments` in
-    /// `wit/index.wit`. A holder without a moment counts as observed at 0, as `newest`
-    /// orders it.
+    /// `wit/index.wit`. (Every holder has a moment: the guest writes 0 for one it cannot
+    /// read.)
     pub fn newest_moments(
         &mut self,
         keys: &[String],

@@ -1,7 +1,7 @@
 //! A context block and a profile in a new process: besides the search's hits, they read
-//! the index's newest holders of a key (the profile's memories, the last reflection, the
-//! last memory about each person) instead of memories.jsonl, and answer what reading the
-//! file answers. Through the CLI, the component and the index (SQLite, or Postgres in a
+//! the index's newest holders of a key (the profile's memories, the last reflection) and
+//! when each person was last talked about (`newest-moments`) instead of memories.jsonl,
+//! and answer what reading the file answers. Through the CLI, the component and the index (SQLite, or Postgres in a
 //! Postgres run).
 
 use serde_json::{Value, json};
@@ -89,6 +89,20 @@ fn home() -> Ctx {
         "Tom",
         "Tom lent me his ladder",
     ]);
+    // Later still, one about Sarah shared in the chat: the most recent person there only.
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "--chat",
+        "team",
+        "--now",
+        "2026-06-01T14:00:00Z",
+        "add",
+        "--shared",
+        "--subject",
+        "Sarah",
+        "Sarah booked us a table for Friday",
+    ]);
     ctx
 }
 
@@ -165,6 +179,13 @@ fn a_context_and_a_profile_in_a_new_process_read_the_index_and_answer_as_the_fil
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(people, ["Tom", "Sarah"]);
+    let in_chat: Vec<&str> = from_index[1]["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(in_chat, ["Sarah", "Tom"], "the chat's memory about Sarah is newer");
     assert_eq!(from_index[1]["profile"], json!([]), "no profile in a chat");
     assert!(
         from_index[2]["markdown"]

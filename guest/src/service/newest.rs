@@ -1,14 +1,15 @@
 //! A context block and a profile answered from the index: besides a search's hits, they
-//! walk the caller's newest reflection and the memories their profile's notes come from,
-//! and rank the caller's people by when each was last talked about (`people_moments`: the
-//! index's moments alone, no record). When the index stands in for the file
+//! walk the caller's newest reflection and the memories their profile's notes come from.
+//! When the index stands in for the file
 //! (`from_index`), those are fetched into the partial cache by their marks, newest first
 //! (`newest` in `wit/index.wit`), and the same walk over the cache then gives the answer
 //! the whole collection would: the cache holds only records of the collection, and it
 //! holds every one the walk could pick. The second rests on the index handing out every live
 //! holder of a key up to the limit asked: every memory's entry carries its record (an index
 //! of a version that kept none is rebuilt first), and hosts cap the limit at `MOST_ASKED`,
-//! never lower.
+//! never lower. The context ranks the caller's people by when each was last talked about
+//! without a walk: the index's moments alone (`people_moments`), which are the ones the
+//! walk would read, the marks being written from the same records.
 
 use std::collections::HashMap;
 
@@ -167,7 +168,8 @@ impl<P: Ports> MemoryService<P> {
     /// names what a walk reads: the moment the walk of the whole collection would find,
     /// without a record or a vector (fetching each person's newest memory for it was 3.5
     /// of a CLI context's 31 ms at 100,000 memories and 200 people). None when the whole
-    /// collection is walked: the caller walks it.
+    /// collection is walked: the caller walks it. `now` in whole microseconds, as the
+    /// index compares expiries (a finer one could find live what the walk finds lapsed).
     pub(super) fn people_moments(
         &self,
         caller: &Caller,

@@ -105,6 +105,26 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
     assert_eq!(moments(&alone, 150), [Some(300), Some(350), None]);
     assert_eq!(moments(&in_chat, 150), [Some(300), Some(350), None]);
     assert_eq!(moments(&alone, 50), [Some(500), Some(350), None]);
+    // A key whose newest holder is the chat's: in the chat, its moment.
+    index
+        .upsert(&[
+            at(
+                entry("p1", "personal", vec![1.0, 0.0], "alice"),
+                &["subject:p"],
+                800,
+                None,
+            ),
+            group(at(
+                entry("p2", "shared", vec![1.0, 0.0], "alice"),
+                &["subject:p"],
+                900,
+                None,
+            )),
+        ])
+        .unwrap();
+    let person = ["subject:p".to_string()];
+    assert_eq!(index.newest_moments(&person, &alone, 150).unwrap(), [Some(800)]);
+    assert_eq!(index.newest_moments(&person, &in_chat, 150).unwrap(), [Some(900)]);
     let held = index.newest(&[KEY.into()], &alone, 150, 10).unwrap();
     assert_eq!(held[0][0].embedding.as_deref(), Some(&[1.0, 0.0][..]));
     assert_eq!(held[0][4].embedding, None, "h waits for its vector");

@@ -349,8 +349,9 @@ fn serve_refuses_more_readers_than_it_can_hold_and_starts_nothing() {
 }
 
 /// A long-lived store that holds every memory asks the index only for the ids of a
-/// person's memories and of each person's newest (`holding-ids`, `newest-ids`): its
-/// answers are those of a CLI call, which reads the records from the index.
+/// person's memories and for when each person was last talked about (`holding-ids`,
+/// `newest-moments`): its answers are those of a CLI call, which reads the records from
+/// the index.
 #[test]
 fn a_server_holding_every_memory_answers_about_people_as_a_cli_call_does() {
     let ctx = Ctx::new();

@@ -125,6 +125,29 @@ fn the_newest_holders_of_a_key_come_by_moment_then_id_within_the_scope_and_follo
         assert_eq!(held[0][0].embedding, Some(vec![1.0, 0.0, 0.0]));
         assert_eq!(held[0][4].embedding, None, "h waits for its vector");
     });
+    // A key whose newest holder is the chat's: in the chat, its moment.
+    call(&mut storage, |s| {
+        s.upsert(&[
+            at(
+                entry("p1", "alice", "personal", Some([1.0, 0.0, 0.0])),
+                &["subject:p"],
+                800,
+                None,
+            ),
+            group(at(
+                entry("p2", "alice", "shared", Some([1.0, 0.0, 0.0])),
+                &["subject:p"],
+                900,
+                None,
+            )),
+        ])
+        .unwrap();
+    });
+    call(&mut storage, |s| {
+        let person = ["subject:p".to_string()];
+        assert_eq!(s.newest_moments(&person, &alone, 150).unwrap(), [Some(800)]);
+        assert_eq!(s.newest_moments(&person, &in_chat, 150).unwrap(), [Some(900)]);
+    });
     call(&mut storage, |s| {
         s.set_records(&[Revision {
             id: "c".into(),
