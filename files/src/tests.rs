@@ -203,21 +203,23 @@ fn a_held_line_is_written_in_the_journal_once_the_call_does_more() {
     assert_eq!(on_disk(d.path(), Collection::Memories), "m0\nm1\nm2\nm3\n");
 }
 
+/// The home's files, where every flush of `memories.jsonl` fails once written.
+fn failing_flushes(dir: &Path) -> NativeFs {
+    NativeFs::new(dir).with_fault_points(native::FaultPoints {
+        point: |name| match name {
+            "append:memories:synced" => Err("injected".into()),
+            _ => Ok(()),
+        },
+        torn: |_| false,
+        abort: |name| panic!("aborted at {name}"),
+    })
+}
+
 #[test]
 fn a_held_line_that_fails_to_be_written_is_cut_off_again() {
     let dir = home();
-    let faulty = || {
-        NativeFs::new(dir.path()).with_fault_points(native::FaultPoints {
-            point: |name| match name {
-                "append:memories:synced" => Err("injected".into()),
-                _ => Ok(()),
-            },
-            torn: |_| false,
-            abort: |name| panic!("aborted at {name}"),
-        })
-    };
     std::fs::write(at(dir.path(), Collection::Memories), "kept\n").unwrap();
-    let mut files = FileStore::new(faulty()).holding_lone_lines();
+    let mut files = FileStore::new(failing_flushes(dir.path())).holding_lone_lines();
     let before = files.state(Collection::Memories).unwrap();
     let told = files
         .append(Collection::Memories, &["flushed, then failed".into()])
@@ -248,17 +250,9 @@ fn a_held_line_that_fails_to_be_written_is_cut_off_again() {
 #[test]
 fn a_held_line_that_fails_in_the_journal_is_cut_by_the_rollback() {
     let dir = home();
-    let faulty = NativeFs::new(dir.path()).with_fault_points(native::FaultPoints {
-        point: |name| match name {
-            "append:memories:synced" => Err("injected".into()),
-            _ => Ok(()),
-        },
-        torn: |_| false,
-        abort: |name| panic!("aborted at {name}"),
-    });
     std::fs::write(at(dir.path(), Collection::Memories), "kept\n").unwrap();
     std::fs::write(at(dir.path(), Collection::People), "p\n").unwrap();
-    let mut files = FileStore::new(faulty).holding_lone_lines();
+    let mut files = FileStore::new(failing_flushes(dir.path())).holding_lone_lines();
     let told = files
         .append(Collection::Memories, &["written, then failed".into()])
         .unwrap();
