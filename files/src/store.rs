@@ -325,47 +325,48 @@ impl<F: FileSystem> FileStore<F> {
         }
         self.write_held()?;
         self.begin()?;
-        let path = paths::collection(c);
-        self.fs.fault_point(&format!("append:{}:before", c.name()))?;
+        let (mut file, at, bytes) = self.open_to_append(c, lines)?;
+        self.write_lines(c, &mut file, at, &bytes)?;
+        self.state(c)
+    }
+
+    /// The collection open to append, its length, and the bytes that append `lines` to
+    /// it: each line and its `\n`, after a `\n` that ends an unterminated last line.
+    fn open_to_append<S: AsRef<str>>(
+        &mut self,
+        c: Collection,
+        lines: &[S],
+    ) -> Result<(F::File, u64, String), FileError> {
         // Read access too: the last byte tells whether the file ends its last line.
-        let mut file = self.fs.open(path, Open::Append)?;
+        let mut file = self.fs.open(paths::collection(c), Open::Append)?;
         let at = file.stat()?.len;
-        let mut bytes = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
-        if ends_unterminated(&mut file, at)? {
+        let mut bytes = String::with_capacity(lines.iter().map(|l| l.as_ref().len() + 1).sum::<usize>() + 1);
+        if at > 0 && file.read_at(at - 1, Some(1))? != b"\n" {
             bytes.push('\n');
         }
         for line in lines {
-            bytes.push_str(line);
+            bytes.push_str(line.as_ref());
             bytes.push('\n');
         }
-        self.write_lines(c, &mut file, at, &bytes)?;
-        self.state(c)
+        Ok((file, at, bytes))
     }
 
     /// Holds `line` for the call's commit, if the collection exists (a file made anew is
     /// written at once, in the journal, which removes it on a rollback), and answers where
     /// the collection will stand.
     fn hold(&mut self, c: Collection, line: &str) -> Result<Option<FileState>, FileError> {
-        let path = paths::collection(c);
-        if self.fs.stat(path)?.is_none() {
+        let Some(stat) = self.fs.stat(paths::collection(c))? else {
             return Ok(None);
-        }
-        let mut file = self.fs.open(path, Open::Append)?;
-        let stat = file.stat()?;
-        let mut bytes = String::with_capacity(line.len() + 2);
-        if ends_unterminated(&mut file, stat.len)? {
-            bytes.push('\n');
-        }
-        bytes.push_str(line);
-        bytes.push('\n');
+        };
+        let (file, at, bytes) = self.open_to_append(c, &[line])?;
         let state = FileState {
             generation: self.generation(c, stat),
-            end: stat.len + bytes.len() as u64,
+            end: at + bytes.len() as u64,
         };
         self.held = Some(Held {
             collection: c,
             file,
-            at: stat.len,
+            at,
             bytes,
         });
         Ok(Some(state))
@@ -403,7 +404,6 @@ impl<F: FileSystem> FileStore<F> {
         let c = held.collection;
         let written = self
             .begin()
-            .and_then(|()| Ok(self.fs.fault_point(&format!("append:{}:before", c.name()))?))
             .and_then(|()| self.write_lines(c, &mut held.file, held.at, &held.bytes));
         if let Err(e) = &written {
             // What the journal began, the line included, is cut by the call's rollback.
@@ -416,6 +416,7 @@ impl<F: FileSystem> FileStore<F> {
     /// crash tests' steps.
     fn write_lines(&mut self, c: Collection, file: &mut F::File, at: u64, bytes: &str) -> Result<(), FileError> {
         let name = format!("append:{}", c.name());
+        self.fs.fault_point(&format!("{name}:before"))?;
         if self.fs.torn(&format!("{name}:torn")) {
             let _ = file.write_at(at, &bytes.as_bytes()[..bytes.len() / 2]);
             self.fs.abort(&name);
@@ -550,12 +551,7 @@ impl<F: FileSystem> FileStore<F> {
     pub fn commit(&mut self) -> Result<(), FileError> {
         if let Some(mut held) = self.held.take() {
             let c = held.collection;
-            let written = self
-                .fs
-                .fault_point(&format!("append:{}:before", c.name()))
-                .map_err(FileError::from)
-                .and_then(|()| self.write_lines(c, &mut held.file, held.at, &held.bytes));
-            if let Err(e) = written {
+            if let Err(e) = self.write_lines(c, &mut held.file, held.at, &held.bytes) {
                 if held.file.set_len(held.at).and_then(|()| held.file.sync_data()).is_err() {
                     tracing::warn!("{}: a line not written may be left torn", paths::collection(c));
                 }
@@ -586,9 +582,4 @@ pub fn check_lines(lines: &[String]) -> Result<(), FileError> {
         }
     }
     Ok(())
-}
-
-/// Whether a collection `len` bytes long ends in a line without its `\n`.
-fn ends_unterminated<File: crate::fs::File>(file: &mut File, len: u64) -> Result<bool, FileError> {
-    Ok(len > 0 && file.read_at(len - 1, Some(1))? != b"\n")
 }
