@@ -122,6 +122,48 @@ impl<F: FileSystem> FileStore<F> {
         Ok(())
     }
 
+    /// Pins every collection where `states` says it stood (in [`Collection::ALL`]'s order),
+    /// for a read that never took the home's lock: a writer may be appending meanwhile,
+    /// and nothing past those ends is read. False, pinning nothing, when a collection is
+    /// no longer that incarnation or is shorter: the read must wait for the lock then.
+    ///
+    /// Each file is opened before its token is read: a replace writes the new token before
+    /// it renames the new file in, so a file opened before the rename is checked against
+    /// the old token or found changed, and one opened after finds the new token.
+    pub fn pin_at(&mut self, states: &[FileState]) -> Result<bool, FileError> {
+        self.unpin();
+        if states.len() != Collection::ALL.len() {
+            return Ok(false);
+        }
+        let mut files = Vec::with_capacity(Collection::ALL.len());
+        for (c, want) in Collection::ALL.into_iter().zip(states) {
+            let file = match self.fs.open(paths::collection(c), Open::Read) {
+                Ok(mut file) => {
+                    let stat = file.stat()?;
+                    Some((file, stat))
+                }
+                Err(fs::FsError::NotFound(_)) => None,
+                Err(e) => return Err(e.into()),
+            };
+            self.tokens[c.position()] = None;
+            let token = self.token(c);
+            let pinned = match file {
+                // Missing when recorded: made since, it is read as still missing.
+                _ if want.end == 0 && mix(&[token, 0, 0]) == want.generation => None,
+                Some((file, stat)) if stat.len >= want.end && mix(&[token, stat.ino, stat.dev]) == want.generation => {
+                    Some((file, Stat { len: want.end, ..stat }))
+                }
+                _ => {
+                    self.forget_tokens();
+                    return Ok(false);
+                }
+            };
+            files.push(pinned);
+        }
+        self.pinned = Some(Pinned(files));
+        Ok(true)
+    }
+
     /// Whether the files are pinned.
     pub fn pinned(&self) -> bool {
         self.pinned.is_some()
@@ -549,6 +591,22 @@ impl<F: FileSystem> FileStore<F> {
     /// that commits midway (before a remote model) and goes on cannot succeed without it;
     /// the journal of what it wrote after is left for the rollback.
     pub fn commit(&mut self) -> Result<(), FileError> {
+        self.commit_and_report(false).map(drop)
+    }
+
+    /// Whether the call wrote anything since its last commit or rollback.
+    pub fn has_writes(&self) -> bool {
+        self.journal.is_active() || self.held.is_some() || self.lost.is_some()
+    }
+
+    /// [`FileStore::commit`], saying where every collection stands after it (in
+    /// [`Collection::ALL`]'s order), for readers that hold no lock to pin
+    /// ([`FileStore::pin_at`]); none when a file could not be looked at.
+    pub fn commit_reporting(&mut self) -> Result<Option<Vec<FileState>>, FileError> {
+        self.commit_and_report(true)
+    }
+
+    fn commit_and_report(&mut self, report: bool) -> Result<Option<Vec<FileState>>, FileError> {
         if let Some(mut held) = self.held.take() {
             let c = held.collection;
             if let Err(e) = self.write_lines(c, &mut held.file, held.at, &held.bytes) {
@@ -563,11 +621,20 @@ impl<F: FileSystem> FileStore<F> {
                 }
             }
         }
-        self.forget_tokens();
-        if let Some((_, e)) = &self.lost {
-            return Err(e.clone());
+        if let Some((_, e)) = self.lost.clone() {
+            self.forget_tokens();
+            return Err(e);
         }
-        self.journal.commit(&mut self.fs)
+        // While the lock is held the tokens read this call are still the files' own.
+        let states = report.then(|| {
+            Collection::ALL
+                .iter()
+                .map(|&c| self.state(c))
+                .collect::<Result<Vec<_>, _>>()
+        });
+        self.forget_tokens();
+        self.journal.commit(&mut self.fs)?;
+        Ok(states.and_then(Result::ok))
     }
 }
 

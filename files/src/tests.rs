@@ -81,6 +81,55 @@ fn a_pinned_read_sees_the_files_as_they_stood() {
     assert_eq!(reader.read(Collection::People, 0, None).unwrap().data, "p\n");
 }
 
+/// A reader that never took the lock pins the collections where a commit reported them,
+/// whatever a writer appends meanwhile; a collection replaced or cut since pins nothing.
+#[test]
+fn a_read_without_the_lock_pins_where_the_last_commit_left_the_files() {
+    let (d, mut writer) = store();
+    writer.append(Collection::Memories, &["a".into(), "b".into()]).unwrap();
+    let states = writer.commit_reporting().unwrap().expect("every state");
+    assert_eq!(states.len(), Collection::ALL.len());
+    assert_eq!(states[Collection::Memories.position()].end, 4);
+    assert_eq!(states[Collection::People.position()].end, 0);
+    // The next call is under way: a line appended, a collection made.
+    writer.append(Collection::Memories, &["c".into()]).unwrap();
+    writer.append(Collection::People, &["p".into()]).unwrap();
+    let mut reader = FileStore::new(NativeFs::new(d.path()));
+    assert!(reader.pin_at(&states).unwrap());
+    let read = reader.read(Collection::Memories, 0, None).unwrap();
+    assert_eq!((read.data.as_str(), read.end), ("a\nb\n", 4));
+    assert_eq!(read.generation, states[0].generation);
+    assert_eq!(reader.read(Collection::People, 0, None).unwrap().data, "");
+    writer.commit().unwrap();
+    assert_eq!(reader.state(Collection::Memories).unwrap(), states[0]);
+    reader.unpin();
+
+    // Replaced since, or cut shorter than recorded: nothing is pinned.
+    let made = writer.commit_reporting().unwrap().unwrap();
+    writer.replace(Collection::Memories, &["z".into()]).unwrap();
+    assert!(!reader.pin_at(&made).unwrap());
+    assert!(!reader.pinned());
+    writer.commit().unwrap();
+    let mut longer = writer.commit_reporting().unwrap().unwrap();
+    longer[Collection::Memories.position()].end += 1;
+    assert!(!reader.pin_at(&longer).unwrap());
+    longer[Collection::Memories.position()].end -= 1;
+    assert!(reader.pin_at(&longer).unwrap());
+    // Of another layout: nothing.
+    assert!(!reader.pin_at(&longer[..2]).unwrap());
+}
+
+/// A commit says whether the call wrote anything.
+#[test]
+fn a_store_knows_whether_its_call_wrote() {
+    let (_d, mut files) = store();
+    assert!(!files.has_writes());
+    files.append(Collection::Messages, &["m".into()]).unwrap();
+    assert!(files.has_writes());
+    files.commit().unwrap();
+    assert!(!files.has_writes());
+}
+
 #[test]
 fn a_generation_is_never_handed_out_twice() {
     // ext4 gives a renamed-over file's inode number back after two replaces; the
