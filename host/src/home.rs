@@ -93,6 +93,17 @@ impl Home {
     pub fn lock_for(&self, access: Access) -> Result<HomeLock, Error> {
         HomeLock::take(&self.root, &self.gate, access, lock_timeout())
     }
+
+    /// Takes the lock to read if no writer holds it or waits for it now; none otherwise,
+    /// without waiting.
+    pub(crate) fn try_lock_to_read(&self) -> Result<Option<HomeLock>, Error> {
+        HomeLock::try_take_read(&self.root, &self.gate)
+    }
+
+    /// Where the last write that recorded it left the home ([`crate::boundary`]).
+    pub(crate) fn last_record(&self) -> Option<crate::boundary::Boundary> {
+        crate::home_lock::last_record(&self.root)
+    }
 }
 
 /// How long a writer waits for the lock: `ASH_LOCK_TIMEOUT_SECS`, default 30 s (the

@@ -11,6 +11,10 @@
 //!
 //! The gate comes first because the OS lock alone would make two threads of one process
 //! poll each other, and would let readers overtake a waiting writer for ever.
+//!
+//! The lock file holds the writer's pid, for the message of a process that waits, then
+//! the record of where the last write left the home (`boundary.rs`), for a read that
+//! finds the lock taken and goes on without it.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -19,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
+use crate::boundary::{self, Boundary};
 use crate::error::Error;
 
 /// What a call may do with the home.
@@ -34,9 +39,16 @@ pub enum Access {
 #[derive(Debug)]
 pub struct HomeLock {
     // Field order is drop order: the OS lock goes before the gate lets anyone else in.
-    _file: File,
+    file: File,
     _gate: Pass,
+    access: Access,
+    /// Whether this holder left the record of where the home stands (`boundary.rs`)
+    /// true: recorded it, or wrote nothing that would change it.
+    recorded: bool,
 }
+
+/// The lock file: the holder's pid on a line of this width, then the record.
+const PID_LINE: usize = 12;
 
 impl HomeLock {
     /// Takes the lock of the home at `root`, whose gate is `gate`, for `access`, waiting at
@@ -45,14 +57,7 @@ impl HomeLock {
         let start = Instant::now();
         let pass = gate.enter(access, timeout).ok_or_else(|| busy(root, timeout, ""))?;
         let path = root.join(".lock");
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .mode(0o600)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
+        let file = open_lock_file(&path)?;
         let mut pause = Duration::from_millis(1);
         loop {
             let tried = match access {
@@ -66,7 +71,7 @@ impl HomeLock {
             }
             if start.elapsed() >= timeout {
                 let holder = std::fs::read_to_string(&path).unwrap_or_default();
-                return Err(busy(root, timeout, holder.trim()));
+                return Err(busy(root, timeout, holder.lines().next().unwrap_or("").trim()));
             }
             std::thread::sleep(pause);
             pause = (pause * 2).min(POLL_AT_MOST);
@@ -74,17 +79,88 @@ impl HomeLock {
         if access == Access::Write {
             // Who holds it, for the message another process prints while it waits; at one
             // width, written over rather than cut first (a cut cost 0.13 ms an add, a tenth).
-            let holder = format!("{:<11}\n", std::process::id());
-            if file.metadata().map(|m| m.len()).ok() != Some(holder.len() as u64) {
+            // The record after it stays for readers while this holder writes.
+            let holder = format!("{:<width$}\n", std::process::id(), width = PID_LINE - 1);
+            if file.metadata().map(|m| m.len()).ok() != Some((PID_LINE + boundary::LINE_LEN) as u64) {
+                // Another host's (or an older version's) pid alone: no record to keep.
                 let _ = file.set_len(0);
+                let _ = file.write_all_at(format!("{holder}{}", boundary::blank()).as_bytes(), 0);
+            } else {
+                let _ = file.write_all_at(holder.as_bytes(), 0);
             }
-            let _ = file.write_all_at(holder.as_bytes(), 0);
         }
         Ok(HomeLock {
-            _file: file,
+            file,
             _gate: pass,
+            access,
+            recorded: access == Access::Read,
         })
     }
+
+    /// Takes the lock to read if nobody is writing now; none, at once, otherwise.
+    pub(crate) fn try_take_read(root: &Path, gate: &Arc<Gate>) -> Result<Option<HomeLock>, Error> {
+        let Some(pass) = gate.try_enter(Access::Read) else {
+            return Ok(None);
+        };
+        let path = root.join(".lock");
+        let file = open_lock_file(&path)?;
+        match file.try_lock_shared() {
+            Ok(()) => Ok(Some(HomeLock {
+                file,
+                _gate: pass,
+                access: Access::Read,
+                recorded: true,
+            })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// Records, for readers that find the lock taken, that the home stands at `boundary`
+    /// now that this holder's writes are committed.
+    pub(crate) fn record(&mut self, boundary: &Boundary) {
+        debug_assert_eq!(self.access, Access::Write, "a reader records nothing");
+        self.recorded = self
+            .file
+            .write_all_at(boundary.line().as_bytes(), PID_LINE as u64)
+            .is_ok();
+    }
+
+    /// Says that this holder changed nothing: the record it found still stands.
+    pub(crate) fn keep_record(&mut self) {
+        self.recorded = true;
+    }
+}
+
+impl Drop for HomeLock {
+    /// A writer that did not record where the home stands blanks the record before it lets
+    /// go: what it left may be past it (or behind it, after a rollback).
+    fn drop(&mut self) {
+        if !self.recorded {
+            let _ = self.file.write_all_at(boundary::blank().as_bytes(), PID_LINE as u64);
+        }
+    }
+}
+
+/// The record of where the last write left the home at `root`; none when the last holder
+/// of the lock left none.
+pub(crate) fn last_record(root: &Path) -> Option<Boundary> {
+    let path = root.join(".lock");
+    let file = File::open(path).ok()?;
+    let mut bytes = vec![0; boundary::LINE_LEN];
+    file.read_exact_at(&mut bytes, PID_LINE as u64).ok()?;
+    Boundary::parse(&bytes)
+}
+
+fn open_lock_file(path: &Path) -> Result<File, Error> {
+    OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| Error::io(path, e))
 }
 
 /// The longest pause between two tries of the OS lock. Short, because a holder that takes
@@ -151,6 +227,11 @@ impl Gate {
         let gate = Arc::new(Gate::default());
         gates.insert(key, Arc::downgrade(&gate));
         gate
+    }
+
+    /// Lets `access` in if it may enter now (see [`Gate::enter`]).
+    fn try_enter(self: &Arc<Self>, access: Access) -> Option<Pass> {
+        self.enter(access, Duration::ZERO)
     }
 
     /// Waits (at most `timeout`) until `access` may enter: a reader when no writer is in
@@ -225,6 +306,72 @@ mod tests {
         drop((a, b));
         let _w = HomeLock::take(dir.path(), &Gate::of(dir.path()), Access::Write, short).unwrap();
         assert!(HomeLock::take(dir.path(), &Gate::of(dir.path()), Access::Read, short).is_err());
+    }
+
+    fn boundary(stamp: u64) -> Boundary {
+        Boundary {
+            stamp,
+            states: vec![
+                ash_memory_files::FileState { generation: 1, end: 2 };
+                ash_memory_files::Collection::ALL.len()
+            ],
+        }
+    }
+
+    /// The record stays while a writer works, stands when a writer records it and is
+    /// blanked by any other writer; another host's pid alone leaves none.
+    #[test]
+    fn only_a_writer_that_recorded_leaves_a_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = || HomeLock::take(root, &Gate::of(root), Access::Write, Duration::from_millis(50)).unwrap();
+        assert_eq!(last_record(root), None);
+        let mut first = write();
+        first.record(&boundary(1));
+        drop(first);
+        assert_eq!(last_record(root), Some(boundary(1)));
+        let second = write();
+        assert_eq!(last_record(root), Some(boundary(1)), "kept while the next one writes");
+        // Neither a reader that would take the lock, nor a writer waiting, gets in.
+        assert!(HomeLock::try_take_read(root, &Gate::of(root)).unwrap().is_none());
+        let message = HomeLock::take(root, &Gate::of(root), Access::Write, Duration::ZERO).unwrap_err();
+        assert!(message.to_string().contains("another call"), "{message}");
+        drop(second);
+        assert_eq!(last_record(root), None, "a writer that did not record blanks it");
+        let mut unchanged = write();
+        unchanged.keep_record();
+        drop(unchanged);
+        assert_eq!(last_record(root), None);
+        let mut third = write();
+        third.record(&boundary(3));
+        drop(third);
+        assert_eq!(last_record(root), Some(boundary(3)));
+        assert!(HomeLock::try_take_read(root, &Gate::of(root)).unwrap().is_some());
+        // Another host cuts the file to its pid.
+        std::fs::write(root.join(".lock"), "4242").unwrap();
+        assert_eq!(last_record(root), None);
+        let mut fourth = write();
+        assert_eq!(last_record(root), None);
+        fourth.record(&boundary(4));
+        drop(fourth);
+        assert_eq!(last_record(root), Some(boundary(4)));
+    }
+
+    /// Another process waiting for a writer names its pid alone, not the record after it.
+    #[test]
+    fn a_busy_message_names_the_holders_pid() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_owned();
+        let mut holder = HomeLock::take(&root, &Gate::of(&root), Access::Write, Duration::from_secs(1)).unwrap();
+        holder.record(&boundary(9));
+        // Another process: its own open file description, outside this process's gate.
+        let file = open_lock_file(&root.join(".lock")).unwrap();
+        assert!(file.try_lock_shared().is_err());
+        let gate = Arc::new(Gate::default());
+        let e = HomeLock::take(&root, &gate, Access::Read, Duration::from_millis(20)).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains(&format!("(pid {})", std::process::id())), "{text}");
+        assert!(!text.contains("committed"), "{text}");
     }
 
     #[test]

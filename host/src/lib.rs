@@ -49,6 +49,7 @@ mod bindings {
     });
 }
 
+mod boundary;
 mod builder;
 mod clock;
 mod config;

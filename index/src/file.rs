@@ -82,6 +82,9 @@ pub(crate) fn prepare(db: &mut dyn Database) -> Result<(), IndexError> {
 }
 
 /// A value of the `meta` table.
+/// The `meta` key of [`SqliteIndex::stamp`].
+const STAMP_KEY: &str = "stamp";
+
 fn meta(db: &mut dyn Database, key: &str) -> Result<Option<String>, IndexError> {
     database::row(db, "SELECT value FROM meta WHERE key = ?1", &[Value::Text(key)], |r| {
         r.text(0).map(str::to_owned)
@@ -207,6 +210,26 @@ impl<D: Database> SqliteIndex<D> {
                 end: end.parse().ok()?,
             })
         }))
+    }
+
+    /// The stamp of the last write transaction that recorded one ([`SqliteIndex::set_stamp`]).
+    pub fn stamp(&mut self) -> Result<Option<u64>, IndexError> {
+        Ok(meta(self.conn()?, STAMP_KEY)?.and_then(|v| u64::from_str_radix(&v, 16).ok()))
+    }
+
+    /// Marks the write transaction open with `stamp`, which the host also leaves where
+    /// readers that hold no lock find it: a reader whose snapshot holds the same stamp
+    /// reads the index this transaction left, no more and no less.
+    pub fn set_stamp(&mut self, stamp: u64) -> Result<(), IndexError> {
+        if !self.writing {
+            return Err(IndexError::Sql("a stamp outside a write transaction".into()));
+        }
+        self.refuse_if_transaction_lost()?;
+        self.conn()?.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            &[Value::Text(STAMP_KEY), Value::Text(&format!("{stamp:016x}"))],
+        )?;
+        Ok(())
     }
 
     /// Records the state of the collection behind `kind` the index now reflects.

@@ -91,6 +91,15 @@ pub const MAX_K: u32 = 4096;
 /// same either way.
 pub const VECTOR_CHUNK_SLOTS: u32 = 128;
 
+/// How much a write transaction ([`SqliteIndex::begin_write`]) may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteSize {
+    /// A few entries (a call's one line): what its savepoints would undo is kept in memory.
+    Small,
+    /// Anything up to the whole index (a rebuild): SQLite's temporary files as usual.
+    Any,
+}
+
 /// The index over one database, opened on first use.
 pub struct SqliteIndex<D: Database> {
     db: D,
@@ -207,18 +216,23 @@ impl<D: Database> SqliteIndex<D> {
     /// [`SqliteIndex::roll_back_write`]: the writes in between (each in a savepoint of its
     /// own) stand or go together, for a host that commits them after the files they
     /// describe. Nothing when one is open.
-    pub fn begin_write(&mut self) -> Result<(), IndexError> {
+    pub fn begin_write(&mut self, size: WriteSize) -> Result<(), IndexError> {
         if self.writing {
             return Ok(());
         }
         self.end_read();
         let db = self.conn()?;
         // A savepoint keeps the pages it changes in a statement journal: in memory, not in
-        // a temporary file written for each (280 KB an add instead of 180). Only for the
-        // transaction: for a rebuild's sorts, memory would cost 100 MB at 100,000 memories.
-        set_temp_store(db, "MEMORY")?;
+        // a temporary file written for each (280 KB an add instead of 180). Only for a
+        // small transaction: for a rebuild's sorts, memory would cost 100 MB at 100,000.
+        let in_memory = size == WriteSize::Small;
+        if in_memory {
+            set_temp_store(db, "MEMORY")?;
+        }
         if let Err(e) = db.execute("BEGIN IMMEDIATE", &[]) {
-            let _ = set_temp_store(db, "DEFAULT");
+            if in_memory {
+                let _ = set_temp_store(db, "DEFAULT");
+            }
             return Err(e);
         }
         self.writing = true;

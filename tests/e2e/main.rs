@@ -41,6 +41,7 @@ mod postgres;
 mod postgres_layout;
 mod postgres_locks;
 mod reads_beside_writes;
+mod reads_during_writes;
 mod recall;
 mod recovery;
 mod reflection;

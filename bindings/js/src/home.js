@@ -100,7 +100,8 @@ export class Home {
         fs.closeSync(fd);
         let holder = "";
         try {
-          holder = fs.readFileSync(p, "utf8").trim();
+          // The pid's line; the Rust host records where its last write left the home after it.
+          holder = fs.readFileSync(p, "utf8").split("\n", 1)[0].trim();
         } catch {
           // Who holds it is only for the message.
         }

@@ -3,11 +3,12 @@
 
 use super::Storage;
 use crate::bindings::ash::memory::files;
+use crate::boundary::Boundary;
 use crate::error::Error;
 use crate::files::{FileStore, file_store};
 use crate::home::{Access, Home, HomeLock};
 use crate::index;
-use crate::index::{NativeSqlite, SqliteIndex};
+use crate::index::{NativeSqlite, SqliteIndex, WriteSize};
 
 /// Files and SQLite in one home folder.
 pub(crate) struct LocalStorage {
@@ -36,14 +37,77 @@ impl LocalStorage {
         self.index.begin_read().map_err(|e| e.to_string())
     }
 
-    /// Before the index is written: while the files hold a line for the commit, the
-    /// index's writes wait for it too, in one transaction committed after the files, so
-    /// that the index never holds an entry of a line a crash kept from being written.
-    fn index_write(&mut self) -> Result<(), index::IndexError> {
-        if self.files.holds_a_line() {
-            self.index.begin_write()?;
+    /// A writer holds the lock: pins the files and the index where the last write left
+    /// them (`boundary.rs`), without the lock. False when that write left no record, or
+    /// the files moved past it (a replace, a rollback): the read waits for the lock then.
+    fn pin_last_write(&mut self) -> bool {
+        // The snapshot first: a write that commits after it and records before the record
+        // is read shows another stamp, and the next try takes a newer snapshot.
+        for _ in 0..3 {
+            if self.index.begin_read().is_err() {
+                return false;
+            }
+            let stamp = self.index.stamp();
+            let Some(record) = self.home.last_record() else {
+                self.index.end_read();
+                return false;
+            };
+            if !matches!(stamp, Ok(Some(s)) if s == record.stamp) {
+                self.index.end_read();
+                continue;
+            }
+            if let Ok(true) = self.files.pin_at(&record.states) {
+                return true;
+            }
+            self.index.end_read();
+            return false;
         }
-        Ok(())
+        false
+    }
+
+    /// Before the index is written: a call's writes to it are one transaction, committed
+    /// after the files, so that the index never holds an entry of a line a crash kept from
+    /// being written, and a reader's snapshot holds all of a call or none of it.
+    fn index_write(&mut self) -> Result<(), index::IndexError> {
+        let size = if self.files.holds_a_line() {
+            WriteSize::Small
+        } else {
+            WriteSize::Any
+        };
+        self.index.begin_write(size)
+    }
+
+    /// After the files are committed: the index's transaction is stamped and committed,
+    /// and the stamp and the files' `states` are recorded for readers that find the lock
+    /// taken. Whatever fails, the files stand; the lock then blanks the record.
+    fn commit_index(&mut self, states: Option<Vec<ash_memory_files::FileState>>) {
+        let stamp = uuid::Uuid::new_v4().as_u64_pair().0;
+        let stamped = self
+            .index
+            .begin_write(WriteSize::Small)
+            .and_then(|()| self.index.set_stamp(stamp));
+        // The files stand: an index that failed to commit is behind them, and the next
+        // call replays what it missed.
+        if let Err(e) = self.index.commit_write() {
+            tracing::warn!("the index's writes were not committed ({e}); the next call replays them");
+            return;
+        }
+        // Where a test holds a write whose index stands and whose record is not written.
+        if fault_point("boundary:record").is_err() {
+            return;
+        }
+        if let (Ok(()), Some(states), Some(lock)) = (stamped, states, self.lock.as_mut()) {
+            lock.record(&Boundary { stamp, states });
+        }
+    }
+
+    /// A read pinned without the lock, at the point where tests hold one.
+    fn pinned_read(&mut self) -> Result<Access, Error> {
+        if let Err(e) = fault_point("read-pinned") {
+            self.unpin();
+            return Err(Error::Storage(e));
+        }
+        Ok(Access::Read)
     }
 
     /// Lets what [`LocalStorage::pin`] pinned go.
@@ -62,7 +126,15 @@ impl Storage for LocalStorage {
     fn begin(&mut self, access: Access, _scopes: Option<&[String]>) -> Result<Access, Error> {
         self.unpin();
         if access == Access::Read {
-            let lock = self.home.lock_for(Access::Read)?;
+            let lock = match self.home.try_lock_to_read()? {
+                Some(lock) => lock,
+                // A write under way: the read goes on from where the last one left the home.
+                None if self.pin_last_write() => {
+                    self.files.read_only = true;
+                    return self.pinned_read();
+                }
+                None => self.home.lock_for(Access::Read)?,
+            };
             let unfinished = self
                 .files
                 .needs_recovery()
@@ -75,10 +147,7 @@ impl Storage for LocalStorage {
                 match self.pin() {
                     Ok(()) => {
                         drop(lock);
-                        if let Err(e) = fault_point("read-pinned") {
-                            self.unpin();
-                            return Err(Error::Storage(e));
-                        }
+                        return self.pinned_read();
                     }
                     Err(e) => {
                         tracing::debug!("a read holds the lock: {e}");
@@ -104,14 +173,17 @@ impl Storage for LocalStorage {
         if self.files.read_only {
             return Ok(());
         }
-        if let Err(e) = self.files.commit() {
-            self.index.roll_back_write();
-            return Err(e.message());
-        }
-        // The files stand: an index that failed to commit is behind them, and the next
-        // call replays what it missed.
-        if let Err(e) = self.index.commit_write() {
-            tracing::warn!("the index's writes were not committed ({e}); the next call replays them");
+        let wrote = self.files.has_writes() || self.index.is_writing();
+        let states = match self.files.commit_reporting() {
+            Ok(states) => states,
+            Err(e) => {
+                self.index.roll_back_write();
+                return Err(e.message());
+            }
+        };
+        match self.lock.as_mut() {
+            Some(lock) if !wrote => lock.keep_record(),
+            _ => self.commit_index(states),
         }
         Ok(())
     }

@@ -62,7 +62,7 @@ fn a_write_transaction_stands_or_goes_whole() {
             .query_row("PRAGMA temp_store", [], |r| r.get(0))
             .unwrap()
     };
-    writer.begin_write().unwrap();
+    writer.begin_write(WriteSize::Small).unwrap();
     assert!(writer.is_writing());
     assert_eq!(temp_store(&mut writer), 2, "statement journals in memory");
     writer
@@ -80,7 +80,7 @@ fn a_write_transaction_stands_or_goes_whole() {
     );
     assert_eq!(texts(&mut writer, "jazz"), ["a"]);
 
-    writer.begin_write().unwrap();
+    writer.begin_write(WriteSize::Small).unwrap();
     writer
         .upsert(&[entry("b", "jazz at the club", vec![0.9, 0.1], "alice")])
         .unwrap();
@@ -110,7 +110,7 @@ fn a_write_transaction_lost_refuses_the_writes_after_it() {
     writer
         .upsert(&[entry("a", "jazz in the park", vec![1.0, 0.0], "alice")])
         .unwrap();
-    writer.begin_write().unwrap();
+    writer.begin_write(WriteSize::Small).unwrap();
     writer
         .upsert(&[entry("b", "jazz at the club", vec![0.9, 0.1], "alice")])
         .unwrap();
@@ -124,11 +124,46 @@ fn a_write_transaction_lost_refuses_the_writes_after_it() {
     };
     assert!(writer.clear(&info).is_err());
     assert!(dir.path().join("i.db").exists());
-    assert!(writer.begin_write().is_ok(), "begun already");
+    assert!(writer.begin_write(WriteSize::Small).is_ok(), "begun already");
     assert!(writer.commit_write().is_err(), "nothing to commit");
     assert!(!writer.is_writing());
     let mut other = SqliteIndex::new(dir.path().join("i.db"));
     assert_eq!(texts(&mut other, "jazz"), ["a"]);
     writer.upsert(&[late]).unwrap();
     assert_eq!(texts(&mut other, "jazz"), ["a", "c"]);
+}
+
+/// A stamp is written inside a write transaction only, seen by others once it commits and
+/// gone with a rollback; a reader's snapshot keeps the stamp it began with. A large write
+/// leaves SQLite's temporary files where they are.
+#[test]
+fn a_stamp_is_the_write_transaction_a_snapshot_holds() {
+    let (dir, mut writer) = fresh_index(2);
+    assert_eq!(writer.stamp().unwrap(), None);
+    assert!(writer.set_stamp(1).is_err(), "outside a write transaction");
+    writer.begin_write(WriteSize::Any).unwrap();
+    let temp_store: i64 = writer
+        .db
+        .connection()
+        .query_row("PRAGMA temp_store", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(temp_store, 0, "a large write's sorts stay in files");
+    writer.set_stamp(0xfeed).unwrap();
+    let mut reader = SqliteIndex::new(dir.path().join("i.db"));
+    assert_eq!(reader.stamp().unwrap(), None, "not committed yet");
+    writer.commit_write().unwrap();
+    reader.begin_read().unwrap();
+    assert_eq!(reader.stamp().unwrap(), Some(0xfeed));
+
+    writer.begin_write(WriteSize::Small).unwrap();
+    writer.set_stamp(u64::MAX).unwrap();
+    writer.commit_write().unwrap();
+    assert_eq!(reader.stamp().unwrap(), Some(0xfeed), "the snapshot's");
+    reader.end_read();
+    assert_eq!(reader.stamp().unwrap(), Some(u64::MAX));
+
+    writer.begin_write(WriteSize::Small).unwrap();
+    writer.set_stamp(3).unwrap();
+    writer.roll_back_write();
+    assert_eq!(reader.stamp().unwrap(), Some(u64::MAX), "rolled back");
 }

@@ -22,10 +22,16 @@ pub struct Server {
 impl Server {
     /// Starts `serve` on `ctx`'s home with these extra arguments and waits until it answers.
     pub fn start(ctx: &Ctx, args: &[&str]) -> Server {
+        Server::start_with(ctx, args, &[])
+    }
+
+    /// [`Server::start`] with these environment variables set for the server alone.
+    pub fn start_with(ctx: &Ctx, args: &[&str], env: &[(&str, &str)]) -> Server {
         let log_dir = tempfile::tempdir().expect("a temp dir");
         let log = log_dir.path().join("serve.log");
         let child = ctx
             .command()
+            .envs(env.iter().copied())
             .arg("serve")
             .args(args)
             .env("ASH_LOG", "info")

@@ -86,7 +86,9 @@ class Home:
                 raise IoError(f"{path}: {e.strerror or e}") from e
             if time.monotonic() - start >= timeout:
                 try:
-                    holder = path.read_text(errors="replace").strip()
+                    # The pid's line; the Rust host records where its last write left
+                    # the home after it.
+                    holder = path.read_text(errors="replace").partition("\n")[0].strip()
                 except OSError:
                     holder = ""
                 os.close(fd)
