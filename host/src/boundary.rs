@@ -4,10 +4,13 @@
 //! collection and the stamp of its index transaction in the lock file, after the holder's
 //! pid (`HomeLock::record`). A read that finds the lock taken pins the files at those
 //! states and reads the index in a snapshot holding the same stamp: the home between the
-//! last two writes, whatever the writer under way has half written since. The record is
-//! only ever left standing by a write that recorded it: every other holder of the lock
-//! (a write that failed, a migration, another host, which cuts the file to its pid) blanks
-//! it, and a read that finds no record waits for the lock as before.
+//! last two writes, whatever the writer under way has half written since. Every other
+//! holder of the lock blanks the record as it lets go (a write that failed, a migration),
+//! and another host cuts the file to its pid: a read that finds no record waits for the
+//! lock as before. A writer killed before it recorded leaves the record of the write
+//! before it, which still describes the home up to where that write left it: what the
+//! killed one wrote after was never acknowledged, and if its index committed, the stamps
+//! differ.
 
 use ash_memory_files::{Collection, FileState};
 

@@ -81,10 +81,10 @@ pub(crate) fn prepare(db: &mut dyn Database) -> Result<(), IndexError> {
     Ok(())
 }
 
-/// A value of the `meta` table.
 /// The `meta` key of [`SqliteIndex::stamp`].
 const STAMP_KEY: &str = "stamp";
 
+/// A value of the `meta` table.
 fn meta(db: &mut dyn Database, key: &str) -> Result<Option<String>, IndexError> {
     database::row(db, "SELECT value FROM meta WHERE key = ?1", &[Value::Text(key)], |r| {
         r.text(0).map(str::to_owned)

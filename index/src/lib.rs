@@ -94,7 +94,8 @@ pub const VECTOR_CHUNK_SLOTS: u32 = 128;
 /// How much a write transaction ([`SqliteIndex::begin_write`]) may change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteSize {
-    /// A few entries (a call's one line): what its savepoints would undo is kept in memory.
+    /// A call's entries (up to an import's chunk): what its savepoints would undo is kept
+    /// in memory.
     Small,
     /// Anything up to the whole index (a rebuild): SQLite's temporary files as usual.
     Any,

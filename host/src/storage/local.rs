@@ -69,18 +69,19 @@ impl LocalStorage {
     /// after the files, so that the index never holds an entry of a line a crash kept from
     /// being written, and a reader's snapshot holds all of a call or none of it.
     fn index_write(&mut self) -> Result<(), index::IndexError> {
-        let size = if self.files.holds_a_line() {
-            WriteSize::Small
-        } else {
-            WriteSize::Any
-        };
-        self.index.begin_write(size)
+        self.index.begin_write(WriteSize::Small)
     }
 
     /// After the files are committed: the index's transaction is stamped and committed,
     /// and the stamp and the files' `states` are recorded for readers that find the lock
     /// taken. Whatever fails, the files stand; the lock then blanks the record.
     fn commit_index(&mut self, states: Option<Vec<ash_memory_files::FileState>>) {
+        if self.lock.is_none() {
+            // Not this call's home any more (the lock was not taken back): nothing of
+            // its index may stand, and nothing is recorded.
+            self.index.roll_back_write();
+            return;
+        }
         let stamp = uuid::Uuid::new_v4().as_u64_pair().0;
         let stamped = self
             .index
@@ -174,17 +175,17 @@ impl Storage for LocalStorage {
             return Ok(());
         }
         let wrote = self.files.has_writes() || self.index.is_writing();
-        let states = match self.files.commit_reporting() {
-            Ok(states) => states,
-            Err(e) => {
-                self.index.roll_back_write();
-                return Err(e.message());
+        // When the files fail to commit, the index's transaction stays open: a call that
+        // commits midway (before a remote model) goes on and commits both at its end, or
+        // fails, and its release rolls the index back with the files.
+        let states = self.files.commit_reporting().map_err(|e| e.message())?;
+        if !wrote {
+            if let Some(lock) = self.lock.as_mut() {
+                lock.keep_record();
             }
-        };
-        match self.lock.as_mut() {
-            Some(lock) if !wrote => lock.keep_record(),
-            _ => self.commit_index(states),
+            return Ok(());
         }
+        self.commit_index(states);
         Ok(())
     }
     fn roll_back(&mut self) -> Result<(), String> {
@@ -313,8 +314,13 @@ impl Storage for LocalStorage {
         self.index.count(kind)
     }
     fn clear(&mut self, info: &index::IndexInfo) -> Result<(), index::IndexError> {
-        self.index_write()?;
-        self.index.clear(info)
+        // Emptied by itself, outside the call's transaction (which it would empty too): an
+        // index SQLite cannot use is made anew, which no transaction survives. An index
+        // emptied before the files commit is behind them, never ahead. The rebuild after
+        // it is one transaction, its sorts in files as usual.
+        self.index.roll_back_write();
+        self.index.clear(info)?;
+        self.index.begin_write(WriteSize::Any)
     }
     fn reflects(&mut self, kind: index::EntryKind) -> Result<Option<index::FileState>, index::IndexError> {
         self.index.reflects(kind)

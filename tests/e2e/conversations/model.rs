@@ -241,3 +241,60 @@ fn two_calls_read_one_session(at: &str) {
         .collect();
     assert_eq!(from_it, [json!("I moved to Porto")], "held at {at}");
 }
+
+/// An extraction commits what it stored before it asks the model whether the next fact
+/// replaces an older one. When that commit fails (here clearing the journal), the call goes
+/// on holding the lock and commits everything at its end: neither the files nor the index
+/// lose what it stored before the failure.
+#[test]
+fn a_commit_that_fails_before_the_model_is_asked_again_loses_nothing() {
+    if crate::support::ctx::files_only("the files backend's journal") {
+        return;
+    }
+    let server = model(|prompt| {
+        if prompt.contains("Sarah") {
+            chat(
+                &json!({"facts": [
+                    {"content": "My wife Sarah is vegetarian", "type": "relationship", "subjects": ["my wife Sarah"], "confidence": 0.9},
+                ]})
+                .to_string(),
+            )
+        } else if prompt.contains("Porto") {
+            chat(
+                &json!({"facts": [
+                    {"content": "I moved to Porto last month", "type": "fact", "confidence": 0.9},
+                ]})
+                .to_string(),
+            )
+        } else {
+            chat("{\"facts\": []}")
+        }
+    });
+    let ctx = with_model(&server);
+    ctx.add("u", "I live in Lisbon");
+    turn(
+        &ctx,
+        "u",
+        "s",
+        &["My wife Sarah is vegetarian, so no meat at dinner", "Got it."],
+    );
+    turn(&ctx, "u", "s", &["We moved to Porto last month", "Nice."]);
+    turn(&ctx, "u", "s", &["thanks"]);
+    let extracted = ctx
+        .command()
+        .env("ASH_FAULT", "journal:commit")
+        .env("ASH_FAULT_MODE", "error")
+        .args(["--json", "--user", "u", "extract"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&extracted.stderr);
+    assert!(extracted.status.success(), "{stderr}");
+    assert!(stderr.contains("cannot commit before a remote call"), "{stderr}");
+    assert_eq!(ctx.search("u", "where do I live")[0], "I moved to Porto last month");
+    assert_eq!(
+        ctx.search("u", "what does my wife eat")[0],
+        "My wife Sarah is vegetarian"
+    );
+    let doctor = ctx.ok(&["doctor"]);
+    assert!(!doctor.contains("entries for"), "{doctor}");
+}

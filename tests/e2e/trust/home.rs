@@ -64,18 +64,28 @@ fn a_slow_service_does_not_stall_other_callers() {
     assert_eq!(added["superseded"].as_array().unwrap().len(), 1, "{added}");
     assert_eq!(ctx.search("v", "bees")[0], "I keep bees");
 
-    // Someone holding the lock for good: a bounded wait, then a clean error.
+    // Someone holding the lock for good: a write waits a bounded time, then fails
+    // cleanly; a read goes on from where the last write left the home.
     let lock = std::fs::File::open(ctx.home().join(".lock")).unwrap();
     lock.lock().unwrap();
     let out = ctx
         .command()
         .env("ASH_LOCK_TIMEOUT_SECS", "0.3")
-        .args(["--user", "u", "list"])
+        .args(["--user", "u", "add", "I like owls"])
         .output()
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("busy"), "{stderr}");
+    let listed = ctx
+        .command()
+        .env("ASH_LOCK_TIMEOUT_SECS", "0.3")
+        .args(["--json", "--user", "u", "list"])
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(crate::support::ctx::contents(&listed), ["I like cats"], "{listed}");
     drop(lock);
 }
 
