@@ -101,7 +101,7 @@ impl Home {
     }
 
     /// Where the last write that recorded it left the home ([`crate::boundary`]).
-    pub(crate) fn last_record(&self) -> Option<crate::boundary::Boundary> {
+    pub(crate) fn last_record(&self) -> Option<crate::boundary::Record> {
         crate::home_lock::last_record(&self.root)
     }
 }

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
-use crate::boundary::{self, Boundary};
+use crate::boundary::{self, Boundary, Record};
 use crate::error::Error;
 
 /// What a call may do with the home.
@@ -116,14 +116,18 @@ impl HomeLock {
         }
     }
 
-    /// Records, for readers that find the lock taken, that the home stands at `boundary`
-    /// now that this holder's writes are committed.
-    pub(crate) fn record(&mut self, boundary: &Boundary) {
+    /// Records, for readers that find the lock taken, that the home stands at `last` once
+    /// this holder's index commits, and stood at the boundary recorded before until then.
+    pub(crate) fn record(&mut self, last: Boundary) {
         debug_assert_eq!(self.access, Access::Write, "a reader records nothing");
-        self.recorded = self
-            .file
-            .write_all_at(boundary.line().as_bytes(), PID_LINE as u64)
-            .is_ok();
+        let before = read_record(&self.file).map(|r| r.last);
+        let line = Record { last, before }.line();
+        self.recorded = self.file.write_all_at(line.as_bytes(), PID_LINE as u64).is_ok();
+    }
+
+    /// Takes back what [`HomeLock::record`] said: the record is blanked as the lock goes.
+    pub(crate) fn forget_record(&mut self) {
+        self.recorded = false;
     }
 
     /// Says that this holder changed nothing: the record it found still stands.
@@ -142,14 +146,16 @@ impl Drop for HomeLock {
     }
 }
 
-/// The record of where the last write left the home at `root`; none when the last holder
+/// The record of where the last writes left the home at `root`; none when the last holder
 /// of the lock left none.
-pub(crate) fn last_record(root: &Path) -> Option<Boundary> {
-    let path = root.join(".lock");
-    let file = File::open(path).ok()?;
+pub(crate) fn last_record(root: &Path) -> Option<Record> {
+    read_record(&File::open(root.join(".lock")).ok()?)
+}
+
+fn read_record(file: &File) -> Option<Record> {
     let mut bytes = vec![0; boundary::LINE_LEN];
     file.read_exact_at(&mut bytes, PID_LINE as u64).ok()?;
-    Boundary::parse(&bytes)
+    Record::parse(&bytes)
 }
 
 fn open_lock_file(path: &Path) -> Result<File, Error> {
@@ -327,11 +333,17 @@ mod tests {
         let write = || HomeLock::take(root, &Gate::of(root), Access::Write, Duration::from_millis(50)).unwrap();
         assert_eq!(last_record(root), None);
         let mut first = write();
-        first.record(&boundary(1));
+        first.record(boundary(1));
         drop(first);
-        assert_eq!(last_record(root), Some(boundary(1)));
+        let only = |stamp| {
+            Some(Record {
+                last: boundary(stamp),
+                before: None,
+            })
+        };
+        assert_eq!(last_record(root), only(1));
         let second = write();
-        assert_eq!(last_record(root), Some(boundary(1)), "kept while the next one writes");
+        assert_eq!(last_record(root), only(1), "kept while the next one writes");
         // Neither a reader that would take the lock, nor a writer waiting, gets in.
         assert!(HomeLock::try_take_read(root, &Gate::of(root)).unwrap().is_none());
         let message = HomeLock::take(root, &Gate::of(root), Access::Write, Duration::ZERO).unwrap_err();
@@ -343,18 +355,29 @@ mod tests {
         drop(unchanged);
         assert_eq!(last_record(root), None);
         let mut third = write();
-        third.record(&boundary(3));
+        third.record(boundary(3));
         drop(third);
-        assert_eq!(last_record(root), Some(boundary(3)));
+        assert_eq!(last_record(root), only(3));
+        let mut next = write();
+        next.record(boundary(5));
+        assert_eq!(
+            last_record(root),
+            Some(Record {
+                last: boundary(5),
+                before: Some(boundary(3)),
+            }),
+            "the boundary before stays beside it"
+        );
+        drop(next);
         assert!(HomeLock::try_take_read(root, &Gate::of(root)).unwrap().is_some());
         // Another host cuts the file to its pid.
         std::fs::write(root.join(".lock"), "4242").unwrap();
         assert_eq!(last_record(root), None);
         let mut fourth = write();
         assert_eq!(last_record(root), None);
-        fourth.record(&boundary(4));
+        fourth.record(boundary(4));
         drop(fourth);
-        assert_eq!(last_record(root), Some(boundary(4)));
+        assert_eq!(last_record(root), only(4));
     }
 
     /// Another process waiting for a writer names its pid alone, not the record after it.
@@ -363,7 +386,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_owned();
         let mut holder = HomeLock::take(&root, &Gate::of(&root), Access::Write, Duration::from_secs(1)).unwrap();
-        holder.record(&boundary(9));
+        holder.record(boundary(9));
         // Another process: its own open file description, outside this process's gate.
         let file = open_lock_file(&root.join(".lock")).unwrap();
         assert!(file.try_lock_shared().is_err());
