@@ -5,11 +5,12 @@
 //! after the holder's pid (`HomeLock::record`), beside the boundary the write before it
 //! recorded. A read that finds the lock taken opens an index snapshot and pins the files
 //! at the states of the boundary whose stamp the snapshot holds: the home between two
-//! writes, whatever the writer under way has half written since. Every other holder of
-//! the lock blanks the record as it lets go (a write whose index failed to commit, a
-//! migration), and another host cuts the file to its pid: a read that finds no record,
-//! or neither stamp, waits for the lock as before. A writer killed after it recorded
-//! leaves both boundaries, of which its index holds one.
+//! writes, whatever the writer under way has half written since. A writer that changed
+//! nothing leaves the record as it found it; every other holder of the write lock blanks
+//! it as it lets go (a write whose index failed to commit, a migration), and another host
+//! cuts the file to its pid: a read that finds no record, or neither stamp, waits for the
+//! lock as before. Readers never touch it. A writer killed after it recorded leaves both
+//! boundaries, of which its index holds one.
 
 use ash_memory_files::{Collection, FileState};
 

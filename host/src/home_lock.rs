@@ -354,6 +354,12 @@ mod tests {
         unchanged.keep_record();
         drop(unchanged);
         assert_eq!(last_record(root), None);
+        // Recorded, then taken back (its index failed to commit): blanked.
+        let mut failed = write();
+        failed.record(boundary(2));
+        failed.forget_record();
+        drop(failed);
+        assert_eq!(last_record(root), None);
         let mut third = write();
         third.record(boundary(3));
         drop(third);

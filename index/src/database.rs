@@ -142,6 +142,12 @@ pub trait Database {
     /// index then makes its tables and forgets what it cached).
     fn open(&mut self) -> Result<bool, IndexError>;
 
+    /// [`Database::open`], but only a file that exists: none is made. For a reader that
+    /// holds no lock, which must not make a file a writer has just deleted to make anew.
+    fn open_existing(&mut self) -> Result<bool, IndexError> {
+        self.open()
+    }
+
     /// Closes the connection; the next statement opens it again.
     fn close(&mut self);
 

@@ -200,6 +200,17 @@ impl<D: Database> SqliteIndex<D> {
         Ok(())
     }
 
+    /// [`SqliteIndex::begin_read`] for a reader that holds no lock: an index file that does
+    /// not exist is not made (a writer may be making it anew), and the read fails.
+    pub fn begin_read_existing(&mut self) -> Result<(), IndexError> {
+        self.end_read();
+        if self.db.open_existing()? {
+            file::prepare(&mut self.db)?;
+            self.forget_cached();
+        }
+        self.begin_read()
+    }
+
     /// Ends the transaction [`SqliteIndex::begin_read`] began; nothing when none is open.
     pub fn end_read(&mut self) {
         if std::mem::take(&mut self.reading) {

@@ -138,6 +138,21 @@ impl Database for NativeSqlite {
         Ok(true)
     }
 
+    fn open_existing(&mut self) -> Result<bool, IndexError> {
+        if self.conn.is_some() {
+            return Ok(false);
+        }
+        // The flags `Connection::open` passes, without the one that makes the file.
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE
+            | rusqlite::OpenFlags::SQLITE_OPEN_URI
+            | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn =
+            Connection::open_with_flags(&self.path, flags).map_err(|e| IndexError::Unavailable(e.to_string()))?;
+        conn.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
+        self.conn = Some(conn);
+        Ok(true)
+    }
+
     fn close(&mut self) {
         self.conn = None;
     }

@@ -83,17 +83,41 @@ fn a_write_that_could_not_record_where_it_left_the_home_blanks_the_record() {
         .output()
         .unwrap();
     assert!(cat.status.success(), "{}", String::from_utf8_lossy(&cat.stderr));
-    let moving = Held::at(&ctx, "index:commit", &["--user", "u", "add", MOVE]);
-    let out = ctx.run(&["--json", "--user", "u", "search", "what pet do I have"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if out.status.success() {
-        let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert!(contents(&hits["hits"]).iter().any(|h| h.contains("Miso")), "{hits}");
-    } else {
-        assert!(stderr.contains("busy"), "{stderr}");
+    // Held before it records (the Miso line replayed into its index), and after.
+    for (step, fact) in [("index:upsert", MOVE), ("index:commit", "I moved to Braga last week")] {
+        let moving = Held::at(&ctx, step, &["--user", "u", "add", fact]);
+        let out = ctx.run(&["--json", "--user", "u", "search", "what pet do I have"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert!(
+                contents(&hits["hits"]).iter().any(|h| h.contains("Miso")),
+                "{step}: {hits}"
+            );
+        } else {
+            assert!(stderr.contains("busy"), "{step}: {stderr}");
+        }
+        moving.resume();
     }
+    assert_eq!(
+        live(&ctx, "u"),
+        ["I have a cat called Miso", "I moved to Braga last week"]
+    );
+}
+
+/// A call that fails before it writes anything (a correction of a memory that does not
+/// exist) leaves the record as it found it: a read beside the next write still answers.
+#[test]
+fn a_call_that_failed_before_writing_keeps_the_record() {
+    if files_only("the files backend's lock") {
+        return;
+    }
+    let ctx = home();
+    let refused = ctx.fails(&["--user", "u", "correct", "no-such-memory", "I live in Braga"]);
+    assert!(!refused.contains("busy"), "{refused}");
+    let moving = Held::at(&ctx, "index:upsert", &["--user", "u", "add", MOVE]);
+    assert_eq!(ctx.search("u", "where do I live"), ["I live in Lisbon"]);
     moving.resume();
-    assert_eq!(live(&ctx, "u"), ["I have a cat called Miso", MOVE]);
 }
 
 /// A server's write held half way: a CLI search and a search of another client of the

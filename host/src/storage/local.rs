@@ -44,7 +44,7 @@ impl LocalStorage {
         // The snapshot first: a write that commits after it and records before the record
         // is read shows another stamp, and the next try takes a newer snapshot.
         for _ in 0..3 {
-            if let Err(e) = self.index.begin_read() {
+            if let Err(e) = self.index.begin_read_existing() {
                 tracing::debug!("a read waits for the lock: no index snapshot ({e})");
                 return false;
             }
@@ -80,7 +80,8 @@ impl LocalStorage {
     /// After the files are committed: the index's transaction is stamped and committed,
     /// and the stamp and the files' `states` are recorded for readers that find the lock
     /// taken. The record is written before the index's commit, beside the boundary before
-    /// it, so that a reader's snapshot holds one of the two stamps at every moment: the
+    /// it, so that a reader's snapshot holds one of the two stamps at every moment (when
+    /// the write before recorded too; a reader that finds neither waits for the lock): the
     /// commit's checkpoint may take milliseconds after its changes are seen, and recorded
     /// after it, one CLI search in ten beside a busy server found the index a write ahead
     /// of the record and waited. If the commit fails, the record is blanked. Whatever
@@ -96,18 +97,19 @@ impl LocalStorage {
         let stamped = self
             .index
             .begin_write(WriteSize::Small)
-            .and_then(|()| self.index.set_stamp(stamp));
-        if let (Ok(()), Some(states)) = (stamped, states) {
-            lock.record(Boundary { stamp, states });
-        }
+            .and_then(|()| self.index.set_stamp(stamp))
+            .and_then(|()| {
+                let states = states.ok_or_else(|| index::IndexError::Sql("the files' states are unknown".into()))?;
+                lock.record(Boundary { stamp, states });
+                Ok(())
+            });
         // Where a test holds a write whose record is written and whose index is not.
-        let held = fault_point("boundary:recorded");
-        // The files stand: an index that failed to commit is behind them, and the next
-        // call replays what it missed.
-        if let Err(e) = held
-            .map_err(index::IndexError::Sql)
-            .and_then(|()| self.index.commit_write())
-        {
+        let committed = stamped
+            .and_then(|()| fault_point("boundary:recorded").map_err(index::IndexError::Sql))
+            .and_then(|()| self.index.commit_write());
+        // The files stand: an index that did not commit under a recorded stamp is behind
+        // them (never past the record), and the next call replays what it missed.
+        if let Err(e) = committed {
             tracing::warn!("the index's writes were not committed ({e}); the next call replays them");
             self.index.roll_back_write();
             if let Some(lock) = self.lock.as_mut() {
@@ -208,8 +210,15 @@ impl Storage for LocalStorage {
         if self.files.read_only {
             return Ok(());
         }
+        let wrote = self.files.has_writes() || self.index.is_writing();
         self.index.roll_back_write();
-        self.files.roll_back().map_err(|e| e.message())
+        self.files.roll_back().map_err(|e| e.message())?;
+        // A call that failed before it wrote anything leaves the home, and the record of
+        // where it stands, as they were (a refused correction, say).
+        if let (false, Some(lock)) = (wrote, self.lock.as_mut()) {
+            lock.keep_record();
+        }
+        Ok(())
     }
     fn release(&mut self) {
         // A call ends by a commit or a rollback; nothing is left open past its lock.

@@ -167,3 +167,22 @@ fn a_stamp_is_the_write_transaction_a_snapshot_holds() {
     writer.roll_back_write();
     assert_eq!(reader.stamp().unwrap(), Some(u64::MAX), "rolled back");
 }
+
+/// A reader that holds no lock opens only an index file that exists: one a writer has
+/// just deleted to make anew is not made by the reader.
+#[test]
+fn a_read_of_an_existing_index_makes_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut reader = SqliteIndex::new(&path);
+    assert!(reader.begin_read_existing().is_err());
+    assert!(!path.exists(), "no file made");
+    let (dir, mut writer) = fresh_index(2);
+    writer
+        .upsert(&[entry("a", "jazz in the park", vec![1.0, 0.0], "alice")])
+        .unwrap();
+    let mut reader = SqliteIndex::new(dir.path().join("i.db"));
+    reader.begin_read_existing().unwrap();
+    assert_eq!(texts(&mut reader, "jazz"), ["a"]);
+    reader.end_read();
+}
