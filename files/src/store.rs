@@ -109,17 +109,23 @@ impl<F: FileSystem> FileStore<F> {
         let mut files = Vec::with_capacity(Collection::ALL.len());
         for c in Collection::ALL {
             self.token(c);
-            files.push(match self.fs.open(paths::collection(c), Open::Read) {
-                Ok(mut file) => {
-                    let stat = file.stat()?;
-                    Some((file, stat))
-                }
-                Err(fs::FsError::NotFound(_)) => None,
-                Err(e) => return Err(e.into()),
-            });
+            files.push(self.open_to_pin(c)?);
         }
         self.pinned = Some(Pinned(files));
         Ok(())
+    }
+
+    /// A collection's file opened to read, with its length and identity now; none when
+    /// it is missing.
+    fn open_to_pin(&mut self, c: Collection) -> Result<Option<(F::File, Stat)>, FileError> {
+        match self.fs.open(paths::collection(c), Open::Read) {
+            Ok(mut file) => {
+                let stat = file.stat()?;
+                Ok(Some((file, stat)))
+            }
+            Err(fs::FsError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Pins every collection where `states` says it stood (in [`Collection::ALL`]'s order),
@@ -137,14 +143,7 @@ impl<F: FileSystem> FileStore<F> {
         }
         let mut files = Vec::with_capacity(Collection::ALL.len());
         for (c, want) in Collection::ALL.into_iter().zip(states) {
-            let file = match self.fs.open(paths::collection(c), Open::Read) {
-                Ok(mut file) => {
-                    let stat = file.stat()?;
-                    Some((file, stat))
-                }
-                Err(fs::FsError::NotFound(_)) => None,
-                Err(e) => return Err(e.into()),
-            };
+            let file = self.open_to_pin(c)?;
             self.tokens[c.position()] = None;
             let token = self.token(c);
             let pinned = match file {

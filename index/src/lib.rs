@@ -151,7 +151,14 @@ impl<D: Database> SqliteIndex<D> {
     /// The database, opened if it was not, with its tables made.
     pub(crate) fn conn(&mut self) -> Result<&mut dyn Database, IndexError> {
         self.refuse_if_transaction_lost()?;
-        if self.db.open()? {
+        let opened = self.db.open()?;
+        self.opened(opened)
+    }
+
+    /// The connection just opened (`opened`) or already open; a new one makes its tables
+    /// and drops what was cached from another.
+    fn opened(&mut self, opened: bool) -> Result<&mut dyn Database, IndexError> {
+        if opened {
             file::prepare(&mut self.db)?;
             self.forget_cached();
         }
@@ -204,10 +211,8 @@ impl<D: Database> SqliteIndex<D> {
     /// not exist is not made (a writer may be making it anew), and the read fails.
     pub fn begin_read_existing(&mut self) -> Result<(), IndexError> {
         self.end_read();
-        if self.db.open_existing()? {
-            file::prepare(&mut self.db)?;
-            self.forget_cached();
-        }
+        let opened = self.db.open_existing()?;
+        self.opened(opened)?;
         self.begin_read()
     }
 
