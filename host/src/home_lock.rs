@@ -386,6 +386,24 @@ mod tests {
         assert_eq!(last_record(root), only(4));
     }
 
+    /// A lock file of junk, however long (a hand, a disk error), holds no record; the
+    /// next writer makes it its own layout again.
+    #[test]
+    fn a_lock_file_of_junk_holds_no_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let junk: Vec<u8> = (0..1 << 20).map(|i: u32| (i % 251) as u8).collect();
+        std::fs::write(root.join(".lock"), &junk).unwrap();
+        assert_eq!(last_record(root), None);
+        let mut writer = HomeLock::take(root, &Gate::of(root), Access::Write, Duration::from_millis(50)).unwrap();
+        let len = std::fs::metadata(root.join(".lock")).unwrap().len();
+        assert_eq!(len, (PID_LINE + boundary::LINE_LEN) as u64);
+        assert_eq!(last_record(root), None);
+        writer.record(boundary(6));
+        drop(writer);
+        assert_eq!(last_record(root).map(|r| r.last), Some(boundary(6)));
+    }
+
     /// Another process waiting for a writer names its pid alone, not the record after it.
     #[test]
     fn a_busy_message_names_the_holders_pid() {
