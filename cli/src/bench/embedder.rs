@@ -75,13 +75,14 @@ fn embed_with(model: &dyn Embedder, texts: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Recall at 10 of a first search (what a CLI call runs: candidates by coarse code) against
+/// Recall at `k` of a first search (what a CLI call runs: candidates by coarse code) against
 /// an exact scan of every vector, over the bench's queries and 94 facts it never stored
 /// (from `unstored` on), embedded with the model `name`.
 pub(super) fn first_search_recall(
     home: &std::path::Path,
     name: &str,
     unstored: usize,
+    k: u32,
 ) -> Result<ash_memory::FirstSearchRecall> {
     let model = ash_memory::embedded(name).with_context(|| format!("no embedded model {name:?}"))?;
     let texts: Vec<String> = QUERIES
@@ -95,6 +96,6 @@ pub(super) fn first_search_recall(
         &index,
         super::policy::BENCH_USER,
         &vectors,
-        10,
+        k,
     )?)
 }
