@@ -7,6 +7,13 @@ use std::collections::{HashMap, HashSet};
 /// lists agree on. The figures for each value tried are in docs/judgment.md.
 pub const RRF_K: f32 = 5.0;
 
+/// The fewest candidates the vector and full-text lists each bring to the fusion. A
+/// memory one list ranks just past its end loses that list's whole share, however high
+/// the other ranks it; at 40 (four times the default limit, as before) that cut still
+/// decided top tens (LoCoMo R@10 with context 0.796 -> 0.805; each depth tried:
+/// docs/judgment.md).
+pub const LIST_DEPTH: u32 = 80;
+
 /// Vector hits below this cosine similarity are not evidence of relevance: with the
 /// static embedder, unrelated sentences score around 0.1 and related ones 0.3 and up.
 /// Without a floor, every query returns every memory (figures: docs/judgment.md).

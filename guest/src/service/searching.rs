@@ -17,7 +17,7 @@ use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, parse_time};
 use crate::replies;
 use crate::scope::Caller;
-use crate::search::{Floor, QUESTION_WEIGHT, TIME_WEIGHT, asks, fuse, mentions, query_terms};
+use crate::search::{Floor, LIST_DEPTH, QUESTION_WEIGHT, TIME_WEIGHT, asks, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
 
 impl<P: Ports> MemoryService<P> {
@@ -106,8 +106,9 @@ impl<P: Ports> MemoryService<P> {
             None
         };
 
-        // Over-fetch: expired memories stay in the index until GC and are dropped here.
-        let k = (limit * 4).clamp(32, 4096);
+        // Over-fetch: expired memories stay in the index until GC and are dropped here,
+        // and a list that ends early cuts its share from memories just past its end.
+        let k = (limit * 4).clamp(LIST_DEPTH, 4096);
         let terms = query_terms(text);
         let (vector_hits, text_hits) = loop {
             let vector_hits = match &query_vector {

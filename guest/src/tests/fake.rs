@@ -26,6 +26,8 @@ pub struct FakePorts {
     pub fail_replace: Cell<Option<Collection>>,
     pub embedder_down: Cell<bool>,
     pub embed_calls: Cell<usize>,
+    /// How many hits each vector and full-text search asked for, in order.
+    pub asked_depths: RefCell<Vec<u32>>,
     /// The embedder's model id, when not the default "fake-words" (to change models).
     pub model: RefCell<Option<String>>,
     pub now: RefCell<String>,
@@ -237,6 +239,7 @@ impl Ports for FakePorts {
         Ok(())
     }
     fn index_knn(&self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError> {
+        self.asked_depths.borrow_mut().push(k);
         let mut hits: Vec<IndexHit> = self
             .index
             .borrow()
@@ -255,6 +258,7 @@ impl Ports for FakePorts {
         Ok(hits)
     }
     fn index_text_search(&self, terms: &[String], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError> {
+        self.asked_depths.borrow_mut().push(k);
         let mut hits: Vec<IndexHit> = self
             .index
             .borrow()

@@ -268,3 +268,25 @@ fn a_whole_cache_finds_the_people_and_entity_lists_by_the_index_marks_as_its_wal
     assert_eq!(caroline.len(), 6, "{caroline:?}");
     assert!(caroline.iter().all(|c| c.ends_with("with Caroline")));
 }
+
+#[test]
+fn each_list_brings_at_least_list_depth_candidates_to_the_fusion() {
+    let mut s = service();
+    s.add(&alice(), NewMemory::text("I'm allergic to peanuts")).unwrap();
+    s.ports.asked_depths.borrow_mut().clear();
+    search(&mut s, &alice(), "peanuts");
+    let depth = crate::search::LIST_DEPTH;
+    assert_eq!(
+        *s.ports.asked_depths.borrow(),
+        [depth, depth],
+        "a default search of ten"
+    );
+    s.ports.asked_depths.borrow_mut().clear();
+    let query = SearchQuery {
+        text: "peanuts".into(),
+        limit: Some(50),
+        about: None,
+    };
+    s.search(&alice(), &query).unwrap();
+    assert_eq!(*s.ports.asked_depths.borrow(), [200, 200], "four times a larger limit");
+}
