@@ -89,6 +89,31 @@ pub fn is_common(holders: usize, searched: usize) -> bool {
     holders > COMMON_FLOOR && holders as f64 > COMMON_SHARE * searched as f64
 }
 
+/// `text` without `names` (lowercased, as `name:` entities hold them) where a word
+/// capitalised as a name says one, with any possessive: "What did Caroline's sister say?"
+/// without "caroline" is "What did sister say?", and "Did Bill pay the bill?" without
+/// "bill" keeps the bill. None when nothing was left out or only the names were said.
+pub fn without_names(text: &str, names: &[String]) -> Option<String> {
+    if names.is_empty() {
+        return None;
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let kept: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|word| {
+            let word = word.replace('’', "'");
+            let bare = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+            let bare = bare.trim_start_matches('\'');
+            let bare = bare.strip_suffix("'s").unwrap_or(bare).trim_end_matches('\'');
+            let named = bare.chars().next().is_some_and(char::is_uppercase);
+            !(named && names.iter().any(|n| *n == bare.to_lowercase()))
+        })
+        .collect();
+    let left = kept.join(" ");
+    (kept.len() < words.len() && left.chars().any(char::is_alphanumeric)).then_some(left)
+}
+
 /// The entities of `text`, sorted and each once. `known` are names of people the owner
 /// knows, found wherever they stand.
 pub fn recognise(text: &str, known: &[&str]) -> Vec<String> {
@@ -266,6 +291,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn names_are_left_out_where_a_capitalised_word_says_them() {
+        let caroline = ["caroline".to_owned()];
+        let without = |text: &str, names: &[String]| without_names(text, names);
+        assert_eq!(
+            without("What did Caroline’s sister tell 'Caroline' and (Caroline)?", &caroline).as_deref(),
+            Some("What did sister tell and")
+        );
+        assert_eq!(without("Caroline?", &caroline), None, "nothing but the name");
+        assert_eq!(without("Where is Carolina?", &caroline), None, "nothing left out");
+        assert_eq!(without("Where is Caroline?", &[]), None);
+        let bill = ["bill".to_owned()];
+        assert_eq!(
+            without("Did Bill pay the bill?", &bill).as_deref(),
+            Some("Did pay the bill?"),
+            "a word that is not capitalised is not the name"
+        );
+    }
+
+    #[test]
     fn an_entity_is_common_past_the_floor_and_the_share() {
         assert!(!is_common(20, 21), "never below the floor");
         assert!(is_common(21, 100));
@@ -336,6 +380,7 @@ mod tests {
     #[test]
     fn names_are_capitalised_words_that_do_not_merely_start_a_sentence() {
         assert_eq!(recognise("Lunch with Marco next week", &[]), ["name:marco"]);
+
         assert_eq!(recognise("Sarah's birthday is soon", &[]), ["name:sarah"]);
         assert!(recognise("Lunch is at noon. The soup is good", &[]).is_empty());
         assert!(recognise("I think I'm late on Monday", &[]).is_empty());

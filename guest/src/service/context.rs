@@ -41,11 +41,12 @@ impl<P: Ports> MemoryService<P> {
                 limit: Some(MAX_MEMORIES),
                 about: None,
             };
-            let (vector, notices) = self.embed_query(message.trim());
+            let (vectors, notices) = self.embed_query(message.trim());
+            let vector = vectors.whole.clone();
             // The search reads the memories (from the index when it stands in for the
             // file); past messages then read only the conversation collections.
             let hits = self
-                .search_embedded(caller, &query, Floor::NONE, vector.clone(), notices)?
+                .search_embedded(caller, &query, Floor::NONE, vectors, notices)?
                 .hits;
             let past = match &vector {
                 Some(v) => self.past_messages(caller, v, session.map(str::trim))?,

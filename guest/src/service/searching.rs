@@ -20,6 +20,24 @@ use crate::scope::Caller;
 use crate::search::{Floor, LIST_DEPTH, QUESTION_WEIGHT, TIME_WEIGHT, asks, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
 
+/// A query's vectors, made before anything is read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct QueryVectors {
+    /// Of the whole query; none when the embedder could not make one.
+    pub whole: Option<Vec<f32>>,
+    /// Of the query without the names it holds, for when they prove too common.
+    pub unnamed: Option<Unnamed>,
+}
+
+/// A query without its names, and its vector.
+#[derive(Debug, Clone)]
+pub(crate) struct Unnamed {
+    /// The names left out, lowercased as `name:` entities hold them.
+    pub names: Vec<String>,
+    pub text: String,
+    pub vector: Vec<f32>,
+}
+
 impl<P: Ports> MemoryService<P> {
     /// Vector, full-text and person-graph search, fused, within the caller's scope, live
     /// memories only; see `search` in `wit/recall.wit`.
@@ -31,20 +49,35 @@ impl<P: Ports> MemoryService<P> {
         super::validation::check_limit(query.limit, &format!("the default of {DEFAULT_SEARCH_LIMIT}"))?;
         // The query is embedded before the collections are read: a remote embedder is
         // asked without the home's lock.
-        let (query_vector, notices) = self.embed_query(text);
+        let (vectors, notices) = self.embed_query(text);
         let floor = Floor::search(self.ports.settings().weak_similarity);
-        self.search_embedded(caller, query, floor, query_vector, notices)
+        self.search_embedded(caller, query, floor, vectors, notices)
     }
 
-    /// The query's vector, or none and a notice saying why.
-    pub(crate) fn embed_query(&self, text: &str) -> (Option<Vec<f32>>, Vec<String>) {
+    /// The query's vectors, or none and a notice saying why: of the whole text and, when
+    /// it names someone, of the text without the names (in one call to the embedder).
+    pub(crate) fn embed_query(&self, text: &str) -> (QueryVectors, Vec<String>) {
+        let names: Vec<String> = entities::recognise(text, &[])
+            .into_iter()
+            .filter_map(|e| e.strip_prefix("name:").map(str::to_owned))
+            .collect();
+        // Left out only when words to search are left: "Who is Caroline?" keeps her.
+        let unnamed = entities::without_names(text, &names).filter(|t| !query_terms(t).is_empty());
+        let texts: Vec<String> = std::iter::once(text.to_owned()).chain(unnamed.clone()).collect();
         let dimension = self.ports.embedder_dimension();
-        match self.ports.embed(&[text.to_owned()]) {
-            Ok(mut vectors) if vectors.len() == 1 => (vectors::usable(vectors.remove(0), dimension), Vec::new()),
+        match self.ports.embed(&texts) {
+            Ok(made) if made.len() == texts.len() => {
+                let mut made = made.into_iter().map(|v| vectors::usable(v, dimension));
+                let whole = made.next().flatten();
+                let unnamed = unnamed
+                    .zip(made.next().flatten())
+                    .map(|(text, vector)| Unnamed { names, text, vector });
+                (QueryVectors { whole, unnamed }, Vec::new())
+            }
             Ok(_) | Err(_) => {
                 let notice = "the embedding service is unavailable: full-text search only".to_owned();
                 self.ports.log(Level::Warn, &notice);
-                (None, vec![notice])
+                (QueryVectors::default(), vec![notice])
             }
         }
     }
@@ -56,7 +89,7 @@ impl<P: Ports> MemoryService<P> {
         caller: &Caller,
         query: &SearchQuery,
         floor: Floor,
-        query_vector: Option<Vec<f32>>,
+        vectors: QueryVectors,
         mut notices: Vec<String>,
     ) -> Result<SearchResults, Error> {
         // Kept for a search run again over the whole file (`find_replies`).
@@ -109,7 +142,15 @@ impl<P: Ports> MemoryService<P> {
         // Over-fetch: expired memories stay in the index until GC and are dropped here,
         // and a list that ends early cuts its share from memories just past its end.
         let k = (limit * 4).clamp(LIST_DEPTH, 4096);
-        let terms = query_terms(text);
+        // A name most memories hold is read as a stop word by the vector and full-text
+        // lists too: in the query's vector it pulls toward every memory that holds it.
+        let (searched, query_vector) = match &vectors.unnamed {
+            Some(unnamed) if self.all_common(caller, &unnamed.names, census.as_ref(), &wanted, now) => {
+                (unnamed.text.as_str(), Some(unnamed.vector.clone()))
+            }
+            _ => (text, vectors.whole.clone()),
+        };
+        let terms = query_terms(searched);
         let (vector_hits, text_hits) = loop {
             let vector_hits = match &query_vector {
                 Some(v) => self.ports.index_knn(v, k, &scope)?,
@@ -200,7 +241,7 @@ impl<P: Ports> MemoryService<P> {
             // The index could not hand over a reply's record, and the whole file has been
             // read instead: what the lists found came from the index, so search again, over
             // the file (it is whole now: this happens once).
-            return self.search_embedded(caller, query, floor, query_vector, notices_given);
+            return self.search_embedded(caller, query, floor, vectors, notices_given);
         };
         // Strongest first: the list where it ranked highest; a reply found through its
         // question last.
@@ -320,6 +361,72 @@ impl<P: Ports> MemoryService<P> {
         entities::recognise(text, &names)
     }
 
+    /// Whether every one of `names` is a name too many of the caller's live memories hold
+    /// to tell them apart ([`entities::is_common`]), counted as `entity_matches` counts
+    /// them: by `census` (its counts are per entity of `wanted`) or over the walk.
+    pub(super) fn all_common(
+        &self,
+        caller: &Caller,
+        names: &[String],
+        census: Option<&Census>,
+        wanted: &[String],
+        now: DateTime<Utc>,
+    ) -> bool {
+        let names: Vec<String> = names.iter().map(|n| format!("name:{n}")).collect();
+        if names.is_empty() {
+            return false;
+        }
+        let census = match census {
+            Some(census) => {
+                let telling = census.telling();
+                return names
+                    .iter()
+                    .all(|n| wanted.iter().position(|w| w == n).is_some_and(|i| !telling[i]));
+            }
+            None => {
+                let (visible, holding) = self.holding(caller, &names, now);
+                let mut holders = vec![0; names.len()];
+                for (_, shared) in &holding {
+                    shared.iter().for_each(|&i| holders[i] += 1);
+                }
+                Census { visible, holders }
+            }
+        };
+        census.telling().iter().all(|telling| !telling)
+    }
+
+    /// How many live memories of the walk the caller sees, and those holding any of
+    /// `wanted`, each with the positions in `wanted` of the entities it holds. The walk is
+    /// the whole collection, or what `hold_marked` fetched or named.
+    fn holding(
+        &self,
+        caller: &Caller,
+        wanted: &[String],
+        now: DateTime<Utc>,
+    ) -> (usize, Vec<(&MemoryRecord, Vec<usize>)>) {
+        let mut memo = self.entity_memo.borrow_mut();
+        let mut visible = 0;
+        let mut holding = Vec::new();
+        for r in self
+            .walked()
+            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
+        {
+            visible += 1;
+            // Records from before entities were kept have theirs found once.
+            let held = match &r.entities {
+                Some(held) => held,
+                None => memo
+                    .entry(r.id.clone())
+                    .or_insert_with(|| entities::recognise(&r.content, &[])),
+            };
+            let shared: Vec<usize> = (0..wanted.len()).filter(|&i| held.contains(&wanted[i])).collect();
+            if !shared.is_empty() {
+                holding.push((r, shared));
+            }
+        }
+        (visible, holding)
+    }
+
     /// The names of the caller's people, for recognising them in a query.
     fn known_names(&self, caller: &Caller) -> Vec<String> {
         self.people_of(caller)
@@ -352,28 +459,7 @@ impl<P: Ports> MemoryService<P> {
         if wanted.is_empty() {
             return Vec::new();
         }
-        let mut memo = self.entity_memo.borrow_mut();
-        let mut visible = 0;
-        let mut holding: Vec<(&MemoryRecord, Vec<usize>)> = Vec::new();
-        // Every memory holding a telling entity is walked: the whole collection, or those
-        // `hold_marked` fetched or named (`census` then counts the rest).
-        for r in self
-            .walked()
-            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
-        {
-            visible += 1;
-            // Records from before entities were kept have theirs found once.
-            let held = match &r.entities {
-                Some(held) => held,
-                None => memo
-                    .entry(r.id.clone())
-                    .or_insert_with(|| entities::recognise(&r.content, &[])),
-            };
-            let shared: Vec<usize> = (0..wanted.len()).filter(|&i| held.contains(&wanted[i])).collect();
-            if !shared.is_empty() {
-                holding.push((r, shared));
-            }
-        }
+        let (visible, holding) = self.holding(caller, wanted, now);
         let telling: Vec<bool> = match census {
             Some(census) => census.telling(),
             None => {

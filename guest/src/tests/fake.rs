@@ -28,6 +28,10 @@ pub struct FakePorts {
     pub embed_calls: Cell<usize>,
     /// How many hits each vector and full-text search asked for, in order.
     pub asked_depths: RefCell<Vec<u32>>,
+    /// Every text embedded, in order.
+    pub embedded: RefCell<Vec<String>>,
+    /// The query of every vector search, in order.
+    pub knn_queries: RefCell<Vec<Vec<f32>>>,
     /// The embedder's model id, when not the default "fake-words" (to change models).
     pub model: RefCell<Option<String>>,
     pub now: RefCell<String>,
@@ -97,7 +101,7 @@ impl FakePorts {
         entry.0.push_str(text);
     }
 
-    fn vector(text: &str) -> Vec<f32> {
+    pub fn vector(text: &str) -> Vec<f32> {
         let mut v = [0.0f32; DIM];
         for word in text
             .to_lowercase()
@@ -240,6 +244,7 @@ impl Ports for FakePorts {
     }
     fn index_knn(&self, query: &[f32], k: u32, scope: &ScopeFilter) -> Result<Vec<IndexHit>, IndexError> {
         self.asked_depths.borrow_mut().push(k);
+        self.knn_queries.borrow_mut().push(query.to_vec());
         let mut hits: Vec<IndexHit> = self
             .index
             .borrow()
@@ -469,6 +474,7 @@ impl Ports for FakePorts {
             return Err(EmbedError::Unavailable("connection refused".into()));
         }
         self.embed_calls.set(self.embed_calls.get() + 1);
+        self.embedded.borrow_mut().extend(texts.iter().cloned());
         if let Some(meanwhile) = self.while_embedding.borrow().as_ref() {
             meanwhile(self);
         }

@@ -290,3 +290,82 @@ fn each_list_brings_at_least_list_depth_candidates_to_the_fusion() {
     s.search(&alice(), &query).unwrap();
     assert_eq!(*s.ports.asked_depths.borrow(), [200, 200], "four times a larger limit");
 }
+
+/// What Caroline told the user, each about something else.
+const CAROLINE_SAYS: [&str; 24] = [
+    "the lake was freezing this morning",
+    "my cousin opened a bakery downtown",
+    "pottery class starts on Thursday",
+    "the new bridge finally opened",
+    "our neighbour adopted two cats",
+    "the concert tickets sold out fast",
+    "I repainted the kitchen cabinets green",
+    "the library extended its hours",
+    "my bike chain snapped on the hill",
+    "we planted tomatoes along the fence",
+    "the museum has a dinosaur exhibit",
+    "my sister bought a sailboat",
+    "the bus route changed last month",
+    "I finished knitting a scarf",
+    "the farmers market moved indoors",
+    "our team won the trivia night",
+    "the storm knocked out the power",
+    "I started learning the violin",
+    "the cafe on Main closed down",
+    "my grandmother visited from Lisbon",
+    "the puppy chewed my sandals",
+    "we hiked the coastal trail",
+    "I burned the pancakes again",
+    "the theatre staged a new comedy",
+];
+
+#[test]
+fn a_name_most_memories_hold_is_left_out_of_the_query_as_a_stop_word() {
+    let mut s = service();
+    for line in CAROLINE_SAYS {
+        s.add(&alice(), NewMemory::text(&format!("Talked to Caroline: {line}")))
+            .unwrap();
+    }
+    s.add(&alice(), NewMemory::text("With Caroline I research adoption agencies"))
+        .unwrap();
+    for line in ["the weather turned", "dinner was lovely", "the train was late"] {
+        s.add(&alice(), NewMemory::text(&format!("Talked to Melanie: {line}")))
+            .unwrap();
+    }
+    let options = ListOptions {
+        limit: Some(100),
+        ..ListOptions::default()
+    };
+    let live = s.list(&alice(), &options).unwrap().len();
+    assert_eq!(live, 28, "every line is its own memory");
+
+    // 25 of 28 memories hold "caroline": more than COMMON_FLOOR and COMMON_SHARE. Counted
+    // over the whole cache when no census came with the query, and by the index's marks.
+    let now = s.now().unwrap();
+    let wanted = ["name:caroline".to_owned(), "name:melanie".to_owned()];
+    let caroline = ["caroline".to_owned()];
+    let melanie = ["melanie".to_owned()];
+    assert!(s.all_common(&alice(), &caroline, None, &wanted, now));
+    assert!(!s.all_common(&alice(), &melanie, None, &wanted, now));
+
+    // The query is embedded once, with and without the names it holds, before anything
+    // is read; the vector list searches the one without the common name.
+    s.ports.embedded.borrow_mut().clear();
+    let hits = search(&mut s, &alice(), "What did Caroline's team research?");
+    assert_eq!(hits[0], "With Caroline I research adoption agencies", "{hits:?}");
+    assert_eq!(
+        *s.ports.embedded.borrow(),
+        ["What did Caroline's team research?", "What did team research?"]
+    );
+    let searched = s.ports.knn_queries.borrow().last().cloned().unwrap();
+    assert_eq!(searched, FakePorts::vector("What did team research?"));
+
+    // Melanie is held by three: still telling, and the whole query is searched.
+    search(&mut s, &alice(), "What did Melanie say about dinner?");
+    let searched = s.ports.knn_queries.borrow().last().cloned().unwrap();
+    assert_eq!(searched, FakePorts::vector("What did Melanie say about dinner?"));
+    // Nothing but the name left after it: the whole query is searched.
+    search(&mut s, &alice(), "Who is Caroline?");
+    let searched = s.ports.knn_queries.borrow().last().cloned().unwrap();
+    assert_eq!(searched, FakePorts::vector("Who is Caroline?"));
+}
