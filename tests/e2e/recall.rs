@@ -294,3 +294,60 @@ fn a_word_held_by_over_a_thousand_memories_leaves_the_choice_to_rarer_words() {
         assert!(item >= 200, "not among the newest thousand: {content}");
     }
 }
+
+#[test]
+fn a_name_most_memories_hold_does_not_pull_the_query_toward_all_of_them() {
+    let ctx = Ctx::new();
+    // 31 of 33 memories name Caroline mid-sentence: past 20 and 5% of them, her name tells
+    // them apart no better than a stop word, and is left out of what the lists search.
+    for said in [
+        "Hey Mel!",
+        "Thanks so much!",
+        "Haha, totally.",
+        "See you soon!",
+        "Good morning!",
+        "That's so sweet.",
+        "Aww, I love that.",
+        "Wow, amazing!",
+        "Sounds fun!",
+        "Same here.",
+        "Oh no, sorry to hear.",
+        "Yes, definitely!",
+        "Take care!",
+        "Talk later!",
+        "Hi again!",
+        "Lol, so true.",
+        "Congrats!",
+        "Miss you.",
+        "Good night!",
+        "That's wild.",
+        "Cool!",
+        "Nice one.",
+        "Right?",
+        "Totally agree.",
+        "Bye for now!",
+        "Hugs!",
+        "You rock!",
+        "Ha, me too.",
+        "Oh wow.",
+        "Happy Friday!",
+    ] {
+        ctx.add("mel", &format!("Talked to Caroline: {said}"));
+    }
+    let painting = "Talked to Caroline: On Saturdays I usually paint landscapes down by the lake";
+    ctx.add("mel", painting);
+    ctx.add("mel", "Melanie: On Sundays we go swimming at the community pool");
+    ctx.add("mel", "Melanie: The kids started piano lessons");
+
+    // With her name in the query's vector, the short chatter that is little but her name
+    // came first for each of these.
+    let found = ctx.search("mel", "What hobby does Caroline have?");
+    assert_eq!(found[0], painting, "{found:#?}");
+    for question in [
+        "What does Caroline enjoy doing on weekends?",
+        "What does Caroline like to do in her free time?",
+    ] {
+        let found = ctx.search("mel", question);
+        assert!(found[..3].contains(&painting.to_owned()), "{question}: {found:#?}");
+    }
+}
