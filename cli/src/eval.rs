@@ -99,6 +99,21 @@ pub struct EvalReport {
     pub overall: Scores,
     /// Per category, by name.
     pub categories: BTreeMap<String, Scores>,
+    /// Each question and what its search ranked, in file order: what a figure is made of.
+    pub ranked: Vec<Ranked>,
+}
+
+/// One question, its answers and what its search ranked, ids as the file gives them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Ranked {
+    /// The question's group (empty when it has none).
+    pub group: String,
+    pub question: String,
+    pub category: Option<String>,
+    /// The ids of the memories that answer it.
+    pub answers: Vec<String>,
+    /// The ids of the memories search ranked in its top 10, best first.
+    pub ranked: Vec<String>,
 }
 
 impl EvalSet {
@@ -247,6 +262,17 @@ impl EvalSet {
             }
             let rr = first.map_or(0.0, |r| 1.0 / (r + 1) as f64);
             all.push((q.category.clone(), (hit, recall, rr, ranked.len().min(10) as f64)));
+            let prefix = stored_id(&q.group, "");
+            report.ranked.push(Ranked {
+                group: q.group.clone(),
+                question: q.text.clone(),
+                category: q.category.clone(),
+                answers: q.answers.clone(),
+                ranked: ranked
+                    .iter()
+                    .map(|id| id.strip_prefix(&prefix).unwrap_or(id).to_owned())
+                    .collect(),
+            });
         }
         report.overall = mean(all.iter().map(|(_, f)| *f));
         let mut by: HashMap<String, Vec<Figures>> = HashMap::new();

@@ -37,6 +37,27 @@ fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
     // The home it ran in was a temporary one: nothing was written to this one.
     assert!(!ctx.memories_path().exists());
 
+    // What the figures are made of, a question a line, ids as the file gives them.
+    let dir = tempfile::tempdir().unwrap();
+    let ranks = dir.path().join("ranks.jsonl");
+    let again = ctx.json(&["eval", &fixture(), "--ranks", ranks.to_str().unwrap()]);
+    assert_eq!(again["overall"], report["overall"]);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&ranks)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7);
+    assert_eq!(
+        lines[0],
+        json!({"group": "", "question": "Where do I live?", "category": "place",
+               "answers": ["home"], "ranked": ["home"]})
+    );
+    assert_eq!(lines[3]["ranked"], json!(["pet", "car"]), "{}", lines[3]);
+    assert_eq!(lines[4]["ranked"], json!(["D1:2"]), "{}", lines[4]);
+    assert_eq!(lines[5]["ranked"], json!(["D1:1"]), "{}", lines[5]);
+    assert_eq!((&lines[6]["group"], &lines[6]["ranked"]), (&json!("c2"), &json!([])));
+
     let text = ctx.ok(&["eval", &fixture()]);
     assert!(text.contains("8 memories stored (0 refused)"), "{text}");
     assert!(

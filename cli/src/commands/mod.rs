@@ -56,6 +56,7 @@ pub fn run() -> Result<()> {
         Command::Eval {
             file,
             embedder,
+            ranks,
             #[cfg(feature = "native-policy")]
             native,
         } => {
@@ -72,6 +73,15 @@ pub fn run() -> Result<()> {
             };
             #[cfg(not(feature = "native-policy"))]
             let report = set.score(&mut builder.open()?)?;
+            if let Some(path) = ranks {
+                let lines: Vec<String> = report
+                    .ranked
+                    .iter()
+                    .map(|r| serde_json::to_string(r).map(|l| l + "\n"))
+                    .collect::<Result<_, _>>()?;
+                std::fs::write(path, lines.concat())
+                    .with_context(|| format!("writing the ranks to {}", path.display()))?;
+            }
             output::Output { json: cli.json }.eval(&report);
             return Ok(());
         }
