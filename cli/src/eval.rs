@@ -100,7 +100,7 @@ pub struct EvalReport {
     /// Per category, by name.
     pub categories: BTreeMap<String, Scores>,
     /// Each question and what its search ranked, in file order: what a figure is made of.
-    pub ranked: Vec<Ranked>,
+    pub per_question: Vec<Ranked>,
 }
 
 /// One question, its answers and what its search ranked, ids as the file gives them.
@@ -108,7 +108,9 @@ pub struct EvalReport {
 pub struct Ranked {
     /// The question's group (empty when it has none).
     pub group: String,
+    /// The question as asked.
     pub question: String,
+    /// Its category, if the file gives one.
     pub category: Option<String>,
     /// The ids of the memories that answer it.
     pub answers: Vec<String>,
@@ -263,7 +265,7 @@ impl EvalSet {
             let rr = first.map_or(0.0, |r| 1.0 / (r + 1) as f64);
             all.push((q.category.clone(), (hit, recall, rr, ranked.len().min(10) as f64)));
             let prefix = stored_id(&q.group, "");
-            report.ranked.push(Ranked {
+            report.per_question.push(Ranked {
                 group: q.group.clone(),
                 question: q.text.clone(),
                 category: q.category.clone(),

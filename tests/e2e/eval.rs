@@ -58,6 +58,10 @@ fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
     assert_eq!(lines[5]["ranked"], json!(["D1:1"]), "{}", lines[5]);
     assert_eq!((&lines[6]["group"], &lines[6]["ranked"]), (&json!("c2"), &json!([])));
 
+    let missing = dir.path().join("no-such-folder").join("ranks.jsonl");
+    let refused = ctx.fails(&["eval", &fixture(), "--ranks", missing.to_str().unwrap()]);
+    assert!(refused.contains("no-such-folder"), "{refused}");
+
     let text = ctx.ok(&["eval", &fixture()]);
     assert!(text.contains("8 memories stored (0 refused)"), "{text}");
     assert!(
@@ -70,9 +74,14 @@ fn eval_scores_hits_recall_and_mrr_per_category_and_keeps_groups_apart() {
 #[cfg(feature = "native-policy")]
 fn eval_native_runs_the_same_policy_without_the_sandbox_and_agrees() {
     let ctx = Ctx::new();
-    let component = ctx.json(&["eval", &fixture()]);
-    let native = ctx.json(&["eval", "--native", &fixture()]);
+    let dir = tempfile::tempdir().unwrap();
+    let ranks = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let component = ctx.json(&["eval", &fixture(), "--ranks", &ranks("component")]);
+    let native = ctx.json(&["eval", "--native", &fixture(), "--ranks", &ranks("native")]);
     assert_eq!(native, component);
+    let read = |name: &str| std::fs::read_to_string(ranks(name)).unwrap();
+    assert_eq!(read("native"), read("component"));
+    assert_eq!(read("native").lines().count(), 7);
     assert!(!ctx.memories_path().exists());
 }
 

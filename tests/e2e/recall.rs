@@ -342,12 +342,15 @@ fn a_name_most_memories_hold_does_not_pull_the_query_toward_all_of_them() {
     // With her name in the query's vector, the short chatter that is little but her name
     // came first for each of these.
     let found = ctx.search("mel", "What hobby does Caroline have?");
-    assert_eq!(found[0], painting, "{found:#?}");
+    assert_eq!(found.first().map(String::as_str), Some(painting), "{found:#?}");
     for question in [
         "What does Caroline enjoy doing on weekends?",
         "What does Caroline like to do in her free time?",
     ] {
         let found = ctx.search("mel", question);
-        assert!(found[..3].contains(&painting.to_owned()), "{question}: {found:#?}");
+        assert!(
+            found.iter().take(3).any(|hit| hit == painting),
+            "{question}: {found:#?}"
+        );
     }
 }

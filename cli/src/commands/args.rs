@@ -272,8 +272,8 @@ pub(super) enum Command {
         #[arg(long, default_value = "transformer", value_parser = clap::builder::PossibleValuesParser::new(ash_memory::EMBEDDED_MODELS))]
         embedder: String,
         /// Also write each question, its answers and the ids its search ranked in the top
-        /// ten to FILE, a JSON object a line: what the figures are made of
-        #[arg(long, value_name = "FILE")]
+        /// ten to OUT, a JSON object a line: what the figures are made of
+        #[arg(long, value_name = "OUT")]
         ranks: Option<PathBuf>,
         /// Run the policy linked natively instead of the component: the same figures without
         /// the sandbox (for tuning; the figures to report come from the component)

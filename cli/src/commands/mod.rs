@@ -61,6 +61,14 @@ pub fn run() -> Result<()> {
             native,
         } => {
             let set = crate::eval::EvalSet::parse(&ash_memory::read_import_text(file)?)?;
+            // Opened first: a path that cannot be written is told before minutes of scoring.
+            let mut ranks_file = match ranks {
+                Some(path) => Some((
+                    std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+                    path,
+                )),
+                None => None,
+            };
             // A home of its own, so that the figures are the set's alone.
             let home = tempfile::tempdir()?;
             let model = ash_memory::embedded(embedder).expect("clap checked the name");
@@ -73,13 +81,13 @@ pub fn run() -> Result<()> {
             };
             #[cfg(not(feature = "native-policy"))]
             let report = set.score(&mut builder.open()?)?;
-            if let Some(path) = ranks {
-                let lines: Vec<String> = report
-                    .ranked
-                    .iter()
-                    .map(|r| serde_json::to_string(r).map(|l| l + "\n"))
-                    .collect::<Result<_, _>>()?;
-                std::fs::write(path, lines.concat())
+            if let Some((file, path)) = &mut ranks_file {
+                let mut lines = String::new();
+                for question in &report.per_question {
+                    lines += &serde_json::to_string(question)?;
+                    lines.push('\n');
+                }
+                file.write_all(lines.as_bytes())
                     .with_context(|| format!("writing the ranks to {}", path.display()))?;
             }
             output::Output { json: cli.json }.eval(&report);
