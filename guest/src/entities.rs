@@ -379,7 +379,6 @@ mod tests {
     #[test]
     fn names_are_capitalised_words_that_do_not_merely_start_a_sentence() {
         assert_eq!(recognise("Lunch with Marco next week", &[]), ["name:marco"]);
-
         assert_eq!(recognise("Sarah's birthday is soon", &[]), ["name:sarah"]);
         assert!(recognise("Lunch is at noon. The soup is good", &[]).is_empty());
         assert!(recognise("I think I'm late on Monday", &[]).is_empty());

@@ -376,42 +376,40 @@ impl<P: Ports> MemoryService<P> {
         if names.is_empty() {
             return false;
         }
-        let census = match census {
+        let telling: Vec<bool> = match census {
             Some(census) => {
                 let telling = census.telling();
-                return names
+                names
                     .iter()
-                    .all(|n| wanted.iter().position(|w| w == n).is_some_and(|i| !telling[i]));
+                    .map(|n| wanted.iter().position(|w| w == n).is_none_or(|i| telling[i]))
+                    .collect()
             }
-            None => {
-                let (visible, holding) = self.holding(caller, &names, now);
-                let mut holders = vec![0; names.len()];
-                for (_, shared) in &holding {
-                    shared.iter().for_each(|&i| holders[i] += 1);
-                }
-                Census { visible, holders }
-            }
+            None => self.holding(caller, &names, now).0.telling(),
         };
-        census.telling().iter().all(|telling| !telling)
+        telling.iter().all(|telling| !telling)
     }
 
-    /// How many live memories of the walk the caller sees, and those holding any of
-    /// `wanted`, each with the positions in `wanted` of the entities it holds. The walk is
-    /// the whole collection, or what `hold_marked` fetched or named.
+    /// The live memories of the walk the caller sees, counted with the holders of each of
+    /// `wanted`, and those holding any of them, each with the positions in `wanted` of the
+    /// entities it holds. The walk is the whole collection, or what `hold_marked` fetched
+    /// or named.
     fn holding(
         &self,
         caller: &Caller,
         wanted: &[String],
         now: DateTime<Utc>,
-    ) -> (usize, Vec<(&MemoryRecord, Vec<usize>)>) {
+    ) -> (Census, Vec<(&MemoryRecord, Vec<usize>)>) {
         let mut memo = self.entity_memo.borrow_mut();
-        let mut visible = 0;
+        let mut census = Census {
+            visible: 0,
+            holders: vec![0; wanted.len()],
+        };
         let mut holding = Vec::new();
         for r in self
             .walked()
             .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
         {
-            visible += 1;
+            census.visible += 1;
             // Records from before entities were kept have theirs found once.
             let held = match &r.entities {
                 Some(held) => held,
@@ -420,11 +418,12 @@ impl<P: Ports> MemoryService<P> {
                     .or_insert_with(|| entities::recognise(&r.content, &[])),
             };
             let shared: Vec<usize> = (0..wanted.len()).filter(|&i| held.contains(&wanted[i])).collect();
+            shared.iter().for_each(|&i| census.holders[i] += 1);
             if !shared.is_empty() {
                 holding.push((r, shared));
             }
         }
-        (visible, holding)
+        (census, holding)
     }
 
     /// The names of the caller's people, for recognising them in a query.
@@ -459,17 +458,9 @@ impl<P: Ports> MemoryService<P> {
         if wanted.is_empty() {
             return Vec::new();
         }
-        let (visible, holding) = self.holding(caller, wanted, now);
-        let telling: Vec<bool> = match census {
-            Some(census) => census.telling(),
-            None => {
-                let mut holders = vec![0; wanted.len()];
-                for (_, shared) in &holding {
-                    shared.iter().for_each(|&i| holders[i] += 1);
-                }
-                Census { visible, holders }.telling()
-            }
-        };
+        let (counted, holding) = self.holding(caller, wanted, now);
+        // A partial walk counts only what was fetched: the census counts the rest.
+        let telling = census.unwrap_or(&counted).telling();
         let mut matches: Vec<(usize, f32, DateTime<Utc>, String)> = holding
             .into_iter()
             .filter_map(|(r, shared)| {
