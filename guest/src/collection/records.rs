@@ -401,6 +401,11 @@ impl<T: Record> Records<T> {
         self.records.get(position).and_then(Option::as_ref)
     }
 
+    /// The records that come after `position` in `iter`'s order.
+    pub fn after(&self, position: usize) -> impl Iterator<Item = &T> {
+        self.records.iter().skip(position + 1).flatten()
+    }
+
     /// Where the record with this id stands in `iter`'s order.
     pub fn position(&self, id: &str) -> Option<usize> {
         self.positions.get(id).copied()

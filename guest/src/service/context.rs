@@ -42,16 +42,12 @@ impl<P: Ports> MemoryService<P> {
                 about: None,
             };
             let (vectors, notices) = self.embed_query(message.trim());
-            let vector = vectors.whole.clone();
             // The search reads the memories (from the index when it stands in for the
             // file); past messages then read only the conversation collections.
             let hits = self
-                .search_embedded(caller, &query, Floor::NONE, vectors, notices)?
+                .search_embedded(caller, &query, Floor::NONE, vectors.clone(), notices)?
                 .hits;
-            let past = match &vector {
-                Some(v) => self.past_messages(caller, v, session.map(str::trim))?,
-                None => Vec::new(),
-            };
+            let past = self.past_messages(caller, message.trim(), &vectors, session.map(str::trim))?;
             (hits, past)
         };
         // What the block walks besides the hits, fetched when the index stands in for the

@@ -5,15 +5,13 @@
 //! context, extraction), so that the memory calls of a home with a long history of talk
 //! do not pay for reading it.
 
-use std::collections::HashMap;
-
 use super::MemoryService;
-use crate::api::{Error, PastMessage, StoredTurn, Turn};
+use crate::api::{Error, StoredTurn, Turn};
 use crate::collection;
 use crate::conversation::records::{CONVERSATION_VERSION, session_scope};
 use crate::conversation::redaction::redact_all;
 use crate::conversation::{MessageRecord, Role, SessionRecord};
-use crate::ports::{Collection, EntryKind, FileState, Level, Ports, ScopeFilter};
+use crate::ports::{Collection, EntryKind, FileState, Level, Ports};
 use crate::record::{encode_embedding, format_time};
 use crate::scope::Caller;
 use crate::vectors;
@@ -22,10 +20,6 @@ use crate::vectors;
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 /// Longest session name or provider, in characters.
 const MAX_NAME_CHARS: usize = 200;
-/// The most past messages the context shows (seed 003).
-pub const MAX_PAST_MESSAGES: usize = 5;
-/// The least similarity a past message needs to be shown (seed 003).
-pub const MIN_PAST_SIMILARITY: f32 = 0.3;
 
 impl<P: Ports> MemoryService<P> {
     /// Stores one exchange; see `persist-turn` in `wit/conversations.wit`.
@@ -140,7 +134,7 @@ impl<P: Ports> MemoryService<P> {
 
     /// The conversation collections and the messages' index entries, for a call that has
     /// just loaded the memories.
-    fn refresh_conversations(&mut self) -> Result<(), Error> {
+    pub(super) fn refresh_conversations(&mut self) -> Result<(), Error> {
         self.sessions.refresh(&self.ports)?;
         self.messages.refresh(&self.ports)?;
         self.sync_message_index()
@@ -225,60 +219,6 @@ impl<P: Ports> MemoryService<P> {
             self.ports.index_set_reflects(EntryKind::Message, state)?;
         }
         Ok(())
-    }
-
-    /// The caller's past messages most like `query`, from sessions other than the one
-    /// named: at least `MIN_PAST_SIMILARITY`, the most similar first and, at equal
-    /// similarity (to two decimals), the most recent first. Call after the memories are
-    /// loaded (the context's search does it).
-    pub(crate) fn past_messages(
-        &mut self,
-        caller: &Caller,
-        query: &[f32],
-        current_session: Option<&str>,
-    ) -> Result<Vec<PastMessage>, Error> {
-        let Some((user_id, chat_id)) = session_scope(caller) else {
-            return Ok(Vec::new());
-        };
-        self.refresh_conversations()?;
-        let sessions: HashMap<&str, &SessionRecord> = self
-            .sessions
-            .iter()
-            .filter(|s| s.visible_to(caller))
-            .map(|s| (s.id.as_str(), s))
-            .collect();
-        let scope = ScopeFilter {
-            kind: EntryKind::Message,
-            user_id,
-            chat_id,
-        };
-        let mut found: Vec<PastMessage> = self
-            .ports
-            .index_knn(query, 256, &scope)?
-            .into_iter()
-            .filter(|h| h.score >= MIN_PAST_SIMILARITY)
-            .filter_map(|h| {
-                let m = self.messages.get(&h.id)?;
-                let session = sessions.get(m.session_id.as_str())?;
-                (Some(session.name.as_str()) != current_session).then(|| PastMessage {
-                    id: m.id.clone(),
-                    session: session.name.clone(),
-                    role: m.role,
-                    content: m.content.clone(),
-                    created_at: m.created_at.clone(),
-                    score: h.score,
-                })
-            })
-            .collect();
-        let rounded = |s: f32| (s * 100.0).round() as i64;
-        let time = |t: &str| crate::record::parse_time(t).ok();
-        found.sort_by(|a, b| {
-            rounded(b.score)
-                .cmp(&rounded(a.score))
-                .then_with(|| time(&b.created_at).cmp(&time(&a.created_at)))
-        });
-        found.truncate(MAX_PAST_MESSAGES);
-        Ok(found)
     }
 }
 

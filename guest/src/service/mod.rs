@@ -56,6 +56,7 @@ mod from_index;
 mod importing;
 mod marked;
 mod newest;
+mod past_messages;
 mod walking;
 
 pub use importing::MAX_IMPORT_ITEMS;

@@ -18,6 +18,7 @@ mod importing;
 mod listing;
 mod maintenance;
 mod newest;
+mod past_messages;
 mod people;
 mod portability;
 mod purging;
