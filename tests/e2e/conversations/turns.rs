@@ -153,3 +153,85 @@ fn the_server_stores_turns_and_extracts_once_the_session_pauses() {
         (0, 0)
     );
 }
+
+#[test]
+fn past_messages_are_found_as_memories_are_past_a_common_name_and_with_their_question() {
+    let ctx = Ctx::new();
+    // A conversation stored turn by turn, each speaker named in every line: both names
+    // are held by more than 20 messages and 5% of them.
+    for said in [
+        "Hey Mel!",
+        "Thanks so much!",
+        "Haha, totally.",
+        "See you soon!",
+        "Good morning!",
+        "That's so sweet.",
+        "Aww, I love that.",
+        "Wow, amazing!",
+        "Sounds fun!",
+        "Same here.",
+        "Oh no, sorry to hear.",
+        "Yes, definitely!",
+        "Take care!",
+        "Talk later!",
+        "Hi again!",
+        "Lol, so true.",
+        "Congrats!",
+        "Miss you.",
+        "Good night!",
+        "That's wild.",
+        "Cool!",
+        "Nice one.",
+        "Totally agree.",
+        "Bye for now!",
+        "Hugs!",
+    ] {
+        turn(&ctx, "mel", "saturday", &[&format!("Caroline: {said}")]);
+        turn(&ctx, "mel", "saturday", &[&format!("Melanie: {said}")]);
+    }
+    turn(
+        &ctx,
+        "mel",
+        "saturday",
+        &["Melanie: What do you get up to on weekends these days?"],
+    );
+    let painting = "Caroline: On Saturdays I usually paint landscapes down by the lake";
+    turn(&ctx, "mel", "saturday", &[painting]);
+    let lease = "Caroline: I finally signed the lease for the flat on Juniper Street";
+    turn(&ctx, "mel", "saturday", &[lease]);
+
+    let past = |question: &str| -> Vec<String> {
+        let block = ctx.json(&["--user", "mel", "context", "--session", "sunday", question]);
+        block["past_messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["content"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // By meaning alone, with her name in the query, five lines of chatter that are
+    // little but her name were shown for each, and the answer to the first was not.
+    for (question, answer) in [
+        ("What hobby does Caroline have?", painting),
+        ("What does Caroline do on weekends?", painting),
+        ("Where is Caroline's new flat?", lease),
+    ] {
+        let shown = past(question);
+        assert!(shown.iter().any(|m| m == answer), "{question}: {shown:#?}");
+        assert!(
+            shown.iter().all(|m| m.split_whitespace().count() > 4),
+            "{question}: chatter shown: {shown:#?}"
+        );
+    }
+    // Messages are still not memories, and another user sees none of them.
+    assert!(ctx.search("mel", "paint landscapes").is_empty());
+    let theirs = ctx.json(&[
+        "--user",
+        "ana",
+        "context",
+        "--session",
+        "sunday",
+        "What hobby does Caroline have?",
+    ]);
+    assert!(theirs["past_messages"].as_array().unwrap().is_empty(), "{theirs:#}");
+}
