@@ -38,18 +38,16 @@ def call(binary: str, home: Path, *args: str) -> dict:
 
 
 def score_group(binary: str, home: Path, memories: list, questions: list) -> list:
-    # A message is known by what it says: the context returns the message's own id.
-    ids_of = collections.defaultdict(set)
+    # The file's id of each message `turn` stored.
+    file_id = {}
     for m in memories:
         session = m["id"].split(":")[0]
-        call(binary, home, "turn", "--session", session, "--", m["text"])
-        ids_of[m["text"].strip()].add(m["id"])
+        stored = call(binary, home, "turn", "--session", session, "--", m["text"])
+        file_id[stored["message_ids"][0]] = m["id"]
     scored = []
     for q in questions:
         block = call(binary, home, "context", "--session", "qa", "--", q["question"])
-        shown = set()
-        for message in block["past_messages"]:
-            shown |= ids_of.get(message["content"].strip(), set())
+        shown = {file_id.get(message["id"]) for message in block["past_messages"]}
         share = sum(a in shown for a in q["answers"]) / len(q["answers"])
         scored.append((q.get("group") or "", q.get("category") or "", share, len(block["past_messages"])))
     return scored

@@ -233,11 +233,15 @@ fn a_purge_leaves_their_name_in_no_file_of_the_home() {
     assert!(file(&ctx, "memory/sessions.jsonl").contains("call-with-[forgotten]"));
     let after = ctx.json(&question);
     assert!(!after.to_string().to_lowercase().contains("zanzibarina"), "{after:#}");
-    // The message is still found by meaning: it was embedded again without her name.
+    // The message is still found by meaning (not only by its word "Quxville"): it was
+    // embedded again without her name.
     assert!(
         after["past_messages"]
-            .to_string()
-            .contains("My sister [forgotten] called about Quxville"),
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["content"] == "My sister [forgotten] called about Quxville"
+                && m["score"].as_f64().unwrap() >= 0.3),
         "{after:#}"
     );
     // Nor did asking leave her anywhere.

@@ -401,9 +401,13 @@ impl<T: Record> Records<T> {
         self.records.get(position).and_then(Option::as_ref)
     }
 
-    /// The records that come after `position` in `iter`'s order.
-    pub fn after(&self, position: usize) -> impl Iterator<Item = &T> {
-        self.records.iter().skip(position + 1).flatten()
+    /// The records that come after `position` in `iter`'s order, each with its own.
+    pub fn after(&self, position: usize) -> impl Iterator<Item = (usize, &T)> {
+        self.records
+            .iter()
+            .enumerate()
+            .skip(position + 1)
+            .filter_map(|(i, r)| r.as_ref().map(|r| (i, r)))
     }
 
     /// Where the record with this id stands in `iter`'s order.

@@ -1,5 +1,6 @@
-//! `persist-turn`, and the conversation side of the index and the context: keeping the
-//! messages' index entries in step with `messages.jsonl`, and finding past messages.
+//! `persist-turn`, and the conversation side of the index: keeping the messages' index
+//! entries in step with `messages.jsonl` (the context's past messages are found from them
+//! in `past_messages`).
 //!
 //! The conversation collections are read only by the calls that need them (a turn, the
 //! context, extraction), so that the memory calls of a home with a long history of talk

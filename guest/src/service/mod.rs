@@ -25,8 +25,8 @@
 //!   `person_lookup` finds the caller's people; `person_resolution` turns references
 //!   into people, creating and completing them.
 //! - `reflecting`: `reflect`, the weekly summary by the language model.
-//! - `conversing`: `persist-turn`, the messages' index entries and past messages for the
-//!   context; `extracting`: `extract`, facts read from exchanges; `profiling`: `profile`.
+//! - `conversing`: `persist-turn` and the messages' index entries; `past_messages`: the
+//!   context's past messages, found as search finds memories; `extracting`: `extract`, facts read from exchanges; `profiling`: `profile`.
 //! - `context` and `tools`: the service side of the context block and the agent tools
 //!   (rendering, schemas and argument parsing stay in `crate::context` and `crate::tools`).
 //! - `index_sync`: keeping the index in step with `memories.jsonl`; `maintenance`:

@@ -2,16 +2,15 @@
 //! found by the rules `search` finds memories by. A conversation stored through
 //! `persist-turn` is evidence as memories are: by meaning and by words, fused by rank; a
 //! message that only asks weighed down and its reply credited with it (`replies`); a name
-//! most messages hold left out of the query.
+//! so many of the messages hold that it tells them apart no better than a stop word
+//! ([`entities::is_common`]) left out of the query.
 //!
-//! By meaning alone, the past messages held the evidence of a fifth to a third of LoCoMo's
-//! questions where the same turns stored as memories gave two thirds: the message that
-//! names the rare word of a question ("pottery", "Perseid") is rarely the closest by
-//! meaning (figures: docs/performance.md#past-messages).
+//! By meaning alone, the past messages held the evidence of a third of LoCoMo's questions
+//! where the same turns stored as memories gave two thirds: the message that names the
+//! rare word of a question ("pottery", "Perseid") is rarely the closest by meaning
+//! (figures: docs/performance.md#past-messages).
 
 use std::collections::HashMap;
-
-use chrono::{DateTime, Utc};
 
 use super::MemoryService;
 use super::searching::QueryVectors;
@@ -25,15 +24,15 @@ use crate::record::parse_time;
 use crate::replies;
 use crate::scope::Caller;
 use crate::search::{QUESTION_WEIGHT, asks, fuse, query_terms};
-use crate::vectors::cosine;
+use crate::vectors::{self, cosine};
 
-/// How many candidates each list brings: more than search's [`crate::search::LIST_DEPTH`], since the
-/// current session's messages, often the nearest, are left out only after.
+/// How many candidates each list brings: more than search's [`crate::search::LIST_DEPTH`],
+/// since the current session's messages, often the nearest, are left out of them.
 const PAST_DEPTH: u32 = 256;
 /// The most past messages the context shows (seed 003).
 pub const MAX_PAST_MESSAGES: usize = 5;
 /// The least similarity a message found by meaning alone needs (seed 003); one that
-/// holds a word of the query is shown however far its meaning.
+/// holds a word of the query may be shown however far its meaning.
 pub const MIN_PAST_SIMILARITY: f32 = 0.3;
 
 impl<P: Ports> MemoryService<P> {
@@ -51,12 +50,18 @@ impl<P: Ports> MemoryService<P> {
             return Ok(Vec::new());
         };
         self.refresh_conversations()?;
+        // The sessions whose messages may be shown: the caller's, but the current one.
         let sessions: HashMap<&str, &SessionRecord> = self
             .sessions
             .iter()
-            .filter(|s| s.visible_to(caller))
+            .filter(|s| s.visible_to(caller) && Some(s.name.as_str()) != current_session)
             .map(|s| (s.id.as_str(), s))
             .collect();
+        let shown = |id: &str| {
+            self.messages
+                .get(id)
+                .is_some_and(|m| sessions.contains_key(m.session_id.as_str()))
+        };
         let scope = ScopeFilter {
             kind: EntryKind::Message,
             user_id,
@@ -69,12 +74,14 @@ impl<P: Ports> MemoryService<P> {
             _ => (text, vectors.whole.as_ref()),
         };
         let mut similarity: HashMap<String, f32> = HashMap::new();
+        // Each list holds only what may be shown before it is fused, as search's do: a
+        // current session's message ranked first would cut every other's share.
         let meaning: Vec<String> = match query {
             Some(v) => self
                 .ports
                 .index_knn(v, PAST_DEPTH, &scope)?
                 .into_iter()
-                .filter(|h| h.score >= MIN_PAST_SIMILARITY)
+                .filter(|h| h.score >= MIN_PAST_SIMILARITY && shown(&h.id))
                 .map(|h| {
                     similarity.insert(h.id.clone(), h.score);
                     h.id
@@ -87,15 +94,10 @@ impl<P: Ports> MemoryService<P> {
             .index_text_search(&query_terms(searched), PAST_DEPTH, &scope)?
             .into_iter()
             .map(|h| h.id)
+            .filter(|id| shown(id))
             .collect();
 
-        let shown = |m: &MessageRecord| {
-            sessions
-                .get(m.session_id.as_str())
-                .is_some_and(|s| Some(s.name.as_str()) != current_session)
-        };
         let mut fused = fuse(&[meaning, words]);
-        fused.retain(|(id, _)| self.messages.get(id).is_some_and(shown));
         for (id, score) in &mut fused {
             if self.messages.get(id).is_some_and(|m| asks(&m.content)) {
                 *score *= QUESTION_WEIGHT;
@@ -103,28 +105,33 @@ impl<P: Ports> MemoryService<P> {
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
         let questions = replies::questions(&fused, |id| self.messages.get(id).is_some_and(|m| asks(&m.content)));
-        let answers: Vec<Option<String>> = questions
-            .iter()
-            .map(|(id, _)| reply_to(&self.messages, id).map(|m| m.id.clone()))
-            .collect();
-        replies::credit(&mut fused, &questions, &answers, |id| {
-            self.messages.get(id).is_some_and(shown)
-        });
+        let answers = replies_to(&self.messages, &questions);
+        replies::credit(&mut fused, &questions, &answers, shown);
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
 
+        // The score is the cosine to the whole query, as before: what the vector list
+        // measured when it was asked with it, else measured here, against a vector of the
+        // embedder that made the query's.
         let whole = vectors.whole.as_deref();
+        let measured = query.map(Vec::as_slice) == whole;
+        let model = self.ports.embedder_model();
+        let dimension = self.ports.embedder_dimension();
         Ok(fused
             .iter()
             .take(MAX_PAST_MESSAGES)
             .filter_map(|(id, _)| {
                 let m = self.messages.get(id)?;
-                // Cosine to the whole query, as before: measured where the vector list did
-                // not (a message found by its words or as a reply).
+                let stored = || {
+                    let v = m
+                        .vector()
+                        .filter(|_| m.embedding_model.as_deref() == Some(model.as_str()))?;
+                    vectors::usable(v, dimension)
+                };
                 let score = similarity
                     .get(id)
                     .copied()
-                    .filter(|_| query.map(Vec::as_slice) == whole)
-                    .or_else(|| whole.zip(m.vector()).map(|(q, v)| cosine(q, &v)))
+                    .filter(|_| measured)
+                    .or_else(|| whole.zip(stored()).map(|(q, v)| cosine(q, &v)))
                     .unwrap_or(0.0);
                 Some(PastMessage {
                     id: m.id.clone(),
@@ -141,7 +148,7 @@ impl<P: Ports> MemoryService<P> {
 
 /// Whether each of `names` is held by too many of the messages of `sessions` to tell them
 /// apart ([`entities::is_common`]): a stored conversation names its speakers in every
-/// other line.
+/// other line. One pass over the home's messages.
 fn all_common(messages: &Records<MessageRecord>, sessions: &HashMap<&str, &SessionRecord>, names: &[String]) -> bool {
     if names.is_empty() {
         return false;
@@ -171,25 +178,51 @@ fn says_name(text: &str, name: &str) -> bool {
         .any(|word| word.chars().flat_map(char::to_lowercase).eq(name.chars()))
 }
 
-/// The reply to the message `id` of a conversation: the agent's answer in the same turn
-/// to what the user said, else the first message of the session's next turn, stored
-/// within [`replies::WINDOW_MICROS`] of it.
-fn reply_to<'a>(messages: &'a Records<MessageRecord>, id: &str) -> Option<&'a MessageRecord> {
-    let position = messages.position(id)?;
-    let asked = messages.at(position)?;
-    let at = |m: &MessageRecord| parse_time(&m.created_at).ok();
-    let since = at(asked)?;
-    let window = chrono::Duration::microseconds(replies::WINDOW_MICROS);
-    // Messages are appended as they are said: the reply comes after, and other sessions'
-    // messages may come between.
-    messages
-        .after(position)
-        .take_while(|m| at(m).is_none_or(|t: DateTime<Utc>| t - since <= window))
-        .find(|m| {
-            m.session_id == asked.session_id
-                && ((m.turn == asked.turn && asked.role == Role::User && m.role == Role::Assistant)
-                    || m.turn == asked.turn + 1)
-        })
+/// The reply to each of `questions` (message ids), in order: the agent's answer in the
+/// same turn to what the user asked, else the first message of the session's next turn,
+/// if it was stored within [`replies::WINDOW_MICROS`] of the question. One walk along
+/// the messages stored after the first of them, which ends once each is settled.
+fn replies_to(messages: &Records<MessageRecord>, questions: &[(String, f32)]) -> Vec<Option<String>> {
+    let asked: Vec<Option<(usize, &MessageRecord)>> = questions
+        .iter()
+        .map(|(id, _)| messages.position(id).zip(messages.get(id)))
+        .collect();
+    let mut replies: Vec<Option<String>> = vec![None; questions.len()];
+    let mut open: Vec<usize> = (0..asked.len()).filter(|&i| asked[i].is_some()).collect();
+    let Some(first) = open.iter().filter_map(|&i| asked[i].map(|(p, _)| p)).min() else {
+        return replies;
+    };
+    // Messages are appended as they are said: a reply comes after its question, and
+    // other sessions' messages may come between.
+    for (position, m) in messages.after(first) {
+        open.retain(|&i| {
+            let Some((at, q)) = asked[i] else { return false };
+            if position <= at || m.session_id != q.session_id {
+                return true;
+            }
+            let answers =
+                (m.turn == q.turn && q.role == Role::User && m.role == Role::Assistant) || m.turn == q.turn + 1;
+            if answers && within_window(q, m) {
+                replies[i] = Some(m.id.clone());
+            }
+            // The session's next message settles it: the reply, or none.
+            !(answers || m.turn > q.turn)
+        });
+        if open.is_empty() {
+            break;
+        }
+    }
+    replies
+}
+
+/// Whether `reply` was stored within [`replies::WINDOW_MICROS`] of `question`.
+fn within_window(question: &MessageRecord, reply: &MessageRecord) -> bool {
+    match (parse_time(&question.created_at), parse_time(&reply.created_at)) {
+        (Ok(asked), Ok(said)) => (said - asked)
+            .num_microseconds()
+            .is_some_and(|d| d <= replies::WINDOW_MICROS),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -189,12 +189,8 @@ fn past_messages_are_found_as_memories_are_past_a_common_name_and_with_their_que
         turn(&ctx, "mel", "saturday", &[&format!("Caroline: {said}")]);
         turn(&ctx, "mel", "saturday", &[&format!("Melanie: {said}")]);
     }
-    turn(
-        &ctx,
-        "mel",
-        "saturday",
-        &["Melanie: What do you get up to on weekends these days?"],
-    );
+    let asked = "Melanie: What do you get up to on weekends these days?";
+    turn(&ctx, "mel", "saturday", &[asked]);
     let painting = "Caroline: On Saturdays I usually paint landscapes down by the lake";
     turn(&ctx, "mel", "saturday", &[painting]);
     let lease = "Caroline: I finally signed the lease for the flat on Juniper Street";
@@ -219,7 +215,7 @@ fn past_messages_are_found_as_memories_are_past_a_common_name_and_with_their_que
         let shown = past(question);
         assert!(shown.iter().any(|m| m == answer), "{question}: {shown:#?}");
         assert!(
-            shown.iter().all(|m| m.split_whitespace().count() > 4),
+            shown.iter().all(|m| [asked, painting, lease].contains(&m.as_str())),
             "{question}: chatter shown: {shown:#?}"
         );
     }

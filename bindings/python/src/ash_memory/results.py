@@ -219,7 +219,8 @@ class PastMessage:
     role: str
     content: str
     created_at: str
-    #: Cosine similarity to the query.
+    #: Cosine similarity to the query; 0 for a message found by its words with no
+    #: vector to measure. Not the order, which weighs words too.
     score: float
 
     @classmethod

@@ -126,6 +126,15 @@ fn a_message_that_holds_a_rare_word_of_the_query_is_shown_however_far_its_meanin
     assert!(same.past_messages.is_empty(), "{:?}", same.past_messages);
     // Nor another caller's.
     assert!(past(&mut s, &bob_alone(), asked).is_empty());
+    // With the embedder down, the words still find it, and nothing measures a similarity.
+    s.ports.embedder_down.set(true);
+    let block = s.context(&alice, asked, None, Some("now")).unwrap();
+    let found: Vec<(&str, f32)> = block
+        .past_messages
+        .iter()
+        .map(|m| (m.content.as_str(), m.score))
+        .collect();
+    assert_eq!(found, [(said, 0.0)]);
 }
 
 #[test]
