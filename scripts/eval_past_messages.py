@@ -17,24 +17,11 @@ category, and how many messages a context showed on average.
 
 import collections
 import concurrent.futures
-import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-# The caller's own settings would change what is measured: a fixed clock, a chat scope.
-CLEARED = ("ASH_NOW", "ASH_CHAT_ID", "ASH_USER_ID", "ASH_HOME", "ASH_COMPONENT")
-
-
-def call(binary: str, home: Path, *args: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in CLEARED}
-    done = subprocess.run([binary, "--json", "--home", str(home), "--user", "eval", *args],
-                          capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        raise SystemExit(f"{args[0]}: exit {done.returncode}: {done.stderr.strip()}")
-    return json.loads(done.stdout)
+from eval_through_cli import call, read_groups
 
 
 def score_group(binary: str, home: Path, memories: list, questions: list) -> list:
@@ -57,13 +44,7 @@ def main() -> None:
     if len(sys.argv) != 3:
         sys.exit("usage: eval_past_messages.py ASH_MEMORY_BINARY EVAL_FILE")
     binary, file = sys.argv[1], sys.argv[2]
-    memories, questions = collections.defaultdict(list), collections.defaultdict(list)
-    for line in Path(file).read_text().splitlines():
-        if line.strip():
-            item = json.loads(line)
-            kind = memories if item["kind"] == "memory" else questions
-            kind[item.get("group") or ""].append(item)
-    groups = sorted(set(memories) | set(questions))
+    memories, questions, groups = read_groups(file)
     with tempfile.TemporaryDirectory() as root:
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             jobs = [pool.submit(score_group, binary, Path(root) / f"group-{i}", memories[g], questions[g])

@@ -58,17 +58,22 @@ def score_group(binary: str, home: Path, memories: list, questions: list) -> tup
     return scored, refused
 
 
-def main() -> None:
-    if len(sys.argv) != 3:
-        sys.exit("usage: eval_through_cli.py ASH_MEMORY_BINARY EVAL_FILE")
-    binary, file = sys.argv[1], sys.argv[2]
+def read_groups(file: str) -> tuple:
+    """An eval file's memories and questions by group, and the groups in order."""
     memories, questions = collections.defaultdict(list), collections.defaultdict(list)
     for line in Path(file).read_text().splitlines():
         if line.strip():
             item = json.loads(line)
             kind = memories if item["kind"] == "memory" else questions
             kind[item.get("group") or ""].append(item)
-    groups = sorted(set(memories) | set(questions))
+    return memories, questions, sorted(set(memories) | set(questions))
+
+
+def main() -> None:
+    if len(sys.argv) != 3:
+        sys.exit("usage: eval_through_cli.py ASH_MEMORY_BINARY EVAL_FILE")
+    binary, file = sys.argv[1], sys.argv[2]
+    memories, questions, groups = read_groups(file)
     with tempfile.TemporaryDirectory() as root:
         pool = concurrent.futures.ThreadPoolExecutor(2)
         jobs = [pool.submit(score_group, binary, Path(root) / f"group-{i}", memories[g], questions[g])

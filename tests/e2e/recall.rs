@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::support::ctx::{Ctx, contents};
+use crate::support::fixtures::CHATTER;
 
 #[test]
 fn allergy_is_the_top_hit_for_what_to_avoid_eating() {
@@ -300,38 +301,7 @@ fn a_name_most_memories_hold_does_not_pull_the_query_toward_all_of_them() {
     let ctx = Ctx::new();
     // 31 of 33 memories name Caroline mid-sentence: past 20 and 5% of them, her name tells
     // them apart no better than a stop word, and is left out of what the lists search.
-    for said in [
-        "Hey Mel!",
-        "Thanks so much!",
-        "Haha, totally.",
-        "See you soon!",
-        "Good morning!",
-        "That's so sweet.",
-        "Aww, I love that.",
-        "Wow, amazing!",
-        "Sounds fun!",
-        "Same here.",
-        "Oh no, sorry to hear.",
-        "Yes, definitely!",
-        "Take care!",
-        "Talk later!",
-        "Hi again!",
-        "Lol, so true.",
-        "Congrats!",
-        "Miss you.",
-        "Good night!",
-        "That's wild.",
-        "Cool!",
-        "Nice one.",
-        "Right?",
-        "Totally agree.",
-        "Bye for now!",
-        "Hugs!",
-        "You rock!",
-        "Ha, me too.",
-        "Oh wow.",
-        "Happy Friday!",
-    ] {
+    for said in CHATTER {
         ctx.add("mel", &format!("Talked to Caroline: {said}"));
     }
     let painting = "Talked to Caroline: On Saturdays I usually paint landscapes down by the lake";

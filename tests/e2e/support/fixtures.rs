@@ -1,5 +1,5 @@
-//! Stand-ins shared by the tests: a free loopback port, a word-hashing embedding, and the
-//! hostile component.
+//! Stand-ins shared by the tests: a free loopback port, a word-hashing embedding, the
+//! hostile component, and a conversation's small talk.
 
 use std::path::Path;
 
@@ -37,3 +37,38 @@ pub fn hash_embedding(text: &str, dim: usize) -> Vec<f32> {
 pub fn hostile_component() -> &'static Path {
     Path::new(ash_memory_test_support::HOSTILE_COMPONENT)
 }
+
+/// Small talk: lines that say little but who said them, for a stored conversation in which
+/// a speaker's name is in most lines.
+pub const CHATTER: [&str; 30] = [
+    "Hey Mel!",
+    "Thanks so much!",
+    "Haha, totally.",
+    "See you soon!",
+    "Good morning!",
+    "That's so sweet.",
+    "Aww, I love that.",
+    "Wow, amazing!",
+    "Sounds fun!",
+    "Same here.",
+    "Oh no, sorry to hear.",
+    "Yes, definitely!",
+    "Take care!",
+    "Talk later!",
+    "Hi again!",
+    "Lol, so true.",
+    "Congrats!",
+    "Miss you.",
+    "Good night!",
+    "That's wild.",
+    "Cool!",
+    "Nice one.",
+    "Right?",
+    "Totally agree.",
+    "Bye for now!",
+    "Hugs!",
+    "You rock!",
+    "Ha, me too.",
+    "Oh wow.",
+    "Happy Friday!",
+];
