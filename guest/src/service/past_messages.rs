@@ -167,10 +167,12 @@ fn all_common(messages: &Records<MessageRecord>, sessions: &HashMap<&str, &Sessi
 }
 
 /// Whether `text` has `name` (lowercased) as a word of its own or with a possessive
-/// ("Caroline's"), in any case; without allocating, since it reads every message.
+/// ("Caroline's"), in any case; without allocating, since it reads every message. A
+/// hyphen joins a word, as it joins a name ("Jean-Luc") in `entities::recognise`.
 fn says_name(text: &str, name: &str) -> bool {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+    text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}' | '-')))
         .map(|word| {
+            let word = word.trim_matches('-');
             word.strip_suffix("'s")
                 .or_else(|| word.strip_suffix("\u{2019}s"))
                 .unwrap_or(word)
@@ -244,5 +246,14 @@ mod tests {
             assert!(!says_name(text, "caroline"), "{text}");
         }
         assert!(says_name("Ólafur: hæ", "ólafur"));
+        for text in ["Jean-Luc: bonjour", "ask Jean-Luc's sister", "-Jean-Luc-"] {
+            assert!(says_name(text, "jean-luc"), "{text}");
+        }
+        assert!(!says_name("Jean: hi, Luc", "jean-luc"));
+        assert!(says_name("Caroline - hi", "caroline"));
+        assert!(
+            !says_name("Caroline-style", "caroline"),
+            "a word of its own, as entities read it"
+        );
     }
 }
