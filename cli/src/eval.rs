@@ -122,9 +122,11 @@ impl EvalSet {
     /// Reads an evaluation file's text; blank lines are skipped.
     ///
     /// Errors: [`Error::InvalidInput`] naming the line that is not one of the two shapes,
-    /// or a question with no answers.
+    /// a question with no answers, or a memory stored under the id of an earlier one (the
+    /// same id in one group, or an ungrouped "c1/x" beside group c1's "x").
     pub fn parse(text: &str) -> Result<EvalSet, Error> {
         let mut set = EvalSet::default();
+        let mut stored: HashMap<String, usize> = HashMap::new();
         for (n, line) in (1..).zip(text.lines()) {
             if line.trim().is_empty() {
                 continue;
@@ -136,12 +138,21 @@ impl EvalSet {
                     text,
                     group,
                     context,
-                } => set.memories.push(EvalMemory {
-                    group: group.unwrap_or_default(),
-                    id,
-                    text,
-                    context,
-                }),
+                } => {
+                    let group = group.unwrap_or_default();
+                    let as_stored = stored_id(&group, &id);
+                    if let Some(first) = stored.insert(as_stored.clone(), n) {
+                        return Err(bad(format!(
+                            "memory {id:?} is stored as {as_stored:?}, as line {first}'s is"
+                        )));
+                    }
+                    set.memories.push(EvalMemory {
+                        group,
+                        id,
+                        text,
+                        context,
+                    });
+                }
                 Line::Question {
                     question,
                     answers,

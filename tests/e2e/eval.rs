@@ -121,4 +121,33 @@ fn a_malformed_evaluation_file_is_refused_with_its_line() {
     std::fs::write(&path, "{\"kind\": \"memory\", \"id\": \"a\", \"text\": \"x\"}\n{\"kind\": \"question\", \"question\": \"q\", \"answers\": []}\n").unwrap();
     let err = ctx.fails(&["eval", path.to_str().unwrap()]);
     assert!(err.contains("line 2: a question needs the ids that answer it"), "{err}");
+
+    // Two memories stored under one id: one would be refused and every question answered
+    // by it scored against the other.
+    for (lines, why) in [
+        (
+            r#"{"kind": "memory", "id": "x", "text": "a", "group": "c1"}
+{"kind": "memory", "id": "c1/x", "text": "b"}"#,
+            r#"line 2: memory "c1/x" is stored as "c1/x", as line 1's is"#,
+        ),
+        (
+            r#"{"kind": "memory", "id": "x", "text": "a"}
+
+{"kind": "memory", "id": "x", "text": "b"}"#,
+            r#"line 3: memory "x" is stored as "x", as line 1's is"#,
+        ),
+    ] {
+        std::fs::write(&path, lines).unwrap();
+        let err = ctx.fails(&["eval", path.to_str().unwrap()]);
+        assert!(err.contains(why), "{err}");
+    }
+    // The same id in two groups is two memories.
+    std::fs::write(
+        &path,
+        r#"{"kind": "memory", "id": "x", "text": "I play the oboe", "group": "c1"}
+{"kind": "memory", "id": "x", "text": "I play the oboe", "group": "c2"}
+{"kind": "question", "question": "Which instrument?", "answers": ["x"], "group": "c2"}"#,
+    )
+    .unwrap();
+    assert_eq!(ctx.json(&["eval", path.to_str().unwrap()])["memories"], 2);
 }
