@@ -3,9 +3,10 @@
 //! the reply to a question it found (`guest/src/replies.rs`).
 //!
 //! The order is `recent`'s: `items.made`, equal moments in the order first indexed (the
-//! rowid). Each answer is a walk along `items_made` (scope, made, rowid) from the entry,
-//! bounded by the window, past entries that are not live; all the ids asked are answered by
-//! one statement, one call across the sandbox in the index component.
+//! rowid). Each answer is at most two seeks along `items_made` (scope, made, rowid) from
+//! the entry, its own moment's and then the later ones' within the window, past entries
+//! that are not live; all the ids asked are answered by one statement, one call across
+//! the sandbox in the index component.
 
 use std::collections::HashMap;
 
@@ -13,12 +14,18 @@ use crate::database::Value;
 use crate::{Database, IndexError, SqliteIndex};
 
 /// For each memory of the JSON list ?1: its id and the id of the memory of its scope, live
-/// at ?2, made next after it, at most ?3 later.
-pub(crate) const MADE_AFTER: &str = "SELECT i.id,
+/// at ?2, made next after it, at most ?3 later. The next of its own moment first, else the
+/// first of a later one: each a seek along `items_made`, where one range over (made,
+/// rowid) walks every entry of a moment that many share (an import stores thousands at one).
+pub(crate) const MADE_AFTER: &str = "SELECT i.id, COALESCE(
     (SELECT a.id FROM items a
-      WHERE a.scope = i.scope AND a.record IS NOT NULL AND a.made >= i.made AND a.made <= i.made + ?3
-        AND (a.made > i.made OR a.rowid > i.rowid) AND (a.lapses IS NULL OR a.lapses > ?2)
-      ORDER BY a.made ASC, a.rowid ASC LIMIT 1)
+      WHERE a.scope = i.scope AND a.made = i.made AND a.rowid > i.rowid AND a.record IS NOT NULL
+        AND (a.lapses IS NULL OR a.lapses > ?2)
+      ORDER BY a.rowid ASC LIMIT 1),
+    (SELECT a.id FROM items a
+      WHERE a.scope = i.scope AND a.made > i.made AND a.made <= i.made + ?3 AND a.record IS NOT NULL
+        AND (a.lapses IS NULL OR a.lapses > ?2)
+      ORDER BY a.made ASC, a.rowid ASC LIMIT 1))
   FROM items i
   WHERE i.id IN (SELECT value FROM json_each(?1)) AND i.record IS NOT NULL AND i.made IS NOT NULL";
 

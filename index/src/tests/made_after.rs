@@ -96,6 +96,22 @@ fn made_after_walks_the_index_of_moments() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert!(plan.iter().any(|p| p.contains("USING INDEX items_made")), "{plan:?}");
+    for seek in ["made=? AND rowid>?", "made>? AND made<?"] {
+        let wanted = format!("SEARCH a USING INDEX items_made (scope=? AND {seek})");
+        assert!(plan.iter().any(|p| p.ends_with(&wanted)), "{wanted}: {plan:?}");
+    }
     assert!(!plan.iter().any(|p| p.contains("TEMP B-TREE")), "{plan:?}");
+}
+
+#[test]
+fn made_after_among_many_memories_made_at_one_moment() {
+    let (_dir, mut index) = fresh_index(2);
+    let entries: Vec<Entry> = (0..300).map(|i| at(&format!("m{i}"), "alice", None, 7, None)).collect();
+    index.upsert(&entries).unwrap();
+    index.upsert(&[at("later", "alice", None, 9, None)]).unwrap();
+    assert_eq!(
+        next(&mut index, &["m0", "m150", "m299", "later"], 100, 5),
+        ["m1", "m151", "later", "-"]
+    );
+    assert_eq!(next(&mut index, &["m299"], 100, 1), ["-"], "later is 2 after");
 }
