@@ -278,6 +278,7 @@ pub trait Ports {
     ) -> Result<Vec<Option<i64>>, IndexError>;
     fn index_recent(&self, scope: &ScopeFilter, now: Option<i64>, limit: u32) -> Result<Vec<Held>, IndexError>;
     fn index_made_after(&self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, IndexError>;
+    fn index_made_around(&self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, IndexError>;
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_count(&self, kind: EntryKind) -> Result<u64, IndexError>;
     fn index_clear(&self, info: &IndexInfo) -> Result<(), IndexError>;

@@ -328,6 +328,9 @@ impl index::Host for HostState {
     fn made_after(&mut self, ids: Vec<String>, now: i64, within: i64) -> Result<Vec<Option<String>>, index::Error> {
         Ok(self.storage.made_after(&ids, now, within)?)
     }
+    fn made_around(&mut self, ids: Vec<String>, places: u32, now: i64) -> Result<Vec<Vec<String>>, index::Error> {
+        Ok(self.storage.made_around(&ids, places, now)?)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::Error> {
         Ok(self.storage.pending(kind.into())?)
     }

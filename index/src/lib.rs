@@ -54,6 +54,7 @@ pub mod encoded_rows;
 mod file;
 mod knn;
 mod made_after;
+mod made_around;
 mod marks;
 #[cfg(feature = "native")]
 pub mod native;
@@ -71,6 +72,7 @@ mod write;
 
 pub use database::Database;
 use knn::LastKnn;
+pub use made_around::MAX_PLACES;
 pub use marks::MAX_NEWEST;
 #[cfg(feature = "native")]
 pub use native::{NativeSqlite, register_sqlite_vec};

@@ -235,6 +235,9 @@ impl Ports for WitPorts {
     ) -> Result<Vec<Option<String>>, ports::IndexError> {
         index::made_after(ids, now, within).map_err(index_error)
     }
+    fn index_made_around(&self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, ports::IndexError> {
+        index::made_around(ids, places, now).map_err(index_error)
+    }
     fn index_pending(&self, k: ports::EntryKind) -> Result<u64, ports::IndexError> {
         index::pending(kind(k)).map_err(index_error)
     }

@@ -426,6 +426,30 @@ impl Ports for FakePorts {
             })
             .collect())
     }
+    fn index_made_around(&self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, IndexError> {
+        let index = self.index.borrow();
+        let indexed_at = self.indexed_at.borrow();
+        let place = |e: &IndexEntry| (e.marks.made, indexed_at.get(&e.id).copied());
+        Ok(ids
+            .iter()
+            .map(|id| {
+                let Some(me) = index.get(id).filter(|e| e.record.is_some()) else {
+                    return Vec::new();
+                };
+                let mut scope: Vec<&IndexEntry> = index
+                    .values()
+                    .filter(|e| e.record.is_some() && e.kind == me.kind && e.chat_id == me.chat_id)
+                    .filter(|e| e.chat_id.is_some() || e.owner_user_id == me.owner_user_id)
+                    .filter(|e| e.id == me.id || e.marks.lapses.is_none_or(|at| at > now))
+                    .collect();
+                scope.sort_by_key(|e| place(e));
+                let at = scope.iter().position(|e| e.id == me.id).expect("held");
+                let before = scope[..at].iter().rev().take(places as usize);
+                let after = scope[at + 1..].iter().take(places as usize);
+                before.chain(after).map(|e| e.id.clone()).collect()
+            })
+            .collect())
+    }
     fn index_pending(&self, kind: EntryKind) -> Result<u64, IndexError> {
         Ok(self
             .index

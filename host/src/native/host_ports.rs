@@ -237,6 +237,9 @@ impl Ports for HostPorts {
     fn index_made_after(&self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, IndexError> {
         index::Host::made_after(&mut *self.state.borrow_mut(), ids.to_vec(), now, within).map_err(index_error)
     }
+    fn index_made_around(&self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, IndexError> {
+        index::Host::made_around(&mut *self.state.borrow_mut(), ids.to_vec(), places, now).map_err(index_error)
+    }
     fn index_pending(&self, k: EntryKind) -> Result<u64, IndexError> {
         index::Host::pending(&mut *self.state.borrow_mut(), kind(k)).map_err(index_error)
     }

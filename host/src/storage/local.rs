@@ -330,6 +330,9 @@ impl Storage for LocalStorage {
     fn made_after(&mut self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, index::IndexError> {
         self.index.made_after(ids, now, within)
     }
+    fn made_around(&mut self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, index::IndexError> {
+        self.index.made_around(ids, places, now)
+    }
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError> {
         self.index.pending(kind)
     }

@@ -145,6 +145,8 @@ pub(crate) trait Storage: Send {
     ) -> Result<Vec<index::Held>, index::IndexError>;
     /// See `made-after` in `wit/index.wit`.
     fn made_after(&mut self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, index::IndexError>;
+    /// See `made-around` in `wit/index.wit`.
+    fn made_around(&mut self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, index::IndexError>;
     /// See `pending` in `wit/index.wit`.
     fn pending(&mut self, kind: index::EntryKind) -> Result<u64, index::IndexError>;
     /// See `count` in `wit/index.wit`.

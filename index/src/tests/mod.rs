@@ -18,6 +18,7 @@ impl NativeIndex {
 mod common_terms;
 mod file;
 mod made_after;
+mod made_around;
 mod marks;
 mod newest;
 mod one_shot;

@@ -85,6 +85,9 @@ impl Guest for Component {
     fn made_after(ids: Vec<String>, now: i64, within: i64) -> Result<Vec<Option<String>>, Error> {
         with(|index| index.made_after(&ids, now, within))
     }
+    fn made_around(ids: Vec<String>, places: u32, now: i64) -> Result<Vec<Vec<String>>, Error> {
+        with(|index| index.made_around(&ids, places, now))
+    }
     fn pending(kind: EntryKind) -> Result<u64, Error> {
         with(|index| index.pending(kind.into()))
     }

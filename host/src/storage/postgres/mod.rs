@@ -445,6 +445,14 @@ impl Storage for PgStorage {
     ) -> Result<Vec<Option<String>>, search_index::IndexError> {
         records::made_after(&mut self.client, ids, now, within)
     }
+    fn made_around(
+        &mut self,
+        ids: &[String],
+        places: u32,
+        now: i64,
+    ) -> Result<Vec<Vec<String>>, search_index::IndexError> {
+        records::made_around(&mut self.client, ids, places, now)
+    }
     fn pending(&mut self, kind: search_index::EntryKind) -> Result<u64, search_index::IndexError> {
         index::pending(&mut self.client, kind)
     }

@@ -249,3 +249,40 @@ pub(super) fn made_after(
     let found: HashMap<String, Option<String>> = rows.into_iter().map(|r| (r.get(0), r.get(1))).collect();
     Ok(ids.iter().map(|id| found.get(id).cloned().flatten()).collect())
 }
+
+/// The memories of $1's scope, live at $2, made before it, nearest first, at most $3.
+const MADE_BEFORE: &str = "SELECT a.id FROM entries e JOIN entries a ON a.scope = e.scope AND a.kind = e.kind
+     WHERE e.id = $1 AND e.kind = $4 AND (a.made, a.ord) < (e.made, e.ord)
+       AND (a.lapses IS NULL OR a.lapses > $2)
+     ORDER BY a.made DESC, a.ord DESC LIMIT $3";
+
+/// The memories of $1's scope, live at $2, made after it, nearest first, at most $3.
+const MADE_AFTER_IT: &str = "SELECT a.id FROM entries e JOIN entries a ON a.scope = e.scope AND a.kind = e.kind
+     WHERE e.id = $1 AND e.kind = $4 AND (a.made, a.ord) > (e.made, e.ord)
+       AND (a.lapses IS NULL OR a.lapses > $2)
+     ORDER BY a.made ASC, a.ord ASC LIMIT $3";
+
+/// For each of `ids`, the live memories of its own scope made up to `places` before it and
+/// up to `places` after it, nearest first on each side; see `made-around` in
+/// `wit/index.wit`. Each side a walk along `entries_made` (scope, made, then `ord`).
+pub(super) fn made_around(
+    client: &mut Conn,
+    ids: &[String],
+    places: u32,
+    now: i64,
+) -> Result<Vec<Vec<String>>, IndexError> {
+    let places = i64::from(places.min(crate::index::MAX_PLACES));
+    let memory = kind_code(EntryKind::Memory);
+    let mut all = Vec::with_capacity(ids.len());
+    for id in ids {
+        let mut around = Vec::new();
+        if places > 0 {
+            for walk in [MADE_BEFORE, MADE_AFTER_IT] {
+                let rows = client.query(walk, &[id, &now, &places, &memory]).map_err(sql)?;
+                around.extend(rows.iter().map(|r| r.get::<_, String>(0)));
+            }
+        }
+        all.push(around);
+    }
+    Ok(all)
+}

@@ -10,6 +10,7 @@ use crate::index::{Entry, EntryKind, IndexInfo, Marks, Revision, ScopeFilter};
 use crate::storage::Storage;
 
 mod made_after;
+mod made_around;
 mod marks;
 mod newest;
 mod recent;
