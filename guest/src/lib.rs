@@ -18,6 +18,7 @@ pub mod lifecycle;
 pub mod lifetime;
 pub mod marks;
 pub mod memory_type;
+pub mod nearby;
 pub mod people;
 pub mod period;
 pub mod ports;

@@ -32,6 +32,7 @@ mod mcp_resources;
 mod migration;
 #[cfg(feature = "native-policy")]
 mod native;
+mod nearby;
 mod one_shot;
 mod one_truth;
 mod people;

@@ -12,6 +12,7 @@ use crate::decay;
 use crate::entities;
 use crate::index_time;
 use crate::lifecycle;
+use crate::nearby;
 use crate::period::Period;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, parse_time};
@@ -243,6 +244,7 @@ impl<P: Ports> MemoryService<P> {
             // the file (it is whole now: this happens once).
             return self.search_embedded(caller, query, floor, vectors, notices_given);
         };
+        self.weigh_nearby(&mut fused, now)?;
         // Strongest first: the list where it ranked highest; a reply found through its
         // question last.
         let reasons = |id: &str| -> Vec<MatchReason> {
@@ -317,6 +319,21 @@ impl<P: Ports> MemoryService<P> {
         });
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
         Ok(Some(credited))
+    }
+
+    /// Weighs up what was stored around the best hits (`nearby`); `fused` is sorted again,
+    /// the best hit first still.
+    fn weigh_nearby(&self, fused: &mut [(String, f32)], now: DateTime<Utc>) -> Result<(), Error> {
+        let anchors = nearby::anchors(fused);
+        if anchors.is_empty() {
+            return Ok(());
+        }
+        let around = self
+            .ports
+            .index_made_around(&anchors, nearby::PLACES, index_time::micros(now))?;
+        nearby::weigh(fused, &anchors, &around);
+        nearby::keep_best_first(fused);
+        Ok(())
     }
 
     /// The third list, the person graph: memories about the people in `about`, closest
