@@ -8,9 +8,9 @@
 //! camping question of another day. The index knows what was stored around what
 //! (`made-around` in `wit/index.wit`: the same scope, in the order made).
 //!
-//! Only what search found is reordered: nothing joins the hits for being stored near them.
-//! In a store smaller than the stretch every memory is near every other, and each gains
-//! alike. Chosen on LoCoMo's development half, with and without contexts, each half
+//! Only what search found is reordered: nothing joins the hits for being stored near them,
+//! and a hit near every best hit keeps its score, so that in a store smaller than the
+//! stretch, where every memory is near every other, nothing changes. Chosen on LoCoMo's development half, with and without contexts, each half
 //! checked against the other (figures: docs/judgment.md).
 
 /// How many of the best hits say where the answer was told.
@@ -29,18 +29,20 @@ pub fn anchors(fused: &[(String, f32)]) -> Vec<String> {
     fused.iter().take(ANCHORS).map(|(id, _)| id.clone()).collect()
 }
 
-/// Multiplies each score of `fused` by 1 + [`NEARBY_WEIGHT`] for each of `anchors` that is
-/// it or whose `around` holds it (`around[i]` is what was stored near `anchors[i]`). A
-/// best hit counting itself keeps a small store's order: there every memory is near every
-/// best hit, and all gain alike. The caller sorts again.
+/// Weighs each score of `fused` by 1 + [`NEARBY_WEIGHT`] for each of `anchors` that is it
+/// or whose `around` holds it (`around[i]` is what was stored near `anchors[i]`), over the
+/// same for a hit near all of them: such a hit keeps its score, and one near fewer loses.
+/// A best hit counting itself keeps a small store as it was: there every memory is near
+/// every best hit. The caller sorts again.
 pub fn weigh(fused: &mut [(String, f32)], anchors: &[String], around: &[Vec<String>]) {
+    let all = 1.0 + NEARBY_WEIGHT * anchors.len() as f32;
     for (id, score) in fused.iter_mut() {
         let near = anchors
             .iter()
             .zip(around)
             .filter(|(anchor, stored)| *anchor == id || stored.iter().any(|s| s == id))
             .count();
-        *score *= 1.0 + NEARBY_WEIGHT * near as f32;
+        *score *= (1.0 + NEARBY_WEIGHT * near as f32) / all;
     }
 }
 
@@ -92,12 +94,13 @@ mod tests {
         weigh(&mut fused, &anchors, &around);
         let score = |id: &str| fused.iter().find(|(x, _)| x == id).unwrap().1;
         let w = NEARBY_WEIGHT;
-        assert!((score("a") - (1.0 + 2.0 * w)).abs() < 1e-6);
-        assert!((score("b") - 0.9 * (1.0 + 2.0 * w)).abs() < 1e-6);
-        assert!((score("c") - 0.8 * (1.0 + w)).abs() < 1e-6);
-        assert!((score("d") - 0.7 * (1.0 + w)).abs() < 1e-6);
-        assert!((score("near-two") - 0.5 * (1.0 + 2.0 * w)).abs() < 1e-6);
-        assert!((score("near-none") - 0.5).abs() < 1e-6);
+        let all = 1.0 + 5.0 * w;
+        assert!((score("a") - (1.0 + 2.0 * w) / all).abs() < 1e-6);
+        assert!((score("b") - 0.9 * (1.0 + 2.0 * w) / all).abs() < 1e-6);
+        assert!((score("c") - 0.8 * (1.0 + w) / all).abs() < 1e-6);
+        assert!((score("d") - 0.7 * (1.0 + w) / all).abs() < 1e-6);
+        assert!((score("near-two") - 0.5 * (1.0 + 2.0 * w) / all).abs() < 1e-6);
+        assert!((score("near-none") - 0.5 / all).abs() < 1e-6);
         assert_eq!(fused.len(), 7, "nothing joins");
     }
 
@@ -117,7 +120,7 @@ mod tests {
     }
 
     #[test]
-    fn where_every_memory_is_near_every_best_hit_the_order_stays() {
+    fn where_every_memory_is_near_every_best_hit_nothing_changes() {
         let mut fused = scored(&[("a", 1.0), ("b", 0.9), ("c", 0.8), ("d", 0.7), ("e", 0.6), ("f", 0.5)]);
         let anchors = anchors(&fused);
         let all = ["a", "b", "c", "d", "e", "f"];
@@ -128,7 +131,7 @@ mod tests {
         let before: Vec<f32> = fused.iter().map(|(_, s)| *s).collect();
         weigh(&mut fused, &anchors, &around);
         for ((_, after), before) in fused.iter().zip(before) {
-            assert!((after - before * (1.0 + 5.0 * NEARBY_WEIGHT)).abs() < 1e-6);
+            assert!((after - before).abs() < 1e-6);
         }
     }
 }
