@@ -13,6 +13,8 @@
 //! stretch, where every memory is near every other, nothing changes. Chosen on LoCoMo's development half, with and without contexts, each half
 //! checked against the other (figures: docs/judgment.md).
 
+use std::collections::{HashMap, HashSet};
+
 /// How many of the best hits say where the answer was told.
 pub const ANCHORS: usize = 5;
 
@@ -35,14 +37,20 @@ pub fn anchors(fused: &[(String, f32)]) -> Vec<String> {
 /// A best hit counting itself keeps a small store as it was: there every memory is near
 /// every best hit. The caller sorts again.
 pub fn weigh(fused: &mut [(String, f32)], anchors: &[String], around: &[Vec<String>]) {
+    // How many best hits each memory is near, counted once a best hit (a list may repeat).
+    let mut near: HashMap<&str, u32> = HashMap::new();
+    for (anchor, stored) in anchors.iter().zip(around) {
+        let mut counted: HashSet<&str> = HashSet::new();
+        for id in std::iter::once(anchor).chain(stored) {
+            if counted.insert(id) {
+                *near.entry(id).or_default() += 1;
+            }
+        }
+    }
     let all = 1.0 + NEARBY_WEIGHT * anchors.len() as f32;
     for (id, score) in fused.iter_mut() {
-        let near = anchors
-            .iter()
-            .zip(around)
-            .filter(|(anchor, stored)| *anchor == id || stored.iter().any(|s| s == id))
-            .count();
-        *score *= (1.0 + NEARBY_WEIGHT * near as f32) / all;
+        let n = near.get(id.as_str()).copied().unwrap_or(0);
+        *score *= (1.0 + NEARBY_WEIGHT * n as f32) / all;
     }
 }
 
