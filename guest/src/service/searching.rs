@@ -244,6 +244,14 @@ impl<P: Ports> MemoryService<P> {
             // the file (it is whole now: this happens once).
             return self.search_embedded(caller, query, floor, vectors, notices_given);
         };
+        // A search about someone keeps only their memories before the best hits are taken.
+        if filter_to_about {
+            fused.retain(|(id, _)| {
+                self.memories
+                    .get(id)
+                    .is_some_and(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
+            });
+        }
         self.weigh_nearby(&mut fused, now)?;
         // Strongest first: the list where it ranked highest; a reply found through its
         // question last.
@@ -266,13 +274,6 @@ impl<P: Ports> MemoryService<P> {
         };
         let hits: Vec<SearchHit> = fused
             .into_iter()
-            .filter(|(id, _)| {
-                !filter_to_about
-                    || self
-                        .memories
-                        .get(id)
-                        .is_some_and(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
-            })
             .take(limit as usize)
             .filter_map(|(id, score)| {
                 let record = self.memories.get(&id)?;
