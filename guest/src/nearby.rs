@@ -10,8 +10,9 @@
 //!
 //! Only what search found is reordered: nothing joins the hits for being stored near them,
 //! and a hit near every best hit keeps its score, so that in a store smaller than the
-//! stretch, where every memory is near every other, nothing changes. Chosen on LoCoMo's development half, with and without contexts, each half
-//! checked against the other (figures: docs/judgment.md).
+//! stretch, where every memory is near every other, nothing changes. Chosen on LoCoMo's
+//! development half, with and without contexts, each half checked against the other
+//! (figures: docs/judgment.md).
 
 use std::collections::{HashMap, HashSet};
 
