@@ -3,44 +3,39 @@
 //! beside what was stored around its best hits (`guest/src/nearby.rs`).
 //!
 //! The order is `recent`'s and `made-after`'s: `items.made`, equal moments in the order
-//! first indexed (the rowid). Each side is two walks along `items_made` (scope, made,
-//! rowid) from the entry, its own moment's and the others', each stopping at the count
-//! asked for, past entries that are not live.
+//! first indexed (the rowid). The entry is found once; then each side is two walks along
+//! `items_made` (scope, made, rowid), its own moment's and the others', each a seek that
+//! stops at the count asked for, past entries that are not live. One range over (made,
+//! rowid) would walk every entry of a moment that many share (an import stores thousands
+//! at one).
 
 use crate::database::Value;
 use crate::{Database, IndexError, SqliteIndex};
 
-/// The memories of ?1's scope, live at ?2, made before it, nearest first, at most ?3. Those
-/// of its own moment first, then the earlier ones: each part a seek along `items_made`
-/// (scope, made, rowid), where one range over (made, rowid) would walk every entry of a
-/// moment that many share (an import stores thousands at one).
-pub(crate) const MADE_BEFORE: &str = "SELECT id FROM (
-  SELECT * FROM (
-    SELECT a.id, 0 AS part, -a.rowid AS o1, 0 AS o2 FROM items i JOIN items a ON a.scope = i.scope AND a.made = i.made
-      WHERE i.id = ?1 AND i.record IS NOT NULL AND a.record IS NOT NULL AND a.rowid < i.rowid
-        AND (a.lapses IS NULL OR a.lapses > ?2)
-      ORDER BY a.rowid DESC LIMIT ?3)
-  UNION ALL SELECT * FROM (
-    SELECT a.id, 1 AS part, -a.made AS o1, -a.rowid AS o2 FROM items i JOIN items a ON a.scope = i.scope
-      WHERE i.id = ?1 AND i.record IS NOT NULL AND a.record IS NOT NULL AND a.made < i.made
-        AND (a.lapses IS NULL OR a.lapses > ?2)
-      ORDER BY a.made DESC, a.rowid DESC LIMIT ?3)
-) ORDER BY part, o1, o2 LIMIT ?3";
+/// The scope, moment and rowid of ?1 held as a memory (with a record).
+const WHERE_IT_IS: &str = "SELECT scope, made, rowid FROM items WHERE id = ?1 AND record IS NOT NULL";
 
-/// The memories of ?1's scope, live at ?2, made after it, nearest first, at most ?3: as
-/// [`MADE_BEFORE`], the other way.
-pub(crate) const MADE_AFTER_IT: &str = "SELECT id FROM (
-  SELECT * FROM (
-    SELECT a.id, 0 AS part, a.rowid AS o1, 0 AS o2 FROM items i JOIN items a ON a.scope = i.scope AND a.made = i.made
-      WHERE i.id = ?1 AND i.record IS NOT NULL AND a.record IS NOT NULL AND a.rowid > i.rowid
-        AND (a.lapses IS NULL OR a.lapses > ?2)
-      ORDER BY a.rowid ASC LIMIT ?3)
-  UNION ALL SELECT * FROM (
-    SELECT a.id, 1 AS part, a.made AS o1, a.rowid AS o2 FROM items i JOIN items a ON a.scope = i.scope
-      WHERE i.id = ?1 AND i.record IS NOT NULL AND a.record IS NOT NULL AND a.made > i.made
-        AND (a.lapses IS NULL OR a.lapses > ?2)
-      ORDER BY a.made ASC, a.rowid ASC LIMIT ?3)
-) ORDER BY part, o1, o2 LIMIT ?3";
+/// One walk along `items_made` from an entry at (scope ?1, made ?2, rowid ?3), over what
+/// is live at ?4, nearest first. The count ends the statement: [`walk`] writes it in.
+pub(crate) const WALKS: [&str; 4] = [
+    // Before: its own moment's, then the earlier ones.
+    "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid < ?3 AND record IS NOT NULL
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid DESC LIMIT",
+    "SELECT id FROM items WHERE scope = ?1 AND made < ?2 AND record IS NOT NULL
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY made DESC, rowid DESC LIMIT",
+    // After: its own moment's, then the later ones.
+    "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid > ?3 AND record IS NOT NULL
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid ASC LIMIT",
+    "SELECT id FROM items WHERE scope = ?1 AND made > ?2 AND record IS NOT NULL
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY made ASC, rowid ASC LIMIT",
+];
+
+/// A walk of [`WALKS`] with its count written in, not bound: SQLite prepares a statement
+/// again each time the parameter of its LIMIT is bound (on 3.50.2, once a call, which cost
+/// more than the walks), and one count is all a search asks for.
+pub(crate) fn walk(sql: &str, places: u32) -> String {
+    format!("{sql} {places}")
+}
 
 /// The most places asked for on either side: a search asks for a few dozen.
 pub const MAX_PLACES: u32 = 256;
@@ -50,21 +45,41 @@ impl<D: Database> SqliteIndex<D> {
     /// made up to `places` (at most [`MAX_PLACES`]) before it, nearest first, then those
     /// made up to `places` after it, nearest first; empty for an id not held as a memory.
     pub fn made_around(&mut self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, IndexError> {
-        let places = i64::from(places.min(MAX_PLACES));
+        let places = places.min(MAX_PLACES);
+        let walks = WALKS.map(|sql| walk(sql, places));
         let db = self.conn()?;
         let mut all = Vec::with_capacity(ids.len());
         for id in ids {
             let mut around = Vec::new();
+            let mut at = None;
             if places > 0 {
-                for walk in [MADE_BEFORE, MADE_AFTER_IT] {
-                    db.query(
-                        walk,
-                        &[Value::Text(id), Value::Integer(now), Value::Integer(places)],
-                        &mut |r| {
-                            around.push(r.text(0)?.to_owned());
+                db.query(WHERE_IT_IS, &[Value::Text(id)], &mut |r| {
+                    at = Some((r.text(0)?.to_owned(), r.opt_int(1)?, r.int(2)?));
+                    Ok(())
+                })?;
+            }
+            // An entry without a moment has no place in the order.
+            if let Some((scope, Some(made), rowid)) = at {
+                let from = [
+                    Value::Text(&scope),
+                    Value::Integer(made),
+                    Value::Integer(rowid),
+                    Value::Integer(now),
+                ];
+                for side in walks.chunks(2) {
+                    let mut found = 0;
+                    for sql in side {
+                        if found == places {
+                            break;
+                        }
+                        db.query(sql, &from, &mut |r| {
+                            if found < places {
+                                around.push(r.text(0)?.to_owned());
+                                found += 1;
+                            }
                             Ok(())
-                        },
-                    )?;
+                        })?;
+                    }
                 }
             }
             all.push(around);

@@ -4,18 +4,6 @@
 
 use super::*;
 
-/// An entry of `user` (or of chat `chat`) made at `made`, lapsing at `lapses`.
-fn at(id: &str, user: &str, chat: Option<&str>, made: i64, lapses: Option<i64>) -> Entry {
-    Entry {
-        chat_id: chat.map(str::to_owned),
-        marks: Marks {
-            made,
-            ..marks_of(&[], lapses)
-        },
-        ..entry(id, id, vec![1.0, 0.0], user)
-    }
-}
-
 /// What `made-after` answers for each id ("-" for none).
 fn next(index: &mut NativeIndex, ids: &[&str], now: i64, within: i64) -> Vec<String> {
     let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
@@ -30,25 +18,7 @@ fn next(index: &mut NativeIndex, ids: &[&str], now: i64, within: i64) -> Vec<Str
 #[test]
 fn made_after_is_the_live_memory_made_next_in_the_same_scope() {
     let (_dir, mut index) = fresh_index(2);
-    let mut message = at("m1", "alice", None, 150, None);
-    message.kind = EntryKind::Message;
-    message.record = None;
-    index
-        .upsert(&[
-            at("a", "alice", None, 100, None),
-            at("b", "alice", None, 200, None),
-            // Made at b's moment, indexed after it: after b.
-            at("c", "alice", None, 200, None),
-            at("lapsed", "alice", None, 250, Some(260)),
-            at("d", "alice", None, 300, None),
-            // Other scopes and kinds in between are passed over.
-            at("group", "alice", Some("chat"), 120, None),
-            at("group2", "alice", Some("chat"), 130, None),
-            at("b2", "bob", None, 210, None),
-            message,
-            at("late", "alice", None, 5_000, None),
-        ])
-        .unwrap();
+    index.upsert(&told_in_order()).unwrap();
     assert_eq!(
         next(&mut index, &["a", "b", "c", "d", "late"], 1_000, 1_000),
         ["b", "c", "d", "-", "-"],
@@ -76,10 +46,10 @@ fn made_after_is_the_live_memory_made_next_in_the_same_scope() {
     assert!(next(&mut index, &[], 1_000, 1_000).is_empty());
 
     // Written again, b keeps its place; removed and written again, b is indexed after c.
-    index.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+    index.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     assert_eq!(next(&mut index, &["a", "b"], 1_000, 1_000), ["b", "c"]);
     index.remove(&["b".into()]).unwrap();
-    index.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+    index.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     assert_eq!(next(&mut index, &["a", "b", "c"], 1_000, 1_000), ["c", "d", "b"]);
 }
 
@@ -106,9 +76,11 @@ fn made_after_walks_the_index_of_moments() {
 #[test]
 fn made_after_among_many_memories_made_at_one_moment() {
     let (_dir, mut index) = fresh_index(2);
-    let entries: Vec<Entry> = (0..300).map(|i| at(&format!("m{i}"), "alice", None, 7, None)).collect();
+    let entries: Vec<Entry> = (0..300)
+        .map(|i| made_at(&format!("m{i}"), "alice", None, 7, None))
+        .collect();
     index.upsert(&entries).unwrap();
-    index.upsert(&[at("later", "alice", None, 9, None)]).unwrap();
+    index.upsert(&[made_at("later", "alice", None, 9, None)]).unwrap();
     assert_eq!(
         next(&mut index, &["m0", "m150", "m299", "later"], 100, 5),
         ["m1", "m151", "later", "-"]

@@ -4,18 +4,6 @@
 
 use super::*;
 
-/// An entry of `user` (or of chat `chat`) made at `made`, lapsing at `lapses`.
-fn at(id: &str, user: &str, chat: Option<&str>, made: i64, lapses: Option<i64>) -> Entry {
-    Entry {
-        chat_id: chat.map(str::to_owned),
-        marks: Marks {
-            made,
-            ..marks_of(&[], lapses)
-        },
-        ..entry(id, id, vec![1.0, 0.0], user)
-    }
-}
-
 /// What `made-around` answers for each id, each list joined by spaces.
 fn around(index: &mut NativeIndex, ids: &[&str], places: u32, now: i64) -> Vec<String> {
     let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
@@ -30,28 +18,10 @@ fn around(index: &mut NativeIndex, ids: &[&str], places: u32, now: i64) -> Vec<S
 #[test]
 fn made_around_is_the_live_memories_made_next_to_it_in_the_same_scope() {
     let (_dir, mut index) = fresh_index(2);
-    let mut message = at("m1", "alice", None, 250, None);
-    message.kind = EntryKind::Message;
-    message.record = None;
-    index
-        .upsert(&[
-            at("a", "alice", None, 100, None),
-            at("b", "alice", None, 200, None),
-            // Made at b's moment, indexed after it: after b.
-            at("c", "alice", None, 200, None),
-            at("lapsed", "alice", None, 250, Some(260)),
-            at("d", "alice", None, 300, None),
-            // Other scopes and kinds in between are passed over.
-            at("group", "alice", Some("chat"), 120, None),
-            at("group2", "alice", Some("chat"), 130, None),
-            at("b2", "bob", None, 210, None),
-            message,
-            at("e", "alice", None, 5_000, None),
-        ])
-        .unwrap();
+    index.upsert(&told_in_order()).unwrap();
     assert_eq!(
-        around(&mut index, &["c", "a", "e"], 2, 1_000),
-        ["b a d e", "b c", "d c"],
+        around(&mut index, &["c", "a", "late"], 2, 1_000),
+        ["b a d late", "b c", "d c"],
         "nearest first on each side; the lapsed entry is passed over"
     );
     assert_eq!(
@@ -61,7 +31,7 @@ fn made_around_is_the_live_memories_made_next_to_it_in_the_same_scope() {
     );
     assert_eq!(
         around(&mut index, &["c"], 10, 1_000),
-        ["b a d e"],
+        ["b a d late"],
         "fewer than asked for"
     );
     assert_eq!(
@@ -74,50 +44,61 @@ fn made_around_is_the_live_memories_made_next_to_it_in_the_same_scope() {
     assert!(around(&mut index, &[], 3, 1_000).is_empty());
 
     // Written again, b keeps its place; removed and written again, b is indexed after c.
-    index.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+    index.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     assert_eq!(around(&mut index, &["c"], 1, 1_000), ["b d"]);
     index.remove(&["b".into()]).unwrap();
-    index.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+    index.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     assert_eq!(around(&mut index, &["c", "b"], 1, 1_000), ["a b", "c d"]);
 }
 
 /// Each side is two seeks along `items_made` from the entry, its own moment's and the
-/// others', not a scan of its scope or of a moment many entries share.
+/// others', not a scan of its scope or of a moment many entries share; and each walk stays
+/// prepared from one entry to the next.
 #[test]
-fn made_around_seeks_along_the_index_of_moments() {
+fn made_around_seeks_along_the_index_of_moments_without_preparing_again() {
+    use super::super::made_around::{WALKS, walk};
     let (_dir, mut index) = fresh_index(2);
+    let entries: Vec<Entry> = (0..40)
+        .map(|i| made_at(&format!("m{i}"), "alice", None, i / 4, None))
+        .collect();
+    index.upsert(&entries).unwrap();
     let conn = index.raw();
-    let walks = [
-        (super::super::made_around::MADE_BEFORE, "made=? AND rowid<?", "made<?"),
-        (super::super::made_around::MADE_AFTER_IT, "made=? AND rowid>?", "made>?"),
-    ];
-    for (walk, same_moment, others) in walks {
-        let mut explain = conn.prepare(&format!("EXPLAIN QUERY PLAN {walk}")).unwrap();
+    let seeks = ["made=? AND rowid<?", "made<?", "made=? AND rowid>?", "made>?"];
+    for (sql, seek) in WALKS.into_iter().zip(seeks) {
+        let sql = walk(sql, 3);
+        let mut explain = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
         let plan: Vec<String> = explain
-            .query_map(params!["a", 5, 10], |r| r.get::<_, String>(3))
+            .query_map(params!["u:alice", 5, 10, 0], |r| r.get::<_, String>(3))
             .unwrap()
             .map(Result::unwrap)
             .collect();
-        for seek in [same_moment, others] {
-            let wanted = format!("SEARCH a USING INDEX items_made (scope=? AND {seek})");
-            assert!(plan.iter().any(|p| p == &wanted), "{wanted}: {plan:?}");
+        let wanted = format!("SEARCH items USING INDEX items_made (scope=? AND {seek})");
+        assert_eq!(plan, [wanted]);
+
+        let mut statement = conn.prepare(&sql).unwrap();
+        let mut rows = 0;
+        for (made, rowid) in [(2, 10), (5, 22), (7, 30)] {
+            let mut found = statement.query(params!["u:alice", made, rowid, 0]).unwrap();
+            while found.next().unwrap().is_some() {
+                rows += 1;
+            }
         }
-        assert!(
-            !plan.iter().any(|p| p.starts_with("SCAN a") || p.starts_with("SCAN i")),
-            "{plan:?}"
-        );
+        assert!(rows > 0, "{sql}");
+        assert_eq!(statement.get_status(rusqlite::StatementStatus::RePrepare), 0, "{sql}");
     }
 }
 
 #[test]
 fn many_memories_made_at_one_moment_are_in_the_order_first_indexed() {
     let (_dir, mut index) = fresh_index(2);
-    let entries: Vec<Entry> = (0..300).map(|i| at(&format!("m{i}"), "alice", None, 7, None)).collect();
+    let entries: Vec<Entry> = (0..300)
+        .map(|i| made_at(&format!("m{i}"), "alice", None, 7, None))
+        .collect();
     index.upsert(&entries).unwrap();
     index
         .upsert(&[
-            at("later", "alice", None, 8, None),
-            at("earlier", "alice", None, 6, None),
+            made_at("later", "alice", None, 8, None),
+            made_at("earlier", "alice", None, 6, None),
         ])
         .unwrap();
     assert_eq!(around(&mut index, &["m150"], 2, 100), ["m149 m148 m151 m152"]);

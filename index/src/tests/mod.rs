@@ -59,6 +59,39 @@ fn revision(id: &str, record: &str, marks: Marks) -> Revision {
     }
 }
 
+/// An entry of `user` (or of chat `chat`) made at `made`, lapsing at `lapses`.
+fn made_at(id: &str, user: &str, chat: Option<&str>, made: i64, lapses: Option<i64>) -> Entry {
+    Entry {
+        chat_id: chat.map(str::to_owned),
+        marks: Marks {
+            made,
+            ..marks_of(&[], lapses)
+        },
+        ..entry(id, id, vec![1.0, 0.0], user)
+    }
+}
+
+/// Alice's memories a, b, c (made at b's moment, indexed after it), lapsed (lapsing at
+/// 260), d and late (at 5,000), with other scopes' memories and a message made between
+/// them: the case of `made-after` and `made-around` (Postgres's tests store the same).
+fn told_in_order() -> Vec<Entry> {
+    let mut message = made_at("m1", "alice", None, 250, None);
+    message.kind = EntryKind::Message;
+    message.record = None;
+    vec![
+        made_at("a", "alice", None, 100, None),
+        made_at("b", "alice", None, 200, None),
+        made_at("c", "alice", None, 200, None),
+        made_at("lapsed", "alice", None, 250, Some(260)),
+        made_at("d", "alice", None, 300, None),
+        made_at("group", "alice", Some("chat"), 120, None),
+        made_at("group2", "alice", Some("chat"), 130, None),
+        made_at("b2", "bob", None, 210, None),
+        message,
+        made_at("late", "alice", None, 5_000, None),
+    ]
+}
+
 /// An empty index for model "m" at this dimension, in a folder kept while it lives.
 fn fresh_index(dimension: u32) -> (tempfile::TempDir, NativeIndex) {
     let dir = tempfile::tempdir().unwrap();
