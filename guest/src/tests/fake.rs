@@ -126,6 +126,25 @@ impl FakePorts {
         })
     }
 
+    /// The ids of `id`'s scope held as memories, live at `now` (`id` itself whatever its
+    /// expiry), in the order `made-after` and `made-around` walk (made, then first
+    /// indexed), and where `id` stands among them; none for an id not held as a memory.
+    fn told_in_order(&self, id: &str, now: i64) -> Option<(Vec<IndexEntry>, usize)> {
+        let index = self.index.borrow();
+        let indexed_at = self.indexed_at.borrow();
+        let me = index.get(id).filter(|e| e.record.is_some())?;
+        let mut order: Vec<IndexEntry> = index
+            .values()
+            .filter(|e| e.record.is_some() && e.kind == me.kind && e.chat_id == me.chat_id)
+            .filter(|e| e.chat_id.is_some() || e.owner_user_id == me.owner_user_id)
+            .filter(|e| e.id == me.id || e.marks.lapses.is_none_or(|at| at > now))
+            .cloned()
+            .collect();
+        order.sort_by_key(|e| (e.marks.made, indexed_at.get(&e.id).copied()));
+        let at = order.iter().position(|e| e.id == id)?;
+        Some((order, at))
+    }
+
     fn in_scope(e: &IndexEntry, scope: &ScopeFilter) -> bool {
         e.kind == scope.kind
             && match (&e.chat_id, &e.owner_user_id) {
@@ -405,47 +424,25 @@ impl Ports for FakePorts {
         Ok(found.into_iter().take(limit as usize).filter_map(Self::held).collect())
     }
     fn index_made_after(&self, ids: &[String], now: i64, within: i64) -> Result<Vec<Option<String>>, IndexError> {
-        let index = self.index.borrow();
-        let indexed_at = self.indexed_at.borrow();
-        let place = |e: &IndexEntry| (e.marks.made, indexed_at.get(&e.id).copied());
         Ok(ids
             .iter()
             .map(|id| {
-                let me = index.get(id).filter(|e| e.record.is_some())?;
-                let same_scope = |e: &IndexEntry| {
-                    e.kind == me.kind
-                        && e.chat_id == me.chat_id
-                        && (e.chat_id.is_some() || e.owner_user_id == me.owner_user_id)
-                };
-                index
-                    .values()
-                    .filter(|e| e.record.is_some() && same_scope(e) && place(e) > place(me))
-                    .filter(|e| e.marks.lapses.is_none_or(|at| at > now) && e.marks.made - me.marks.made <= within)
-                    .min_by_key(|e| place(e))
-                    .map(|e| e.id.clone())
+                let (order, at) = self.told_in_order(id, now)?;
+                let me = order[at].marks.made;
+                let next = order.get(at + 1).filter(|e| e.marks.made - me <= within)?;
+                Some(next.id.clone())
             })
             .collect())
     }
     fn index_made_around(&self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, IndexError> {
-        let index = self.index.borrow();
-        let indexed_at = self.indexed_at.borrow();
-        let place = |e: &IndexEntry| (e.marks.made, indexed_at.get(&e.id).copied());
         Ok(ids
             .iter()
             .map(|id| {
-                let Some(me) = index.get(id).filter(|e| e.record.is_some()) else {
+                let Some((order, at)) = self.told_in_order(id, now) else {
                     return Vec::new();
                 };
-                let mut scope: Vec<&IndexEntry> = index
-                    .values()
-                    .filter(|e| e.record.is_some() && e.kind == me.kind && e.chat_id == me.chat_id)
-                    .filter(|e| e.chat_id.is_some() || e.owner_user_id == me.owner_user_id)
-                    .filter(|e| e.id == me.id || e.marks.lapses.is_none_or(|at| at > now))
-                    .collect();
-                scope.sort_by_key(|e| place(e));
-                let at = scope.iter().position(|e| e.id == me.id).expect("held");
-                let before = scope[..at].iter().rev().take(places as usize);
-                let after = scope[at + 1..].iter().take(places as usize);
+                let before = order[..at].iter().rev().take(places as usize);
+                let after = order[at + 1..].iter().take(places as usize);
                 before.chain(after).map(|e| e.id.clone()).collect()
             })
             .collect())

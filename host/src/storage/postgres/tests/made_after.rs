@@ -7,16 +7,6 @@ use super::*;
 fn made_after_is_the_live_memory_made_next_in_the_same_scope() {
     let Some(pg) = pg() else { return };
     let (mut storage, _namespace) = storage(pg, "made_after");
-    let at = |id: &str, user: &str, chat: Option<&str>, made: i64, lapses: Option<i64>| Entry {
-        chat_id: chat.map(str::to_owned),
-        marks: Marks {
-            keys: Vec::new(),
-            lapses,
-            observed: 0,
-            made,
-        },
-        ..entry(id, user, id, Some([1.0, 0.0, 0.0]))
-    };
     let next = |s: &mut PgStorage, ids: &[&str], now: i64, within: i64| -> Vec<String> {
         let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
         s.made_after(&ids, now, within)
@@ -25,24 +15,7 @@ fn made_after_is_the_live_memory_made_next_in_the_same_scope() {
             .map(|n| n.unwrap_or("-".into()))
             .collect()
     };
-    let mut message = at("m1", "alice", None, 150, None);
-    message.kind = EntryKind::Message;
-    message.record = None;
-    call(&mut storage, |s| {
-        s.upsert(&[
-            at("a", "alice", None, 100, None),
-            at("b", "alice", None, 200, None),
-            at("c", "alice", None, 200, None),
-            at("lapsed", "alice", None, 250, Some(260)),
-            at("d", "alice", None, 300, None),
-            at("group", "alice", Some("chat"), 120, None),
-            at("group2", "alice", Some("chat"), 130, None),
-            at("b2", "bob", None, 210, None),
-            message,
-            at("late", "alice", None, 5_000, None),
-        ])
-        .unwrap();
-    });
+    call(&mut storage, |s| s.upsert(&told_in_order()).unwrap());
     call(&mut storage, |s| {
         assert_eq!(
             next(s, &["a", "b", "c", "d", "late"], 1_000, 1_000),
@@ -61,14 +34,14 @@ fn made_after_is_the_live_memory_made_next_in_the_same_scope() {
         assert!(next(s, &[], 1_000, 1_000).is_empty());
     });
     call(&mut storage, |s| {
-        s.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+        s.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     });
     call(&mut storage, |s| {
         assert_eq!(next(s, &["a", "b"], 1_000, 1_000), ["b", "c"])
     });
     call(&mut storage, |s| {
         s.remove(&["b".into()]).unwrap();
-        s.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+        s.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     });
     call(&mut storage, |s| {
         assert_eq!(next(s, &["a", "b", "c"], 1_000, 1_000), ["c", "d", "b"]);

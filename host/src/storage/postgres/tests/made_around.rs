@@ -7,16 +7,6 @@ use super::*;
 fn made_around_is_the_live_memories_made_next_to_it_in_the_same_scope() {
     let Some(pg) = pg() else { return };
     let (mut storage, _namespace) = storage(pg, "made_around");
-    let at = |id: &str, user: &str, chat: Option<&str>, made: i64, lapses: Option<i64>| Entry {
-        chat_id: chat.map(str::to_owned),
-        marks: Marks {
-            keys: Vec::new(),
-            lapses,
-            observed: 0,
-            made,
-        },
-        ..entry(id, user, id, Some([1.0, 0.0, 0.0]))
-    };
     let around = |s: &mut PgStorage, ids: &[&str], places: u32, now: i64| -> Vec<String> {
         let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
         s.made_around(&ids, places, now)
@@ -25,28 +15,11 @@ fn made_around_is_the_live_memories_made_next_to_it_in_the_same_scope() {
             .map(|a| a.join(" "))
             .collect()
     };
-    let mut message = at("m1", "alice", None, 250, None);
-    message.kind = EntryKind::Message;
-    message.record = None;
+    call(&mut storage, |s| s.upsert(&told_in_order()).unwrap());
     call(&mut storage, |s| {
-        s.upsert(&[
-            at("a", "alice", None, 100, None),
-            at("b", "alice", None, 200, None),
-            at("c", "alice", None, 200, None),
-            at("lapsed", "alice", None, 250, Some(260)),
-            at("d", "alice", None, 300, None),
-            at("group", "alice", Some("chat"), 120, None),
-            at("group2", "alice", Some("chat"), 130, None),
-            at("b2", "bob", None, 210, None),
-            message,
-            at("e", "alice", None, 5_000, None),
-        ])
-        .unwrap();
-    });
-    call(&mut storage, |s| {
-        assert_eq!(around(s, &["c", "a", "e"], 2, 1_000), ["b a d e", "b c", "d c"]);
+        assert_eq!(around(s, &["c", "a", "late"], 2, 1_000), ["b a d late", "b c", "d c"]);
         assert_eq!(around(s, &["c"], 1, 255), ["b lapsed"]);
-        assert_eq!(around(s, &["c"], 10, 1_000), ["b a d e"]);
+        assert_eq!(around(s, &["c"], 10, 1_000), ["b a d late"]);
         assert_eq!(
             around(s, &["nobody", "m1", "group", "b2"], 3, 1_000),
             ["", "", "group2", ""]
@@ -56,12 +29,12 @@ fn made_around_is_the_live_memories_made_next_to_it_in_the_same_scope() {
         assert!(around(s, &[], 3, 1_000).is_empty());
     });
     call(&mut storage, |s| {
-        s.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+        s.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     });
     call(&mut storage, |s| assert_eq!(around(s, &["c"], 1, 1_000), ["b d"]));
     call(&mut storage, |s| {
         s.remove(&["b".into()]).unwrap();
-        s.upsert(&[at("b", "alice", None, 200, None)]).unwrap();
+        s.upsert(&[made_at("b", "alice", None, 200, None)]).unwrap();
     });
     call(&mut storage, |s| {
         assert_eq!(around(s, &["c", "b"], 1, 1_000), ["a b", "c d"]);

@@ -50,6 +50,40 @@ fn entry(id: &str, user: &str, content: &str, embedding: Option<[f32; 3]>) -> En
     }
 }
 
+/// An entry of `user` (or of chat `chat`) made at `made`, lapsing at `lapses`.
+fn made_at(id: &str, user: &str, chat: Option<&str>, made: i64, lapses: Option<i64>) -> Entry {
+    Entry {
+        chat_id: chat.map(str::to_owned),
+        marks: Marks {
+            keys: Vec::new(),
+            lapses,
+            observed: 0,
+            made,
+        },
+        ..entry(id, user, id, Some([1.0, 0.0, 0.0]))
+    }
+}
+
+/// The SQLite index's case of `made-after` and `made-around` (`told_in_order` in its
+/// tests): alice's a, b, c (at b's moment), lapsed, d and late, others' between them.
+fn told_in_order() -> Vec<Entry> {
+    let mut message = made_at("m1", "alice", None, 250, None);
+    message.kind = EntryKind::Message;
+    message.record = None;
+    vec![
+        made_at("a", "alice", None, 100, None),
+        made_at("b", "alice", None, 200, None),
+        made_at("c", "alice", None, 200, None),
+        made_at("lapsed", "alice", None, 250, Some(260)),
+        made_at("d", "alice", None, 300, None),
+        made_at("group", "alice", Some("chat"), 120, None),
+        made_at("group2", "alice", Some("chat"), 130, None),
+        made_at("b2", "bob", None, 210, None),
+        message,
+        made_at("late", "alice", None, 5_000, None),
+    ]
+}
+
 fn scope(user: &str) -> ScopeFilter {
     ScopeFilter {
         kind: EntryKind::Memory,
