@@ -187,6 +187,53 @@ fn another_models_vectors_are_embedded_again_and_bad_lines_refuse_the_file() {
     assert!(d.memory_lines().iter().all(|l| !l.to_string().contains("hunter2")));
 }
 
+/// Two files joined, or one edited by hand, can hold one id twice: the later line would
+/// have replaced the earlier without a word while the report counted both.
+#[test]
+fn a_second_line_of_one_id_refuses_the_file() {
+    let a = home();
+    let dir = tempfile::tempdir().unwrap();
+    let (_, lines) = export(&a, &dir, "alice.jsonl");
+    let at = |kind: &str| lines.iter().position(|l| l["kind"] == kind).unwrap();
+    let (memory, person) = (at("memory"), at("person"));
+    let mut twice = lines.clone();
+    let mut changed = lines[memory].clone();
+    changed["content"] = json!("I live in Faro");
+    twice.push(changed);
+    twice.push(lines[person].clone());
+    let path = dir.path().join("twice.jsonl");
+    let text: Vec<String> = twice.iter().map(Value::to_string).collect();
+    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+
+    let c = Ctx::new();
+    let before = c.snapshot();
+    let err = c.fails(&as_alice(&["import", path.to_str().unwrap()]));
+    let n = lines.len();
+    let (id, person_id) = (
+        lines[memory]["id"].as_str().unwrap(),
+        lines[person]["id"].as_str().unwrap(),
+    );
+    for (line, kind, id, first) in [
+        (n + 1, "memory", id, memory + 1),
+        (n + 2, "person", person_id, person + 1),
+    ] {
+        let wanted = format!("line {line}: {kind} {id} is on line {first} already");
+        assert!(err.contains(&wanted), "{wanted}: {err}");
+    }
+    assert_eq!(c.snapshot(), before, "nothing is written");
+
+    let skipped = c.json(&as_alice(&["import", path.to_str().unwrap(), "--skip-refused"]));
+    let memories = lines.iter().filter(|l| l["kind"] == "memory").count();
+    assert_eq!(
+        (&skipped["memories"], skipped["refused"].as_array().map(Vec::len)),
+        (&json!(memories), Some(2)),
+        "{skipped:#}"
+    );
+    let stored: Vec<Value> = c.memory_lines().into_iter().filter(|l| l["id"] == id).collect();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert_eq!(stored[0]["content"], lines[memory]["content"], "the first line is kept");
+}
+
 #[test]
 fn mem0s_export_imports_the_callers_memories_only() {
     let ctx = Ctx::new();

@@ -28,6 +28,10 @@ struct Parsed {
     people: Vec<PersonRecord>,
     /// (is it an archive entry, the record).
     memories: Vec<(bool, MemoryRecord)>,
+    /// The position of the line each person's and each memory's id came on (archive
+    /// entries aside), so that a second line of one id is refused, not folded into the
+    /// first as a later version of it.
+    first_lines: HashMap<(&'static str, String), u32>,
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -50,7 +54,7 @@ impl<P: Ports> MemoryService<P> {
             if line.trim().is_empty() {
                 continue;
             }
-            if let Err(reason) = parse_line(caller, line, &mut parsed) {
+            if let Err(reason) = parse_line(caller, i as u32, line, &mut parsed) {
                 report.refused.push((i as u32, reason));
             }
         }
@@ -248,8 +252,25 @@ fn scope_of(r: &MemoryRecord) -> Scope {
     (r.owner_user_id.clone(), r.chat_id.clone())
 }
 
-/// Reads one record line into `parsed`, rescoped to the caller; says why not otherwise.
-fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), String> {
+/// Refuses a line whose person or memory id an earlier line of the export holds: an export
+/// holds each record once, and a second line (two files joined, one edited by hand) would
+/// otherwise replace the first without a word.
+fn first_line_of(parsed: &mut Parsed, kind: &'static str, id: &str, position: u32) -> Result<(), String> {
+    match parsed.first_lines.entry((kind, id.to_owned())) {
+        std::collections::hash_map::Entry::Occupied(first) => Err(format!(
+            "{kind} {id} is on line {} already: an export holds each record once",
+            first.get() + 1
+        )),
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(position);
+            Ok(())
+        }
+    }
+}
+
+/// Reads one record line (at `position`, the header 0) into `parsed`, rescoped to the
+/// caller; says why not otherwise.
+fn parse_line(caller: &Caller, position: u32, line: &str, parsed: &mut Parsed) -> Result<(), String> {
     let mut value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let kind = match value.as_object_mut().and_then(|o| o.remove("kind")) {
         Some(Value::String(kind)) => kind,
@@ -277,6 +298,7 @@ fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), St
                 check_person_text("a name", text).map_err(|e| e.to_string())?;
             }
             p.owner_user_id = user.clone();
+            first_line_of(parsed, "person", &p.id, position)?;
             parsed.people.push(p);
         }
         "memory" | "archived" => {
@@ -304,6 +326,9 @@ fn parse_line(caller: &Caller, line: &str, parsed: &mut Parsed) -> Result<(), St
                 r.owner_user_id = Some(user.clone());
             } else {
                 return Err("a memory with neither an owner nor a chat".into());
+            }
+            if !in_archive {
+                first_line_of(parsed, "memory", &r.id, position)?;
             }
             parsed.memories.push((in_archive, r));
         }
