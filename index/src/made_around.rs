@@ -9,33 +9,26 @@
 //! rowid) would walk every entry of a moment that many share (an import stores thousands
 //! at one).
 
-use crate::database::Value;
+use crate::database::{Value, limited};
 use crate::{Database, IndexError, SqliteIndex};
 
 /// The scope, moment and rowid of ?1 held as a memory (with a record).
 const WHERE_IT_IS: &str = "SELECT scope, made, rowid FROM items WHERE id = ?1 AND record IS NOT NULL";
 
 /// One walk along `items_made` from an entry at (scope ?1, made ?2, rowid ?3), over what
-/// is live at ?4, nearest first. The count ends the statement: [`walk`] writes it in.
+/// is live at ?4, nearest first. The count ends the statement (`database::limited`).
 pub(crate) const WALKS: [&str; 4] = [
     // Before: its own moment's, then the earlier ones.
     "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid < ?3 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid DESC LIMIT",
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid DESC",
     "SELECT id FROM items WHERE scope = ?1 AND made < ?2 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY made DESC, rowid DESC LIMIT",
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY made DESC, rowid DESC",
     // After: its own moment's, then the later ones.
     "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid > ?3 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid ASC LIMIT",
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid ASC",
     "SELECT id FROM items WHERE scope = ?1 AND made > ?2 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY made ASC, rowid ASC LIMIT",
+       AND (lapses IS NULL OR lapses > ?4) ORDER BY made ASC, rowid ASC",
 ];
-
-/// A walk of [`WALKS`] with its count written in, not bound: SQLite prepares a statement
-/// again each time the parameter of its LIMIT is bound (on 3.50.2, once a call, which cost
-/// more than the walks), and one count is all a search asks for.
-pub(crate) fn walk(sql: &str, places: u32) -> String {
-    format!("{sql} {places}")
-}
 
 /// The most places asked for on either side: a search asks for a few dozen.
 pub const MAX_PLACES: u32 = 256;
@@ -46,7 +39,7 @@ impl<D: Database> SqliteIndex<D> {
     /// made up to `places` after it, nearest first; empty for an id not held as a memory.
     pub fn made_around(&mut self, ids: &[String], places: u32, now: i64) -> Result<Vec<Vec<String>>, IndexError> {
         let places = places.min(MAX_PLACES);
-        let walks = WALKS.map(|sql| walk(sql, places));
+        let walks = WALKS.map(|sql| limited(sql, i64::from(places)));
         let db = self.conn()?;
         let mut all = Vec::with_capacity(ids.len());
         for id in ids {

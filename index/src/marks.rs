@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::database::{self, Database, Row, Value};
+use crate::database::{self, Database, Row, Value, limited};
 use crate::{Counts, Held, IndexError, Marks, ScopeFilter, SqliteIndex};
 
 /// The most holders of a key `newest` hands out.
@@ -332,25 +332,21 @@ impl<D: Database> SqliteIndex<D> {
             "SELECT m.observed, m.id, m.item, i.record FROM marks m JOIN items i ON i.rowid = m.item
              WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
                AND i.record IS NOT NULL
-             ORDER BY m.observed DESC, m.id LIMIT ?4"
+             ORDER BY m.observed DESC, m.id"
         } else {
             "SELECT m.observed, m.id, m.item FROM marks m
              WHERE m.key = ?1 AND m.scope = ?2 AND (m.lapses IS NULL OR m.lapses > ?3)
-             ORDER BY m.observed DESC, m.id LIMIT ?4"
+             ORDER BY m.observed DESC, m.id"
         };
+        let sql = limited(sql, limit as i64);
         let mut lists = Vec::with_capacity(keys.len());
         for key in keys {
             let mut found: Vec<(i64, String, i64, Option<String>)> = Vec::new();
             if limit > 0 {
                 for s in &scopes {
                     db.query(
-                        sql,
-                        &[
-                            Value::Text(key),
-                            Value::Text(s),
-                            Value::Integer(now),
-                            Value::Integer(limit as i64),
-                        ],
+                        &sql,
+                        &[Value::Text(key), Value::Text(s), Value::Integer(now)],
                         &mut |r| {
                             let record = if records { Some(r.text(3)?.to_owned()) } else { None };
                             found.push((r.opt_int(0)?.unwrap_or(0), r.text(1)?.to_owned(), r.int(2)?, record));

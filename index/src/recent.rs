@@ -5,13 +5,14 @@
 //! `items_made` (scope, made, then the rowid every index entry ends with) and stops at the
 //! limit; the scopes' lists are then merged.
 
-use crate::database::{Database, Value};
+use crate::database::{Database, Value, limited};
 use crate::{Held, IndexError, ScopeFilter, SqliteIndex};
 
-/// A scope's entries, most recently made first, live at ?2 unless it is null, at most ?3.
+/// A scope's entries, most recently made first, live at ?2 unless it is null; the count
+/// follows (`database::limited`).
 pub(crate) const RECENT: &str = "SELECT made, rowid, id, record FROM items
      WHERE scope = ?1 AND record IS NOT NULL AND (?2 IS NULL OR lapses IS NULL OR lapses > ?2)
-     ORDER BY made DESC, rowid DESC LIMIT ?3";
+     ORDER BY made DESC, rowid DESC";
 
 /// The most entries `recent` hands out.
 pub const MAX_RECENT: u32 = 4096;
@@ -26,20 +27,17 @@ impl<D: Database> SqliteIndex<D> {
         let db = self.conn()?;
         let mut found: Vec<(i64, i64, String, String)> = Vec::new();
         if limit > 0 {
+            let sql = limited(RECENT, limit as i64);
             for s in &scopes {
-                db.query(
-                    RECENT,
-                    &[Value::Text(s), Value::from(now), Value::Integer(limit as i64)],
-                    &mut |r| {
-                        found.push((
-                            r.opt_int(0)?.unwrap_or(0),
-                            r.int(1)?,
-                            r.text(2)?.to_owned(),
-                            r.text(3)?.to_owned(),
-                        ));
-                        Ok(())
-                    },
-                )?;
+                db.query(&sql, &[Value::Text(s), Value::from(now)], &mut |r| {
+                    found.push((
+                        r.opt_int(0)?.unwrap_or(0),
+                        r.int(1)?,
+                        r.text(2)?.to_owned(),
+                        r.text(3)?.to_owned(),
+                    ));
+                    Ok(())
+                })?;
             }
         }
         found.sort_by_key(|f| std::cmp::Reverse((f.0, f.1)));

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::database::{self, Database, Value};
+use crate::database::{self, Database, Value, limited};
 use crate::{Hit, IndexError, ScopeFilter, SqliteIndex};
 
 /// A term held by more than this many entries of the index is common. Ranking that many
@@ -70,8 +70,11 @@ impl<D: Database> SqliteIndex<D> {
 fn held_by_more_than(db: &mut dyn Database, query: &str, n: u32) -> Result<bool, IndexError> {
     let held = database::count(
         db,
-        "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ?1 LIMIT ?2)",
-        &[Value::Text(query), Value::Integer(i64::from(n) + 1)],
+        &format!(
+            "SELECT count(*) FROM ({})",
+            limited("SELECT 1 FROM fts WHERE fts MATCH ?1", i64::from(n) + 1)
+        ),
+        &[Value::Text(query)],
     )?;
     Ok(held > i64::from(n))
 }
@@ -86,8 +89,11 @@ fn ranked(db: &mut dyn Database, query: &str, k: u32, keys: &[String]) -> Result
     let page = k.saturating_mul(2).max(64);
     let best: Vec<(i64, f64)> = database::rows(
         db,
-        "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?1 ORDER BY bm25(fts), rowid LIMIT ?2",
-        &[Value::Text(query), Value::Integer(i64::from(page))],
+        &limited(
+            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?1 ORDER BY bm25(fts), rowid",
+            i64::from(page),
+        ),
+        &[Value::Text(query)],
         |r| Ok((r.int(0)?, r.real(1)?)),
     )?;
     let hits = in_scopes(db, &best, k, keys)?;
@@ -99,15 +105,13 @@ fn ranked(db: &mut dyn Database, query: &str, k: u32, keys: &[String]) -> Result
     let second = keys.get(1).unwrap_or(&keys[0]);
     database::rows(
         db,
-        "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid
-         WHERE fts MATCH ?1 AND items.scope IN (?2, ?3)
-         ORDER BY bm25(fts), fts.rowid LIMIT ?4",
-        &[
-            Value::Text(query),
-            Value::Text(&keys[0]),
-            Value::Text(second),
-            Value::Integer(i64::from(k)),
-        ],
+        &limited(
+            "SELECT items.id, bm25(fts) FROM fts JOIN items ON items.rowid = fts.rowid
+             WHERE fts MATCH ?1 AND items.scope IN (?2, ?3)
+             ORDER BY bm25(fts), fts.rowid",
+            i64::from(k),
+        ),
+        &[Value::Text(query), Value::Text(&keys[0]), Value::Text(second)],
         |r| Ok(text_hit(r.text(0)?.to_owned(), r.real(1)?)),
     )
 }
@@ -119,8 +123,11 @@ fn newest(db: &mut dyn Database, query: &str, k: u32, keys: &[String]) -> Result
     let window = k.saturating_mul(2).max(RECENT_MATCHES);
     let mut best: Vec<(i64, f64)> = database::rows(
         db,
-        "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2",
-        &[Value::Text(query), Value::Integer(i64::from(window))],
+        &limited(
+            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ?1 ORDER BY rowid DESC",
+            i64::from(window),
+        ),
+        &[Value::Text(query)],
         |r| Ok((r.int(0)?, r.real(1)?)),
     )?;
     best.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));

@@ -56,7 +56,8 @@ fn made_around_is_the_live_memories_made_next_to_it_in_the_same_scope() {
 /// prepared from one entry to the next.
 #[test]
 fn made_around_seeks_along_the_index_of_moments_without_preparing_again() {
-    use super::super::made_around::{WALKS, walk};
+    use crate::database::limited;
+    use crate::made_around::WALKS;
     let (_dir, mut index) = fresh_index(2);
     let entries: Vec<Entry> = (0..40)
         .map(|i| made_at(&format!("m{i}"), "alice", None, i / 4, None))
@@ -65,7 +66,7 @@ fn made_around_seeks_along_the_index_of_moments_without_preparing_again() {
     let conn = index.raw();
     let seeks = ["made=? AND rowid<?", "made<?", "made=? AND rowid>?", "made>?"];
     for (sql, seek) in WALKS.into_iter().zip(seeks) {
-        let sql = walk(sql, 3);
+        let sql = limited(sql, 3);
         let mut explain = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
         let plan: Vec<String> = explain
             .query_map(params!["u:alice", 5, 10, 0], |r| r.get::<_, String>(3))

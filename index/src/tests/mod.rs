@@ -22,6 +22,7 @@ mod made_around;
 mod marks;
 mod newest;
 mod one_shot;
+mod prepared;
 mod recent;
 mod records;
 mod scan;
