@@ -1,5 +1,5 @@
-//! When a memory stops being returned: its explicit expiry, or its type's lifetime
-//! measured from when it was observed (else created), or being superseded.
+//! When a memory stops being returned: its explicit expiry, else its type's lifetime
+//! measured from when it was observed (else created); or being superseded.
 
 use chrono::{DateTime, Utc};
 
@@ -14,17 +14,17 @@ pub fn observed(record: &MemoryRecord) -> DateTime<Utc> {
 }
 
 /// The moment the record stops being live on its own (ignoring supersession), if any:
-/// the earlier of `expires_at` and the type's TTL after `observed_at` (else `created_at`).
+/// `expires_at`, else the type's TTL after `observed_at` (else `created_at`). The type's
+/// lifetime is a default: "keep this event for 60 days" keeps it 60, not the event's 30,
+/// as a shorter expiry cuts the lifetime short.
 pub fn expiry(record: &MemoryRecord) -> Option<DateTime<Utc>> {
-    let explicit = record.expires_at.as_deref().and_then(|t| parse_time(t).ok());
-    let decay = record.memory_type.ttl().and_then(|ttl| {
+    if let Some(explicit) = record.expires_at.as_deref().and_then(|t| parse_time(t).ok()) {
+        return Some(explicit);
+    }
+    record.memory_type.ttl().and_then(|ttl| {
         let basis = record.observed_at.as_deref().unwrap_or(&record.created_at);
         parse_time(basis).ok().map(|t| t + ttl)
-    });
-    match (explicit, decay) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    })
 }
 
 /// Whether the record is past its expiry at `now`.
@@ -56,7 +56,7 @@ mod tests {
     }
 
     #[test]
-    fn ttl_runs_from_observed_at_and_explicit_expiry_wins_when_earlier() {
+    fn ttl_runs_from_observed_at_and_an_explicit_expiry_stands_for_it() {
         let t0 = parse_time("2026-01-10T00:00:00+00:00").unwrap();
         let obs = format_time(t0 - TimeDelta::days(5));
         let r = record("context", &format_time(t0), Some(&obs), None);
@@ -68,5 +68,10 @@ mod tests {
         let r = record("task", &format_time(t0), None, Some(&soon));
         assert!(!is_expired(&r, t0 + TimeDelta::hours(23)));
         assert!(is_expired(&r, t0 + TimeDelta::days(1)));
+        // Further out than the event's 30 days: the expiry asked for.
+        let later = t0 + TimeDelta::days(60);
+        let r = record("event", &format_time(t0), None, Some(&format_time(later)));
+        assert_eq!(expiry(&r), Some(later));
+        assert!(is_live(&r, t0 + TimeDelta::days(45)));
     }
 }

@@ -148,6 +148,37 @@ fn expired_memories_are_never_returned() {
     assert!(contents(&at(&["list"], "2026-03-09T12:00:01Z")).is_empty());
 }
 
+/// A type's lifetime is a default: an event kept for 60 days on purpose outlives the
+/// event's 30 (it passed at 30 before), and `gc` leaves it until then.
+#[test]
+fn an_expiry_asked_for_outlasts_the_types_lifetime() {
+    let ctx = Ctx::new();
+    let at = |args: &[&str], now: &str| {
+        let mut all = vec!["--now", now, "--user", "u"];
+        all.extend_from_slice(args);
+        ctx.json(&all)
+    };
+    let t0 = "2026-03-01T12:00:00Z";
+    let kept = ["add", "The design review runs all spring", "--type", "event"];
+    at(&[&kept[..], &["--expires-days", "60"]].concat(), t0);
+    let offsite = at(&["add", "The team offsite is in the mountains", "--type", "event"], t0);
+    let day_45 = "2026-04-15T12:00:00Z";
+    assert_eq!(contents(&at(&["list"], day_45)), ["The design review runs all spring"]);
+    assert_eq!(
+        contents(&at(&["search", "design review"], day_45)["hits"])[0],
+        "The design review runs all spring"
+    );
+    let gc = at(&["gc"], day_45);
+    assert_eq!(
+        gc["archived"].as_array().map(Vec::len),
+        Some(1),
+        "the offsite alone, at 30 days: {gc:#}"
+    );
+    assert_eq!(gc["archived"][0]["id"], offsite["id"], "{gc:#}");
+    assert_eq!(contents(&at(&["list"], day_45)), ["The design review runs all spring"]);
+    assert!(contents(&at(&["list"], "2026-05-01T12:00:01Z")).is_empty());
+}
+
 /// The relevance floor: what meaning alone finds well below the best hit is noise and is
 /// not shown by search ("Where do I live?" once showed the dark-mode preference and the
 /// standup under the answer), while the context block still fills its top N.
