@@ -15,19 +15,21 @@ use crate::{Database, IndexError, SqliteIndex};
 /// The scope, moment and rowid of ?1 held as a memory (with a record).
 const WHERE_IT_IS: &str = "SELECT scope, made, rowid FROM items WHERE id = ?1 AND record IS NOT NULL";
 
-/// One walk along `items_made` from an entry at (scope ?1, made ?2, rowid ?3), over what
-/// is live at ?4, nearest first. The count ends the statement (`database::limited`).
+/// One walk along `items_made` from an entry at (scope ?1, made ?2, rowid ?4), over what
+/// is live at ?3, nearest first. The count ends the statement (`database::limited`). The
+/// walks of other moments have no rowid and take three values: a statement whose numbers
+/// skip one (?1, ?2, ?4) is refused by the JavaScript host's SQLite binding.
 pub(crate) const WALKS: [&str; 4] = [
     // Before: its own moment's, then the earlier ones.
-    "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid < ?3 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid DESC",
+    "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid < ?4 AND record IS NOT NULL
+       AND (lapses IS NULL OR lapses > ?3) ORDER BY rowid DESC",
     "SELECT id FROM items WHERE scope = ?1 AND made < ?2 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY made DESC, rowid DESC",
+       AND (lapses IS NULL OR lapses > ?3) ORDER BY made DESC, rowid DESC",
     // After: its own moment's, then the later ones.
-    "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid > ?3 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY rowid ASC",
+    "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid > ?4 AND record IS NOT NULL
+       AND (lapses IS NULL OR lapses > ?3) ORDER BY rowid ASC",
     "SELECT id FROM items WHERE scope = ?1 AND made > ?2 AND record IS NOT NULL
-       AND (lapses IS NULL OR lapses > ?4) ORDER BY made ASC, rowid ASC",
+       AND (lapses IS NULL OR lapses > ?3) ORDER BY made ASC, rowid ASC",
 ];
 
 /// The most places asked for on either side: a search asks for a few dozen.
@@ -56,16 +58,17 @@ impl<D: Database> SqliteIndex<D> {
                 let from = [
                     Value::Text(&scope),
                     Value::Integer(made),
-                    Value::Integer(rowid),
                     Value::Integer(now),
+                    Value::Integer(rowid),
                 ];
                 for side in walks.chunks(2) {
                     let mut found = 0;
-                    for sql in side {
+                    // Its own moment's, by rowid; then the others', without it.
+                    for (sql, values) in side.iter().zip([&from[..], &from[..3]]) {
                         if found == places {
                             break;
                         }
-                        db.query(sql, &from, &mut |r| {
+                        db.query(sql, values, &mut |r| {
                             if found < places {
                                 around.push(r.text(0)?.to_owned());
                                 found += 1;
