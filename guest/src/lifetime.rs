@@ -275,7 +275,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
                 && matches!(p[2].as_str(), "the" | "my" | "a")
                 && (p[1] == "at" || w.iter().any(|x| HERE_FOR_NOW.contains(&x.as_str())))
         });
-    let dated = past_anchor(&w) || recent;
+    let dated = past_anchor(&w, said) || recent;
     let began = w.iter().any(|x| BEGAN.contains(&x.as_str()))
         || broke_up
         || (dated && w.iter().any(|x| BEGAN_WHEN_DATED.contains(&x.as_str())));
@@ -334,9 +334,12 @@ fn phrase(w: &[String], p: &[&str]) -> bool {
 
 /// Whether the words place the fact's start in the past: "two years ago", "since 2015",
 /// "last month", "in 2019", "for ten years", "was born".
-fn past_anchor(w: &[String]) -> bool {
+fn past_anchor(w: &[String], said: DateTime<Utc>) -> bool {
     let has = |x: &str| w.iter().any(|v| v == x);
-    has("ago")
+    // A date before the day it was said: "yesterday" as extraction writes it.
+    let before = |x: &String| iso_date(x).is_some_and(|d| d < said.date_naive());
+    w.iter().any(before)
+        || has("ago")
         || has("since")
         || has("yesterday")
         || has("born")
@@ -352,6 +355,11 @@ fn past_anchor(w: &[String]) -> bool {
             .any(|p| p[0] == "in" && p[1].len() == 4 && p[1].parse::<u32>().is_ok_and(|y| y < 2100))
         || w.windows(2).any(|p| p[0] == "in" && MONTHS.contains(&p[1].as_str()))
         || w.windows(3).any(|p| p[0] == "for" && p[2].starts_with("year"))
+}
+
+/// A word that is a date as "2026-03-18" (as extraction writes one it resolved).
+fn iso_date(word: &str) -> Option<chrono::NaiveDate> {
+    chrono::NaiveDate::parse_from_str(word, "%Y-%m-%d").ok()
 }
 
 /// The moment the words name ahead of `said`, as when it has certainly passed (the end of
@@ -412,7 +420,17 @@ fn moment(w: &[String], said: DateTime<Utc>) -> Option<DateTime<Utc>> {
         (to - from).rem_euclid(7)
     };
     for (i, x) in w.iter().enumerate() {
-        if let Some((_, day)) = DAYS.iter().find(|(n, _)| n == x) {
+        // "2026-03-18", as extraction writes a date it resolved ("in two weeks" becomes
+        // "on Wednesday 2026-03-18"): that day, and not the weekday before it. A past one
+        // names no moment to come.
+        if let Some(d) = iso_date(x) {
+            if d >= today {
+                later((d - today).num_days());
+            }
+            continue;
+        }
+        let dated = w.get(i + 1).is_some_and(|next| iso_date(next).is_some());
+        if let Some((_, day)) = DAYS.iter().find(|(n, _)| n == x).filter(|_| !dated) {
             let mut d = to_weekday(*day);
             if d == 0 {
                 d = 7;

@@ -17,6 +17,7 @@ use crate::conversation::records::session_scope;
 use crate::conversation::redaction::REDACTED;
 use crate::conversation::{MessageRecord, Role, SessionRecord};
 use crate::lifecycle;
+use crate::lifetime;
 use crate::ports::{Level, Ports};
 use crate::record::parse_time;
 use crate::scope::Caller;
@@ -222,9 +223,13 @@ impl<P: Ports> MemoryService<P> {
                 report.skipped.push(format!("turn {turn}: {content:?}: {why}"));
                 continue;
             }
+            // A fact that names a moment ("my dentist appointment is tomorrow at 3pm") lives
+            // until it, typed as the same words told to `add` are: the extractor's type
+            // comes from the sentence's form ("remember that ..."), not from its lifetime.
+            let names_a_moment = fact.expires_in_days.is_none() && lifetime::infer(&content, at).expires_at.is_some();
             let item = NewMemory {
                 content: content.clone(),
-                memory_type: Some(fact.memory_type),
+                memory_type: (!names_a_moment).then_some(fact.memory_type),
                 expires_in_days: fact.expires_in_days,
                 subjects: fact.subjects,
                 shared: false,

@@ -137,6 +137,8 @@ fn a_model_extracts_one_call_per_exchange_and_only_what_was_said() {
         ),
         (&t["session_id"], &t["message_ids"][0], &json!(0.95))
     );
+    // It names its day: it passes at the end of the day after, as `add` has it.
+    assert_eq!(dentist["expires_at"], "2026-11-25T23:59:59+00:00", "{dentist}");
     let sarah = ctx.json(&["--user", "u", "people", "show", "Sarah"]);
     assert_eq!(sarah["relation"], "wife");
 }

@@ -164,3 +164,51 @@ fn offline_extraction_stores_typed_attributed_facts_once() {
     turn(&ctx, "u", "s4", &["I love jazz"]);
     assert_eq!(ctx.json(&["--user", "u", "extract"])["turns"], 0);
 }
+
+/// A fact that names a moment lives until it, as the same words told to `add` do: an
+/// appointment remembered from a conversation passes after its day (it was kept as
+/// knowledge, for ever), beside a lasting fact of the same message.
+#[test]
+fn a_remembered_appointment_passes_after_its_day() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["Remember that my dentist appointment is tomorrow at 3pm. I live in Porto."],
+    );
+    let report = ctx.json(&["--user", "u", "extract"]);
+    let stored: BTreeMap<String, (String, Value)> = report["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let content = m["content"].as_str().unwrap().to_owned();
+            (
+                content,
+                (m["memory_type"].as_str().unwrap().to_owned(), m["expires_at"].clone()),
+            )
+        })
+        .collect();
+    let appointment = stored
+        .iter()
+        .find(|(content, _)| content.contains("dentist"))
+        .map(|(_, lifetime)| lifetime.clone());
+    assert_eq!(
+        appointment,
+        Some(("event".to_owned(), json!("2026-11-24T23:59:59+00:00"))),
+        "{report:#}"
+    );
+    assert_eq!(
+        stored.get("I live in Porto"),
+        Some(&("identity".to_owned(), Value::Null)),
+        "{report:#}"
+    );
+    let listed = |now: &str| -> Vec<String> {
+        let list = ctx.json(&["--now", now, "--user", "u", "list"]);
+        let all = list.as_array().unwrap();
+        all.iter().map(|m| m["content"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(listed("2026-11-24T12:00:00Z").len(), 2);
+    assert_eq!(listed("2026-11-25T00:00:01Z"), ["I live in Porto"]);
+}
