@@ -18,7 +18,7 @@ const WHERE_IT_IS: &str = "SELECT scope, made, rowid FROM items WHERE id = ?1 AN
 /// One walk along `items_made` from an entry at (scope ?1, made ?2, rowid ?4), over what
 /// is live at ?3, nearest first. The count ends the statement (`database::limited`). The
 /// walks of other moments have no rowid and take three values: a statement whose numbers
-/// skip one (?1, ?2, ?4) is refused by the JavaScript host's SQLite binding.
+/// skip one (?1, ?2, ?4) is refused by better-sqlite3, the JavaScript host's binding.
 pub(crate) const WALKS: [&str; 4] = [
     // Before: its own moment's, then the earlier ones.
     "SELECT id FROM items WHERE scope = ?1 AND made = ?2 AND rowid < ?4 AND record IS NOT NULL
