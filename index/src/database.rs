@@ -210,7 +210,6 @@ pub fn check_width(width: usize, values: usize) -> Result<(), IndexError> {
     Ok(())
 }
 
-/// Every row of `sql`, each made by `make`.
 /// `sql` followed by ` LIMIT n`: the count written in, not bound. SQLite (3.50.2) prepares
 /// a statement again whenever the parameter of its LIMIT is bound, even to the same value,
 /// so a statement with a bound LIMIT was parsed and planned anew at every run; written in,
@@ -219,6 +218,7 @@ pub(crate) fn limited(sql: &str, n: i64) -> String {
     format!("{sql} LIMIT {n}")
 }
 
+/// Every row of `sql`, each made by `make`.
 pub(crate) fn rows<T>(
     db: &mut dyn Database,
     sql: &str,
