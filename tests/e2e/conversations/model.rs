@@ -61,8 +61,9 @@ fn a_model_extracts_one_call_per_exchange_and_only_what_was_said() {
         if prompt.contains("dentist") {
             // Fenced, with prose after it, as local models answer.
             chat(
-                "Here you go:\n```json\n{\"facts\": [{\"content\": \"I have a dentist appointment next Tuesday\", \
-                 \"type\": \"event\", \"subjects\": [], \"confidence\": 0.95}]}\n```\nAnything else?",
+                "Here you go:\n```json\n{\"facts\": [{\"content\": \"I have a dentist appointment on Tuesday\", \
+                 \"type\": \"event\", \"subjects\": [], \"confidence\": 0.95}, {\"content\": \
+                 \"I have a haircut next Friday\", \"type\": \"event\", \"confidence\": 0.9}]}\n```\nAnything else?",
             )
         } else if prompt.contains("Sarah") {
             chat(
@@ -82,7 +83,10 @@ fn a_model_extracts_one_call_per_exchange_and_only_what_was_said() {
         &ctx,
         "u",
         "s",
-        &["I have a dentist appointment next Tuesday", "I'll remind you."],
+        &[
+            "I have a dentist appointment on Tuesday and a haircut next Friday",
+            "I'll remind you.",
+        ],
     );
     turn(
         &ctx,
@@ -108,6 +112,8 @@ fn a_model_extracts_one_call_per_exchange_and_only_what_was_said() {
         stored,
         [
             ("I have a dentist appointment on Tuesday 2026-11-24", "event"),
+            // The coming Friday or the one after: kept as said.
+            ("I have a haircut next Friday", "event"),
             ("My wife Sarah is vegetarian", "relationship"),
         ],
         "{report:#}"
@@ -139,6 +145,13 @@ fn a_model_extracts_one_call_per_exchange_and_only_what_was_said() {
     );
     // It names its day: it passes at the end of the day after, as `add` has it.
     assert_eq!(dentist["expires_at"], "2026-11-25T23:59:59+00:00", "{dentist}");
+    // "Next Friday" is read as the later of its two Fridays: it passes after 2026-12-04.
+    let haircut = ctx
+        .memory_lines()
+        .into_iter()
+        .find(|m| m["content"].as_str().unwrap().contains("haircut"))
+        .unwrap();
+    assert_eq!(haircut["expires_at"], "2026-12-05T23:59:59+00:00", "{haircut}");
     let sarah = ctx.json(&["--user", "u", "people", "show", "Sarah"]);
     assert_eq!(sarah["relation"], "wife");
 }

@@ -1,13 +1,15 @@
-//! Relative dates made absolute. "Next Tuesday" means nothing a week later; the date it
-//! meant when it was said does. Only the plain, unambiguous phrases are rewritten.
+//! Relative dates made absolute. "Tomorrow" means nothing a week later; the date it meant
+//! when it was said does. Only the plain, unambiguous phrases are rewritten: "next
+//! Tuesday" is the coming Tuesday to some and the one after it to others, so it stays as
+//! said (its lifetime runs to the later of the two, `lifetime::infer`).
 
 use chrono::{DateTime, Datelike, NaiveDate, TimeDelta, Utc};
 
 use crate::entities::WEEKDAYS;
 
 /// The text with "today", "tonight", "tomorrow", "yesterday", "the day after tomorrow",
-/// "in N days|weeks" and "(on|this|next) <weekday>" replaced by dates counted from `at`.
-/// A weekday means the first one after the day of `at`.
+/// "in N days|weeks" and "(on|this|this coming) <weekday>" replaced by dates counted from
+/// `at`. A weekday means the first one after the day of `at`.
 pub fn resolve(text: &str, at: DateTime<Utc>) -> String {
     let today = at.date_naive();
     let words: Vec<(usize, usize)> = word_spans(text);
@@ -70,8 +72,8 @@ fn phrase<'a>(word: &impl Fn(usize) -> Option<&'a str>, i: usize, today: NaiveDa
                 _ => return None,
             }
         }
-        ("next" | "this", Some("coming"), Some(d), _) => (3, next_weekday(today, d)?),
-        ("next" | "this", Some(d), ..) => (2, next_weekday(today, d)?),
+        ("this", Some("coming"), Some(d), _) => (3, next_weekday(today, d)?),
+        ("this", Some(d), ..) => (2, next_weekday(today, d)?),
         (d, ..) if lead == 1 => (1, next_weekday(today, d)?),
         _ => return None,
     };
@@ -119,7 +121,7 @@ mod tests {
     fn resolves_the_plain_phrases() {
         let at = sunday();
         assert_eq!(
-            resolve("I have a dentist appointment next Tuesday.", at),
+            resolve("I have a dentist appointment this coming Tuesday.", at),
             "I have a dentist appointment on Tuesday 2026-11-24."
         );
         assert_eq!(

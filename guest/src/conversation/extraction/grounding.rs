@@ -75,7 +75,7 @@ const FILLER: &[&str] = &[
 ];
 
 /// Whether enough of the fact's meaningful words occur in the user's message. Numbers,
-/// dates and weekdays are not counted: resolving "next Tuesday" adds them.
+/// dates and weekdays are not counted: resolving "tomorrow" adds them.
 pub fn grounded(fact: &str, user_message: &str) -> bool {
     let said: Vec<String> = words(user_message).collect();
     let meaningful: Vec<String> = words(fact)
