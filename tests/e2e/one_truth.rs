@@ -143,6 +143,45 @@ fn a_conversation_told_line_by_line_keeps_every_line() {
 }
 
 #[test]
+fn two_people_of_one_relation_are_two_facts() {
+    let ctx = Ctx::new();
+    // Each pair in a scope of its own: the second fact is about someone else, or is what
+    // came before, and must be stored beside the first.
+    for (user, first, second) in [
+        ("a", "My friend Sam lives in Austin", "My friend Priya lives in Austin"),
+        ("b", "My wife lives in Bristol", "My ex-wife lives in Bristol"),
+        (
+            "c",
+            "My mum is a retired teacher",
+            "My mother-in-law is a retired teacher",
+        ),
+        (
+            "d",
+            "My older sister lives in Leeds",
+            "My younger sister lives in Leeds",
+        ),
+        ("e", "I work at Google", "I worked at Apple before Google"),
+    ] {
+        ctx.json(&["--user", user, "--now", T0, "add", first]);
+        let added = ctx.json(&["--user", user, "--now", T0, "add", second]);
+        assert_eq!(added["restated"], false, "{second}: {added}");
+        assert!(added["superseded"].as_array().unwrap().is_empty(), "{second}: {added}");
+        assert_eq!(live(&ctx, user, T0).len(), 2, "{first} / {second}");
+    }
+    // The same person by name, and a job with its standing, still change.
+    ctx.json(&["--user", "f", "--now", T0, "add", "My sister Maya lives in Leeds"]);
+    let moved = ctx.json(&["--user", "f", "--now", T0, "add", "Maya moved to York"]);
+    assert_eq!(moved["superseded"][0]["content"], "My sister Maya lives in Leeds");
+    ctx.json(&["--user", "g", "--now", T0, "add", "I'm a freelance photographer"]);
+    let writer = ctx.json(&["--user", "g", "--now", T0, "add", "I'm a freelance writer"]);
+    assert_eq!(
+        writer["superseded"][0]["content"], "I'm a freelance photographer",
+        "{writer}"
+    );
+    assert_eq!(live(&ctx, "g", T0), ["I'm a freelance writer"]);
+}
+
+#[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();
     ctx.json(&["--user", "u", "--now", T0, "add", "I live in Lisbon"]);

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
+use super::someone::{Someone, is_relation, relation};
 use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, is_generic, words};
 use crate::supersession::RuleContext;
-use crate::supersession::lexicon::{MANY_OF, PERSON_SLOTS};
 
 /// Whom a fact is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,51 +15,10 @@ pub(super) enum Subject {
     /// "We", "our": a group, or the user's household.
     We,
     /// Someone else: a name, "my sister", "Tom's wife", "she".
-    Person(String),
+    Person(Someone),
     /// "I" in a group chat: whoever said it.
     Speaker,
 }
-
-/// People one names by relation, beside the supersession rule's (`PERSON_SLOTS`, one at a
-/// time, and `MANY_OF`): "my sister lives in Berlin" is about the sister.
-const RELATIONS: &[&str] = &[
-    "mom",
-    "dad",
-    "parents",
-    "baby",
-    "bff",
-    "grandma",
-    "grandpa",
-    "grandfather",
-    "grandmother",
-    "roommate",
-    "flatmate",
-    "housemate",
-    "teacher",
-    "coach",
-    "mentor",
-    "puppy",
-    "kitten",
-    "team",
-    "family",
-    "in-laws",
-    "stepdad",
-    "stepmom",
-    "stepson",
-    "stepdaughter",
-    "ex",
-    "twin",
-];
-
-fn is_relation(word: &str) -> bool {
-    RELATIONS.contains(&word) || PERSON_SLOTS.contains(&word) || MANY_OF.contains(&word)
-}
-
-/// Words before a relation that narrow it: "my older sister", "my best friend".
-const NARROWING: &[&str] = &[
-    "older", "younger", "little", "big", "best", "eldest", "oldest", "youngest", "new", "step", "twin", "baby", "new",
-    "old",
-];
 
 /// Words that follow a name at the start of a fact: "Tom works at ...", "Sarah is ...".
 const NAME_VERBS: &[&str] = &[
@@ -350,11 +309,18 @@ fn telling(words: &[Word], ignored: &impl Fn(&Word) -> bool) -> BTreeSet<String>
     out
 }
 
+/// Whether the facts name two people who cannot be one ("my ex-wife" and "my wife"), so
+/// that the same words about each are two facts.
+pub(super) fn two_people(a: &Subject, b: &Subject) -> bool {
+    matches!((a, b), (Subject::Person(a), Subject::Person(b)) if !a.may_be(b))
+}
+
 /// Whether two subjects can be one: the same, or the user and "we" in a personal memory.
 pub(super) fn same_subject(a: &Subject, b: &Subject) -> bool {
     match (a, b) {
         (Subject::User, Subject::We) | (Subject::We, Subject::User) => true,
         (Subject::Speaker, _) | (_, Subject::Speaker) => false,
+        (Subject::Person(a), Subject::Person(b)) => a.may_be(b),
         _ => a == b,
     }
 }
@@ -378,9 +344,9 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     let one_name = (names.len() == 1).then(|| names[0].clone());
     // In a memory about one person, "she", "my wife" and "Sarah" are that person; "Sarah's
     // mum" is someone else.
-    let direct = |key: String| match &one_name {
-        Some(name) => Subject::Person(name.clone()),
-        None => Subject::Person(key),
+    let direct = |someone: Subject| match &one_name {
+        Some(name) => Someone::called(name.clone()),
+        None => someone,
     };
     let Some(first) = words.get(i) else {
         return (Subject::User, i);
@@ -389,13 +355,13 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     let (subject, body) = match first.low.as_str() {
         "i" => (me, i + 1),
         "we" => (Subject::We, i + 1),
-        "he" | "she" | "they" => (direct(first.low.clone()), i + 1),
+        "he" | "she" | "they" => (direct(Someone::called(first.low.clone())), i + 1),
         "his" | "her" | "their" => match relation(&words[i + 1..]) {
-            Some((key, used)) => (Subject::Person(format!("{} {key}", first.low)), i + 1 + used),
-            None => (direct(first.low.clone()), i + 1),
+            Some((someone, used)) => (someone.of(&first.low), i + 1 + used),
+            None => (direct(Someone::called(first.low.clone())), i + 1),
         },
         owner @ ("my" | "our") => match relation(&words[i + 1..]) {
-            Some((key, used)) => (direct(key), i + 1 + used),
+            Some((someone, used)) => (direct(Subject::Person(someone)), i + 1 + used),
             None if owner == "my" => (me, i + 1),
             None => (Subject::We, i + 1),
         },
@@ -408,20 +374,21 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
             if possessive {
                 // "Sarah's husband" is not Sarah; "Sarah's birthday" is hers.
                 match relation(&words[i + 1..]) {
-                    Some((key, used)) => (Subject::Person(format!("{low} {key}")), i + 1 + used),
+                    Some((someone, used)) => (someone.of(&low), i + 1 + used),
                     // "Dad's a plumber": a relation's "'s" is "is".
-                    None if named || one_name.is_none() || is_relation(&low) => (direct(low), i + 1),
-                    None => (Subject::Person(low), i + 1),
+                    None if named || one_name.is_none() || is_relation(&low) => (direct(Someone::called(low)), i + 1),
+                    None => (Someone::called(low), i + 1),
                 }
             } else if named
                 || ((first.cap || first.upper)
                     && words.get(i + 1).is_some_and(|w| NAME_VERBS.contains(&w.low.as_str())))
             {
-                (if named { direct(low) } else { Subject::Person(low) }, i + 1)
+                let someone = Someone::called(low);
+                (if named { direct(someone) } else { someone }, i + 1)
             } else {
                 // No subject: "Allergic to peanuts", "Works at Acme".
                 match &one_name {
-                    Some(name) => (Subject::Person(name.clone()), i),
+                    Some(name) => (Someone::called(name.clone()), i),
                     None => (me, i),
                 }
             }
@@ -432,18 +399,22 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
 
 /// "My brother Tom's wife", "Leo's best friend", "my neighbour's dog": a possessive after
 /// the subject names someone else.
-fn nested(words: &[Word], subject: Subject, mut body: usize) -> (Subject, usize) {
-    // "My brother Tom is ...": the name is the same person.
+fn nested(words: &[Word], mut subject: Subject, mut body: usize) -> (Subject, usize) {
+    // "My brother Tom is ...": the name is the same person's, and tells them from another
+    // brother.
     if let Some(w) = words.get(body)
         && w.cap
         && !w.low.ends_with("'s")
-        && matches!(subject, Subject::Person(_))
         && words.get(body + 1).is_some_and(|n| !n.cap)
+        && let Subject::Person(someone) = &mut subject
     {
+        if someone.key != w.low {
+            someone.name = Some(w.low.clone());
+        }
         body += 1;
     }
     let owner_of = |subject: &Subject| match subject {
-        Subject::Person(p) => p.clone(),
+        Subject::Person(p) => p.key.clone(),
         Subject::User => "my".to_owned(),
         Subject::We => "our".to_owned(),
         Subject::Speaker => "speaker".to_owned(),
@@ -451,36 +422,20 @@ fn nested(words: &[Word], subject: Subject, mut body: usize) -> (Subject, usize)
     // "my neighbour's dog": the relation itself was possessive.
     if body > 0
         && words[body - 1].low.ends_with("'s")
-        && let Some((key, used)) = relation(&words[body..])
+        && let Some((someone, used)) = relation(&words[body..])
     {
-        return (Subject::Person(format!("{} {key}", owner_of(&subject))), body + used);
+        return (someone.of(&owner_of(&subject)), body + used);
     }
     let Some(w) = words.get(body) else {
         return (subject, body);
     };
     if (w.low.ends_with("'s") || matches!(w.low.as_str(), "his" | "her" | "their"))
-        && let Some((key, used)) = relation(&words[body + 1..])
+        && let Some((someone, used)) = relation(&words[body + 1..])
     {
         return (
-            Subject::Person(format!("{} {} {key}", owner_of(&subject), w.low)),
+            someone.of(&format!("{} {}", owner_of(&subject), w.low)),
             body + 1 + used,
         );
     }
     (subject, body)
-}
-
-/// A relation at the start of `words`: ("sister", words used), "older sister" included.
-fn relation(words: &[Word]) -> Option<(String, usize)> {
-    let mut used = 0;
-    while used < 2 && words.get(used).is_some_and(|w| NARROWING.contains(&w.low.as_str())) {
-        used += 1;
-    }
-    let w = words.get(used)?;
-    let low = w.low.trim_end_matches("'s");
-    let low = if low == "friend" || low == "friends" {
-        "friend"
-    } else {
-        low
-    };
-    is_relation(low).then(|| (super::words::stem(low), used + 1))
 }

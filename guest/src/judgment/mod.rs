@@ -14,6 +14,7 @@
 mod ending;
 mod fact;
 mod slots;
+mod someone;
 #[cfg(test)]
 mod tests;
 mod words;
@@ -21,7 +22,7 @@ mod words;
 use std::collections::BTreeSet;
 
 use ending::{ended, rescheduled, switched};
-use fact::{Fact, same_subject};
+use fact::{Fact, same_subject, two_people};
 use slots::{PARTNERS, ends_employment, slot_of};
 use words::{is_frame, is_generic};
 
@@ -104,11 +105,15 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     if o.plain == n.plain && !o.plain.is_empty() {
         return Verdict::Same;
     }
-    // The same words in another order: "Dune is my favorite book".
-    if alike && o.all == n.all && !o.all.is_empty() {
+    // The same words in another order: "Dune is my favorite book". Not of two people: the
+    // words that tell them apart ("ex", "step") are no content.
+    if alike && o.all == n.all && !o.all.is_empty() && !two_people(&o.subject, &n.subject) {
         return Verdict::Same;
     }
     if !same_subject(&o.subject, &n.subject) {
+        return Verdict::Different;
+    }
+    if told_before(&o, n) {
         return Verdict::Different;
     }
     if o.content.is_empty() || n.content.is_empty() {
@@ -153,6 +158,22 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     }
 }
 
+/// "I worked at Apple before Google", "I lived in York before moving to Leeds": the new
+/// fact tells what came before the old one's value, which still holds.
+fn told_before(o: &Fact, n: &Fact) -> bool {
+    let Some(slot) = slot_of(o) else {
+        return false;
+    };
+    let Some(at) = n
+        .words
+        .iter()
+        .position(|w| matches!(w.low.as_str(), "before" | "prior"))
+    else {
+        return false;
+    };
+    n.words[at + 1..].iter().any(|w| slot.value.contains(&w.stem))
+}
+
 /// The verdict of two facts that state one-valued attributes.
 fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     let (a, b) = (slot_of(o), slot_of(n));
@@ -181,6 +202,16 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     }
     if contains(&a.value, &b.value) {
         return Some(Verdict::Same);
+    }
+    // "a freelance photographer" / "a freelance writer": the same standing, another
+    // occupation.
+    if a.name == "role"
+        && a.value.len() > 1
+        && b.value.len() > 1
+        && a.value[0] == b.value[0]
+        && !a.value[1..].iter().any(|v| b.value[1..].contains(v))
+    {
+        return Some(Verdict::Change);
     }
     if a.value.iter().any(|v| b.value.contains(v)) {
         return Some(Verdict::Unsure);

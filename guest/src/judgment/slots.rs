@@ -198,6 +198,9 @@ const STATES: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// The employment states that are said of an occupation: "a retired teacher".
+const STANDINGS: &[&str] = &["retired", "freelance", "self-employed", "unemployed"];
+
 /// Words about time, which a value does not include: "moved to Porto last month".
 const TIME: &[&str] = &[
     "last",
@@ -324,6 +327,32 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
                 .collect(),
             proper: false,
         });
+    }
+    // "a retired teacher", "a freelance writer": the standing is said of an occupation,
+    // which is the value with it.
+    if let Some(at) = lows
+        .windows(2)
+        .position(|w| matches!(w[0], "a" | "an") && STANDINGS.contains(&w[1]))
+    {
+        let mut value = Vec::new();
+        for w in &words[at + 1..] {
+            if BREAKS.contains(&w.low.as_str()) {
+                break;
+            }
+            if !is_time(&w.low) && !FILLER.contains(&w.low.as_str()) && !FUNCTION.contains(&w.low.as_str()) {
+                value.push(w.stem.clone());
+            }
+            if w.stop {
+                break;
+            }
+        }
+        if value.len() > 1 {
+            return Some(Slot {
+                name: "role".to_owned(),
+                value,
+                proper: false,
+            });
+        }
     }
     // A state named is the fact's value: "I've been vegetarian for years, though I still
     // eat fish" is vegetarian.
