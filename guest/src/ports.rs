@@ -134,6 +134,9 @@ pub enum FileError {
     Failed(String),
     /// The call was begun as a read and may not write; nothing was written.
     ReadOnly(String),
+    /// A record would be a line longer than a reader takes ([`crate::collection::MAX_LINE_BYTES`]);
+    /// nothing was written. The text names the record.
+    Oversized(String),
 }
 
 /// A failed index operation.
@@ -212,7 +215,7 @@ pub enum Level {
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FileError::Failed(m) | FileError::ReadOnly(m) => f.write_str(m),
+            FileError::Failed(m) | FileError::ReadOnly(m) | FileError::Oversized(m) => f.write_str(m),
         }
     }
 }

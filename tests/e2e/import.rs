@@ -155,6 +155,17 @@ fn malformed_or_missing_files_are_clear_errors_that_change_nothing() {
         let stderr = ctx.fails(&["--user", "u", "import", &file]);
         assert!(stderr.contains(want), "{name}: {stderr}");
     }
+    // A fact whose line would be longer than a reader takes: it would be acknowledged,
+    // then quarantined unread at the next call.
+    let huge = files.write(
+        "huge.json",
+        format!(
+            "[{{\"content\": \"I like tea a lot\", \"source\": \"{}\"}}]",
+            "s".repeat(1_200_000)
+        ),
+    );
+    let stderr = ctx.fails(&["--user", "u", "import", &huge]);
+    assert!(stderr.contains("over the 1 MiB a line may hold"), "{stderr}");
     let latin1 = files.write("latin1.txt", b"caf\xe9\n");
     assert!(
         ctx.fails(&["--user", "u", "import", &latin1])

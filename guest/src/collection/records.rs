@@ -221,7 +221,7 @@ impl<T: Record> Records<T> {
         if records.is_empty() {
             return Ok(self.state());
         }
-        let lines: Vec<String> = records.iter().map(T::to_line).collect();
+        let lines = lines_of(&records)?;
         let (state, in_step) = self.append_lines(ports, &lines)?;
         for record in records {
             self.note_changed(record.id());
@@ -353,12 +353,7 @@ impl<T: Record> Records<T> {
     fn replace_with<P: Ports>(&mut self, ports: &P, records: Vec<T>) -> Result<FileState, FileError> {
         // A partial cache rewriting the file would drop every record it never fetched.
         assert!(!self.partial, "{}: a rewrite from a partial cache", T::FILE);
-        let lines: Vec<String> = self
-            .newer
-            .iter()
-            .cloned()
-            .chain(records.iter().map(T::to_line))
-            .collect();
+        let lines: Vec<String> = self.newer.iter().cloned().chain(lines_of(&records)?).collect();
         let state = ports.replace(T::COLLECTION, &lines)?;
         self.positions = records
             .iter()
@@ -494,4 +489,27 @@ impl<T: Record> Records<T> {
             self.changed.push(id.to_owned());
         }
     }
+}
+
+/// The records' lines; refused, with nothing written, when one would be longer than a
+/// reader takes: it would be quarantined unread at the next call, after its write was
+/// acknowledged.
+fn lines_of<T: Record>(records: &[T]) -> Result<Vec<String>, FileError> {
+    records
+        .iter()
+        .map(|r| {
+            let line = r.to_line();
+            if line.len() > MAX_LINE_BYTES {
+                return Err(FileError::Oversized(format!(
+                    "the record {} would take {} bytes in {}, over the {} MiB a line may hold: \
+                     its text, source, metadata or aliases are too long",
+                    r.id(),
+                    line.len(),
+                    T::FILE,
+                    MAX_LINE_BYTES >> 20
+                )));
+            }
+            Ok(line)
+        })
+        .collect()
 }

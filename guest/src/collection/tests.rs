@@ -77,6 +77,25 @@ fn a_line_over_the_bound_is_quarantined_unread() {
 }
 
 #[test]
+fn a_record_over_the_bound_is_refused_before_it_is_written() {
+    let ports = FakePorts::new();
+    let mut people = People::default();
+    people.refresh(&ports).unwrap();
+    people.append(&ports, vec![person("a", "Ann")]).unwrap();
+    let before = ports.file(Collection::People);
+    let huge = person("h", &"x".repeat(MAX_LINE_BYTES));
+    let refused = people.append(&ports, vec![person("b", "Bea"), huge.clone()]);
+    assert!(
+        matches!(&refused, Err(crate::ports::FileError::Oversized(why)) if why.contains("the record h would take")),
+        "{refused:?}"
+    );
+    assert_eq!(ports.file(Collection::People), before, "nothing of the batch written");
+    assert_eq!(names(&people), ["Ann"]);
+    assert!(people.rewrite_with(&ports, vec![huge], &[]).is_err());
+    assert_eq!(ports.file(Collection::People), before);
+}
+
+#[test]
 fn ids_named_reads_records_and_removals_once_each() {
     let data = format!(
         "{}\n{{\"id\":\"a\",\"version\":1,\"removed_at\":\"2026-01-01T00:00:00+00:00\"}}\n{}\nnot json\n",

@@ -11,7 +11,11 @@ use crate::ports::{FileError, IndexError};
 
 impl From<FileError> for Error {
     fn from(e: FileError) -> Self {
-        Error::Storage(e.to_string())
+        match e {
+            // What the caller gave is too large to store: theirs to shorten.
+            FileError::Oversized(m) => Error::InvalidInput(m),
+            e => Error::Storage(e.to_string()),
+        }
     }
 }
 
