@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 
 use super::MemoryService;
-use crate::api::{Error, Extraction, NewMemory, Provenance};
+use crate::api::{Error, Extraction, Memory, NewMemory, Provenance};
 use crate::conversation::extraction::{Fact, answer, dates, grounding, prompt, rules};
 use crate::conversation::records::session_scope;
 use crate::conversation::redaction::REDACTED;
@@ -105,6 +105,18 @@ impl<P: Ports> MemoryService<P> {
             }
         }
         report.offline = !use_llm;
+        // The caller sees what is in their scope only: in a chat a fact is stored as its
+        // speaker's personal memory, and one told again is reported as the memory that
+        // already said it, which the chat never heard.
+        let (shown, theirs): (Vec<Memory>, Vec<Memory>) = std::mem::take(&mut report.stored)
+            .into_iter()
+            .partition(|m| self.memories.get(&m.id).is_some_and(|r| caller.can_see(r)));
+        report.stored = shown;
+        report.skipped.extend(
+            theirs
+                .iter()
+                .map(|_| "a fact stored as its speaker's own memory, theirs to see".to_owned()),
+        );
         Ok(report)
     }
 

@@ -137,6 +137,15 @@ fn offline_extraction_stores_typed_attributed_facts_once() {
     args.push("extract");
     let group = ctx.json(&args);
     assert_eq!(group["turns"], 2, "{group:#}");
+    // Bob's call shows Bob's memory only: u's is u's to see.
+    let shown: Vec<&str> = group["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown, ["I'm vegan"], "{group:#}");
+    assert!(group["skipped"].to_string().contains("theirs to see"), "{group:#}");
     let owners: Vec<(String, Value)> = ctx
         .memory_lines()
         .into_iter()
@@ -163,6 +172,36 @@ fn offline_extraction_stores_typed_attributed_facts_once() {
     ctx.config("[memory]\nextraction_enabled = false\n");
     turn(&ctx, "u", "s4", &["I love jazz"]);
     assert_eq!(ctx.json(&["--user", "u", "extract"])["turns"], 0);
+}
+
+/// Extraction in a chat, called by one member, stores what another said as theirs, and
+/// shows the caller nothing of it: not even the memory of theirs that already said it,
+/// which the chat never heard.
+#[test]
+fn extraction_in_a_chat_shows_nobody_anothers_memory() {
+    let ctx = Ctx::new();
+    ctx.json(&[
+        "--user",
+        "ann",
+        "add",
+        "I prefer green tea over coffee, my doctor said so",
+    ]);
+    let said = |user: &str, text: &str| {
+        ctx.json(&["--user", user, "--chat", "team", "turn", "--session", "t1", text, "ok"]);
+    };
+    said("ann", "I prefer green tea over coffee.");
+    said("ann", "I live in Porto");
+    let report = ctx.json(&["--user", "bob", "--chat", "team", "extract"]);
+    let text = report.to_string();
+    assert!(!text.contains("doctor") && !text.contains("Porto"), "{report:#}");
+    assert_eq!(report["stored"], json!([]), "{report:#}");
+    // What ann said is hers, and she sees it.
+    let hers = ctx.json(&["--user", "ann", "list"]).to_string();
+    assert!(
+        hers.contains("I live in Porto") && hers.contains("my doctor said so"),
+        "{hers}"
+    );
+    assert!(!ctx.json(&["--user", "bob", "list"]).to_string().contains("Porto"));
 }
 
 /// A fact that names a moment lives until it, as the same words told to `add` do: an
