@@ -270,7 +270,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || phrase(&w, &["for", "the", "weekend"])
         || phrase(&w, &["killing", "me"])
         || w.windows(3).any(|p| {
-            p[0] == "am"
+            matches!(p[0].as_str(), "am" | "i'm" | "im" | "we're")
                 && matches!(p[1].as_str(), "at" | "on")
                 && matches!(p[2].as_str(), "the" | "my" | "a")
                 && (p[1] == "at" || w.iter().any(|x| HERE_FOR_NOW.contains(&x.as_str())))
@@ -280,7 +280,11 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || broke_up
         || (dated && w.iter().any(|x| BEGAN_WHEN_DATED.contains(&x.as_str())));
     let yearly = has("birthday") || has("birthday's") || has("anniversary") || has("born");
-    let moment = if yearly && !now_words { None } else { moment(&w, said) };
+    let moment = if yearly && !now_words {
+        None
+    } else {
+        moment(&w, said, told_as_begun(&w))
+    };
     let routine = w.iter().any(|x| ROUTINE.contains(&x.as_str())) && !now_words;
     if began && moment.is_none() && (dated || !state_passes) {
         return lasting(base);
@@ -328,6 +332,24 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     }
 }
 
+/// Whether `content` tells a beginning in the past ("I started a new job on Monday", "we
+/// got married on Saturday"), beside which a weekday is the one before: "I'm getting
+/// married on Saturday" is ahead. `dates::resolve` reads such a weekday the same way.
+pub fn begun_in_the_past(content: &str) -> bool {
+    told_as_begun(&words(content))
+}
+
+fn told_as_begun(w: &[String]) -> bool {
+    w.iter().enumerate().any(|(i, x)| {
+        BEGAN.contains(&x.as_str())
+            && !(i > 0
+                && matches!(
+                    w[i - 1].as_str(),
+                    "getting" | "get" | "be" | "being" | "to" | "will" | "i'll" | "we'll" | "i'm" | "am" | "are"
+                ))
+    })
+}
+
 fn phrase(w: &[String], p: &[&str]) -> bool {
     w.windows(p.len()).any(|win| win.iter().zip(p).all(|(a, b)| a == b))
 }
@@ -365,7 +387,7 @@ fn iso_date(word: &str) -> Option<chrono::NaiveDate> {
 /// The moment the words name ahead of `said`, as when it has certainly passed (the end of
 /// the day named, and a day's grace): "tomorrow at 3pm", "next Friday", "until Wednesday",
 /// "this weekend", "in two weeks", "on the 14th". `None` when they name none.
-fn moment(w: &[String], said: DateTime<Utc>) -> Option<DateTime<Utc>> {
+fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<DateTime<Utc>> {
     let has = |x: &str| w.iter().any(|v| v == x);
     let today = said.date_naive();
     let end_of = |days: i64| {
@@ -430,7 +452,7 @@ fn moment(w: &[String], said: DateTime<Utc>) -> Option<DateTime<Utc>> {
             continue;
         }
         let dated = w.get(i + 1).is_some_and(|next| iso_date(next).is_some());
-        if let Some((_, day)) = DAYS.iter().find(|(n, _)| n == x).filter(|_| !dated) {
+        if let Some((_, day)) = DAYS.iter().find(|(n, _)| n == x).filter(|_| !dated && !weekdays_past) {
             let mut d = to_weekday(*day);
             if d == 0 {
                 d = 7;
@@ -478,14 +500,24 @@ fn moment(w: &[String], said: DateTime<Utc>) -> Option<DateTime<Utc>> {
             let day = number(w.get(i + 1).map(String::as_str))
                 .or_else(|| number(prev(1)))
                 .or_else(|| (prev(1) == Some("of")).then(|| number(prev(2))).flatten());
+            // "3 June 2019", "July 1, 2015": the year written, whose date may be past.
+            let written_year = (1..=3)
+                .filter_map(|k| w.get(i + k))
+                .find_map(|y| y.parse::<i32>().ok().filter(|y| (1900..2200).contains(y)));
             if let Some(day) = day {
-                let mut year = today.year();
-                let mut date = chrono::NaiveDate::from_ymd_opt(year, m as u32 + 1, day);
-                if date.is_some_and(|d| d < today) {
-                    year += 1;
-                    date = chrono::NaiveDate::from_ymd_opt(year, m as u32 + 1, day);
-                }
-                if let Some(d) = date {
+                let date = match written_year {
+                    Some(year) => chrono::NaiveDate::from_ymd_opt(year, m as u32 + 1, day),
+                    None => {
+                        let this_year = chrono::NaiveDate::from_ymd_opt(today.year(), m as u32 + 1, day);
+                        match this_year {
+                            Some(d) if d < today => {
+                                chrono::NaiveDate::from_ymd_opt(today.year() + 1, m as u32 + 1, day)
+                            }
+                            d => d,
+                        }
+                    }
+                };
+                if let Some(d) = date.filter(|d| *d >= today) {
                     later((d - today).num_days());
                 }
             }
@@ -499,6 +531,17 @@ fn moment(w: &[String], said: DateTime<Utc>) -> Option<DateTime<Utc>> {
             .and_then(|n| n.parse::<i64>().ok())
             .filter(|n| (1..=31).contains(n))
             && matches!(prev(1), Some("the" | "on" | "by"))
+            // "the 3rd floor", "5th Avenue": an ordinal of a thing is no day.
+            && w.get(i + 1).is_none_or(|next| {
+                !next.chars().all(char::is_alphabetic)
+                    || MONTHS.contains(&next.as_str())
+                    || DAYS.iter().any(|(d, _)| d == next)
+                    || matches!(
+                        next.as_str(),
+                        "of" | "at" | "by" | "in" | "and" | "or" | "for" | "so" | "but" | "then" | "when" | "from"
+                            | "to" | "until" | "till" | "about" | "with" | "on" | "i" | "we" | "is" | "please"
+                    )
+            })
         {
             let here = today.day() as i64;
             later(if n >= here { n - here } else { n + 30 - here });

@@ -220,6 +220,24 @@ fn passing_things_pass_and_lasting_ones_last() {
         live(&ctx, "u", "2026-04-30T10:00:00Z"),
         ["I became vegan two years ago"]
     );
+
+    // A past day, a past year's date and an ordinal name no moment ahead: these last.
+    // Where one is for now passes.
+    let lasting = [
+        "I started a new job on Monday",
+        "We got married on 3 June 2019",
+        "My flat is on the 3rd floor",
+    ];
+    for text in lasting {
+        let added = ctx.json(&["--user", "v", "--now", T0, "add", text]);
+        assert_eq!(added["expires_at"], Value::Null, "{added}");
+    }
+    ctx.json(&["--user", "v", "--now", T0, "add", "I'm at the vet with Rex"]);
+    let mut later = live(&ctx, "v", "2026-06-30T10:00:00Z");
+    later.sort();
+    let mut want = lasting.map(str::to_owned).to_vec();
+    want.sort();
+    assert_eq!(later, want);
 }
 
 #[test]

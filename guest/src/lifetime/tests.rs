@@ -197,6 +197,54 @@ fn the_issues_examples() {
     assert!(at > now + TimeDelta::days(1) && at <= now + TimeDelta::days(3), "{at}");
 }
 
+/// What a probe of the rules in everyday words found (2026-11-30): lasting facts that
+/// passed because a weekday, a date of a past year or an ordinal read as a moment ahead,
+/// and a place one is for now kept for ever.
+#[test]
+fn a_past_day_or_an_ordinal_names_no_moment_ahead() {
+    let now = said();
+    for lasting in [
+        "I started a new job on Monday",
+        "got promoted to team lead on monday",
+        "I got married on Saturday",
+        "We adopted a puppy on Sunday",
+        "I moved to Leeds on Friday",
+        "We got married on 3 June 2019",
+        "I graduated on July 1, 2015",
+        "We met on 14 February 2020",
+        "My flat is on the 3rd floor",
+        "Our office is on the 12th floor",
+        "We live on 5th Avenue",
+    ] {
+        let l = infer(lasting, now);
+        assert!(
+            l.expires_at.is_none() && !l.memory_type.is_ephemeral(),
+            "{lasting}: {l:?}"
+        );
+        // As extraction stores it, its dates written out.
+        let resolved = resolve(lasting, now);
+        let l = infer(&resolved, now);
+        assert!(
+            l.expires_at.is_none() && !l.memory_type.is_ephemeral(),
+            "{resolved}: {l:?}"
+        );
+    }
+    for (ahead, days) in [
+        ("I'm getting married on Saturday", 4),
+        ("I'm seeing the GP on the 10th about my knee", 7),
+        ("Dinner with Ana on 6 March 2026", 3),
+    ] {
+        let at = infer(ahead, now).expires_at;
+        assert!(
+            at.is_some_and(|at| at > now + TimeDelta::days(days - 1) && at <= now + TimeDelta::days(days + 1)),
+            "{ahead}: {at:?}"
+        );
+    }
+    for here in ["I'm at the vet", "I'm at the gym", "We're at the hospital with my mum"] {
+        assert!(infer(here, now).memory_type.is_ephemeral(), "{here}");
+    }
+}
+
 /// The development half's mistakes, for whoever works on the rules:
 /// `cargo test -p ash-memory-guest lifetime::tests::dev_mistakes -- --ignored --nocapture`.
 #[test]

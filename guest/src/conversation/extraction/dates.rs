@@ -9,9 +9,11 @@ use crate::entities::WEEKDAYS;
 
 /// The text with "today", "tonight", "tomorrow", "yesterday", "the day after tomorrow",
 /// "in N days|weeks" and "(on|this|this coming) <weekday>" replaced by dates counted from
-/// `at`. A weekday means the first one after the day of `at`.
+/// `at`. A weekday means the first one after the day of `at`, or the last one before it
+/// beside a beginning told in the past ("I started a new job on Monday").
 pub fn resolve(text: &str, at: DateTime<Utc>) -> String {
     let today = at.date_naive();
+    let past = crate::lifetime::begun_in_the_past(text);
     let words: Vec<(usize, usize)> = word_spans(text);
     let lower = text.to_ascii_lowercase();
     let word = |i: usize| words.get(i).map(|&(s, e)| &lower[s..e]);
@@ -19,7 +21,7 @@ pub fn resolve(text: &str, at: DateTime<Utc>) -> String {
     let mut copied = 0;
     let mut i = 0;
     while i < words.len() {
-        let (taken, date) = match phrase(&word, i, today) {
+        let (taken, date) = match phrase(&word, i, today, past) {
             Some(found) => found,
             None => {
                 i += 1;
@@ -52,7 +54,12 @@ const WEEKDAY_NAMES: [&str; 7] = [
 ];
 
 /// The relative date phrase starting at word `i`: how many words it takes, and its date.
-fn phrase<'a>(word: &impl Fn(usize) -> Option<&'a str>, i: usize, today: NaiveDate) -> Option<(usize, NaiveDate)> {
+fn phrase<'a>(
+    word: &impl Fn(usize) -> Option<&'a str>,
+    i: usize,
+    today: NaiveDate,
+    past: bool,
+) -> Option<(usize, NaiveDate)> {
     let day = |n: i64| today.checked_add_signed(TimeDelta::days(n));
     // A leading "on" is taken with the phrase, so that "on Tuesday" does not become "on on".
     let lead = usize::from(word(i) == Some("on"));
@@ -74,6 +81,7 @@ fn phrase<'a>(word: &impl Fn(usize) -> Option<&'a str>, i: usize, today: NaiveDa
         }
         ("this", Some("coming"), Some(d), _) => (3, next_weekday(today, d)?),
         ("this", Some(d), ..) => (2, next_weekday(today, d)?),
+        (d, ..) if lead == 1 && past => (1, last_weekday(today, d)?),
         (d, ..) if lead == 1 => (1, next_weekday(today, d)?),
         _ => return None,
     };
@@ -86,6 +94,14 @@ fn next_weekday(today: NaiveDate, name: &str) -> Option<NaiveDate> {
     let now = i64::from(today.weekday().num_days_from_monday());
     let ahead = (target - now).rem_euclid(7);
     today.checked_add_signed(TimeDelta::days(if ahead == 0 { 7 } else { ahead }))
+}
+
+/// The last `name`d weekday before `today`.
+fn last_weekday(today: NaiveDate, name: &str) -> Option<NaiveDate> {
+    let target = WEEKDAYS.iter().position(|d| *d == name)? as i64;
+    let now = i64::from(today.weekday().num_days_from_monday());
+    let back = (now - target).rem_euclid(7);
+    today.checked_sub_signed(TimeDelta::days(if back == 0 { 7 } else { back }))
 }
 
 /// Byte spans of the words (runs of ASCII letters and digits).
@@ -134,6 +150,15 @@ mod tests {
             "the party is on Sunday 2026-12-06"
         );
         assert_eq!(resolve("Gym this Sunday", at), "Gym on Sunday 2026-11-29");
+        // A beginning told in the past: the Monday before.
+        assert_eq!(
+            resolve("I started a new job on Monday", at),
+            "I started a new job on Monday 2026-11-16"
+        );
+        assert_eq!(
+            resolve("I'm getting married on Saturday", at),
+            "I'm getting married on Saturday 2026-11-28"
+        );
         assert_eq!(
             resolve("Flight the day after tomorrow!", at),
             "Flight on Tuesday 2026-11-24!"
