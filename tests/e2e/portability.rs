@@ -235,6 +235,32 @@ fn a_second_line_of_one_id_refuses_the_file() {
 }
 
 #[test]
+fn an_id_no_command_could_name_refuses_the_file() {
+    let a = home();
+    let dir = tempfile::tempdir().unwrap();
+    let (_, lines) = export(&a, &dir, "alice.jsonl");
+    let memory = lines.iter().position(|l| l["kind"] == "memory").unwrap();
+    let id = lines[memory]["id"].as_str().unwrap().to_owned();
+    let c = Ctx::new();
+    let before = c.snapshot();
+    for bad in [
+        format!(" {id}"),
+        format!("{id}\n"),
+        format!("{id}\u{200b}"),
+        "x".repeat(200),
+    ] {
+        let mut edited = lines.clone();
+        edited[memory]["id"] = json!(bad);
+        let path = dir.path().join("edited.jsonl");
+        let text: Vec<String> = edited.iter().map(Value::to_string).collect();
+        std::fs::write(&path, text.join("\n") + "\n").unwrap();
+        let err = c.fails(&as_alice(&["import", path.to_str().unwrap()]));
+        assert!(err.contains("is not one a command can name"), "{bad:?}: {err}");
+    }
+    assert_eq!(c.snapshot(), before, "nothing is written");
+}
+
+#[test]
 fn mem0s_export_imports_the_callers_memories_only() {
     let ctx = Ctx::new();
     let dir = tempfile::tempdir().unwrap();

@@ -268,6 +268,25 @@ fn first_line_of(parsed: &mut Parsed, kind: &'static str, id: &str, position: u3
     }
 }
 
+/// The longest id an export may give a record.
+const MAX_ID_BYTES: usize = 128;
+
+/// Refuses an id that could not be named again: one with spaces, invisible or control
+/// characters, or over [`MAX_ID_BYTES`]. Ids this project makes are UUIDs (`eval` makes
+/// "group/id"); a padded or invisible one was stored as given, and then no command found
+/// it (a command trims what it is given).
+fn check_id(kind: &str, id: &str) -> Result<(), String> {
+    let clean = !id.is_empty() && id.len() <= MAX_ID_BYTES && id.chars().all(|c| c.is_ascii_graphic());
+    if clean {
+        return Ok(());
+    }
+    let shown: String = id.chars().take(48).collect();
+    Err(format!(
+        "{kind} id {shown:?} is not one a command can name: an id is 1 to {MAX_ID_BYTES} visible ASCII \
+         characters, without spaces"
+    ))
+}
+
 /// Reads one record line (at `position`, the header 0) into `parsed`, rescoped to the
 /// caller; says why not otherwise.
 fn parse_line(caller: &Caller, position: u32, line: &str, parsed: &mut Parsed) -> Result<(), String> {
@@ -298,11 +317,13 @@ fn parse_line(caller: &Caller, position: u32, line: &str, parsed: &mut Parsed) -
                 check_person_text("a name", text).map_err(|e| e.to_string())?;
             }
             p.owner_user_id = user.clone();
+            check_id("person", &p.id)?;
             first_line_of(parsed, "person", &p.id, position)?;
             parsed.people.push(p);
         }
         "memory" | "archived" => {
             let mut r = MemoryRecord::parse(&record).map_err(|e| e.0)?;
+            check_id("memory", &r.id)?;
             check_content(&r.content).map_err(|e| e.to_string())?;
             r.context = check_context(r.context.as_deref()).map_err(|e| e.to_string())?;
             refuse_secret(&r.source).map_err(|e| format!("the source: {e}"))?;
