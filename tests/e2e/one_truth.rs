@@ -182,6 +182,23 @@ fn two_people_of_one_relation_are_two_facts() {
 }
 
 #[test]
+fn a_partnership_ended_replaces_it_and_a_look_alike_does_not() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "My girlfriend is Sofia"]);
+    for other in [
+        "My sister broke up with her boyfriend",
+        "Sofia broke up with her ex before we met",
+        "We split the bill at dinner",
+    ] {
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
+        assert!(added["superseded"].as_array().unwrap().is_empty(), "{other}: {added}");
+    }
+    let ended = ctx.json(&["--user", "u", "--now", T0, "add", "Sofia and I broke up"]);
+    assert_eq!(ended["superseded"][0]["content"], "My girlfriend is Sofia", "{ended}");
+    assert!(!live(&ctx, "u", T0).contains(&"My girlfriend is Sofia".to_owned()));
+}
+
+#[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();
     ctx.json(&["--user", "u", "--now", T0, "add", "I live in Lisbon"]);

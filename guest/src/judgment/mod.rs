@@ -13,6 +13,7 @@
 
 mod ending;
 mod fact;
+mod partners;
 mod slots;
 mod someone;
 #[cfg(test)]
@@ -109,6 +110,10 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     // words that tell them apart ("ex", "step") are no content.
     if alike && o.all == n.all && !o.all.is_empty() && !two_people(&o.subject, &n.subject) {
         return Verdict::Same;
+    }
+    // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
+    if partners::parted(&o, n) {
+        return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {
         return Verdict::Different;

@@ -1,0 +1,161 @@
+//! A partnership of the user's that ended: "Sofia and I broke up" after "My girlfriend is
+//! Sofia", "Dan and I got divorced" after "I'm married to Dan". The two facts share a
+//! name and little else, and their subjects differ ("my girlfriend", "Sofia"), so the
+//! rules of one attribute do not meet them. This does, and only when the parting is the
+//! user's own with the partner the old fact names: a friend's break-up, the bill split,
+//! an ex of years ago or a break-up feared are not.
+
+use super::fact::{Fact, Subject};
+use super::slots::PARTNERS;
+use super::words::{Word, stem};
+
+/// Words that say a partnership ended, each with the words that must follow it.
+const PARTINGS: &[&[&str]] = &[
+    &["broke", "up"],
+    &["broken", "up"],
+    &["breaking", "up"],
+    &["split", "up"],
+    &["splitting", "up"],
+    &["divorced"],
+    &["divorcing"],
+    &["separated"],
+    &["dumped", "me"],
+    &["left", "me"],
+    &["ended", "things"],
+    &["called", "it", "off"],
+    &["longer", "together"],
+    &["not", "together"],
+    &["separate", "ways"],
+    &["finished", "with"],
+];
+
+/// Words that begin a sentence without naming anyone, though written with a capital.
+const NO_NAMES: &[&str] = &[
+    "i",
+    "my",
+    "we",
+    "our",
+    "me",
+    "so",
+    "well",
+    "sadly",
+    "actually",
+    "unfortunately",
+    "yesterday",
+    "today",
+    "last",
+    "after",
+    "the",
+    "oh",
+    "just",
+    "finally",
+    "update",
+    "anyway",
+    "but",
+    "and",
+];
+
+/// Words beside a name that make the old fact a partnership of the user's.
+const PARTNERED: &[&str] = &["dating", "married", "engaged", "seeing", "together"];
+
+/// Words that end a clause and begin another: "Aisha broke up with her ex before we met".
+const CLAUSE_BREAKS: &[&str] = &[
+    "but", "before", "after", "because", "when", "while", "so", "since", "though",
+];
+
+/// Words that make a parting not one: "we nearly broke up", "if we split up".
+const HEDGES: &[&str] = &["nearly", "almost", "never", "might", "could", "would", "if"];
+
+/// Whether `n` ends the partnership `o` states: in one clause, the user ("I", "we", "me")
+/// and the old fact's partner (by name or relation, or no one else named) part.
+pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
+    let asks = |f: &Fact| f.words.iter().any(|w| w.asks);
+    if o.denied || o.former || o.past || n.wish || asks(o) || asks(n) {
+        return false;
+    }
+    let Some((relation, partner)) = partnership(o) else {
+        return false;
+    };
+    let Some(clause) = parting_clause(&n.words) else {
+        return false;
+    };
+    let lows: Vec<&str> = clause.iter().map(|w| w.low.as_str()).collect();
+    let user = lows.iter().any(|w| matches!(*w, "i" | "we" | "me" | "us"));
+    let hedged = lows.iter().any(|w| HEDGES.contains(w));
+    // Whom it names is the old fact's partner, or it names no one: "I broke up with Emma
+    // years ago" leaves "My girlfriend is Sofia".
+    let named = names(clause);
+    let partner_named = partner.as_ref().is_some_and(|p| named.contains(p));
+    let relation_named = relation.as_ref().is_some_and(|r| clause.iter().any(|w| &w.stem == r));
+    user && !hedged && (partner_named || (named.is_empty() && (relation_named || relation.is_none())))
+}
+
+/// The clause of the words that tells a partnership ended, if one does; not one that
+/// goes on to a purpose ("we split up to cover the market").
+fn parting_clause(words: &[Word]) -> Option<&[Word]> {
+    let lows: Vec<&str> = words.iter().map(|w| w.low.as_str()).collect();
+    let found = PARTINGS
+        .iter()
+        .find_map(|p| lows.windows(p.len()).position(|w| w == *p).map(|at| (at, at + p.len())))
+        // "Sofia and I split last month", not "we split the bill".
+        .or_else(|| {
+            lows.iter().enumerate().find_map(|(i, w)| {
+                let alone = words[i].stop
+                    || lows.get(i + 1).is_none_or(|next| {
+                        matches!(
+                            *next,
+                            "last" | "this" | "in" | "after" | "recently" | "yesterday" | "two" | "three"
+                        )
+                    });
+                (*w == "split" && alone).then_some((i, i + 1))
+            })
+        });
+    let (at, end) = found?;
+    if lows.get(end) == Some(&"to") {
+        return None;
+    }
+    let breaks = |i: usize| words[i].stop || CLAUSE_BREAKS.contains(&lows[i]);
+    let start = (0..at).rev().find(|&i| breaks(i)).map_or(0, |i| i + 1);
+    let stop = (end.saturating_sub(1)..words.len())
+        .find(|&i| breaks(i))
+        .map_or(words.len(), |i| i + 1);
+    Some(&words[start..stop])
+}
+
+/// The partner a fact of the user's partnership names: its relation word's stem ("my
+/// girlfriend") and the name (lowercased), each if told.
+fn partnership(f: &Fact) -> Option<(Option<String>, Option<String>)> {
+    let partner_word = |key: &str| PARTNERS.iter().any(|p| stem(p) == key);
+    let named = names(&f.words[f.body.min(f.words.len())..]);
+    match &f.subject {
+        // "My girlfriend is Sofia", "my husband Tom works nights".
+        Subject::Person(p) if partner_word(&p.key) => {
+            Some((Some(p.key.clone()), p.name.clone().or_else(|| named.first().cloned())))
+        }
+        // "Sofia and I are together", "Dan and I are married".
+        Subject::Person(p)
+            if f.words.iter().any(|w| w.low == "i") && f.words.iter().any(|w| PARTNERED.contains(&w.low.as_str())) =>
+        {
+            Some((None, Some(p.name.clone().unwrap_or_else(|| p.key.clone()))))
+        }
+        // "I'm dating Marcus", "I'm married to Dan", "I have a girlfriend called Sofia".
+        Subject::User | Subject::We => {
+            let body = &f.words[f.body.min(f.words.len())..];
+            let says = body
+                .iter()
+                .any(|w| PARTNERED.contains(&w.low.as_str()) || PARTNERS.contains(&w.low.as_str()));
+            (says && !named.is_empty()).then(|| (None, named.first().cloned()))
+        }
+        _ => None,
+    }
+}
+
+/// The names among the words, lowercased: words written with a capital that do not
+/// begin a sentence by themselves ("My", "Yesterday").
+fn names(words: &[Word]) -> Vec<String> {
+    words
+        .iter()
+        .filter(|w| w.upper && !NO_NAMES.contains(&w.low.as_str()))
+        .map(|w| w.low.trim_end_matches("'s").to_owned())
+        .collect()
+}
