@@ -199,6 +199,23 @@ fn a_partnership_ended_replaces_it_and_a_look_alike_does_not() {
 }
 
 #[test]
+fn a_new_job_told_with_a_replaces_the_last_and_a_hobby_does_not() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "I'm a nurse"]);
+    for other in [
+        "I'm a morning person",
+        "I'm a volunteer firefighter",
+        "I was a waitress in college",
+    ] {
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
+        assert!(added["superseded"].as_array().unwrap().is_empty(), "{other}: {added}");
+    }
+    let teacher = ctx.json(&["--user", "u", "--now", T0, "add", "I'm a teacher now"]);
+    assert_eq!(teacher["superseded"][0]["content"], "I'm a nurse", "{teacher}");
+    assert_eq!(live(&ctx, "u", T0).len(), 4);
+}
+
+#[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();
     ctx.json(&["--user", "u", "--now", T0, "add", "I live in Lisbon"]);

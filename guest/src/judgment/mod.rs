@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 
 use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject, two_people};
-use slots::{PARTNERS, ends_employment, slot_of};
+use slots::{PARTNERS, ends_employment, role_head, slot_of};
 use words::{is_frame, is_generic};
 
 use crate::ports::LlmRequest;
@@ -201,6 +201,13 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     }
     if a.value == b.value {
         return Some(Verdict::Same);
+    }
+    // "a vet nurse" / "a vet now": another job, though one holds the other's words.
+    if a.name == "role"
+        && let (Some(x), Some(y)) = (role_head(&a.value), role_head(&b.value))
+        && x != y
+    {
+        return Some(Verdict::Change);
     }
     if contains(&b.value, &a.value) {
         return Some(Verdict::Refinement);

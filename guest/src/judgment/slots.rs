@@ -198,6 +198,183 @@ const STATES: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// What people do for a living, as "I'm a nurse" or "my dad is a plumber" tells it: a
+/// role, which one value holds at a time. A word not here ("I'm a morning person", "I'm
+/// a big Arsenal fan", "I'm a mum of two") states no role.
+const OCCUPATIONS: &[&str] = &[
+    "accountant",
+    "actor",
+    "actress",
+    "administrator",
+    "analyst",
+    "apprentice",
+    "architect",
+    "artist",
+    "assistant",
+    "attorney",
+    "baker",
+    "banker",
+    "barber",
+    "barista",
+    "barrister",
+    "bartender",
+    "builder",
+    "butcher",
+    "carpenter",
+    "cashier",
+    "chef",
+    "chemist",
+    "cleaner",
+    "clerk",
+    "coach",
+    "consultant",
+    "counsellor",
+    "counselor",
+    "courier",
+    "dancer",
+    "dentist",
+    "designer",
+    "detective",
+    "developer",
+    "director",
+    "doctor",
+    "driver",
+    "economist",
+    "editor",
+    "electrician",
+    "engineer",
+    "entrepreneur",
+    "farmer",
+    "firefighter",
+    "gardener",
+    "gp",
+    "hairdresser",
+    "headteacher",
+    "journalist",
+    "judge",
+    "labourer",
+    "laborer",
+    "lawyer",
+    "lecturer",
+    "librarian",
+    "lifeguard",
+    "manager",
+    "mechanic",
+    "midwife",
+    "miner",
+    "musician",
+    "nanny",
+    "nurse",
+    "officer",
+    "optician",
+    "painter",
+    "paralegal",
+    "paramedic",
+    "pharmacist",
+    "photographer",
+    "physicist",
+    "physio",
+    "physiotherapist",
+    "pilot",
+    "plumber",
+    "policeman",
+    "policewoman",
+    "postman",
+    "postwoman",
+    "producer",
+    "professor",
+    "programmer",
+    "psychologist",
+    "receptionist",
+    "researcher",
+    "salesman",
+    "saleswoman",
+    "scientist",
+    "secretary",
+    "soldier",
+    "solicitor",
+    "student",
+    "surgeon",
+    "surveyor",
+    "tailor",
+    "teacher",
+    "technician",
+    "therapist",
+    "translator",
+    "tutor",
+    "vet",
+    "veterinarian",
+    "waiter",
+    "waitress",
+    "welder",
+    "writer",
+];
+
+/// The occupation a role's value ends on, its head: "nurse" of "a vet nurse", "vet" of "a
+/// vet". Two roles with other heads are other jobs, whatever words they share.
+pub(super) fn role_head(value: &[String]) -> Option<&String> {
+    value.iter().rev().find(|v| OCCUPATIONS.iter().any(|o| stem(o) == **v))
+}
+
+/// Words that make a role said with "a" no job held in place of another: a second role
+/// ("a volunteer firefighter", "a part-time tutor"), a hobby or a hope.
+const NOT_THE_JOB: &[&str] = &[
+    "volunteer",
+    "keen",
+    "amateur",
+    "aspiring",
+    "wannabe",
+    "would",
+    // "part-time", which the words split at its hyphen.
+    "part",
+    "weekend",
+    "weekends",
+    "hobby",
+    "trainee",
+    "student",
+    "former",
+    "ex",
+];
+
+/// "I'm a nurse", "my dad's a plumber", "Tom is a bus driver now": a role told with "a"
+/// after the copula, one of [`OCCUPATIONS`] within its first words.
+fn occupation(words: &[super::words::Word], lows: &[&str]) -> Option<Slot> {
+    let at = match lows {
+        ["am" | "is" | "are", "a" | "an", ..] => 2,
+        ["a" | "an", ..] => 1,
+        _ => return None,
+    };
+    let mut value = Vec::new();
+    let mut job = false;
+    for (k, w) in words[at..].iter().enumerate() {
+        if BREAKS.contains(&w.low.as_str()) {
+            break;
+        }
+        if NOT_THE_JOB.contains(&w.low.as_str()) && !(w.low == "student" && k == 0) {
+            return None;
+        }
+        job |= k < 4 && OCCUPATIONS.contains(&w.low.trim_end_matches('s'));
+        if !is_time(&w.low) && !FILLER.contains(&w.low.as_str()) && !FUNCTION.contains(&w.low.as_str()) {
+            value.push(w.stem.clone());
+        }
+        if w.stop {
+            break;
+        }
+    }
+    // A second role at once: "I'm a tutor at the weekends", "on Saturdays".
+    if lows
+        .iter()
+        .any(|w| matches!(*w, "weekends" | "weekend" | "saturdays" | "sundays" | "evenings"))
+    {
+        return None;
+    }
+    (job && !value.is_empty()).then(|| Slot {
+        name: "role".to_owned(),
+        value,
+        proper: false,
+    })
+}
+
 /// The employment states that are said of an occupation: "a retired teacher".
 const STANDINGS: &[&str] = &["retired", "freelance", "self-employed", "unemployed"];
 
@@ -353,6 +530,9 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
                 proper: false,
             });
         }
+    }
+    if let Some(slot) = occupation(words, &lows) {
+        return Some(slot);
     }
     // A state named is the fact's value: "I've been vegetarian for years, though I still
     // eat fish" is vegetarian.
