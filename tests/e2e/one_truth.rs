@@ -181,37 +181,44 @@ fn two_people_of_one_relation_are_two_facts() {
     assert_eq!(live(&ctx, "g", T0), ["I'm a freelance writer"]);
 }
 
+/// Stores `first` for `user`, then each of `beside`, which replaces nothing, then
+/// `change`, which replaces `first`.
+fn replaced_only_by(ctx: &Ctx, user: &str, first: &str, beside: &[&str], change: &str) {
+    ctx.json(&["--user", user, "--now", T0, "add", first]);
+    for other in beside {
+        let added = ctx.json(&["--user", user, "--now", T0, "add", other]);
+        assert!(added["superseded"].as_array().unwrap().is_empty(), "{other}: {added}");
+    }
+    let changed = ctx.json(&["--user", user, "--now", T0, "add", change]);
+    assert_eq!(changed["superseded"][0]["content"], first, "{changed}");
+    assert!(!live(ctx, user, T0).contains(&first.to_owned()));
+}
+
 #[test]
 fn a_partnership_ended_replaces_it_and_a_look_alike_does_not() {
-    let ctx = Ctx::new();
-    ctx.json(&["--user", "u", "--now", T0, "add", "My girlfriend is Sofia"]);
-    for other in [
+    let look_alikes = [
         "My sister broke up with her boyfriend",
         "Sofia broke up with her ex before we met",
         "We split the bill at dinner",
-    ] {
-        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
-        assert!(added["superseded"].as_array().unwrap().is_empty(), "{other}: {added}");
-    }
-    let ended = ctx.json(&["--user", "u", "--now", T0, "add", "Sofia and I broke up"]);
-    assert_eq!(ended["superseded"][0]["content"], "My girlfriend is Sofia", "{ended}");
-    assert!(!live(&ctx, "u", T0).contains(&"My girlfriend is Sofia".to_owned()));
+    ];
+    replaced_only_by(
+        &Ctx::new(),
+        "u",
+        "My girlfriend is Sofia",
+        &look_alikes,
+        "Sofia and I broke up",
+    );
 }
 
 #[test]
 fn a_new_job_told_with_a_replaces_the_last_and_a_hobby_does_not() {
     let ctx = Ctx::new();
-    ctx.json(&["--user", "u", "--now", T0, "add", "I'm a nurse"]);
-    for other in [
+    let beside = [
         "I'm a morning person",
         "I'm a volunteer firefighter",
         "I was a waitress in college",
-    ] {
-        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
-        assert!(added["superseded"].as_array().unwrap().is_empty(), "{other}: {added}");
-    }
-    let teacher = ctx.json(&["--user", "u", "--now", T0, "add", "I'm a teacher now"]);
-    assert_eq!(teacher["superseded"][0]["content"], "I'm a nurse", "{teacher}");
+    ];
+    replaced_only_by(&ctx, "u", "I'm a nurse", &beside, "I'm a teacher now");
     assert_eq!(live(&ctx, "u", T0).len(), 4);
 }
 

@@ -478,6 +478,18 @@ fn one_speakers_line_never_restates_or_changes_anothers() {
     );
 }
 
+/// Prints the table of a held-out set, holds each pair of its development half to its
+/// label (unsure counting as kept both), and returns the table for the caller's floors.
+fn held_out_beside(title: &str, held_out: &str, dev: &str) -> Table {
+    let held = measure(&pairs(held_out), false);
+    held.print(&format!("{title}: held-out, rules alone"));
+    for p in pairs(dev) {
+        let v = judge(&p.old, &p.new, &p.ctx);
+        assert_eq!(position(v), position(p.label), "{:?} -> {:?}: {v:?}", p.old, p.new);
+    }
+    held
+}
+
 /// Who a fact is about, when two people share a relation word ("my friend Sam" and "my
 /// friend Priya", "my wife" and "my ex-wife"), a job told with an adjective, and a past
 /// told beside what holds (`eval/judgment/people-*.tsv`: the development half is what a
@@ -485,12 +497,8 @@ fn one_speakers_line_never_restates_or_changes_anothers() {
 /// had not seen the rules).
 #[test]
 fn two_people_of_one_relation_stay_two() {
-    let held = measure(&pairs(PEOPLE_HELD_OUT), false);
-    held.print("two people of one relation, jobs with an adjective, the past: held-out, rules alone");
-    for p in pairs(PEOPLE_DEV) {
-        let v = judge(&p.old, &p.new, &p.ctx);
-        assert_eq!(v, p.label, "{:?} -> {:?}", p.old, p.new);
-    }
+    let title = "two people of one relation, jobs with an adjective, the past";
+    let held = held_out_beside(title, PEOPLE_HELD_OUT, PEOPLE_DEV);
     // Floors a little under what was measured (docs/judgment.md).
     assert!(held.recall(3) >= 0.95, "different facts kept: {:.2}", held.recall(3));
     assert!(
@@ -501,31 +509,19 @@ fn two_people_of_one_relation_stay_two() {
 }
 
 /// A partnership of the user's that ended ("Sofia and I broke up" after "My girlfriend is
-/// Sofia") and look-alikes that end nothing of theirs (`eval/judgment/partners-*.tsv`; the
-/// held-out half by another author, who had not seen the rules).
+/// Sofia") and look-alikes that end nothing of theirs (`eval/judgment/partners-*.tsv`).
 #[test]
 fn a_partnership_ended_replaces_it_and_nothing_else() {
-    let held = measure(&pairs(PARTNERS_HELD_OUT), false);
-    held.print("a partnership ended, and look-alikes: held-out, rules alone");
-    for p in pairs(PARTNERS_DEV) {
-        let v = judge(&p.old, &p.new, &p.ctx);
-        assert_eq!(position(v), position(p.label), "{:?} -> {:?}: {v:?}", p.old, p.new);
-    }
-    // Floors a little under what was measured (docs/judgment.md).
+    let held = held_out_beside("a partnership ended, and look-alikes", PARTNERS_HELD_OUT, PARTNERS_DEV);
     assert!(held.recall(3) >= 0.95, "different facts kept: {:.2}", held.recall(3));
+    assert!(held.recall(2) >= 0.5, "changes: recall {:.2}", held.recall(2));
 }
 
 /// A job told with "I'm a ..." after another ("I'm a nurse" / "I'm a teacher now"), and
-/// what is no job or a second one (`eval/judgment/jobs-*.tsv`; the held-out half by
-/// another author, who had not seen the rules).
+/// what is no job or a second one (`eval/judgment/jobs-*.tsv`).
 #[test]
 fn a_job_told_with_a_replaces_the_last_and_nothing_else() {
-    let held = measure(&pairs(JOBS_HELD_OUT), false);
-    held.print("a job told with \"a\", and what is no job: held-out, rules alone");
-    for p in pairs(JOBS_DEV) {
-        let v = judge(&p.old, &p.new, &p.ctx);
-        assert_eq!(position(v), position(p.label), "{:?} -> {:?}: {v:?}", p.old, p.new);
-    }
-    // Floors a little under what was measured (docs/judgment.md).
+    let held = held_out_beside("a job told with \"a\", and what is no job", JOBS_HELD_OUT, JOBS_DEV);
     assert!(held.recall(3) >= 0.95, "different facts kept: {:.2}", held.recall(3));
+    assert!(held.recall(2) >= 0.45, "changes: recall {:.2}", held.recall(2));
 }
