@@ -166,9 +166,7 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
 /// "I worked at Apple before Google", "I lived in York before moving to Leeds": the new
 /// fact tells what came before the old one's value, which still holds.
 fn told_before(o: &Fact, n: &Fact) -> bool {
-    let Some(slot) = slot_of(o) else {
-        return false;
-    };
+    // The word first: reading the old fact's attribute is the dearer half.
     let Some(at) = n
         .words
         .iter()
@@ -176,7 +174,7 @@ fn told_before(o: &Fact, n: &Fact) -> bool {
     else {
         return false;
     };
-    n.words[at + 1..].iter().any(|w| slot.value.contains(&w.stem))
+    slot_of(o).is_some_and(|slot| n.words[at + 1..].iter().any(|w| slot.value.contains(&w.stem)))
 }
 
 /// The verdict of two facts that state one-valued attributes.

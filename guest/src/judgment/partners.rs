@@ -73,10 +73,11 @@ pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
     if o.denied || o.former || o.past || n.wish || asks(o) || asks(n) {
         return false;
     }
-    let Some((relation, partner)) = partnership(o) else {
+    // The new fact's parting first: most facts tell none, and every add weighs many pairs.
+    let Some(clause) = parting_clause(&n.words) else {
         return false;
     };
-    let Some(clause) = parting_clause(&n.words) else {
+    let Some((relation, partner)) = partnership(o) else {
         return false;
     };
     let lows: Vec<&str> = clause.iter().map(|w| w.low.as_str()).collect();

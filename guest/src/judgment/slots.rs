@@ -3,7 +3,7 @@
 //! user, so the second replaces the first though they share almost no words.
 
 use super::fact::Fact;
-use super::words::{FILLER, FUNCTION, stem};
+use super::words::{FILLER, FUNCTION, Word, stem};
 use crate::entities::{MONTHS, WEEKDAYS};
 
 /// An attribute read from a fact, and the value it gives it.
@@ -338,29 +338,27 @@ const NOT_THE_JOB: &[&str] = &[
 
 /// "I'm a nurse", "my dad's a plumber", "Tom is a bus driver now": a role told with "a"
 /// after the copula, one of [`OCCUPATIONS`] within its first words.
-fn occupation(words: &[super::words::Word], lows: &[&str]) -> Option<Slot> {
+fn occupation(words: &[Word], lows: &[&str]) -> Option<Slot> {
     let at = match lows {
         ["am" | "is" | "are", "a" | "an", ..] => 2,
         ["a" | "an", ..] => 1,
         _ => return None,
     };
-    let mut value = Vec::new();
-    let mut job = false;
-    for (k, w) in words[at..].iter().enumerate() {
-        if BREAKS.contains(&w.low.as_str()) {
-            break;
-        }
-        if NOT_THE_JOB.contains(&w.low.as_str()) && !(w.low == "student" && k == 0) {
-            return None;
-        }
-        job |= k < 4 && OCCUPATIONS.contains(&w.low.trim_end_matches('s'));
-        if !is_time(&w.low) && !FILLER.contains(&w.low.as_str()) && !FUNCTION.contains(&w.low.as_str()) {
-            value.push(w.stem.clone());
-        }
-        if w.stop {
-            break;
-        }
+    let said = role_words(&words[at..]);
+    // "a student" is a role of its own; after another word ("a nursing student") it is
+    // one being learned.
+    if said
+        .iter()
+        .enumerate()
+        .any(|(k, w)| NOT_THE_JOB.contains(&w.low.as_str()) && !(w.low == "student" && k == 0))
+    {
+        return None;
     }
+    let job = said
+        .iter()
+        .take(4)
+        .any(|w| OCCUPATIONS.contains(&w.low.trim_end_matches('s')));
+    let value = role_value(said);
     // A second role at once: "I'm a tutor at the weekends", "on Saturdays".
     if lows
         .iter()
@@ -373,6 +371,27 @@ fn occupation(words: &[super::words::Word], lows: &[&str]) -> Option<Slot> {
         value,
         proper: false,
     })
+}
+
+/// The words of a role told after "a", up to the end of its clause or a word that ends a
+/// value: "retired teacher" of "a retired teacher, since May".
+fn role_words(words: &[Word]) -> &[Word] {
+    let end = words
+        .iter()
+        .position(|w| BREAKS.contains(&w.low.as_str()))
+        .unwrap_or(words.len());
+    let words = &words[..end];
+    words.iter().position(|w| w.stop).map_or(words, |stop| &words[..=stop])
+}
+
+/// The stems of a role's words that tell it, without time words, filler or function
+/// words.
+fn role_value(words: &[Word]) -> Vec<String> {
+    words
+        .iter()
+        .filter(|w| !is_time(&w.low) && !FILLER.contains(&w.low.as_str()) && !FUNCTION.contains(&w.low.as_str()))
+        .map(|w| w.stem.clone())
+        .collect()
 }
 
 /// The employment states that are said of an occupation: "a retired teacher".
@@ -511,18 +530,7 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
         .windows(2)
         .position(|w| matches!(w[0], "a" | "an") && STANDINGS.contains(&w[1]))
     {
-        let mut value = Vec::new();
-        for w in &words[at + 1..] {
-            if BREAKS.contains(&w.low.as_str()) {
-                break;
-            }
-            if !is_time(&w.low) && !FILLER.contains(&w.low.as_str()) && !FUNCTION.contains(&w.low.as_str()) {
-                value.push(w.stem.clone());
-            }
-            if w.stop {
-                break;
-            }
-        }
+        let value = role_value(role_words(&words[at + 1..]));
         if value.len() > 1 {
             return Some(Slot {
                 name: "role".to_owned(),
