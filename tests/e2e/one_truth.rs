@@ -223,6 +223,54 @@ fn a_new_job_told_with_a_replaces_the_last_and_a_hobby_does_not() {
 }
 
 #[test]
+fn a_detail_corrected_replaces_it_and_told_again_is_kept_once() {
+    let ctx = Ctx::new();
+    let beside = [
+        "My husband's birthday is May 5",
+        "Our anniversary is May 5",
+        "I got a new bike for my birthday",
+    ];
+    replaced_only_by(
+        &ctx,
+        "u",
+        "My birthday is May 3",
+        &beside,
+        "Sorry, my birthday is actually May 5",
+    );
+    // "she/her" and "they/them" are function words alone: the words cannot tell them.
+    replaced_only_by(
+        &ctx,
+        "v",
+        "My pronouns are she/her",
+        &["My partner's pronouns are they/them"],
+        "My pronouns are they/them now",
+    );
+    replaced_only_by(
+        &ctx,
+        "w",
+        "My mobile is 07700 900123",
+        &["My work phone is 020 7946 0000", "My mum's number is 07700 900888"],
+        "Actually my number is 07700 900456",
+    );
+    // The same number or day written another way is the fact told again.
+    for (user, first, again) in [
+        ("x", "My number is 07700 900123", "my mobile is 07700900123"),
+        ("y", "My birthday is March 3rd", "my birthday's on the 3rd of march"),
+        (
+            "z",
+            "My email is sam@example.com",
+            "You can email me at sam@example.com",
+        ),
+    ] {
+        let kept = ctx.json(&["--user", user, "--now", T0, "add", first]);
+        let told = ctx.json(&["--user", user, "--now", T0, "add", again]);
+        assert_eq!(told["restated"], true, "{again}: {told}");
+        assert_eq!(told["id"], kept["id"], "{again}");
+        assert_eq!(live(&ctx, user, T0), [first]);
+    }
+}
+
+#[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();
     ctx.json(&["--user", "u", "--now", T0, "add", "I live in Lisbon"]);

@@ -355,6 +355,8 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     let (subject, body) = match first.low.as_str() {
         "i" => (me, i + 1),
         "we" => (Subject::We, i + 1),
+        // "You can reach me on ...": told to the assistant, of the one who tells it.
+        "you" => (me, i + 1),
         "he" | "she" | "they" => (direct(Someone::called(first.low.clone())), i + 1),
         "his" | "her" | "their" => match relation(&words[i + 1..]) {
             Some((someone, used)) => (someone.of(&first.low), i + 1 + used),

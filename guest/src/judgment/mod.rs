@@ -11,6 +11,7 @@
 //! Both paths fail closed. A wrong replacement hides a true fact; a missed one leaves a
 //! stale fact beside the new one, which the user can still see and correct.
 
+mod details;
 mod ending;
 mod fact;
 mod partners;
@@ -22,6 +23,7 @@ mod words;
 
 use std::collections::BTreeSet;
 
+use details::{Detail, Ordering, compare, detail_of};
 use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject, two_people};
 use slots::{PARTNERS, ends_employment, role_head, slot_of};
@@ -69,14 +71,17 @@ impl Verdict {
 pub struct NewFact<'a> {
     text: &'a str,
     fact: Fact,
+    detail: Option<Detail>,
 }
 
 impl<'a> NewFact<'a> {
     /// Reads `text` in `ctx`, the context every candidate is judged in.
     pub fn read(text: &'a str, ctx: &RuleContext) -> Self {
+        let fact = Fact::read(text, ctx);
         NewFact {
             text,
-            fact: Fact::read(text, ctx),
+            detail: detail_of(text, &fact),
+            fact,
         }
     }
 
@@ -95,6 +100,7 @@ pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
 pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     let o = Fact::read(old, ctx);
     let n = &new.fact;
+    let new_detail = new.detail.as_ref();
     let new = new.text;
     if let (Some(a), Some(b)) = (&o.speaker, &n.speaker)
         && a != b
@@ -105,6 +111,14 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     let alike = o.denied == n.denied && o.former == n.former && o.past == n.past && o.wish == n.wish;
     if o.plain == n.plain && !o.plain.is_empty() {
         return Verdict::Same;
+    }
+    // A detail's value decides, whatever else the words share: "My pronouns are she/her"
+    // and "... they/them" differ only in function words.
+    if let Some(d) = new_detail
+        && same_subject(&o.subject, &n.subject)
+        && let Some(v) = by_detail(old, &o, new, n, d)
+    {
+        return v;
     }
     // The same words in another order: "Dune is my favorite book". Not of two people: the
     // words that tell them apart ("ex", "step") are no content.
@@ -150,7 +164,7 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     if let Some(v) = by_slot(&o, n) {
         return v;
     }
-    if switched(&o, n) || rescheduled(&o, n) {
+    if switched(&o, n) || rescheduled(&o, n) || details::another_number(&o, n) {
         return Verdict::Change;
     }
     if supersession::rule_replaces(old, new, ctx) {
@@ -175,6 +189,34 @@ fn told_before(o: &Fact, n: &Fact) -> bool {
         return false;
     };
     slot_of(o).is_some_and(|slot| n.words[at + 1..].iter().any(|w| slot.value.contains(&w.stem)))
+}
+
+/// The verdict of two facts that give one detail ([`details`]): the same value written
+/// another way is the same fact, another value a change. "It's June 12, not June 2"
+/// corrects the June 2 it denies.
+fn by_detail(old: &str, o: &Fact, new: &str, n: &Fact, d: &Detail) -> Option<Verdict> {
+    let kept = detail_of(old, o)?;
+    if kept.kind != d.kind {
+        // A work phone beside a mobile, an anniversary beside a birthday.
+        return Some(Verdict::Different);
+    }
+    if o.denied || o.former || n.former || o.wish != n.wish {
+        return None;
+    }
+    if n.denied && !details::denies_only(new, &kept.value) {
+        return None;
+    }
+    // "My number was ..." beside "My number is ...": history beside what holds. A birthday
+    // is told in either tense.
+    let dated = matches!(d.kind.as_str(), "birthday" | "anniversary");
+    if o.past != n.past && !dated {
+        return None;
+    }
+    Some(match compare(&kept.value, &d.value)? {
+        Ordering::Same => Verdict::Same,
+        Ordering::More => Verdict::Refinement,
+        Ordering::Other => Verdict::Change,
+    })
 }
 
 /// The verdict of two facts that state one-valued attributes.

@@ -44,6 +44,7 @@ const PHRASES: &[(&str, &[&str])] = &[
             "new place in",
             "new apartment in",
             "new house in",
+            "address is",
         ],
     ),
     (
@@ -438,7 +439,7 @@ const TIME: &[&str] = &[
 ];
 
 /// Whether a word is about time: a time word, a weekday or a month.
-fn is_time(low: &str) -> bool {
+pub(super) fn is_time(low: &str) -> bool {
     TIME.contains(&low) || WEEKDAYS.contains(&low) || MONTHS.contains(&low)
 }
 
@@ -472,6 +473,13 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             let Some(at) = lows.windows(p.len()).position(|w| w == p.as_slice()) else {
                 continue;
             };
+            // An email or a web address is no home.
+            if p[0] == "address"
+                && at > 0
+                && matches!(lows[at - 1], "email" | "mail" | "web" | "ip" | "work" | "office")
+            {
+                continue;
+            }
             let after = at + p.len();
             let mut value = Vec::new();
             let mut proper = false;

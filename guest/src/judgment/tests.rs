@@ -17,6 +17,8 @@ const PARTNERS_DEV: &str = include_str!("../../../eval/judgment/partners-dev.tsv
 const PARTNERS_HELD_OUT: &str = include_str!("../../../eval/judgment/partners-held-out.tsv");
 const JOBS_DEV: &str = include_str!("../../../eval/judgment/jobs-dev.tsv");
 const JOBS_HELD_OUT: &str = include_str!("../../../eval/judgment/jobs-held-out.tsv");
+const DETAILS_DEV: &str = include_str!("../../../eval/judgment/details-dev.tsv");
+const DETAILS_HELD_OUT: &str = include_str!("../../../eval/judgment/details-held-out.tsv");
 
 const LABELS: [Verdict; 4] = [Verdict::Same, Verdict::Refinement, Verdict::Change, Verdict::Different];
 
@@ -315,7 +317,7 @@ fn the_model_is_read_strictly() {
 #[test]
 #[ignore]
 fn dev_mistakes() {
-    for p in pairs(DEV).into_iter().chain(pairs(LONG_DEV)) {
+    for p in pairs(DEV).into_iter().chain(pairs(LONG_DEV)).chain(pairs(DETAILS_DEV)) {
         let v = judge(&p.old, &p.new, &p.ctx);
         if position(v) != position(p.label) {
             println!("{:<10} {:<10} {:?} -> {:?}", p.label.as_str(), v.as_str(), p.old, p.new);
@@ -524,4 +526,19 @@ fn a_job_told_with_a_replaces_the_last_and_nothing_else() {
     let held = held_out_beside("a job told with \"a\", and what is no job", JOBS_HELD_OUT, JOBS_DEV);
     assert!(held.recall(3) >= 0.95, "different facts kept: {:.2}", held.recall(3));
     assert!(held.recall(2) >= 0.45, "changes: recall {:.2}", held.recall(2));
+}
+
+/// Personal details that hold one value (a birthday, a phone number, an email address, a
+/// postcode, pronouns, a time zone, a number in the same words) and corrections of them
+/// (`eval/judgment/details-*.tsv`).
+#[test]
+fn a_detail_told_again_or_corrected_is_one_fact() {
+    let held = held_out_beside("personal details and corrections", DETAILS_HELD_OUT, DETAILS_DEV);
+    assert!(held.recall(3) >= 0.95, "different facts kept: {:.2}", held.recall(3));
+    assert!(held.recall(2) >= 0.3, "changes: recall {:.2}", held.recall(2));
+    assert!(
+        held.precision(0) >= 0.95,
+        "restatements: precision {:.2}",
+        held.precision(0)
+    );
 }
