@@ -263,11 +263,14 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     }
     let broke_up = phrase(&w, &["broke", "up"]);
     let recent = has("just") || phrase(&w, &["last", "night"]) || phrase(&w, &["this", "morning"]) || has("earlier");
-    let state_passes = w.iter().any(|x| {
-        PASSING.contains(&x.as_str()) && !(x == "broke" && broke_up) && !(x == "lost" && recent && has("weight"))
-    }) || phrase(&w, &["right", "now"])
-        || phrase(&w, &["at", "the", "moment"])
-        || phrase(&w, &["for", "the", "weekend"])
+    // A state that passes, besides the words of the present ("currently", "right now"),
+    // which a habit is told with too.
+    let passing_state = w.iter().any(|x| {
+        PASSING.contains(&x.as_str())
+            && !matches!(x.as_str(), "currently" | "atm" | "rn")
+            && !(x == "broke" && broke_up)
+            && !(x == "lost" && recent && has("weight"))
+    }) || phrase(&w, &["for", "the", "weekend"])
         || phrase(&w, &["killing", "me"])
         || w.windows(3).any(|p| {
             matches!(p[0].as_str(), "am" | "i'm" | "im" | "we're")
@@ -275,6 +278,13 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
                 && matches!(p[2].as_str(), "the" | "my" | "a")
                 && (p[1] == "at" || w.iter().any(|x| HERE_FOR_NOW.contains(&x.as_str())))
         });
+    let present = habit::told_as_present(&w);
+    let state_passes = passing_state
+        || has("currently")
+        || has("atm")
+        || has("rn")
+        || phrase(&w, &["right", "now"])
+        || phrase(&w, &["at", "the", "moment"]);
     let dated = past_anchor(&w, said) || recent;
     let began = w.iter().any(|x| BEGAN.contains(&x.as_str()))
         || broke_up
@@ -313,6 +323,10 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         };
     }
     if base == MemoryType::Preference {
+        return lasting(base);
+    }
+    // "These days I cycle to work", "I'm currently learning Japanese".
+    if present && !passing_state && !now_words && !recent && habit::lasts(&w) {
         return lasting(base);
     }
     if state_passes || recent {
@@ -555,5 +569,6 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
     end_of(d)
 }
 
+mod habit;
 #[cfg(test)]
 mod tests;

@@ -271,6 +271,29 @@ fn a_detail_corrected_replaces_it_and_told_again_is_kept_once() {
 }
 
 #[test]
+fn a_habit_told_with_words_of_the_present_lasts() {
+    let ctx = Ctx::new();
+    let lasting = [
+        "These days I cycle to work",
+        "I'm currently learning Japanese",
+        "I'm renting in Hackney for now",
+    ];
+    for text in lasting {
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        assert_eq!(added["expires_at"], Value::Null, "{added}");
+    }
+    for passing in ["At the moment I'm reading Dune", "right now I'm stuck on the M25"] {
+        ctx.json(&["--user", "u", "--now", T0, "add", passing]);
+    }
+    assert_eq!(live(&ctx, "u", "2026-03-04T12:00:00Z").len(), 5);
+    let mut later = live(&ctx, "u", "2026-04-30T10:00:00Z");
+    later.sort();
+    let mut want = lasting.map(str::to_owned).to_vec();
+    want.sort();
+    assert_eq!(later, want, "the habits, and not the moments, two months on");
+}
+
+#[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();
     ctx.json(&["--user", "u", "--now", T0, "add", "I live in Lisbon"]);
