@@ -130,12 +130,18 @@ const CUES: &[(MemoryType, &[&str])] = &[
             "sister",
             "friend",
             "boss",
-            "partner",
+            "my partner",
+            "our partner",
+            "her partner",
+            "his partner",
             "girlfriend",
             "boyfriend",
             "colleague",
             "coworker",
-            "manager",
+            // Said of someone: "a product manager" and "a partner at the firm" are jobs.
+            "my manager",
+            "our manager",
+            "line manager",
             "cousin",
             "uncle",
             "aunt",
@@ -280,6 +286,9 @@ mod tests {
             ("Mentioned being tired", MemoryType::Observation),
             ("Busy at the moment with the move", MemoryType::Context),
             ("A person of interest", MemoryType::Knowledge),
+            ("I'm now working as a product manager", MemoryType::Identity),
+            ("My manager is Priya", MemoryType::Relationship),
+            ("Alex is my partner", MemoryType::Relationship),
         ];
         for (text, want) in cases {
             assert_eq!(classify(text), want, "{text}");

@@ -220,6 +220,18 @@ fn a_new_job_told_with_a_replaces_the_last_and_a_hobby_does_not() {
     ];
     replaced_only_by(&ctx, "u", "I'm a nurse", &beside, "I'm a teacher now");
     assert_eq!(live(&ctx, "u", T0).len(), 4);
+    // A job whose name holds a word for someone ("manager") is the teller's, not a person.
+    let job = ctx.json(&[
+        "--user",
+        "p",
+        "--now",
+        T0,
+        "add",
+        "I'm now working as a product manager",
+    ]);
+    assert_eq!(job["memory_type"], "identity", "{job}");
+    let boss = ctx.json(&["--user", "p", "--now", T0, "add", "My manager is Priya"]);
+    assert_eq!(boss["memory_type"], "relationship", "{boss}");
 }
 
 #[test]
