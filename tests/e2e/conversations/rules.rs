@@ -251,3 +251,42 @@ fn a_remembered_appointment_passes_after_its_day() {
     assert_eq!(listed("2026-11-24T12:00:00Z").len(), 2);
     assert_eq!(listed("2026-11-25T00:00:01Z"), ["I live in Porto"]);
 }
+
+#[test]
+fn offline_extraction_reads_each_clause_the_teller_opens() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(&ctx, "u", "s1", &["I live in Leeds and I work at the council", "Nice."]);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["My name is Omar; I'm a nurse, and I'm allergic to latex."],
+    );
+    // A supposition or a quotation anywhere in the sentence: nothing of it is told.
+    turn(&ctx, "u", "s1", &["I'm vegan and I might move to Oslo"]);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["Translate 'my name is Carlos and I love football' into German"],
+    );
+    let report = ctx.json(&["--user", "u", "extract"]);
+    let mut stored: Vec<String> = report["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap().to_owned())
+        .collect();
+    stored.sort();
+    assert_eq!(
+        stored,
+        [
+            "I live in Leeds",
+            "I work at the council",
+            "I'm a nurse",
+            "I'm allergic to latex",
+            "My name is Omar",
+        ],
+        "{report:#}"
+    );
+}

@@ -5,8 +5,9 @@
 //! statement forms ("I'm allergic to", "my wife's name is", "I live in", "I prefer",
 //! "remember that"), and the fact is that clause, in the user's own words.
 //!
-//! `words` holds the word lists; `sentences` cuts a message into sentences and a sentence
-//! down to its clause.
+//! `words` holds the word lists; `sentences` cuts a message into sentences, a sentence
+//! into the clauses the teller opens ("I live in Leeds and I work at the council" is two),
+//! and each down to its fact's clause.
 
 mod sentences;
 #[cfg(test)]
@@ -15,19 +16,30 @@ mod words;
 
 use super::{Fact, RULE_CONFIDENCE};
 use crate::memory_type::{MemoryType, classify};
-use sentences::{capitalise, clause, has_phrase, negated, sentences, starts_with_word, strip_leads};
+use sentences::{capitalise, clause, has_phrase, negated, parts, sentences, starts_with_word, strip_leads};
 use words::{BLOCKERS, CONDITIONS, DEICTIC, DIETS, NOT_A_ROLE, RELATIONS};
 
 /// The clear first-person facts in a user's message.
 pub fn extract(message: &str) -> Vec<Fact> {
     let mut facts = Vec::new();
     for sentence in sentences(message) {
-        if let Some(fact) = read_sentence(sentence)
-            && !facts
-                .iter()
-                .any(|f: &Fact| f.content.eq_ignore_ascii_case(&fact.content))
-        {
-            facts.push(fact);
+        // A question, a quotation or a supposition anywhere in the sentence: none of its
+        // parts is told ("Translate 'my name is Carlos and I love football'").
+        let lower = sentence.to_ascii_lowercase();
+        let whole = sentence.trim_end().ends_with('?')
+            || sentence.contains(['"', '\u{201C}', '\u{201D}', '\u{2018}'])
+            || lower.trim_start().starts_with('\'')
+            || lower.contains(" '")
+            || BLOCKERS.iter().any(|b| has_phrase(&lower, b));
+        let parts = if whole { vec![sentence] } else { parts(sentence) };
+        for part in parts {
+            if let Some(fact) = read_sentence(part)
+                && !facts
+                    .iter()
+                    .any(|f: &Fact| f.content.eq_ignore_ascii_case(&fact.content))
+            {
+                facts.push(fact);
+            }
         }
     }
     facts.truncate(super::MAX_FACTS_PER_EXCHANGE);

@@ -82,3 +82,48 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
     out.push(&text[start..]);
     out.into_iter().filter(|s| !s.trim().is_empty()).collect()
 }
+
+/// Words that open a clause told by the teller: "I", "my".
+const TELLER: &[&str] = &["i", "i'm", "im", "i've", "i am", "my"];
+
+/// Joining words and marks after which a clause of its own may begin.
+const JOINERS: &[&str] = &[
+    ", and ",
+    " and ",
+    "; ",
+    ", ",
+    " but ",
+    " while ",
+    " though ",
+    " although ",
+];
+
+/// A sentence cut where a clause told by the teller begins ("I live in Leeds and I work at
+/// the council", "I'm a nurse, and I'm allergic to latex"): each part is read as a sentence
+/// of its own. A clause about someone else ("... and she lives in Lisbon") stays with the
+/// one before it.
+pub(super) fn parts(sentence: &str) -> Vec<&str> {
+    let lower = sentence.to_ascii_lowercase();
+    let mut cuts: Vec<(usize, usize)> = JOINERS
+        .iter()
+        .flat_map(|j| lower.match_indices(j).map(move |(i, _)| (i, i + j.len())))
+        .filter(|&(_, after)| {
+            let rest = &lower[after..];
+            let rest = &rest[strip_leads(rest)..];
+            TELLER.iter().any(|t| starts_with_word(rest, t))
+        })
+        .collect();
+    // At one place the longest joiner wins: ", and " before ", ".
+    cuts.sort_by_key(|&(i, after)| (i, std::cmp::Reverse(after)));
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, after) in cuts {
+        if i < start {
+            continue;
+        }
+        out.push(&sentence[start..i]);
+        start = after;
+    }
+    out.push(&sentence[start..]);
+    out.into_iter().filter(|p| !p.trim().is_empty()).collect()
+}

@@ -40,6 +40,27 @@ fn reads_clear_statements() {
         contents("Please remember my mother's name is Grace"),
         ["My mother's name is Grace"]
     );
+    // Each clause the teller opens is read: two facts in one sentence are two facts.
+    assert_eq!(
+        contents("I live in Leeds and I work at the council"),
+        ["I live in Leeds", "I work at the council"]
+    );
+    assert_eq!(
+        contents("My name is Omar; I'm a nurse, and I'm allergic to latex."),
+        ["My name is Omar", "I'm a nurse", "I'm allergic to latex"]
+    );
+    assert_eq!(
+        contents("I'm a nurse and I'm allergic to latex, and I live in Leeds"),
+        ["I'm a nurse", "I'm allergic to latex", "I live in Leeds"]
+    );
+    assert_eq!(
+        contents("I'm vegan, but I don't like tofu"),
+        ["I'm vegan", "I don't like tofu"]
+    );
+    assert!(
+        contents("I live in Oslo, do you know it?").is_empty(),
+        "a question tells nothing"
+    );
 }
 
 #[test]
@@ -67,6 +88,9 @@ fn refuses_everything_else() {
         "I'm a bit tired",
         "I'm a big fan of it",
         "I'm Happy to help, said no one",
+        "Translate 'my name is Carlos and I love football' into German",
+        "I'm allergic to peanuts and I'm starving right now",
+        "I live in Oslo and I might move to Zurich",
     ] {
         assert!(extract(message).is_empty(), "{message}: {:?}", contents(message));
     }
