@@ -26,6 +26,7 @@ use std::collections::BTreeSet;
 use details::{Detail, Ordering, compare, detail_of};
 use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject, two_people};
+pub(crate) use slots::is_occupation;
 use slots::{PARTNERS, ends_employment, role_head, slot_of};
 use words::{is_frame, is_generic};
 

@@ -311,6 +311,11 @@ const OCCUPATIONS: &[&str] = &[
     "writer",
 ];
 
+/// Whether `word` (lowercased) names an occupation of [`OCCUPATIONS`].
+pub(crate) fn is_occupation(word: &str) -> bool {
+    OCCUPATIONS.contains(&word)
+}
+
 /// The occupation a role's value ends on, its head: "nurse" of "a vet nurse", "vet" of "a
 /// vet". Two roles with other heads are other jobs, whatever words they share.
 pub(super) fn role_head(value: &[String]) -> Option<&String> {

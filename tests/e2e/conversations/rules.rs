@@ -290,3 +290,39 @@ fn offline_extraction_reads_each_clause_the_teller_opens() {
         "{report:#}"
     );
 }
+
+#[test]
+fn offline_extraction_reads_a_lasting_fact_about_someone_named_by_relation() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(&ctx, "u", "s1", &["my sister is a vet and I'm a nurse", "Nice."]);
+    turn(&ctx, "u", "s1", &["My husband is allergic to shellfish."]);
+    turn(&ctx, "u", "s1", &["my brother Tom lives in Leeds"]);
+    // A mood, an opinion and a moment are no lasting fact about anyone.
+    turn(&ctx, "u", "s1", &["my wife is tired", "Oh no."]);
+    turn(&ctx, "u", "s1", &["my boss is a legend"]);
+    turn(&ctx, "u", "s1", &["my son is at the dentist today"]);
+    let report = ctx.json(&["--user", "u", "extract"]);
+    let mut stored: Vec<(String, String)> = report["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["content"].as_str().unwrap().to_owned(),
+                m["memory_type"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    stored.sort();
+    let want = [
+        ("I'm a nurse", "identity"),
+        ("My brother Tom lives in Leeds", "relationship"),
+        ("My husband is allergic to shellfish", "relationship"),
+        ("My sister is a vet", "relationship"),
+    ]
+    .map(|(c, t)| (c.to_owned(), t.to_owned()));
+    assert_eq!(stored, want, "{report:#}");
+    // The people are known, by relation and name.
+    let people = ctx.json(&["--user", "u", "people", "list"]);
+    assert!(people.to_string().contains("Tom"), "{people}");
+}

@@ -1,4 +1,5 @@
-//! The offline extractor: clear first-person statements and nothing else. No language
+//! The offline extractor: clear first-person statements, and a few lasting ones about
+//! someone the user names by relation (`people`), and nothing else. No language
 //! model, so no understanding; precision comes from refusing: a sentence that asks,
 //! supposes, doubts, quotes someone, speaks of the past or of the moment, or negates
 //! (other than a dislike) yields nothing. What is left must open with one of a few
@@ -9,6 +10,7 @@
 //! into the clauses the teller opens ("I live in Leeds and I work at the council" is two),
 //! and each down to its fact's clause.
 
+mod people;
 mod sentences;
 #[cfg(test)]
 mod tests;
@@ -120,7 +122,7 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
             return Some(fact_of(format!("{phrase} {name}"), MemoryType::Identity, Vec::new()));
         }
     }
-    if let Some(fact) = relation(text, lower) {
+    if let Some(fact) = relation(text, lower).or_else(|| people::about_someone(text, lower)) {
         return Some(fact);
     }
 

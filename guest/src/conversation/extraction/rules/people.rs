@@ -1,0 +1,110 @@
+//! Lasting facts about someone the user names by relation: "my sister is a vet", "my
+//! husband is allergic to shellfish", "my mum lives in Cardiff", "my son is 7". Only a few
+//! forms, each of a kind that holds for months: where they live or work, a job among the
+//! occupations the judgment knows, a diet, a condition, an age. "My boss is a legend",
+//! "my wife is tired" and "my son is a nightmare" state none.
+
+use super::sentences::{capitalise, clause, starts_with_word};
+use super::words::{CONDITIONS, DIETS, RELATIONS};
+use super::{fact_of, name_at, object_ok};
+use crate::conversation::extraction::Fact;
+use crate::judgment::is_occupation;
+use crate::memory_type::MemoryType;
+
+/// Verbs of where someone lives or works, each followed by its place or employer.
+const PLACES: &[&str] = &[
+    "lives in ",
+    "lives at ",
+    "works at ",
+    "works for ",
+    "works as ",
+    "is from ",
+];
+
+/// The fact `text` (lowercased as `lower`, leads gone) states about someone of the user's.
+pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
+    let rest = lower.strip_prefix("my ")?;
+    let rel = RELATIONS.iter().find(|r| starts_with_word(rest, r))?;
+    let mut at = "my ".len() + rel.len();
+    let mut subject = format!("my {rel}");
+    // "my sister Ana lives in Lisbon": her name, then what is said of her.
+    if lower[at..].starts_with(' ')
+        && let Some(name) = name_at(&text[at + 1..])
+        && !name.contains(' ')
+    {
+        subject = format!("{subject} {name}");
+        at += 1 + name.len();
+    }
+    let predicate = &lower[at..];
+    let said = if let Some(verb) = PLACES.iter().find(|p| predicate.starts_with(&format!(" {p}"))) {
+        object_ok(&predicate[1 + verb.len()..])
+    } else {
+        let state = predicate
+            .strip_prefix(" is ")
+            .or_else(|| predicate.strip_prefix("'s "))?;
+        states_a_lasting_thing(state)
+    };
+    said.then(|| fact_of(capitalise(&clause(text)), MemoryType::Relationship, vec![subject]))
+}
+
+/// "a vet", "an accountant at Deloitte", "vegetarian", "allergic to cats", "7", "70 years
+/// old": what may follow "is" in a lasting fact about someone.
+fn states_a_lasting_thing(state: &str) -> bool {
+    if let Some(role) = state.strip_prefix("a ").or_else(|| state.strip_prefix("an ")) {
+        // The occupation within its first three words: "a vet", "a primary school teacher".
+        return role
+            .split(|c: char| !c.is_alphanumeric() && c != '-')
+            .take(3)
+            .any(is_occupation);
+    }
+    if DIETS.iter().any(|d| starts_with_word(state, d)) {
+        return true;
+    }
+    if let Some(c) = CONDITIONS.iter().find(|c| starts_with_word(state, c)) {
+        return !c.ends_with(" to") || object_ok(&state[c.len()..]);
+    }
+    // An age: a number alone, or with "years old".
+    let mut words = state.split_whitespace();
+    let number = words
+        .next()
+        .map(|w| w.trim_end_matches(['.', ',', '!']))
+        .and_then(|w| w.parse::<u32>().ok())
+        .is_some_and(|n| n < 130);
+    let rest: Vec<&str> = words.collect();
+    number && (rest.is_empty() || rest.starts_with(&["years", "old"]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said(message: &str) -> Option<String> {
+        let lower = message.to_ascii_lowercase();
+        about_someone(message, &lower).map(|f| f.content)
+    }
+
+    #[test]
+    fn a_lasting_fact_about_someone_is_read_and_a_passing_one_is_not() {
+        for lasting in [
+            "my sister is a vet",
+            "My husband is allergic to shellfish",
+            "my mum lives in Cardiff",
+            "my son is 7",
+            "my daughter's vegetarian",
+            "My brother Tom works at Tesco",
+            "my dad is a retired teacher",
+        ] {
+            assert!(said(lasting).is_some(), "{lasting}");
+        }
+        for passing in [
+            "my wife is tired",
+            "my boss is a legend",
+            "my son is a nightmare",
+            "my sister is at the shops",
+            "my dad is 70 percent sure",
+            "my sister's husband is a vet",
+        ] {
+            assert_eq!(said(passing), None, "{passing}");
+        }
+    }
+}
