@@ -194,7 +194,8 @@ pub(super) enum Command {
         assistant_message: Option<String>,
     },
     /// Read the exchanges not read before for facts, and remember them (one language
-    /// model call per exchange; clear first-person statements only without a model)
+    /// model call per exchange; without one, clear statements of the user's own and a few
+    /// lasting ones about their people)
     Extract {
         /// Only this session
         #[arg(long, value_name = "ID")]
