@@ -196,7 +196,8 @@ fn url(word: &str) -> Option<String> {
     (rest.contains('.') && rest.len() > 3).then(|| rest.to_owned())
 }
 
-fn email(word: &str) -> Option<String> {
+/// An email address, lowercased: the word must be one and nothing more.
+pub(crate) fn email(word: &str) -> Option<String> {
     let (local, domain) = word.split_once('@')?;
     let local_ok = !local.is_empty() && local.chars().all(|c| c.is_alphanumeric() || "._%+-".contains(c));
     let (host, tld) = domain.rsplit_once('.')?;
@@ -231,7 +232,7 @@ pub(crate) fn month(word: &str) -> Option<u32> {
 }
 
 /// A day of the month: "3", "3rd", "21st,".
-fn day(word: &str) -> Option<u32> {
+pub(crate) fn day(word: &str) -> Option<u32> {
     let clean = word.trim_end_matches([',', '.']);
     let digits = clean.trim_end_matches(|c: char| c.is_alphabetic());
     let suffix = &clean[digits.len()..];

@@ -88,9 +88,6 @@ const PASSING: &[&str] = &[
     "skint",
     "busy",
     "swamped",
-    "rn",
-    "currently",
-    "atm",
     "airport",
     "queue",
     "waiting",
@@ -263,13 +260,10 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     }
     let broke_up = phrase(&w, &["broke", "up"]);
     let recent = has("just") || phrase(&w, &["last", "night"]) || phrase(&w, &["this", "morning"]) || has("earlier");
-    // A state that passes, besides the words of the present ("currently", "right now"),
-    // which a habit is told with too.
+    // A state that passes. The words of the present ("currently", "right now") pass too,
+    // but a habit is told with them as well: they are read apart.
     let passing_state = w.iter().any(|x| {
-        PASSING.contains(&x.as_str())
-            && !matches!(x.as_str(), "currently" | "atm" | "rn")
-            && !(x == "broke" && broke_up)
-            && !(x == "lost" && recent && has("weight"))
+        PASSING.contains(&x.as_str()) && !(x == "broke" && broke_up) && !(x == "lost" && recent && has("weight"))
     }) || phrase(&w, &["for", "the", "weekend"])
         || phrase(&w, &["killing", "me"])
         || w.windows(3).any(|p| {
@@ -278,7 +272,6 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
                 && matches!(p[2].as_str(), "the" | "my" | "a")
                 && (p[1] == "at" || w.iter().any(|x| HERE_FOR_NOW.contains(&x.as_str())))
         });
-    let present = habit::told_as_present(&w);
     let state_passes = passing_state
         || has("currently")
         || has("atm")
@@ -326,7 +319,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     // "These days I cycle to work", "I'm currently learning Japanese".
-    if present && !passing_state && !now_words && !recent && habit::lasts(&w) {
+    if !passing_state && !now_words && !recent && habit::told_as_present(&w) && habit::lasts(&w) {
         return lasting(base);
     }
     if state_passes || recent {

@@ -4,20 +4,21 @@
 //! "At the moment I'm reading Dune", "right now I'm stuck on the M25" and "currently
 //! cooking dinner" still pass.
 
+use super::phrase;
+
 /// Words that place a fact in the present without naming a moment.
 pub(super) fn told_as_present(w: &[String]) -> bool {
-    let has = |x: &str| w.iter().any(|v| v == x);
-    let phrase = |p: &[&str]| w.windows(p.len()).any(|win| win.iter().zip(p).all(|(a, b)| a == b));
-    has("nowadays")
-        || has("lately")
-        || has("currently")
-        || has("atm")
-        || has("presently")
-        || phrase(&["these", "days"])
-        || phrase(&["at", "the", "moment"])
-        || phrase(&["right", "now"])
-        || phrase(&["for", "now"])
-        || phrase(&["at", "present"])
+    w.iter()
+        .any(|x| matches!(x.as_str(), "nowadays" | "lately" | "currently" | "atm" | "presently"))
+        || [
+            &["these", "days"][..],
+            &["at", "the", "moment"],
+            &["right", "now"],
+            &["for", "now"],
+            &["at", "present"],
+        ]
+        .iter()
+        .any(|p| phrase(w, p))
 }
 
 /// Whether the words tell a habit ("I cycle to work", "we mostly cook at home") or a

@@ -271,13 +271,7 @@ fn offline_extraction_reads_each_clause_the_teller_opens() {
         &["Translate 'my name is Carlos and I love football' into German"],
     );
     let report = ctx.json(&["--user", "u", "extract"]);
-    let mut stored: Vec<String> = report["stored"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["content"].as_str().unwrap().to_owned())
-        .collect();
-    stored.sort();
+    let stored: Vec<String> = stored(&report).into_iter().map(|(content, _)| content).collect();
     assert_eq!(
         stored,
         [
@@ -302,6 +296,22 @@ fn offline_extraction_reads_a_lasting_fact_about_someone_named_by_relation() {
     turn(&ctx, "u", "s1", &["my boss is a legend"]);
     turn(&ctx, "u", "s1", &["my son is at the dentist today"]);
     let report = ctx.json(&["--user", "u", "extract"]);
+    let stored = stored(&report);
+    let want = [
+        ("I'm a nurse", "identity"),
+        ("My brother Tom lives in Leeds", "relationship"),
+        ("My husband is allergic to shellfish", "relationship"),
+        ("My sister is a vet", "relationship"),
+    ]
+    .map(|(c, t)| (c.to_owned(), t.to_owned()));
+    assert_eq!(stored, want, "{report:#}");
+    // The people are known, by relation and name.
+    let people = ctx.json(&["--user", "u", "people", "list"]);
+    assert!(people.to_string().contains("Tom"), "{people}");
+}
+
+/// What an `extract` report stored, as (content, type), sorted by content.
+fn stored(report: &Value) -> Vec<(String, String)> {
     let mut stored: Vec<(String, String)> = report["stored"]
         .as_array()
         .unwrap()
@@ -314,15 +324,5 @@ fn offline_extraction_reads_a_lasting_fact_about_someone_named_by_relation() {
         })
         .collect();
     stored.sort();
-    let want = [
-        ("I'm a nurse", "identity"),
-        ("My brother Tom lives in Leeds", "relationship"),
-        ("My husband is allergic to shellfish", "relationship"),
-        ("My sister is a vet", "relationship"),
-    ]
-    .map(|(c, t)| (c.to_owned(), t.to_owned()));
-    assert_eq!(stored, want, "{report:#}");
-    // The people are known, by relation and name.
-    let people = ctx.json(&["--user", "u", "people", "list"]);
-    assert!(people.to_string().contains("Tom"), "{people}");
+    stored
 }

@@ -2,7 +2,7 @@
 //! "3 May 1990", "1990-05-12", or figures ("02/03/1985") that read either way round.
 
 use super::Value;
-use crate::entities::MONTHS;
+use crate::entities::{MONTHS, day as day_of, year};
 
 /// The day written within a few words after one of `triggers` ("my birthday is on the 3rd
 /// of March", "born 4 July 1990", "dob 02/03/1985"), with only such words between.
@@ -15,10 +15,9 @@ pub(super) fn day_after(tokens: &[&str], triggers: &[&str]) -> Option<Value> {
                 .to_lowercase()
         })
         .collect();
-    let at = clean.iter().position(|t| {
-        let t = t.trim_end_matches("'s");
-        triggers.contains(&t) || t == "birthday"
-    })?;
+    let at = clean
+        .iter()
+        .position(|t| triggers.contains(&t.trim_end_matches("'s")))?;
     let mut i = at + 1;
     while i < clean.len() && i <= at + 6 {
         if let Some(value) = day_at(&clean, i) {
@@ -73,12 +72,7 @@ pub(super) fn day_at(clean: &[String], i: usize) -> Option<Value> {
             None => Value::Figures(word.to_owned()),
         });
     }
-    let year_at = |k: usize| {
-        clean
-            .get(k)
-            .and_then(|w| w.parse::<i32>().ok())
-            .filter(|y| (1900..=2199).contains(y))
-    };
+    let year_at = |k: usize| year(clean.get(k).map(String::as_str).as_ref());
     if let Some(month) = month_of(word) {
         let day = clean.get(i + 1).and_then(|w| day_of(w))?;
         return Some(Value::Day {
@@ -124,12 +118,4 @@ fn month_of(word: &str) -> Option<u32> {
         .iter()
         .position(|m| *m == word || (word.len() >= 3 && word.len() <= 4 && m.starts_with(word)))
         .map(|i| i as u32 + 1)
-}
-
-/// A day of a month: "3", "3rd", "21st".
-fn day_of(word: &str) -> Option<u32> {
-    let digits = word.trim_end_matches(|c: char| c.is_alphabetic());
-    let suffix = &word[digits.len()..];
-    let n: u32 = digits.parse().ok()?;
-    ((1..=31).contains(&n) && ["", "st", "nd", "rd", "th"].contains(&suffix)).then_some(n)
 }

@@ -13,6 +13,7 @@ pub(super) use figures::another_number;
 use figures::phone_digits;
 
 use super::fact::Fact;
+use crate::entities::email;
 
 /// A detail a fact gives, and its value in one written form.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,10 +163,13 @@ pub(super) fn detail_of(text: &str, fact: &Fact) -> Option<Detail> {
         });
     }
     if lows.iter().any(|w| *w == "email" || *w == "mail") && !lows.contains(&"emailed") {
-        return tokens.iter().find_map(|t| email(t)).map(|address| Detail {
-            kind: kind("email"),
-            value: Value::Text(address),
-        });
+        return tokens
+            .iter()
+            .find_map(|t| email(t.trim_matches(|c: char| !c.is_alphanumeric())))
+            .map(|address| Detail {
+                kind: kind("email"),
+                value: Value::Text(address),
+            });
     }
     if let Some(at) = lows.iter().enumerate().position(|(i, w)| {
         matches!(*w, "postcode" | "zip" | "zipcode") || (*w == "code" && i > 0 && matches!(lows[i - 1], "post" | "zip"))
@@ -232,17 +236,6 @@ const PRONOUNS: &[&str] = &[
     "he", "him", "his", "she", "her", "hers", "they", "them", "theirs", "xe", "xem", "xyr", "ze", "zir", "hir", "it",
     "its", "any",
 ];
-
-/// An email address in a token, lowercased.
-fn email(token: &str) -> Option<String> {
-    let t = token.trim_matches(|c: char| !c.is_alphanumeric());
-    let (local, domain) = t.split_once('@')?;
-    let ok = !local.is_empty()
-        && local.chars().all(|c| c.is_alphanumeric() || "._%+-".contains(c))
-        && domain.contains('.')
-        && domain.chars().all(|c| c.is_alphanumeric() || ".-".contains(c));
-    ok.then(|| t.to_lowercase())
-}
 
 /// The zone of "I'm on Pacific time", "my time zone is CET", "in the Berlin timezone".
 fn time_zone(fact: &Fact) -> Option<String> {

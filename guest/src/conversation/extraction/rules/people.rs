@@ -36,7 +36,10 @@ pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
         at += 1 + name.len();
     }
     let predicate = &lower[at..];
-    let said = if let Some(verb) = PLACES.iter().find(|p| predicate.starts_with(&format!(" {p}"))) {
+    let said = if let Some(verb) = PLACES
+        .iter()
+        .find(|v| predicate.strip_prefix(' ').is_some_and(|p| p.starts_with(**v)))
+    {
         object_ok(&predicate[1 + verb.len()..])
     } else {
         let state = predicate
