@@ -28,9 +28,12 @@ pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
     let mut at = "my ".len() + rel.len();
     let mut subject = format!("my {rel}");
     // "my sister Ana lives in Lisbon": her name, then what is said of her.
+    // The name must follow at once: "my sister  Zoë" (two spaces) would put the offset
+    // inside a character.
     if lower[at..].starts_with(' ')
         && let Some(name) = name_at(&text[at + 1..])
         && !name.contains(' ')
+        && text[at + 1..].starts_with(name.as_str())
     {
         subject = format!("{subject} {name}");
         at += 1 + name.len();
@@ -96,6 +99,7 @@ mod tests {
             "my daughter's vegetarian",
             "My brother Tom works at Tesco",
             "my dad is a retired teacher",
+            "my sister Zoë lives in Lisbon",
         ] {
             assert!(said(lasting).is_some(), "{lasting}");
         }
@@ -108,6 +112,14 @@ mod tests {
             "my sister's husband is a vet",
         ] {
             assert_eq!(said(passing), None, "{passing}");
+        }
+        // Spacing and names of any script read without a panic.
+        for odd in [
+            "my sister  Zoë lives in Lisbon",
+            "my sister Zoë",
+            "my sister \u{130}\u{130} is a vet",
+        ] {
+            let _ = said(odd);
         }
     }
 }
