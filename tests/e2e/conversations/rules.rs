@@ -262,7 +262,8 @@ fn offline_extraction_reads_each_clause_the_teller_opens() {
         "s1",
         &["My name is Omar; I'm a nurse, and I'm allergic to latex."],
     );
-    // A supposition or a quotation anywhere in the sentence: nothing of it is told.
+    // A supposition holds from where it is said; a quotation anywhere in the sentence
+    // leaves nothing of it told.
     turn(&ctx, "u", "s1", &["I'm vegan and I might move to Oslo"]);
     turn(
         &ctx,
@@ -279,10 +280,64 @@ fn offline_extraction_reads_each_clause_the_teller_opens() {
             "I work at the council",
             "I'm a nurse",
             "I'm allergic to latex",
+            "I'm vegan",
             "My name is Omar",
         ],
         "{report:#}"
     );
+}
+
+#[test]
+fn offline_extraction_reads_a_household_and_what_is_told_before_a_question() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["I've got two cats, Luna and Pepper, and they scratch everything. Help?"],
+    );
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["I have type 1 diabetes, what snacks are good for hypos?"],
+    );
+    turn(&ctx, "u", "s1", &["I don't drink, so what can I order at a pub?"]);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["we rent a two bed in Croydon and the landlord wants more"],
+    );
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["My dad passed away in 2019 and his birthday is coming up."],
+    );
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["I've been a nurse for 12 years and I'm thinking about retraining."],
+    );
+    // A passing thing had, a question from its start, a nod asked for, a joke, a past.
+    turn(&ctx, "u", "s1", &["I have a meeting at 3 and a headache"]);
+    turn(&ctx, "u", "s1", &["Should I get a dog if I work from home?"]);
+    turn(&ctx, "u", "s1", &["I have a dog, right?"]);
+    turn(&ctx, "u", "s1", &["I'm a vegan, I'm kidding"]);
+    turn(&ctx, "u", "s1", &["I used to have a horse"]);
+    let report = ctx.json(&["--user", "u", "extract"]);
+    let want = [
+        ("I don't drink", "preference"),
+        ("I have type 1 diabetes", "identity"),
+        ("I've been a nurse for 12 years", "identity"),
+        ("I've got two cats, Luna and Pepper", "relationship"),
+        ("My dad passed away in 2019", "relationship"),
+        ("We rent a two bed in Croydon", "identity"),
+    ]
+    .map(|(c, t)| (c.to_owned(), t.to_owned()));
+    assert_eq!(stored(&report), want, "{report:#}");
 }
 
 #[test]

@@ -1,15 +1,20 @@
-//! The offline extractor: clear first-person statements, and a few lasting ones about
-//! someone the user names by relation (`people`), and nothing else. No language
-//! model, so no understanding; precision comes from refusing: a sentence that asks,
-//! supposes, doubts, quotes someone, speaks of the past or of the moment, or negates
-//! (other than a dislike) yields nothing. What is left must open with one of a few
+//! The offline extractor: clear first-person statements, a few lasting ones about
+//! someone the user names by relation (`people`), what the household has (`having`) and
+//! how it lives (`living`), and nothing else. No language model, so no understanding;
+//! precision comes from refusing: a sentence that asks from its start, quotes someone or
+//! is framed as a joke or a game yields nothing; a supposition, a doubt, the past or the
+//! moment yields nothing from where it is said; a negation yields nothing unless it is the
+//! fact (a dislike, a keeping-from, a lack). What is left must open with one of a few
 //! statement forms ("I'm allergic to", "my wife's name is", "I live in", "I prefer",
-//! "remember that"), and the fact is that clause, in the user's own words.
+//! "we have", "remember that"), and the fact is that clause, in the user's own words.
 //!
-//! `words` holds the word lists; `sentences` cuts a message into sentences, a sentence
-//! into the clauses the teller opens ("I live in Leeds and I work at the council" is two),
-//! and each down to its fact's clause.
+//! `words` holds the word lists; `sentences` cuts a message into sentences, keeps what is
+//! told before a closing question ("I have diabetes, any tips?"), cuts a sentence into the
+//! clauses the teller opens ("I live in Leeds and I work at the council" is two), and each
+//! down to its fact's clause.
 
+mod having;
+mod living;
 mod people;
 mod sentences;
 #[cfg(test)]
@@ -18,23 +23,34 @@ mod words;
 
 use super::{Fact, RULE_CONFIDENCE};
 use crate::memory_type::{MemoryType, classify};
-use sentences::{capitalise, clause, has_phrase, negated, parts, sentences, starts_with_word, strip_leads};
-use words::{BLOCKERS, CONDITIONS, DEICTIC, DIETS, NOT_A_ROLE, RELATIONS};
+use sentences::{
+    capitalise, clause, has_phrase, negated, parts, sentences, starts_with_word, strip_leads, told_before_question,
+};
+use words::{BLOCKERS, CONDITIONS, DEICTIC, DIETS, FRAMES, NOT_A_ROLE, RELATIONS};
 
 /// The clear first-person facts in a user's message.
 pub fn extract(message: &str) -> Vec<Fact> {
     let mut facts = Vec::new();
     for sentence in sentences(message) {
-        // A question, a quotation or a supposition anywhere in the sentence: none of its
-        // parts is told ("Translate 'my name is Carlos and I love football'").
+        let Some(sentence) = told_before_question(sentence) else {
+            continue;
+        };
+        // A quotation or a frame anywhere in the sentence: none of its parts is told
+        // ("Translate 'my name is Carlos and I love football'").
         let lower = sentence.to_ascii_lowercase();
-        let whole = sentence.trim_end().ends_with('?')
-            || sentence.contains(['"', '\u{201C}', '\u{201D}', '\u{2018}'])
+        if sentence.contains(['"', '\u{201C}', '\u{201D}', '\u{2018}'])
             || lower.trim_start().starts_with('\'')
             || lower.contains(" '")
-            || BLOCKERS.iter().any(|b| has_phrase(&lower, b));
-        let parts = if whole { vec![sentence] } else { parts(sentence) };
-        for part in parts {
+            || FRAMES.iter().any(|b| has_phrase(&lower, b))
+        {
+            continue;
+        }
+        // A supposition, a doubt or a plan holds from where it is said: the parts told
+        // before it stand ("I'm a nurse and I'm thinking about retraining").
+        for part in parts(sentence) {
+            if BLOCKERS.iter().any(|b| has_phrase(&part.to_ascii_lowercase(), b)) {
+                break;
+            }
             if let Some(fact) = read_sentence(part)
                 && !facts
                     .iter()
@@ -59,11 +75,15 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     // `sentence` on character boundaries (full lowercasing can shrink one character and
     // grow another: the Kelvin sign and dotted I). Every pattern is ASCII.
     let lower = sentence.to_ascii_lowercase();
-    if BLOCKERS.iter().any(|b| has_phrase(&lower, b)) {
+    if BLOCKERS.iter().chain(FRAMES).any(|b| has_phrase(&lower, b)) {
         return None;
     }
     let start = strip_leads(&lower);
     let (text, lower) = (&sentence[start..], &lower[start..]);
+    // "been vegan about 5 years now": chat drops the "I've".
+    if lower.starts_with("been ") {
+        return read_sentence(&format!("I've {text}"));
+    }
     // Only the fact's own clause: "I'm allergic to peanuts, so no satay" is not negated.
     let negated = negated(&clause(lower));
 
@@ -106,6 +126,10 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         if let Some(rest) = lower.strip_prefix(opener) {
             return object_ok(rest).then(|| fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
         }
+    }
+    // How the teller lives and what the household has, denials included.
+    if let Some(fact) = living::living(text, lower).or_else(|| having::having(text, lower)) {
+        return Some(fact);
     }
     if negated {
         return None;
@@ -176,6 +200,11 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
             .strip_prefix("a ")
             .or_else(|| rest.strip_prefix("an "))
             .unwrap_or(rest);
+        // "I'm severely allergic to shellfish", "I'm mostly vegetarian".
+        let rest = match rest.split_once(' ') {
+            Some((adverb, after)) if adverb.len() > 4 && adverb.ends_with("ly") => after,
+            _ => rest,
+        };
         if DIETS.iter().any(|d| starts_with_word(rest, d)) {
             return Some(fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
         }

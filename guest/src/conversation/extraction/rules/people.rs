@@ -23,9 +23,12 @@ const PLACES: &[&str] = &[
 
 /// The fact `text` (lowercased as `lower`, leads gone) states about someone of the user's.
 pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
-    let rest = lower.strip_prefix("my ")?;
+    // "our son is 7": the household's is the teller's.
+    let (opener, rest) = ["my ", "our "]
+        .iter()
+        .find_map(|o| lower.strip_prefix(o).map(|r| (o.len(), r)))?;
     let rel = RELATIONS.iter().find(|r| starts_with_word(rest, r))?;
-    let mut at = "my ".len() + rel.len();
+    let mut at = opener + rel.len();
     let mut subject = format!("my {rel}");
     // "my sister Ana lives in Lisbon": her name, then what is said of her.
     // The name must follow at once: "my sister  Zoë" (two spaces) would put the offset
@@ -39,7 +42,20 @@ pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
         at += 1 + name.len();
     }
     let predicate = &lower[at..];
-    let said = if let Some(verb) = PLACES
+    // "my dad passed away in 2019", "my cat died": a loss is lasting news.
+    let loss = [" passed away", " died", " passed on"]
+        .iter()
+        .any(|v| starts_with_word(predicate, v));
+    // "my mum has dementia", "my son's got autism", "my sister has two kids".
+    let had = ["has ", "has got ", "'s got "]
+        .iter()
+        .filter_map(|v| predicate.strip_prefix(' ').unwrap_or(predicate).strip_prefix(v))
+        .next();
+    let said = if loss {
+        true
+    } else if let Some(object) = had {
+        super::having::names_a_lasting_thing(object) && object_ok(object)
+    } else if let Some(verb) = PLACES
         .iter()
         .find(|v| predicate.strip_prefix(' ').is_some_and(|p| p.starts_with(**v)))
     {
@@ -100,6 +116,13 @@ mod tests {
             "My brother Tom works at Tesco",
             "my dad is a retired teacher",
             "my sister Zoë lives in Lisbon",
+            "my dad passed away in 2019",
+            "My cat died last spring",
+            "My mum has dementia",
+            "my son's got autism",
+            "my sister has two kids",
+            "our son is 7",
+            "Our dog died in her sleep",
         ] {
             assert!(said(lasting).is_some(), "{lasting}");
         }
@@ -110,6 +133,8 @@ mod tests {
             "my sister is at the shops",
             "my dad is 70 percent sure",
             "my sister's husband is a vet",
+            "my sister has a meeting",
+            "my dad has the car today",
         ] {
             assert_eq!(said(passing), None, "{passing}");
         }

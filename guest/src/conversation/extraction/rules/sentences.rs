@@ -2,7 +2,7 @@
 //! whole words. Every pattern is ASCII, so offsets found in a lowercased copy slice the
 //! original.
 
-use super::words::{LEADS, NEGATIONS};
+use super::words::{LEADS, NEGATIONS, QUESTION_OPENERS};
 
 /// The fact's clause: up to the first comma, semicolon, dash or joining word.
 pub(super) fn clause(text: &str) -> String {
@@ -20,6 +20,19 @@ pub(super) fn clause(text: &str) -> String {
         " because ",
         " which ",
         " lol",
+        // Another subject takes over: "we live in Hackney and the boiler's gone again".
+        " and the ",
+        " and it ",
+        " and it's ",
+        " and its ",
+        " and they ",
+        " and he ",
+        " and she ",
+        " and that ",
+        " and his ",
+        " and her ",
+        " and their ",
+        " and everyone ",
     ] {
         if let Some(i) = lower.find(cut) {
             end = end.min(i);
@@ -83,8 +96,8 @@ pub(super) fn sentences(text: &str) -> Vec<&str> {
     out.into_iter().filter(|s| !s.trim().is_empty()).collect()
 }
 
-/// Words that open a clause told by the teller: "I", "my".
-const TELLER: &[&str] = &["i", "i'm", "im", "i've", "i am", "my"];
+/// Words that open a clause told by the teller: "I", "my", "we".
+const TELLER: &[&str] = &["i", "i'm", "im", "i've", "i am", "my", "we", "we're", "we've"];
 
 /// Joining words and marks after which a clause of its own may begin.
 const JOINERS: &[&str] = &[
@@ -126,4 +139,30 @@ pub(super) fn parts(sentence: &str) -> Vec<&str> {
     }
     out.push(&sentence[start..]);
     out.into_iter().filter(|p| !p.trim().is_empty()).collect()
+}
+
+/// Where a question ends the sentence, the statement told before it: "I have type 1
+/// diabetes, what snacks are good?" tells the diabetes. A sentence that asks from its start
+/// ("Do I live in Paris?", "what should I cook if I'm allergic?") or asks only for a nod
+/// ("I have a dog, right?") tells nothing; one that does not ask is whole.
+pub(super) fn told_before_question(sentence: &str) -> Option<&str> {
+    if !sentence.trim_end().ends_with('?') {
+        return Some(sentence);
+    }
+    let lower = sentence.to_ascii_lowercase();
+    let opens_question = |at: usize| {
+        let rest = &lower[at..];
+        let rest = &rest[strip_leads(rest)..];
+        QUESTION_OPENERS.iter().any(|q| starts_with_word(rest, q))
+    };
+    if opens_question(0) {
+        return None;
+    }
+    let cut = [", so ", " so ", ", but ", ", and ", ", ", " - ", "; "]
+        .iter()
+        .flat_map(|j| lower.match_indices(j).map(move |(i, _)| (i, i + j.len())))
+        .filter(|&(_, after)| opens_question(after))
+        .map(|(i, _)| i)
+        .min()?;
+    Some(&sentence[..cut])
 }

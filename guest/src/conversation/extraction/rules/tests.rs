@@ -57,9 +57,28 @@ fn reads_clear_statements() {
         contents("I'm vegan, but I don't like tofu"),
         ["I'm vegan", "I don't like tofu"]
     );
-    assert!(
-        contents("I live in Oslo, do you know it?").is_empty(),
-        "a question tells nothing"
+    // The statement before a question is told; a supposition or a plan holds from where
+    // it is said.
+    assert_eq!(contents("I live in Oslo, do you know it?"), ["I live in Oslo"]);
+    assert_eq!(
+        contents("been pescatarian about 5 years now"),
+        ["I've been pescatarian about 5 years now"]
+    );
+    assert_eq!(
+        contents("I'm severely allergic to shellfish and we're eating out tonight."),
+        ["I'm severely allergic to shellfish"]
+    );
+    assert_eq!(
+        contents("I have type 1 diabetes, what snacks are good for hypos?"),
+        ["I have type 1 diabetes"]
+    );
+    assert_eq!(
+        contents("I'm allergic to peanuts and I'm starving right now"),
+        ["I'm allergic to peanuts"]
+    );
+    assert_eq!(
+        contents("I live in Oslo and I might move to Zurich"),
+        ["I live in Oslo"]
     );
 }
 
@@ -89,8 +108,9 @@ fn refuses_everything_else() {
         "I'm a big fan of it",
         "I'm Happy to help, said no one",
         "Translate 'my name is Carlos and I love football' into German",
-        "I'm allergic to peanuts and I'm starving right now",
-        "I live in Oslo and I might move to Zurich",
+        "I have a dog, right?",
+        "I'm a vegan, I'm kidding",
+        "Is it true that I'm allergic to penicillin, or is that a myth?",
     ] {
         assert!(extract(message).is_empty(), "{message}: {:?}", contents(message));
     }

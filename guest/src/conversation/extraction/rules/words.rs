@@ -26,8 +26,10 @@ pub(super) const LEADS: &[&str] = &[
     "heads up",
 ];
 
-/// Words and phrases that make a sentence anything but a plain statement of a lasting
-/// fact: a supposition, a doubt, a report of what someone else said, the past, the moment.
+/// Words and phrases that make what follows them in a sentence anything but a plain
+/// statement of a lasting fact: a supposition, a doubt, a report of what someone else
+/// said, the past, the moment, a plan. "I'm a nurse and I'm thinking about retraining"
+/// still tells that the teller is a nurse.
 pub(super) const BLOCKERS: &[&str] = &[
     "if",
     "would",
@@ -41,9 +43,6 @@ pub(super) const BLOCKERS: &[&str] = &[
     "i guess",
     "not sure",
     "wonder",
-    "imagine",
-    "suppose",
-    "pretend",
     "wish",
     "hope",
     "said",
@@ -59,6 +58,19 @@ pub(super) const BLOCKERS: &[&str] = &[
     "right now",
     "this morning",
     "at the moment",
+    "someday",
+    "one day",
+    "thinking about",
+    "considering",
+    "planning to",
+    "want to",
+    "going to",
+    "gonna",
+];
+
+/// Words that frame a whole sentence as not meant: a joke, a game, a supposition, words
+/// to translate. "I'm a vegan, I'm kidding" tells nothing.
+pub(super) const FRAMES: &[&str] = &[
     "kidding",
     "jk",
     "joking",
@@ -72,14 +84,47 @@ pub(super) const BLOCKERS: &[&str] = &[
     "role play",
     "character",
     "translate",
-    "someday",
-    "one day",
-    "thinking about",
-    "considering",
-    "planning to",
-    "want to",
-    "going to",
-    "gonna",
+    "imagine",
+    "suppose",
+    "pretend",
+];
+
+/// Words that open a question after a statement: "I'm allergic to penicillin, is
+/// amoxicillin ok?", "I don't drive, so what's the easiest way there?".
+pub(super) const QUESTION_OPENERS: &[&str] = &[
+    "what",
+    "what's",
+    "whats",
+    "how",
+    "how's",
+    "hows",
+    "which",
+    "who",
+    "where",
+    "when",
+    "why",
+    "can",
+    "could",
+    "should",
+    "would",
+    "will",
+    "is",
+    "are",
+    "was",
+    "were",
+    "do",
+    "does",
+    "did",
+    "any",
+    "anything",
+    "am",
+    "tips",
+    "ideas",
+    "thoughts",
+    "advice",
+    "help",
+    "suggestions",
+    "recommendations",
 ];
 
 /// Words that negate; a sentence holding one is skipped unless the negation is the fact
