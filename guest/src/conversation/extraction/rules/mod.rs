@@ -24,9 +24,10 @@ mod words;
 use super::{Fact, RULE_CONFIDENCE};
 use crate::memory_type::{MemoryType, classify};
 use sentences::{
-    capitalise, clause, has_phrase, negated, parts, sentences, starts_with_word, strip_leads, told_before_question,
+    capitalise, clause, has_phrase, negated, parts, phrase_at, sentences, starts_with_word, strip_leads,
+    told_before_question,
 };
-use words::{BLOCKERS, CONDITIONS, DEICTIC, DIETS, FRAMES, NOT_A_ROLE, RELATIONS};
+use words::{BLOCKERS, CONDITIONS, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, RELATIONS};
 
 /// The clear first-person facts in a user's message.
 pub fn extract(message: &str) -> Vec<Fact> {
@@ -45,10 +46,18 @@ pub fn extract(message: &str) -> Vec<Fact> {
         {
             continue;
         }
+        // A hedge before any blocker doubts the whole sentence.
+        let first = |list: &[&str]| list.iter().filter_map(|b| phrase_at(&lower, b)).min();
+        if let Some(hedge) = first(HEDGES)
+            && first(BLOCKERS).is_none_or(|b| hedge < b)
+        {
+            continue;
+        }
         // A supposition, a doubt or a plan holds from where it is said: the parts told
         // before it stand ("I'm a nurse and I'm thinking about retraining").
         for part in parts(sentence) {
-            if BLOCKERS.iter().any(|b| has_phrase(&part.to_ascii_lowercase(), b)) {
+            let lower = part.to_ascii_lowercase();
+            if BLOCKERS.iter().chain(HEDGES).any(|b| has_phrase(&lower, b)) {
                 break;
             }
             if let Some(fact) = read_sentence(part)
@@ -75,7 +84,12 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     // `sentence` on character boundaries (full lowercasing can shrink one character and
     // grow another: the Kelvin sign and dotted I). Every pattern is ASCII.
     let lower = sentence.to_ascii_lowercase();
-    if BLOCKERS.iter().chain(FRAMES).any(|b| has_phrase(&lower, b)) {
+    if BLOCKERS
+        .iter()
+        .chain(FRAMES)
+        .chain(HEDGES)
+        .any(|b| has_phrase(&lower, b))
+    {
         return None;
     }
     let start = strip_leads(&lower);
@@ -188,7 +202,9 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     for (openers, t) in [(identity, MemoryType::Identity), (preference, MemoryType::Preference)] {
         if let Some(opener) = openers.iter().find(|o| lower.starts_with(**o)) {
             let rest = &lower[opener.len()..];
-            return (object_ok(rest) && (t != MemoryType::Identity || rest.len() >= 2))
+            // "I hate to ask, but ...": a courtesy, not a taste.
+            let courtesy = COURTESIES.iter().any(|c| starts_with_word(rest, c));
+            return (object_ok(rest) && !courtesy && (t != MemoryType::Identity || rest.len() >= 2))
                 .then(|| fact_of(capitalise(&clause(text)), t, Vec::new()));
         }
     }

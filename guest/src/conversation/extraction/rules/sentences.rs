@@ -69,7 +69,12 @@ pub(super) fn negated(lower: &str) -> bool {
 
 /// Whether `phrase` occurs in `text` as whole words.
 pub(super) fn has_phrase(text: &str, phrase: &str) -> bool {
-    text.match_indices(phrase).any(|(i, _)| {
+    phrase_at(text, phrase).is_some()
+}
+
+/// Where `phrase` first occurs in `text` as whole words.
+pub(super) fn phrase_at(text: &str, phrase: &str) -> Option<usize> {
+    text.match_indices(phrase).map(|(i, _)| i).find(|&i| {
         let before = text[..i].chars().next_back();
         let after = text[i + phrase.len()..].chars().next();
         !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)

@@ -109,6 +109,9 @@ fn refuses_everything_else() {
         "I'm Happy to help, said no one",
         "Translate 'my name is Carlos and I love football' into German",
         "I have a dog, right?",
+        "I hate to ask, but can you check this again?",
+        "I live in Leeds, I think",
+        "I'm a nurse and maybe I'll retrain",
         "I'm a vegan, I'm kidding",
         "Is it true that I'm allergic to penicillin, or is that a myth?",
     ] {

@@ -36,12 +36,6 @@ pub(super) const BLOCKERS: &[&str] = &[
     "could",
     "should",
     "might",
-    "maybe",
-    "perhaps",
-    "probably",
-    "i think",
-    "i guess",
-    "not sure",
     "wonder",
     "wish",
     "hope",
@@ -67,6 +61,11 @@ pub(super) const BLOCKERS: &[&str] = &[
     "going to",
     "gonna",
 ];
+
+/// Words that hedge: from where they are said like a blocker, and over the whole sentence
+/// when no blocker comes before them ("I'm 34, I think" tells nothing; in "I work at Google
+/// and I might move, not sure yet" the doubt is the move's).
+pub(super) const HEDGES: &[&str] = &["maybe", "perhaps", "probably", "i think", "i guess", "not sure"];
 
 /// Words that frame a whole sentence as not meant: a joke, a game, a supposition, words
 /// to translate. "I'm a vegan, I'm kidding" tells nothing.
@@ -201,6 +200,23 @@ pub(super) const DEICTIC: &[&str] = &[
     "both",
     "either",
     "neither",
+];
+
+/// What follows "I hate", "I love" or "I like" in a courtesy, not a taste: "I hate to ask",
+/// "I'd love to hear", "I like to think".
+pub(super) const COURTESIES: &[&str] = &[
+    "to ask",
+    "to say",
+    "to bother",
+    "to admit",
+    "to interrupt",
+    "to be that",
+    "to break it",
+    "to trouble",
+    "to hear",
+    "to see",
+    "to think",
+    "to know",
 ];
 
 /// Words after "I'm a" that describe a moment, not a person ("I'm a bit tired").
