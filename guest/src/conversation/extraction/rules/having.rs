@@ -324,7 +324,10 @@ pub(super) fn having(text: &str, lower: &str) -> Option<Fact> {
     if !*denies && super::sentences::negated(&clause(lower)) {
         return None;
     }
-    let fact = clause(text);
+    // The clause after the subject: "my husband and I" holds a joining word.
+    let after = &text[subject..];
+    let spaces = after.len() - after.trim_start().len();
+    let fact = format!("{}{}", &text[..subject + spaces], clause(after));
     // Lacking a condition is no fact worth keeping ("I don't have asthma").
     if *denies && kind == Kind::Condition {
         return None;
@@ -345,28 +348,27 @@ fn with_names(text: &str, fact: String) -> String {
     let Some(after) = text.get(fact.len()..).and_then(|t| t.strip_prefix(", ")) else {
         return fact;
     };
-    let mut names = Vec::new();
-    for word in after.split_whitespace() {
-        let bare = word.trim_end_matches([',', '.', '!', ';']);
-        let name = bare.chars().next().is_some_and(char::is_uppercase)
-            && bare.len() > 1
+    // The names as told, commas and all, up to the first word that is not one.
+    let (mut end, mut at) = (0, 0);
+    for word in after.split_inclusive(' ') {
+        let bare = word.trim_end().trim_end_matches([',', '.', '!', ';']);
+        let name = bare.len() > 1
+            && bare.starts_with(char::is_uppercase)
             && bare.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'');
-        if name || (bare == "and" && !names.is_empty()) {
-            names.push(bare);
-        } else {
+        if name {
+            end = at + bare.len();
+        } else if bare != "and" || end == 0 {
             break;
         }
-        if bare.len() != word.len() && !word.ends_with(',') {
+        at += word.len();
+        if name && word.trim_end().len() != bare.len() && !word.trim_end().ends_with(',') {
             break;
         }
     }
-    if names.last() == Some(&"and") {
-        names.pop();
-    }
-    if names.is_empty() || names == ["I"] {
+    if end == 0 {
         return fact;
     }
-    format!("{fact}, {}", names.join(" "))
+    format!("{fact}, {}", &after[..end])
 }
 
 /// Whether `object` names a lasting thing had: "two kids", "type 1 diabetes", "a boat".
@@ -448,6 +450,10 @@ mod tests {
             Some("I have two kids")
         );
         assert_eq!(said("I have a car, Honda").as_deref(), Some("I have a car"));
+        assert_eq!(
+            said("I've got three cats now, Luna, Pepper and Miso.").as_deref(),
+            Some("I've got three cats now, Luna, Pepper and Miso")
+        );
     }
 
     #[test]

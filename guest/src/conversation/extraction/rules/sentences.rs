@@ -125,6 +125,11 @@ pub(super) fn parts(sentence: &str) -> Vec<&str> {
     let mut cuts: Vec<(usize, usize)> = JOINERS
         .iter()
         .flat_map(|j| lower.match_indices(j).map(move |(i, _)| (i, i + j.len())))
+        // "my husband and I have three kids": the teller joins a subject, no clause ends.
+        .filter(|&(i, after)| {
+            let joint = lower[i..after].trim() == "and" && starts_with_word(&lower[after..], "i");
+            !(joint && lower.starts_with("my ") && lower[..i].split_whitespace().count() <= 3)
+        })
         .filter(|&(_, after)| {
             let rest = &lower[after..];
             let rest = &rest[strip_leads(rest)..];

@@ -77,6 +77,10 @@ fn reads_clear_statements() {
         ["I'm allergic to peanuts"]
     );
     assert_eq!(
+        contents("My husband and I have three kids."),
+        ["My husband and I have three kids"]
+    );
+    assert_eq!(
         contents("I live in Oslo and I might move to Zurich"),
         ["I live in Oslo"]
     );
