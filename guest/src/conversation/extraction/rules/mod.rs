@@ -27,11 +27,16 @@ use sentences::{
     capitalise, clause, has_phrase, negated, parts, phrase_at, sentences, starts_with_word, strip_leads,
     told_before_question,
 };
-use words::{BLOCKERS, CONDITIONS, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, RELATIONS};
+use words::{
+    BLOCKERS, CONDITIONS, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, POINTERS, RELATIONS, SCENES,
+};
 
 /// The clear first-person facts in a user's message.
 pub fn extract(message: &str) -> Vec<Fact> {
     let mut facts = Vec::new();
+    if SCENES.iter().any(|s| has_phrase(&message.to_ascii_lowercase(), s)) {
+        return facts;
+    }
     for sentence in sentences(message) {
         let Some(sentence) = told_before_question(sentence) else {
             continue;
@@ -138,7 +143,7 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         "i cannot stand ",
     ] {
         if let Some(rest) = lower.strip_prefix(opener) {
-            return object_ok(rest).then(|| fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
+            return taste_ok(rest).then(|| fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
         }
     }
     // How the teller lives and what the household has, denials included.
@@ -204,7 +209,12 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
             let rest = &lower[opener.len()..];
             // "I hate to ask, but ...": a courtesy, not a taste.
             let courtesy = COURTESIES.iter().any(|c| starts_with_word(rest, c));
-            return (object_ok(rest) && !courtesy && (t != MemoryType::Identity || rest.len() >= 2))
+            let ok = if t == MemoryType::Preference {
+                taste_ok(rest)
+            } else {
+                object_ok(rest)
+            };
+            return (ok && !courtesy && (t != MemoryType::Identity || rest.len() >= 2))
                 .then(|| fact_of(capitalise(&clause(text)), t, Vec::new()));
         }
     }
@@ -308,6 +318,13 @@ fn fact_of(content: String, memory_type: MemoryType, subjects: Vec<String>) -> F
         confidence: RULE_CONFIDENCE,
         expires_in_days: None,
     }
+}
+
+/// Whether the object of a taste is a thing of the teller's life, not of the talk: "the
+/// ending of this story" and "your second draft" are the talk's.
+fn taste_ok(rest: &str) -> bool {
+    let object = clause(rest);
+    object_ok(rest) && !POINTERS.iter().any(|p| has_phrase(&object, p))
 }
 
 /// Whether the object of a taste or a place is a thing, not a pointer into the talk.

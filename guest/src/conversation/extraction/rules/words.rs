@@ -81,12 +81,28 @@ pub(super) const FRAMES: &[&str] = &[
     "lets say",
     "roleplay",
     "role play",
+    "role-play",
     "character",
     "translate",
     "imagine",
     "suppose",
     "pretend",
 ];
+
+/// Words that set a scene for the whole message: what is said in it is a part played.
+/// "Let's role-play: you're an innkeeper and I'm a knight. Start the scene."
+pub(super) const SCENES: &[&str] = &[
+    "roleplay",
+    "role play",
+    "role-play",
+    "let's pretend",
+    "lets pretend",
+    "hypothetically",
+    "in character",
+];
+
+/// Words inside a taste that point into the talk: "I don't like the ending of this story".
+pub(super) const POINTERS: &[&str] = &["this", "these", "your"];
 
 /// Words that open a question after a statement: "I'm allergic to penicillin, is
 /// amoxicillin ok?", "I don't drive, so what's the easiest way there?".
