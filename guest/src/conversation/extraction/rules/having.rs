@@ -5,6 +5,10 @@
 //! dog" and "I have the kids this weekend" name none as the head of what is had.
 
 use super::sentences::{capitalise, clause, starts_with_word};
+use super::words::having::{
+    AFTER, AFTER_ALLERGY, AFTER_COMING, AFTER_PLACE, AILMENTS, BREAKS, CHILDREN, COUNTS, HOMES, PETS, RENTING,
+    VEHICLES, VERBS,
+};
 use super::{fact_of, object_ok};
 use crate::conversation::extraction::Fact;
 use crate::memory_type::MemoryType;
@@ -22,234 +26,6 @@ enum Kind {
     Condition,
 }
 
-const PETS: &[&str] = &[
-    "dog",
-    "dogs",
-    "puppy",
-    "puppies",
-    "cat",
-    "cats",
-    "kitten",
-    "kittens",
-    "rabbit",
-    "rabbits",
-    "bunny",
-    "hamster",
-    "hamsters",
-    "guinea pig",
-    "guinea pigs",
-    "gerbil",
-    "gerbils",
-    "parrot",
-    "budgie",
-    "budgies",
-    "tortoise",
-    "turtle",
-    "horse",
-    "horses",
-    "pony",
-    "goldfish",
-    "snake",
-    "lizard",
-    "gecko",
-    "ferret",
-    "ferrets",
-    "chickens",
-    "hens",
-    "goat",
-    "goats",
-    "retriever",
-    "labrador",
-    "lab",
-    "spaniel",
-    "terrier",
-    "collie",
-    "poodle",
-    "beagle",
-    "dachshund",
-    "greyhound",
-    "husky",
-    "pug",
-    "shepherd",
-    "doodle",
-    "labradoodle",
-    "cockapoo",
-    "tabby",
-    "rescue",
-    "mix",
-    "cross",
-];
-
-const CHILDREN: &[&str] = &[
-    "kid",
-    "kids",
-    "child",
-    "children",
-    "son",
-    "sons",
-    "daughter",
-    "daughters",
-    "boy",
-    "boys",
-    "girl",
-    "girls",
-    "twins",
-    "baby",
-    "toddler",
-    "teenager",
-    "teenagers",
-    "teens",
-    "grandchildren",
-    "grandkids",
-    "grandson",
-    "grandsons",
-    "granddaughter",
-    "granddaughters",
-    "stepson",
-    "stepdaughter",
-    "stepkids",
-    "stepchildren",
-];
-
-const VEHICLES: &[&str] = &[
-    "car",
-    "cars",
-    "van",
-    "truck",
-    "pickup",
-    "motorbike",
-    "motorcycle",
-    "bike",
-    "e-bike",
-    "ebike",
-    "scooter",
-    "campervan",
-    "camper",
-    "caravan",
-    "rv",
-    "boat",
-    "hybrid",
-    "ev",
-];
-
-const HOMES: &[&str] = &[
-    "house",
-    "flat",
-    "apartment",
-    "condo",
-    "cottage",
-    "bungalow",
-    "studio",
-    "allotment",
-    "garden",
-    "cabin",
-    "farm",
-    "smallholding",
-    "townhouse",
-    "terrace",
-    "semi",
-    "one bed",
-    "two bed",
-    "three bed",
-    "one-bed",
-    "two-bed",
-    "three-bed",
-    "bedsit",
-    "room",
-];
-
-/// Conditions had for years; "anxiety" and "depression" stay a condition only where
-/// nothing follows that ties them to a moment ("anxiety about tomorrow" does).
-const AILMENTS: &[&str] = &[
-    "diabetes",
-    "asthma",
-    "adhd",
-    "autism",
-    "dyslexia",
-    "dyspraxia",
-    "epilepsy",
-    "arthritis",
-    "migraines",
-    "eczema",
-    "psoriasis",
-    "ibs",
-    "endometriosis",
-    "pcos",
-    "fibromyalgia",
-    "lupus",
-    "tinnitus",
-    "celiac disease",
-    "coeliac disease",
-    "celiac",
-    "coeliac",
-    "crohn's",
-    "hypertension",
-    "high blood pressure",
-    "sleep apnea",
-    "sleep apnoea",
-    "long covid",
-    "anxiety",
-    "depression",
-    "ocd",
-    "ptsd",
-    "allergy",
-    "allergies",
-    "intolerance",
-    "hay fever",
-    "cancer",
-    "heart condition",
-    "thyroid condition",
-    "bad back",
-    "bad knee",
-    "dementia",
-    "alzheimer's",
-    "parkinson's",
-    "ms",
-    "cerebral palsy",
-    "down syndrome",
-];
-
-/// Words that may follow what is had in its clause: a name, a who, an age, an "and".
-const AFTER: &[&str] = &[
-    "named",
-    "called",
-    "who",
-    "that",
-    "and",
-    "now",
-    "too",
-    "aged",
-    "already",
-    "at home",
-    "back home",
-    "together",
-    "of my own",
-    "of our own",
-    "yet",
-    "under",
-    "ages",
-    "age",
-    "outright",
-];
-
-/// After a home, where it is; after an allergy, to what.
-const AFTER_PLACE: &[&str] = &["in", "on", "near", "by", "outside", "with", "just"];
-const AFTER_ALLERGY: &[&str] = &["to"];
-
-/// After "got" or "adopted", when or how it came: "we got a puppy last month".
-const AFTER_COMING: &[&str] = &["last", "recently", "this", "for", "in", "from", "off", "on"];
-
-/// Determiners and counts before what is had.
-const COUNTS: &[&str] = &[
-    "a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "some", "several", "no",
-];
-
-/// Words that end a noun phrase before its head: "a question about my dog" has no dog.
-const BREAKS: &[&str] = &[
-    "about", "for", "with", "of", "to", "at", "in", "on", "from", "my", "your", "his", "her", "their", "our", "the",
-    "this", "that", "it", "lot", "bit", "couple",
-];
-
 /// Where the subject ends when the teller has it: "i", "we", "my husband and i", "me and
 /// my wife".
 fn subject_end(lower: &str) -> Option<usize> {
@@ -265,39 +41,6 @@ fn subject_end(lower: &str) -> Option<usize> {
     (rest[..at].split(' ').count() <= 2).then_some("my ".len() + at + " and i".len())
 }
 
-/// Verbs that hold only a home: "we rent a flat", not "I rent a car" for a weekend.
-const RENTING: &[&str] = &["rent ", "'re renting ", "'m renting ", "are renting ", "am renting "];
-
-/// The verbs of having, each with whether it is a coming ("got", "adopted") and whether
-/// it denies ("don't have").
-const VERBS: &[(&str, bool, bool)] = &[
-    ("'ve got ", false, false),
-    ("have got ", false, false),
-    ("'ve just got ", true, false),
-    ("have just got ", true, false),
-    ("have ", false, false),
-    ("own ", false, false),
-    ("got ", true, false),
-    ("just got ", true, false),
-    ("finally got ", true, false),
-    ("recently got ", true, false),
-    ("adopted ", true, false),
-    ("just adopted ", true, false),
-    ("recently adopted ", true, false),
-    ("'ve adopted ", true, false),
-    ("'ve just adopted ", true, false),
-    ("rescued ", true, false),
-    ("bought ", true, false),
-    ("'ve bought ", true, false),
-    ("just bought ", true, false),
-    ("'ve no ", false, true),
-    ("don't have ", false, true),
-    ("do not have ", false, true),
-    ("don't own ", false, true),
-    ("haven't got ", false, true),
-    ("have no ", false, true),
-];
-
 /// The fact the teller states by having (or lacking) a lasting thing.
 pub(super) fn having(text: &str, lower: &str) -> Option<Fact> {
     let subject = subject_end(lower)?;
@@ -305,7 +48,7 @@ pub(super) fn having(text: &str, lower: &str) -> Option<Fact> {
     if let Some(verb) = RENTING.iter().find(|v| after_subject.starts_with(**v)) {
         let object = &after_subject[verb.len()..];
         return (head_of(object, false)? == Kind::Home && object_ok(object))
-            .then(|| fact_of(capitalise(&clause(text)), MemoryType::Identity, Vec::new()));
+            .then(|| fact_of(capitalise(&told(text, subject)), MemoryType::Identity, Vec::new()));
     }
     let (verb, coming, denies) = VERBS
         .iter()
@@ -320,27 +63,29 @@ pub(super) fn having(text: &str, lower: &str) -> Option<Fact> {
             .unwrap_or(object);
     }
     let kind = head_of(object, *coming)?;
-    // "I have never had a cat": only a verb of lacking may deny.
-    if !*denies && super::sentences::negated(&clause(lower)) {
+    // Only a verb of lacking may deny ("I have never had a cat"), and lacking a condition
+    // is no fact worth keeping ("I don't have asthma").
+    let denial_ok = if *denies {
+        kind != Kind::Condition
+    } else {
+        !super::sentences::negated(&clause(lower))
+    };
+    if !denial_ok || !object_ok(object) {
         return None;
     }
-    // The clause after the subject: "my husband and I" holds a joining word.
+    let (fact, memory_type) = match kind {
+        Kind::Household => (with_names(text, told(text, subject)), MemoryType::Relationship),
+        Kind::Vehicle | Kind::Home | Kind::Condition => (told(text, subject), MemoryType::Identity),
+    };
+    Some(fact_of(capitalise(&fact), memory_type, Vec::new()))
+}
+
+/// The subject as told and its verb's clause: "my husband and I" holds a joining word that
+/// the clause would end at.
+fn told(text: &str, subject: usize) -> String {
     let after = &text[subject..];
     let spaces = after.len() - after.trim_start().len();
-    let fact = format!("{}{}", &text[..subject + spaces], clause(after));
-    // Lacking a condition is no fact worth keeping ("I don't have asthma").
-    if *denies && kind == Kind::Condition {
-        return None;
-    }
-    let memory_type = match kind {
-        Kind::Household => MemoryType::Relationship,
-        Kind::Vehicle | Kind::Home | Kind::Condition => MemoryType::Identity,
-    };
-    let fact = match kind {
-        Kind::Household => with_names(text, fact),
-        _ => fact,
-    };
-    object_ok(object).then(|| fact_of(capitalise(&fact), memory_type, Vec::new()))
+    format!("{}{}", &text[..subject + spaces], clause(after))
 }
 
 /// The clause with the names told just after it: "I've got two cats, Luna and Pepper".
@@ -441,6 +186,10 @@ mod tests {
     #[test]
     fn the_names_told_after_a_pet_or_a_child_are_kept() {
         assert_eq!(
+            said("my wife and I rent a flat in Leith").as_deref(),
+            Some("My wife and I rent a flat in Leith")
+        );
+        assert_eq!(
             said("We've got two cats, Pickle and Biscuit, and a very old labrador").as_deref(),
             Some("We've got two cats, Pickle and Biscuit")
         );
@@ -476,6 +225,7 @@ mod tests {
             "I bought a house in 2019",
             "we rent a two-bed flat in Hackney",
             "I'm renting a studio near the station",
+            "my wife and I rent a flat in Leith",
             "we rent a two bed in Croydon",
             "we own our house outright now",
             "we just adopted a beagle mix from the shelter",

@@ -1,5 +1,9 @@
 //! The word lists the offline extractor reads by: openers that carry nothing, what blocks
-//! a statement, negations, and the relations, diets and conditions it knows.
+//! a statement, negations, and the relations, diets and conditions it knows; `having` and
+//! `living` hold the lists of their readers.
+
+pub(super) mod having;
+pub(super) mod living;
 
 /// Openers that carry nothing: "btw, I live in Porto" is "I live in Porto".
 pub(super) const LEADS: &[&str] = &[
