@@ -27,26 +27,13 @@ fn offline_extraction_stores_typed_attributed_facts_once() {
         (report["offline"].as_bool(), report["llm_calls"].as_u64()),
         (Some(true), Some(0))
     );
-    let stored: BTreeMap<String, String> = report["stored"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            (
-                m["content"].as_str().unwrap().to_owned(),
-                m["memory_type"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    assert_eq!(
-        stored,
-        BTreeMap::from([
-            ("I live in Porto".to_owned(), "identity".to_owned()),
-            ("I'm allergic to peanuts".to_owned(), "identity".to_owned()),
-            ("My wife's name is Sarah".to_owned(), "relationship".to_owned()),
-        ]),
-        "{report:#}"
-    );
+    let want = [
+        ("I live in Porto", "identity"),
+        ("I'm allergic to peanuts", "identity"),
+        ("My wife's name is Sarah", "relationship"),
+    ]
+    .map(|(c, t)| (c.to_owned(), t.to_owned()));
+    assert_eq!(stored(&report), want, "{report:#}");
     // Provenance, in the file.
     let allergy = ctx
         .memory_lines()

@@ -41,8 +41,9 @@ fn subject_end(lower: &str) -> Option<usize> {
     (rest[..at].split(' ').count() <= 2).then_some("my ".len() + at + " and i".len())
 }
 
-/// The fact the teller states by having (or lacking) a lasting thing.
-pub(super) fn having(text: &str, lower: &str) -> Option<Fact> {
+/// The fact the teller states by having (or lacking) a lasting thing; `negated` says
+/// whether the fact's clause negates (only a verb of lacking may).
+pub(super) fn having(text: &str, lower: &str, negated: bool) -> Option<Fact> {
     let subject = subject_end(lower)?;
     let after_subject = lower[subject..].trim_start_matches(' ');
     if let Some(verb) = RENTING.iter().find(|v| after_subject.starts_with(**v)) {
@@ -65,11 +66,7 @@ pub(super) fn having(text: &str, lower: &str) -> Option<Fact> {
     let kind = head_of(object, *coming)?;
     // Only a verb of lacking may deny ("I have never had a cat"), and lacking a condition
     // is no fact worth keeping ("I don't have asthma").
-    let denial_ok = if *denies {
-        kind != Kind::Condition
-    } else {
-        !super::sentences::negated(&clause(lower))
-    };
+    let denial_ok = if *denies { kind != Kind::Condition } else { !negated };
     if !denial_ok || !object_ok(object) {
         return None;
     }
@@ -180,7 +177,8 @@ mod tests {
 
     fn said(message: &str) -> Option<String> {
         let lower = message.to_ascii_lowercase();
-        having(message, &lower).map(|f| f.content)
+        let negated = super::super::sentences::negated(&clause(&lower));
+        having(message, &lower, negated).map(|f| f.content)
     }
 
     #[test]

@@ -17,8 +17,9 @@ use crate::judgment::is_occupation;
 use crate::memory_type::MemoryType;
 
 /// The fact `text` (lowercased as `lower`, leads gone) tells of how the teller lives.
-/// Read before the sentence's negation is judged: a keeping-from is a negation.
-pub(super) fn living(text: &str, lower: &str) -> Option<Fact> {
+/// Read before the sentence's negation (`negated`, of the fact's clause) refuses it: a
+/// keeping-from is a negation.
+pub(super) fn living(text: &str, lower: &str, negated: bool) -> Option<Fact> {
     let told = |t: MemoryType| Some(fact_of(capitalise(&clause(text)), t, Vec::new()));
     if let Some((opener, t)) = ABSTAINING.iter().find(|(o, _)| lower.starts_with(*o)) {
         let rest = lower[opener.len()..].trim_start();
@@ -32,7 +33,7 @@ pub(super) fn living(text: &str, lower: &str) -> Option<Fact> {
         };
         return if ok { told(*t) } else { None };
     }
-    if super::sentences::negated(&clause(lower)) {
+    if negated {
         return None;
     }
     if let Some(opener) = WE_PLACES.iter().find(|o| lower.starts_with(**o)) {
@@ -168,7 +169,8 @@ mod tests {
 
     fn said(message: &str) -> Option<String> {
         let lower = message.to_ascii_lowercase();
-        living(message, &lower).map(|f| f.content)
+        let negated = super::super::sentences::negated(&clause(&lower));
+        living(message, &lower, negated).map(|f| f.content)
     }
 
     #[test]

@@ -34,7 +34,8 @@ use words::{
 /// The clear first-person facts in a user's message.
 pub fn extract(message: &str) -> Vec<Fact> {
     let mut facts = Vec::new();
-    if SCENES.iter().any(|s| has_phrase(&message.to_ascii_lowercase(), s)) {
+    let whole = message.to_ascii_lowercase();
+    if SCENES.iter().any(|s| has_phrase(&whole, s)) {
         return facts;
     }
     for sentence in sentences(message) {
@@ -88,15 +89,8 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     // ASCII lowercasing keeps every byte offset, so that offsets found in `lower` slice
     // `sentence` on character boundaries (full lowercasing can shrink one character and
     // grow another: the Kelvin sign and dotted I). Every pattern is ASCII.
+    // `extract` has judged frames, hedges and blockers: what reaches here is told.
     let lower = sentence.to_ascii_lowercase();
-    if BLOCKERS
-        .iter()
-        .chain(FRAMES)
-        .chain(HEDGES)
-        .any(|b| has_phrase(&lower, b))
-    {
-        return None;
-    }
     let start = strip_leads(&lower);
     let (text, lower) = (&sentence[start..], &lower[start..]);
     // "been vegan about 5 years now": chat drops the "I've".
@@ -147,7 +141,7 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         }
     }
     // How the teller lives and what the household has, denials included.
-    if let Some(fact) = living::living(text, lower).or_else(|| having::having(text, lower)) {
+    if let Some(fact) = living::living(text, lower, negated).or_else(|| having::having(text, lower, negated)) {
         return Some(fact);
     }
     if negated {

@@ -47,10 +47,9 @@ pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
         .iter()
         .any(|v| starts_with_word(predicate, v));
     // "my mum has dementia", "my son's got autism", "my sister has two kids".
-    let had = ["has ", "has got ", "'s got "]
+    let had = ["has got ", "'s got ", "has "]
         .iter()
-        .filter_map(|v| predicate.strip_prefix(' ').unwrap_or(predicate).strip_prefix(v))
-        .next();
+        .find_map(|v| predicate.strip_prefix(' ').unwrap_or(predicate).strip_prefix(v));
     let said = if loss {
         true
     } else if let Some(object) = had {

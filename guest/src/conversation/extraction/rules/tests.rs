@@ -129,6 +129,12 @@ fn refuses_everything_else() {
         "O\u{212A} \u{130}\u{130}",
         "I live in \u{2126}\u{2126}, \u{130}\u{130}",
         "\u{212A}id",
+        // The household readers slice after a subject, a verb and names.
+        "I have a dog, Zo\u{eb}\u{3000}and \u{dc}nal",
+        "my husband and I\u{3000}have two kids",
+        "been \u{212A}\u{130} vegan",
+        "I drive a \u{130}\u{130}",
+        "We've got two cats, \u{130}\u{130}, \u{212A}",
     ] {
         let _ = extract(message);
     }
