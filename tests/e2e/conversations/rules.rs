@@ -368,3 +368,32 @@ fn stored(report: &Value) -> Vec<(String, String)> {
     stored.sort();
     stored
 }
+
+#[test]
+fn offline_extraction_keeps_a_joint_subject_and_refuses_hedges_scenes_and_the_talk() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(&ctx, "u", "s1", &["My husband and I have three kids."]);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["I work at Google and I might move to Zurich, not sure yet."],
+    );
+    // A hedge, a scene set a sentence earlier, a taste of the talk's own text, a courtesy.
+    turn(&ctx, "u", "s1", &["I live in Leeds, I think"]);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["Let's role-play. You're an innkeeper and I'm a knight who lost his horse."],
+    );
+    turn(&ctx, "u", "s1", &["I don't like the ending of this story I wrote."]);
+    turn(&ctx, "u", "s1", &["I hate to ask, but can you check this again?"]);
+    let report = ctx.json(&["--user", "u", "extract"]);
+    let want = [
+        ("I work at Google", "identity"),
+        ("My husband and I have three kids", "relationship"),
+    ]
+    .map(|(c, t)| (c.to_owned(), t.to_owned()));
+    assert_eq!(stored(&report), want, "{report:#}");
+}
