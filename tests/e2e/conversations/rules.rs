@@ -397,3 +397,30 @@ fn offline_extraction_keeps_a_joint_subject_and_refuses_hedges_scenes_and_the_ta
     .map(|(c, t)| (c.to_owned(), t.to_owned()));
     assert_eq!(stored(&report), want, "{report:#}");
 }
+
+/// A word of time or focus after the subject ("I just moved", "I'm also vegetarian", "my
+/// wife also works at") hides nothing the rules read; a sneer and a passing state stay
+/// unread with it.
+#[test]
+fn offline_extraction_reads_past_a_word_of_time_or_focus_after_the_subject() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(&ctx, "u", "s1", &["I just moved to Glasgow, any tips?"]);
+    turn(
+        &ctx,
+        "u",
+        "s1",
+        &["I'm also vegetarian and I still work at the council."],
+    );
+    turn(&ctx, "u", "s1", &["My wife also works at the university"]);
+    turn(&ctx, "u", "s1", &["Oh great, I just LOVE being stuck in traffic."]);
+    turn(&ctx, "u", "s1", &["I'm currently stuck at the airport"]);
+    let report = ctx.json(&["--user", "u", "extract"]);
+    let want = [
+        ("I moved to Glasgow", "identity"),
+        ("I work at the council", "identity"),
+        ("I'm vegetarian", "preference"),
+        ("My wife works at the university", "relationship"),
+    ]
+    .map(|(c, t)| (c.to_owned(), t.to_owned()));
+    assert_eq!(stored(&report), want, "{report:#}");
+}

@@ -208,7 +208,7 @@ mod tests {
         for lasting in [
             "I have a dog named Max",
             "I've got two cats",
-            "We just adopted a puppy called Biscuit",
+            "We adopted a puppy called Biscuit",
             "My husband and I have three kids",
             "me and my wife have twins",
             "we have a golden retriever",
@@ -226,7 +226,7 @@ mod tests {
             "my wife and I rent a flat in Leith",
             "we rent a two bed in Croydon",
             "we own our house outright now",
-            "we just adopted a beagle mix from the shelter",
+            "we adopted a beagle mix from the shelter",
             "I have three boys under 8",
         ] {
             assert!(said(lasting).is_some(), "{lasting}");

@@ -25,7 +25,7 @@ use super::{Fact, RULE_CONFIDENCE};
 use crate::memory_type::{MemoryType, classify};
 use sentences::{
     capitalise, clause, has_phrase, negated, parts, phrase_at, sentences, starts_with_word, strip_leads,
-    told_before_question,
+    told_before_question, without_softener,
 };
 use words::{
     BLOCKERS, CONDITIONS, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, POINTERS, RELATIONS, SCENES,
@@ -93,6 +93,11 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     let lower = sentence.to_ascii_lowercase();
     let start = strip_leads(&lower);
     let (text, lower) = (&sentence[start..], &lower[start..]);
+    // "I just moved to Glasgow", "my wife also works at Google": the readers' forms have no
+    // place for a word of time or focus after the subject, and the fact is the same without.
+    if let Some(plain) = without_softener(text) {
+        return read_sentence(&plain);
+    }
     // "been vegan about 5 years now": chat drops the "I've".
     if lower.starts_with("been ") {
         return read_sentence(&format!("I've {text}"));

@@ -2,7 +2,7 @@
 //! whole words. Every pattern is ASCII, so offsets found in a lowercased copy slice the
 //! original.
 
-use super::words::{LEADS, NEGATIONS, QUESTION_OPENERS};
+use super::words::{LEADS, NEGATIONS, PLACE_WORDS, QUESTION_OPENERS, SNEERED, SOFTENERS, SUBJECTS};
 
 /// The fact's clause: up to the first comma, semicolon, dash or joining word.
 pub(super) fn clause(text: &str) -> String {
@@ -61,6 +61,45 @@ pub(super) fn strip_leads(lower: &str) -> usize {
             None => return at + skipped,
         }
     }
+}
+
+/// The sentence without a softener after its subject ("I just moved to Glasgow" is "I
+/// moved to Glasgow"): within its first five words, the subject's words unbroken by any
+/// mark, and a word after it that does not tell where ("we live just outside York" keeps
+/// its "just"; "I just love ..." is left as it is, [`SNEERED`]). `None` when there is none
+/// to take out.
+pub(super) fn without_softener(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let words: Vec<(usize, &str)> = lower
+        .split(' ')
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .take(6)
+        .collect();
+    if !words.first().is_some_and(|(_, w)| SUBJECTS.contains(w)) {
+        return None;
+    }
+    for k in 1..words.len().min(5) {
+        let (start, word) = words[k];
+        if words[k - 1].1.ends_with(|c: char| !c.is_alphanumeric()) {
+            return None;
+        }
+        let next = words
+            .get(k + 1)
+            .map(|(_, w)| w.trim_end_matches(|c: char| !c.is_alphanumeric()));
+        if word == "just" && next.is_some_and(|n| SNEERED.contains(&n)) {
+            return None;
+        }
+        if SOFTENERS.contains(&word) && next.is_some_and(|n| !n.is_empty() && !PLACE_WORDS.contains(&n)) {
+            let rest = text[start + word.len()..].trim_start();
+            return Some(format!("{}{rest}", &text[..start]));
+        }
+    }
+    None
 }
 
 pub(super) fn negated(lower: &str) -> bool {

@@ -87,6 +87,49 @@ fn reads_clear_statements() {
 }
 
 #[test]
+fn reads_past_a_word_of_time_or_focus_after_the_subject() {
+    for (message, fact) in [
+        ("I just moved to Glasgow.", "I moved to Glasgow"),
+        ("I recently moved to Glasgow, any tips?", "I moved to Glasgow"),
+        ("I also live in Leeds", "I live in Leeds"),
+        ("I still work at the council", "I work at the council"),
+        ("I currently work as a chef", "I work as a chef"),
+        ("I'm also vegetarian", "I'm vegetarian"),
+        ("I'm now based in Leeds", "I'm based in Leeds"),
+        ("I'm actually a nurse", "I'm a nurse"),
+        ("I'm also allergic to shellfish", "I'm allergic to shellfish"),
+        ("I've also been vegan for years", "I've been vegan for years"),
+        ("We recently moved to Bristol", "We moved to Bristol"),
+        ("we also have two cats", "We have two cats"),
+        ("We just got a puppy", "We got a puppy"),
+        ("I've just adopted a kitten", "I've adopted a kitten"),
+        ("My wife also works at Google", "My wife works at Google"),
+    ] {
+        assert_eq!(contents(message), [fact], "{message}");
+    }
+    for message in [
+        "I'm just tired",
+        "I'm currently stuck at the airport",
+        "I'm still deciding whether to move to Leeds",
+        "I just read your answer",
+        "I also have a question about my dog",
+        "I'm actually thinking about going vegan",
+        "I'm just wondering if I should move",
+        "I'm now in Leeds for the week",
+        // A mark before the word: it is not known to follow the subject.
+        "I also, honestly, live in Leeds",
+        "Oh great, I just LOVE being stuck in traffic for two hours.",
+    ] {
+        assert!(extract(message).is_empty(), "{message}: {:?}", contents(message));
+    }
+    // Where "just" tells where, the form is read as it stands.
+    assert_eq!(contents("We live just outside York."), ["We live just outside York"]);
+    for message in ["I just \u{130}\u{130} moved", "my \u{212A} also \u{130}"] {
+        let _ = extract(message);
+    }
+}
+
+#[test]
 fn refuses_everything_else() {
     for message in [
         "Do I live in Paris?",

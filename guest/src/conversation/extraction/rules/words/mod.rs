@@ -30,6 +30,38 @@ pub(super) const LEADS: &[&str] = &[
     "heads up",
 ];
 
+/// Words of time or focus that change nothing a fact says when they sit after its subject:
+/// "I just moved to Glasgow", "I'm also vegetarian", "my wife also works at Google".
+pub(super) const SOFTENERS: &[&str] = &[
+    "just",
+    "recently",
+    "also",
+    "still",
+    "actually",
+    "now",
+    "currently",
+    "finally",
+    "already",
+    "newly",
+    "officially",
+];
+
+/// Tastes that "just" makes as often a sneer as a taste: "Oh great, I just LOVE being
+/// stuck in traffic". After "just" they are left unread.
+pub(super) const SNEERED: &[&str] = &["love", "adore", "like", "enjoy"];
+
+/// The words a subject that a softener may follow opens with: the teller, or someone of
+/// theirs ("me and my wife just got a dog").
+pub(super) const SUBJECTS: &[&str] = &[
+    "i", "i'm", "im", "i've", "ive", "we", "we're", "we've", "my", "our", "me",
+];
+
+/// Words after which "just" and the like tell where, not when: "we live just outside York".
+pub(super) const PLACE_WORDS: &[&str] = &[
+    "outside", "across", "around", "down", "up", "off", "over", "past", "behind", "beyond", "round", "near", "by",
+    "after", "before", "in", "on", "at",
+];
+
 /// Words and phrases that make what follows them in a sentence anything but a plain
 /// statement of a lasting fact: a supposition, a doubt, a report of what someone else
 /// said, the past, the moment, a plan. "I'm a nurse and I'm thinking about retraining"
