@@ -79,6 +79,8 @@ pub enum TokenError {
     Expired(String, String),
     #[error("tokens cannot be checked: {0}")]
     Unreadable(String),
+    #[error("token {0} names an id with spaces at an end, which acts for the id without them: issue a new one")]
+    Spaced(String),
 }
 
 /// The tokens of one home, re-read whenever the file changes, so that a revocation
@@ -234,6 +236,11 @@ fn valid(info: Option<&TokenInfo>) -> Result<Issued, TokenError> {
     if info.revoked_at.is_some() {
         return Err(TokenError::Revoked(info.issued.id.clone()));
     }
+    // Issued by a build that let such an id through.
+    let ids = std::iter::once(&info.issued.user_id).chain(&info.issued.chat_id);
+    if ids.into_iter().any(|id| id.trim() != id) {
+        return Err(TokenError::Spaced(info.issued.id.clone()));
+    }
     if let Some(expires) = &info.issued.expires_at {
         let at = DateTime::parse_from_rfc3339(expires).map_err(|e| TokenError::Unreadable(e.to_string()))?;
         if at <= Utc::now() {
@@ -296,8 +303,10 @@ pub fn random_secret() -> Result<String> {
 /// Refuses a user or chat id that is empty, over 256 characters, or holds control
 /// characters.
 pub fn check_id(what: &str, id: &str) -> Result<()> {
-    if id.trim().is_empty() || id.len() > 256 || id.chars().any(char::is_control) {
-        bail!("a {what} id is 1 to 256 characters without control characters");
+    // The memory trims the ids it is given (Unicode spaces too): "alice\u{a0}" would pin a
+    // connection to a caller of its own and yet act for "alice".
+    if id.trim().is_empty() || id.trim() != id || id.len() > 256 || id.chars().any(char::is_control) {
+        bail!("a {what} id is 1 to 256 characters, without control characters or spaces at either end");
     }
     Ok(())
 }
@@ -344,6 +353,21 @@ mod tests {
         assert_eq!(found.caller(), Caller::user("alice").in_chat("team"));
         book.revoke(&issued.id[..6]).unwrap();
         assert!(matches!(book.verify(&token), Err(TokenError::Revoked(_))));
+    }
+
+    #[test]
+    fn an_id_with_spaces_at_an_end_gets_no_token_and_an_old_one_acts_for_no_one() {
+        let (dir, book) = book();
+        for (user, chat) in [("alice\u{a0}", None), ("\u{3000}bob", None), ("alice", Some(" team"))] {
+            let err = book.issue(user, chat, None).unwrap_err();
+            assert!(err.to_string().contains("spaces at either end"), "{user:?}: {err}");
+        }
+        // A line as a build before this check wrote it.
+        let (token, _) = book.issue("alice", None, None).unwrap();
+        let path = dir.path().join("tokens.jsonl");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("\"alice\"", "\"alice\\u00a0\"")).unwrap();
+        assert!(matches!(book.verify(&token), Err(TokenError::Spaced(_))));
     }
 
     #[test]

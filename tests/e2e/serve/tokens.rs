@@ -203,3 +203,30 @@ fn the_sandbox_socket_needs_a_token_for_everything_and_never_runs_maintenance() 
         "both sockets go when the server does"
     );
 }
+
+/// The memory reads "alice\u{a0}" as "alice": no token is issued to an id with spaces at
+/// an end, and one that an older build issued acts for no one.
+#[test]
+fn an_id_with_spaces_at_an_end_gets_no_token_and_an_old_one_is_refused() {
+    let ctx = Ctx::new();
+    ctx.add("alice", "My plan is to move to Tokyo in March");
+    let before = ctx.snapshot();
+    for user in ["alice\u{a0}", "\u{3000}alice", "alice "] {
+        let err = ctx.fails(&["--user", user, "token", "issue"]);
+        assert!(err.contains("spaces at either end"), "{user:?}: {err}");
+    }
+    assert_eq!(ctx.snapshot(), before, "a refused id changes nothing on disk");
+
+    // A tokens file as an older build wrote it for "alice\u{a0}".
+    let (token, id) = issue_token(&ctx, "alice", None, &[]);
+    let tokens = ctx.home().join("tokens.jsonl");
+    let text = std::fs::read_to_string(&tokens).unwrap();
+    std::fs::write(&tokens, text.replace("\"alice\"", "\"alice\\u00a0\"")).unwrap();
+    let port = free_port();
+    let _server = Server::start(&ctx, &["--listen", &format!("127.0.0.1:{port}")]);
+    let mut tcp = Client::tcp(port);
+    assert_eq!(tcp.code("auth", json!({"token": token})), -32001);
+    assert_eq!(tcp.code("memory.search", json!({"query": "Tokyo"})), -32001);
+    let listed = ctx.ok(&["token", "list"]);
+    assert!(listed.contains(&id), "{listed}");
+}
