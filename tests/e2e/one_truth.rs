@@ -210,6 +210,21 @@ fn a_partnership_ended_replaces_it_and_a_look_alike_does_not() {
     );
 }
 
+/// A thing of the user's that moved, or a move planned, leaves where they live as it is.
+#[test]
+fn a_home_is_replaced_by_ones_own_move_only() {
+    let ctx = Ctx::new();
+    let beside = [
+        "My office moved to Bradford",
+        "Our local pub relocated to Headingley",
+        "I'm moving to Berlin next year",
+    ];
+    replaced_only_by(&ctx, "u", "I live in Leeds", &beside, "We've just moved to York");
+    let live = live(&ctx, "u", T0);
+    assert_eq!(live.len(), 4, "{live:?}");
+    assert!(live.contains(&"I'm moving to Berlin next year".to_owned()), "{live:?}");
+}
+
 #[test]
 fn a_new_job_told_with_a_replaces_the_last_and_a_hobby_does_not() {
     let ctx = Ctx::new();

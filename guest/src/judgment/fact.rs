@@ -115,10 +115,17 @@ impl Fact {
             .iter()
             .enumerate()
             .any(|(k, w)| PAST.contains(w) && !(k > 0 && matches!(tail[k - 1], "have" | "has")));
-        // "I'm going to Japan" is a plan; "I stopped going to yoga", "I love going to gigs"
-        // tell a habit.
+        // "I'm going to Japan", "I'm moving to Berlin next year" are plans; "I stopped going
+        // to yoga", "I love going to gigs" tell a habit.
         let plan = |k: usize| {
-            lows[k..].starts_with(&["going", "to"])
+            [
+                &["going", "to"][..],
+                &["moving", "to"],
+                &["moving", "back", "to"],
+                &["relocating", "to"],
+            ]
+            .iter()
+            .any(|p| lows[k..].starts_with(p))
                 && !(k > 0
                     && matches!(
                         lows[k - 1],

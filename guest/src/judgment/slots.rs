@@ -3,7 +3,8 @@
 //! user, so the second replaces the first though they share almost no words.
 
 use super::fact::Fact;
-use super::words::{FILLER, FUNCTION, Word, stem};
+use super::someone::is_relation;
+use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, stem};
 use crate::entities::{MONTHS, WEEKDAYS};
 
 /// An attribute read from a fact, and the value it gives it.
@@ -403,6 +404,36 @@ fn role_value(words: &[Word]) -> Vec<String> {
 /// The employment states that are said of an occupation: "a retired teacher".
 const STANDINGS: &[&str] = &["retired", "freelance", "self-employed", "unemployed"];
 
+/// Whether the clause before a verb of where one lives names a thing someone has, which
+/// is what the verb is said of: "my office moved to", "our local pub relocated to", "the
+/// kids' school moved to". A determiner or a possessive followed by a word that is no
+/// relation, name or frame word is such a thing; "my sister moved to", "Aunt Ruth's moved
+/// to", "we packed up and moved to" and "after the move to" name none. `body` is where
+/// the fact's subject ends in `clause`.
+fn names_a_thing(clause: &[Word], body: usize) -> bool {
+    let owner = |w: &Word| {
+        matches!(
+            w.low.as_str(),
+            "my" | "our" | "the" | "his" | "her" | "their" | "your" | "a" | "an"
+        ) || w.low.ends_with("'s")
+            || w.low.ends_with("s'")
+    };
+    let thing = |w: &Word| {
+        let low = w.low.trim_end_matches("'s").trim_end_matches('\'');
+        !(w.cap
+            || is_relation(low)
+            || FILLER.contains(&low)
+            || FUNCTION.contains(&low)
+            || CHANGE_MARKERS.contains(&low)
+            || is_time(low))
+    };
+    // The subject's own words ("my older sister") are a person, not a thing.
+    clause
+        .iter()
+        .position(owner)
+        .is_some_and(|k| clause[(k + 1).max(body)..].iter().any(thing))
+}
+
 /// Words about time, which a value does not include: "moved to Porto last month".
 const TIME: &[&str] = &[
     "last",
@@ -483,6 +514,21 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
                 && at > 0
                 && matches!(lows[at - 1], "email" | "mail" | "web" | "ip" | "work" | "office")
             {
+                continue;
+            }
+            // "My office moved to Bradford", "our church relocated to Otley": a thing of the
+            // subject's moved, not the subject.
+            // A verb's clause, the subject's words included ("my office moved to" has the
+            // subject "my"); a phrase that names the home itself ("our new place in") needs
+            // no such look.
+            let verb = !matches!(p[0], "home" | "house" | "new" | "address");
+            let from = fact.body.min(fact.words.len());
+            let lead = fact.lead.min(from);
+            let clause = fact.words[lead..from + at]
+                .iter()
+                .rposition(|w| w.stop || w.end)
+                .map_or(lead, |e| lead + e + 1);
+            if *name == "home" && verb && names_a_thing(&fact.words[clause..from + at], from.saturating_sub(clause)) {
                 continue;
             }
             let after = at + p.len();
