@@ -43,7 +43,7 @@ impl Output {
                 "  + {} [{}] {}",
                 &m.id[..8.min(m.id.len())],
                 m.memory_type.as_str(),
-                m.content
+                ash_memory_render::one_line(&m.content)
             );
         }
         for why in &e.skipped {

@@ -16,7 +16,12 @@ impl Output {
         let verb = if r.dry_run { "Would archive" } else { "Archived" };
         say!("{verb} {} memories", r.archived.len());
         for a in &r.archived {
-            say!("  {:<16} {}  {}", a.reason.as_str(), a.id, a.content);
+            say!(
+                "  {:<16} {}  {}",
+                a.reason.as_str(),
+                a.id,
+                ash_memory_render::one_line(&a.content)
+            );
         }
     }
 

@@ -7,6 +7,7 @@ use ash_memory::{Added, Memory, SearchResults};
 
 use super::{Output, emit, emit_rendered, print_json};
 use crate::wire;
+use ash_memory_render::one_line;
 
 impl Output {
     /// One added memory: the memory's own fields, plus what it superseded and evicted.
@@ -33,7 +34,7 @@ impl Output {
                 (None, None) => "current",
             };
             let created: String = m.created_at.chars().take(19).collect();
-            say!("{}. {created}  {state:<15}  {}  {}", i + 1, m.id, m.content);
+            say!("{}. {created}  {state:<15}  {}  {}", i + 1, m.id, one_line(&m.content));
         }
     }
 
@@ -60,7 +61,7 @@ impl Output {
         let none = || "-".to_owned();
         let rows = [
             ("id", m.id.clone()),
-            ("content", m.content.clone()),
+            ("content", one_line(&m.content)),
             ("type", m.memory_type.as_str().to_owned()),
             ("scope", scope(m)),
             ("source", m.source.clone()),
@@ -103,7 +104,7 @@ impl Output {
         if self.json {
             return print_json(&wire::memory(m));
         }
-        say!("Confirmed {}: {}", m.id, m.content);
+        say!("Confirmed {}: {}", m.id, one_line(&m.content));
     }
 }
 
