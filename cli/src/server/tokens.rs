@@ -237,8 +237,8 @@ fn valid(info: Option<&TokenInfo>) -> Result<Issued, TokenError> {
         return Err(TokenError::Revoked(info.issued.id.clone()));
     }
     // Issued by a build that let such an id through.
-    let ids = std::iter::once(&info.issued.user_id).chain(&info.issued.chat_id);
-    if ids.into_iter().any(|id| id.trim() != id) {
+    let mut ids = std::iter::once(&info.issued.user_id).chain(&info.issued.chat_id);
+    if ids.any(|id| id.trim() != id) {
         return Err(TokenError::Spaced(info.issued.id.clone()));
     }
     if let Some(expires) = &info.issued.expires_at {

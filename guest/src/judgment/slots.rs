@@ -517,19 +517,19 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
                 continue;
             }
             // "My office moved to Bradford", "our church relocated to Otley": a thing of the
-            // subject's moved, not the subject.
-            // A verb's clause, the subject's words included ("my office moved to" has the
-            // subject "my"); a phrase that names the home itself ("our new place in") needs
+            // subject's moved, not the subject. The verb's clause is read with the subject's
+            // words ("my"); a phrase that names the home itself ("our new place in") needs
             // no such look.
-            let verb = !matches!(p[0], "home" | "house" | "new" | "address");
-            let from = fact.body.min(fact.words.len());
-            let lead = fact.lead.min(from);
-            let clause = fact.words[lead..from + at]
-                .iter()
-                .rposition(|w| w.stop || w.end)
-                .map_or(lead, |e| lead + e + 1);
-            if *name == "home" && verb && names_a_thing(&fact.words[clause..from + at], from.saturating_sub(clause)) {
-                continue;
+            if *name == "home" && !matches!(p[0], "home" | "house" | "new" | "address") {
+                let from = fact.body.min(fact.words.len());
+                let lead = fact.lead.min(from);
+                let clause = fact.words[lead..from + at]
+                    .iter()
+                    .rposition(|w| w.stop || w.end)
+                    .map_or(lead, |e| lead + e + 1);
+                if names_a_thing(&fact.words[clause..from + at], from.saturating_sub(clause)) {
+                    continue;
+                }
             }
             let after = at + p.len();
             let mut value = Vec::new();
