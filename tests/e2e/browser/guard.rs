@@ -222,3 +222,56 @@ fn a_malformed_or_huge_change_is_refused_with_a_reason_and_changes_nothing() {
     }
     assert_eq!(ctx.snapshot(), before, "nothing changed on disk");
 }
+
+#[test]
+fn a_login_link_from_another_site_is_refused_and_stays_unused() {
+    let ctx = Ctx::new();
+    ctx.add("local", "My spare key is under the third plant pot");
+    let ui = Ui::start(&ctx, &[]);
+    let port = ui.port;
+    let target = &ui.link[ui.link.find("/?token=").expect("a login link")..];
+    let get = |site: &str| {
+        http(
+            port,
+            &format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{site}Connection: close\r\n\r\n"),
+        )
+    };
+    // A page of another site that sends the browser to the link, to log it in.
+    for site in ["Sec-Fetch-Site: cross-site\r\n", "Sec-Fetch-Site: same-site\r\n"] {
+        let (status, answer) = get(site);
+        assert_eq!(status, 403, "{site}: {answer}");
+        assert!(answer.contains("address bar"), "{answer}");
+        assert!(!answer.contains("set-cookie"), "{answer}");
+    }
+    // The link was not used up: pasted into the address bar, it logs in.
+    let (status, answer) = get("Sec-Fetch-Site: none\r\n");
+    assert_eq!(status, 303, "{answer}");
+    assert!(answer.contains("set-cookie: ash_ui="), "{answer}");
+}
+
+#[test]
+fn a_token_holder_logging_in_again_and_again_logs_out_no_one_else() {
+    let ctx = Ctx::new();
+    ctx.add("local", "The boiler manual is in the kitchen drawer");
+    ctx.add("bob", "Bob's bike is the red one");
+    let ui = Ui::start(&ctx, &[]);
+    let port = ui.port;
+    let owner = login(port, &ui.link);
+    let (bob_token, _) = crate::support::server::issue_token(&ctx, "bob", None, &[]);
+    let bob_link = format!("http://127.0.0.1:{port}/?token={bob_token}");
+    let page = |cookie: &str| {
+        http(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"),
+        )
+    };
+    // More logins than the browser keeps sessions.
+    let bobs: Vec<String> = (0..80).map(|_| login(port, &bob_link)).collect();
+    let (status, answer) = page(&owner);
+    assert_eq!(status, 200, "the owner is still logged in: {answer}");
+    assert!(answer.contains("boiler manual"));
+    let (status, answer) = page(bobs.last().unwrap());
+    assert_eq!(status, 200);
+    assert!(answer.contains("red one") && !answer.contains("boiler"));
+    assert_eq!(page(&bobs[0]).0, 401, "bob's own oldest session gave way");
+}

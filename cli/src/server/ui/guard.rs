@@ -21,8 +21,12 @@ use crate::server::tokens::{TokenBook, TokenError};
 pub const COOKIE: &str = "ash_ui";
 /// How long a session lasts without a request.
 const IDLE: Duration = Duration::from_secs(12 * 60 * 60);
-/// The most sessions at once; the least recently used goes first.
+/// The most sessions at once. When full, a token's login ends the least recently used
+/// session of the token that holds the most, never the owner's: a token holder who logs
+/// in again and again ends only their own.
 const MAX_SESSIONS: usize = 64;
+/// The most sessions one caller token holds; its next login ends its least recently used.
+const SESSIONS_PER_TOKEN: usize = 8;
 
 /// A logged-in browser.
 #[derive(Clone)]
@@ -87,6 +91,14 @@ impl Guard {
         origin_ok && site_ok
     }
 
+    /// Whether a login link was opened by the person: typed, pasted or opened from outside
+    /// the browser (`Sec-Fetch-Site: none`), or followed from a page of ours. Another
+    /// site's page that sends the browser to a login link, to log it in as someone else,
+    /// is refused before the link is used; a browser that sends no such header is let in.
+    pub fn login_opened_here(&self, fetch_site: Option<&str>) -> bool {
+        fetch_site.is_none_or(|s| s == "none" || s == "same-origin")
+    }
+
     /// Trades a login token for a new session's id. `user` and `chat` choose whose memory
     /// the owner sees (default the CLI's user); a caller token decides it itself.
     pub fn login(
@@ -121,11 +133,7 @@ impl Guard {
         };
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.retain(|_, s| s.last_seen.elapsed() < IDLE);
-        if sessions.len() >= MAX_SESSIONS
-            && let Some(oldest) = sessions.iter().min_by_key(|(_, s)| s.last_seen).map(|(k, _)| k.clone())
-        {
-            sessions.remove(&oldest);
-        }
+        make_room(&mut sessions, session.token_id.as_deref());
         sessions.insert(id.clone(), session);
         Ok(id)
     }
@@ -182,6 +190,45 @@ impl Guard {
     /// Ends a session.
     pub fn logout(&self, id: &str) {
         self.sessions.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
+    }
+}
+
+/// Ends sessions before a login of `token` (`None` for the owner's) so that the limits
+/// hold after it: first the token's own beyond its share, then, when all are taken, one
+/// of the token that holds the most. The owner's session is never ended for a token's.
+fn make_room(sessions: &mut HashMap<String, UiSession>, token: Option<&str>) {
+    let oldest_of = |sessions: &HashMap<String, UiSession>, of: &str| {
+        sessions
+            .iter()
+            .filter(|(_, s)| s.token_id.as_deref() == Some(of))
+            .min_by_key(|(_, s)| s.last_seen)
+            .map(|(k, _)| k.clone())
+    };
+    if let Some(token) = token {
+        while sessions
+            .values()
+            .filter(|s| s.token_id.as_deref() == Some(token))
+            .count()
+            >= SESSIONS_PER_TOKEN
+        {
+            match oldest_of(sessions, token) {
+                Some(k) => sessions.remove(&k),
+                None => break,
+            };
+        }
+    }
+    while sessions.len() >= MAX_SESSIONS {
+        let mut held: HashMap<&str, usize> = HashMap::new();
+        for t in sessions.values().filter_map(|s| s.token_id.as_deref()) {
+            *held.entry(t).or_default() += 1;
+        }
+        let Some(most) = held.into_iter().max_by_key(|(_, n)| *n).map(|(t, _)| t.to_owned()) else {
+            break;
+        };
+        match oldest_of(sessions, &most) {
+            Some(k) => sessions.remove(&k),
+            None => break,
+        };
     }
 }
 
@@ -270,6 +317,46 @@ mod tests {
         assert!(g.session(Some("ash_ui=nope"), &tokens).is_err());
         g.logout(&id);
         assert!(g.session(Some(&format!("{COOKIE}={id}")), &tokens).is_err());
+    }
+
+    #[test]
+    fn a_token_logging_in_again_and_again_ends_only_its_own_sessions() {
+        let (g, home) = guard();
+        let tokens = TokenBook::new(home.path());
+        let owner = g.login("secret", None, None, &tokens).unwrap();
+        let (carol, _) = tokens.issue("carol", None, None).unwrap();
+        let carols = g.login(&carol, None, None, &tokens).unwrap();
+        let (bob, _) = tokens.issue("bob", None, None).unwrap();
+        let bobs: Vec<String> = (0..3 * MAX_SESSIONS)
+            .map(|_| g.login(&bob, None, None, &tokens).unwrap())
+            .collect();
+        let live = |id: &str| g.session(Some(&format!("{COOKIE}={id}")), &tokens).is_ok();
+        assert!(live(&owner), "the owner's session outlives a token's logins");
+        assert!(live(&carols), "another token's session too");
+        let bobs_live = bobs.iter().filter(|id| live(id)).count();
+        assert_eq!(bobs_live, SESSIONS_PER_TOKEN);
+        assert!(
+            bobs[bobs.len() - SESSIONS_PER_TOKEN..].iter().all(|id| live(id)),
+            "the latest are kept"
+        );
+
+        // Many tokens fill the sessions: the one that holds the most gives way.
+        for user in 0..MAX_SESSIONS {
+            let (t, _) = tokens.issue(&format!("user{user}"), None, None).unwrap();
+            g.login(&t, None, None, &tokens).unwrap();
+        }
+        assert!(live(&owner));
+        assert!(g.sessions.lock().unwrap().len() <= MAX_SESSIONS);
+    }
+
+    #[test]
+    fn a_login_link_sent_by_another_site_is_refused() {
+        let (g, _home) = guard();
+        assert!(g.login_opened_here(None));
+        assert!(g.login_opened_here(Some("none")));
+        assert!(g.login_opened_here(Some("same-origin")));
+        assert!(!g.login_opened_here(Some("cross-site")));
+        assert!(!g.login_opened_here(Some("same-site")));
     }
 
     #[test]

@@ -187,6 +187,12 @@ impl Ui {
             && path.is_empty()
             && let Some(token) = query.get("token")
         {
+            if !self.guard.login_opened_here(text(headers, "sec-fetch-site")) {
+                return plain(
+                    StatusCode::FORBIDDEN,
+                    "refused: a login link works when pasted into the address bar, not from another site's page",
+                );
+            }
             return match self.guard.login(
                 token,
                 query.get("user").map(String::as_str),
