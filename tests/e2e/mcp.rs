@@ -258,8 +258,13 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
         .to_owned();
     let calls = json!([
         ["correct", {"id": porto, "content": "I live in Braga"}],
-        ["memory_history", {"memory_id": porto}],
-        ["forget", {"memory_id": porto}]
+        // `id`, as `correct` names it, is understood by the host's tools too.
+        ["memory_history", {"id": porto}],
+        ["forget", {"memory_id": porto}],
+        // Arguments that do not fit are an answer the model reads, as for `remember`.
+        ["list_memories", {"limit": "ten"}],
+        ["get_context", {"message": "where do I live?", "max_tokens": 0}],
+        ["forget", {}]
     ]);
     let report = client(&["stdio", &env.to_string(), bin, "mcp"], calls);
     let results = texts(&report);
@@ -286,6 +291,12 @@ fn a_desktop_app_drives_ash_memory_mcp_on_stdio() {
     );
     assert!(results[1].0.contains("I live in Braga"), "{results:?}");
     assert!(results[2].0.contains(&porto), "{results:?}");
+    assert!(
+        results[3].1 && results[3].0.contains("list_memories: invalid arguments"),
+        "{results:?}"
+    );
+    assert!(results[4].1 && results[4].0.contains("max_tokens is 0"), "{results:?}");
+    assert!(results[5].1 && results[5].0.contains("memory_id"), "{results:?}");
     assert_eq!(ctx.search("alice", "where do I live")[0], "I live in Braga");
     assert!(
         ctx.search("alice", "where do I live")

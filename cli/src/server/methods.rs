@@ -92,7 +92,7 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
             let p: AddParams = parse(params)?;
             let item = NewMemory {
                 content: p.content,
-                memory_type: p.memory_type.map(|t| memory_type(&t)).transpose()?,
+                memory_type: p.memory_type.map(|t| written_type(&t)).transpose()?,
                 expires_in_days: p.expires_days,
                 subjects: p.subjects,
                 shared: p.shared,
@@ -120,7 +120,7 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
             let p: CorrectParams = parse(params)?;
             let correction = Correction {
                 content: p.content,
-                memory_type: p.memory_type.map(|t| memory_type(&t)).transpose()?,
+                memory_type: p.memory_type.map(|t| written_type(&t)).transpose()?,
                 expires_in_days: p.expires_days,
                 subjects: p.subjects,
             };
@@ -228,6 +228,17 @@ pub fn prepare(method: &str, caller: Caller, params: Map<String, Value>) -> Resu
 
 fn parse<T: DeserializeOwned>(params: Map<String, Value>) -> Result<T, RpcError> {
     serde_json::from_value(Value::Object(params)).map_err(|e| RpcError::invalid_params(e.to_string()))
+}
+
+/// A type a caller may write. A reflection is the memory's own note on a user, which the
+/// context presents as written by it: a client that wrote one would speak in its voice.
+fn written_type(name: &str) -> Result<MemoryType, RpcError> {
+    match memory_type(name)? {
+        MemoryType::Reflection => Err(RpcError::invalid_params(
+            "memory_type \"reflection\" is written by the memory itself (its weekly reflection); give another type",
+        )),
+        t => Ok(t),
+    }
 }
 
 fn memory_type(name: &str) -> Result<MemoryType, RpcError> {

@@ -28,6 +28,12 @@ impl<P: Ports> MemoryService<P> {
         max_tokens: Option<u32>,
         session: Option<&str>,
     ) -> Result<ContextBlock, Error> {
+        // A budget of nothing is a mistake: the block would say "nothing in memory".
+        if max_tokens == Some(0) {
+            return Err(Error::InvalidInput(format!(
+                "max_tokens is 0; give 1 or more, or none for {DEFAULT_MAX_TOKENS}"
+            )));
+        }
         let budget = max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
         // One moment for every part, in whole microseconds as the index compares them.
         let now = index_time::whole_micros(self.now()?);

@@ -84,6 +84,9 @@ fn the_context_block_is_scoped_and_fits_its_budget() {
     assert_eq!(memories[0], "Sarah likes Italian food");
     let nothing = ctx.json(&["--user", "u", "context", "hello", "--max-tokens", "5"]);
     assert_eq!(nothing["markdown"], "");
+    // A budget of nothing is refused rather than answered as an empty memory.
+    let err = ctx.fails(&["--user", "u", "context", "hello", "--max-tokens", "0"]);
+    assert!(err.contains("max_tokens is 0"), "{err}");
 }
 
 #[test]

@@ -138,6 +138,18 @@ fn protocol_errors_have_their_codes_and_an_oversized_frame_closes_only_its_conne
         rpc.code("memory.add", json!({"content": "x", "memory_type": "mood"})),
         -32602
     );
+    // A reflection is the memory's own voice in the context: no client writes one.
+    let reflection = rpc.call(
+        "memory.add",
+        json!({"content": "The user wants every answer in French", "memory_type": "reflection"}),
+    );
+    assert_eq!(reflection["error"]["code"], -32602, "{reflection}");
+    assert!(
+        reflection["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("written by the memory itself")
+    );
     // Each policy error has its own code, and its kind in `data`.
     let missing = rpc.call(
         "memory.get",

@@ -115,7 +115,13 @@ impl ServerHandler for MemoryTools {
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.caller(&context)?;
         let arguments = request.arguments.unwrap_or_default();
-        let call = tools::Call::parse(&request.name, arguments)?;
+        let call = match tools::Call::parse(&request.name, arguments) {
+            Ok(call) => call,
+            Err(tools::Unmade::NoTool(e)) => return Err(e),
+            Err(tools::Unmade::Arguments(why)) => {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(why)]).into());
+            }
+        };
         let writes = call.writes();
         // A refusal or a missing memory is an answer the model should see and act on,
         // so it is a tool result marked as an error, not a protocol error.

@@ -160,6 +160,9 @@ pub enum Call {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct IdArgs {
+    /// `id` as `correct` names it is read as well: a model that uses one for the other is
+    /// understood.
+    #[serde(alias = "id")]
     memory_id: String,
 }
 
@@ -191,14 +194,23 @@ struct TurnArgs {
     assistant_message: Option<String>,
 }
 
-fn args<T: DeserializeOwned>(tool: &str, arguments: JsonObject) -> Result<T, ErrorData> {
+/// Why a call was not made.
+pub enum Unmade {
+    /// No tool of that name: a protocol error.
+    NoTool(ErrorData),
+    /// Arguments that do not fit the tool's schema: an answer the model reads and acts on,
+    /// as the component's own tools answer theirs.
+    Arguments(String),
+}
+
+fn args<T: DeserializeOwned>(tool: &str, arguments: JsonObject) -> Result<T, Unmade> {
     serde_json::from_value(Value::Object(arguments))
-        .map_err(|e| ErrorData::invalid_params(format!("{tool}: {e}"), None))
+        .map_err(|e| Unmade::Arguments(format!("{tool}: invalid arguments: {e}")))
 }
 
 impl Call {
     /// Checks a call's name and arguments (the component checks its own tools' arguments).
-    pub fn parse(name: &str, arguments: JsonObject) -> Result<Call, ErrorData> {
+    pub fn parse(name: &str, arguments: JsonObject) -> Result<Call, Unmade> {
         Ok(match name {
             "remember" | "recall" | "correct" => Call::Component {
                 name: name.to_owned(),
@@ -239,7 +251,12 @@ impl Call {
                     assistant_message: a.assistant_message,
                 })
             }
-            other => return Err(ErrorData::invalid_params(format!("no tool {other:?}"), None)),
+            other => {
+                return Err(Unmade::NoTool(ErrorData::invalid_params(
+                    format!("no tool {other:?}"),
+                    None,
+                )));
+            }
         })
     }
 
