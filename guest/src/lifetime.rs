@@ -141,6 +141,14 @@ const PASSING: &[&str] = &[
     "argument",
     "fight",
     "massive",
+    "mood",
+    "dizzy",
+    "queasy",
+    "bloated",
+    "achy",
+    "itchy",
+    "jittery",
+    "shaky",
 ];
 
 /// Where one is for now: "I'm on the train", "I'm at the vet", "I'm at my sister's".
@@ -225,11 +233,19 @@ const DAYS: [(&str, Weekday); 7] = [
 ];
 
 fn words(content: &str) -> Vec<String> {
-    content
-        .to_lowercase()
-        .replace('\u{2019}', "'")
+    let low = content.to_lowercase().replace('\u{2019}', "'");
+    let raw: Vec<&str> = low
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
         .filter(|w| !w.is_empty())
+        .collect();
+    raw.iter()
+        .enumerate()
+        // "Friday's five-a-side" is Friday's; "in the sun" is no Sunday.
+        .map(|(i, w)| match w.strip_suffix("'s") {
+            Some(day) if DAYS.iter().any(|(d, _)| *d == day) => day,
+            _ if *w == "sun" && i > 0 && raw[i - 1] == "the" => "the-sun",
+            _ => w,
+        })
         .map(|w| match w {
             "tmrw" | "tmr" | "tomoz" | "tmrow" => "tomorrow".to_owned(),
             "tonite" => "tonight".to_owned(),
@@ -259,17 +275,41 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     let broke_up = phrase(&w, &["broke", "up"]);
-    let recent = has("just") || phrase(&w, &["last", "night"]) || phrase(&w, &["this", "morning"]) || has("earlier");
+    let told_of_a_time = phrase(&w, &["last", "night"]) || phrase(&w, &["this", "morning"]) || has("earlier");
+    let recent = has("just") || told_of_a_time;
+    if reaction::told_as_habit(&w) && !now_words && !told_of_a_time && !has("yesterday") && !has("ago") {
+        return lasting(base);
+    }
+    let routine = w.iter().any(|x| ROUTINE.contains(&x.as_str())) && !now_words;
+    let mishap = mishap::of_the_day(&w, content) && !routine;
+    // "I cancelled my gym membership" ends a thing of one's own; "my flight got cancelled"
+    // is a plan gone.
+    let ended_by_me = w.windows(3).any(|p| {
+        matches!(p[0].as_str(), "i" | "we" | "i've" | "we've")
+            && matches!(p[1].as_str(), "cancelled" | "canceled")
+            && matches!(p[2].as_str(), "my" | "our")
+    });
     // A state that passes. The words of the present ("currently", "right now") pass too,
     // but a habit is told with them as well: they are read apart.
-    let passing_state = w.iter().any(|x| {
-        PASSING.contains(&x.as_str()) && !(x == "broke" && broke_up) && !(x == "lost" && recent && has("weight"))
-    }) || phrase(&w, &["for", "the", "weekend"])
+    let passing_state = w.iter().enumerate().any(|(i, x)| {
+        PASSING.contains(&x.as_str())
+            && !(x == "broke" && broke_up)
+            && !(x == "lost" && recent && has("weight"))
+            && !(ended_by_me && matches!(x.as_str(), "cancelled" | "canceled"))
+            // "glasses for driving", "I love cooking": a doing named, not done now.
+            && !(x.ends_with("ing")
+                && i > 0
+                && matches!(
+                    w[i - 1].as_str(),
+                    "for" | "of" | "about" | "by" | "without" | "before" | "after" | "love" | "enjoy" | "hate" | "like"
+                ))
+    }) || mishap
+        || phrase(&w, &["for", "the", "weekend"])
         || phrase(&w, &["killing", "me"])
         || w.windows(3).any(|p| {
             matches!(p[0].as_str(), "am" | "i'm" | "im" | "we're")
                 && matches!(p[1].as_str(), "at" | "on")
-                && matches!(p[2].as_str(), "the" | "my" | "a")
+                && (matches!(p[2].as_str(), "the" | "my" | "a") || (p[1] == "at" && p[2].ends_with("'s")))
                 && (p[1] == "at" || w.iter().any(|x| HERE_FOR_NOW.contains(&x.as_str())))
         });
     let state_passes = passing_state
@@ -279,16 +319,22 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || phrase(&w, &["right", "now"])
         || phrase(&w, &["at", "the", "moment"]);
     let dated = past_anchor(&w, said) || recent;
-    let began = w.iter().any(|x| BEGAN.contains(&x.as_str()))
-        || broke_up
-        || (dated && w.iter().any(|x| BEGAN_WHEN_DATED.contains(&x.as_str())));
+    // A mishap's verb ("left my umbrella", "lost my keys") begins nothing; nor does a
+    // "got" without a thing got ("got stung", "got home").
+    let began = !mishap
+        && (w.iter().any(|x| BEGAN.contains(&x.as_str()))
+            || broke_up
+            || (dated
+                && w.iter().enumerate().any(|(i, x)| {
+                    BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i))
+                })));
     let yearly = has("birthday") || has("birthday's") || has("anniversary") || has("born");
     let moment = if yearly && !now_words {
         None
     } else {
         moment(&w, said, told_as_begun(&w))
     };
-    let routine = w.iter().any(|x| ROUTINE.contains(&x.as_str())) && !now_words;
+    let routine = routine || (schedule::standing(&w) && !now_words);
     if began && moment.is_none() && (dated || !state_passes) {
         return lasting(base);
     }
@@ -429,7 +475,7 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
     }
     // "at 2", "at 3pm", "by 5", "in an hour", "in 20 minutes": today.
     if w.windows(2).any(|p| {
-        matches!(p[0].as_str(), "at" | "by")
+        matches!(p[0].as_str(), "at" | "by" | "till" | "until" | "til")
             && p[1]
                 .trim_end_matches("am")
                 .trim_end_matches("pm")
@@ -480,9 +526,14 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
                 later(31 - today.day() as i64)
             }
             "days" | "day" | "weeks" | "week" | "fortnight"
-                if matches!(prev(2), Some("in" | "for")) || matches!(prev(1), Some("in" | "for")) =>
+                if matches!(prev(2), Some("in" | "for"))
+                    || matches!(prev(1), Some("in" | "for"))
+                    // "for a couple of weeks", "in a few days".
+                    || (prev(1) == Some("of") && matches!(prev(4), Some("in" | "for"))) =>
             {
-                let n = prev(1).and_then(count).unwrap_or(1);
+                let n = if prev(1) == Some("of") { prev(2) } else { prev(1) }
+                    .and_then(count)
+                    .unwrap_or(1);
                 let unit = if x.starts_with("week") {
                     7
                 } else if x == "fortnight" {
@@ -554,14 +605,40 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
             later(if n >= here { n - here } else { n + 30 - here });
         }
     }
+    if let Some(d) = stay::season_left(w, today) {
+        later(d);
+    }
     let d = days?;
-    // A moment named as past ("yesterday", "last Friday") is no plan.
-    if has("yesterday") || has("ago") || has("last") {
+    // A moment named as past ("yesterday", "last Friday") is no plan; "the last one" is
+    // none.
+    let last_time = w.windows(2).any(|p| {
+        p[0] == "last"
+            && (DAYS.iter().any(|(d, _)| *d == p[1])
+                || matches!(
+                    p[1].as_str(),
+                    "night"
+                        | "week"
+                        | "weekend"
+                        | "month"
+                        | "year"
+                        | "time"
+                        | "summer"
+                        | "winter"
+                        | "spring"
+                        | "autumn"
+                        | "christmas"
+                ))
+    });
+    if has("yesterday") || has("ago") || last_time {
         return None;
     }
     end_of(d)
 }
 
 mod habit;
+mod mishap;
+mod reaction;
+mod schedule;
+mod stay;
 #[cfg(test)]
 mod tests;

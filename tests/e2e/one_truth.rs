@@ -320,6 +320,44 @@ fn a_habit_told_with_words_of_the_present_lasts() {
     assert_eq!(later, want, "the habits, and not the moments, two months on");
 }
 
+/// What a probe found: "Shellfish makes me really ill" was gone in three days, "Just got
+/// back from the gym" and "I can't find my keys" were kept for ever, and "Our team standup
+/// is at 9:30" passed the next day.
+#[test]
+fn a_reaction_or_a_schedule_lasts_and_a_mishap_passes() {
+    let ctx = Ctx::new();
+    let lasting = [
+        "Shellfish makes me really ill",
+        "Dairy upsets my stomach",
+        "Our team standup is at 9:30",
+        "Bin day is Thursday",
+        "I cancelled my gym membership",
+    ];
+    for text in lasting {
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        assert_eq!(added["expires_at"], Value::Null, "{added}");
+    }
+    for passing in [
+        "Just got back from the gym",
+        "I can't find my keys",
+        "Left my umbrella on the train this morning",
+        "The prawns last night made me ill",
+        "I'm spending the summer in Berlin",
+    ] {
+        ctx.json(&["--user", "u", "--now", T0, "add", passing]);
+    }
+    assert_eq!(
+        live(&ctx, "u", "2026-03-05T12:00:00Z").len(),
+        10,
+        "all hold the next day"
+    );
+    let mut later = live(&ctx, "u", "2026-09-30T10:00:00Z");
+    later.sort();
+    let mut want = lasting.map(str::to_owned).to_vec();
+    want.sort();
+    assert_eq!(later, want, "the reactions and schedules, not the mishaps or the stay");
+}
+
 #[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();
