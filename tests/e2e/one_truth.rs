@@ -358,6 +358,34 @@ fn a_reaction_or_a_schedule_lasts_and_a_mishap_passes() {
     assert_eq!(later, want, "the reactions and schedules, not the mishaps or the stay");
 }
 
+/// What a probe found: "Emma and I broke up" left "My girlfriend is called Emma" live,
+/// because the two share little meaning and the parting names no attribute to search by.
+#[test]
+fn a_parting_replaces_the_partnership_however_it_was_told() {
+    let ctx = Ctx::new();
+    for (user, partnership, parting) in [
+        ("a", "My girlfriend is called Emma", "Emma and I broke up"),
+        ("b", "My husband's name is Raj", "Raj and I separated last year"),
+        ("c", "I've been seeing a guy called Leo", "Leo dumped me"),
+    ] {
+        ctx.json(&["--user", user, "--now", T0, "add", partnership]);
+        ctx.json(&["--user", user, "--now", T0, "add", "I love hiking in the Peak District"]);
+        let parted = ctx.json(&["--user", user, "--now", T0, "add", parting]);
+        assert_eq!(contents(&parted["superseded"]), [partnership], "{parted}");
+    }
+    // Someone else's parting replaces nothing of the user's.
+    ctx.json(&["--user", "d", "--now", T0, "add", "My girlfriend is called Mia"]);
+    let theirs = ctx.json(&[
+        "--user",
+        "d",
+        "--now",
+        T0,
+        "add",
+        "My sister and her boyfriend broke up",
+    ]);
+    assert!(contents(&theirs["superseded"]).is_empty(), "{theirs}");
+}
+
 #[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();

@@ -334,7 +334,7 @@ pub fn restatement_key(text: &str) -> String {
 pub fn candidate_terms(text: &str) -> Vec<String> {
     let fact = Fact::read(text, &RuleContext::default());
     let Some(slot) = slot_of(&fact) else {
-        return Vec::new();
+        return partners::parting_terms(&fact).unwrap_or_default();
     };
     let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]
         .iter()

@@ -91,6 +91,27 @@ pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
     user && !hedged && (partner_named || (named.is_empty() && (relation_named || relation.is_none())))
 }
 
+/// Words to find the partnership a parting may end, when `f` tells one of the user's:
+/// the names in its clause, and the words a partnership is told with. "Sofia and I broke
+/// up" shares little meaning with "My girlfriend is called Sofia", and names no attribute.
+pub(super) fn parting_terms(f: &Fact) -> Option<Vec<String>> {
+    let clause = parting_clause(&f.words)?;
+    if !clause
+        .iter()
+        .any(|w| matches!(w.low.as_str(), "i" | "we" | "me" | "us"))
+    {
+        return None;
+    }
+    let mut terms: Vec<String> = names(clause)
+        .into_iter()
+        .filter(|n| n.chars().all(char::is_alphanumeric))
+        .take(4)
+        .collect();
+    terms.extend(PARTNERS.iter().chain(PARTNERED).map(|w| (*w).to_owned()));
+    terms.dedup();
+    Some(terms)
+}
+
 /// The clause of the words that tells a partnership ended, if one does; not one that
 /// goes on to a purpose ("we split up to cover the market").
 fn parting_clause(words: &[Word]) -> Option<&[Word]> {
@@ -128,11 +149,24 @@ fn parting_clause(words: &[Word]) -> Option<&[Word]> {
 fn partnership(f: &Fact) -> Option<(Option<String>, Option<String>)> {
     let partner_word = |key: &str| PARTNERS.iter().any(|p| stem(p) == key);
     let named = names(&f.words[f.body.min(f.words.len())..]);
+    // In a memory about one person, "my girlfriend" is read as that person: the relation
+    // is then in the words before the body ("My girlfriend is called Emma", about Emma).
+    let told_relation = f.words[..f.body.min(f.words.len())]
+        .iter()
+        .map(|w| stem(w.low.trim_end_matches("'s")))
+        .find(|s| partner_word(s));
     match &f.subject {
         // "My girlfriend is Sofia", "my husband Tom works nights".
         Subject::Person(p) if partner_word(&p.key) => {
             Some((Some(p.key.clone()), p.name.clone().or_else(|| named.first().cloned())))
         }
+        Subject::Person(p) if told_relation.is_some() => Some((
+            told_relation,
+            p.name
+                .clone()
+                .or_else(|| named.first().cloned())
+                .or_else(|| Some(p.key.clone())),
+        )),
         // "Sofia and I are together", "Dan and I are married".
         Subject::Person(p)
             if f.words.iter().any(|w| w.low == "i") && f.words.iter().any(|w| PARTNERED.contains(&w.low.as_str())) =>

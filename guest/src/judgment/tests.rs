@@ -374,7 +374,12 @@ fn the_model_is_read_strictly() {
 #[test]
 #[ignore]
 fn dev_mistakes() {
-    for p in pairs(DEV).into_iter().chain(pairs(LONG_DEV)).chain(pairs(DETAILS_DEV)) {
+    for p in pairs(DEV)
+        .into_iter()
+        .chain(pairs(LONG_DEV))
+        .chain(pairs(DETAILS_DEV))
+        .chain(pairs(PARTNERS_DEV))
+    {
         let v = judge(&p.old, &p.new, &p.ctx);
         if position(v) != position(p.label) {
             println!("{:<10} {:<10} {:?} -> {:?}", p.label.as_str(), v.as_str(), p.old, p.new);
@@ -574,6 +579,20 @@ fn a_partnership_ended_replaces_it_and_nothing_else() {
     let held = held_out_beside("a partnership ended, and look-alikes", PARTNERS_HELD_OUT, PARTNERS_DEV);
     assert!(held.recall(3) >= 0.95, "different facts kept: {:.2}", held.recall(3));
     assert!(held.recall(2) >= 0.5, "changes: recall {:.2}", held.recall(2));
+}
+
+/// A parting shares little meaning with the partnership it ends ("Sofia and I broke up",
+/// "My girlfriend is called Sofia"), so it is found by the partner's name and the words
+/// of partnership; someone else's parting looks for nothing.
+#[test]
+fn a_parting_looks_for_its_partnership_by_name() {
+    let terms = super::candidate_terms("Sofia and I broke up last week");
+    assert!(
+        terms.contains(&"sofia".to_owned()) && terms.contains(&"girlfriend".to_owned()),
+        "{terms:?}"
+    );
+    assert!(super::candidate_terms("My sister broke up with her boyfriend").is_empty());
+    assert!(super::candidate_terms("We split the bill").is_empty());
 }
 
 /// A job told with "I'm a ..." after another ("I'm a nurse" / "I'm a teacher now"), and
