@@ -48,6 +48,13 @@ fn a_fact_told_again_is_stored_once() {
         assert_eq!(yes["restated"], false, "{question}");
     }
     assert_eq!(contents(&ctx.json(&["--user", "w", "list"])), ["Yes!", "Yes!"]);
+    // Another ending of the same root is the fact told again; a number is only itself.
+    ctx.json(&["--user", "r", "--now", T0, "add", "I'm allergic to shellfish"]);
+    let again = ctx.json(&["--user", "r", "--now", T0, "add", "I have a shellfish allergy"]);
+    assert_eq!(again["restated"], true, "{again}");
+    ctx.json(&["--user", "r", "--now", T0, "add", "The gate code is 4512"]);
+    let other = ctx.json(&["--user", "r", "--now", T0, "add", "The gate code is 4521"]);
+    assert_eq!(other["restated"], false, "{other}");
     // Another user's identical fact is theirs.
     let other = ctx.json(&["--user", "v", "add", "I like jazz music"]);
     assert_eq!(other["restated"], false);

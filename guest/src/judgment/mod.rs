@@ -147,6 +147,9 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
         if o.content.is_subset(&n.content) {
             return Verdict::Refinement;
         }
+        if words::same_roots(&o.content, &n.content) {
+            return Verdict::Same;
+        }
     }
     if o.wish != n.wish {
         // A wish or a plan beside what holds: "I don't have kids" / "I don't want kids".

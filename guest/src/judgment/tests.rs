@@ -633,3 +633,24 @@ fn a_home_changed_and_its_look_alikes() {
     );
     assert!(held.recall(2) >= 0.65, "changes: recall {:.2}", held.recall(2));
 }
+
+/// One fact told again with another ending of a word's root is the same fact; words
+/// that share only a beginning, or numbers, are not.
+#[test]
+fn a_root_told_with_another_ending_is_the_same_fact() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("Dad is diabetic", "Dad has diabetes"),
+        ("I'm lactose intolerant", "im lactose intolerent"),
+        ("Mia is allergic to eggs", "Mia has an egg allergy"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Same, "{old} / {new}");
+    }
+    for (old, new) in [
+        ("I'm vegetarian", "I love vegetables"),
+        ("The gate code is 4512", "The gate code is 4521"),
+        ("I'm a pharmacist", "I work in a pharmacy"),
+    ] {
+        assert_ne!(judge(old, new, &me), Verdict::Same, "{old} / {new}");
+    }
+}

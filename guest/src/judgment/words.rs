@@ -146,6 +146,28 @@ pub(super) fn stem(word: &str) -> String {
     s
 }
 
+/// Whether two sets of content words are one set but for the endings of one root:
+/// "allergic" and "allergy", "diabetic" and "diabetes", "intolerant" and a misspelt
+/// "intolerent". Words of one root share five letters or more, and differ in at most
+/// three after them ("vegetarian" and "vegetable" do not).
+pub(super) fn same_roots(a: &std::collections::BTreeSet<String>, b: &std::collections::BTreeSet<String>) -> bool {
+    let root = |x: &str, y: &str| {
+        if x == y {
+            return true;
+        }
+        // A number, or a word read with one ("is#4512"), is only itself.
+        if !x.chars().chain(y.chars()).all(char::is_alphabetic) {
+            return false;
+        }
+        let common = x.chars().zip(y.chars()).take_while(|(p, q)| p == q).count();
+        common >= 5 && x.chars().count() - common <= 3 && y.chars().count() - common <= 3
+    };
+    let covered = |from: &std::collections::BTreeSet<String>, to: &std::collections::BTreeSet<String>| {
+        from.iter().all(|x| to.iter().any(|y| root(x, y)))
+    };
+    !a.is_empty() && !b.is_empty() && covered(a, b) && covered(b, a)
+}
+
 /// The words of a text, for the judgment: `None` words are dropped.
 pub(super) fn words(text: &str) -> Vec<Word> {
     let text = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
