@@ -143,7 +143,7 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-compound-turns.jsonl"),
             " of compound sentences",
-            47,
+            49,
         ),
         (
             include_str!("../data/extraction-people-turns.jsonl"),
@@ -158,17 +158,17 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-household-held-out.jsonl"),
             " of households (held out)",
-            25,
+            26,
         ),
         (
             include_str!("../data/extraction-everyday-requests.jsonl"),
             " of everyday requests",
-            31,
+            32,
         ),
         (
             include_str!("../data/extraction-adverbs-dev.jsonl"),
             " with a word after the subject (development)",
-            31,
+            38,
         ),
         (
             include_str!("../data/extraction-adverbs-held-out.jsonl"),

@@ -424,3 +424,34 @@ fn offline_extraction_reads_past_a_word_of_time_or_focus_after_the_subject() {
     .map(|(c, t)| (c.to_owned(), t.to_owned()));
     assert_eq!(stored(&report), want, "{report:#}");
 }
+
+/// What a probe found unread: a name told with "name's", a course, a job or a diagnosis
+/// begun, a type of diabetes, and a step-family's and grandparents' relations.
+#[test]
+fn offline_extraction_reads_courses_diagnoses_and_more_relations() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(&ctx, "u", "s1", &["My name's actually Siobhan, not Susan"]);
+    turn(&ctx, "u", "s1", &["I'm currently doing a PhD in marine biology"]);
+    turn(&ctx, "u", "s1", &["I've recently started working as a paramedic"]);
+    turn(&ctx, "u", "s1", &["I got diagnosed with coeliac disease last year"]);
+    turn(&ctx, "u", "s1", &["I'm type 1 diabetic, so watch the sugar"]);
+    turn(&ctx, "u", "s1", &["My grandad lives in Cork"]);
+    turn(&ctx, "u", "s1", &["I'm doing a course of antibiotics, any tips?"]);
+    let report = ctx.json(&["--user", "u", "extract"]);
+    let got = stored(&report);
+    let contents: Vec<&str> = got.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        contents,
+        [
+            "I got diagnosed with coeliac disease last year",
+            "I'm doing a PhD in marine biology",
+            "I'm type 1 diabetic",
+            "I've started working as a paramedic",
+            "My grandad lives in Cork",
+            "My name is Siobhan",
+        ],
+        "{report:#}"
+    );
+    let grandad = ctx.json(&["--user", "u", "people", "show", "my grandad"]);
+    assert_eq!(grandad["relation"], "grandad", "{grandad}");
+}

@@ -28,7 +28,7 @@ use sentences::{
     told_before_question, without_softener,
 };
 use words::{
-    BLOCKERS, CONDITIONS, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, POINTERS, RELATIONS, SCENES,
+    BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, POINTERS, RELATIONS, SCENES,
 };
 
 /// The clear first-person facts in a user's message.
@@ -156,6 +156,7 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     // Names.
     for (opener, phrase) in [
         ("my name is ", "My name is"),
+        ("my name's ", "My name is"),
         ("call me ", "I go by"),
         ("i go by ", "I go by"),
     ] {
@@ -185,6 +186,17 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         "i am originally from ",
         "i speak ",
         "i study ",
+        // A job or a diagnosis that began: "I've started working as a paramedic".
+        "i've started working as ",
+        "i've started working at ",
+        "i've started working for ",
+        "i started working as ",
+        "i started working at ",
+        "i started working for ",
+        "i was diagnosed with ",
+        "i got diagnosed with ",
+        "i've been diagnosed with ",
+        "i have been diagnosed with ",
     ];
     let preference: &[&str] = &[
         "i prefer ",
@@ -230,6 +242,23 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
             Some((adverb, after)) if adverb.len() > 4 && adverb.ends_with("ly") => after,
             _ => rest,
         };
+        // "I'm doing a PhD in marine biology", "I'm doing my masters at Leeds".
+        if let Some(course) = ["doing a ", "doing an ", "doing my "]
+            .iter()
+            .find_map(|d| rest.strip_prefix(d))
+            // Not "a course of antibiotics".
+            && COURSES
+                .iter()
+                .any(|c| starts_with_word(course, c) && !course[c.len()..].trim_start().starts_with("of "))
+        {
+            return Some(fact_of(capitalise(&clause(text)), MemoryType::Identity, Vec::new()));
+        }
+        // "I'm type 1 diabetic".
+        let rest = ["type 1 ", "type 2 ", "type one ", "type two "]
+            .iter()
+            .find_map(|t| rest.strip_prefix(t))
+            .filter(|r| CONDITIONS.iter().any(|c| starts_with_word(r, c)))
+            .unwrap_or(rest);
         if DIETS.iter().any(|d| starts_with_word(rest, d)) {
             return Some(fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
         }

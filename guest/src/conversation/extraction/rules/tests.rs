@@ -182,3 +182,38 @@ fn refuses_everything_else() {
         let _ = extract(message);
     }
 }
+
+/// What a probe of `turn` and `extract` found unread (2026-11-30): a name told with
+/// "name's", a course, a job or a diagnosis begun, a type of diabetes, and relations of a
+/// step-family, grandparents and in-laws.
+#[test]
+fn reads_courses_beginnings_diagnoses_and_more_relations() {
+    for (said, fact) in [
+        ("My name's actually Siobhan, not Susan", "My name is Siobhan"),
+        (
+            "I'm currently doing a PhD in marine biology",
+            "I'm doing a PhD in marine biology",
+        ),
+        (
+            "I've recently started working as a paramedic",
+            "I've started working as a paramedic",
+        ),
+        (
+            "I got diagnosed with coeliac disease last year",
+            "I got diagnosed with coeliac disease last year",
+        ),
+        ("I'm type 1 diabetic", "I'm type 1 diabetic"),
+        ("My granddad is called Ted", "My granddad's name is Ted"),
+        ("my stepmum's name is Carol", "My stepmum's name is Carol"),
+    ] {
+        assert_eq!(contents(said), [fact], "{said}");
+    }
+    assert_eq!(extract("My stepdad is a firefighter")[0].subjects, ["my stepdad"]);
+    for nothing in [
+        "I'm doing a presentation tomorrow",
+        "I'm doing a course of antibiotics, any tips?",
+        "my gran's dog is called Pip but she hates it",
+    ] {
+        assert!(contents(nothing).is_empty(), "{nothing}: {:?}", contents(nothing));
+    }
+}
