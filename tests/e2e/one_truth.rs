@@ -393,6 +393,25 @@ fn a_parting_replaces_the_partnership_however_it_was_told() {
     assert!(contents(&theirs["superseded"]).is_empty(), "{theirs}");
 }
 
+/// What a probe found: "I cancelled my gym membership" faded in days while the gym habit
+/// it ended stayed.
+#[test]
+fn a_membership_cancelled_ends_the_habit_and_lasts() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "I go to the gym three times a week"]);
+    ctx.json(&["--user", "u", "--now", T0, "add", "I watch Netflix most evenings"]);
+    let ended = ctx.json(&["--user", "u", "--now", T0, "add", "I cancelled my gym membership"]);
+    assert_eq!(
+        contents(&ended["superseded"]),
+        ["I go to the gym three times a week"],
+        "{ended}"
+    );
+    assert_eq!(
+        live(&ctx, "u", "2026-06-01T10:00:00Z"),
+        ["I cancelled my gym membership", "I watch Netflix most evenings"]
+    );
+}
+
 #[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();

@@ -58,12 +58,21 @@ pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
 fn ends_what_it_is_about(o: &Fact, things: &[Vec<String>]) -> bool {
     let topic = o.topic();
     things.iter().any(|thing| {
-        let telling: Vec<&String> = thing.iter().filter(|w| !is_generic(w)).collect();
+        // "I cancelled my gym membership" ends going to the gym: a standing's word names
+        // how one had the thing, not another thing.
+        let telling: Vec<&String> = thing
+            .iter()
+            .filter(|w| !is_generic(w) && !STANDINGS.contains(&w.as_str()))
+            .collect();
         !telling.is_empty()
             && telling.iter().all(|w| o.content.contains(*w))
             && telling.iter().any(|w| topic.contains(*w))
     })
 }
+
+/// Stems of the words by which one holds a thing: a membership of the gym, a
+/// subscription to a paper.
+const STANDINGS: &[&str] = &["membership", "subscription", "contract", "account", "pass"];
 
 /// The stems of what each ending in a fact ends, up to the end of its clause.
 pub(super) fn ended_things(f: &Fact) -> Vec<Vec<String>> {

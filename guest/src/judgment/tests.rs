@@ -654,3 +654,26 @@ fn a_root_told_with_another_ending_is_the_same_fact() {
         assert_ne!(judge(old, new, &me), Verdict::Same, "{old} / {new}");
     }
 }
+
+/// "I cancelled my gym membership" ends the gym habit it was had by; a membership of
+/// something else ends nothing of it.
+#[test]
+fn a_membership_cancelled_ends_what_it_was_for() {
+    let me = RuleContext::default();
+    assert_eq!(
+        judge(
+            "I go to the gym three times a week",
+            "I cancelled my gym membership",
+            &me
+        ),
+        Verdict::Change
+    );
+    assert_ne!(
+        judge(
+            "I go to the gym three times a week",
+            "I cancelled my Netflix subscription",
+            &me
+        ),
+        Verdict::Change
+    );
+}
