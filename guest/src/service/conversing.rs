@@ -233,6 +233,13 @@ fn check_name(what: &str, name: &str) -> Result<String, Error> {
             "the {what} name must be at most {MAX_NAME_CHARS} characters, without control characters"
         )));
     }
+    // A name is stored and shown as it is, unredacted: one that holds a secret is refused.
+    if let Some(kind) = crate::secrets::detect(name) {
+        return Err(Error::SecretRefused(format!(
+            "the {what} name looks like {}; secrets are never stored in memory",
+            kind.describe()
+        )));
+    }
     Ok(name.to_owned())
 }
 
@@ -247,4 +254,28 @@ fn check_message(what: &str, text: &str, may_be_empty: bool) -> Result<(), Error
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_name;
+    use crate::api::Error;
+
+    #[test]
+    fn a_name_that_holds_a_secret_is_refused_and_an_id_is_not() {
+        for id in [
+            "monday",
+            "cc932e00-6ef5-4fdc-ba1b-2a4da238e4e9",
+            "01J9ZQ4X7M3K8V2N5P6R1T0W9Y",
+            "chat-2026-05-01",
+        ] {
+            assert_eq!(check_name("session", id).ok().as_deref(), Some(id));
+        }
+        for secret in ["password=hunter2hunter2", "sk-live-51HGs8d7f6g5h4j3k2l1"] {
+            assert!(
+                matches!(check_name("session", secret), Err(Error::SecretRefused(_))),
+                "{secret}"
+            );
+        }
+    }
 }

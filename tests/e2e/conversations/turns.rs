@@ -36,6 +36,20 @@ fn turns_are_stored_redacted_and_recalled_from_other_sessions_only() {
     // A caller cannot store an empty message, or a session without a name.
     ctx.fails(&["--user", "u", "turn", "--session", "x", "   "]);
     ctx.fails(&["--user", "u", "turn", "--session", " ", "hello"]);
+    // Nor a session or provider named with a secret: names are stored as they are.
+    let err = ctx.fails(&["--user", "u", "turn", "--session", "password=hunter2hunter2", "hello"]);
+    assert!(err.contains("session name looks like a password"), "{err}");
+    let err = ctx.fails(&[
+        "--user",
+        "u",
+        "turn",
+        "--session",
+        "x",
+        "--provider",
+        "sk-live-51HGs8d7f6g5h4j3k2l1",
+        "hello",
+    ]);
+    assert!(err.contains("provider name") && !err.contains("51HGs8"), "{err}");
 
     let messages = lines(&ctx, "messages.jsonl");
     assert_eq!(messages.len(), 5, "two, one and two messages");
