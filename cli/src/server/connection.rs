@@ -10,7 +10,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
 use tokio::sync::watch;
 
 use super::frame::{self, Frame, MAX_FRAME};
-use super::peers::Ticket;
+use super::peers::{Place, Ticket};
 use super::rpc::{self, RpcError};
 use super::session::Session;
 
@@ -21,11 +21,14 @@ pub const AUTH_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Serves one connection until the client closes it, sends an oversized frame, or the
 /// server shuts down (a request already read is answered first). `ticket` counts the
-/// connection against its peer's share of token-less connections until it has a token.
+/// connection against its peer's share of token-less connections until it has a token;
+/// `place` holds its place among a listener's token-less connections, which a newcomer
+/// may end.
 pub async fn serve<S: AsyncRead + AsyncWrite>(
     stream: S,
     mut session: Session,
     mut ticket: Option<Ticket>,
+    mut place: Option<Place>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let (read, mut write) = tokio::io::split(stream);
@@ -35,6 +38,7 @@ pub async fn serve<S: AsyncRead + AsyncWrite>(
     loop {
         if !session.awaiting_token() {
             ticket = None;
+            place = None;
         }
         let limit = if session.awaiting_token() {
             MAX_FRAME_BEFORE_TOKEN
@@ -48,6 +52,14 @@ pub async fn serve<S: AsyncRead + AsyncWrite>(
             () = super::until_stopped(&mut shutdown) => break,
             () = tokio::time::sleep_until(deadline), if session.awaiting_token() => {
                 let e = RpcError::unauthenticated(format!("no token presented within {} s", AUTH_WINDOW.as_secs()));
+                let _ = send(&mut write, &rpc::response(serde_json::Value::Null, Err(e))).await;
+                break;
+            }
+            () = wait_ended(place.as_ref()), if session.awaiting_token() && place.is_some() => {
+                tracing::warn!("closing a connection that waited longest without a token, to make room");
+                let e = RpcError::unauthenticated(
+                    "closed to make room for newer connections: present a token in the first line",
+                );
                 let _ = send(&mut write, &rpc::response(serde_json::Value::Null, Err(e))).await;
                 break;
             }
@@ -77,6 +89,14 @@ pub async fn serve<S: AsyncRead + AsyncWrite>(
     }
     drop(ticket);
     let _ = write.shutdown().await;
+}
+
+/// Resolves when a newcomer ends the wait of the connection at `place`.
+async fn wait_ended(place: Option<&Place>) {
+    match place {
+        Some(place) => place.ended.notified().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Writes one answer line.

@@ -284,6 +284,7 @@ async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shar
     let mut stopping = stopped.clone();
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     let waiting = Arc::new(peers::Waiting::default());
+    let queue = Arc::new(peers::Queue::default());
     loop {
         let slot = tokio::select! {
             slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
@@ -306,8 +307,11 @@ async fn accept<L: Listener>(listener: L, transport: Transport, shared: Arc<Shar
                         Some((_, ticket)) => ticket,
                         None => None,
                     };
+                    // On loopback TCP, whose peers cannot be told apart, the token-less
+                    // connections are few, and a newcomer ends the longest wait.
+                    let place = (transport == Transport::Tcp).then(|| queue.join());
                     let session = Session::new(shared.clone(), transport);
-                    let served = connection::serve(stream, session, ticket, stopped.clone());
+                    let served = connection::serve(stream, session, ticket, place, stopped.clone());
                     connections.spawn(async move {
                         served.await;
                         drop(slot);

@@ -82,9 +82,74 @@ impl Drop for Ticket {
     }
 }
 
+/// The most connections a listener whose peers cannot be told apart (loopback TCP) holds
+/// without a token; a newcomer past it ends the one that has waited longest.
+pub const MAX_WAITING_UNNAMED: usize = 64;
+
+/// The token-less connections of a listener whose peers cannot be told apart, oldest
+/// first. Refusing newcomers would let one process that holds the share lock everyone out
+/// (it stalled every login for the whole auth window); ending the oldest instead costs a
+/// client nothing, as it presents its token in its first line, within moments.
+#[derive(Debug, Default)]
+pub struct Queue {
+    waiting: Mutex<std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>>,
+    next: std::sync::atomic::AtomicU64,
+}
+
+/// One token-less connection's place in a [`Queue`]; dropping it leaves the queue.
+#[derive(Debug)]
+pub struct Place {
+    queue: Arc<Queue>,
+    id: u64,
+    /// Notified when a newcomer ended this connection's wait.
+    pub ended: Arc<tokio::sync::Notify>,
+}
+
+impl Queue {
+    /// A place for one more connection, ending the wait of the oldest beyond the share.
+    pub fn join(self: &Arc<Self>) -> Place {
+        let id = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let ended = Arc::new(tokio::sync::Notify::new());
+        let mut waiting = self.waiting.lock().expect("the queue is never poisoned");
+        while waiting.len() >= MAX_WAITING_UNNAMED {
+            if let Some((_, oldest)) = waiting.pop_front() {
+                // A permit is kept if the connection is not waiting on it this moment.
+                oldest.notify_one();
+            }
+        }
+        waiting.push_back((id, ended.clone()));
+        Place {
+            queue: self.clone(),
+            id,
+            ended,
+        }
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut waiting = self.queue.waiting.lock().expect("the queue is never poisoned");
+        waiting.retain(|(id, _)| *id != self.id);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_newcomer_past_the_share_ends_the_longest_wait() {
+        let queue = Arc::new(Queue::default());
+        let first = queue.join();
+        let rest: Vec<Place> = (1..MAX_WAITING_UNNAMED).map(|_| queue.join()).collect();
+        let newcomer = queue.join();
+        tokio::time::timeout(std::time::Duration::from_secs(1), first.ended.notified())
+            .await
+            .expect("the oldest is told to end");
+        assert_eq!(queue.waiting.lock().unwrap().len(), MAX_WAITING_UNNAMED);
+        drop((rest, newcomer, first));
+        assert!(queue.waiting.lock().unwrap().is_empty(), "no place is left behind");
+    }
 
     #[test]
     fn a_peer_holds_its_share_and_no_more_and_gets_it_back() {

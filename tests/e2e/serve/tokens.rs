@@ -230,3 +230,28 @@ fn an_id_with_spaces_at_an_end_gets_no_token_and_an_old_one_is_refused() {
     let listed = ctx.ok(&["token", "list"]);
     assert!(listed.contains(&id), "{listed}");
 }
+
+/// Loopback TCP cannot tell one process from another: a probe held 560 connections open
+/// without a token and every other client's login waited out the auth window. Past the
+/// listener's share of token-less connections, a newcomer now ends the longest wait.
+#[test]
+fn idle_connections_without_a_token_make_room_for_a_new_client() {
+    let ctx = Ctx::new();
+    ctx.add("alice", "I keep the spare key in the shed");
+    let (token, _) = issue_token(&ctx, "alice", None, &[]);
+    let port = free_port();
+    let _server = Server::start(&ctx, &["--listen", &format!("127.0.0.1:{port}")]);
+    let mut idle: Vec<std::net::TcpStream> = (0..300)
+        .map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects"))
+        .collect();
+    let mut tcp = Client::tcp(port);
+    assert_eq!(tcp.ok("auth", json!({"token": token}))["user_id"], "alice");
+    let hits = tcp.ok("memory.search", json!({"query": "spare key"}));
+    assert_eq!(hits["hits"][0]["content"], "I keep the spare key in the shed");
+    // The oldest idle connection was told why it was closed, at once.
+    let first = &mut idle[0];
+    first.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(first), &mut line).expect("an answer");
+    assert!(line.contains("closed to make room"), "{line}");
+}
