@@ -76,12 +76,14 @@ pub fn introduced(content: &str) -> Option<(String, String)> {
             .collect();
         (!name.is_empty()).then(|| name.join(" ").trim_end_matches([',', '.']).to_owned())
     };
+    // "my" or "our": "our dog is called Priya" is the household's dog, not a Priya known.
+    let mine = |w: &str| w == "my" || w == "our";
     // "my <relation>'s name is <Name>"
-    if lower.len() >= 5 && lower[0] == "my" && lower[1].ends_with("'s") && lower[2] == "name" && lower[3] == "is" {
+    if lower.len() >= 5 && mine(&lower[0]) && lower[1].ends_with("'s") && lower[2] == "name" && lower[3] == "is" {
         return Some((name_at(4)?, lower[1].trim_end_matches("'s").to_owned()));
     }
     // "my <relation> is called|named <Name>"
-    if lower.len() >= 5 && lower[0] == "my" && lower[2] == "is" && (lower[3] == "called" || lower[3] == "named") {
+    if lower.len() >= 5 && mine(&lower[0]) && lower[2] == "is" && (lower[3] == "called" || lower[3] == "named") {
         return Some((name_at(4)?, lower[1].clone()));
     }
     // "<Name> is my <relation>"

@@ -6,6 +6,7 @@
 //! and spotting people in a memory's content in `mentions`.
 
 mod erasure;
+mod kinship;
 mod mentions;
 mod reference;
 #[cfg(test)]

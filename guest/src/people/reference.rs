@@ -285,11 +285,16 @@ fn find_at<'a>(people: &[&'a PersonRecord], reference: &Reference, depth: usize)
     if reference.text.is_empty() {
         return None;
     }
-    if let Some(p) = people.iter().find(|p| p.answers_to(&reference.text)) {
+    // A name is many people's: "my son Sam" is not "my brother Sam".
+    let may_be = |p: &&&PersonRecord| match (&reference.relation, &p.relation) {
+        (Some(told), Some(known)) => !super::kinship::exclusive(told, known),
+        _ => true,
+    };
+    if let Some(p) = people.iter().filter(may_be).find(|p| p.answers_to(&reference.text)) {
         return Some(p);
     }
     if let Some(name) = &reference.name
-        && let Some(p) = people.iter().find(|p| p.answers_to(name))
+        && let Some(p) = people.iter().filter(may_be).find(|p| p.answers_to(name))
     {
         return Some(p);
     }

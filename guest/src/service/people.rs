@@ -30,14 +30,22 @@ impl<P: Ports> MemoryService<P> {
                 ids.push(self.resolve_person_in(caller, reference, Some(&record.content), stamp, &mut writes)?);
             }
             if caller.user_id.is_some() {
+                let mut introduced_name = None;
                 if let Some((name, relation)) = people::introduced(&record.content) {
                     let reference = format!("my {relation} {name}");
                     if secrets::detect(&reference).is_none() {
                         ids.push(self.resolve_person(caller, &reference, stamp, &mut writes)?);
+                        introduced_name = Some(name);
                     }
                 }
+                // "My son is called Sam" is about the son, not about another Sam known.
                 let known = people::named_in(&record.content, &self.people_of(caller));
-                ids.extend(known.iter().map(|p| p.id.clone()));
+                ids.extend(
+                    known
+                        .iter()
+                        .filter(|p| introduced_name.as_ref().is_none_or(|n| !p.name.eq_ignore_ascii_case(n)))
+                        .map(|p| p.id.clone()),
+                );
             }
             let mut seen = HashSet::new();
             ids.retain(|id| seen.insert(id.clone()));

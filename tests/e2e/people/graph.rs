@@ -268,3 +268,41 @@ fn people_stay_private_between_users() {
         "wife"
     );
 }
+
+/// What a probe found: "My son is called Sam" after "My brother is called Sam" was taken
+/// for the brother told again, and never stored; "our dog is called Priya" replaced "My
+/// wife is called Priya". A name is many people's: two kinds of kin are two people.
+#[test]
+fn two_people_of_one_name_and_two_relations_stay_two() {
+    let ctx = Ctx::new();
+    for (user, first, second) in [
+        ("a", "My brother is called Sam", "My son is called Sam"),
+        ("b", "My wife is called Priya", "our dog is called Priya, long story"),
+        (
+            "c",
+            "My wife is called Priya",
+            "My boss is called Priya too, funnily enough",
+        ),
+    ] {
+        ctx.json(&["--user", user, "add", first]);
+        let added = ctx.json(&["--user", user, "add", second]);
+        assert_eq!(added["restated"], false, "{added}");
+        assert!(added["superseded"].as_array().unwrap().is_empty(), "{added}");
+        let mut listed = contents(&ctx.json(&["--user", user, "list"]));
+        listed.sort();
+        let mut want = vec![first.to_owned(), second.to_owned()];
+        want.sort();
+        assert_eq!(listed, want);
+        let relations: Vec<String> = people(&ctx, user)
+            .iter()
+            .map(|p| p["relation"].as_str().unwrap_or("").to_owned())
+            .collect();
+        assert_eq!(relations.len(), 2, "{relations:?}");
+    }
+    // One relation told in other words, or a partner's that changed, is one person.
+    ctx.json(&["--user", "d", "add", "My girlfriend is called Anna"]);
+    ctx.json(&["--user", "d", "add", "My wife Anna loves tulips"]);
+    ctx.json(&["--user", "d", "add", "My mum is called Rose"]);
+    ctx.json(&["--user", "d", "add", "My mother Rose lives in Cork"]);
+    assert_eq!(people(&ctx, "d").len(), 2, "{:?}", people(&ctx, "d"));
+}
