@@ -96,3 +96,44 @@ fn an_order_number_and_a_commit_hash_are_stored() {
     let turn = ctx.json(&["--user", "u", "turn", "--session", "s", ORDER, COMMIT]);
     assert_eq!(turn["redacted"], 0, "{turn}");
 }
+
+/// What a blind probe found stored (2026-11-30): a password set off by commas or behind a
+/// label, a Wi-Fi key, logins on a command line, "my social", a phone's unlock code, a
+/// short OpenAI key and a base64 login of letters; beside everyday sentences in the same
+/// words, which are stored.
+#[test]
+fn secrets_told_in_passing_or_on_a_command_line_are_refused_and_look_alikes_kept() {
+    let ctx = Ctx::new();
+    ctx.add("u", "I'm allergic to peanuts");
+    let before = ctx.snapshot();
+    let login = concat!("YWRtaW46bGV0", "bWVpbm5vdw==");
+    for secret in [
+        "my password, Fluffy2020, is also my bank one",
+        "my password is in 1password: hunter2",
+        "the wifi key is Blue-Sky-42",
+        "curl -u admin:letmein https://api.example.com",
+        "mysql -u root -pS3cret",
+        "my social is 123456789",
+        "my phone code is 482913",
+        concat!("my openai key is sk-abc123", "def456ghi789"),
+        &format!("the header is Basic {login}"),
+    ] {
+        let err = ctx.fails(&["--user", "u", "add", "--", secret]);
+        assert!(err.contains("never stored"), "{secret}: {err}");
+    }
+    assert_eq!(ctx.snapshot(), before, "a refused add wrote something");
+    for kept in [
+        "the password to the office wifi is the same as mine",
+        "The password is saved in 1Password",
+        "my password manager is Bitwarden",
+        "remind me to reset my wifi password",
+        "my social worker is called Dan",
+        "curl -u $USER:$TOKEN https://api.example.com",
+        "The door code is 4417 until Sunday",
+    ] {
+        ctx.json(&["--user", "u", "add", "--", kept]);
+    }
+    let listed = crate::support::ctx::contents(&ctx.json(&["--user", "u", "list", "--limit", "50"]));
+    assert_eq!(listed.len(), 8, "{listed:?}");
+    assert!(!everything(&ctx).contains("Fluffy2020") && !everything(&ctx).contains("S3cret"));
+}

@@ -35,8 +35,8 @@ pub(super) fn assignment(t: &Text) -> Option<SecretKind> {
         while s > 0 && e - s < 64 && (t.c[s - 1].is_alphanumeric() || matches!(t.c[s - 1], '_' | '-' | '.')) {
             s -= 1;
         }
-        if s == e || (s > 0 && e - s == 64 && t.c[s - 1].is_alphanumeric()) {
-            continue;
+        if s == e || (s > 0 && e - s == 64 && t.c[s - 1].is_alphanumeric()) || t.c[s].is_ascii_digit() {
+            continue; // no name, or a name no identifier has ("1Password: see the vault")
         }
         let parts = name_parts(&t.c[s..e]);
         if sep == ':' && !quoted && parts.len() < 2 {

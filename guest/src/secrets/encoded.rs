@@ -4,8 +4,8 @@
 //! (`shapes`) that a run is encoded prose or a public key rather than a key.
 
 use super::SecretKind;
-use super::passwords::login_pair;
 use super::text::Text;
+use super::values::is_placeholder;
 
 /// The shortest run worth decoding: 12 characters hold 9 bytes, enough for "user:pass1".
 const MIN_RUN: usize = 12;
@@ -67,9 +67,34 @@ pub(super) fn base64_forms(t: &Text, read: impl Fn(&str) -> Option<SecretKind>) 
         if let Some(kind) = read(&text) {
             return Some(kind);
         }
-        if !text.contains(char::is_whitespace) && login_pair([Some(text), None, None]) {
+        if basic_credentials(&text) {
             return Some(SecretKind::Password);
         }
     }
     None
+}
+
+/// Decoded text that is `user:password` and nothing else, as in a Basic authorization value
+/// or a registry's `auth` entry. Only base64 puts the two together this way, so any password
+/// counts, letters alone too ("admin:letmeinnow"). Ids encoded the same way are kept: a type
+/// with a capital and a number ("User:123456", GraphQL's global ids), or a UUID or hash.
+fn basic_credentials(text: &str) -> bool {
+    let Some((user, pass)) = text.split_once(':') else {
+        return false;
+    };
+    let name_char = |c: char| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '@' | '+');
+    let user_ok = (1..=64).contains(&user.chars().count())
+        && user.starts_with(char::is_alphabetic)
+        && user.chars().all(name_char);
+    let n = pass.chars().count();
+    let typed_id = user.starts_with(char::is_uppercase) && pass.chars().all(|c| c.is_ascii_digit());
+    let hash = n >= 16 && pass.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    user_ok
+        && (4..=128).contains(&n)
+        && pass.chars().all(|c| !c.is_whitespace() && !c.is_control())
+        && pass.chars().any(char::is_alphanumeric)
+        && !pass.starts_with('/')
+        && !is_placeholder(pass)
+        && !typed_id
+        && !hash
 }

@@ -6,21 +6,27 @@
 //! digit scripts) so that a secret cannot slip through in a different spelling. Then each
 //! detector looks for one family of secrets: key material, webhook and connection URLs,
 //! tokens with a well-known prefix, JWTs, `name = value` assignments, sentences that state a
-//! secret ("my password is ..."), numbers with a checksum (IBAN, SSN, card), bare keys that
-//! nothing names, and all of these again inside base64.
+//! secret ("my password is ..."), command lines with a password flag, numbers with a checksum
+//! (IBAN, SSN, card), bare keys that nothing names, and all of these again inside base64.
 //!
 //! Every detector works on character indices (never byte offsets, so it cannot panic on a
 //! character boundary) and does a bounded amount of work per position, so time is linear in
 //! the length of the text.
 //!
-//! One file per family: `keys`, `urls`, `tokens`, `assignments`, `statements`, `numbers`,
-//! `cards`, `shapes` and `encoded` hold the detectors; `text` the normalised text they read;
+//! One file per family: `keys`, `urls`, `tokens`, `jwt`, `assignments`, `statements`,
+//! `commands`, `numbers`, `cards`, `shapes` and `encoded` hold the detectors; `text` the
+//! normalised text they read, `following` and `joined` how a statement's words are read;
 //! `values`, `passwords` and `randomness` the judgements of a value that several of them
-//! share; `words` the word lists.
+//! share; `words` the trigger words and `grammar` the words around them.
 
 mod assignments;
 mod cards;
+mod commands;
 mod encoded;
+mod following;
+mod grammar;
+mod joined;
+mod jwt;
 mod keys;
 mod numbers;
 mod passwords;
@@ -79,14 +85,15 @@ const MAX_LAYERS: u8 = 2;
 
 fn detect_within(text: &str, layer: u8) -> Option<SecretKind> {
     let t = Text::new(text);
-    let detectors: [fn(&Text) -> Option<SecretKind>; 11] = [
+    let detectors: [fn(&Text) -> Option<SecretKind>; 12] = [
         keys::private_key,
         urls::webhook,
         urls::connection_url,
         tokens::prefixed_token,
-        tokens::jwt,
+        jwt::jwt,
         assignments::assignment,
         statements::statement,
+        commands::command_password,
         numbers::iban,
         numbers::ssn,
         cards::card_number,

@@ -1,9 +1,9 @@
 //! Whether words are a password or only talk about one: "hunter2" is, "strong", "expired" and
 //! "12 characters long" are not.
 
-use super::statements::Following;
+use super::following::Following;
+use super::grammar;
 use super::values::is_placeholder;
-use super::words;
 
 /// "admin:hunter2!", "admin / hunter2!": a user name and a password-like word.
 pub(super) fn login_pair([first, second, third]: [Option<String>; 3]) -> bool {
@@ -35,10 +35,10 @@ pub(super) fn worth_keeping(value: &str) -> bool {
 /// would refuse every sentence about passwords.
 pub(super) fn password_phrase(values: &mut Following) -> bool {
     let mut k = 0;
-    while k < 2 && values.lower(k).is_some_and(|w| words::ADVERBS.contains(&w)) {
+    while k < 2 && values.lower(k).is_some_and(|w| grammar::ADVERBS.contains(&w)) {
         k += 1; // "is now hunter2"
     }
-    if values.lower(k).is_some_and(|w| words::CHANGE_VERBS.contains(&w))
+    if values.lower(k).is_some_and(|w| grammar::CHANGE_VERBS.contains(&w))
         && values
             .lower(k + 1)
             .is_some_and(|w| matches!(w.as_str(), "to" | "into" | "as"))
@@ -68,16 +68,40 @@ pub(super) fn password_phrase(values: &mut Following) -> bool {
         && value
             .chars()
             .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '~' | '<' | '>'));
-    !(number && next.is_some_and(|w| words::UNITS.contains(&w)))
+    !(number && next.is_some_and(|w| grammar::UNITS.contains(&w)))
+}
+
+/// "is in 1password: hunter2", "is on the sticky note: Gr33nTea!": where the password is
+/// kept, then a label and the password itself. After the label only a value with the
+/// makings of a password counts, and no path: "is in 1Password: see the Home vault" and
+/// "is stored at: secret/prod/db" name a place.
+pub(super) fn labelled_later(values: &mut Following) -> bool {
+    let path = |v: &str| {
+        v.contains('/')
+            && v.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '/' | '_' | '-' | '.' | ':'))
+    };
+    for k in 0..6 {
+        let Some(raw) = values.raw(k) else { return false };
+        if raw.len() > 1 && raw.ends_with(':') && !raw.contains("://") {
+            return values
+                .core(k + 1)
+                .is_some_and(|v| password_like(&v) && !is_description(&v) && !is_placeholder(&v) && !path(&v));
+        }
+        if !values.continues(k) {
+            return false;
+        }
+    }
+    false
 }
 
 /// Whether a value describes a password instead of being one.
 pub(super) fn is_description(value: &str) -> bool {
     let lower = value.to_lowercase();
-    if words::DESCRIPTIONS.contains(&lower) {
+    if grammar::DESCRIPTIONS.contains(&lower) {
         return true;
     }
-    if lower.contains('-') && lower.split('-').all(|p| words::DESCRIPTIONS.contains(p)) {
+    if lower.contains('-') && lower.split('-').all(|p| grammar::DESCRIPTIONS.contains(p)) {
         return true; // "hard-to-guess"
     }
     // Participles ("expired", "compromised", "expiring") describe a state; a capital or a

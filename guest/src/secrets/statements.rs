@@ -5,9 +5,12 @@ use std::sync::LazyLock;
 
 use super::SecretKind;
 use super::assignments::judge_named;
+use super::following::Following;
+use super::grammar;
+use super::joined::{is_joined_script, joined_value};
 use super::keys::phrase_at;
 use super::numbers::ssn_at;
-use super::passwords::{is_description, login_pair, password_like, password_phrase, unmistakable};
+use super::passwords::{is_description, labelled_later, login_pair, password_like, password_phrase, unmistakable};
 use super::text::{Text, bucket_of, buckets};
 use super::values::{closing_quote, cvv_like, is_placeholder, pin_like, strip_wrapping, token_like};
 use super::words::{self, Class, Trigger, WordSet};
@@ -51,16 +54,6 @@ pub(super) fn statement(t: &Text) -> Option<SecretKind> {
     None
 }
 
-/// Scripts written without spaces between words, where a trigger needs no word boundary.
-fn is_joined_script(c: char) -> bool {
-    matches!(c as u32,
-        0x0E00..=0x0E7F // Thai
-        | 0x1100..=0x11FF | 0xAC00..=0xD7AF // Hangul
-        | 0x3040..=0x30FF // kana
-        | 0x3400..=0x4DBF | 0x4E00..=0x9FFF // CJK ideographs
-    )
-}
-
 fn after_trigger(t: &Text, start: usize, end: usize, trig: &Trigger) -> Option<SecretKind> {
     if trig.joined {
         return joined_value(t, end, trig.class);
@@ -84,6 +77,9 @@ fn after_trigger(t: &Text, start: usize, end: usize, trig: &Trigger) -> Option<S
         }
         return value_after(t, trig, start, v, true);
     }
+    if t.at(p) == ',' {
+        return appositive(t, trig, p + 1); // "my password, Fluffy2020, is ..."
+    }
     let c = t.at(p);
     if !(c == '\0' || c.is_whitespace() || matches!(c, ')' | '"' | '\'' | '`' | ']' | '”' | '’' | '*')) {
         return None; // "password-protected", "password.", "token/refresh"
@@ -91,12 +87,15 @@ fn after_trigger(t: &Text, start: usize, end: usize, trig: &Trigger) -> Option<S
     while matches!(t.at(p), ')' | '"' | '\'' | '`' | ']' | '”' | '’' | '*') && p - end < 4 {
         p += 1;
     }
+    // A connector that is also a preposition ("to", "on") is tried last: in "the password to
+    // the office wifi is the same" the later "is" decides, in "hasło to kotek123" the "to".
+    let mut deferred = None;
     let mut first = true;
     let mut pos = p;
     for _ in 0..8 {
-        let (s, e) = t.next_word(pos)?;
+        let Some((s, e)) = t.next_word(pos) else { break };
         if t.c[pos..s].contains(&'\n') {
-            return None; // a new line is a new item ("- CI: ..." after "$(pwd) in run-docker")
+            break; // a new line is a new item ("- CI: ..." after "$(pwd) in run-docker")
         }
         pos = e;
         let raw = t.lower_string(s, e);
@@ -108,17 +107,15 @@ fn after_trigger(t: &Text, start: usize, end: usize, trig: &Trigger) -> Option<S
             trimmed
         };
         // "pass" and "clave" are verbs and nouns too: "pass to", "pass on" join nothing.
-        let ambiguous = words::AMBIGUOUS_CONNECTORS.contains(base);
+        let ambiguous = grammar::AMBIGUOUS_CONNECTORS.contains(base);
         let loose = matches!(trig.class, Class::Pass | Class::WeakPassword);
-        if words::CONNECTORS.contains(base) && !(ambiguous && loose) {
-            if let Some(kind) = value_after(t, trig, start, e, ends_sep || matches!(base, ":" | "=")) {
-                return Some(kind);
-            }
-            if ambiguous && trimmed.len() == raw.len() {
+        if grammar::CONNECTORS.contains(base) && !(ambiguous && loose) {
+            if ambiguous && trimmed.len() == raw.len() && !(base == "to" && after_change_verb(t, start)) {
+                deferred = deferred.or(Some(e));
                 first = false;
                 continue;
             }
-            return None;
+            return value_after(t, trig, start, e, ends_sep || matches!(base, ":" | "="));
         }
         if ends_sep {
             // "password for gmail: ..." discloses; "password strength: 4/5" labels an attribute.
@@ -130,7 +127,7 @@ fn after_trigger(t: &Text, start: usize, end: usize, trig: &Trigger) -> Option<S
         }
         if first {
             first = false;
-            if words::BRIDGES.contains(trimmed) && trimmed.len() == raw.len() {
+            if grammar::BRIDGES.contains(trimmed) && trimmed.len() == raw.len() {
                 continue;
             }
             return if trig.bare {
@@ -142,10 +139,48 @@ fn after_trigger(t: &Text, start: usize, end: usize, trig: &Trigger) -> Option<S
             };
         }
         if trimmed.len() != raw.len() {
-            return None; // the clause ended without disclosing anything
+            break; // the clause ended without another connector
         }
     }
-    None
+    // After "to" or "on" and nothing later, an English trigger's value counts only if it
+    // could not be the object of a preposition: "to otterpop9", not "to gmail". In Polish,
+    // Czech or Finnish the word is "is": "hasło to kotek".
+    let v = deferred?;
+    let english = trig
+        .word
+        .rsplit(' ')
+        .next()
+        .is_some_and(|w| grammar::ENGLISH_NOUNS.contains(w));
+    if trig.class == Class::Password && english {
+        let value = Following::new(t, v).core(0)?;
+        return (password_like(&value) && !is_description(&value) && !is_placeholder(&value))
+            .then_some(SecretKind::Password);
+    }
+    value_after(t, trig, start, v, false)
+}
+
+/// "I changed my password to ...", "set the router password to ...": after a verb of
+/// change, "to" introduces the new value.
+fn after_change_verb(t: &Text, start: usize) -> bool {
+    let mut pos = start;
+    for _ in 0..4 {
+        let Some((s, e)) = t.prev_word(pos) else { return false };
+        if grammar::CHANGE_VERBS.contains(&t.lower_string(s, e)) {
+            return true;
+        }
+        pos = s;
+    }
+    false
+}
+
+/// "my password, Fluffy2020, is ...": a value set off by commas right after the trigger.
+/// Only one that could not be an ordinary word counts ("my password, however, is ...").
+fn appositive(t: &Text, trig: &Trigger, from: usize) -> Option<SecretKind> {
+    let (s, e) = t.next_word(from)?;
+    if t.at(e - 1) != ',' || e - s < 2 || t.c[from..s].contains(&'\n') {
+        return None;
+    }
+    bare_value(t, trig, s, e)
 }
 
 /// "hunter2 is my password": a password-like word, "is", and an optional possessive.
@@ -227,8 +262,10 @@ fn value_after(t: &Text, trig: &Trigger, start: usize, pos: usize, colon: bool) 
     let mut values = Following::new(t, v);
     match trig.class {
         Class::Login => login_pair(values.first_three()).then_some(SecretKind::Password),
-        Class::Password => password_phrase(&mut values).then_some(SecretKind::Password),
-        Class::Pass if colon && !prev_word_in(t, start, &words::PASS_COMPOUNDS) => {
+        Class::Password => {
+            (password_phrase(&mut values) || labelled_later(&mut values)).then_some(SecretKind::Password)
+        }
+        Class::Pass if colon && !prev_word_in(t, start, &grammar::PASS_COMPOUNDS) => {
             password_phrase(&mut values).then_some(SecretKind::Password)
         }
         Class::Pass | Class::WeakPassword => {
@@ -240,61 +277,11 @@ fn value_after(t: &Text, trig: &Trigger, start: usize, pos: usize, colon: bool) 
     }
 }
 
-/// The words after a connector, read as they are needed, up to the end of the sentence.
-pub(super) struct Following<'a> {
-    t: &'a Text,
-    pos: usize,
-    words: Vec<String>,
-    ended: bool,
-}
-
-impl<'a> Following<'a> {
-    fn new(t: &'a Text, pos: usize) -> Self {
-        Following {
-            t,
-            pos,
-            words: Vec::new(),
-            ended: false,
-        }
-    }
-
-    fn first_three(mut self) -> [Option<String>; 3] {
-        [self.core(0), self.core(1), self.core(2)]
-    }
-
-    fn raw(&mut self, k: usize) -> Option<&str> {
-        while self.words.len() <= k && !self.ended {
-            match self.t.next_word(self.pos) {
-                Some((s, e)) => {
-                    self.words.push(self.t.string(s, e));
-                    self.pos = e;
-                    self.ended = matches!(self.t.at(e - 1), '.' | '!' | '?' | ';');
-                }
-                None => self.ended = true,
-            }
-        }
-        self.words.get(k).map(String::as_str)
-    }
-
-    /// Word `k` without sentence punctuation or wrapping quotes.
-    pub(super) fn core(&mut self, k: usize) -> Option<String> {
-        self.raw(k)
-            .map(|w| strip_wrapping(w.trim_end_matches(['.', ',', ';', '!', '?'])))
-    }
-
-    /// Whether the clause goes on after word `k`.
-    pub(super) fn continues(&mut self, k: usize) -> bool {
-        self.raw(k).is_some_and(|w| !w.ends_with(['.', ',', ';', '!', '?']))
-    }
-
-    pub(super) fn lower(&mut self, k: usize) -> Option<String> {
-        self.core(k).map(|w| w.to_lowercase())
-    }
-}
-
 /// Judges a single value word for the numeric and token classes.
 fn judge_word(class: Class, word: &str, value: &str) -> Option<SecretKind> {
     match class {
+        // "the phone code for the UK is 0044" is an international dialling prefix.
+        Class::Pin if word.ends_with("phone code") && value.starts_with("00") => None,
         Class::Pin => pin_like(value, 4).then_some(SecretKind::Password),
         Class::Cvv => cvv_like(value).then_some(SecretKind::CardNumber),
         // After "Bearer" only a token can follow, so a plainer one still counts.
@@ -309,62 +296,4 @@ fn judge_word(class: Class, word: &str, value: &str) -> Option<SecretKind> {
         Class::Key(kind) => token_like(value, 12).then_some(kind),
         _ => None,
     }
-}
-
-/// Values in languages written without spaces: after a particle (是, は, 는) or a colon, the
-/// run of non-ideographic characters is the value.
-fn joined_value(t: &Text, end: usize, class: Class) -> Option<SecretKind> {
-    const PARTICLES: &[&str] = &[
-        "是",
-        "为",
-        "為",
-        "は",
-        "が",
-        "も",
-        "는",
-        "은",
-        "이",
-        "가",
-        "를",
-        "을",
-        "คือ",
-        ":",
-        "=",
-        "-",
-    ];
-    let mut v = end;
-    let mut particle = false;
-    'skip: while v - end < 8 {
-        if t.at(v).is_whitespace() || closing_quote(t.at(v)).is_some() {
-            v += 1;
-            continue;
-        }
-        for p in PARTICLES {
-            if let Some(e) = t.match_at(v, p) {
-                particle = true;
-                v = e;
-                continue 'skip;
-            }
-        }
-        break;
-    }
-    let s = v;
-    while v - s < 128 {
-        let c = t.at(v);
-        if c == '\0'
-            || c.is_whitespace()
-            || is_joined_script(c)
-            || matches!(c, '。' | '、' | '」' | '』' | '”' | '"' | '\'' | ')')
-        {
-            break;
-        }
-        v += 1;
-    }
-    let value = t.string(s, v).trim_end_matches(['.', ',', '!', '?']).to_owned();
-    let found = match class {
-        Class::Pin => pin_like(&value, 4),
-        _ if particle => !value.is_empty() && !is_placeholder(&value) && !is_description(&value),
-        _ => password_like(&value),
-    };
-    found.then_some(SecretKind::Password)
 }

@@ -1,11 +1,12 @@
 //! Tokens with a well-known shape: vendor prefixes (`sk-ant-`, `ghp_`, `AKIA`, ...), AWS key
-//! ids in any case, Telegram bot tokens, Azure client secrets and JWTs.
+//! ids in any case, Telegram bot tokens and Azure client secrets. JWTs are in `jwt`.
 
 use std::sync::LazyLock;
 
 use super::SecretKind;
 use super::keys::is_base64;
 use super::text::{Text, bucket_of, buckets};
+use super::values::token_like;
 
 #[derive(Clone, Copy)]
 enum Set {
@@ -40,30 +41,36 @@ struct Prefix {
     /// The least number of characters after the prefix; with `exact`, the only number.
     min: usize,
     exact: bool,
-    /// The rest must look random (digits and letters, or both cases): set for prefixes that
-    /// also begin ordinary words ("sk-ateboarding", "hf_model_name").
-    random: bool,
+    /// How random the rest must look, for prefixes that also begin ordinary words
+    /// ("sk-ateboarding", "hf_model_name").
+    random: Looks,
     kind: SecretKind,
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Looks {
+    Any,
+    /// Digits and letters, or both cases.
+    Random,
+    /// Letters and digits that alternate, as in a token and not in a name (`token_like`).
+    Token,
+}
+
 const fn p(text: &'static str, set: Set, min: usize, kind: SecretKind) -> Prefix {
-    Prefix {
-        text,
-        set,
-        min,
-        exact: false,
-        random: false,
-        kind,
-    }
+    random_as(text, set, min, Looks::Any, kind)
 }
 
 const fn random(text: &'static str, set: Set, min: usize, kind: SecretKind) -> Prefix {
+    random_as(text, set, min, Looks::Random, kind)
+}
+
+const fn random_as(text: &'static str, set: Set, min: usize, random: Looks, kind: SecretKind) -> Prefix {
     Prefix {
         text,
         set,
         min,
         exact: false,
-        random: true,
+        random,
         kind,
     }
 }
@@ -74,7 +81,7 @@ const fn exact(text: &'static str, set: Set, len: usize, kind: SecretKind) -> Pr
         set,
         min: len,
         exact: true,
-        random: false,
+        random: Looks::Any,
         kind,
     }
 }
@@ -84,9 +91,10 @@ const API: SecretKind = SecretKind::ApiKey;
 const CLOUD: SecretKind = SecretKind::CloudCredential;
 
 const PREFIXES: &[Prefix] = &[
-    p("sk-ant-", Set::Word, 20, API),  // Anthropic
-    random("sk-", Set::Word, 20, API), // OpenAI (sk-proj-, sk-svcacct-), DeepSeek and others
-    p("sk_live_", Set::Word, 16, API), // Stripe
+    p("sk-ant-", Set::Word, 20, API),                   // Anthropic
+    random("sk-", Set::Word, 20, API),                  // OpenAI (sk-proj-, sk-svcacct-), DeepSeek and others
+    random_as("sk-", Set::Word, 12, Looks::Token, API), // shorter: older and made-up OpenAI keys
+    p("sk_live_", Set::Word, 16, API),                  // Stripe
     p("sk_test_", Set::Word, 16, API),
     p("rk_live_", Set::Word, 16, API),
     p("rk_test_", Set::Word, 16, API),
@@ -190,7 +198,13 @@ pub(super) fn prefixed_token(t: &Text) -> Option<SecretKind> {
             } else {
                 len >= p.min
             };
-            if fits && (!p.random || looks_random(&t.c[rest..e])) {
+            let body = &t.c[rest..e];
+            let random = match p.random {
+                Looks::Any => true,
+                Looks::Random => looks_random(body),
+                Looks::Token => token_like(&body.iter().collect::<String>(), p.min),
+            };
+            if fits && random {
                 return Some(p.kind);
             }
         }
@@ -252,48 +266,4 @@ fn looks_random(chars: &[char]) -> bool {
     let upper = chars.iter().any(|c| c.is_ascii_uppercase());
     let lower = chars.iter().any(|c| c.is_ascii_lowercase());
     (digit && letter) || (upper && lower)
-}
-
-/// `eyJ<header>.<payload>.<signature>`: a signed token, whatever issued it.
-pub(super) fn jwt(t: &Text) -> Option<SecretKind> {
-    if !t.hay.contains("eyj") {
-        return None;
-    }
-    let url_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    for i in 0..t.len() {
-        if t.c[i] != 'e' || !t.exact_at(i, "eyJ") {
-            continue;
-        }
-        let prev = t.before(i);
-        if url_char(prev) || prev == '.' {
-            continue; // not the start of a run, so each run is read once
-        }
-        let mut lens = [0usize; 3];
-        let mut part = 0;
-        let mut start = i;
-        let mut j = i;
-        let mut payload = i;
-        loop {
-            let c = t.at(j);
-            if url_char(c) {
-                j += 1;
-            } else if c == '.' && part < 2 {
-                lens[part] = j - start;
-                part += 1;
-                j += 1;
-                start = j;
-                if part == 1 {
-                    payload = j;
-                }
-            } else {
-                break;
-            }
-        }
-        lens[part] = j - start;
-        // An unsigned token ("alg": "none") has an empty signature but still a JSON payload.
-        if part == 2 && lens[0] >= 10 && lens[1] >= 10 && (lens[2] >= 10 || t.exact_at(payload, "eyJ")) {
-            return Some(SecretKind::ApiKey);
-        }
-    }
-    None
 }

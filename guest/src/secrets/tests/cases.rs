@@ -52,7 +52,7 @@ fn measure(tsv: &str) -> Outcome {
 
 #[test]
 fn every_catalogued_secret_is_refused_and_ordinary_text_kept() {
-    // Ordinary texts refused, at most: as measured (0 of 149 and 0 of 112), so that any
+    // Ordinary texts refused, at most: as measured (0 of 179 and 0 of 112), so that any
     // new refusal of one fails.
     for (name, tsv, most_refused) in [("dev", DEV, 0), ("held-out", HELD_OUT, 0)] {
         let o = measure(tsv);
@@ -76,5 +76,31 @@ fn every_catalogued_secret_is_refused_and_ordinary_text_kept() {
             o.keeps,
             o.refused
         );
+    }
+}
+
+/// Prints each half's figures and the texts it gets wrong:
+/// `cargo test -p ash-memory-guest --lib secrets::tests::cases::figures -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints the figures for docs/secrets.md"]
+fn figures() {
+    for (name, tsv) in [("dev", DEV), ("held-out", HELD_OUT)] {
+        let o = measure(tsv);
+        let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+        println!(
+            "{name}: {} of {} secrets stored ({:.1}%), {} of {} ordinary texts refused ({:.1}%)",
+            o.missed.len(),
+            o.secrets,
+            pct(o.missed.len(), o.secrets),
+            o.refused.len(),
+            o.keeps,
+            pct(o.refused.len(), o.keeps)
+        );
+        for text in &o.missed {
+            println!("  stored: {text}");
+        }
+        for text in &o.refused {
+            println!("  refused: {text}");
+        }
     }
 }
