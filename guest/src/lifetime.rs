@@ -324,12 +324,39 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     let began = !mishap
         && (w.iter().any(|x| BEGAN.contains(&x.as_str()))
             || broke_up
+            || begun_by_phrase(&w)
+            || schedule::changed_from_a_moment(&w)
             || (dated
                 && w.iter().enumerate().any(|(i, x)| {
                     BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i))
                 })));
-    let yearly = has("birthday") || has("birthday's") || has("anniversary") || has("born");
-    let moment = if yearly && !now_words {
+    // "It's my birthday today!" is today's; "my birthday is 3 May" is every year's.
+    // "Jake's birthday party is Saturday" and "a scarf for my dad's birthday" are one
+    // day's: a plan for the day, not the day.
+    let for_the_day = w.iter().enumerate().any(|(i, x)| {
+        matches!(x.as_str(), "birthday" | "birthday's" | "anniversary")
+            && (w.get(i + 1).is_some_and(|n| {
+                matches!(
+                    n.as_str(),
+                    "party"
+                        | "dinner"
+                        | "drinks"
+                        | "meal"
+                        | "present"
+                        | "gift"
+                        | "card"
+                        | "cake"
+                        | "plans"
+                        | "celebration"
+                )
+            }) || w[i.saturating_sub(3)..i].iter().any(|b| b == "for"))
+    });
+    let yearly =
+        (has("birthday") || has("birthday's") || has("anniversary") || has("born")) && !now_words && !for_the_day;
+    let moment = if yearly {
+        None
+    } else if schedule::changed_from_a_moment(&w) {
+        // "switched to day shifts from this week": the moment begins the fact.
         None
     } else {
         moment(&w, said, told_as_begun(&w))
@@ -393,14 +420,58 @@ pub fn begun_in_the_past(content: &str) -> bool {
 }
 
 fn told_as_begun(w: &[String]) -> bool {
-    w.iter().enumerate().any(|(i, x)| {
-        BEGAN.contains(&x.as_str())
-            && !(i > 0
-                && matches!(
-                    w[i - 1].as_str(),
-                    "getting" | "get" | "be" | "being" | "to" | "will" | "i'll" | "we'll" | "i'm" | "am" | "are"
-                ))
-    })
+    begun_by_phrase(w)
+        || w.iter().enumerate().any(|(i, x)| {
+            BEGAN.contains(&x.as_str())
+                && !(i > 0
+                    && matches!(
+                        w[i - 1].as_str(),
+                        "getting" | "get" | "be" | "being" | "to" | "will" | "i'll" | "we'll" | "i'm" | "am" | "are"
+                    ))
+        })
+}
+
+/// Beginnings told in a phrase: "we had a baby boy", "Leo turned 5", "I just turned 35".
+fn begun_by_phrase(w: &[String]) -> bool {
+    let number = |x: &str| {
+        x.parse::<u32>().is_ok()
+            || matches!(
+                x,
+                "one"
+                    | "two"
+                    | "three"
+                    | "four"
+                    | "five"
+                    | "six"
+                    | "seven"
+                    | "eight"
+                    | "nine"
+                    | "ten"
+                    | "eleven"
+                    | "twelve"
+                    | "thirteen"
+                    | "sixteen"
+                    | "eighteen"
+                    | "twenty"
+                    | "thirty"
+                    | "forty"
+                    | "fifty"
+                    | "sixty"
+                    | "seventy"
+                    | "eighty"
+                    | "ninety"
+            )
+    };
+    w.windows(2).any(|p| p[0] == "turned" && number(&p[1]))
+        || w.iter().enumerate().any(|(i, x)| {
+            x == "had"
+                && w[i + 1..(i + 4).min(w.len())]
+                    .iter()
+                    .any(|n| matches!(n.as_str(), "baby" | "twins" | "boy" | "girl"))
+                && !w[..i]
+                    .iter()
+                    .any(|b| matches!(b.as_str(), "if" | "we'd" | "i'd" | "wish"))
+        })
 }
 
 fn phrase(w: &[String], p: &[&str]) -> bool {
@@ -607,6 +678,18 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
     }
     if let Some(d) = stay::season_left(w, today) {
         later(d);
+    }
+    // "in July", ahead this year and no day named: the month's end.
+    for p in w.windows(2) {
+        if p[0] == "in"
+            && let Some(m) = MONTHS.iter().position(|m| *m == p[1])
+            && m as u32 + 1 > today.month()
+            && let Some(end) = chrono::NaiveDate::from_ymd_opt(today.year(), m as u32 + 2, 1)
+                .or_else(|| chrono::NaiveDate::from_ymd_opt(today.year() + 1, 1, 1))
+                .and_then(|first| first.pred_opt())
+        {
+            later((end - today).num_days());
+        }
     }
     let d = days?;
     // A moment named as past ("yesterday", "last Friday") is no plan; "the last one" is

@@ -412,6 +412,43 @@ fn a_membership_cancelled_ends_the_habit_and_lasts() {
     );
 }
 
+/// What a second probe found: a birth, an age and a schedule changed "from this week"
+/// passed within days, as if the day they named were a plan's; "It's my birthday today!"
+/// was kept for ever, and a trip "in July" passed in March.
+#[test]
+fn a_beginning_told_with_its_day_lasts_and_a_day_passes() {
+    let ctx = Ctx::new();
+    let lasting = [
+        "we had a baby boy, Noah, on Tuesday!",
+        "Leo turned 5 on Saturday",
+        "the council changed our bin day to Tuesday",
+        "switched to day shifts from this week",
+        "I work Monday to Friday, 9 to 5",
+    ];
+    for text in lasting {
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        assert_eq!(added["expires_at"], Value::Null, "{added}");
+    }
+    ctx.json(&["--user", "u", "--now", T0, "add", "It's my birthday today!"]);
+    let trip = ctx.json(&[
+        "--user",
+        "u",
+        "--now",
+        T0,
+        "add",
+        "we're going to Spain for two weeks in July",
+    ]);
+    assert!(
+        trip["expires_at"].as_str().is_some_and(|e| e > "2026-07-31"),
+        "the trip lasts until it is over: {trip}"
+    );
+    let mut later = live(&ctx, "u", "2026-09-01T10:00:00Z");
+    later.sort();
+    let mut want = lasting.map(str::to_owned).to_vec();
+    want.sort();
+    assert_eq!(later, want);
+}
+
 #[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();

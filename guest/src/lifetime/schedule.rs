@@ -18,10 +18,26 @@ pub(super) fn standing(w: &[String]) -> bool {
             "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"
         )
     };
-    // "bin day is Thursday", "bin day's a Thursday".
-    let day_is = w.windows(3).any(|p| {
-        (p[0] == "day" && p[1] == "is" && weekday(&p[2])) || (p[0] == "day's" && (weekday(&p[1]) || p[1] == "a"))
+    // "bin day is Thursday", "bin day's a Thursday", "changed our bin day to Tuesday".
+    let day_is = w.iter().enumerate().any(|(i, x)| {
+        matches!(x.as_str(), "day" | "day's")
+            && w[i + 1..(i + 4).min(w.len())].iter().any(|d| weekday(d) || d == "a")
+            && w.get(i + 1)
+                .is_some_and(|n| matches!(n.as_str(), "is" | "to" | "on" | "moved" | "now") || x == "day's")
     });
+    // "Monday to Friday", "the first Monday of the month".
+    let span = w.windows(3).any(|p| {
+        weekday(&p[0]) && matches!(p[1].as_str(), "to" | "through" | "thru" | "till" | "until") && weekday(&p[2])
+    }) || w
+        .iter()
+        .any(|x| x.split_once('-').is_some_and(|(a, b)| weekday(a) && weekday(b)))
+        || w.windows(3).any(|p| {
+            matches!(
+                p[0].as_str(),
+                "first" | "second" | "third" | "fourth" | "last" | "1st" | "2nd" | "3rd" | "4th"
+            ) && weekday(&p[1])
+                && p[2] == "of"
+        });
     let recurring = w.iter().any(|x| RECURRING.contains(&x.trim_end_matches("'s")))
         || w.windows(2).any(|p| {
             matches!(
@@ -37,7 +53,44 @@ pub(super) fn standing(w: &[String]) -> bool {
             && w.get(i + 1)
                 .is_some_and(|n| matches!(n.as_str(), "at" | "on" | "till" | "until" | "from" | "early" | "late"))
     });
-    day_is || recurring || hours
+    day_is || span || recurring || hours
+}
+
+/// Words that say a standing thing changed.
+const CHANGED: &[&str] = &[
+    "switched",
+    "switching",
+    "changed",
+    "changing",
+    "moved",
+    "moving",
+    "instead",
+    "now",
+    "new",
+];
+
+/// Whether a change is told from a moment on: "switched to day shifts from this week",
+/// "from next month we'll meet on Thursdays instead". The moment begins it; it is no end.
+pub(super) fn changed_from_a_moment(w: &[String]) -> bool {
+    let from = w.windows(2).any(|p| {
+        matches!(p[0].as_str(), "from" | "starting")
+            && matches!(
+                p[1].as_str(),
+                "this"
+                    | "next"
+                    | "today"
+                    | "tomorrow"
+                    | "monday"
+                    | "tuesday"
+                    | "wednesday"
+                    | "thursday"
+                    | "friday"
+                    | "saturday"
+                    | "sunday"
+                    | "now"
+            )
+    }) || w.windows(2).any(|p| p[0] == "as" && p[1] == "of");
+    from && w.iter().any(|x| CHANGED.contains(&x.as_str()))
 }
 
 #[cfg(test)]
