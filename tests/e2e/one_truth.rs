@@ -449,6 +449,19 @@ fn a_beginning_told_with_its_day_lasts_and_a_day_passes() {
     assert_eq!(later, want);
 }
 
+/// What a probe found: "back in 2015 I worked at ITV" replaced "I work at the BBC", and
+/// "where do I work?" found only ITV.
+#[test]
+fn history_told_in_the_past_keeps_what_holds() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "I work at the BBC"]);
+    let before = ctx.json(&["--user", "u", "--now", T0, "add", "back in 2015 I worked at ITV"]);
+    assert!(contents(&before["superseded"]).is_empty(), "{before}");
+    let mut listed = live(&ctx, "u", T0);
+    listed.sort();
+    assert_eq!(listed, ["I work at the BBC", "back in 2015 I worked at ITV"]);
+}
+
 #[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();

@@ -51,7 +51,9 @@ const ENDINGS: &[&[&str]] = &[
 const FORMER: &[&str] = &["used", "former", "formerly", "ex", "previously"];
 
 /// Words that put the fact in the past without saying it ended: "I was born in Leeds".
-const PAST: &[&str] = &["was", "were", "had", "did", "once", "grew", "been"];
+const PAST: &[&str] = &[
+    "was", "were", "had", "did", "once", "grew", "been", "worked", "lived", "studied", "owned", "taught", "rented",
+];
 
 /// Words that make the fact a wish, a plan or a doubt rather than what holds.
 const WISH: &[&str] = &[

@@ -677,3 +677,19 @@ fn a_membership_cancelled_ends_what_it_was_for() {
         Verdict::Change
     );
 }
+
+/// What a probe found: "back in 2015 I worked at ITV" replaced "I work at the BBC". A state
+/// told in the simple past ("worked", "lived") is history beside what holds; a move told
+/// in it is still a change.
+#[test]
+fn history_told_in_the_simple_past_replaces_nothing() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I work at the BBC", "back in 2015 I worked at ITV"),
+        ("I live in York", "I lived in Leeds for ten years"),
+        ("I teach at Park Primary", "I taught at a school in Spain before"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+    assert_eq!(judge("I live in York", "I moved to Leeds", &me), Verdict::Change);
+}
