@@ -462,6 +462,37 @@ fn history_told_in_the_past_keeps_what_holds() {
     assert_eq!(listed, ["I work at the BBC", "back in 2015 I worked at ITV"]);
 }
 
+/// What a probe found: "Biscuit passed away last week" left "We have a dog called
+/// Biscuit" live. A death ends having them, not their name.
+#[test]
+fn a_death_ends_having_them() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "We have a dog called Biscuit"]);
+    ctx.json(&["--user", "u", "--now", T0, "add", "Biscuit loves the beach at Tenby"]);
+    let died = ctx.json(&[
+        "--user",
+        "u",
+        "--now",
+        T0,
+        "add",
+        "Biscuit passed away last week, we're gutted",
+    ]);
+    assert_eq!(
+        contents(&died["superseded"]),
+        ["We have a dog called Biscuit"],
+        "{died}"
+    );
+    let mut listed = live(&ctx, "u", "2026-06-01T10:00:00Z");
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            "Biscuit loves the beach at Tenby",
+            "Biscuit passed away last week, we're gutted"
+        ]
+    );
+}
+
 #[test]
 fn a_replacement_lives_as_long_as_what_it_replaced() {
     let ctx = Ctx::new();

@@ -11,6 +11,7 @@
 //! Both paths fail closed. A wrong replacement hides a true fact; a missed one leaves a
 //! stale fact beside the new one, which the user can still see and correct.
 
+mod death;
 mod details;
 mod ending;
 mod fact;
@@ -128,6 +129,10 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
     if partners::parted(&o, n) {
+        return Verdict::Change;
+    }
+    // "Biscuit passed away" after "We have a dog called Biscuit": the same.
+    if death::ends_having(&o, n) {
         return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {

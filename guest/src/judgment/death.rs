@@ -1,0 +1,71 @@
+//! A pet or a person the household had, who died: "Biscuit passed away last week" ends "We
+//! have a dog called Biscuit". Only a fact of having them ends; their name, their breed or
+//! what they liked stays true of them ("My dog is called Max" is kept beside "Max died").
+
+use super::fact::Fact;
+
+/// Verbs of having someone in one's household.
+const HAVING: &[&str] = &["have", "has", "got", "own", "owns"];
+
+/// Whether `n` tells the death of one whom `o` says the user or the household has.
+pub(super) fn ends_having(o: &Fact, n: &Fact) -> bool {
+    if o.denied || o.former || o.past || n.wish || n.words.iter().any(|w| w.asks) {
+        return false;
+    }
+    let Some(name) = died(n) else {
+        return false;
+    };
+    let lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
+    let has = lows.iter().position(|w| HAVING.contains(w));
+    let named_after = has.is_some_and(|at| {
+        o.words[at + 1..]
+            .iter()
+            .any(|w| w.upper && w.low.trim_end_matches("'s") == name)
+    });
+    matches!(lows.first(), Some(&("i" | "we" | "i've" | "we've"))) && named_after
+}
+
+/// The name (lowercased) of whom the words say died, when they open with it: "Biscuit
+/// passed away last week", "Luna died on Sunday", "Max was put down".
+fn died(n: &Fact) -> Option<String> {
+    let first = n.words.first().filter(|w| w.upper)?;
+    let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
+    let dies = lows
+        .windows(2)
+        .any(|p| matches!(p, ["passed", "away"] | ["put", "down"] | ["put", "to"]) || p[0] == "died")
+        || lows.get(1..3) == Some(&["passed", "on"][..]);
+    // "Biscuit's vet died" is someone else's death.
+    let theirs = lows
+        .get(1)
+        .is_some_and(|w| matches!(*w, "passed" | "died" | "was" | "has" | "had"));
+    (dies && theirs && !first.low.ends_with("'s")).then(|| first.low.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ends_having;
+    use crate::judgment::fact::Fact;
+    use crate::supersession::RuleContext;
+
+    fn ends(old: &str, new: &str) -> bool {
+        let me = RuleContext::default();
+        ends_having(&Fact::read(old, &me), &Fact::read(new, &me))
+    }
+
+    #[test]
+    fn a_death_ends_having_them_and_nothing_else() {
+        assert!(ends(
+            "We have a dog called Biscuit",
+            "Biscuit passed away last week, we're gutted"
+        ));
+        assert!(ends("I have a cat named Luna", "Luna died on Sunday"));
+        assert!(ends("We've got a rabbit, Thumper", "Thumper was put down yesterday"));
+        assert!(!ends("My dog is called Max", "Max died in April"));
+        assert!(!ends("We have a dog called Biscuit", "Biscuit's vet died"));
+        assert!(!ends("We have a dog called Biscuit", "Luna died on Sunday"));
+        assert!(!ends(
+            "We have a dog called Biscuit",
+            "If Biscuit died I'd be heartbroken"
+        ));
+    }
+}
