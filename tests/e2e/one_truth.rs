@@ -52,6 +52,9 @@ fn a_fact_told_again_is_stored_once() {
     ctx.json(&["--user", "r", "--now", T0, "add", "I'm allergic to shellfish"]);
     let again = ctx.json(&["--user", "r", "--now", T0, "add", "I have a shellfish allergy"]);
     assert_eq!(again["restated"], true, "{again}");
+    ctx.json(&["--user", "r", "--now", T0, "add", "I hate coriander"]);
+    let again = ctx.json(&["--user", "r", "--now", T0, "add", "I can't stand cilantro"]);
+    assert_eq!(again["restated"], true, "{again}");
     ctx.json(&["--user", "r", "--now", T0, "add", "The gate code is 4512"]);
     let other = ctx.json(&["--user", "r", "--now", T0, "add", "The gate code is 4521"]);
     assert_eq!(other["restated"], false, "{other}");

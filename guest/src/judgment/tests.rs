@@ -693,3 +693,12 @@ fn history_told_in_the_simple_past_replaces_nothing() {
     }
     assert_eq!(judge("I live in York", "I moved to Leeds", &me), Verdict::Change);
 }
+
+/// "I can't stand cilantro" is a taste, the same as "I hate coriander", and no denial.
+#[test]
+fn an_idiom_of_taste_is_the_taste_it_means() {
+    let me = RuleContext::default();
+    assert_eq!(judge("I hate coriander", "I can't stand cilantro", &me), Verdict::Same);
+    assert_eq!(judge("I can't stand jazz", "I hate jazz", &me), Verdict::Same);
+    assert_ne!(judge("I love coriander", "I can't stand cilantro", &me), Verdict::Same);
+}

@@ -168,9 +168,27 @@ pub(super) fn same_roots(a: &std::collections::BTreeSet<String>, b: &std::collec
     !a.is_empty() && !b.is_empty() && covered(a, b) && covered(b, a)
 }
 
+/// Idioms of taste read as the word they mean: "I can't stand cilantro" hates it, and is
+/// no denial.
+fn idioms(text: &str) -> String {
+    let mut out = text.to_owned();
+    for (idiom, meaning) in [
+        ("can't stand", "hate"),
+        ("cannot stand", "hate"),
+        ("can not stand", "hate"),
+        ("can't bear", "hate"),
+        ("can't get enough of", "love"),
+    ] {
+        while let Some(at) = out.to_ascii_lowercase().find(idiom) {
+            out.replace_range(at..at + idiom.len(), meaning);
+        }
+    }
+    out
+}
+
 /// The words of a text, for the judgment: `None` words are dropped.
 pub(super) fn words(text: &str) -> Vec<Word> {
-    let text = text.replace(['\u{2019}', '\u{2018}', '`'], "'");
+    let text = idioms(&text.replace(['\u{2019}', '\u{2018}', '`'], "'"));
     let mut out: Vec<Word> = Vec::new();
     let mut first = true;
     let mut sentence = 0;
