@@ -383,6 +383,10 @@ fn a_parting_replaces_the_partnership_however_it_was_told() {
         let parted = ctx.json(&["--user", user, "--now", T0, "add", parting]);
         assert_eq!(contents(&parted["superseded"]), [partnership], "{parted}");
     }
+    // A wedding replaces the engagement.
+    ctx.json(&["--user", "e", "--now", T0, "add", "I'm engaged to Tom"]);
+    let wed = ctx.json(&["--user", "e", "--now", T0, "add", "Tom and I got married in June!"]);
+    assert_eq!(contents(&wed["superseded"]), ["I'm engaged to Tom"], "{wed}");
     // Someone else's parting replaces nothing of the user's.
     ctx.json(&["--user", "d", "--now", T0, "add", "My girlfriend is called Mia"]);
     let theirs = ctx.json(&[

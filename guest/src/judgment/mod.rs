@@ -128,7 +128,7 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
         return Verdict::Same;
     }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
-    if partners::parted(&o, n) {
+    if partners::parted(&o, n) || partners::married(&o, n) {
         return Verdict::Change;
     }
     // "Biscuit passed away" after "We have a dog called Biscuit": the same.

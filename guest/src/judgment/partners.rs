@@ -91,6 +91,37 @@ pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
     user && !hedged && (partner_named || (named.is_empty() && (relation_named || relation.is_none())))
 }
 
+/// Whether `n` tells that the user married the partner `o` is engaged to or dating: "Tom
+/// and I got married in June!" after "I'm engaged to Tom", "We tied the knot" after "I'm
+/// engaged". The wedding replaces the engagement; it ends nothing else.
+pub(super) fn married(o: &Fact, n: &Fact) -> bool {
+    let asks = |f: &Fact| f.words.iter().any(|w| w.asks);
+    if o.denied || o.former || o.past || n.wish || n.denied || asks(o) || asks(n) {
+        return false;
+    }
+    let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
+    let wed = lows
+        .windows(2)
+        .any(|p| matches!(p, ["got", "married"] | ["tied", "the"] | ["are", "married"]))
+        || lows.windows(3).any(|p| p == ["tied", "the", "knot"])
+        || lows.windows(2).any(|p| p[0] == "we" && p[1] == "married");
+    let user = lows.iter().any(|w| matches!(*w, "i" | "we" | "me" | "us"));
+    if !wed || !user || lows.iter().any(|w| HEDGES.contains(w)) {
+        return false;
+    }
+    let o_lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
+    let before_wedding = o_lows
+        .iter()
+        .any(|w| matches!(*w, "engaged" | "fiance" | "fiancee" | "fiancé" | "fiancée" | "dating"));
+    if !before_wedding || !o_lows.iter().any(|w| matches!(*w, "i" | "i'm" | "we" | "we're" | "my")) {
+        return false;
+    }
+    // The partner the engagement names, if any, is the one married.
+    let theirs = names(&o.words);
+    let named = names(&n.words);
+    theirs.is_empty() || named.is_empty() || theirs.iter().any(|t| named.contains(t))
+}
+
 /// Words to find the partnership a parting may end, when `f` tells one of the user's:
 /// the names in its clause, and the words a partnership is told with. "Sofia and I broke
 /// up" shares little meaning with "My girlfriend is called Sofia", and names no attribute.

@@ -702,3 +702,24 @@ fn an_idiom_of_taste_is_the_taste_it_means() {
     assert_eq!(judge("I can't stand jazz", "I hate jazz", &me), Verdict::Same);
     assert_ne!(judge("I love coriander", "I can't stand cilantro", &me), Verdict::Same);
 }
+
+/// A wedding replaces the engagement it follows; another couple's wedding, or one hoped
+/// for, ends nothing.
+#[test]
+fn a_wedding_replaces_the_engagement() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I'm engaged to Tom", "Tom and I got married in June!"),
+        ("I'm engaged", "We tied the knot last Saturday!"),
+        ("My fiancee is Ana", "Ana and I got married yesterday"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    for (old, new) in [
+        ("I'm engaged to Tom", "My sister got married in June"),
+        ("I'm engaged to Tom", "Tom and I might get married in Rome"),
+        ("I'm engaged to Tom", "Sam and Jo got married in June"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+}
