@@ -233,6 +233,8 @@ fn a_home_is_replaced_by_ones_own_move_only() {
     let live = live(&ctx, "u", T0);
     assert_eq!(live.len(), 4, "{live:?}");
     assert!(live.contains(&"I'm moving to Berlin next year".to_owned()), "{live:?}");
+    // Told as a text: "2" after a verb of going is "to".
+    replaced_only_by(&ctx, "t", "i live in york", &[], "moved 2 leeds last wk");
 }
 
 #[test]

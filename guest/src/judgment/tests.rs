@@ -723,3 +723,11 @@ fn a_wedding_replaces_the_engagement() {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }
 }
+
+/// In a text, "2" after a verb of going is "to": "moved 2 leeds last wk" moves home.
+#[test]
+fn a_texted_to_after_a_move_is_read() {
+    let me = RuleContext::default();
+    assert_eq!(judge("i live in york", "moved 2 leeds last wk", &me), Verdict::Change);
+    assert_eq!(judge("I have 2 kids", "I have two kids", &me), Verdict::Same);
+}

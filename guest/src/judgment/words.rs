@@ -255,6 +255,14 @@ pub(super) fn words(text: &str) -> Vec<Word> {
             push(&mut out, "not", false, false);
             continue;
         }
+        // "moved 2 leeds": in a text, "2" after a verb of going is "to".
+        let going = out.last().is_some_and(|w: &Word| {
+            matches!(
+                w.low.as_str(),
+                "moved" | "moving" | "move" | "went" | "going" | "go" | "back" | "relocated"
+            )
+        });
+        let low = if low == "2" && going { "to".to_owned() } else { low };
         let folded = match low.strip_suffix("'s") {
             Some(base) => format!("{}'s", fold(base)),
             None => fold(&low).to_owned(),
