@@ -456,6 +456,21 @@ fn a_beginning_told_with_its_day_lasts_and_a_day_passes() {
     let mut want = lasting.map(str::to_owned).to_vec();
     want.sort();
     assert_eq!(later, want);
+    // The switch replaces the shifts it switched from.
+    ctx.json(&["--user", "n", "--now", T0, "add", "I work night shifts at the hospital"]);
+    let days = ctx.json(&[
+        "--user",
+        "n",
+        "--now",
+        T0,
+        "add",
+        "switched to day shifts from this week",
+    ]);
+    assert_eq!(
+        contents(&days["superseded"]),
+        ["I work night shifts at the hospital"],
+        "{days}"
+    );
 }
 
 /// What a probe found: "back in 2015 I worked at ITV" replaced "I work at the BBC", and

@@ -339,10 +339,30 @@ pub(super) fn switched(o: &Fact, n: &Fact) -> bool {
         })
         .map_or(words.len(), |e| verb + e);
     let topic = o.topic();
-    words[verb + 1..end.max(verb + 1)]
+    let moved = words[verb + 1..end.max(verb + 1)]
         .iter()
         .filter(|w| !is_frame(&w.low) && w.low != "from" && !is_generic(&w.stem))
-        .any(|w| o.content.contains(&w.stem) && topic.contains(&w.stem))
+        .any(|w| o.content.contains(&w.stem) && topic.contains(&w.stem));
+    moved || switched_to_another_kind(o, &topic, words, end)
+}
+
+/// "I switched to day shifts" after "I work night shifts": the new value's head is what
+/// the old fact is about, with a word the old one does not have.
+fn switched_to_another_kind(o: &Fact, topic: &BTreeSet<String>, words: &[super::words::Word], at: usize) -> bool {
+    if !words.get(at).is_some_and(|w| matches!(w.low.as_str(), "to" | "onto")) {
+        return false;
+    }
+    let told: Vec<&super::words::Word> = words[at + 1..]
+        .iter()
+        .take_while(|w| !w.stop)
+        .chain(words[at + 1..].iter().find(|w| w.stop))
+        .filter(|w| !is_frame(&w.low) && !w.low.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    // The head is the last telling word; the kind may be a common one ("day").
+    let Some(head) = told.iter().rev().find(|w| !is_generic(&w.stem)) else {
+        return false;
+    };
+    o.content.contains(&head.stem) && topic.contains(&head.stem) && told.iter().any(|w| !o.content.contains(&w.stem))
 }
 
 /// "I play tennis on Mondays" / "Tennis is on Wednesdays now": the same thing at a new

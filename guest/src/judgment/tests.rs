@@ -731,3 +731,21 @@ fn a_texted_to_after_a_move_is_read() {
     assert_eq!(judge("i live in york", "moved 2 leeds last wk", &me), Verdict::Change);
     assert_eq!(judge("I have 2 kids", "I have two kids", &me), Verdict::Same);
 }
+
+/// "I switched to day shifts" after "I work night shifts": the same thing of another
+/// kind. Switching to something the old fact is not about changes nothing of it.
+#[test]
+fn a_switch_to_another_kind_of_the_same_thing_is_a_change() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I work night shifts at the hospital",
+            "switched to day shifts from this week",
+        ),
+        ("I drink whole milk in my tea", "I switched to oat milk"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    assert!(!judge("I work night shifts at the hospital", "I switched to a new bank", &me).replaces());
+    assert!(!judge("I drink whole milk in my tea", "I switched to a standing desk", &me).replaces());
+}
