@@ -61,6 +61,28 @@ fn kind(relation: &str) -> Option<usize> {
     KINDS.iter().position(|words| words.contains(&head.as_str()))
 }
 
+/// Relations one person holds for a user at a time, by kind: a partner, a mother, a
+/// father, a boss, a landlord. A new holder's name replaces the old one's.
+const ONE_HOLDER: &[&[&str]] = &[
+    KINDS[0],
+    KINDS[1],
+    KINDS[2],
+    &["boss", "manager", "supervisor"],
+    &["landlord", "landlady"],
+];
+
+/// Whether two relations are one of a kind only one person holds at a time: "wife" and
+/// "wife", "boss" and "manager"; not "brother" and "brother".
+pub fn one_holder(a: &str, b: &str) -> bool {
+    let head = |r: &str| r.split_whitespace().last().map(str::to_lowercase);
+    let (Some(a), Some(b)) = (head(a), head(b)) else {
+        return false;
+    };
+    ONE_HOLDER
+        .iter()
+        .any(|words| words.contains(&a.as_str()) && words.contains(&b.as_str()))
+}
+
 /// Whether two relations cannot be one person's: both of family, partners or pets and of
 /// two kinds, or one of those and the other anything else.
 pub fn exclusive(a: &str, b: &str) -> bool {
@@ -74,6 +96,14 @@ pub fn exclusive(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::exclusive;
+
+    #[test]
+    fn a_partner_or_a_boss_is_held_by_one_and_a_brother_by_many() {
+        assert!(super::one_holder("wife", "wife"));
+        assert!(super::one_holder("boss", "manager"));
+        assert!(!super::one_holder("brother", "brother"));
+        assert!(!super::one_holder("wife", "boss"));
+    }
 
     #[test]
     fn two_kinds_of_kin_are_two_people_and_one_told_otherwise_is_one() {

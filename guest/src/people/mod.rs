@@ -15,6 +15,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 pub use erasure::{Erasure, FORGOTTEN};
+pub use kinship::one_holder;
 pub use mentions::{introduced, name_in_content, named_in};
 pub use reference::{MAX_NESTING, Reference, find, is_common_relation, nesting, parse_reference};
 

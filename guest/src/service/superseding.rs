@@ -85,7 +85,15 @@ impl<P: Ports> MemoryService<P> {
                 let new = judgment::NewFact::read(&records[c.0].content, &context);
                 (context, new)
             });
-            let (verdict, by_model) = self.judge(&old, new, context, c.2 >= threshold);
+            let holder = match &c.1 {
+                Replaces::Existing(id) => self.memories.get(id).is_some_and(|o| new_holder(o, &records[c.0])),
+                Replaces::Batch(_) => false,
+            };
+            let (verdict, by_model) = if holder {
+                (Verdict::Change, false)
+            } else {
+                self.judge(&old, new, context, c.2 >= threshold)
+            };
             asked |= by_model;
             judged.push((c, old, verdict));
         }
@@ -179,8 +187,15 @@ impl<P: Ports> MemoryService<P> {
                     None => Vec::new(),
                 };
                 hits.retain(|h| h.score >= floor);
-                // Neighbours by the attribute's words: a change often means little alike.
-                let terms = judgment::candidate_terms(&new.content);
+                // Neighbours by the attribute's words: a change often means little alike. A
+                // relation's new holder ("My wife is called Anna") looks for the old one by
+                // the relation.
+                let mut terms = judgment::candidate_terms(&new.content);
+                if let Some((_, relation)) = crate::people::introduced(&new.content)
+                    && crate::people::one_holder(&relation, &relation)
+                {
+                    terms.push(relation);
+                }
                 if !terms.is_empty() {
                     for hit in self.ports.index_text_search(&terms, NEIGHBOURS, &scope_of(new))? {
                         if !hits.iter().any(|h| h.id == hit.id) {
@@ -206,9 +221,9 @@ impl<P: Ports> MemoryService<P> {
             let mut mine: Vec<Candidate> = hits
                 .into_iter()
                 .filter(|h| {
-                    self.memories
-                        .get(&h.id)
-                        .is_some_and(|old| within_slot(old, new) && lifecycle::is_live(old, now))
+                    self.memories.get(&h.id).is_some_and(|old| {
+                        (within_slot(old, new) || new_holder(old, new)) && lifecycle::is_live(old, now)
+                    })
                 })
                 .map(|h| (i, Replaces::Existing(h.id), h.score))
                 .collect();
@@ -283,7 +298,8 @@ impl<P: Ports> MemoryService<P> {
                     if decided.observed.iter().any(|r| r.id == id) {
                         continue;
                     }
-                    if !same_slot(self.memories.get(&id).unwrap_or(&records[i]), &records[i]) {
+                    let old = self.memories.get(&id).unwrap_or(&records[i]);
+                    if !same_slot(old, &records[i]) && !new_holder(old, &records[i]) {
                         continue;
                     }
                     if taken.insert(id.clone())
@@ -402,6 +418,23 @@ fn within_slot(old: &MemoryRecord, new: &MemoryRecord) -> bool {
             .subject_person_ids
             .iter()
             .all(|s| new.subject_person_ids.contains(s))
+}
+
+/// Whether `new` names a new holder of a relation one person holds, which `old` named
+/// another: "My wife is called Anna" after "My wife is called Priya". Their subjects
+/// differ (two people), so no rule of words meets them; the relation has one holder.
+fn new_holder(old: &MemoryRecord, new: &MemoryRecord) -> bool {
+    let reflection = |r: &MemoryRecord| r.memory_type == crate::memory_type::MemoryType::Reflection;
+    if reflection(old) || reflection(new) || old.owner_user_id != new.owner_user_id || old.chat_id != new.chat_id {
+        return false;
+    }
+    match (
+        crate::people::introduced(&old.content),
+        crate::people::introduced(&new.content),
+    ) {
+        (Some((was, a)), Some((now, b))) => crate::people::one_holder(&a, &b) && !was.eq_ignore_ascii_case(&now),
+        _ => false,
+    }
 }
 
 /// Whether two records could state the same fact: the same scope and the same set of

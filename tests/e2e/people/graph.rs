@@ -306,3 +306,26 @@ fn two_people_of_one_name_and_two_relations_stay_two() {
     ctx.json(&["--user", "d", "add", "My mother Rose lives in Cork"]);
     assert_eq!(people(&ctx, "d").len(), 2, "{:?}", people(&ctx, "d"));
 }
+
+/// What a probe found: "My wife is called Anna" after "My wife is called Priya" left two
+/// wives. A relation one person holds at a time gets a new holder: the old fact is
+/// replaced, and what was said of the old holder stays. A brother is not such a relation.
+#[test]
+fn a_new_holder_of_a_one_holder_relation_replaces_the_old() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "add", "My wife is called Priya"]);
+    ctx.json(&["--user", "u", "add", "Priya loves tulips"]);
+    let anna = ctx.json(&["--user", "u", "add", "My wife is called Anna"]);
+    assert_eq!(contents(&anna["superseded"]), ["My wife is called Priya"], "{anna}");
+    let mut listed = contents(&ctx.json(&["--user", "u", "list"]));
+    listed.sort();
+    assert_eq!(listed, ["My wife is called Anna", "Priya loves tulips"]);
+    // Two brothers are two brothers.
+    ctx.json(&["--user", "b", "add", "My brother is called Sam"]);
+    let tom = ctx.json(&["--user", "b", "add", "My brother is called Tom"]);
+    assert!(contents(&tom["superseded"]).is_empty(), "{tom}");
+    // Another user's wife is theirs.
+    let other = ctx.json(&["--user", "c", "add", "My wife is called Jo"]);
+    assert!(contents(&other["superseded"]).is_empty(), "{other}");
+    assert_eq!(contents(&ctx.json(&["--user", "u", "list"])).len(), 2);
+}
