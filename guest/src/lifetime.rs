@@ -544,9 +544,16 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
     if has("tomorrow") {
         later(1);
     }
-    // "at 2", "at 3pm", "by 5", "in an hour", "in 20 minutes": today.
-    if w.windows(2).any(|p| {
-        matches!(p[0].as_str(), "at" | "by" | "till" | "until" | "til")
+    // "at 2", "at 3pm", "by 5", "in an hour", "in 20 minutes": today. Not the hour one
+    // rises or sleeps at ("up at 5:30", "in bed by 10"): a habit's.
+    if w.windows(2).enumerate().any(|(i, p)| {
+        let rising = i > 0
+            && matches!(
+                w[i - 1].as_str(),
+                "up" | "wake" | "wakes" | "bed" | "asleep" | "sleep" | "bedtime"
+            );
+        !rising
+            && matches!(p[0].as_str(), "at" | "by" | "till" | "until" | "til")
             && p[1]
                 .trim_end_matches("am")
                 .trim_end_matches("pm")

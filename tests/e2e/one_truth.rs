@@ -344,6 +344,7 @@ fn a_reaction_or_a_schedule_lasts_and_a_mishap_passes() {
         "Our team standup is at 9:30",
         "Bin day is Thursday",
         "I cancelled my gym membership",
+        "I'm a morning person, up at 5:30 without an alarm",
     ];
     for text in lasting {
         let added = ctx.json(&["--user", "u", "--now", T0, "add", text]);
@@ -360,7 +361,7 @@ fn a_reaction_or_a_schedule_lasts_and_a_mishap_passes() {
     }
     assert_eq!(
         live(&ctx, "u", "2026-03-05T12:00:00Z").len(),
-        10,
+        11,
         "all hold the next day"
     );
     let mut later = live(&ctx, "u", "2026-09-30T10:00:00Z");

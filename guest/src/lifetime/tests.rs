@@ -311,3 +311,20 @@ fn dev_mistakes() {
         }
     }
 }
+
+/// The hour one rises or sleeps at is a habit's, not today's; an hour for a thing is.
+#[test]
+fn the_hour_one_rises_at_names_no_moment() {
+    for lasting in [
+        "I'm a morning person, up at 5:30 without an alarm",
+        "I'm always in bed by 10",
+    ] {
+        assert!(infer(lasting, said()).expires_at.is_none(), "{lasting}");
+    }
+    assert!(infer("my dentist appointment is at 3", said()).expires_at.is_some());
+    assert!(
+        infer("I'm getting up at 5 tomorrow for the flight", said())
+            .expires_at
+            .is_some()
+    );
+}
