@@ -319,13 +319,15 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || phrase(&w, &["right", "now"])
         || phrase(&w, &["at", "the", "moment"]);
     let dated = past_anchor(&w, said) || recent;
+    // "switched to day shifts from this week": the moment begins the fact.
+    let changed_from = schedule::changed_from_a_moment(&w);
     // A mishap's verb ("left my umbrella", "lost my keys") begins nothing; nor does a
     // "got" without a thing got ("got stung", "got home").
     let began = !mishap
         && (w.iter().any(|x| BEGAN.contains(&x.as_str()))
             || broke_up
             || begun_by_phrase(&w)
-            || schedule::changed_from_a_moment(&w)
+            || changed_from
             || (dated
                 && w.iter().enumerate().any(|(i, x)| {
                     BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i))
@@ -353,10 +355,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     });
     let yearly =
         (has("birthday") || has("birthday's") || has("anniversary") || has("born")) && !now_words && !for_the_day;
-    let moment = if yearly {
-        None
-    } else if schedule::changed_from_a_moment(&w) {
-        // "switched to day shifts from this week": the moment begins the fact.
+    // A yearly day, or a moment a change begins at, is no moment the fact ends at.
+    let moment = if yearly || changed_from {
         None
     } else {
         moment(&w, said, told_as_begun(&w))

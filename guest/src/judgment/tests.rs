@@ -701,6 +701,12 @@ fn an_idiom_of_taste_is_the_taste_it_means() {
     assert_eq!(judge("I hate coriander", "I can't stand cilantro", &me), Verdict::Same);
     assert_eq!(judge("I can't stand jazz", "I hate jazz", &me), Verdict::Same);
     assert_ne!(judge("I love coriander", "I can't stand cilantro", &me), Verdict::Same);
+    // Whole words only.
+    let lows: Vec<String> = super::words::words("I can't standardise the forms")
+        .into_iter()
+        .map(|w| w.low)
+        .collect();
+    assert!(lows.contains(&"standardise".to_owned()), "{lows:?}");
 }
 
 /// A wedding replaces the engagement it follows; another couple's wedding, or one hoped

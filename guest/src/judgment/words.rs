@@ -171,17 +171,37 @@ pub(super) fn same_roots(a: &std::collections::BTreeSet<String>, b: &std::collec
 /// Idioms of taste read as the word they mean: "I can't stand cilantro" hates it, and is
 /// no denial.
 fn idioms(text: &str) -> String {
-    let mut out = text.to_owned();
-    for (idiom, meaning) in [
+    const IDIOMS: [(&str, &str); 5] = [
         ("can't stand", "hate"),
         ("cannot stand", "hate"),
         ("can not stand", "hate"),
         ("can't bear", "hate"),
         ("can't get enough of", "love"),
-    ] {
-        while let Some(at) = out.to_ascii_lowercase().find(idiom) {
-            out.replace_range(at..at + idiom.len(), meaning);
+    ];
+    // Every fact read for a judgment comes here, and few hold an idiom: one lowercasing,
+    // and a copy only when one is found.
+    let lower = text.to_ascii_lowercase();
+    if !IDIOMS.iter().any(|(idiom, _)| lower.contains(idiom)) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    'text: while at < text.len() {
+        for (idiom, meaning) in IDIOMS {
+            let end = at + idiom.len();
+            // Whole words only: "can't standardise" is no idiom.
+            if lower[at..].starts_with(idiom)
+                && (at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric())
+                && lower.as_bytes().get(end).is_none_or(|b| !b.is_ascii_alphanumeric())
+            {
+                out.push_str(meaning);
+                at = end;
+                continue 'text;
+            }
         }
+        let c = text[at..].chars().next().expect("within the text");
+        out.push(c);
+        at += c.len_utf8();
     }
     out
 }
