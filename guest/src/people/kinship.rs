@@ -83,6 +83,20 @@ pub fn one_holder(a: &str, b: &str) -> bool {
         .any(|words| words.contains(&a.as_str()) && words.contains(&b.as_str()))
 }
 
+/// The words a one-holder relation is told by ("manager" for "boss"); none for another.
+pub fn holder_words(relation: &str) -> &'static [&'static str] {
+    let head = relation
+        .split_whitespace()
+        .last()
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    ONE_HOLDER
+        .iter()
+        .find(|words| words.contains(&head.as_str()))
+        .copied()
+        .unwrap_or(&[])
+}
+
 /// Whether two relations cannot be one person's: both of family, partners or pets and of
 /// two kinds, or one of those and the other anything else.
 pub fn exclusive(a: &str, b: &str) -> bool {

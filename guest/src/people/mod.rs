@@ -6,6 +6,7 @@
 //! and spotting people in a memory's content in `mentions`.
 
 mod erasure;
+pub mod holder;
 mod kinship;
 mod mentions;
 mod reference;
@@ -15,7 +16,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 pub use erasure::{Erasure, FORGOTTEN};
-pub use kinship::one_holder;
+pub use kinship::{holder_words, one_holder};
 pub use mentions::{introduced, name_in_content, named_in};
 pub use reference::{MAX_NESTING, Reference, find, is_common_relation, nesting, parse_reference};
 

@@ -191,10 +191,12 @@ impl<P: Ports> MemoryService<P> {
                 // relation's new holder ("My wife is called Anna") looks for the old one by
                 // the relation.
                 let mut terms = judgment::candidate_terms(&new.content);
-                if let Some((_, relation)) = crate::people::introduced(&new.content)
-                    && crate::people::one_holder(&relation, &relation)
-                {
-                    terms.push(relation);
+                if let Some(holder) = crate::people::holder::holder(&new.content) {
+                    for word in crate::people::holder_words(&holder.relation) {
+                        if !terms.iter().any(|t| t == word) {
+                            terms.push((*word).to_owned());
+                        }
+                    }
                 }
                 if !terms.is_empty() {
                     for hit in self.ports.index_text_search(&terms, NEIGHBOURS, &scope_of(new))? {
@@ -421,18 +423,17 @@ fn within_slot(old: &MemoryRecord, new: &MemoryRecord) -> bool {
 }
 
 /// Whether `new` names a new holder of a relation one person holds, which `old` named
-/// another: "My wife is called Anna" after "My wife is called Priya". Their subjects
-/// differ (two people), so no rule of words meets them; the relation has one holder.
+/// another: "My wife is called Anna" after "My wife is called Priya", "my new boss is
+/// Dev" after "My manager is Karen". Their subjects may differ (two people) and their
+/// words share nothing the rules of words weigh; the relation has one holder.
 fn new_holder(old: &MemoryRecord, new: &MemoryRecord) -> bool {
     let reflection = |r: &MemoryRecord| r.memory_type == crate::memory_type::MemoryType::Reflection;
     if reflection(old) || reflection(new) || old.owner_user_id != new.owner_user_id || old.chat_id != new.chat_id {
         return false;
     }
-    match (
-        crate::people::introduced(&old.content),
-        crate::people::introduced(&new.content),
-    ) {
-        (Some((was, a)), Some((now, b))) => crate::people::one_holder(&a, &b) && !was.eq_ignore_ascii_case(&now),
+    use crate::people::holder::{holder, replaces};
+    match (holder(&old.content), holder(&new.content)) {
+        (Some(was), Some(now)) => replaces(&was, &now),
         _ => false,
     }
 }

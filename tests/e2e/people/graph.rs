@@ -329,3 +329,32 @@ fn a_new_holder_of_a_one_holder_relation_replaces_the_old() {
     assert!(contents(&other["superseded"]).is_empty(), "{other}");
     assert_eq!(contents(&ctx.json(&["--user", "u", "list"])).len(), 2);
 }
+
+/// What a probe found: "Karen left, my new boss is Dev" left "My manager is Karen" live.
+/// A holder told plainly ("my <relation> is <Name>") is replaced by one told as a change,
+/// found by the relation in other words; "My mum is English" names no holder to replace.
+#[test]
+fn a_new_boss_told_in_passing_replaces_the_old_one() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "add", "My manager is Karen"]);
+    ctx.json(&["--user", "u", "add", "My mum is English"]);
+    let dev = ctx.json(&["--user", "u", "add", "Karen left, my new boss is Dev"]);
+    assert_eq!(contents(&dev["superseded"]), ["My manager is Karen"], "{dev}");
+    let sarah = ctx.json(&["--user", "u", "add", "My mum is Sarah"]);
+    assert!(contents(&sarah["superseded"]).is_empty(), "{sarah}");
+    let mut listed = contents(&ctx.json(&["--user", "u", "list"]));
+    listed.sort();
+    assert_eq!(
+        listed,
+        ["Karen left, my new boss is Dev", "My mum is English", "My mum is Sarah"]
+    );
+    // Another user's boss is theirs.
+    ctx.json(&["--user", "v", "add", "My boss is Karen"]);
+    let other = ctx.json(&["--user", "u", "add", "my boss is now Priya"]);
+    assert_eq!(
+        contents(&other["superseded"]),
+        ["Karen left, my new boss is Dev"],
+        "{other}"
+    );
+    assert_eq!(contents(&ctx.json(&["--user", "v", "list"])), ["My boss is Karen"]);
+}
