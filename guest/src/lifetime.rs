@@ -698,6 +698,8 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
             later((end - today).num_days());
         }
     }
+    // A pregnancy ends within its forty weeks when nothing sooner is named.
+    let days = days.or_else(|| pregnancy::told_as_now(w).then_some(pregnancy::DAYS));
     let d = days?;
     // A moment named as past ("yesterday", "last Friday") is no plan; "the last one" is
     // none.
@@ -727,6 +729,7 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
 
 mod habit;
 mod mishap;
+mod pregnancy;
 mod reaction;
 mod schedule;
 mod stay;

@@ -328,3 +328,16 @@ fn the_hour_one_rises_at_names_no_moment() {
             .is_some()
     );
 }
+
+/// What a probe found: "My wife is pregnant" was still live a year on. A pregnancy told as
+/// now passes within forty weeks, sooner when a due month is told; one told as history
+/// stays.
+#[test]
+fn a_pregnancy_passes_within_forty_weeks() {
+    let within = |text: &str| infer(text, said()).expires_at.map(|at| (at - said()).num_days());
+    assert_eq!(within("My wife is pregnant with our second"), Some(281));
+    assert_eq!(within("we're expecting a baby!"), Some(281));
+    // "in August": the month's end, and a day's grace.
+    assert_eq!(within("I'm pregnant! due in August"), Some(181));
+    assert_eq!(within("I was pregnant with Tom when we lived in Leeds"), None);
+}
