@@ -827,3 +827,76 @@ fn endings_held_out_end_to_end() {
     assert!(share(3, 2) >= 0.95, "different facts kept: {:.2}", share(3, 2));
     assert!(share(2, 1) >= 0.5, "changes replaced: {:.2}", share(2, 1));
 }
+
+/// What a probe found: "I am thirty-four" was stored beside "I'm 34 years old", and a
+/// raised dose left the old one live. A number told in words is its figures; another dose
+/// of the same thing replaces the old one, and a dose of another thing does not.
+#[test]
+fn a_number_in_words_is_its_figures_and_a_new_dose_replaces_the_old() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "I'm 34 years old"]);
+    let again = ctx.json(&["--user", "u", "--now", T0, "add", "I am thirty-four"]);
+    assert_eq!(again["restated"], true, "{again}");
+    let older = ctx.json(&["--user", "u", "--now", T0, "add", "I'm thirty-five now"]);
+    assert_eq!(contents(&older["superseded"]), ["I'm 34 years old"], "{older}");
+    let beside = [
+        "I take 500mg of paracetamol for headaches",
+        "I take sertraline every morning",
+    ];
+    replaced_only_by(
+        &ctx,
+        "d",
+        "I take 50mg of sertraline",
+        &beside,
+        "my sertraline dose went up to 100mg",
+    );
+    let mut listed = live(&ctx, "d", T0);
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            "I take 500mg of paracetamol for headaches",
+            "I take sertraline every morning",
+            "my sertraline dose went up to 100mg"
+        ]
+    );
+}
+
+/// What a probe found: "My wife is pregnant" was live a year on. A pregnancy told as now
+/// passes within forty weeks; one told as history stays.
+#[test]
+fn a_pregnancy_passes_within_forty_weeks() {
+    let ctx = Ctx::new();
+    let told = ctx.json(&["--user", "u", "--now", T0, "add", "My wife is pregnant with our second"]);
+    let expires = told["expires_at"].as_str().unwrap_or_else(|| panic!("{told}"));
+    assert!(expires.starts_with("2026-12-1"), "{told}");
+    ctx.json(&[
+        "--user",
+        "u",
+        "--now",
+        T0,
+        "add",
+        "I was pregnant with Tom when we lived in Leeds",
+    ]);
+    let mut listed = live(&ctx, "u", "2026-10-01T10:00:00Z");
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            "I was pregnant with Tom when we lived in Leeds",
+            "My wife is pregnant with our second"
+        ]
+    );
+    assert_eq!(
+        live(&ctx, "u", "2027-01-01T10:00:00Z"),
+        ["I was pregnant with Tom when we lived in Leeds"]
+    );
+}
+
+/// What a probe found: "my mum's moved in with us" left "I live alone" live. Someone
+/// moving in ends living alone; someone else's move does not.
+#[test]
+fn someone_moving_in_ends_living_alone() {
+    let beside = ["my sister moved in with her boyfriend", "my mum might move in with us"];
+    replaced_only_by(&Ctx::new(), "u", "I live alone", &beside, "my mum's moved in with us");
+}

@@ -15,6 +15,7 @@ mod death;
 mod details;
 mod ending;
 mod fact;
+mod household;
 mod partners;
 mod slots;
 mod someone;
@@ -135,6 +136,10 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     if death::ends_having(&o, n) {
         return Verdict::Change;
     }
+    // "My mum's moved in with us" after "I live alone".
+    if household::ends_living_alone(&o, n) {
+        return Verdict::Change;
+    }
     if !same_subject(&o.subject, &n.subject) {
         return Verdict::Different;
     }
@@ -155,6 +160,13 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
         if words::same_roots(&o.content, &n.content) {
             return Verdict::Same;
         }
+    }
+    // "my sertraline dose went up to 100mg" after "I take 50mg of sertraline".
+    if o.wish == n.wish
+        && !(o.denied || n.denied || o.former || n.former || o.past || n.past)
+        && details::another_dose(&o, n)
+    {
+        return Verdict::Change;
     }
     if o.wish != n.wish {
         // A wish or a plan beside what holds: "I don't have kids" / "I don't want kids".
@@ -342,6 +354,9 @@ pub fn restatement_key(text: &str) -> String {
 pub fn candidate_terms(text: &str) -> Vec<String> {
     let fact = Fact::read(text, &RuleContext::default());
     let Some(slot) = slot_of(&fact) else {
+        if household::moves_in(&fact) {
+            return ["alone", "myself", "own"].map(str::to_owned).to_vec();
+        }
         return partners::parting_terms(&fact).unwrap_or_default();
     };
     let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]

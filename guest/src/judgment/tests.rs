@@ -755,3 +755,42 @@ fn a_switch_to_another_kind_of_the_same_thing_is_a_change() {
     assert!(!judge("I work night shifts at the hospital", "I switched to a new bank", &me).replaces());
     assert!(!judge("I drink whole milk in my tea", "I switched to a standing desk", &me).replaces());
 }
+
+/// A number told in words is its figures: "thirty-four" is 34, and "thirty five" is not.
+#[test]
+fn a_number_told_in_words_is_its_figures() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I'm 34 years old", "I am thirty-four"),
+        ("We have 21 chickens", "we have twenty-one chickens"),
+        ("My daughter is 15", "my daughter is fifteen"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Same, "{old} / {new}");
+    }
+    // Told with more words, the new telling is kept in the old one's place.
+    assert_eq!(judge("I'm 34", "I'm thirty four years old", &me), Verdict::Refinement);
+    assert_eq!(judge("I'm 34", "I'm thirty-five now", &me), Verdict::Change);
+    assert_ne!(judge("I'm 30", "I am thirty-four", &me), Verdict::Same);
+}
+
+/// Another dose of the same thing, told in other words, replaces the old dose.
+#[test]
+fn another_dose_of_the_same_thing_is_a_change() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I take 50mg of sertraline", "my sertraline dose went up to 100mg"),
+        ("I'm on 50mg sertraline", "I'm on 100mg sertraline now"),
+        ("I take 50mg of sertraline daily", "I take 100mg of sertraline now"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    assert!(
+        !judge(
+            "I take 50mg of sertraline",
+            "I take 500mg of paracetamol for headaches",
+            &me
+        )
+        .replaces()
+    );
+    assert!(!judge("My dog takes 5mg of meloxicam", "I take 10mg of meloxicam now", &me).replaces());
+}

@@ -108,6 +108,21 @@ fn fold(word: &str) -> &str {
         "ten" => "10",
         "eleven" => "11",
         "twelve" => "12",
+        "thirteen" => "13",
+        "fourteen" => "14",
+        "fifteen" => "15",
+        "sixteen" => "16",
+        "seventeen" => "17",
+        "eighteen" => "18",
+        "nineteen" => "19",
+        "twenty" => "20",
+        "thirty" => "30",
+        "forty" => "40",
+        "fifty" => "50",
+        "sixty" => "60",
+        "seventy" => "70",
+        "eighty" => "80",
+        "ninety" => "90",
         _ => word,
     }
 }
@@ -287,6 +302,19 @@ pub(super) fn words(text: &str) -> Vec<Word> {
             Some(base) => format!("{}'s", fold(base)),
             None => fold(&low).to_owned(),
         };
+        // "thirty-four" and "thirty four" are 34, as the figures read.
+        if let Some(tens) = out
+            .last_mut()
+            .filter(|w| !w.stop && is_tens(&w.low) && matches!(gap, "-" | " "))
+            && folded.len() == 1
+            && folded != "0"
+            && folded.chars().all(|c| c.is_ascii_digit())
+            && low != folded
+        {
+            tens.low = format!("{}{folded}", &tens.low[..1]);
+            tens.stem = tens.low.clone();
+            continue;
+        }
         push(&mut out, &folded, cap, upper);
         // "I've lived here", "she has worked there": the perfect holds now, as the present.
         let perfect = out.len() >= 2 && matches!(out[out.len() - 2].low.as_str(), "have" | "has");
@@ -296,6 +324,11 @@ pub(super) fn words(text: &str) -> Vec<Word> {
         }
     }
     out
+}
+
+/// Whether a word is a number of tens written in words, as [`fold`] gives it ("30").
+fn is_tens(low: &str) -> bool {
+    matches!(low, "20" | "30" | "40" | "50" | "60" | "70" | "80" | "90")
 }
 
 /// Words that say how, not what: dropped before facts are compared.

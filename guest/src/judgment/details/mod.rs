@@ -6,9 +6,11 @@
 //! "May 5" share half of what they say.
 
 mod day;
+mod dose;
 mod figures;
 
 use day::{day_after, day_at};
+pub(super) use dose::another_dose;
 pub(super) use figures::another_number;
 use figures::phone_digits;
 
