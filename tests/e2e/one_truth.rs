@@ -900,3 +900,32 @@ fn someone_moving_in_ends_living_alone() {
     let beside = ["my sister moved in with her boyfriend", "my mum might move in with us"];
     replaced_only_by(&Ctx::new(), "u", "I live alone", &beside, "my mum's moved in with us");
 }
+
+/// What a probe found: the baby's birth left "My wife is pregnant" live. A birth in the
+/// household ends its pregnancy; another family's birth, or the user's own, does not.
+#[test]
+fn a_birth_ends_the_pregnancy() {
+    let ctx = Ctx::new();
+    let beside = ["my sister had her baby yesterday", "I was born in Leeds"];
+    replaced_only_by(
+        &ctx,
+        "u",
+        "My wife is pregnant",
+        &beside,
+        "We had the baby! A little girl",
+    );
+    replaced_only_by(
+        &ctx,
+        "v",
+        "I'm pregnant with our second",
+        &[],
+        "Our daughter was born last night",
+    );
+    replaced_only_by(
+        &ctx,
+        "w",
+        "My wife is pregnant",
+        &[],
+        "my wife gave birth to a boy on Tuesday",
+    );
+}

@@ -11,6 +11,7 @@
 //! Both paths fail closed. A wrong replacement hides a true fact; a missed one leaves a
 //! stale fact beside the new one, which the user can still see and correct.
 
+mod birth;
 mod death;
 mod details;
 mod ending;
@@ -134,6 +135,10 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     }
     // "Biscuit passed away" after "We have a dog called Biscuit": the same.
     if death::ends_having(&o, n) {
+        return Verdict::Change;
+    }
+    // "We had the baby!" after "My wife is pregnant".
+    if birth::ends_pregnancy(&o, n) {
         return Verdict::Change;
     }
     // "My mum's moved in with us" after "I live alone".
@@ -356,6 +361,9 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
     let Some(slot) = slot_of(&fact) else {
         if household::moves_in(&fact) {
             return ["alone", "myself", "own"].map(str::to_owned).to_vec();
+        }
+        if birth::born(&fact) {
+            return ["pregnant", "expecting"].map(str::to_owned).to_vec();
         }
         return partners::parting_terms(&fact).unwrap_or_default();
     };
