@@ -929,3 +929,22 @@ fn a_birth_ends_the_pregnancy() {
         "my wife gave birth to a boy on Tuesday",
     );
 }
+
+/// What a probe found: "dad finally retired from plumbing after 40 years" replaced "I'm a
+/// plumber", and "gran turned 90 yesterday!" replaced "I'm 42": the user's facts were
+/// lost. A relation told without "my" is someone else.
+#[test]
+fn a_relation_told_without_my_replaces_nothing_of_the_users() {
+    let ctx = Ctx::new();
+    for (first, other) in [
+        ("I'm a plumber", "dad finally retired from plumbing after 40 years"),
+        ("I'm 42", "gran turned 90 yesterday!"),
+    ] {
+        ctx.json(&["--user", "u", "--now", T0, "add", first]);
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
+        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
+    }
+    let listed = live(&ctx, "u", T0);
+    assert!(listed.contains(&"I'm a plumber".to_owned()), "{listed:?}");
+    assert!(listed.contains(&"I'm 42".to_owned()), "{listed:?}");
+}

@@ -396,6 +396,14 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
             {
                 let someone = Someone::called(low);
                 (if named { direct(someone) } else { someone }, i + 1)
+            } else if let Some((someone, used)) = relation(&words[i..]).filter(|(_, used)| {
+                // "dad finally retired", "gran turned 90": a relation told without "my",
+                // before its verb ("Partner at Deloitte" is the user's job).
+                words
+                    .get(i + used)
+                    .is_some_and(|w| NAME_VERBS.contains(&w.low.as_str()) || w.low.ends_with("ed"))
+            }) {
+                (direct(Subject::Person(someone)), i + used)
             } else {
                 // No subject: "Allergic to peanuts", "Works at Acme".
                 match &one_name {

@@ -794,3 +794,29 @@ fn another_dose_of_the_same_thing_is_a_change() {
     );
     assert!(!judge("My dog takes 5mg of meloxicam", "I take 10mg of meloxicam now", &me).replaces());
 }
+
+/// What a probe found: "dad finally retired from plumbing after 40 years" replaced "I'm a
+/// plumber", and "gran turned 90 yesterday!" replaced "I'm 42". A relation told without
+/// "my", before its verb, is someone else.
+#[test]
+fn a_relation_told_without_my_is_someone_else() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I'm a plumber", "dad finally retired from plumbing after 40 years"),
+        ("I'm 42", "gran turned 90 yesterday!"),
+        ("I live in Leeds", "mum moved to Leeds last year"),
+        ("I work at Tesco", "hubby just started at Tesco"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+    // Said of the relation, it is theirs to change.
+    assert_eq!(
+        judge("My dad works as a plumber", "dad retired last month", &me),
+        Verdict::Change
+    );
+    // A title is the user's own: "Partner at Deloitte".
+    assert_eq!(
+        judge("I work at KPMG", "Partner at Deloitte since June", &me),
+        judge("I work at KPMG", "Senior auditor at Deloitte since June", &me)
+    );
+}
