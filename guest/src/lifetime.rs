@@ -291,7 +291,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     });
     // A state that passes. The words of the present ("currently", "right now") pass too,
     // but a habit is told with them as well: they are read apart.
-    let passing_state = w.iter().enumerate().any(|(i, x)| {
+    let passing_word = |i: usize, x: &String| {
         PASSING.contains(&x.as_str())
             && !(x == "broke" && broke_up)
             && !(x == "lost" && recent && has("weight"))
@@ -303,7 +303,16 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
                     w[i - 1].as_str(),
                     "for" | "of" | "about" | "by" | "without" | "before" | "after" | "love" | "enjoy" | "hate" | "like"
                 ))
-    }) || mishap
+    };
+    // "Barclays app was driving me mad": a passing state told as past passes nothing now;
+    // nor is the day a change is told of ("today") a passing state of it.
+    let passing_now = w
+        .iter()
+        .enumerate()
+        .any(|(i, x)| x != "today" && passing_word(i, x) && !(i > 0 && matches!(w[i - 1].as_str(), "was" | "were")));
+    let passing_state = w.iter().enumerate().any(|(i, x)| passing_word(i, x))
+        || doing::told_as_now(&w)
+        || mishap
         || phrase(&w, &["for", "the", "weekend"])
         || phrase(&w, &["killing", "me"])
         || w.windows(3).any(|p| {
@@ -361,8 +370,24 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     } else {
         moment(&w, said, told_as_begun(&w))
     };
-    let routine = routine || (schedule::standing(&w) && !now_words);
-    if began && moment.is_none() && (dated || !state_passes) {
+    // "running late for the standup": a doing of now, not the standup's schedule.
+    let routine = routine || (schedule::standing(&w) && !now_words && !doing::told_as_now(&w));
+    let state_passes_now = passing_now || (state_passes && !passing_state);
+    if began && moment.is_none() && (dated || !state_passes_now) {
+        return lasting(base);
+    }
+    // News of a change, told with the day it began ("started my new job this week"), a
+    // test passed, a name to be called by.
+    // A purchase told so ("bought new trainers today") is a day's news: the sets label it
+    // passing.
+    let begun_now = news::told_of_now(&w)
+        && !mishap
+        && !has("bought")
+        && (told_as_begun(&w)
+            || w.iter()
+                .enumerate()
+                .any(|(i, x)| BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i))));
+    if (begun_now && !passing_now) || news::passed_a_test(&w) || news::name_to_call(content) {
         return lasting(base);
     }
     if began && dated {
@@ -727,8 +752,10 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
     end_of(d)
 }
 
+mod doing;
 mod habit;
 mod mishap;
+mod news;
 mod pregnancy;
 mod reaction;
 mod schedule;

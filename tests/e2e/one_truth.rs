@@ -948,3 +948,29 @@ fn a_relation_told_without_my_replaces_nothing_of_the_users() {
     assert!(listed.contains(&"I'm a plumber".to_owned()), "{listed:?}");
     assert!(listed.contains(&"I'm 42".to_owned()), "{listed:?}");
 }
+
+/// What a probe found: news of a lasting change passed within days ("started my new job
+/// at KPMG this week" replaced Deloitte and was gone by the next week, leaving no job), and
+/// a doing told as now ("queuing at Tesco") was kept for ever.
+#[test]
+fn news_of_a_change_lasts_and_a_doing_of_now_passes() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "I work at Deloitte as an auditor"]);
+    let lasting = [
+        "started my new job at KPMG this week, so long Deloitte!",
+        "omg I got engaged to Marco at the weekend!!",
+        "finally passed my driving test!!",
+        "actually just call me Kate, everyone does",
+    ];
+    for text in lasting {
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+    }
+    for text in ["queuing at Tesco, it's heaving", "running 10 mins late for the standup"] {
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+    }
+    let mut later = live(&ctx, "u", "2026-09-03T10:00:00Z");
+    later.sort();
+    let mut expected = lasting.to_vec();
+    expected.sort();
+    assert_eq!(later, expected);
+}
