@@ -974,3 +974,39 @@ fn news_of_a_change_lasts_and_a_doing_of_now_passes() {
     expected.sort();
     assert_eq!(later, expected);
 }
+
+/// What a probe found, each a change that left the old fact live: a move told with a
+/// later clause in the past, a manager introduced "at work", a medicine the doctor took
+/// the user off, smoking quit. Each look-alike beside it replaces nothing.
+#[test]
+fn changes_told_with_more_around_them_replace_the_old_fact() {
+    let ctx = Ctx::new();
+    replaced_only_by(
+        &ctx,
+        "a",
+        "Our apartment is in Brooklyn",
+        &["my sister moved to Boston last year, rent was insane"],
+        "we moved to Jersey City over the holidays, rent was insane",
+    );
+    replaced_only_by(
+        &ctx,
+        "b",
+        "My manager at work is called Steve",
+        &["My brother's manager is called Gary"],
+        "Steve left the company, my new manager is Rachel",
+    );
+    replaced_only_by(
+        &ctx,
+        "c",
+        "I'm on metformin for my type 2 diabetes",
+        &["my doctor took my dad off statins"],
+        "my doctor took me off metformin, I'm on insulin injections now",
+    );
+    replaced_only_by(
+        &ctx,
+        "d",
+        "I'm a smoker, about ten a day",
+        &["my dad quit smoking last year"],
+        "I quit smoking three months ago and haven't had one since",
+    );
+}

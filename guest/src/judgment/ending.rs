@@ -64,9 +64,14 @@ fn ends_what_it_is_about(o: &Fact, things: &[Vec<String>]) -> bool {
             .iter()
             .filter(|w| !is_generic(w) && !STANDINGS.contains(&w.as_str()))
             .collect();
-        !telling.is_empty()
-            && telling.iter().all(|w| o.content.contains(*w))
-            && telling.iter().any(|w| topic.contains(*w))
+        // "I quit smoking" ends "I'm a smoker": the doer is the doing and "-er".
+        let holds = |set: &BTreeSet<String>, w: &str| {
+            set.contains(w)
+                || set
+                    .iter()
+                    .any(|c| c.strip_prefix(w).is_some_and(|rest| matches!(rest, "er" | "ers")))
+        };
+        !telling.is_empty() && telling.iter().all(|w| holds(&o.content, w)) && telling.iter().any(|w| holds(&topic, w))
     })
 }
 

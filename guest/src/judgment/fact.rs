@@ -112,8 +112,14 @@ impl Fact {
         let tail = &lows[body.min(lows.len())..];
         let former =
             lows.windows(2).any(|w| w == ["used", "to"]) || tail.iter().any(|w| FORMER.contains(w) && *w != "used");
+        // The tense of the first clause: "we moved to York, rent was insane" is a move, not
+        // history.
+        let first_clause = words[body.min(words.len())..]
+            .iter()
+            .position(|w| w.stop)
+            .map_or(tail.len(), |k| k + 1);
         // "I've been vegan for years", "I've had it since 2021": the perfect holds now.
-        let past = tail
+        let past = tail[..first_clause]
             .iter()
             .enumerate()
             .any(|(k, w)| PAST.contains(w) && !(k > 0 && matches!(tail[k - 1], "have" | "has")));
@@ -360,7 +366,7 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     let Some(first) = words.get(i) else {
         return (Subject::User, i);
     };
-    let me = if ctx.group { Subject::Speaker } else { Subject::User };
+    let me = me_of(ctx);
     let (subject, body) = match first.low.as_str() {
         "i" => (me, i + 1),
         "we" => (Subject::We, i + 1),
@@ -413,7 +419,27 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
             }
         }
     };
-    nested(words, subject, body)
+    let (subject, body) = nested(words, subject, body);
+    // "my doctor took me off metformin", "they put me on nights": what is done to the user
+    // is the user's fact.
+    let done_to_me = matches!(subject, Subject::Person(_))
+        && words.get(body).is_some_and(|w| {
+            matches!(
+                w.low.as_str(),
+                "took" | "taken" | "put" | "moved" | "switched" | "weaned" | "started" | "upped" | "increased"
+            )
+        })
+        && words.get(body + 1).is_some_and(|w| w.low == "me");
+    if done_to_me {
+        (me_of(ctx), body)
+    } else {
+        (subject, body)
+    }
+}
+
+/// The user as a fact's subject: whoever says it in a group chat.
+fn me_of(ctx: &RuleContext) -> Subject {
+    if ctx.group { Subject::Speaker } else { Subject::User }
 }
 
 /// "My brother Tom's wife", "Leo's best friend", "my neighbour's dog": a possessive after

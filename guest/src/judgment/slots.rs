@@ -42,6 +42,8 @@ const PHRASES: &[(&str, &[&str])] = &[
             "settled in",
             "home is in",
             "house is in",
+            // "flat" is folded onto "apartment".
+            "apartment is in",
             "new place in",
             "new apartment in",
             "new house in",
@@ -520,7 +522,7 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             // subject's moved, not the subject. The verb's clause is read with the subject's
             // words ("my"); a phrase that names the home itself ("our new place in") needs
             // no such look.
-            if *name == "home" && !matches!(p[0], "home" | "house" | "new" | "address") {
+            if *name == "home" && !matches!(p[0], "home" | "house" | "apartment" | "new" | "address") {
                 let from = fact.body.min(fact.words.len());
                 let lead = fact.lead.min(from);
                 let clause = fact.words[lead..from + at]

@@ -820,3 +820,48 @@ fn a_relation_told_without_my_is_someone_else() {
         judge("I work at KPMG", "Senior auditor at Deloitte since June", &me)
     );
 }
+
+/// What a probe found: "we moved to Jersey City over the holidays, rent was insane" left
+/// "Our apartment is in Brooklyn" live: the later clause's "was" made the move history.
+/// The first clause's tense is the fact's.
+#[test]
+fn the_first_clause_tells_the_tense() {
+    let me = RuleContext::default();
+    assert_eq!(
+        judge(
+            "I live in Leeds",
+            "we moved to York over the holidays, rent was insane",
+            &me
+        ),
+        Verdict::Change
+    );
+    assert!(!judge("I live in Leeds", "I lived in York for years, the rent was insane", &me).replaces());
+    // Where one's flat or apartment is, is where one lives.
+    assert_eq!(
+        judge("Our apartment is in Brooklyn", "we moved to Jersey City", &me),
+        Verdict::Change
+    );
+    assert!(!judge("Our flat is in Leeds", "our office moved to York", &me).replaces());
+}
+
+/// What a probe found: "my doctor took me off metformin, I'm on insulin injections now"
+/// and "I quit smoking three months ago" left the old facts live. What is done to the
+/// user is the user's fact, and a doing ends its doer ("smoking", "a smoker").
+#[test]
+fn an_ending_done_to_me_or_of_a_doer_is_a_change() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I'm on metformin for my type 2 diabetes",
+            "my doctor took me off metformin, I'm on insulin injections now",
+        ),
+        (
+            "I'm a smoker, about ten a day",
+            "I quit smoking three months ago and haven't had one since",
+        ),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    assert!(!judge("I'm on metformin", "my doctor took my sister off metformin", &me).replaces());
+    assert!(!judge("I'm a smoker", "my dad quit smoking last year", &me).replaces());
+}

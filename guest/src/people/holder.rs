@@ -42,12 +42,30 @@ pub fn holder(content: &str) -> Option<Holder> {
         let Some(relation) = words.get(at).map(|w| bare(w)) else {
             continue;
         };
-        if !kinship::one_holder(&relation, &relation) || words.get(at + 1).is_none_or(|w| bare(w) != "is") {
+        if !kinship::one_holder(&relation, &relation) {
             continue;
         }
-        at += 2;
+        at += 1;
+        // "my manager at work is ...": a place of the relation before its verb.
+        if words
+            .get(at)
+            .is_some_and(|w| matches!(bare(w).as_str(), "at" | "in" | "from"))
+        {
+            let Some(is) = (at + 1..words.len().min(at + 4)).find(|&k| bare(words[k]) == "is") else {
+                continue;
+            };
+            at = is;
+        }
+        if words.get(at).is_none_or(|w| bare(w) != "is") {
+            continue;
+        }
+        at += 1;
         let now = words.get(at).is_some_and(|w| bare(w) == "now");
         at += usize::from(now);
+        let called = words
+            .get(at)
+            .is_some_and(|w| matches!(bare(w).as_str(), "called" | "named"));
+        at += usize::from(called);
         // One name, or a first and a last: "Dev", "Dev Patel". A word after it that is not
         // the clause's end ("My boss is French and ...") still leaves the name as told.
         let name: Vec<String> = words[at.min(words.len())..]
@@ -65,7 +83,7 @@ pub fn holder(content: &str) -> Option<Holder> {
         return Some(Holder {
             name: name.join(" "),
             relation,
-            introduced: false,
+            introduced: called,
             changed: new || now,
         });
     }
@@ -103,6 +121,10 @@ mod tests {
             ),
             ("My wife is called Priya", "My wife is called Anna"),
             ("My girlfriend is Sofia", "my new girlfriend is Maya"),
+            (
+                "My manager at work is called Steve",
+                "Steve left the company, my new manager is Rachel",
+            ),
         ] {
             assert!(replaced(old, new), "{old} / {new}");
         }
