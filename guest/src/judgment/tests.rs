@@ -865,3 +865,28 @@ fn an_ending_done_to_me_or_of_a_doer_is_a_change() {
     assert!(!judge("I'm on metformin", "my doctor took my sister off metformin", &me).replaces());
     assert!(!judge("I'm a smoker", "my dad quit smoking last year", &me).replaces());
 }
+
+/// What a probe found: "you can reach me at jane.doe@example.com" was stored beside "My
+/// email is jane.doe@example.com". An address given as the way to reach the user is their
+/// email.
+#[test]
+fn an_address_to_reach_me_at_is_my_email() {
+    let me = RuleContext::default();
+    assert_eq!(
+        judge(
+            "My email is jane.doe@example.com",
+            "you can reach me at jane.doe@example.com",
+            &me
+        ),
+        Verdict::Same
+    );
+    assert_eq!(
+        judge(
+            "My email is jane.doe@example.com",
+            "you can reach me at jane@newjob.com now",
+            &me
+        ),
+        Verdict::Change
+    );
+    assert!(!judge("My work email is jd@acme.com", "reach me at jane.doe@example.com", &me).replaces());
+}

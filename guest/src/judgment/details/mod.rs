@@ -164,7 +164,14 @@ pub(super) fn detail_of(text: &str, fact: &Fact) -> Option<Detail> {
             value: Value::Text(said.join("/")),
         });
     }
-    if lows.iter().any(|w| *w == "email" || *w == "mail") && !lows.contains(&"emailed") {
+    // "you can reach me at jane@example.com" gives an address as "my email is" does.
+    let address_of_mine = || {
+        lows.iter().any(|w| matches!(*w, "me" | "i"))
+            && tokens
+                .iter()
+                .any(|t| email(t.trim_matches(|c: char| !c.is_alphanumeric())).is_some())
+    };
+    if (lows.iter().any(|w| *w == "email" || *w == "mail") || address_of_mine()) && !lows.contains(&"emailed") {
         return tokens
             .iter()
             .find_map(|t| email(t.trim_matches(|c: char| !c.is_alphanumeric())))
