@@ -131,6 +131,16 @@ pub fn query_terms(text: &str) -> Vec<String> {
             terms.push(word.to_owned());
         }
     }
+    // "What does she do for a living?" asks for a job, and its "living" would find where
+    // one lives ("live" by the stemmer).
+    if text.to_lowercase().contains("for a living") {
+        terms.retain(|t| t != "living");
+        for word in ["work", "job"] {
+            if !terms.iter().any(|t| t == word) {
+                terms.push(word.to_owned());
+            }
+        }
+    }
     terms
 }
 
@@ -198,6 +208,12 @@ mod tests {
             &HashMap::from([("thai".to_owned(), 0.01)]),
         );
         assert_eq!(everything, fused(), "the context block ranks without a floor");
+    }
+
+    #[test]
+    fn a_living_done_for_is_work() {
+        assert_eq!(query_terms("What does she do for a living?"), ["work", "job"]);
+        assert_eq!(query_terms("Where is she living now?"), ["living", "now"]);
     }
 
     #[test]
