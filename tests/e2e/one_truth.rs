@@ -1010,3 +1010,33 @@ fn changes_told_with_more_around_them_replace_the_old_fact() {
         "I quit smoking three months ago and haven't had one since",
     );
 }
+
+/// What a probe found: "you can reach me at jane.doe@example.com" was stored beside "My
+/// email is jane.doe@example.com". The same address is the same fact; another replaces it.
+#[test]
+fn an_address_to_reach_me_at_is_my_email() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "My email is jane.doe@example.com"]);
+    let again = ctx.json(&[
+        "--user",
+        "u",
+        "--now",
+        T0,
+        "add",
+        "you can reach me at jane.doe@example.com",
+    ]);
+    assert_eq!(again["restated"], true, "{again}");
+    let other = ctx.json(&[
+        "--user",
+        "u",
+        "--now",
+        T0,
+        "add",
+        "you can reach me at jane@newjob.com now",
+    ]);
+    assert_eq!(
+        contents(&other["superseded"]),
+        ["My email is jane.doe@example.com"],
+        "{other}"
+    );
+}

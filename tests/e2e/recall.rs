@@ -355,3 +355,22 @@ fn a_name_most_memories_hold_does_not_pull_the_query_toward_all_of_them() {
         );
     }
 }
+
+/// What a probe found: "what does she do for a living?" put "We live in Harpenden"
+/// first, "living" being "live" to the full-text stemmer. It asks for work.
+#[test]
+fn a_living_done_for_finds_the_job_not_the_home() {
+    let ctx = Ctx::new();
+    for fact in [
+        "I work as a physiotherapist at the Royal Free",
+        "We live in Harpenden",
+        "My husband is called Mark",
+        "I play netball on Wednesday evenings",
+        "I bank with First Direct",
+    ] {
+        ctx.add("u", fact);
+    }
+    let found = ctx.json(&["--user", "u", "search", "what does she do for a living?"]);
+    let hits = contents(&found["hits"]);
+    assert_eq!(hits[0], "I work as a physiotherapist at the Royal Free", "{found:#}");
+}
