@@ -1040,3 +1040,23 @@ fn an_address_to_reach_me_at_is_my_email() {
         "{other}"
     );
 }
+
+/// What a probe found: "actually just call me Kate" left "I prefer to be called
+/// Katherine" live, and then passed within days, leaving only the name the user had
+/// turned down.
+#[test]
+fn a_new_name_to_be_called_by_replaces_the_old_and_lasts() {
+    let ctx = Ctx::new();
+    replaced_only_by(
+        &ctx,
+        "u",
+        "I prefer to be called Katherine",
+        &["My sister prefers to be called Kat"],
+        "actually just call me Kate, everyone does",
+    );
+    let later = live(&ctx, "u", "2026-09-03T10:00:00Z");
+    assert!(
+        later.contains(&"actually just call me Kate, everyone does".to_owned()),
+        "{later:?}"
+    );
+}

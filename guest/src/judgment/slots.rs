@@ -105,6 +105,7 @@ const PHRASES: &[(&str, &[&str])] = &[
             "goes by",
             "am called",
             "is called",
+            "be called",
             "name's",
             "known as",
         ],

@@ -890,3 +890,20 @@ fn an_address_to_reach_me_at_is_my_email() {
     );
     assert!(!judge("My work email is jd@acme.com", "reach me at jane.doe@example.com", &me).replaces());
 }
+
+/// What a probe found: "actually just call me Kate, everyone does" left "I prefer to be
+/// called Katherine" live. "to be called" tells the name one goes by.
+#[test]
+fn a_name_to_be_called_by_is_the_name() {
+    let me = RuleContext::default();
+    assert_eq!(
+        judge(
+            "I prefer to be called Katherine",
+            "actually just call me Kate, everyone does",
+            &me
+        ),
+        Verdict::Change
+    );
+    assert!(!judge("My sister prefers to be called Kat", "just call me Kate", &me).replaces());
+    assert!(!judge("I'd love to be called Dr Smith one day", "call me Kate", &me).replaces());
+}
