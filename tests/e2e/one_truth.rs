@@ -1060,3 +1060,16 @@ fn a_new_name_to_be_called_by_replaces_the_old_and_lasts() {
         "{later:?}"
     );
 }
+
+/// What a probe found: "dentist rang and moved it to Friday at 10am" left the Thursday
+/// appointment live.
+#[test]
+fn an_appointment_moved_replaces_the_old_slot() {
+    replaced_only_by(
+        &Ctx::new(),
+        "u",
+        "Dentist appointment on Thursday at 3pm",
+        &["my dentist moved to Leeds on Friday"],
+        "dentist rang and moved it to Friday at 10am",
+    );
+}

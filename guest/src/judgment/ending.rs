@@ -377,6 +377,10 @@ pub(super) fn rescheduled(o: &Fact, n: &Fact) -> bool {
         WEEKDAYS.contains(&w)
             || matches!(w, "weekday" | "weekend" | "morning" | "afternoon" | "evening" | "night")
             || w.rsplit('#').next().is_some_and(|n| n.parse::<f32>().is_ok())
+            // "3pm", "10am".
+            || w.strip_suffix("am")
+                .or_else(|| w.strip_suffix("pm"))
+                .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_digit()))
     };
     let lows = n.body_lows();
     let marked = lows

@@ -85,6 +85,21 @@ pub(super) fn is_relation(word: &str) -> bool {
     RELATIONS.contains(&word) || PERSON_SLOTS.contains(&word) || MANY_OF.contains(&word)
 }
 
+/// Words after a relation that make it a thing's name: "dentist appointment".
+const THINGS_OF: &[&str] = &[
+    "appointment",
+    "appt",
+    "visit",
+    "checkup",
+    "check",
+    "surgery",
+    "practice",
+    "clinic",
+    "bill",
+    "fees",
+    "session",
+];
+
 /// Words before a relation that narrow it: "my older sister", "my best friend".
 const NARROWING: &[&str] = &[
     "older", "younger", "little", "big", "best", "eldest", "oldest", "youngest", "new", "step", "twin", "baby", "new",
@@ -122,6 +137,10 @@ pub(super) fn relation(words: &[Word]) -> Option<(Someone, usize)> {
         w => w,
     };
     if !is_relation(word) {
+        return None;
+    }
+    // "my dentist appointment", "the vet bill": a thing of the relation, no one.
+    if low(used + 1).is_some_and(|next| THINGS_OF.contains(&next)) {
         return None;
     }
     let mut key = super::words::stem(word);

@@ -907,3 +907,29 @@ fn a_name_to_be_called_by_is_the_name() {
     assert!(!judge("My sister prefers to be called Kat", "just call me Kate", &me).replaces());
     assert!(!judge("I'd love to be called Dr Smith one day", "call me Kate", &me).replaces());
 }
+
+/// What a probe found: "dentist rang and moved it to Friday at 10am" left "Dentist
+/// appointment on Thursday at 3pm" live. An hour told as "3pm" is a time, and "my dentist
+/// appointment" is a thing, not the dentist.
+#[test]
+fn an_appointment_moved_to_another_day_and_hour_is_a_change() {
+    let me = RuleContext::default();
+    for new in [
+        "dentist rang and moved it to Friday at 10am",
+        "my dentist appointment got moved to Friday at 10am",
+    ] {
+        assert_eq!(
+            judge("Dentist appointment on Thursday at 3pm", new, &me),
+            Verdict::Change,
+            "{new}"
+        );
+    }
+    assert!(
+        !judge(
+            "Dentist appointment on Thursday at 3pm",
+            "my dentist moved to Leeds on Friday",
+            &me
+        )
+        .replaces()
+    );
+}
