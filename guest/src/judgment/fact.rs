@@ -28,6 +28,13 @@ const NAME_VERBS: &[&str] = &[
     "studies", "teaches", "owns", "runs", "uses", "switched", "turned", "took", "got", "broke", "married",
 ];
 
+/// Verbs in the past that do not end in "-ed": "Dad sold his Fiesta".
+const PASTS: &[&str] = &[
+    "sold", "bought", "made", "lost", "went", "came", "told", "said", "found", "kept", "won", "sent", "spent", "paid",
+    "ran", "drove", "gave", "wrote", "fell", "felt", "thought", "brought", "caught", "chose", "began", "sat", "met",
+    "put", "cut", "hit", "let", "set", "sang", "swam", "flew", "grew", "knew", "threw", "wore", "woke", "slept",
+];
+
 /// Words that deny the fact, or end what it states ("I quit smoking").
 const DENIALS: &[&str] = &[
     "not", "never", "no", "nope", "quit", "quitting", "stopped", "stop", "ditched", "dropped", "nobody", "none",
@@ -405,9 +412,9 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
             } else if let Some((someone, used)) = relation(&words[i..]).filter(|(_, used)| {
                 // "dad finally retired", "gran turned 90": a relation told without "my",
                 // before its verb ("Partner at Deloitte" is the user's job).
-                words
-                    .get(i + used)
-                    .is_some_and(|w| NAME_VERBS.contains(&w.low.as_str()) || w.low.ends_with("ed"))
+                words.get(i + used).is_some_and(|w| {
+                    NAME_VERBS.contains(&w.low.as_str()) || w.low.ends_with("ed") || PASTS.contains(&w.low.as_str())
+                })
             }) {
                 (direct(Subject::Person(someone)), i + used)
             } else {

@@ -116,6 +116,12 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     if o.plain == n.plain && !o.plain.is_empty() {
         return Verdict::Same;
     }
+    // A question states nothing: "is it worth trying vegan for January?" changes no diet.
+    // (Two tellings of one question still restate it.)
+    let asks = |f: &Fact| !f.words.is_empty() && f.words.iter().all(|w| w.asks);
+    if asks(&o) != asks(n) {
+        return Verdict::Different;
+    }
     // A detail's value decides, whatever else the words share: "My pronouns are she/her"
     // and "... they/them" differ only in function words.
     if let Some(d) = new_detail
@@ -150,6 +156,10 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     }
     if told_before(&o, n) {
         return Verdict::Different;
+    }
+    // "my mum has moved in with us now" after "My mum lives in Norwich".
+    if household::moves_in(n) && slot_of(&o).is_some_and(|s| s.name == "home") && !o.past && !n.wish {
+        return Verdict::Change;
     }
     if o.content.is_empty() || n.content.is_empty() {
         return Verdict::Unsure;

@@ -32,6 +32,8 @@ const PHRASES: &[(&str, &[&str])] = &[
             "move to",
             "moving to",
             "moved back to",
+            "moved into",
+            "moving into",
             "moved over to",
             "relocated to",
             "relocating to",

@@ -933,3 +933,26 @@ fn an_appointment_moved_to_another_day_and_hour_is_a_change() {
         .replaces()
     );
 }
+
+/// What a second blind probe found: a question replaced a diet, "Dad sold his Fiesta" and
+/// "Sis cancelled her Netflix" replaced the user's own, and a mother moving in (or into a
+/// care home) left where she lived live.
+#[test]
+fn the_second_probes_findings() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I'm vegetarian", "is it worth trying vegan for January?"),
+        ("I drive a Ford Fiesta", "Dad sold his Fiesta"),
+        ("I've got Netflix", "Sis cancelled her Netflix"),
+        ("I work at Tesco", "hubby quit Tesco last week"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+    for (old, new) in [
+        ("My mum lives in Norwich", "my mum has moved in with us now"),
+        ("Gran lives in Whitby", "gran's moved into a care home in Scarborough"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    assert!(!judge("My mum lives in Norwich", "my sister has moved in with us now", &me).replaces());
+}
