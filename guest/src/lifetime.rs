@@ -191,7 +191,26 @@ const BEGAN: &[&str] = &[
 /// Verbs that begin a lasting state only with a past moment beside them: "I quit smoking
 /// in January", but "I got a headache".
 const BEGAN_WHEN_DATED: &[&str] = &[
-    "quit", "stopped", "passed", "gave", "finished", "left", "split", "lost", "sold", "got", "become", "start",
+    "quit",
+    "stopped",
+    "passed",
+    "gave",
+    "finished",
+    "left",
+    "split",
+    "lost",
+    "sold",
+    "got",
+    "become",
+    "start",
+    // A dose or an amount changed: "doc upped my sertraline to 100mg today".
+    "upped",
+    "increased",
+    "raised",
+    "lowered",
+    "reduced",
+    "doubled",
+    "halved",
 ];
 
 /// Words that say a fact is a habit: it lasts, whatever day it names.
@@ -284,11 +303,15 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     let mishap = mishap::of_the_day(&w, content) && !routine;
     // "I cancelled my gym membership" ends a thing of one's own; "my flight got cancelled"
     // is a plan gone.
+    // "cancelled netflix today" too: "cancelled" as the teller's own verb, not as what
+    // happened to a plan ("got cancelled", "was cancelled").
     let ended_by_me = w.windows(3).any(|p| {
         matches!(p[0].as_str(), "i" | "we" | "i've" | "we've")
             && matches!(p[1].as_str(), "cancelled" | "canceled")
             && matches!(p[2].as_str(), "my" | "our")
-    });
+    }) || w
+        .first()
+        .is_some_and(|x| matches!(x.as_str(), "cancelled" | "canceled"));
     // A state that passes. The words of the present ("currently", "right now") pass too,
     // but a habit is told with them as well: they are read apart.
     let passing_word = |i: usize, x: &String| {
@@ -312,6 +335,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         .any(|(i, x)| x != "today" && passing_word(i, x) && !(i > 0 && matches!(w[i - 1].as_str(), "was" | "were")));
     let passing_state = w.iter().enumerate().any(|(i, x)| passing_word(i, x))
         || doing::told_as_now(&w)
+        || doing::minutes_up_to_now(&w)
         || mishap
         || phrase(&w, &["for", "the", "weekend"])
         || phrase(&w, &["killing", "me"])
@@ -384,6 +408,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         && !mishap
         && !has("bought")
         && (told_as_begun(&w)
+            || ended_by_me
             || w.iter()
                 .enumerate()
                 .any(|(i, x)| BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i))));
@@ -487,7 +512,14 @@ fn begun_by_phrase(w: &[String]) -> bool {
                     | "ninety"
             )
     };
-    w.windows(2).any(|p| p[0] == "turned" && number(&p[1]))
+    // A job lost: "I was made redundant today", "got laid off".
+    let job_lost = w
+        .windows(2)
+        .any(|p| matches!((p[0].as_str(), p[1].as_str()), ("made", "redundant") | ("laid", "off")))
+        || w.windows(2)
+            .any(|p| matches!(p[0].as_str(), "got" | "was" | "been") && matches!(p[1].as_str(), "fired" | "sacked"));
+    job_lost
+        || w.windows(2).any(|p| p[0] == "turned" && number(&p[1]))
         || w.iter().enumerate().any(|(i, x)| {
             x == "had"
                 && w[i + 1..(i + 4).min(w.len())]
@@ -570,25 +602,54 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
         later(1);
     }
     // "at 2", "at 3pm", "by 5", "in an hour", "in 20 minutes": today. Not the hour one
-    // rises or sleeps at ("up at 5:30", "in bed by 10"): a habit's.
-    if w.windows(2).enumerate().any(|(i, p)| {
-        let rising = i > 0
-            && matches!(
-                w[i - 1].as_str(),
-                "up" | "wake" | "wakes" | "bed" | "asleep" | "sleep" | "bedtime"
-            );
-        !rising
-            && matches!(p[0].as_str(), "at" | "by" | "till" | "until" | "til")
-            && p[1]
-                .trim_end_matches("am")
-                .trim_end_matches("pm")
-                .split(':')
-                .next()
-                .and_then(|h| h.parse::<u32>().ok())
-                .is_some_and(|h| (1..=12).contains(&h) || p[1].contains(':'))
-    }) || w
-        .windows(3)
-        .any(|p| p[0] == "in" && (p[2].starts_with("hour") || p[2].starts_with("min")))
+    // rises or sleeps at ("up at 5:30", "in bed by 10"), nor the hour of what one does in
+    // the simple present ("I go to the gym at 6am before work"): a habit's.
+    let simple_present = w.first().is_some_and(|x| x == "i")
+        && w.get(1).is_some_and(|v| {
+            v.len() > 1
+                && !v.ends_with("ing")
+                && !v.ends_with("ed")
+                && !matches!(
+                    v.as_str(),
+                    "am" | "have"
+                        | "will"
+                        | "need"
+                        | "must"
+                        | "should"
+                        | "can"
+                        | "could"
+                        | "was"
+                        | "had"
+                        | "got"
+                        | "would"
+                        | "might"
+                        | "want"
+                        | "think"
+                        | "hope"
+                        | "just"
+                        | "only"
+                        | "really"
+                )
+        });
+    if !simple_present
+        && w.windows(2).enumerate().any(|(i, p)| {
+            let rising = i > 0
+                && matches!(
+                    w[i - 1].as_str(),
+                    "up" | "wake" | "wakes" | "bed" | "asleep" | "sleep" | "bedtime"
+                );
+            !rising
+                && matches!(p[0].as_str(), "at" | "by" | "till" | "until" | "til")
+                && p[1]
+                    .trim_end_matches("am")
+                    .trim_end_matches("pm")
+                    .split(':')
+                    .next()
+                    .and_then(|h| h.parse::<u32>().ok())
+                    .is_some_and(|h| (1..=12).contains(&h) || p[1].contains(':'))
+        })
+        || w.windows(3)
+            .any(|p| p[0] == "in" && (p[2].starts_with("hour") || p[2].starts_with("min")))
     {
         later(0);
     }
@@ -723,8 +784,13 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
             later((end - today).num_days());
         }
     }
-    // A pregnancy ends within its forty weeks when nothing sooner is named.
-    let days = days.or_else(|| pregnancy::told_as_now(w).then_some(pregnancy::DAYS));
+    // A pregnancy ends within its forty weeks when nothing sooner than them but after this
+    // week is named: "Today I found out I'm pregnant!" is no day's news.
+    let days = match days {
+        Some(d) if d >= 7 => Some(d),
+        _ if pregnancy::told_as_now(w) => Some(pregnancy::DAYS),
+        d => d,
+    };
     let d = days?;
     // A moment named as past ("yesterday", "last Friday") is no plan; "the last one" is
     // none.

@@ -965,7 +965,11 @@ fn news_of_a_change_lasts_and_a_doing_of_now_passes() {
     for text in lasting {
         ctx.json(&["--user", "u", "--now", T0, "add", text]);
     }
-    for text in ["queuing at Tesco, it's heaving", "running 10 mins late for the standup"] {
+    for text in [
+        "queuing at Tesco, it's heaving",
+        "running 10 mins late for the standup",
+        "been on hold with HMRC for 40 mins now",
+    ] {
         ctx.json(&["--user", "u", "--now", T0, "add", text]);
     }
     let mut later = live(&ctx, "u", "2026-09-03T10:00:00Z");
@@ -1071,5 +1075,51 @@ fn an_appointment_moved_replaces_the_old_slot() {
         "Dentist appointment on Thursday at 3pm",
         &["my dentist moved to Leeds on Friday"],
         "dentist rang and moved it to Friday at 10am",
+    );
+}
+
+/// What a second blind probe found. True facts lost: a question replaced a diet, "Dad sold
+/// his Fiesta" and "Sis cancelled her Netflix" replaced the user's own. A stale fact kept:
+/// "my mum has moved in with us now" left where she lived. And lasting news passed the
+/// next day: a dose raised "today", a redundancy, a subscription cancelled.
+#[test]
+fn the_second_blind_probes_findings() {
+    let ctx = Ctx::new();
+    for (first, other) in [
+        ("I'm vegetarian", "is it worth trying vegan for January?"),
+        ("I drive a Ford Fiesta", "Dad sold his Fiesta"),
+        ("I've got Netflix", "Sis cancelled her Netflix"),
+    ] {
+        ctx.json(&["--user", "u", "--now", T0, "add", first]);
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
+        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
+    }
+    assert_eq!(live(&ctx, "u", T0).len(), 6);
+    replaced_only_by(
+        &ctx,
+        "m",
+        "My mum lives in Norwich",
+        &["my sister moved in with her boyfriend"],
+        "my mum has moved in with us now",
+    );
+    replaced_only_by(
+        &ctx,
+        "s",
+        "I take 50mg of sertraline every morning",
+        &[],
+        "doc upped my sertraline to 100mg today",
+    );
+    for text in ["I was made redundant today", "cancelled netflix today, too expensive"] {
+        ctx.json(&["--user", "s", "--now", T0, "add", text]);
+    }
+    let mut later = live(&ctx, "s", "2026-09-03T10:00:00Z");
+    later.sort();
+    assert_eq!(
+        later,
+        [
+            "I was made redundant today",
+            "cancelled netflix today, too expensive",
+            "doc upped my sertraline to 100mg today"
+        ]
     );
 }

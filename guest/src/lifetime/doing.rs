@@ -35,6 +35,22 @@ const NOT_DOINGS: &[&str] = &[
     "ding",
 ];
 
+/// Whether the words count minutes or hours up to now: "been on hold with HMRC for 40
+/// mins now". A span that short is of the moment; "I meditate for 20 minutes" without
+/// "now" is a habit's.
+pub(super) fn minutes_up_to_now(w: &[String]) -> bool {
+    w.iter().any(|x| x == "now")
+        && w.windows(3).any(|p| {
+            p[0] == "for"
+                && (p[1].parse::<u32>().is_ok()
+                    || matches!(p[1].as_str(), "an" | "a" | "two" | "three" | "ten" | "twenty"))
+                && matches!(
+                    p[2].as_str(),
+                    "min" | "mins" | "minutes" | "minute" | "hour" | "hours" | "hrs" | "hr"
+                )
+        })
+}
+
 /// Whether the words open with a doing told as now, and tell no span of months or years.
 pub(super) fn told_as_now(w: &[String]) -> bool {
     let Some(first) = w.first() else {
@@ -50,7 +66,7 @@ pub(super) fn told_as_now(w: &[String]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::told_as_now;
+    use super::{minutes_up_to_now, told_as_now};
 
     fn w(text: &str) -> Vec<String> {
         text.to_lowercase()
@@ -65,6 +81,8 @@ mod tests {
         for now in ["queuing at Tesco, it's heaving", "running 10 mins late for the standup"] {
             assert!(told_as_now(&w(now)), "{now}");
         }
+        assert!(minutes_up_to_now(&w("been on hold with HMRC for 40 mins now")));
+        assert!(!minutes_up_to_now(&w("I meditate for 20 minutes every morning")));
         for not in [
             "learning Japanese, been at it about 18 months",
             "morning runs are my thing",

@@ -318,6 +318,7 @@ fn the_hour_one_rises_at_names_no_moment() {
     for lasting in [
         "I'm a morning person, up at 5:30 without an alarm",
         "I'm always in bed by 10",
+        "I go to the gym at 6am before work",
     ] {
         assert!(infer(lasting, said()).expires_at.is_none(), "{lasting}");
     }
