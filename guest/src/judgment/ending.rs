@@ -343,6 +343,14 @@ pub(super) fn switched(o: &Fact, n: &Fact) -> bool {
                 || w.stop
         })
         .map_or(words.len(), |e| verb + e);
+    // "swapped mum's car insurance over to AAMI for her": someone else's thing.
+    let theirs = words[verb + 1..end.max(verb + 1)].iter().any(|w| {
+        matches!(w.low.as_str(), "his" | "her" | "their")
+            || (w.low.ends_with("'s") && !matches!(w.low.as_str(), "it's" | "that's" | "what's" | "there's"))
+    });
+    if theirs {
+        return false;
+    }
     let topic = o.topic();
     let moved = words[verb + 1..end.max(verb + 1)]
         .iter()

@@ -409,14 +409,33 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
             {
                 let someone = Someone::called(low);
                 (if named { direct(someone) } else { someone }, i + 1)
-            } else if let Some((someone, used)) = relation(&words[i..]).filter(|(_, used)| {
-                // "dad finally retired", "gran turned 90": a relation told without "my",
-                // before its verb ("Partner at Deloitte" is the user's job).
-                words.get(i + used).is_some_and(|w| {
-                    NAME_VERBS.contains(&w.low.as_str()) || w.low.ends_with("ed") || PASTS.contains(&w.low.as_str())
-                })
+            } else if let Some((someone, used)) = relation(&words[i..]).and_then(|(mut someone, used)| {
+                // "dad finally retired", "gran turned 90", "Uncle Ray has moved": a relation
+                // told without "my", and its name, before its verb ("Partner at Deloitte"
+                // is the user's job).
+                let verb = |k: usize| {
+                    words.get(k).is_some_and(|w| {
+                        NAME_VERBS.contains(&w.low.as_str()) || w.low.ends_with("ed") || PASTS.contains(&w.low.as_str())
+                    })
+                };
+                // The name, in lower case too when a verb follows it ("aunt joy lives"); one
+                // with "'s" is the subject's own ("aunt joy's house is in swansea").
+                let at = i + used;
+                let named = words.get(at).filter(|w| {
+                    !verb(at)
+                        && w.low.chars().all(|c| c.is_alphabetic() || c == '\'')
+                        && (w.cap || w.low.ends_with("'s") || (verb(at + 1) && words[at + 1].low != "and"))
+                });
+                let owner = named.is_some_and(|w| w.low.ends_with("'s"));
+                let used = used + usize::from(named.is_some());
+                someone.name = named.map(|w| w.low.trim_end_matches("'s").to_owned()).or(someone.name);
+                (owner || verb(i + used)).then_some((someone, used))
             }) {
                 (direct(Subject::Person(someone)), i + used)
+            } else if one_name.is_none() && told_of_a_third(words, i) {
+                // "gaz from work traded his ranger in": a name told in lower case, known by
+                // the "his" that follows it, with nothing of the teller's own.
+                (Someone::called(low), i + 1)
             } else {
                 // No subject: "Allergic to peanuts", "Works at Acme".
                 match &one_name {
@@ -442,6 +461,26 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     } else {
         (subject, body)
     }
+}
+
+/// Whether the words from `start` tell of a third person and nothing of the teller: a
+/// "his", "her" or "their" within the first clause, and no "I", "my" or "me" anywhere.
+fn told_of_a_third(words: &[Word], start: usize) -> bool {
+    let first_person = words.iter().any(|w| {
+        matches!(
+            w.low.as_str(),
+            "i" | "my" | "me" | "mine" | "myself" | "we" | "our" | "us"
+        )
+    });
+    let clause = words[start..]
+        .iter()
+        .position(|w| w.stop)
+        .map_or(words.len(), |k| start + k + 1);
+    !first_person
+        && words[start..clause]
+            .iter()
+            .skip(1)
+            .any(|w| matches!(w.low.as_str(), "his" | "her" | "their" | "he" | "she"))
 }
 
 /// The user as a fact's subject: whoever says it in a group chat.

@@ -956,3 +956,31 @@ fn the_second_probes_findings() {
     }
     assert!(!judge("My mum lives in Norwich", "my sister has moved in with us now", &me).replaces());
 }
+
+/// What a third blind probe found, both true facts lost: "gaz from work traded his ranger
+/// in for a hilux" replaced "I drive a Ford Ranger", and "swapped mum's car insurance over
+/// to AAMI for her" replaced the user's own insurance.
+#[test]
+fn someone_elses_switch_replaces_nothing_of_the_users() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I drive a Ford Ranger",
+            "gaz from work traded his ranger in for a hilux",
+        ),
+        (
+            "my car insurance is with NRMA",
+            "swapped mum's car insurance over to AAMI for her",
+        ),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+    assert_eq!(
+        judge(
+            "my car insurance is with NRMA",
+            "swapped my car insurance over to AAMI",
+            &me
+        ),
+        Verdict::Change
+    );
+}
