@@ -303,15 +303,45 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     let mishap = mishap::of_the_day(&w, content) && !routine;
     // "I cancelled my gym membership" ends a thing of one's own; "my flight got cancelled"
     // is a plan gone.
-    // "cancelled netflix today" too: "cancelled" as the teller's own verb, not as what
-    // happened to a plan ("got cancelled", "was cancelled").
-    let ended_by_me = w.windows(3).any(|p| {
-        matches!(p[0].as_str(), "i" | "we" | "i've" | "we've")
-            && matches!(p[1].as_str(), "cancelled" | "canceled")
-            && matches!(p[2].as_str(), "my" | "our")
-    }) || w
-        .first()
-        .is_some_and(|x| matches!(x.as_str(), "cancelled" | "canceled"));
+    // "cancelled netflix today", "mum cancelled Spotify" too: "cancelled" as someone's own
+    // verb with a thing after it, not what happened to a plan ("got cancelled", "the
+    // ferry's cancelled", "my uber cancelled on me").
+    let ended_by_me = w.iter().enumerate().any(|(i, x)| {
+        let passive = i > 0
+            && (w[i - 1].ends_with("'s")
+                || matches!(
+                    w[i - 1].as_str(),
+                    "got" | "get" | "gets" | "getting" | "was" | "were" | "been" | "is" | "are" | "be" | "being"
+                ));
+        let object = w.get(i + 1).is_some_and(|n| {
+            !matches!(
+                n.as_str(),
+                "because"
+                    | "cos"
+                    | "coz"
+                    | "cuz"
+                    | "due"
+                    | "again"
+                    | "on"
+                    | "so"
+                    | "and"
+                    | "but"
+                    | "as"
+                    | "at"
+                    | "for"
+                    | "by"
+                    | "till"
+                    | "until"
+                    | "last"
+                    | "this"
+                    | "today"
+                    | "tonight"
+                    | "tomorrow"
+                    | "yesterday"
+            )
+        });
+        matches!(x.as_str(), "cancelled" | "canceled") && !passive && object
+    });
     // A state that passes. The words of the present ("currently", "right now") pass too,
     // but a habit is told with them as well: they are read apart.
     let passing_word = |i: usize, x: &String| {

@@ -1109,7 +1109,12 @@ fn the_second_blind_probes_findings() {
         &[],
         "doc upped my sertraline to 100mg today",
     );
-    for text in ["I was made redundant today", "cancelled netflix today, too expensive"] {
+    for text in [
+        "I was made redundant today",
+        "cancelled netflix today, too expensive",
+        "mum cancelled Spotify",
+        "my flight got cancelled",
+    ] {
         ctx.json(&["--user", "s", "--now", T0, "add", text]);
     }
     let mut later = live(&ctx, "s", "2026-09-03T10:00:00Z");
@@ -1119,7 +1124,25 @@ fn the_second_blind_probes_findings() {
         [
             "I was made redundant today",
             "cancelled netflix today, too expensive",
-            "doc upped my sertraline to 100mg today"
+            "doc upped my sertraline to 100mg today",
+            "mum cancelled Spotify"
         ]
     );
+}
+
+/// What a third blind probe found, both true facts lost: "gaz from work traded his ranger
+/// in for a hilux" replaced "I drive a Ford Ranger", and "swapped mum's car insurance over
+/// to AAMI for her" replaced the user's own.
+#[test]
+fn someone_elses_switch_replaces_nothing_of_the_users() {
+    let ctx = Ctx::new();
+    for (first, other) in [
+        ("I drive a Ford Ranger", "gaz from work traded his ranger in for a hilux"),
+        ("my car insurance is with NRMA", "swapped mum's car insurance over to AAMI for her"),
+    ] {
+        ctx.json(&["--user", "u", "--now", T0, "add", first]);
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
+        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
+    }
+    assert_eq!(live(&ctx, "u", T0).len(), 4);
 }
