@@ -130,6 +130,11 @@ fn a_conversation_told_line_by_line_keeps_every_line() {
         "Jon: I hate not being on the court.",
         "Gina: I went to a fair yesterday to show off my shop. Who can say no to free cake?",
         "Gina: My shop is doing well, customers love the new line. I'm not sure what to stock next.",
+        // A question about a marriage after "single"; a greeting before a line of history.
+        "Gina: I'm thrilled to make a family for kids who need one. It'll be tough as a single parent.",
+        "Gina: Wow, what an amazing family pic! How long have you been married?",
+        "Jon: Hey Gina! Another show that I choreographed was on the big stage last night.",
+        "Jon: Great to hear! I just finished with the intro to my next show.",
     ];
     for (i, line) in lines.iter().enumerate() {
         let now = format!("2026-03-04T10:{i:02}:00Z");
@@ -1137,8 +1142,14 @@ fn the_second_blind_probes_findings() {
 fn someone_elses_switch_replaces_nothing_of_the_users() {
     let ctx = Ctx::new();
     for (first, other) in [
-        ("I drive a Ford Ranger", "gaz from work traded his ranger in for a hilux"),
-        ("my car insurance is with NRMA", "swapped mum's car insurance over to AAMI for her"),
+        (
+            "I drive a Ford Ranger",
+            "gaz from work traded his ranger in for a hilux",
+        ),
+        (
+            "my car insurance is with NRMA",
+            "swapped mum's car insurance over to AAMI for her",
+        ),
     ] {
         ctx.json(&["--user", "u", "--now", T0, "add", first]);
         let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);

@@ -120,11 +120,19 @@ impl Fact {
         let former =
             lows.windows(2).any(|w| w == ["used", "to"]) || tail.iter().any(|w| FORMER.contains(w) && *w != "used");
         // The tense of the first clause: "we moved to York, rent was insane" is a move, not
-        // history.
-        let first_clause = words[body.min(words.len())..]
-            .iter()
-            .position(|w| w.stop)
-            .map_or(tail.len(), |k| k + 1);
+        // history. A greeting before it ("Hey Nate!", "Wow!") is no clause of the fact.
+        let rest = &words[body.min(words.len())..];
+        let mut from = 0;
+        let first_clause = loop {
+            let end = rest[from..]
+                .iter()
+                .position(|w| w.stop)
+                .map_or(rest.len(), |k| from + k + 1);
+            if end - from >= 3 || end >= rest.len() {
+                break end;
+            }
+            from = end;
+        };
         // "I've been vegan for years", "I've had it since 2021": the perfect holds now.
         let past = tail[..first_clause]
             .iter()

@@ -266,8 +266,16 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
         return Some(Verdict::Change);
     }
     // "I'm single" / "I got engaged to Tom".
-    let single = |f: &Fact| f.body_lows().contains(&"single");
-    let partnered = |f: &Fact| f.body_lows().iter().any(|w| PARTNERS.contains(w));
+    // Not in a question: "How long have you been married?" tells no one's partner.
+    let told = |f: &Fact| -> Vec<String> {
+        f.words[f.body.min(f.words.len())..]
+            .iter()
+            .filter(|w| !w.asks)
+            .map(|w| w.low.clone())
+            .collect()
+    };
+    let single = |f: &Fact| told(f).iter().any(|w| w == "single");
+    let partnered = |f: &Fact| told(f).iter().any(|w| PARTNERS.contains(&w.as_str()));
     if single(o) != single(n) && (partnered(o) || partnered(n)) {
         return Some(Verdict::Change);
     }

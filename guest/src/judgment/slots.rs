@@ -609,7 +609,12 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
     // A state named is the fact's value: "I've been vegetarian for years, though I still
     // eat fish" is vegetarian.
     for (name, states) in STATES {
-        if let Some(w) = lows.iter().find(|w| states.contains(w)) {
+        // Not one asked about: "How long have you been married?".
+        if let Some((_, w)) = lows
+            .iter()
+            .enumerate()
+            .find(|(k, w)| states.contains(w) && !words[*k].asks)
+        {
             return Some(Slot {
                 name: (*name).to_owned(),
                 value: vec![stem(w)],

@@ -984,3 +984,24 @@ fn someone_elses_switch_replaces_nothing_of_the_users() {
         Verdict::Change
     );
 }
+
+/// Found by storing LoCoMo's development turns one `add` at a time: a question about a
+/// marriage replaced a line that said "single", and a greeting before a line of history
+/// ("Hey Nate! Another movie script that I contributed to was shown ...") made it the
+/// present.
+#[test]
+fn a_question_or_a_greeting_changes_no_line_of_a_conversation() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "Caroline: I'm thrilled to make a family for kids who need one. It'll be tough as a single parent",
+            "Caroline: Wow, what an amazing family pic! How long have you been married?",
+        ),
+        (
+            "Joanna: Hey Nate! Another movie script that I contributed to was shown on the big screen last night",
+            "Joanna: Great to hear! I just finished with the intro to my next movie script",
+        ),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+}
