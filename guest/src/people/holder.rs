@@ -39,6 +39,12 @@ pub fn holder(content: &str) -> Option<Holder> {
         let mut at = i + 1;
         let new = words.get(at).is_some_and(|w| bare(w) == "new");
         at += usize::from(new);
+        // "my swim coach": a word of what kind before the relation.
+        let holds = |k: usize| words.get(k).is_some_and(|w| kinship::one_holder(&bare(w), &bare(w)));
+        // Not "my sister's coach", someone else's.
+        if !holds(at) && holds(at + 1) && !words[at].replace('\u{2019}', "'").ends_with("'s") {
+            at += 1;
+        }
         let Some(relation) = words.get(at).map(|w| bare(w)) else {
             continue;
         };
@@ -62,6 +68,12 @@ pub fn holder(content: &str) -> Option<Holder> {
         at += 1;
         let now = words.get(at).is_some_and(|w| bare(w) == "now");
         at += usize::from(now);
+        // "a guy called Dev", "a company called Grainger".
+        let someone = words.get(at).is_some_and(|w| matches!(bare(w).as_str(), "a" | "an"))
+            && words
+                .get(at + 2)
+                .is_some_and(|w| matches!(bare(w).as_str(), "called" | "named"));
+        at += if someone { 2 } else { 0 };
         let called = words
             .get(at)
             .is_some_and(|w| matches!(bare(w).as_str(), "called" | "named"));
@@ -80,11 +92,22 @@ pub fn holder(content: &str) -> Option<Holder> {
         if name.is_empty() {
             continue;
         }
+        // "our landlord is Harbour Lettings now", "my coach is Mike from the pool now": in
+        // the name's clause.
+        let now_after = words[(at + name.len()).min(words.len())..]
+            .iter()
+            .take(6)
+            .scan(false, |ended, w| {
+                let this = (!*ended).then(|| bare(w) == "now");
+                *ended |= w.ends_with([',', '.', ';', '!', '?']);
+                this
+            })
+            .any(|now| now);
         return Some(Holder {
             name: name.join(" "),
             relation,
             introduced: called,
-            changed: new || now,
+            changed: new || now || now_after,
         });
     }
     None
@@ -125,6 +148,18 @@ mod tests {
                 "My manager at work is called Steve",
                 "Steve left the company, my new manager is Rachel",
             ),
+            (
+                "my manager is Karen Doyle",
+                "Karen left the company, my new boss is a guy called Dev",
+            ),
+            (
+                "my landlord is a guy called Terry Walsh",
+                "terry sold the building so our landlord is Harbour Lettings now",
+            ),
+            (
+                "my swim coach is Lauren",
+                "lauren moved to perth so my coach is Mike from the aquatic centre now",
+            ),
         ] {
             assert!(replaced(old, new), "{old} / {new}");
         }
@@ -142,6 +177,8 @@ mod tests {
             ("My brother is called Sam", "my new brother is Tom"),
             // Not capitalised: no name.
             ("My boss is Karen", "my new boss is great"),
+            // Someone else's coach.
+            ("my swim coach is Lauren", "my sister's coach is Mike now"),
         ] {
             assert!(!replaced(old, new), "{old} / {new}");
         }

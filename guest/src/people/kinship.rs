@@ -69,6 +69,14 @@ const ONE_HOLDER: &[&[&str]] = &[
     KINDS[2],
     &["boss", "manager", "supervisor"],
     &["landlord", "landlady"],
+    // Those who serve one: a user has one of each at a time.
+    &["coach", "trainer"],
+    &["dentist"],
+    &["doctor", "gp"],
+    &["vet"],
+    &["therapist", "counsellor", "counselor"],
+    &["accountant"],
+    &["hairdresser", "barber"],
 ];
 
 /// Whether two relations are one of a kind only one person holds at a time: "wife" and

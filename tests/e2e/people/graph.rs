@@ -358,3 +358,28 @@ fn a_new_boss_told_in_passing_replaces_the_old_one() {
     );
     assert_eq!(contents(&ctx.json(&["--user", "v", "list"])), ["My boss is Karen"]);
 }
+
+/// What a third blind probe found: a new coach, landlord or boss told with "now" or as "a
+/// guy called ..." left the old one live. Someone else's coach replaces nothing.
+#[test]
+fn a_new_coach_or_landlord_told_with_now_replaces_the_old_one() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "add", "my swim coach is Lauren"]);
+    let other = ctx.json(&["--user", "u", "add", "my sister's coach is Mike now"]);
+    assert!(contents(&other["superseded"]).is_empty(), "{other}");
+    let mike = ctx.json(&[
+        "--user",
+        "u",
+        "add",
+        "lauren moved to perth so my coach is Mike from the aquatic centre now",
+    ]);
+    assert_eq!(contents(&mike["superseded"]), ["my swim coach is Lauren"], "{mike}");
+    ctx.json(&["--user", "u", "add", "my manager is Karen Doyle"]);
+    let dev = ctx.json(&[
+        "--user",
+        "u",
+        "add",
+        "Karen left the company, my new boss is a guy called Dev",
+    ]);
+    assert_eq!(contents(&dev["superseded"]), ["my manager is Karen Doyle"], "{dev}");
+}
