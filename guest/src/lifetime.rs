@@ -382,6 +382,12 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || phrase(&w, &["right", "now"])
         || phrase(&w, &["at", "the", "moment"]);
     let dated = past_anchor(&w, said) || recent;
+    // A verb that begins a lasting state when its moment is told: "I quit smoking in
+    // January", "started my new job this week".
+    let began_when_dated = w
+        .iter()
+        .enumerate()
+        .any(|(i, x)| BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i)));
     // "switched to day shifts from this week": the moment begins the fact.
     let changed_from = schedule::changed_from_a_moment(&w);
     // A mishap's verb ("left my umbrella", "lost my keys") begins nothing; nor does a
@@ -391,10 +397,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
             || broke_up
             || begun_by_phrase(&w)
             || changed_from
-            || (dated
-                && w.iter().enumerate().any(|(i, x)| {
-                    BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i))
-                })));
+            || (dated && began_when_dated));
     // "It's my birthday today!" is today's; "my birthday is 3 May" is every year's.
     // "Jake's birthday party is Saturday" and "a scarf for my dad's birthday" are one
     // day's: a plan for the day, not the day.
@@ -434,14 +437,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     // test passed, a name to be called by.
     // A purchase told so ("bought new trainers today") is a day's news: the sets label it
     // passing.
-    let begun_now = news::told_of_now(&w)
-        && !mishap
-        && !has("bought")
-        && (told_as_begun(&w)
-            || ended_by_me
-            || w.iter()
-                .enumerate()
-                .any(|(i, x)| BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i))));
+    let begun_now =
+        news::told_of_now(&w) && !mishap && !has("bought") && (told_as_begun(&w) || ended_by_me || began_when_dated);
     if (begun_now && !passing_now) || news::passed_a_test(&w) || news::name_to_call(content) {
         return lasting(base);
     }
@@ -511,37 +508,39 @@ fn told_as_begun(w: &[String]) -> bool {
         })
 }
 
+/// Whether a word is a count: in figures, or a number word ("five", "twenty").
+fn is_number(x: &str) -> bool {
+    x.parse::<u32>().is_ok()
+        || matches!(
+            x,
+            "one"
+                | "two"
+                | "three"
+                | "four"
+                | "five"
+                | "six"
+                | "seven"
+                | "eight"
+                | "nine"
+                | "ten"
+                | "eleven"
+                | "twelve"
+                | "thirteen"
+                | "sixteen"
+                | "eighteen"
+                | "twenty"
+                | "thirty"
+                | "forty"
+                | "fifty"
+                | "sixty"
+                | "seventy"
+                | "eighty"
+                | "ninety"
+        )
+}
+
 /// Beginnings told in a phrase: "we had a baby boy", "Leo turned 5", "I just turned 35".
 fn begun_by_phrase(w: &[String]) -> bool {
-    let number = |x: &str| {
-        x.parse::<u32>().is_ok()
-            || matches!(
-                x,
-                "one"
-                    | "two"
-                    | "three"
-                    | "four"
-                    | "five"
-                    | "six"
-                    | "seven"
-                    | "eight"
-                    | "nine"
-                    | "ten"
-                    | "eleven"
-                    | "twelve"
-                    | "thirteen"
-                    | "sixteen"
-                    | "eighteen"
-                    | "twenty"
-                    | "thirty"
-                    | "forty"
-                    | "fifty"
-                    | "sixty"
-                    | "seventy"
-                    | "eighty"
-                    | "ninety"
-            )
-    };
     // A job lost: "I was made redundant today", "got laid off".
     let job_lost = w
         .windows(2)
@@ -549,7 +548,7 @@ fn begun_by_phrase(w: &[String]) -> bool {
         || w.windows(2)
             .any(|p| matches!(p[0].as_str(), "got" | "was" | "been") && matches!(p[1].as_str(), "fired" | "sacked"));
     job_lost
-        || w.windows(2).any(|p| p[0] == "turned" && number(&p[1]))
+        || w.windows(2).any(|p| p[0] == "turned" && is_number(&p[1]))
         || w.iter().enumerate().any(|(i, x)| {
             x == "had"
                 && w[i + 1..(i + 4).min(w.len())]

@@ -121,8 +121,9 @@ const STOPWORDS: &[&str] = &[
 
 /// The distinct, lowercased, meaningful words of a query, in order.
 pub fn query_terms(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
     let mut terms: Vec<String> = Vec::new();
-    for word in text.to_lowercase().split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
+    for word in lower.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
         let word = word.trim_matches('\'');
         if word.chars().count() < 2 || STOPWORDS.contains(&word) {
             continue;
@@ -133,7 +134,7 @@ pub fn query_terms(text: &str) -> Vec<String> {
     }
     // "What does she do for a living?" asks for a job, and its "living" would find where
     // one lives ("live" by the stemmer).
-    if text.to_lowercase().contains("for a living") {
+    if lower.contains("for a living") {
         terms.retain(|t| t != "living");
         for word in ["work", "job"] {
             if !terms.iter().any(|t| t == word) {

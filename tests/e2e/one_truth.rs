@@ -209,6 +209,16 @@ fn replaced_only_by(ctx: &Ctx, user: &str, first: &str, beside: &[&str], change:
     assert!(!live(ctx, user, T0).contains(&first.to_owned()));
 }
 
+/// Stores, for `user`, each pair's first fact and then its look-alike, which must replace
+/// nothing.
+fn kept_beside(ctx: &Ctx, user: &str, pairs: &[(&str, &str)]) {
+    for (first, other) in pairs {
+        ctx.json(&["--user", user, "--now", T0, "add", first]);
+        let added = ctx.json(&["--user", user, "--now", T0, "add", other]);
+        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
+    }
+}
+
 #[test]
 fn a_partnership_ended_replaces_it_and_a_look_alike_does_not() {
     let look_alikes = [
@@ -941,14 +951,14 @@ fn a_birth_ends_the_pregnancy() {
 #[test]
 fn a_relation_told_without_my_replaces_nothing_of_the_users() {
     let ctx = Ctx::new();
-    for (first, other) in [
-        ("I'm a plumber", "dad finally retired from plumbing after 40 years"),
-        ("I'm 42", "gran turned 90 yesterday!"),
-    ] {
-        ctx.json(&["--user", "u", "--now", T0, "add", first]);
-        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
-        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
-    }
+    kept_beside(
+        &ctx,
+        "u",
+        &[
+            ("I'm a plumber", "dad finally retired from plumbing after 40 years"),
+            ("I'm 42", "gran turned 90 yesterday!"),
+        ],
+    );
     let listed = live(&ctx, "u", T0);
     assert!(listed.contains(&"I'm a plumber".to_owned()), "{listed:?}");
     assert!(listed.contains(&"I'm 42".to_owned()), "{listed:?}");
@@ -1090,15 +1100,15 @@ fn an_appointment_moved_replaces_the_old_slot() {
 #[test]
 fn the_second_blind_probes_findings() {
     let ctx = Ctx::new();
-    for (first, other) in [
-        ("I'm vegetarian", "is it worth trying vegan for January?"),
-        ("I drive a Ford Fiesta", "Dad sold his Fiesta"),
-        ("I've got Netflix", "Sis cancelled her Netflix"),
-    ] {
-        ctx.json(&["--user", "u", "--now", T0, "add", first]);
-        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
-        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
-    }
+    kept_beside(
+        &ctx,
+        "u",
+        &[
+            ("I'm vegetarian", "is it worth trying vegan for January?"),
+            ("I drive a Ford Fiesta", "Dad sold his Fiesta"),
+            ("I've got Netflix", "Sis cancelled her Netflix"),
+        ],
+    );
     assert_eq!(live(&ctx, "u", T0).len(), 6);
     replaced_only_by(
         &ctx,
@@ -1141,19 +1151,19 @@ fn the_second_blind_probes_findings() {
 #[test]
 fn someone_elses_switch_replaces_nothing_of_the_users() {
     let ctx = Ctx::new();
-    for (first, other) in [
-        (
-            "I drive a Ford Ranger",
-            "gaz from work traded his ranger in for a hilux",
-        ),
-        (
-            "my car insurance is with NRMA",
-            "swapped mum's car insurance over to AAMI for her",
-        ),
-    ] {
-        ctx.json(&["--user", "u", "--now", T0, "add", first]);
-        let added = ctx.json(&["--user", "u", "--now", T0, "add", other]);
-        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
-    }
+    kept_beside(
+        &ctx,
+        "u",
+        &[
+            (
+                "I drive a Ford Ranger",
+                "gaz from work traded his ranger in for a hilux",
+            ),
+            (
+                "my car insurance is with NRMA",
+                "swapped mum's car insurance over to AAMI for her",
+            ),
+        ],
+    );
     assert_eq!(live(&ctx, "u", T0).len(), 4);
 }

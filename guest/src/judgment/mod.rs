@@ -267,15 +267,13 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     }
     // "I'm single" / "I got engaged to Tom".
     // Not in a question: "How long have you been married?" tells no one's partner.
-    let told = |f: &Fact| -> Vec<String> {
+    let told = |f: &Fact, said: &dyn Fn(&str) -> bool| {
         f.words[f.body.min(f.words.len())..]
             .iter()
-            .filter(|w| !w.asks)
-            .map(|w| w.low.clone())
-            .collect()
+            .any(|w| !w.asks && said(&w.low))
     };
-    let single = |f: &Fact| told(f).iter().any(|w| w == "single");
-    let partnered = |f: &Fact| told(f).iter().any(|w| PARTNERS.contains(&w.as_str()));
+    let single = |f: &Fact| told(f, &|w| w == "single");
+    let partnered = |f: &Fact| told(f, &|w| PARTNERS.contains(&w));
     if single(o) != single(n) && (partnered(o) || partnered(n)) {
         return Some(Verdict::Change);
     }

@@ -4,6 +4,8 @@
 //! so with a habit's words ("every other Tuesday", read before this) or a span of months
 //! or years ("learning Japanese, been at it about 18 months").
 
+use super::is_number;
+
 /// Words in "-ing" that are no doing: things, times, people.
 const NOT_DOINGS: &[&str] = &[
     "morning",
@@ -29,7 +31,6 @@ const NOT_DOINGS: &[&str] = &[
     "sing",
     "sting",
     "swing",
-    "thing",
     "ping",
     "bling",
     "ding",
@@ -42,8 +43,7 @@ pub(super) fn minutes_up_to_now(w: &[String]) -> bool {
     w.iter().any(|x| x == "now")
         && w.windows(3).any(|p| {
             p[0] == "for"
-                && (p[1].parse::<u32>().is_ok()
-                    || matches!(p[1].as_str(), "an" | "a" | "two" | "three" | "ten" | "twenty"))
+                && (is_number(&p[1]) || matches!(p[1].as_str(), "an" | "a"))
                 && matches!(
                     p[2].as_str(),
                     "min" | "mins" | "minutes" | "minute" | "hour" | "hours" | "hrs" | "hr"
@@ -58,7 +58,7 @@ pub(super) fn told_as_now(w: &[String]) -> bool {
     };
     let doing = first.len() >= 6 && first.ends_with("ing") && !NOT_DOINGS.contains(&first.as_str());
     let long = w.windows(2).any(|p| {
-        (p[0].parse::<u32>().is_ok() || matches!(p[0].as_str(), "many" | "several" | "few" | "two" | "three"))
+        (is_number(&p[0]) || matches!(p[0].as_str(), "many" | "several" | "few"))
             && matches!(p[1].as_str(), "months" | "years")
     }) || w.iter().any(|x| x == "ages");
     doing && !long
@@ -67,14 +67,7 @@ pub(super) fn told_as_now(w: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{minutes_up_to_now, told_as_now};
-
-    fn w(text: &str) -> Vec<String> {
-        text.to_lowercase()
-            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|x| !x.is_empty())
-            .map(str::to_owned)
-            .collect()
-    }
+    use crate::lifetime::words as w;
 
     #[test]
     fn a_doing_told_as_now_passes_and_one_of_years_lasts() {

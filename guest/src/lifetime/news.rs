@@ -4,16 +4,17 @@
 //! Also lasting, though told as news: a test passed ("finally passed my driving test!!")
 //! and the name one asks to be called ("just call me Kate").
 
+use super::phrase;
+
 /// Whether the words name a moment of now or just past, and none ahead: "today", "this
 /// week", "at the weekend", "this morning".
 pub(super) fn told_of_now(w: &[String]) -> bool {
     let has = |x: &str| w.iter().any(|v| v == x);
-    let pair = |a: &str, b: &str| w.windows(2).any(|p| p[0] == a && p[1] == b);
     let now = has("today")
-        || pair("this", "week")
-        || pair("this", "weekend")
-        || pair("the", "weekend")
-        || pair("this", "morning");
+        || phrase(w, &["this", "week"])
+        || phrase(w, &["this", "weekend"])
+        || phrase(w, &["the", "weekend"])
+        || phrase(w, &["this", "morning"]);
     let ahead = [
         "tomorrow", "next", "will", "i'll", "we'll", "going", "gonna", "planning", "hoping", "tonight",
     ]
@@ -47,14 +48,7 @@ pub(super) fn name_to_call(content: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn w(text: &str) -> Vec<String> {
-        text.to_lowercase()
-            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|x| !x.is_empty())
-            .map(str::to_owned)
-            .collect()
-    }
+    use crate::lifetime::words as w;
 
     #[test]
     fn news_of_a_change_names_when_it_began() {

@@ -48,14 +48,7 @@ const BABY: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::told_as_now;
-
-    fn w(text: &str) -> Vec<String> {
-        text.to_lowercase()
-            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|x| !x.is_empty())
-            .map(str::to_owned)
-            .collect()
-    }
+    use crate::lifetime::words as w;
 
     #[test]
     fn a_pregnancy_told_as_now_passes_and_one_told_as_history_stays() {

@@ -40,9 +40,14 @@ pub fn holder(content: &str) -> Option<Holder> {
         let new = words.get(at).is_some_and(|w| bare(w) == "new");
         at += usize::from(new);
         // "my swim coach": a word of what kind before the relation.
-        let holds = |k: usize| words.get(k).is_some_and(|w| kinship::one_holder(&bare(w), &bare(w)));
+        let holds = |k: usize| {
+            words.get(k).is_some_and(|w| {
+                let word = bare(w);
+                kinship::one_holder(&word, &word)
+            })
+        };
         // Not "my sister's coach", someone else's.
-        if !holds(at) && holds(at + 1) && !words[at].replace('\u{2019}', "'").ends_with("'s") {
+        if !holds(at) && holds(at + 1) && !words[at].ends_with("'s") {
             at += 1;
         }
         let Some(relation) = words.get(at).map(|w| bare(w)) else {
