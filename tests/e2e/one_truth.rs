@@ -1095,8 +1095,9 @@ fn an_appointment_moved_replaces_the_old_slot() {
 
 /// What a second blind probe found. True facts lost: a question replaced a diet, "Dad sold
 /// his Fiesta" and "Sis cancelled her Netflix" replaced the user's own. A stale fact kept:
-/// "my mum has moved in with us now" left where she lived. And lasting news passed the
-/// next day: a dose raised "today", a redundancy, a subscription cancelled.
+/// "my mum has moved in with us now" left where she lived (so did a move into a care
+/// home). And lasting news passed the next day: a dose raised "today", a redundancy, a
+/// subscription cancelled, a habit's hour ("at 6am before work").
 #[test]
 fn the_second_blind_probes_findings() {
     let ctx = Ctx::new();
@@ -1119,6 +1120,13 @@ fn the_second_blind_probes_findings() {
     );
     replaced_only_by(
         &ctx,
+        "g",
+        "Gran lives in Whitby",
+        &["Uncle Ray has moved to Malaga for his retirement"],
+        "gran's moved into a care home in Scarborough",
+    );
+    replaced_only_by(
+        &ctx,
         "s",
         "I take 50mg of sertraline every morning",
         &[],
@@ -1129,6 +1137,7 @@ fn the_second_blind_probes_findings() {
         "cancelled netflix today, too expensive",
         "mum cancelled Spotify",
         "my flight got cancelled",
+        "I go to the gym at 6am before work",
     ] {
         ctx.json(&["--user", "s", "--now", T0, "add", text]);
     }
@@ -1137,6 +1146,7 @@ fn the_second_blind_probes_findings() {
     assert_eq!(
         later,
         [
+            "I go to the gym at 6am before work",
             "I was made redundant today",
             "cancelled netflix today, too expensive",
             "doc upped my sertraline to 100mg today",
