@@ -1177,3 +1177,36 @@ fn someone_elses_switch_replaces_nothing_of_the_users() {
     );
     assert_eq!(live(&ctx, "u", T0).len(), 4);
 }
+
+/// A fact that holds another's words in another place says something else: "I love
+/// coffee cake" is not more of "I love coffee", nor "I have a cold" less of "I hate the
+/// cold". Each pair is kept whole; a detail told after what it refines still replaces it.
+#[test]
+fn the_same_words_in_another_place_are_another_fact() {
+    let ctx = Ctx::new();
+    let pairs = [
+        ("I love coffee", "I love coffee cake"),
+        ("I'm a lawyer", "I'm dating a lawyer"),
+        ("I'm from Sydney", "I'm flying to Sydney next month"),
+        ("I'm vegan", "I run a vegan bakery"),
+        ("I hate the cold", "I have a cold"),
+        ("I got a new laptop last week", "I got a new laptop bag last week"),
+    ];
+    for (i, (first, other)) in pairs.iter().enumerate() {
+        let user = format!("u{i}");
+        kept_beside(&ctx, &user, &[(first, other)]);
+        let mut both = vec![(*first).to_owned(), (*other).to_owned()];
+        both.sort();
+        let mut now = live(&ctx, &user, T0);
+        now.sort();
+        assert_eq!(now, both);
+    }
+    replaced_only_by(&ctx, "r", "I have a cat", &[], "I have a cat called Miso, she's twelve");
+    replaced_only_by(
+        &ctx,
+        "s",
+        "I have a brother",
+        &[],
+        "I have an older brother, Tom, who lives in Leeds",
+    );
+}

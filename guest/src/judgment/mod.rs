@@ -18,6 +18,7 @@ mod ending;
 mod fact;
 mod household;
 mod partners;
+mod placement;
 mod slots;
 mod someone;
 #[cfg(test)]
@@ -164,13 +165,27 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     if o.content.is_empty() || n.content.is_empty() {
         return Verdict::Unsure;
     }
+    // The words of one held by the other in another place: neither the same fact nor
+    // more of it, whatever attribute each seems to state ("I run a vegan bakery").
+    let mut moved = false;
     if alike {
-        if o.content == n.content || n.content.is_subset(&o.content) {
-            // Told again, perhaps with less detail: what is kept already says it.
+        if o.content == n.content {
             return Verdict::Same;
         }
+        // Told again with less detail, what is kept already says it; told with more, the
+        // new one says it better. Unless the words shared stand somewhere else ("I have a
+        // cold" / "I hate the cold", "I love coffee cake" / "I love coffee").
+        if n.content.is_subset(&o.content) {
+            if placement::kept_in_place(n, &o) {
+                return Verdict::Same;
+            }
+            moved = true;
+        }
         if o.content.is_subset(&n.content) {
-            return Verdict::Refinement;
+            if placement::kept_in_place(&o, n) {
+                return Verdict::Refinement;
+            }
+            moved = true;
         }
         if words::same_roots(&o.content, &n.content) {
             return Verdict::Same;
@@ -198,7 +213,11 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
         };
     }
     if let Some(v) = by_slot(&o, n) {
-        return v;
+        return if moved && matches!(v, Verdict::Same | Verdict::Refinement) {
+            Verdict::Unsure
+        } else {
+            v
+        };
     }
     if switched(&o, n) || rescheduled(&o, n) || details::another_number(&o, n) {
         return Verdict::Change;

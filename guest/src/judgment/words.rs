@@ -16,6 +16,9 @@ pub(super) struct Word {
     pub(super) end: bool,
     /// Its sentence ends with a question mark: it asks, it states nothing.
     pub(super) asks: bool,
+    /// Punctuation without a space joins it to the next word: one token of an address,
+    /// a file name or a number ("gmail" in "priya@gmail.com").
+    pub(super) joined: bool,
 }
 
 /// Contractions and the words they stand for.
@@ -238,6 +241,13 @@ pub(super) fn words(text: &str) -> Vec<Word> {
         let gap = &rest[..start];
         // A dash between spaces ends a clause as a comma does: "it's paying off - I'm ...".
         let dash = gap.contains(['\u{2013}', '\u{2014}']) || gap.contains(" - ");
+        if !gap.is_empty()
+            && !gap.contains(char::is_whitespace)
+            && start < rest.len()
+            && let Some(last) = out.last_mut()
+        {
+            last.joined = true;
+        }
         if (dash || gap.contains([',', ';', '.', '!', '?', ':']))
             && let Some(last) = out.last_mut()
         {
@@ -279,6 +289,7 @@ pub(super) fn words(text: &str) -> Vec<Word> {
                 stop: false,
                 end: false,
                 asks: false,
+                joined: false,
             })
         };
         if let Some(parts) = expand(&low) {
