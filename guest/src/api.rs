@@ -69,6 +69,8 @@ pub struct Memory {
     pub chat_id: Option<String>,
     pub subject_person_ids: Vec<String>,
     pub source: String,
+    /// When it stops being returned: its own expiry, else its type's lifetime from when it
+    /// was observed ("I'm stuck in traffic", an observation, three days on).
     pub expires_at: Option<String>,
     pub superseded_at: Option<String>,
     pub superseded_by_id: Option<String>,
@@ -92,7 +94,7 @@ impl From<&MemoryRecord> for Memory {
             chat_id: r.chat_id.clone(),
             subject_person_ids: r.subject_person_ids.clone(),
             source: r.source.clone(),
-            expires_at: r.expires_at.clone(),
+            expires_at: crate::lifecycle::expiry(r).map(crate::record::format_time),
             superseded_at: r.superseded_at.clone(),
             superseded_by_id: r.superseded_by_id.clone(),
             embedded: r.embedding.is_some(),

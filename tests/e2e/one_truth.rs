@@ -556,6 +556,14 @@ fn passing_things_pass_and_lasting_ones_last() {
     let vegan = add("I became vegan two years ago");
     assert_ne!(traffic["memory_type"], "identity");
     let expiry = |m: &Value| m["expires_at"].as_str().map(str::to_owned);
+    // What passes by its type says when, as one given an expiry does: `show` and the
+    // JSON alike (T0 is 2026-03-04, and an observation lasts three days).
+    assert!(
+        expiry(&traffic).is_some_and(|e| e.starts_with("2026-03-07T10:00")),
+        "{traffic}"
+    );
+    let shown = ctx.ok(&["--user", "u", "--now", T0, "show", traffic["id"].as_str().unwrap()]);
+    assert!(shown.contains("expires: 2026-03-07T10:00"), "{shown}");
     assert!(
         expiry(&dentist).is_some_and(|e| e.starts_with("2026-03-06")),
         "the day after the appointment: {dentist}"
