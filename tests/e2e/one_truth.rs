@@ -1218,3 +1218,32 @@ fn the_same_words_in_another_place_are_another_fact() {
         "I have an older brother, Tom, who lives in Leeds",
     );
 }
+
+/// A fact told again with an everyday synonym is stored once; one that says less, or of
+/// something else, is stored beside it.
+#[test]
+fn a_synonym_told_again_is_stored_once() {
+    let ctx = Ctx::new();
+    let again = [
+        ("I'm vegetarian", "i dont eat meat"),
+        ("I'm short-sighted", "I'm nearsighted"),
+        ("Jamie doesn't drink", "Jamie is teetotal"),
+        ("I cycle to work", "I bike to work"),
+    ];
+    for (i, (first, other)) in again.iter().enumerate() {
+        let user = format!("a{i}");
+        ctx.json(&["--user", &user, "--now", T0, "add", first]);
+        let told = ctx.json(&["--user", &user, "--now", T0, "add", other]);
+        assert_eq!(told["restated"], true, "{other}: {told}");
+        assert_eq!(live(&ctx, &user, T0), [*first]);
+    }
+    let apart = [
+        ("I'm vegetarian", "I don't eat red meat"),
+        ("I'm teetotal", "I don't drink coffee"),
+    ];
+    for (i, (first, other)) in apart.iter().enumerate() {
+        let user = format!("b{i}");
+        kept_beside(&ctx, &user, &[(first, other)]);
+        assert_eq!(live(&ctx, &user, T0).len(), 2, "{other}");
+    }
+}

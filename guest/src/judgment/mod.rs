@@ -21,6 +21,7 @@ mod partners;
 mod placement;
 mod slots;
 mod someone;
+mod synonyms;
 #[cfg(test)]
 mod tests;
 mod words;

@@ -129,7 +129,7 @@ fn fold(word: &str) -> &str {
         "seventy" => "70",
         "eighty" => "80",
         "ninety" => "90",
-        _ => word,
+        _ => super::synonyms::word(word).unwrap_or(word),
     }
 }
 
@@ -189,31 +189,35 @@ pub(super) fn same_roots(a: &std::collections::BTreeSet<String>, b: &std::collec
     !a.is_empty() && !b.is_empty() && covered(a, b) && covered(b, a)
 }
 
-/// Idioms of taste read as the word they mean: "I can't stand cilantro" hates it, and is
-/// no denial.
+/// Idioms and synonyms read as the words they mean ([`super::synonyms`]): "I can't
+/// stand cilantro" hates it, and is no denial; "I don't drink." is teetotal.
 fn idioms(text: &str) -> String {
-    const IDIOMS: [(&str, &str); 5] = [
-        ("can't stand", "hate"),
-        ("cannot stand", "hate"),
-        ("can not stand", "hate"),
-        ("can't bear", "hate"),
-        ("can't get enough of", "love"),
-    ];
+    use super::synonyms::{CLOSING, PHRASES};
     // Every fact read for a judgment comes here, and few hold an idiom: one lowercasing,
     // and a copy only when one is found.
     let lower = text.to_ascii_lowercase();
-    if !IDIOMS.iter().any(|(idiom, _)| lower.contains(idiom)) {
+    let all = || {
+        PHRASES
+            .iter()
+            .map(|p| (p, false))
+            .chain(CLOSING.iter().map(|p| (p, true)))
+    };
+    if !all().any(|((idiom, _), _)| lower.contains(idiom)) {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     'text: while at < text.len() {
-        for (idiom, meaning) in IDIOMS {
+        for ((idiom, meaning), closing) in all() {
             let end = at + idiom.len();
+            let rest = lower.get(end..).unwrap_or("");
             // Whole words only: "can't standardise" is no idiom.
+            let whole = !rest.starts_with(|c: char| c.is_ascii_alphanumeric());
+            let closes = rest.trim_start().is_empty() || rest.trim_start().starts_with(['.', ',', ';', '!', ':']);
             if lower[at..].starts_with(idiom)
                 && (at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric())
-                && lower.as_bytes().get(end).is_none_or(|b| !b.is_ascii_alphanumeric())
+                && whole
+                && (!closing || closes)
             {
                 out.push_str(meaning);
                 at = end;
