@@ -1247,3 +1247,23 @@ fn a_synonym_told_again_is_stored_once() {
         assert_eq!(live(&ctx, &user, T0).len(), 2, "{other}");
     }
 }
+
+/// An ending told as long past is history: it ends nothing the user holds now. One told
+/// as news still does.
+#[test]
+fn an_ending_long_past_is_history() {
+    let ctx = Ctx::new();
+    kept_beside(
+        &ctx,
+        "u",
+        &[
+            ("I'm married", "I got divorced from my first husband back in 2010"),
+            (
+                "I'm a software engineer",
+                "I got fired from my first ever job years ago",
+            ),
+        ],
+    );
+    assert_eq!(live(&ctx, "u", T0).len(), 4);
+    replaced_only_by(&ctx, "v", "I work at Google", &[], "I got fired from Google today");
+}

@@ -16,6 +16,7 @@ mod death;
 mod details;
 mod ending;
 mod fact;
+mod history;
 mod household;
 mod partners;
 mod placement;
@@ -105,6 +106,18 @@ pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
 /// [`judge`] with the new fact already read, in the same `ctx`.
 pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     let o = Fact::read(old, ctx);
+    let verdict = judge_facts(old, &o, new, ctx);
+    // History ends nothing that holds now: "I got divorced from my first husband back in
+    // 2010" after "I'm married". (Told again or told with more, it still restates or
+    // refines: "I relocated to Berlin back in 2019".)
+    if verdict == Verdict::Change && history::long_ago(&new.fact) && !o.past && !history::long_ago(&o) {
+        return Verdict::Different;
+    }
+    verdict
+}
+
+/// [`judge_read`] with the old fact read too.
+fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     let n = &new.fact;
     let new_detail = new.detail.as_ref();
     let new = new.text;
@@ -121,14 +134,14 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     // A question states nothing: "is it worth trying vegan for January?" changes no diet.
     // (Two tellings of one question still restate it.)
     let asks = |f: &Fact| !f.words.is_empty() && f.words.iter().all(|w| w.asks);
-    if asks(&o) != asks(n) {
+    if asks(o) != asks(n) {
         return Verdict::Different;
     }
     // A detail's value decides, whatever else the words share: "My pronouns are she/her"
     // and "... they/them" differ only in function words.
     if let Some(d) = new_detail
         && same_subject(&o.subject, &n.subject)
-        && let Some(v) = by_detail(old, &o, new, n, d)
+        && let Some(v) = by_detail(old, o, new, n, d)
     {
         return v;
     }
@@ -138,29 +151,29 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
         return Verdict::Same;
     }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
-    if partners::parted(&o, n) || partners::married(&o, n) {
+    if partners::parted(o, n) || partners::married(o, n) {
         return Verdict::Change;
     }
     // "Biscuit passed away" after "We have a dog called Biscuit": the same.
-    if death::ends_having(&o, n) {
+    if death::ends_having(o, n) {
         return Verdict::Change;
     }
     // "We had the baby!" after "My wife is pregnant".
-    if birth::ends_pregnancy(&o, n) {
+    if birth::ends_pregnancy(o, n) {
         return Verdict::Change;
     }
     // "My mum's moved in with us" after "I live alone".
-    if household::ends_living_alone(&o, n) {
+    if household::ends_living_alone(o, n) {
         return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {
         return Verdict::Different;
     }
-    if told_before(&o, n) {
+    if told_before(o, n) {
         return Verdict::Different;
     }
     // "my mum has moved in with us now" after "My mum lives in Norwich".
-    if household::moves_in(n) && slot_of(&o).is_some_and(|s| s.name == "home") && !o.past && !n.wish {
+    if household::moves_in(n) && slot_of(o).is_some_and(|s| s.name == "home") && !o.past && !n.wish {
         return Verdict::Change;
     }
     if o.content.is_empty() || n.content.is_empty() {
@@ -177,13 +190,13 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
         // new one says it better. Unless the words shared stand somewhere else ("I have a
         // cold" / "I hate the cold", "I love coffee cake" / "I love coffee").
         if n.content.is_subset(&o.content) {
-            if placement::kept_in_place(n, &o) {
+            if placement::kept_in_place(n, o) {
                 return Verdict::Same;
             }
             moved = true;
         }
         if o.content.is_subset(&n.content) {
-            if placement::kept_in_place(&o, n) {
+            if placement::kept_in_place(o, n) {
                 return Verdict::Refinement;
             }
             moved = true;
@@ -195,7 +208,7 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
     // "my sertraline dose went up to 100mg" after "I take 50mg of sertraline".
     if o.wish == n.wish
         && !(o.denied || n.denied || o.former || n.former || o.past || n.past)
-        && details::another_dose(&o, n)
+        && details::another_dose(o, n)
     {
         return Verdict::Change;
     }
@@ -203,7 +216,7 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
         // A wish or a plan beside what holds: "I don't have kids" / "I don't want kids".
         return Verdict::Different;
     }
-    if let Some(v) = ended(&o, n) {
+    if let Some(v) = ended(o, n) {
         return v;
     }
     if o.denied || n.denied || o.former || n.former || o.past != n.past {
@@ -213,14 +226,14 @@ pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
             Verdict::Different
         };
     }
-    if let Some(v) = by_slot(&o, n) {
+    if let Some(v) = by_slot(o, n) {
         return if moved && matches!(v, Verdict::Same | Verdict::Refinement) {
             Verdict::Unsure
         } else {
             v
         };
     }
-    if switched(&o, n) || rescheduled(&o, n) || details::another_number(&o, n) {
+    if switched(o, n) || rescheduled(o, n) || details::another_number(o, n) {
         return Verdict::Change;
     }
     if supersession::rule_replaces(old, new, ctx) {

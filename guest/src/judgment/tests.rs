@@ -682,10 +682,10 @@ fn a_synonym_told_again_is_stored_once() {
 fn life_changes_told_as_events() {
     let held = measure(&pairs(TRANSITIONS_HELD_OUT), false);
     held.print("life changes told as events, and look-alikes: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): 6 of 110 found, 3 of 90 lost.
+    // Floors at what was measured (docs/judgment.md): 6 of 110 found, 1 of 90 lost.
     assert!(held.counts[2][2] + held.counts[2][1] >= 6, "changes found");
     assert!(
-        held.different_lost() <= 3,
+        held.different_lost() <= 1,
         "look-alikes lost: {}",
         held.different_lost()
     );
