@@ -293,6 +293,10 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && !now_words {
         return lasting(base);
     }
+    // A birth, a death, a job got: the day it is told with begins what lasts.
+    if news::life_event(&w, content) {
+        return lasting(base);
+    }
     let broke_up = phrase(&w, &["broke", "up"]);
     let told_of_a_time = phrase(&w, &["last", "night"]) || phrase(&w, &["this", "morning"]) || has("earlier");
     let recent = has("just") || told_of_a_time;

@@ -1267,3 +1267,46 @@ fn an_ending_long_past_is_history() {
     assert_eq!(live(&ctx, "u", T0).len(), 4);
     replaced_only_by(&ctx, "v", "I work at Google", &[], "I got fired from Google today");
 }
+
+/// A sixth blind probe's (2026-12-01) lost facts: a job applied for replaced the job held;
+/// a pet's death, a birth and a job got were typed as passing, so that a week or a month
+/// on the memory said the old thing again, or nothing.
+#[test]
+fn a_change_of_life_lasts_and_an_application_replaces_nothing() {
+    let ctx = Ctx::new();
+    kept_beside(&ctx, "a", &[("I work at Tesco", "I'm applying for a job at Aldi")]);
+    assert_eq!(live(&ctx, "a", T0).len(), 2);
+
+    let later = "2026-09-01T10:00:00Z";
+    replaced_only_by(
+        &ctx,
+        "b",
+        "I have a dog called Max",
+        &[],
+        "we had to put Max down yesterday, absolutely gutted",
+    );
+    assert_eq!(
+        live(&ctx, "b", later),
+        ["we had to put Max down yesterday, absolutely gutted"]
+    );
+    replaced_only_by(
+        &ctx,
+        "c",
+        "I'm pregnant",
+        &[],
+        "baby arrived on tuesday! little girl called Ava",
+    );
+    assert_eq!(
+        live(&ctx, "c", later),
+        ["baby arrived on tuesday! little girl called Ava"]
+    );
+    ctx.json(&[
+        "--user",
+        "d",
+        "--now",
+        T0,
+        "add",
+        "got the job at Deloitte!! start in two weeks",
+    ]);
+    assert_eq!(live(&ctx, "d", later), ["got the job at Deloitte!! start in two weeks"]);
+}

@@ -26,8 +26,12 @@ pub(super) fn ends_having(o: &Fact, n: &Fact) -> bool {
 }
 
 /// The name (lowercased) of whom the words say died, when they open with it: "Biscuit
-/// passed away last week", "Luna died on Sunday", "Max was put down".
-fn died(n: &Fact) -> Option<String> {
+/// passed away last week", "Luna died on Sunday", "Max was put down"; or when the user or
+/// the household did it or lost them: "we had to put Max down", "we lost Rolo on sunday".
+pub(super) fn died(n: &Fact) -> Option<String> {
+    if let Some(name) = lost_by_us(n) {
+        return Some(name);
+    }
     let first = n.words.first().filter(|w| w.upper)?;
     let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
     let dies = lows
@@ -41,6 +45,26 @@ fn died(n: &Fact) -> Option<String> {
     (dies && theirs && !first.low.ends_with("'s")).then(|| first.low.clone())
 }
 
+/// The name of one the user or the household put down or lost: "we had to put Max down",
+/// "we lost Rolo on sunday" ("we lost Rolo's ball", "I lost to Sam" lose no one).
+fn lost_by_us(n: &Fact) -> Option<String> {
+    let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
+    if !matches!(lows.first(), Some(&("i" | "we"))) {
+        return None;
+    }
+    let named = |i: usize| {
+        n.words
+            .get(i)
+            .filter(|w| w.upper && !w.low.ends_with("'s"))
+            .map(|w| w.low.clone())
+    };
+    (0..lows.len()).find_map(|i| match &lows[i..] {
+        ["put", _, "down", ..] | ["put", _, "to", "sleep", ..] => named(i + 1),
+        ["lost", _, ..] => named(i + 1).filter(|_| !matches!(lows.get(i + 2), Some(&"'s"))),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::ends_having;
@@ -50,6 +74,17 @@ mod tests {
     fn ends(old: &str, new: &str) -> bool {
         let me = RuleContext::default();
         ends_having(&Fact::read(old, &me), &Fact::read(new, &me))
+    }
+
+    #[test]
+    fn a_pet_put_down_or_lost_by_us_ends_having_them() {
+        assert!(ends(
+            "I have a dog called Max",
+            "we had to put Max down yesterday, absolutely gutted"
+        ));
+        assert!(ends("We've got a cat, Rolo", "we lost Rolo on sunday. gutted"));
+        assert!(!ends("I have a dog called Max", "we lost Max's ball in the park"));
+        assert!(!ends("I have a dog called Max", "Max lost his collar"));
     }
 
     #[test]

@@ -76,6 +76,9 @@ const WISH: &[&str] = &[
     "wish",
     "thinking",
     "considering",
+    // A job applied for is no job yet: "I'm applying for a job at Aldi".
+    "applying",
+    "applied",
     "maybe",
     "might",
     "will",

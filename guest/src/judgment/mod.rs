@@ -414,6 +414,10 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
         if birth::born(&fact) {
             return ["pregnant", "expecting"].map(str::to_owned).to_vec();
         }
+        // "we had to put Max down": the memories that name Max.
+        if let Some(name) = death::died(&fact) {
+            return vec![name];
+        }
         return partners::parting_terms(&fact).unwrap_or_default();
     };
     let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]

@@ -45,10 +45,117 @@ pub(super) fn name_to_call(content: &str) -> bool {
     })
 }
 
+/// Whether the words tell a change of life whose outcome lasts, whatever day it is told
+/// with: a birth ("baby arrived on tuesday!"), a death ("we had to put Max down
+/// yesterday", "Grandad passed away"), a job got ("got the job at Deloitte!! start in two
+/// weeks"). Not a hope or a question ("fingers crossed I get the job").
+pub(super) fn life_event(w: &[String], content: &str) -> bool {
+    const HOPES: &[&str] = &[
+        "hope",
+        "hoping",
+        "hopefully",
+        "if",
+        "might",
+        "want",
+        "wish",
+        "fingers",
+        "would",
+        "could",
+        "should",
+        "may",
+    ];
+    if content.contains('?') || w.iter().any(|x| HOPES.contains(&x.as_str())) {
+        return false;
+    }
+    let born = [
+        &["baby", "arrived"][..],
+        &["had", "the", "baby"],
+        &["had", "our", "baby"],
+        &["had", "a", "baby"],
+        &["had", "our", "first"],
+        &["had", "our", "second"],
+        &["gave", "birth"],
+    ]
+    .iter()
+    .any(|p| phrase(w, p));
+    let died = phrase(w, &["passed", "away"])
+        || w.windows(3)
+            .any(|p| p[0] == "put" && (p[2] == "down" || p[2] == "to") && p[1] != "it")
+            && has_name_or_pet(content)
+        || w.iter().enumerate().any(|(i, x)| {
+            x == "died" && i > 0 && (PETS_AND_KIN.contains(&w[i - 1].as_str()) || named_before(content, "died"))
+        });
+    // "I've got a job interview on Monday" is a day's.
+    let sought = w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "interview" | "interviews" | "application" | "applying" | "fair"
+        )
+    });
+    let job = !sought
+        && ["job", "role", "position"].iter().any(|thing| {
+            [
+                &["got", "the"][..],
+                &["got", "a"],
+                &["got", "a", "new"],
+                &["landed", "a"],
+                &["landed", "the"],
+                &["accepted", "a"],
+                &["accepted", "the"],
+                &["i've", "got", "a", "new"],
+            ]
+            .iter()
+            .any(|p| {
+                let mut p = p.to_vec();
+                p.push(thing);
+                phrase(w, &p)
+            })
+        });
+    born || died || job
+}
+
+/// Pets and family, whose death is a change of life.
+const PETS_AND_KIN: &[&str] = &[
+    "dog", "cat", "rabbit", "hamster", "horse", "mum", "mom", "dad", "gran", "grandma", "grandad", "grandpa", "nan",
+    "uncle", "aunt", "auntie", "friend", "brother", "sister", "husband", "wife",
+];
+
+/// Whether the content names someone (a capital past its first word) or a pet.
+fn has_name_or_pet(content: &str) -> bool {
+    content
+        .split_whitespace()
+        .skip(1)
+        .any(|t| t.chars().next().is_some_and(char::is_uppercase) && t != "I")
+        || content
+            .split(|c: char| !c.is_alphabetic())
+            .any(|t| PETS_AND_KIN.contains(&t.to_lowercase().as_str()))
+}
+
+/// Whether a capitalised name comes just before `verb`: "Luna died on Sunday".
+fn named_before(content: &str, verb: &str) -> bool {
+    let tokens: Vec<&str> = content.split_whitespace().collect();
+    tokens.windows(2).any(|p| {
+        p[1].to_lowercase().starts_with(verb) && p[0].chars().next().is_some_and(char::is_uppercase) && p[0] != "I"
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lifetime::words as w;
+
+    #[test]
+    fn a_change_of_life_lasts_and_a_hope_of_one_does_not() {
+        let event = |t: &str| life_event(&w(t), t);
+        assert!(event("baby arrived on tuesday! little girl called Ava"));
+        assert!(event("we had to put Max down yesterday, absolutely gutted"));
+        assert!(event("got the job at Deloitte!! start in two weeks"));
+        assert!(event("I've got a new job at a clinic in Carlton, start Monday"));
+        assert!(!event("fingers crossed I get the job"));
+        assert!(!event("I've got a job interview on Monday"));
+        assert!(!event("my phone died on the train"));
+        assert!(!event("put it down on the table"));
+    }
 
     #[test]
     fn news_of_a_change_names_when_it_began() {
