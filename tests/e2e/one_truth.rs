@@ -1310,3 +1310,31 @@ fn a_change_of_life_lasts_and_an_application_replaces_nothing() {
     ]);
     assert_eq!(live(&ctx, "d", later), ["got the job at Deloitte!! start in two weeks"]);
 }
+
+/// The sixth probe's changes that the rules now read: a thing sold where it was sold, the
+/// car sold without its make, and a provider switched from, in a plan's words.
+#[test]
+fn a_thing_sold_or_switched_from_replaces_it() {
+    let ctx = Ctx::new();
+    replaced_only_by(&ctx, "a", "I own a PS5", &[], "sold my ps5 on facebook marketplace");
+    replaced_only_by(
+        &ctx,
+        "b",
+        "I drive a 2015 Ford Focus",
+        &[],
+        "sold the car, just getting the bus now",
+    );
+    replaced_only_by(
+        &ctx,
+        "c",
+        "I'm with Verizon for my phone",
+        &[],
+        "switched my phone plan from verizon to t-mobile",
+    );
+    kept_beside(
+        &ctx,
+        "d",
+        &[("I drive a 2015 Ford Focus", "my dad sold his car last week")],
+    );
+    assert_eq!(live(&ctx, "d", T0).len(), 2);
+}

@@ -26,7 +26,7 @@ pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
     // What the new fact ends, clause by clause: every telling word of it is in the old
     // fact, and one is what the old fact is about.
     let new_things = ended_things(n);
-    let ends_old = !o.denied && ends_what_it_is_about(o, &new_things);
+    let ends_old = !o.denied && (ends_what_it_is_about(o, &new_things) || ends_the_one(o, &new_things));
     if o.denied != n.denied && !n.former {
         let old_things;
         let (yes, no, things, about) = if o.denied {
@@ -51,6 +51,31 @@ pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
         return Some(Verdict::Change);
     }
     ends_old.then_some(Verdict::Change)
+}
+
+/// Whether one of `things` is the one thing of its kind that `o` tells the user has: "sold
+/// the car" after "I drive a 2015 Ford Focus", "got rid of my phone" after "I use an
+/// iPhone 12".
+fn ends_the_one(o: &Fact, things: &[Vec<String>]) -> bool {
+    super::slots::slot_of(o).is_some_and(|slot| ended_kind(things) == Some(slot.name.as_str()))
+}
+
+/// The attribute whose one thing `things` names alone ("the car", "my phone"), if any.
+fn ended_kind(things: &[Vec<String>]) -> Option<&'static str> {
+    things.iter().find_map(|t| {
+        let telling: Vec<&String> = t.iter().filter(|w| !is_generic(w)).collect();
+        match telling.as_slice() {
+            [w] if matches!(w.as_str(), "car" | "motor") => Some("car"),
+            [w] if w.as_str() == "phon" => Some("phone"),
+            _ => None,
+        }
+    })
+}
+
+/// The attribute a fact ends the one thing of ("sold the car, just getting the bus now"),
+/// for finding what it replaces.
+pub(super) fn ends_a_kind(n: &Fact) -> Option<&'static str> {
+    ended_kind(&ended_things(n))
 }
 
 /// Whether one of `things` (what another fact ends) is told in `o`, all its telling
@@ -181,7 +206,10 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
         // "I ditched Lightroom for Darktable", "I left Google for Meta"; not "I stopped
         // going to yoga", whose place is what it ends.
         let going = k > 0 && is_going(&words[i + k].low);
-        if !denial && (low == "for" || (low == "to" && !going)) {
+        // "sold my ps5 on facebook marketplace": where it went is not what ended ("gave up on
+        // Spanish" ends Spanish).
+        let venue = k > 0 && matches!(low, "on" | "via" | "through");
+        if !denial && (low == "for" || (low == "to" && !going) || venue) {
             break;
         }
         // "I didn't run today": once, not for good.

@@ -68,7 +68,6 @@ const WISH: &[&str] = &[
     "would",
     "hope",
     "hoping",
-    "plan",
     "planning",
     "someday",
     "one",
@@ -175,7 +174,10 @@ impl Fact {
         };
         let wish = tail.iter().any(|w| WISH.contains(w))
             || (0..lows.len()).any(plan)
-            || lows.windows(2).any(|w| w == ["love", "to"]);
+            || lows.windows(2).any(|w| w == ["love", "to"])
+            // "we plan to move", not "my phone plan".
+            || lows.windows(2).any(|w| matches!(w, ["plan", "to" | "on" | "is"]))
+            || lows.contains(&"plan's");
         let content = telling(&words[body.min(words.len())..], &is_ignored);
         let all = telling(&words, &is_ignored);
         let plain = words
@@ -263,7 +265,7 @@ pub(super) fn is_ignored(w: &Word) -> bool {
         || WISH.contains(&low)
         || matches!(
             low,
-            "gave" | "given" | "give" | "giving" | "broke" | "rid" | "out" | "more" | "split" | "going"
+            "gave" | "given" | "give" | "giving" | "broke" | "rid" | "out" | "more" | "split" | "going" | "plan"
         )
 }
 

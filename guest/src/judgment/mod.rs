@@ -418,6 +418,10 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
         if let Some(name) = death::died(&fact) {
             return vec![name];
         }
+        // "sold the car": the memories of the car one drives.
+        if let Some(kind) = ending::ends_a_kind(&fact) {
+            return slots::family(kind).iter().map(|w| (*w).to_owned()).collect();
+        }
         return partners::parting_terms(&fact).unwrap_or_default();
     };
     let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]

@@ -1062,3 +1062,33 @@ fn a_question_or_a_greeting_changes_no_line_of_a_conversation() {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }
 }
+
+/// The sixth probe's changes: a thing sold where it was sold, the one car or phone sold
+/// without its make, a provider switched from in a plan's words ("my phone plan" is no
+/// plan of the user's); and a job applied for, which changes nothing.
+#[test]
+fn a_thing_sold_or_switched_from_is_a_change() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I own a PS5", "sold my ps5 on facebook marketplace"),
+        ("I drive a 2015 Ford Focus", "sold the car, just getting the bus now"),
+        (
+            "I'm with Verizon for my phone",
+            "switched my phone plan from verizon to t-mobile",
+        ),
+    ] {
+        assert!(judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+    for (old, new) in [
+        ("I'm learning Spanish", "gave up on Spanish tbh"),
+        ("I drive a 2015 Ford Focus", "my dad sold his car last week"),
+        ("I work at Tesco", "I'm applying for a job at Aldi"),
+        (
+            "We're planning a trip to Lisbon in June",
+            "the plan is Lisbon in June for our trip",
+        ),
+    ] {
+        let v = judge(old, new, &me);
+        assert_eq!(v.replaces(), old.contains("Spanish"), "{old} / {new}: {v:?}");
+    }
+}
