@@ -49,6 +49,29 @@ const CHRONIC: &[&str] = &[
 ];
 
 /// States that pass within days.
+/// Places one is at for an evening or a visit, not for good: "at the pub with the lads".
+const PLACES_OF_NOW: &[&str] = &[
+    "pub",
+    "bar",
+    "gym",
+    "shops",
+    "beach",
+    "park",
+    "airport",
+    "station",
+    "cinema",
+    "match",
+    "game",
+    "party",
+    "hospital",
+    "dentist's",
+    "doctor's",
+    "vet's",
+    "hairdresser's",
+    "pictures",
+    "footy",
+];
+
 const PASSING: &[&str] = &[
     "headache",
     "migraine",
@@ -120,6 +143,11 @@ const PASSING: &[&str] = &[
     "boiling",
     "snowing",
     "raining",
+    "drizzling",
+    "hailing",
+    "pissing",
+    "bucketing",
+    "teething",
     "pouring",
     "windy",
     "humid",
@@ -218,6 +246,8 @@ const ROUTINE: &[&str] = &[
     "every",
     "always",
     "usually",
+    "tend",
+    "tends",
     "each",
     "weekly",
     "daily",
@@ -303,7 +333,17 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     if reaction::told_as_habit(&w) && !now_words && !told_of_a_time && !has("yesterday") && !has("ago") {
         return lasting(base);
     }
-    let routine = w.iter().any(|x| ROUTINE.contains(&x.as_str())) && !now_words;
+    // "never" before a verb in the past is one occasion: "the bus never turned up".
+    let once = |i: usize| {
+        w[i] == "never"
+            && w.get(i + 1)
+                .is_some_and(|v| v.ends_with("ed") || matches!(v.as_str(), "showed" | "rang"))
+    };
+    let routine = w
+        .iter()
+        .enumerate()
+        .any(|(i, x)| ROUTINE.contains(&x.as_str()) && !once(i))
+        && !now_words;
     let mishap = mishap::of_the_day(&w, content) && !routine;
     // "I cancelled my gym membership" ends a thing of one's own; "my flight got cancelled"
     // is a plan gone.
@@ -373,6 +413,10 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || mishap
         || phrase(&w, &["for", "the", "weekend"])
         || phrase(&w, &["killing", "me"])
+        // "at the pub with the lads": a place of now, told without "I'm".
+        || (w.first().is_some_and(|x| x == "at")
+            && w.get(1).is_some_and(|x| x == "the")
+            && w.get(2).is_some_and(|x| PLACES_OF_NOW.contains(&x.as_str())))
         || w.windows(3).any(|p| {
             matches!(p[0].as_str(), "am" | "i'm" | "im" | "we're")
                 && matches!(p[1].as_str(), "at" | "on")
@@ -680,6 +724,7 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
                     .next()
                     .and_then(|h| h.parse::<u32>().ok())
                     .is_some_and(|h| (1..=12).contains(&h) || p[1].contains(':'))
+                || (matches!(p[0].as_str(), "at" | "by") && matches!(p[1].as_str(), "midnight" | "noon" | "lunchtime"))
         })
         || w.windows(3)
             .any(|p| p[0] == "in" && (p[2].starts_with("hour") || p[2].starts_with("min")))
@@ -726,7 +771,9 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
                 if matches!(prev(2), Some("in" | "for"))
                     || matches!(prev(1), Some("in" | "for"))
                     // "for a couple of weeks", "in a few days".
-                    || (prev(1) == Some("of") && matches!(prev(4), Some("in" | "for"))) =>
+                    || (prev(1) == Some("of") && matches!(prev(4), Some("in" | "for")))
+                    // "for the next two weeks".
+                    || (prev(2) == Some("next") && prev(3) == Some("the") && matches!(prev(4), Some("in" | "for"))) =>
             {
                 let n = if prev(1) == Some("of") { prev(2) } else { prev(1) }
                     .and_then(count)

@@ -1331,10 +1331,54 @@ fn a_thing_sold_or_switched_from_replaces_it() {
         &[],
         "switched my phone plan from verizon to t-mobile",
     );
+    replaced_only_by(
+        &ctx,
+        "r",
+        "my boyfriend is Ryan",
+        &[],
+        "ryan and i aren't together anymore",
+    );
     kept_beside(
         &ctx,
         "d",
         &[("I drive a 2015 Ford Focus", "my dad sold his car last week")],
     );
     assert_eq!(live(&ctx, "d", T0).len(), 2);
+}
+
+/// The sixth probe's lifetimes: moments in slang pass, a stay told with its length passes
+/// when it ends, a habit told with "tend to" lasts; a job "jacked in" ends the job and its
+/// news lasts as the job did.
+#[test]
+fn moments_in_slang_pass_and_a_habit_that_tends_lasts() {
+    let ctx = Ctx::new();
+    let add = |text: &str| ctx.json(&["--user", "u", "--now", T0, "add", text]);
+    for text in [
+        "it's pissing down here",
+        "at the pub with the lads",
+        "ugh running late, bus never turned up",
+        "I'm on holiday in Spain for the next two weeks",
+        "I tend to stay up really late",
+    ] {
+        add(text);
+    }
+    assert!(
+        live(&ctx, "u", "2026-03-11T10:00:00Z").contains(&"I'm on holiday in Spain for the next two weeks".to_owned())
+    );
+    assert_eq!(
+        live(&ctx, "u", "2026-03-25T10:00:00Z"),
+        ["I tend to stay up really late"]
+    );
+
+    replaced_only_by(
+        &ctx,
+        "j",
+        "my partner Jamie works as a chef",
+        &[],
+        "Jamie's jacked in the chef job and is driving for Uber now",
+    );
+    assert_eq!(
+        live(&ctx, "j", "2026-09-01T10:00:00Z"),
+        ["Jamie's jacked in the chef job and is driving for Uber now"]
+    );
 }

@@ -139,6 +139,8 @@ fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
             Some("moved" | "moving" | "cut" | "dropped" | "pulled" | "opted")
         ),
         "down" => matches!(before, Some("stepped" | "stepping" | "shut" | "closed" | "wound")),
+        // "jacked in the chef job", "packed in my job".
+        "in" => matches!(before, Some("jacked" | "packed" | "chucked")),
         _ => false,
     };
     // An ending that ends its own clause ends nothing ("Oh no, Jon!", "why not!"), nor one
@@ -154,7 +156,7 @@ fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
     // Nor one right after another verb: "I hate not being on the court". A particle's
     // word before is its own verb ("came off", "split up"), and a name is a subject ("Jack
     // quit").
-    let particle = matches!(w.low.as_str(), "off" | "up" | "out" | "down");
+    let particle = matches!(w.low.as_str(), "off" | "up" | "out" | "down" | "in");
     if particle {
         // A particle needs its verb ("came off", "took me off", "I'm off nights"): "Off the
         // court, I ..." is a place, "the off-season" a time.

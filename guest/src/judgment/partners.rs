@@ -86,7 +86,11 @@ pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
     // Whom it names is the old fact's partner, or it names no one: "I broke up with Emma
     // years ago" leaves "My girlfriend is Sofia".
     let named = names(clause);
-    let partner_named = partner.as_ref().is_some_and(|p| named.contains(p));
+    // The partner's name may come in lower case, as texts are written: "ryan and i aren't
+    // together anymore".
+    let partner_named = partner
+        .as_ref()
+        .is_some_and(|p| named.contains(p) || clause.iter().any(|w| &w.low == p));
     let relation_named = relation.as_ref().is_some_and(|r| clause.iter().any(|w| &w.stem == r));
     user && !hedged && (partner_named || (named.is_empty() && (relation_named || relation.is_none())))
 }

@@ -1076,6 +1076,11 @@ fn a_thing_sold_or_switched_from_is_a_change() {
             "I'm with Verizon for my phone",
             "switched my phone plan from verizon to t-mobile",
         ),
+        (
+            "my partner Jamie works as a chef",
+            "Jamie's jacked in the chef job and is driving for Uber now",
+        ),
+        ("my boyfriend is Ryan", "ryan and i aren't together anymore"),
     ] {
         assert!(judge(old, new, &me).replaces(), "{old} / {new}");
     }

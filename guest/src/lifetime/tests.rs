@@ -342,3 +342,35 @@ fn a_pregnancy_passes_within_forty_weeks() {
     assert_eq!(within("I'm pregnant! due in August"), Some(181));
     assert_eq!(within("I was pregnant with Tom when we lived in Leeds"), None);
 }
+
+/// The sixth blind probe's lifetimes: moments told in slang or without "I'm" pass, a stay
+/// told with its length ends with it, and a habit told with "tend to" lasts ("never" before
+/// a verb in the past is one occasion, not a habit).
+#[test]
+fn moments_in_slang_pass_and_a_habit_that_tends_lasts() {
+    for passing in [
+        "it's pissing down here",
+        "at the pub with the lads",
+        "ugh running late, bus never turned up",
+        "been up since 4 with Alfie, he's teething",
+        "assignment due at midnight, kill me",
+    ] {
+        let l = infer(passing, said());
+        assert!(
+            l.memory_type.is_ephemeral() || l.expires_at.is_some(),
+            "{passing}: {l:?}"
+        );
+    }
+    let stay = infer("I'm on holiday in Spain for the next two weeks", said());
+    assert_eq!(stay.expires_at.map(|at| (at - said()).num_days()), Some(15));
+    for lasting in [
+        "I tend to stay up really late",
+        "I lost my sense of smell and it never came back",
+    ] {
+        let l = infer(lasting, said());
+        assert!(
+            !l.memory_type.is_ephemeral() && l.expires_at.is_none(),
+            "{lasting}: {l:?}"
+        );
+    }
+}
