@@ -1382,3 +1382,33 @@ fn moments_in_slang_pass_and_a_habit_that_tends_lasts() {
         ["Jamie's jacked in the chef job and is driving for Uber now"]
     );
 }
+
+/// A life change told as an event shares no word with the state it ends, and the rules
+/// call the two different; a language model, when there is one, is asked about it (at
+/// most two such questions an add). Another person's news is not asked about. The model
+/// here is a stand-in on loopback that answers "change" for the one pair it knows.
+#[test]
+fn a_life_change_told_as_an_event_goes_to_the_language_model() {
+    let (old, new) = ("I'm in nursing school", "my RN license came in the mail today!!");
+    let server = Server::start(move |r| {
+        let prompt = r.body["messages"][1]["content"].as_str().unwrap_or("");
+        let pair = prompt.contains(&format!("OLD: {old}\n")) && prompt.contains(&format!("NEW: {new}\n"));
+        chat(if pair { "change" } else { "different" })
+    });
+    let ctx = Ctx::new();
+    ctx.config(&format!(
+        "[llm]\nbase_url = \"{}\"\nmodel = \"stand-in\"\ntimeout_secs = 5\n",
+        server.base_url()
+    ));
+    replaced_only_by(&ctx, "u", old, &[], new);
+    let asked = server.count();
+    assert!(asked >= 1, "the model was asked");
+
+    kept_beside(
+        &ctx,
+        "v",
+        &[("I'm at college", "my roommate just graduated and moved out")],
+    );
+    assert_eq!(live(&ctx, "v", T0).len(), 2);
+    assert_eq!(server.count(), asked, "another person's news is not asked about");
+}

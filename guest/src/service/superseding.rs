@@ -35,6 +35,11 @@ pub(super) type Candidate = (usize, Replaces, f32);
 /// How many neighbours by meaning, and by words, a new memory is judged against.
 const NEIGHBOURS: u32 = 8;
 
+/// How many of a new record's candidates that the rules call different, but that it may
+/// end as news ([`judgment::may_end`]), the language model is asked about, most similar
+/// first: one add asks at most this many more questions.
+const NEWS_ASKS: u32 = 2;
+
 /// Below this similarity a neighbour by meaning is not judged at all. At or above it the
 /// rules judge; at or above `supersession-threshold`, what they cannot settle goes to the
 /// language model. Changes told in other words ("I started a new job at Microsoft" after
@@ -78,6 +83,7 @@ impl<P: Ports> MemoryService<P> {
         let mut read: HashMap<usize, (supersession::RuleContext, judgment::NewFact<'_>)> = HashMap::new();
         let mut judged: Vec<(Candidate, String, Verdict)> = Vec::with_capacity(candidates.len());
         let mut asked = false;
+        let mut news_asked: HashMap<usize, u32> = HashMap::new();
         for c in candidates {
             let old = self.candidate_content(&c, records);
             let (context, new) = read.entry(c.0).or_insert_with(|| {
@@ -89,11 +95,19 @@ impl<P: Ports> MemoryService<P> {
                 Replaces::Existing(id) => self.memories.get(id).is_some_and(|o| new_holder(o, &records[c.0])),
                 Replaces::Batch(_) => false,
             };
+            let news_left = news_asked.get(&c.0).copied().unwrap_or(0) < NEWS_ASKS;
+            let ask = Ask {
+                unsure: c.2 >= threshold,
+                news: news_left,
+            };
             let (verdict, by_model) = if holder {
                 (Verdict::Change, false)
             } else {
-                self.judge(&old, new, context, c.2 >= threshold)
+                self.judge(&old, new, context, ask)
             };
+            if by_model {
+                *news_asked.entry(c.0).or_insert(0) += 1;
+            }
             asked |= by_model;
             judged.push((c, old, verdict));
         }
@@ -338,11 +352,18 @@ impl<P: Ports> MemoryService<P> {
         old: &str,
         new: &judgment::NewFact<'_>,
         context: &supersession::RuleContext,
-        ask: bool,
+        ask: Ask,
     ) -> (Verdict, bool) {
         let verdict = judgment::judge_read(old, new, context);
+        let worth_asking = match verdict {
+            Verdict::Unsure => ask.unsure,
+            // "walked across the stage, diploma in hand!!" after "I'm a sophomore": no word
+            // shared, news of a change all the same.
+            Verdict::Different => ask.news && judgment::may_end(old, new, context),
+            _ => false,
+        };
         let new = new.text();
-        if verdict != Verdict::Unsure || !ask {
+        if !worth_asking {
             return (verdict, false);
         }
         let verdict = match self.ports.complete(&judgment::judgment_request(old, new)) {
@@ -361,6 +382,16 @@ impl<P: Ports> MemoryService<P> {
         };
         (verdict, true)
     }
+}
+
+/// Which verdicts of the rules a pair's judgment may take to the language model.
+#[derive(Debug, Clone, Copy)]
+struct Ask {
+    /// "Unsure": the pair is as similar as `supersession-threshold`.
+    unsure: bool,
+    /// "Different" for a new fact that may end the old as news: the record's budget of
+    /// such questions is not spent.
+    news: bool,
 }
 
 /// A memory told again counts as observed again, and is about whoever the new telling
