@@ -1338,6 +1338,13 @@ fn a_thing_sold_or_switched_from_replaces_it() {
         &[],
         "ryan and i aren't together anymore",
     );
+    replaced_only_by(
+        &ctx,
+        "m",
+        "I'm married",
+        &[],
+        "my husband and I got divorced last month",
+    );
     kept_beside(
         &ctx,
         "d",

@@ -214,7 +214,8 @@ fn partnership(f: &Fact) -> Option<(Option<String>, Option<String>)> {
             let says = body
                 .iter()
                 .any(|w| PARTNERED.contains(&w.low.as_str()) || PARTNERS.contains(&w.low.as_str()));
-            (says && !named.is_empty()).then(|| (None, named.first().cloned()))
+            // "I'm married", unnamed: a parting that names no one else ends it.
+            says.then(|| (None, named.first().cloned()))
         }
         _ => None,
     }

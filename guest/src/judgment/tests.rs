@@ -682,8 +682,8 @@ fn a_synonym_told_again_is_stored_once() {
 fn life_changes_told_as_events() {
     let held = measure(&pairs(TRANSITIONS_HELD_OUT), false);
     held.print("life changes told as events, and look-alikes: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): 6 of 110 found, 1 of 90 lost.
-    assert!(held.counts[2][2] + held.counts[2][1] >= 6, "changes found");
+    // Floors at what was measured (docs/judgment.md): 7 of 110 found, 1 of 90 lost.
+    assert!(held.counts[2][2] + held.counts[2][1] >= 7, "changes found");
     assert!(
         held.different_lost() <= 1,
         "look-alikes lost: {}",
@@ -1081,6 +1081,7 @@ fn a_thing_sold_or_switched_from_is_a_change() {
             "Jamie's jacked in the chef job and is driving for Uber now",
         ),
         ("my boyfriend is Ryan", "ryan and i aren't together anymore"),
+        ("I'm married", "my husband and I got divorced last month"),
     ] {
         assert!(judge(old, new, &me).replaces(), "{old} / {new}");
     }
