@@ -168,7 +168,6 @@ const PASSING: &[&str] = &[
     "row",
     "argument",
     "fight",
-    "massive",
     "mood",
     "dizzy",
     "queasy",

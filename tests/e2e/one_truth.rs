@@ -1366,15 +1366,18 @@ fn moments_in_slang_pass_and_a_habit_that_tends_lasts() {
         "ugh running late, bus never turned up",
         "I'm on holiday in Spain for the next two weeks",
         "I tend to stay up really late",
+        "I'm a massive Taylor Swift fan",
     ] {
         add(text);
     }
     assert!(
         live(&ctx, "u", "2026-03-11T10:00:00Z").contains(&"I'm on holiday in Spain for the next two weeks".to_owned())
     );
+    let mut lasting = live(&ctx, "u", "2026-03-25T10:00:00Z");
+    lasting.sort();
     assert_eq!(
-        live(&ctx, "u", "2026-03-25T10:00:00Z"),
-        ["I tend to stay up really late"]
+        lasting,
+        ["I tend to stay up really late", "I'm a massive Taylor Swift fan"]
     );
 
     replaced_only_by(

@@ -366,6 +366,7 @@ fn moments_in_slang_pass_and_a_habit_that_tends_lasts() {
     for lasting in [
         "I tend to stay up really late",
         "I lost my sense of smell and it never came back",
+        "I'm a massive Taylor Swift fan",
     ] {
         let l = infer(lasting, said());
         assert!(
