@@ -6,8 +6,11 @@
 //! modifier ("an older brother"), which the rules cannot tell from "hot dogs"; what they
 //! can tell is a new verb before it, a compound made of it, and an owner made of it.
 
+use std::collections::BTreeSet;
+
 use super::fact::Fact;
 use super::words::{Word, is_frame, is_generic};
+use crate::entities::WEEKDAYS;
 
 /// Whether `big`'s telling words that `small` lacks only add to what `small` says. Not
 /// when, before the first word they share, `big` tells something being done ("I'm dating
@@ -27,36 +30,29 @@ pub(super) fn kept_in_place(small: &Fact, big: &Fact) -> bool {
         .find(|&i| telling(&words[i]) && shared(&words[i]) && !is_generic(&words[i].stem))
         .or_else(|| (0..words.len()).find(|&i| telling(&words[i]) && shared(&words[i])))
         .unwrap_or(words.len());
-    let mut checked: Vec<&str> = Vec::new();
+    let mut checked: BTreeSet<&str> = BTreeSet::new();
     for (i, w) in words.iter().enumerate() {
         if !telling(w) {
             continue;
         }
         if shared(w) {
-            if checked.contains(&w.stem.as_str()) {
+            if !checked.insert(&w.stem) {
                 continue;
             }
-            checked.push(&w.stem);
+            // A noun after it that `small` lacks: what makes a compound or an owner of it. The
+            // cheap test first; the rest reads `told` again.
+            let head = words
+                .get(i + 1)
+                .is_some_and(|next| telling(next) && !shared(next) && names_a_thing(next));
+            if !head {
+                continue;
+            }
             // "I'm an accountant's worst nightmare" is no accountant.
             // ("Melbourne's where my parents are" is a place, not its owner.)
-            if w.low.ends_with("'s")
-                && told.iter().any(|t| t.stem == w.stem && !t.low.ends_with("'s"))
-                && words
-                    .get(i + 1)
-                    .is_some_and(|next| telling(next) && !shared(next) && names_a_thing(next))
-            {
+            if w.low.ends_with("'s") && told.iter().any(|t| t.stem == w.stem && !t.low.ends_with("'s")) {
                 return false;
             }
-            if !w.stop
-                && !is_generic(&w.stem)
-                && i > 0
-                && !told_of_the_subject(words, i)
-                && ends_there(told, w)
-                && let Some(next) = words.get(i + 1)
-                && telling(next)
-                && !shared(next)
-                && names_a_thing(next)
-            {
+            if !w.stop && !is_generic(&w.stem) && i > 0 && ends_there(told, w) && !told_of_the_subject(words, i) {
                 return false;
             }
         } else if i < first && (begun(words, i, told) || feels(w) && told.iter().any(has)) {
@@ -72,10 +68,10 @@ fn begun(words: &[Word], i: usize, told: &[Word]) -> bool {
     let Some(base) = words[i].low.strip_suffix("ing") else {
         return false;
     };
-    // "I've been working" tells what "I've worked" does.
-    !told.iter().any(|t| base.len() > 2 && t.low.starts_with(base))
-        && i.checked_sub(1)
-            .is_some_and(|j| matches!(words[j].low.as_str(), "am" | "is" | "are" | "was" | "were" | "been"))
+    i.checked_sub(1)
+        .is_some_and(|j| matches!(words[j].low.as_str(), "am" | "is" | "are" | "was" | "were" | "been"))
+        // "I've been working" tells what "I've worked" does.
+        && !told.iter().any(|t| base.len() > 2 && t.low.starts_with(base))
 }
 
 /// Whether the word tells how one feels about something: "I hate the cold" is not "I
@@ -176,20 +172,6 @@ fn names_a_thing(w: &Word) -> bool {
 /// Words of when: a detail of time refines, it makes no compound.
 fn is_time(low: &str) -> bool {
     const TIMES: &[&str] = &[
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "mondays",
-        "tuesdays",
-        "wednesdays",
-        "thursdays",
-        "fridays",
-        "saturdays",
-        "sundays",
         "weekend",
         "weekends",
         "weekday",
@@ -222,7 +204,8 @@ fn is_time(low: &str) -> bool {
         "days",
         "rn",
     ];
-    TIMES.contains(&low)
+    let day = |d: &str| WEEKDAYS.contains(&d);
+    TIMES.contains(&low) || day(low) || low.strip_suffix('s').is_some_and(day)
 }
 
 #[cfg(test)]
