@@ -33,7 +33,6 @@ use std::collections::BTreeSet;
 use details::{Detail, Ordering, compare, detail_of};
 use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject, two_people};
-pub use news::may_end;
 pub(crate) use slots::is_occupation;
 use slots::{PARTNERS, ends_employment, role_head, slot_of};
 use words::{is_frame, is_generic};
@@ -107,15 +106,23 @@ pub fn judge(old: &str, new: &str, ctx: &RuleContext) -> Verdict {
 
 /// [`judge`] with the new fact already read, in the same `ctx`.
 pub fn judge_read(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> Verdict {
+    judge_asking(old, new, ctx, false).0
+}
+
+/// [`judge_read`], and, when `news` asks it, whether a pair the rules call different is
+/// news that may end the old fact, for a language model to weigh ([`news::may_end`]). The
+/// old fact is read once for both.
+pub fn judge_asking(old: &str, new: &NewFact<'_>, ctx: &RuleContext, news: bool) -> (Verdict, bool) {
     let o = Fact::read(old, ctx);
-    let verdict = judge_facts(old, &o, new, ctx);
+    let mut verdict = judge_facts(old, &o, new, ctx);
     // History ends nothing that holds now: "I got divorced from my first husband back in
     // 2010" after "I'm married". (Told again or told with more, it still restates or
     // refines: "I relocated to Berlin back in 2019".)
     if verdict == Verdict::Change && history::long_ago(&new.fact) && !o.past && !history::long_ago(&o) {
-        return Verdict::Different;
+        verdict = Verdict::Different;
     }
-    verdict
+    let may_end = news && verdict == Verdict::Different && news::may_end(&o, &new.fact);
+    (verdict, may_end)
 }
 
 /// [`judge_read`] with the old fact read too.

@@ -6,8 +6,7 @@
 //! of it. Only the model can tell a graduation from a day out.
 
 use super::fact::{Fact, same_subject};
-use super::{NewFact, history};
-use crate::supersession::RuleContext;
+use super::history;
 
 /// Words that tell a fact as news of a change.
 const NEWS: &[&str] = &[
@@ -23,11 +22,10 @@ const NEWS: &[&str] = &[
     "tonight",
 ];
 
-/// Whether `new` is news of the same person's life told after `old`, a state of it: both
-/// statements, neither a wish, a plan or history long past, no transcript line, `old` in
-/// the present and `new` told in the past or with a word of news.
-pub fn may_end(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> bool {
-    let n = &new.fact;
+/// Whether `n` is news of the same person's life told after `o`, a state of it: both
+/// statements, neither a wish, a plan or history long past, no transcript line, `o` in
+/// the present and `n` told in the past or with a word of news.
+pub(super) fn may_end(o: &Fact, n: &Fact) -> bool {
     let asks = |f: &Fact| f.words.iter().any(|w| w.asks);
     if n.speaker.is_some() || n.wish || asks(n) || history::long_ago(n) || n.content.is_empty() {
         return false;
@@ -60,12 +58,11 @@ pub fn may_end(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> bool {
     if !told_as_news {
         return false;
     }
-    let o = Fact::read(old, ctx);
     o.speaker.is_none()
         && !o.wish
         && !o.past
         && !o.former
-        && !asks(&o)
+        && !asks(o)
         && !o.content.is_empty()
         && same_subject(&o.subject, &n.subject)
 }
@@ -73,10 +70,11 @@ pub fn may_end(old: &str, new: &NewFact<'_>, ctx: &RuleContext) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::supersession::RuleContext;
 
     fn may(old: &str, new: &str) -> bool {
         let me = RuleContext::default();
-        may_end(old, &NewFact::read(new, &me), &me)
+        may_end(&Fact::read(old, &me), &Fact::read(new, &me))
     }
 
     #[test]

@@ -35,9 +35,10 @@ pub(super) type Candidate = (usize, Replaces, f32);
 /// How many neighbours by meaning, and by words, a new memory is judged against.
 const NEIGHBOURS: u32 = 8;
 
-/// How many of a new record's candidates that the rules call different, but that it may
-/// end as news ([`judgment::may_end`]), the language model is asked about, most similar
-/// first: one add asks at most this many more questions.
+/// A new record's candidates that the rules call different, but that it may end as news
+/// ([`judgment::judge_asking`]), go to the language model, most similar first, only while
+/// fewer than this many of the record's questions have been asked: at most this many such
+/// questions an add.
 const NEWS_ASKS: u32 = 2;
 
 /// Below this similarity a neighbour by meaning is not judged at all. At or above it the
@@ -83,7 +84,7 @@ impl<P: Ports> MemoryService<P> {
         let mut read: HashMap<usize, (supersession::RuleContext, judgment::NewFact<'_>)> = HashMap::new();
         let mut judged: Vec<(Candidate, String, Verdict)> = Vec::with_capacity(candidates.len());
         let mut asked = false;
-        let mut news_asked: HashMap<usize, u32> = HashMap::new();
+        let mut questions: HashMap<usize, u32> = HashMap::new();
         for c in candidates {
             let old = self.candidate_content(&c, records);
             let (context, new) = read.entry(c.0).or_insert_with(|| {
@@ -95,7 +96,7 @@ impl<P: Ports> MemoryService<P> {
                 Replaces::Existing(id) => self.memories.get(id).is_some_and(|o| new_holder(o, &records[c.0])),
                 Replaces::Batch(_) => false,
             };
-            let news_left = news_asked.get(&c.0).copied().unwrap_or(0) < NEWS_ASKS;
+            let news_left = questions.get(&c.0).copied().unwrap_or(0) < NEWS_ASKS;
             let ask = Ask {
                 unsure: c.2 >= threshold,
                 news: news_left,
@@ -106,7 +107,7 @@ impl<P: Ports> MemoryService<P> {
                 self.judge(&old, new, context, ask)
             };
             if by_model {
-                *news_asked.entry(c.0).or_insert(0) += 1;
+                *questions.entry(c.0).or_insert(0) += 1;
             }
             asked |= by_model;
             judged.push((c, old, verdict));
@@ -354,18 +355,18 @@ impl<P: Ports> MemoryService<P> {
         context: &supersession::RuleContext,
         ask: Ask,
     ) -> (Verdict, bool) {
-        let verdict = judgment::judge_read(old, new, context);
+        // "walked across the stage, diploma in hand!!" after "I'm a sophomore": no word
+        // shared, news of a change all the same.
+        let (verdict, news) = judgment::judge_asking(old, new, context, ask.news);
         let worth_asking = match verdict {
             Verdict::Unsure => ask.unsure,
-            // "walked across the stage, diploma in hand!!" after "I'm a sophomore": no word
-            // shared, news of a change all the same.
-            Verdict::Different => ask.news && judgment::may_end(old, new, context),
+            Verdict::Different => news,
             _ => false,
         };
-        let new = new.text();
         if !worth_asking {
             return (verdict, false);
         }
+        let new = new.text();
         let verdict = match self.ports.complete(&judgment::judgment_request(old, new)) {
             Ok(answer) => judgment::parse_judgment(&answer).unwrap_or_else(|| {
                 let shown: String = answer.chars().take(80).collect();
