@@ -92,24 +92,14 @@ pub(super) fn life_event(w: &[String], content: &str) -> bool {
             "interview" | "interviews" | "application" | "applying" | "fair"
         )
     });
+    // "got the job", "landed a new role", "accepted the position".
     let job = !sought
-        && ["job", "role", "position"].iter().any(|thing| {
-            [
-                &["got", "the"][..],
-                &["got", "a"],
-                &["got", "a", "new"],
-                &["landed", "a"],
-                &["landed", "the"],
-                &["accepted", "a"],
-                &["accepted", "the"],
-                &["i've", "got", "a", "new"],
-            ]
-            .iter()
-            .any(|p| {
-                let mut p = p.to_vec();
-                p.push(thing);
-                phrase(w, &p)
-            })
+        && w.iter().enumerate().any(|(i, x)| {
+            let before = |k: usize| i.checked_sub(k).map(|j| w[j].as_str());
+            let article = if before(1) == Some("new") { 2 } else { 1 };
+            matches!(x.as_str(), "job" | "role" | "position")
+                && matches!(before(article), Some("a" | "the"))
+                && matches!(before(article + 1), Some("got" | "landed" | "accepted"))
         });
     born || died || job
 }
