@@ -324,6 +324,77 @@ fn a_detail_corrected_replaces_it_and_told_again_is_kept_once() {
     }
 }
 
+/// An amount changed in words that share little with the old telling replaces it and
+/// lasts; the same amount told in other units is kept once; an amount of something else,
+/// someone else's, wished for or of another day replaces nothing.
+#[test]
+fn an_amount_changed_in_other_words_replaces_it() {
+    let ctx = Ctx::new();
+    let beside = [
+        "paid £950 for the new sofa",
+        "my sister pays £1,200 for a studio",
+        "is £950 a lot for rent round here?",
+    ];
+    replaced_only_by(
+        &ctx,
+        "r",
+        "my rent is £900 a month",
+        &beside,
+        "landlord put the rent up to £950",
+    );
+    let beside = ["want to get down to 75kg by summer", "my deadlift max is 120kg now"];
+    replaced_only_by(&ctx, "w", "I weigh 85kg", &beside, "down to 79 kilos now!");
+    let beside = ["my husband's salary went up to 50k"];
+    replaced_only_by(
+        &ctx,
+        "e",
+        "I earn about 40 grand a year",
+        &beside,
+        "pay rise came through, 45k now",
+    );
+    replaced_only_by(
+        &ctx,
+        "c",
+        "I drink about 4 coffees a day",
+        &[],
+        "cut down to one coffee a day",
+    );
+    kept_beside(
+        &ctx,
+        "k",
+        &[
+            ("I wake up at 6am on weekdays", "I wake up at 9 at the weekend"),
+            (
+                "I sleep about 7 hours a night",
+                "only got 3 hours last night because of the storm",
+            ),
+        ],
+    );
+    // Half a year on, the new amounts are what holds.
+    let later = "2026-09-04T10:00:00Z";
+    for (user, now, then) in [
+        ("w", "down to 79 kilos now!", "I weigh 85kg"),
+        ("r", "landlord put the rent up to £950", "my rent is £900 a month"),
+        ("e", "pay rise came through, 45k now", "I earn about 40 grand a year"),
+    ] {
+        let live = live(&ctx, user, later);
+        assert!(
+            live.contains(&now.to_owned()) && !live.contains(&then.to_owned()),
+            "{live:?}"
+        );
+    }
+    // The same amount in other units or words is told again.
+    for (user, first, again) in [
+        ("s", "I'm about 14 stone", "I weigh around 196 lbs"),
+        ("t", "I have two cats", "I've got 2 cats"),
+    ] {
+        let kept = ctx.json(&["--user", user, "--now", T0, "add", first]);
+        let told = ctx.json(&["--user", user, "--now", T0, "add", again]);
+        assert_eq!(told["restated"], true, "{again}: {told}");
+        assert_eq!(told["id"], kept["id"], "{again}");
+    }
+}
+
 #[test]
 fn a_habit_told_with_words_of_the_present_lasts() {
     let ctx = Ctx::new();

@@ -175,6 +175,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if household::ends_living_alone(o, n) {
         return Verdict::Change;
     }
+    // "landlord put the rent up to £950" after "my rent is £900 a month".
+    if details::another_amount(old, o, new, n) {
+        return Verdict::Change;
+    }
     if !same_subject(&o.subject, &n.subject) {
         return Verdict::Different;
     }
@@ -247,6 +251,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     }
     if supersession::rule_replaces(old, new, ctx) {
         return Verdict::Change;
+    }
+    // "i'm 85 kilos" after "I weigh 85kg".
+    if let Some(v) = details::same_amount(old, o, new, n) {
+        return v;
     }
     if overlap(&o.content, &n.content) >= 0.5 {
         Verdict::Unsure

@@ -81,6 +81,51 @@ const RELATIONS: &[&str] = &[
     "twin",
 ];
 
+/// Whether someone known by `key` ("son", "mum", "lily") may be the one a pronoun
+/// ("he", "she") calls: a relation of the other sex may not.
+pub(super) fn may_be_called(key: &str, pronoun: &str) -> bool {
+    match pronoun {
+        "he" => !FEMALE.contains(&key),
+        "she" => !MALE.contains(&key),
+        _ => true,
+    }
+}
+
+/// Relations "he" cannot be, and relations "she" cannot be.
+const FEMALE: &[&str] = &[
+    "mum",
+    "mom",
+    "mother",
+    "sister",
+    "daughter",
+    "wife",
+    "girlfriend",
+    "aunt",
+    "niece",
+    "grandma",
+    "nan",
+    "granny",
+    "stepdaughter",
+    "stepmom",
+    "fiancee",
+    "gran",
+];
+const MALE: &[&str] = &[
+    "dad",
+    "father",
+    "brother",
+    "son",
+    "husband",
+    "boyfriend",
+    "uncle",
+    "nephew",
+    "grandpa",
+    "grandad",
+    "stepson",
+    "stepdad",
+    "fiance",
+];
+
 pub(super) fn is_relation(word: &str) -> bool {
     RELATIONS.contains(&word) || PERSON_SLOTS.contains(&word) || MANY_OF.contains(&word)
 }

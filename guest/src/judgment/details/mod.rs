@@ -5,10 +5,12 @@
 //! alone cannot tell: "she/her" and "they/them" are all function words, and "May 3" and
 //! "May 5" share half of what they say.
 
+mod amounts;
 mod day;
 mod dose;
 mod figures;
 
+pub(super) use amounts::{another_amount, same_amount};
 use day::{day_after, day_at};
 pub(super) use dose::another_dose;
 pub(super) use figures::another_number;

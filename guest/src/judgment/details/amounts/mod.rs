@@ -1,0 +1,461 @@
+//! An amount changed, told in other words than the old one's: "landlord's put the rent up
+//! to £950" after "my rent is £900 a month", "down to 79 kilos now!" after "I weigh 85kg",
+//! "cut down to one coffee a day" after "I drink about 4 coffees a day". The same words with
+//! another number are [`super::another_number`]'s, a dose [`super::another_dose`]'s.
+//!
+//! An amount is read with what it measures (money, weight, a share, a time of day, a
+//! length, a span, a school year, an age, or how many of a thing), so that "40 grand" and
+//! "45k", "210 lbs" and "95 kilos", "four" and "4" compare ([`measures`]).
+
+mod measures;
+
+use std::collections::BTreeSet;
+
+use crate::entities::WEEKDAYS;
+use crate::judgment::Verdict;
+use crate::judgment::fact::{Fact, Subject, is_ignored, same_subject};
+use crate::judgment::slots::is_time;
+use crate::judgment::someone::may_be_called;
+use crate::judgment::words::{is_generic, stem};
+use measures::{Amount, Measure, UNIT_WORDS, amounts, holds_number, same_value, tokens, word_number};
+
+/// Two facts' amounts and the words that say what they measure.
+struct Reading {
+    said: Vec<String>,
+    told: Vec<String>,
+    named: BTreeSet<String>,
+    naming: BTreeSet<String>,
+    /// What both name.
+    shared: BTreeSet<String>,
+    before: Vec<Amount>,
+    after: Vec<Amount>,
+}
+
+impl Reading {
+    /// The pair's amounts, when both tell one as what holds now (no wish, past, denial or
+    /// question) of the same days.
+    fn of(old: &str, o: &Fact, new: &str, n: &Fact) -> Option<Reading> {
+        // The cheap test first: most pairs hold no figure.
+        if !holds_number(new) || !holds_number(old) {
+            return None;
+        }
+        let (said, told) = (tokens(old), tokens(new));
+        // "dropped to 32 hrs" and "sold the corolla, we're a one car household now" deny
+        // nothing: only a word that says "not" does.
+        let settled = |f: &Fact, t: &[String]| {
+            !(f.former
+                || f.past
+                || f.wish
+                || f.words.iter().any(|w| w.asks)
+                || t.iter().any(|w| NOT.contains(&w.as_str())))
+        };
+        // "I wake up at 9 at the weekend" after "I wake up at 6am on weekdays": other days.
+        if !settled(o, &said) || !settled(n, &told) || days(&said) != days(&told) {
+            return None;
+        }
+        let (named, naming) = (anchors(o), anchors(n));
+        let shared = named.intersection(&naming).cloned().collect();
+        let (before, after) = (amounts(&said), amounts(&told));
+        Some(Reading {
+            said,
+            told,
+            named,
+            naming,
+            shared,
+            before,
+            after,
+        })
+    }
+
+    /// The new amounts that may measure what `a` measures: of its measure, or, when the two
+    /// name one thing, told without a unit ("rent's 720 a month for my room now" after
+    /// "rent's 650 quid a month for my room").
+    fn like<'a>(&'a self, a: &'a Amount) -> impl Iterator<Item = &'a Amount> + 'a {
+        self.after.iter().filter(move |b| {
+            b.measure == a.measure
+                || (!self.shared.is_empty() && (a.measure == Measure::Bare || b.measure == Measure::Bare))
+        })
+    }
+
+    /// Whether the old amount `a` and the new one are of one thing: a word both name, or a
+    /// measure that tells what it is of.
+    fn one_thing(&self, a: &Amount) -> bool {
+        // Another amount of both that differs tells another thing ("My 10k PB is 52
+        // minutes" after "My 5k PB is 24 minutes"); so does someone's before what both
+        // name ("my teenager's screen time").
+        let apart = self.before.iter().any(|x| {
+            x.measure != a.measure
+                && x.measure != Measure::Bare
+                && self.after.iter().any(|y| y.measure == x.measure)
+                && !self.after.iter().any(|y| y.measure == x.measure && same_value(x, y))
+        });
+        // "My shift finishes at 3:30pm" after "My shift starts at 7am".
+        let ends = |t: &[String], words: &[&str]| t.iter().any(|w| words.contains(&w.as_str()));
+        let turned = (ends(&self.said, STARTS) && ends(&self.told, FINISHES))
+            || (ends(&self.said, FINISHES) && ends(&self.told, STARTS));
+        if apart || turned || self.owned_by_another() {
+            return false;
+        }
+        // One names all the other names: "landlord put the rent up to £950" after "my rent
+        // is £900 a month", "new bench max today, 90kg!!" after "my bench press max is
+        // 80kg"; not "my laptop battery is down to 62% health" after "my phone's battery
+        // health is 88%".
+        if !self.shared.is_empty() && (self.named.is_subset(&self.naming) || self.naming.is_subset(&self.named)) {
+            return true;
+        }
+        let holds = |t: &[String], group: &[&str]| t.iter().any(|w| group.contains(&w.as_str()));
+        let (said, told) = (&self.said, &self.told);
+        match &a.measure {
+            Measure::Count(thing) => self.like(a).any(|b| b.measure == a.measure) && !is_generic(thing),
+            Measure::Grade | Measure::Size => true,
+            // "mum celebrated her 70th" after "my mum is 69": an age and nothing else.
+            Measure::Age => self.named.is_empty(),
+            // "pay rise came through, 45k now" after "I earn about 40 grand a year".
+            Measure::Money => holds(said, INCOME) && holds(told, INCOME),
+            // "my alarm goes off at 4:45 now" after "I get up at 6am".
+            Measure::Clock => [WAKING, SLEEPING].iter().any(|g| holds(said, g) && holds(told, g)),
+            // "I'm sitting at 68kg these days" after "I weigh 62 kg": one's own weight.
+            Measure::Weight => self.named.is_empty() && (self.naming.is_empty() || holds(told, SELF)),
+            // "down to 79 kilos now!": nothing named but the amount.
+            _ => self.naming.is_subset(&self.named),
+        }
+    }
+
+    /// Whether the new fact puts someone's name before a word both name, whom the old does
+    /// not: "my teenager's screen time is like 9 hours a day".
+    fn owned_by_another(&self) -> bool {
+        self.told.windows(2).any(|w| {
+            w[0].strip_suffix("'s")
+                .is_some_and(|owner| !owner.is_empty() && !self.said.contains(&w[0]))
+                && self.shared.contains(&stem(&w[1]))
+        })
+    }
+}
+
+/// Whether `n` tells another amount of what `o` measures, as news of a change: the same
+/// measure of one thing, told as a change ("now", "up to", "cut down") or naming all the
+/// old fact named, and neither a wish, a past, a denial nor a question.
+pub(in crate::judgment) fn another_amount(old: &str, o: &Fact, new: &str, n: &Fact) -> bool {
+    let Some(r) = Reading::of(old, o, new, n) else {
+        return false;
+    };
+    // News of a change says so ("now", "up to", "cut down"), or names all the old fact
+    // named, as its holder's ("my golf handicap is 14 after a good summer").
+    let cued = r.told.iter().any(|t| CUES.contains(&t.as_str()));
+    let restated = !r.named.is_empty()
+        && r.named.is_subset(&r.naming)
+        && r.told.iter().any(|t| FIRST_PERSON.contains(&t.as_str()));
+    // A rate is not changed by one day's amount: "only got 3 hours last night" after "I
+    // sleep about 7 hours a night".
+    if !(cued || restated) || (rate(&r.said) && moment(&r.told)) {
+        return false;
+    }
+    let changed = r.before.iter().any(|a| {
+        let mut of_it = r.like(a).peekable();
+        of_it.peek().is_some() && !of_it.any(|b| same_value(a, b)) && r.one_thing(a)
+    });
+    changed && whose(o, n, &r.told, &r.shared)
+}
+
+/// How `n` stands to `o` when it tells the same amount of one thing in other words: "i'm
+/// 85 kilos" after "I weigh 85kg", "my salary's roughly £40k" after "I earn about 40 grand
+/// a year". The same fact ([`Verdict::Same`]) when it names nothing the old one does not,
+/// else the old one told with more ([`Verdict::Refinement`]). `None` when no amount of the
+/// old one is told again, or another amount of its measure is.
+pub(in crate::judgment) fn same_amount(old: &str, o: &Fact, new: &str, n: &Fact) -> Option<Verdict> {
+    if !same_subject(&o.subject, &n.subject) {
+        return None;
+    }
+    let r = Reading::of(old, o, new, n)?;
+    // "I'm cat-sitting two cats for my neighbour this week" has no cats of its own, and
+    // "just got promoted to head of year 2" tells more than "I teach year 2" again.
+    let within = r.named.is_subset(&r.naming) || r.naming.is_subset(&r.named);
+    if moment(&r.told) || !within {
+        return None;
+    }
+    let told_again = r.before.iter().any(|a| {
+        // A bare figure ("I play off 18") says too little to be the same amount.
+        let told = a.measure != Measure::Bare && r.after.iter().any(|b| b.measure == a.measure);
+        told && r
+            .after
+            .iter()
+            .filter(|b| b.measure == a.measure)
+            .all(|b| same_value(a, b))
+            && r.one_thing(a)
+    });
+    told_again.then(|| {
+        if r.naming.is_subset(&r.named) {
+            Verdict::Same
+        } else {
+            Verdict::Refinement
+        }
+    })
+}
+
+/// Whether the new fact's amount is the old one's holder's: the same subject, someone the
+/// new fact calls "he" or "she" whom the old names, or the user's thing changed by someone
+/// else ("the GP's upped my sertraline", "landlord put the rent up").
+fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>) -> bool {
+    if same_subject(&o.subject, &n.subject) {
+        return true;
+    }
+    if let (Subject::Person(a), Subject::Person(b)) = (&o.subject, &n.subject) {
+        return matches!(b.key.as_str(), "he" | "she") && may_be_called(&a.key, &b.key);
+    }
+    if !matches!(o.subject, Subject::User | Subject::We) || !matches!(n.subject, Subject::Person(_)) {
+        return false;
+    }
+    told.windows(2)
+        .any(|w| matches!(w[0].as_str(), "my" | "our" | "the") && shared.contains(&stem(&w[1])))
+}
+
+/// The stems that say what is measured: the words after the subject without figures,
+/// units, times, the words of a change and the words every fact may hold.
+fn anchors(f: &Fact) -> BTreeSet<String> {
+    f.words[f.body.min(f.words.len())..]
+        .iter()
+        .filter(|w| !is_ignored(w) && !is_time(&w.low) && !w.low.chars().any(|c| c.is_ascii_digit()))
+        .filter(|w| word_number(&w.low).is_none() && !TIMES_OF_DAY.contains(&w.low.as_str()))
+        .filter(|w| !UNIT_WORDS.contains(&w.low.as_str()))
+        .map(|w| w.stem.clone())
+        .filter(|s| !is_generic(s) && !cue_stems().contains(s))
+        .collect()
+}
+
+/// The days a fact is told of: weekdays, weekends, Mondays.
+fn days(tokens: &[String]) -> BTreeSet<&str> {
+    tokens
+        .iter()
+        .map(|t| t.trim_end_matches('s'))
+        .filter(|t| matches!(*t, "weekday" | "weekend") || WEEKDAYS.iter().any(|d| d.eq_ignore_ascii_case(t)))
+        .collect()
+}
+
+/// The stems of [`CUES`], cut once.
+fn cue_stems() -> &'static BTreeSet<String> {
+    static STEMS: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    STEMS.get_or_init(|| CUES.iter().map(|c| stem(c)).collect())
+}
+
+/// Whether the tokens tell an amount for each of a period: "a day", "per week", "a night".
+fn rate(tokens: &[String]) -> bool {
+    tokens.windows(2).any(|w| {
+        matches!(w[0].as_str(), "a" | "an" | "per" | "each" | "every")
+            && matches!(
+                w[1].as_str(),
+                "day" | "night" | "week" | "month" | "year" | "hour" | "morning" | "evening"
+            )
+    })
+}
+
+/// Whether the tokens tell of one moment: "last night", "today".
+fn moment(tokens: &[String]) -> bool {
+    tokens
+        .iter()
+        .any(|t| matches!(t.as_str(), "today" | "tonight" | "yesterday"))
+        || tokens.windows(2).any(|w| {
+            matches!(w[0].as_str(), "last" | "this")
+                && matches!(
+                    w[1].as_str(),
+                    "night" | "morning" | "afternoon" | "evening" | "week" | "weekend"
+                )
+        })
+}
+
+/// Words that tell an amount changed, or a correction of it.
+const CUES: &[&str] = &[
+    "now",
+    "up",
+    "down",
+    "upped",
+    "raised",
+    "raise",
+    "rise",
+    "increased",
+    "went",
+    "gone",
+    "cut",
+    "dropped",
+    "lowered",
+    "reduced",
+    "new",
+    "instead",
+    "anymore",
+    "nowadays",
+    "currently",
+    "since",
+    "actually",
+    "bumped",
+    "hiked",
+    "jumped",
+    "lost",
+    "gained",
+    "changed",
+    "only",
+    "finally",
+    "officially",
+    "hit",
+    "reached",
+    "back",
+    "promoted",
+    "more",
+    "these",
+    "atm",
+    "sitting",
+    "closer",
+    "switched",
+    "started",
+    "moved",
+];
+
+/// Words that deny what a fact says.
+const NOT: &[&str] = &[
+    "not", "never", "no", "don't", "dont", "didn't", "isn't", "aren't", "won't", "nobody", "none", "quit", "stopped",
+    "anymore", "longer", "nor", "neither",
+];
+
+/// Words of when a thing starts, and of when it ends.
+const STARTS: &[&str] = &["start", "starts", "begin", "begins", "open", "opens", "from"];
+const FINISHES: &[&str] = &[
+    "finish", "finishes", "end", "ends", "close", "closes", "done", "till", "until",
+];
+
+/// Words by which one tells of oneself as the subject: "I'm sitting at 68kg".
+const SELF: &[&str] = &["i", "i'm", "im", "i've", "ive", "me"];
+
+/// Words by which one tells of oneself.
+const FIRST_PERSON: &[&str] = &["i", "i'm", "im", "i've", "ive", "me", "my", "we", "we're", "our"];
+
+/// Words of the time one gets up, and of the time one goes to bed.
+const WAKING: &[&str] = &["up", "wake", "wakes", "woke", "waking", "alarm", "awake", "rise"];
+const SLEEPING: &[&str] = &["bed", "sleep", "asleep", "bedtime", "sleeping"];
+
+/// Words of what one earns: "salary", "pay rise", "I'm on $92k".
+const INCOME: &[&str] = &[
+    "salary",
+    "pay",
+    "paid",
+    "earn",
+    "earning",
+    "earns",
+    "wage",
+    "wages",
+    "raise",
+    "rise",
+    "income",
+    "make",
+    "making",
+    "promoted",
+    "promotion",
+];
+
+/// Words of a time of day, which say when, not what.
+const TIMES_OF_DAY: &[&str] = &[
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "tonight",
+    "today",
+    "yesterday",
+    "weekend",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::{another_amount, same_amount};
+    use crate::judgment::Verdict;
+    use crate::judgment::fact::Fact;
+    use crate::supersession::RuleContext;
+
+    fn read(old: &str, new: &str) -> (Fact, Fact) {
+        let me = RuleContext::default();
+        (Fact::read(old, &me), Fact::read(new, &me))
+    }
+
+    fn changed(old: &str, new: &str) -> bool {
+        let (o, n) = read(old, new);
+        another_amount(old, &o, new, &n)
+    }
+
+    fn told_again(old: &str, new: &str) -> Option<Verdict> {
+        let (o, n) = read(old, new);
+        same_amount(old, &o, new, &n)
+    }
+
+    #[test]
+    fn another_amount_of_the_same_thing_is_a_change() {
+        for (old, new) in [
+            ("my rent is £900 a month", "landlord put the rent up to £950"),
+            ("I weigh 85kg", "down to 79 kilos now!"),
+            ("I weigh 62 kg", "I'm sitting at 68kg these days"),
+            ("I earn about 40 grand a year", "pay rise came through, 45k now"),
+            ("I drink about 4 coffees a day", "cut down to one coffee a day"),
+            ("I'm on 50mg sertraline", "GP's upped my sertraline to 100mg"),
+            ("my golf handicap is 18", "my golf handicap is 14 after a good summer"),
+            ("My daughter is in Year 5", "she's moved up to Year 6 now"),
+            ("I get up at 6am", "new shift pattern, my alarm goes off at 4:45 now"),
+            ("I work 40 hours a week", "dropped to a four day week, so 32 hrs"),
+        ] {
+            assert!(changed(old, new), "{old} / {new}");
+        }
+    }
+
+    #[test]
+    fn an_amount_of_something_else_or_not_now_is_no_change() {
+        for (old, new) in [
+            ("my rent is £900 a month", "paid £950 for the new sofa"),
+            ("my rent is £900 a month", "is £950 a lot for rent round here now?"),
+            ("I weigh 85kg", "want to get down to 75kg"),
+            ("I weigh 85kg", "my suitcase is 23kg now"),
+            ("I weigh 150 lbs", "my deadlift max is 225 lbs now"),
+            ("I earn about 40 grand a year", "my husband's salary went up to 50k"),
+            ("I drink about 4 coffees a day", "I drink 2 litres of water a day now"),
+            (
+                "I sleep about 7 hours a night",
+                "only got 3 hours last night because of the storm",
+            ),
+            ("My shift starts at 7am", "My shift finishes at 3:30pm now"),
+            ("I wake up at 6am on weekdays", "I wake up at 9 at the weekend now"),
+            (
+                "My phone's battery health is 88%",
+                "my laptop battery is down to 62% health",
+            ),
+            ("My 5k PB is 24 minutes", "My 10k PB is 52 minutes now"),
+            (
+                "My screen time is 5 hours a day",
+                "my teenager's screen time is like 9 hours a day now",
+            ),
+            ("I have two kids", "I'm one of five kids myself"),
+            ("I have an iPhone 12", "I'm on the 42 bus now"),
+        ] {
+            assert!(!changed(old, new), "{old} / {new}");
+        }
+    }
+
+    #[test]
+    fn the_same_amount_in_other_words_is_told_again() {
+        assert_eq!(told_again("I weigh 85kg", "i'm 85 kilos"), Some(Verdict::Same));
+        assert_eq!(
+            told_again("I'm about 14 stone", "I weigh around 196 lbs"),
+            Some(Verdict::Same)
+        );
+        assert_eq!(told_again("I have two cats", "I've got 2 cats"), Some(Verdict::Same));
+        assert_eq!(
+            told_again("I have two kids", "I've got two kids, a boy who's 8 and a girl who's 5"),
+            Some(Verdict::Refinement)
+        );
+        for (old, new) in [
+            ("I have two cats", "I'm cat-sitting two cats for my neighbour this week"),
+            (
+                "I teach year 2 at a primary in Leeds",
+                "just got promoted to head of year 2",
+            ),
+            ("The gate code is 4512", "The alarm code is 4512"),
+            ("I have two cats", "my sister has two cats"),
+            ("I weigh 85kg", "I weigh 84kg"),
+        ] {
+            assert_eq!(told_again(old, new), None, "{old} / {new}");
+        }
+    }
+}
