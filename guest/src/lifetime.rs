@@ -678,7 +678,7 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
         later(1);
     }
     // "at 2", "at 3pm", "by 5", "in an hour", "in 20 minutes": today. Not the hour one
-    // rises or sleeps at ("up at 5:30", "in bed by 10"), nor the hour of what one does in
+    // rises or sleeps at ("up at 5:30", "in bed by 10", "my alarm goes off at 6"), nor the hour of what one does in
     // the simple present ("I go to the gym at 6am before work"): a habit's.
     let simple_present = w.first().is_some_and(|x| x == "i")
         && w.get(1).is_some_and(|v| {
@@ -709,11 +709,13 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
         });
     if !simple_present
         && w.windows(2).enumerate().any(|(i, p)| {
-            let rising = i > 0
-                && matches!(
-                    w[i - 1].as_str(),
-                    "up" | "wake" | "wakes" | "bed" | "asleep" | "sleep" | "bedtime"
-                );
+            // "my alarm goes off at 4:45 now": the hour one rises, a few words on.
+            let rising = w[i.saturating_sub(3)..i].iter().any(|v| {
+                matches!(
+                    v.as_str(),
+                    "up" | "wake" | "wakes" | "bed" | "asleep" | "sleep" | "bedtime" | "alarm"
+                )
+            });
             !rising
                 && matches!(p[0].as_str(), "at" | "by" | "till" | "until" | "til")
                 && p[1]

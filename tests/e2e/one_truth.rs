@@ -359,6 +359,8 @@ fn an_amount_changed_in_other_words_replaces_it() {
         &[],
         "cut down to one coffee a day",
     );
+    let alarm = "new shift pattern means my alarm goes off at 4:45 now";
+    replaced_only_by(&ctx, "a", "I get up at 6am for work", &[], alarm);
     kept_beside(
         &ctx,
         "k",
@@ -376,6 +378,7 @@ fn an_amount_changed_in_other_words_replaces_it() {
         ("w", "down to 79 kilos now!", "I weigh 85kg"),
         ("r", "landlord put the rent up to £950", "my rent is £900 a month"),
         ("e", "pay rise came through, 45k now", "I earn about 40 grand a year"),
+        ("a", alarm, "I get up at 6am for work"),
     ] {
         let live = live(&ctx, user, later);
         assert!(

@@ -375,3 +375,13 @@ fn moments_in_slang_pass_and_a_habit_that_tends_lasts() {
         );
     }
 }
+
+/// The hour an alarm goes off is the hour one rises, a habit's: "new shift pattern means my
+/// alarm goes off at 4:45 now" replaced "I get up at 6am" and passed within two days.
+#[test]
+fn the_hour_an_alarm_goes_off_lasts() {
+    let l = infer("new shift pattern means my alarm goes off at 4:45 now", said());
+    assert!(!l.memory_type.is_ephemeral() && l.expires_at.is_none(), "{l:?}");
+    let tomorrow = infer("my alarm goes off at 4:45 tomorrow for the flight", said());
+    assert!(tomorrow.expires_at.is_some(), "{tomorrow:?}");
+}
