@@ -2,6 +2,8 @@
 //! kilograms, "4:45" a time of day, "4 coffees" a count of coffee, "year 3" a school year.
 //! A figure that names a thing ("iPhone 12", "the 42 bus") is no amount.
 
+use std::collections::BTreeSet;
+
 use crate::judgment::words::{FUNCTION, stem};
 
 /// What an amount measures.
@@ -84,11 +86,13 @@ pub(super) fn tokens(text: &str) -> Vec<String> {
     out
 }
 
-/// The amounts told in `tokens`, each with what it measures.
-pub(super) fn amounts(tokens: &[String]) -> Vec<Amount> {
+/// The amounts told in `tokens`, each with what it measures, and the figures that name
+/// things ("iPhone 12", "box 7", "since 2015").
+pub(super) fn amounts(tokens: &[String]) -> (Vec<Amount>, BTreeSet<&str>) {
     let money_words = tokens.iter().any(|t| MONEY_WORDS.contains(&t.as_str()));
     let weight_words = tokens.iter().any(|t| WEIGHT_WORDS.contains(&t.as_str()));
     let mut out = Vec::new();
+    let mut names = BTreeSet::new();
     for (i, token) in tokens.iter().enumerate() {
         let Some(Figure {
             currency,
@@ -114,10 +118,11 @@ pub(super) fn amounts(tokens: &[String]) -> Vec<Amount> {
             || GRADE_AFTER.contains(&next)
             || (ordinal && matches!(next, "year" | "yr"));
         // A figure that names a thing is no amount: "iPhone 12", "the 42 bus", "since 2015".
-        let plain = !currency && !ordinal && (suffix.is_empty() || suffix == "k") && noun(unit).is_none();
+        let plain = !currency && !ordinal && (suffix.is_empty() || suffix == "k") && !UNIT_WORDS.contains(&next);
         let valued =
             matches!(prev, "" | ",") || prev.ends_with("'s") || FUNCTION.contains(&prev) || VALUE_PREV.contains(&prev);
         if !grade && plain && (!valued || (1900.0..=2100.0).contains(&value) && suffix.is_empty()) {
+            names.insert(token.as_str());
             continue;
         }
         // "I'm one of five kids": a count one belongs to, not one has.
@@ -197,7 +202,7 @@ pub(super) fn amounts(tokens: &[String]) -> Vec<Amount> {
         };
         out.extend(amount);
     }
-    out
+    (out, names)
 }
 
 /// A figure as written.
@@ -347,6 +352,9 @@ const VALUE_PREV: &[&str] = &[
     "the",
     "a",
     "another",
+    "through",
+    "into",
+    "across",
     "extra",
     "keep",
     "own",
