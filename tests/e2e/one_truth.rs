@@ -398,6 +398,45 @@ fn an_amount_changed_in_other_words_replaces_it() {
     }
 }
 
+/// A plan that came about or was given up ends the plan; progress, someone else's doing
+/// and the past leave it.
+#[test]
+fn a_plan_come_about_or_given_up_replaces_it() {
+    let ctx = Ctx::new();
+    let beside = [
+        "my sister just got a dog",
+        "we had a dog when I was a kid",
+        "got a new bed for my mum's dog",
+    ];
+    replaced_only_by(
+        &ctx,
+        "d",
+        "we're thinking about getting a dog",
+        &beside,
+        "we got the dog! a golden retriever called Biscuit",
+    );
+    replaced_only_by(
+        &ctx,
+        "s",
+        "I want to learn Spanish",
+        &["did my first Duolingo Spanish lesson on the train"],
+        "I've given up on Spanish, never had the time",
+    );
+    replaced_only_by(
+        &ctx,
+        "m",
+        "I'm applying for a mortgage",
+        &[],
+        "mortgage offer came through this morning!!!",
+    );
+    let later = "2026-09-04T10:00:00Z";
+    let live = live(&ctx, "d", later);
+    assert!(
+        live.contains(&"we got the dog! a golden retriever called Biscuit".to_owned()),
+        "{live:?}"
+    );
+}
+
 #[test]
 fn a_habit_told_with_words_of_the_present_lasts() {
     let ctx = Ctx::new();

@@ -21,6 +21,7 @@ mod household;
 mod news;
 mod partners;
 mod placement;
+mod plans;
 mod slots;
 mod someone;
 mod synonyms;
@@ -223,6 +224,11 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         && !(o.denied || n.denied || o.former || n.former || o.past || n.past)
         && details::another_dose(o, n)
     {
+        return Verdict::Change;
+    }
+    // "we got the dog!" or "decided against the dog" after "we're thinking about getting
+    // a dog".
+    if plans::settled(o, n) {
         return Verdict::Change;
     }
     if o.wish != n.wish {
