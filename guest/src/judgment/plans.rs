@@ -39,7 +39,13 @@ pub(super) fn settled(o: &Fact, n: &Fact) -> bool {
     }
     // Given up, whatever is planned instead: "decided against the dog", "scrapped the gym
     // idea, I'm just going to run outside".
-    if GIVEN_UP.iter().any(|p| lows.windows(p.len()).any(|w| w == *p)) {
+    // Not "I'm not gonna give up on my dreams", which keeps at them.
+    let given_up = GIVEN_UP.iter().any(|p| {
+        lows.windows(p.len() + 1)
+            .any(|w| w[..p.len()] == **p && !matches!(w[p.len()], "give" | "quit" | "stop" | "drop" | "abandon"))
+            || lows.ends_with(p)
+    });
+    if given_up {
         return told.iter().any(named);
     }
     // Come about, told as what holds: "we haven't got the dog yet" has not.
