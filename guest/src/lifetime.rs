@@ -319,7 +319,14 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         expires_at: None,
     };
     let now_words = has("today") || has("tonight") || has("tomorrow");
-    if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && !now_words {
+    // "Found out today I'm allergic to penicillin": learned on a day, and lasting; "my
+    // asthma's bad today" is the day's.
+    let learned = phrase(&w, &["found", "out"])
+        || phrase(&w, &["turns", "out"])
+        || phrase(&w, &["turned", "out"])
+        || has("diagnosed")
+        || has("confirmed");
+    if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && (!now_words || learned) {
         return lasting(base);
     }
     // A birth, a death, a job got: the day it is told with begins what lasts.

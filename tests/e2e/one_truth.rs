@@ -334,6 +334,7 @@ fn an_amount_changed_in_other_words_replaces_it() {
         "paid £950 for the new sofa",
         "my sister pays £1,200 for a studio",
         "is £950 a lot for rent round here?",
+        "Landlord put the rent up on the unit downstairs, it's £990 now",
     ];
     replaced_only_by(
         &ctx,
@@ -358,6 +359,17 @@ fn an_amount_changed_in_other_words_replaces_it() {
         "I drink about 4 coffees a day",
         &[],
         "cut down to one coffee a day",
+    );
+    let dose = [
+        "The GP increased my dad's metformin to 1000mg",
+        "On sick days I go up to 1500mg of metformin",
+    ];
+    replaced_only_by(
+        &ctx,
+        "m",
+        "I take 500mg metformin twice a day",
+        &dose,
+        "GP's upped my metformin to 1000mg",
     );
     let alarm = "new shift pattern means my alarm goes off at 4:45 now";
     replaced_only_by(&ctx, "a", "I get up at 6am for work", &[], alarm);
@@ -405,6 +417,7 @@ fn a_plan_come_about_or_given_up_replaces_it() {
     let ctx = Ctx::new();
     let beside = [
         "my sister just got a dog",
+        "Our neighbours decided against a dog",
         "we had a dog when I was a kid",
         "got a new bed for my mum's dog",
     ];
@@ -419,7 +432,10 @@ fn a_plan_come_about_or_given_up_replaces_it() {
         &ctx,
         "s",
         "I want to learn Spanish",
-        &["did my first Duolingo Spanish lesson on the train"],
+        &[
+            "did my first Duolingo Spanish lesson on the train",
+            "If I gave up on Spanish I'd probably try Italian",
+        ],
         "I've given up on Spanish, never had the time",
     );
     replaced_only_by(

@@ -33,8 +33,17 @@ pub(super) fn settled(o: &Fact, n: &Fact) -> bool {
     }
     let named = |w: &Word| planned.contains(w.stem.as_str());
     let lows: Vec<&str> = told.iter().map(|w| w.low.as_str()).collect();
-    // "we went to New York for our honeymoon back in 2012": before the plan was told.
-    if long_past(&lows) {
+    // "we went to New York for our honeymoon back in 2012": before the plan was told; "if
+    // I gave up on Spanish I'd try Italian": only supposed; "our neighbours decided
+    // against a puppy": someone else's.
+    let supposed = lows
+        .iter()
+        .any(|w| matches!(*w, "if" | "unless" | "whether" | "suppose" | "imagine"));
+    let others = n.words.iter().take(3).any(|w| {
+        let who = w.low.trim_end_matches("'s").trim_end_matches('\'');
+        OTHERS.contains(&who)
+    });
+    if long_past(&lows) || supposed || others {
         return false;
     }
     // Given up, whatever is planned instead: "decided against the dog", "scrapped the gym
@@ -175,6 +184,13 @@ const PENDING_PHRASES: &[&[&str]] = &[
 
 /// People a relation does not name, before what they did: "our eldest went veggie".
 const OTHERS: &[&str] = &[
+    "neighbours",
+    "neighbors",
+    "friends",
+    "friend",
+    "colleagues",
+    "mates",
+    "parents",
     "eldest",
     "youngest",
     "oldest",
@@ -381,6 +397,15 @@ mod tests {
                 "I'm applying for a mortgage",
                 "mortgage offer came through this morning!!!",
             ),
+            (
+                "Hoping to get a puppy this summer",
+                "we've decided against a puppy, it wouldn't be fair on it",
+            ),
+            (
+                "we've applied to become foster carers",
+                "we were approved as foster carers yesterday!",
+            ),
+            ("Off to Japan in the spring", "just back from Japan, Kyoto was unreal"),
         ] {
             assert!(ends(old, new), "{old} / {new}");
         }
@@ -405,6 +430,25 @@ mod tests {
             (
                 "I've put in an application for a job at Amazon",
                 "got invited to a second interview with Amazon",
+            ),
+            (
+                "I'm going to Japan in April",
+                "we went to Japan for our honeymoon back in 2012",
+            ),
+            (
+                "I'm weighing up buying a Tesla Model Y",
+                "took a Model Y out for a test drive yesterday",
+            ),
+            ("I want to go vegetarian", "our eldest went veggie last month"),
+            ("we're thinking about getting a dog", "we haven't got the dog yet"),
+            ("I'm gonna keep chasing my dreams", "I'm not gonna give up on my dreams"),
+            (
+                "We're thinking about getting a puppy",
+                "Our neighbours decided against a puppy",
+            ),
+            (
+                "I'm planning to learn Spanish this year",
+                "If I gave up on Spanish I'd probably try Italian",
             ),
         ] {
             assert!(!ends(old, new), "{old} / {new}");

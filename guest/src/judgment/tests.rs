@@ -705,10 +705,10 @@ fn an_amount_changed_in_other_words_replaces_it() {
     dev.print("amounts changed, told again and look-alikes: development, rules alone");
     let held = measure(&pairs(AMOUNTS_HELD_OUT), false);
     held.print("amounts changed, told again and look-alikes: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): 42 and 31 of 90 changes found, no
+    // Floors at what was measured (docs/judgment.md): 42 and 34 of 90 changes found, no
     // look-alike lost.
     assert!(dev.counts[2][2] >= 42, "changes found: {}", dev.counts[2][2]);
-    assert!(held.counts[2][2] >= 31, "changes found: {}", held.counts[2][2]);
+    assert!(held.counts[2][2] >= 34, "changes found: {}", held.counts[2][2]);
     assert_eq!(dev.different_lost() + held.different_lost(), 0, "look-alikes lost");
 }
 

@@ -385,3 +385,25 @@ fn the_hour_an_alarm_goes_off_lasts() {
     let tomorrow = infer("my alarm goes off at 4:45 tomorrow for the flight", said());
     assert!(tomorrow.expires_at.is_some(), "{tomorrow:?}");
 }
+
+/// A probe (2026-12-01): "Found out today I'm allergic to penicillin" expired the next day,
+/// and a month on no allergy was known. A lasting condition learned on a day lasts; the
+/// condition playing up today is the day's.
+#[test]
+fn a_condition_found_out_today_lasts() {
+    for lasting in [
+        "Found out today I'm allergic to penicillin",
+        "got diagnosed with coeliac disease today",
+    ] {
+        let l = infer(lasting, said());
+        assert!(
+            !l.memory_type.is_ephemeral() && l.expires_at.is_none(),
+            "{lasting}: {l:?}"
+        );
+    }
+    let today = infer("my asthma is really bad today", said());
+    assert!(
+        today.memory_type.is_ephemeral() || today.expires_at.is_some(),
+        "{today:?}"
+    );
+}

@@ -173,7 +173,8 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-adverbs-held-out.jsonl"),
             " with a word after the subject (held out)",
-            19,
+            // 19 counted "My dad's name is Scottish" as found (docs/performance.md).
+            18,
         ),
     ] {
         let set = read_labelled(text);

@@ -12,6 +12,13 @@ const UNITS: &[&str] = &["mg", "mcg", "ug", "µg", "ml", "iu", "units", "unit", 
 
 /// Whether `n` gives a thing that `o` gives a dose of another dose in the same unit.
 pub(in crate::judgment) fn another_dose(o: &Fact, n: &Fact) -> bool {
+    // "On sick days I go up to 24 units": a dose for some days only.
+    let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
+    let conditional = lows.iter().any(|w| matches!(*w, "if" | "when" | "whenever" | "unless"))
+        || lows.windows(3).any(|w| w[0] == "on" && matches!(w[2], "days" | "day"));
+    if conditional {
+        return false;
+    }
     let (a, b) = (doses(o), doses(n));
     let changed = a
         .iter()
@@ -29,7 +36,14 @@ pub(in crate::judgment) fn another_dose(o: &Fact, n: &Fact) -> bool {
             .cloned()
             .collect()
     };
-    thing(o).intersection(&thing(n)).next().is_some()
+    let shared: BTreeSet<String> = thing(o).intersection(&thing(n)).cloned().collect();
+    // "The GP increased my dad's metformin to 1000mg": the dad's dose, not the user's.
+    let owner_before = |f: &Fact| {
+        f.words
+            .windows(2)
+            .any(|w| w[0].low.ends_with("'s") && w[0].low != "'s" && shared.contains(&w[1].stem))
+    };
+    !shared.is_empty() && (owner_before(o) || !owner_before(n))
 }
 
 /// The doses a fact tells, each as (unit, number): "50mg" and "50 mg" alike.
@@ -84,6 +98,10 @@ mod tests {
             ("I take 50mg of sertraline", "my sertraline dose is still 50mg"),
             ("I take 50mg of sertraline", "I take sertraline every morning"),
             ("I run 5km every morning", "I run 10km on Sundays"),
+            (
+                "I take 500mg metformin twice a day",
+                "The GP increased my dad's metformin to 1000mg",
+            ),
         ] {
             assert!(!dosed(old, new), "{old} / {new}");
         }

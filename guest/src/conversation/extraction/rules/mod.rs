@@ -28,7 +28,8 @@ use sentences::{
     told_before_question, without_softener,
 };
 use words::{
-    BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, POINTERS, RELATIONS, SCENES,
+    BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, NOT_NAMES, POINTERS,
+    RELATIONS, SCENES, living::LANGUAGES,
 };
 
 /// The clear first-person facts in a user's message.
@@ -333,6 +334,11 @@ fn name_at(text: &str) -> Option<String> {
         })
         .collect();
     if words.is_empty() || words.iter().any(|w| ["I", "I'm"].contains(w)) {
+        return None;
+    }
+    // "I'm Irish", "my husband is Greek", "I'm Hungry": a people or a state, not a name.
+    let first = words[0].to_lowercase();
+    if NOT_NAMES.contains(&first.as_str()) || LANGUAGES.contains(&first.as_str()) {
         return None;
     }
     Some(words.join(" "))

@@ -217,3 +217,22 @@ fn reads_courses_beginnings_diagnoses_and_more_relations() {
         assert!(contents(nothing).is_empty(), "{nothing}: {:?}", contents(nothing));
     }
 }
+
+/// A probe (2026-12-01): "I'm Irish, so I know a thing or two about rain" was kept as "My
+/// name is Irish" and replaced the user's real name. A people, a language or a state is
+/// no name; a name still is.
+#[test]
+fn a_people_or_a_state_is_no_name() {
+    for message in [
+        "I'm Irish, so I know a thing or two about rain",
+        "I'm Welsh",
+        "I'm Bored",
+        "My husband is Greek",
+        "my wife is Brazilian",
+    ] {
+        let kept = contents(message);
+        assert!(!kept.iter().any(|f| f.contains("name is")), "{message}: {kept:?}");
+    }
+    assert_eq!(contents("Hi, I'm Megan"), ["My name is Megan"]);
+    assert_eq!(contents("my wife is Sarah"), ["My wife's name is Sarah"]);
+}

@@ -15,7 +15,7 @@ use crate::entities::WEEKDAYS;
 use crate::judgment::Verdict;
 use crate::judgment::fact::{Fact, Subject, is_ignored, same_subject};
 use crate::judgment::slots::is_time;
-use crate::judgment::someone::may_be_called;
+use crate::judgment::someone::{is_relation, may_be_called};
 use crate::judgment::words::{is_generic, stem};
 use measures::{Amount, Measure, UNIT_WORDS, amounts, holds_number, same_value, tokens, word_number};
 
@@ -53,7 +53,24 @@ impl Reading {
         if !settled(o, &said) || !settled(n, &told) || days(&said) != days(&told) {
             return None;
         }
-        let (named, naming) = (anchors(o), anchors(n));
+        let (mut named, mut naming) = (anchors(o), anchors(n));
+        // "Rent's gone up to £1250 a month": a thing read as someone, which the other
+        // names (or names so too).
+        let thing = |f: &Fact| match &f.subject {
+            Subject::Person(p) if p.name.is_none() && !is_relation(&p.key) => Some(stem(&p.key)),
+            _ => None,
+        };
+        let (a, b) = (thing(o), thing(n));
+        if let Some(key) = &b
+            && (named.contains(key) || a.as_ref() == Some(key))
+        {
+            naming.insert(key.clone());
+        }
+        if let Some(key) = &a
+            && (naming.contains(key) || b.as_ref() == Some(key))
+        {
+            named.insert(key.clone());
+        }
         let shared = named.intersection(&naming).cloned().collect();
         let ((before, names), (after, naming_figures)) = (amounts(&said), amounts(&told));
         // "Writer 0 keeps item 1 in box 7" after "Writer 0 keeps item 0 in box 0": other
@@ -98,7 +115,7 @@ impl Reading {
         let ends = |t: &[String], words: &[&str]| t.iter().any(|w| words.contains(&w.as_str()));
         let turned = (ends(&self.said, STARTS) && ends(&self.told, FINISHES))
             || (ends(&self.said, FINISHES) && ends(&self.told, STARTS));
-        if apart || turned || self.owned_by_another() {
+        if apart || turned || self.owned_by_another() || self.of_another_thing() {
             return false;
         }
         // One names all the other names: "landlord put the rent up to £950" after "my rent
@@ -126,6 +143,28 @@ impl Reading {
         }
     }
 
+    /// Whether the new fact gives what both name to another thing: "the rent up on the
+    /// unit downstairs", "the fees for the other nursery".
+    fn of_another_thing(&self) -> bool {
+        // Either way round: "my rent" told after the downstairs unit's is no change of it.
+        let gives = |tokens: &[String], other: &BTreeSet<String>| {
+            tokens.iter().enumerate().any(|(i, t)| {
+                self.shared.contains(&stem(t))
+                    && tokens[i + 1..].windows(3).take(3).any(|w| {
+                        matches!(w[0].as_str(), "on" | "for" | "of" | "at")
+                            && matches!(
+                                w[1].as_str(),
+                                "the" | "a" | "an" | "his" | "her" | "their" | "another" | "next"
+                            )
+                            && !other.contains(&stem(&w[2]))
+                            && !w[2].starts_with(|c: char| c.is_ascii_digit())
+                            && !is_time(&w[2])
+                    })
+            })
+        };
+        gives(&self.told, &self.named) || gives(&self.said, &self.naming)
+    }
+
     /// Whether the new fact puts someone's name before a word both name, whom the old does
     /// not: "my teenager's screen time is like 9 hours a day".
     fn owned_by_another(&self) -> bool {
@@ -151,8 +190,10 @@ pub(in crate::judgment) fn another_amount(old: &str, o: &Fact, new: &str, n: &Fa
         && r.named.is_subset(&r.naming)
         && r.told.iter().any(|t| FIRST_PERSON.contains(&t.as_str()));
     // A rate is not changed by one day's amount: "only got 3 hours last night" after "I
-    // sleep about 7 hours a night".
-    if !(cued || restated) || (rate(&r.said) && moment(&r.told)) {
+    // sleep about 7 hours a night"; nor by what holds only if something else does ("if it
+    // goes up to £1,000 we'll move").
+    let conditional = r.told.iter().any(|t| CONDITIONS.contains(&t.as_str()));
+    if !(cued || restated) || (rate(&r.said) && moment(&r.told)) || conditional {
         return false;
     }
     let changed = r.before.iter().any(|a| {
@@ -204,6 +245,20 @@ fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>) -> bool
     if same_subject(&o.subject, &n.subject) {
         return true;
     }
+    // A thing both name, read as someone: "Rent's gone up".
+    let thing = |f: &Fact| matches!(&f.subject, Subject::Person(p) if p.name.is_none() && !is_relation(&p.key) && shared.contains(&stem(&p.key)));
+    // The teller's own amount in a later clause: "my team grew, I've got 7 direct reports".
+    let own = told
+        .iter()
+        .position(|t| t.starts_with(|c: char| c.is_ascii_digit() || "£$€".contains(c)))
+        .is_some_and(|at| {
+            told[at.saturating_sub(3)..at]
+                .iter()
+                .any(|t| SELF.contains(&t.as_str()))
+        });
+    if (thing(o) || matches!(o.subject, Subject::User | Subject::We)) && (thing(n) || own) {
+        return true;
+    }
     if let (Subject::Person(a), Subject::Person(b)) = (&o.subject, &n.subject) {
         return matches!(b.key.as_str(), "he" | "she") && may_be_called(&a.key, &b.key);
     }
@@ -229,11 +284,19 @@ fn anchors(f: &Fact) -> BTreeSet<String> {
 
 /// The days a fact is told of: weekdays, weekends, Mondays.
 fn days(tokens: &[String]) -> BTreeSet<&str> {
-    tokens
+    let mut out: BTreeSet<&str> = tokens
         .iter()
         .map(|t| t.trim_end_matches('s'))
         .filter(|t| matches!(*t, "weekday" | "weekend") || WEEKDAYS.iter().any(|d| d.eq_ignore_ascii_case(t)))
-        .collect()
+        .collect();
+    // "on sick days", "on match days": days of their own.
+    out.extend(
+        tokens
+            .windows(3)
+            .filter(|w| w[0] == "on" && matches!(w[2].as_str(), "days" | "day"))
+            .map(|w| w[1].as_str()),
+    );
+    out
 }
 
 /// The stems of [`CUES`], cut once.
@@ -312,6 +375,9 @@ const CUES: &[&str] = &[
     "started",
     "moved",
 ];
+
+/// Words that make what follows hold only on a condition.
+const CONDITIONS: &[&str] = &["if", "unless", "whenever", "whether", "suppose", "imagine"];
 
 /// Words that deny what a fact says.
 const NOT: &[&str] = &[
@@ -434,6 +500,22 @@ mod tests {
             ("I have two kids", "I'm one of five kids myself"),
             ("I have an iPhone 12", "I'm on the 42 bus now"),
             ("Writer 0 keeps item 0 in box 0", "Writer 0 keeps item 1 in box 7 now"),
+            (
+                "I'm on 20 units of Lantus at night",
+                "On sick days I go up to 24 units of Lantus",
+            ),
+            (
+                "My rent is $2,100 a month",
+                "Landlord put the rent up on the unit downstairs, it's $2,350 now",
+            ),
+            (
+                "My rent is $2,100 a month",
+                "if the rent goes up to $2,400 now we're moving",
+            ),
+            (
+                "Landlord put the rent up on the unit downstairs, it's $2,350 now",
+                "landlord put the rent up to $2,400 now",
+            ),
         ] {
             assert!(!changed(old, new), "{old} / {new}");
         }
