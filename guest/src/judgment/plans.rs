@@ -14,6 +14,11 @@ use crate::entities::MONTHS;
 
 /// Whether `n` tells that the plan `o` tells came about or was given up.
 pub(super) fn settled(o: &Fact, n: &Fact) -> bool {
+    // A line of a conversation ("Caroline: I'm planning to go camping") records what was
+    // said then, which a later line does not make untrue: questions ask after the plan.
+    if o.speaker.is_some() || n.speaker.is_some() {
+        return false;
+    }
     if !pending(o) || o.denied || o.past || o.former {
         return false;
     }
@@ -449,6 +454,10 @@ mod tests {
             (
                 "I'm planning to learn Spanish this year",
                 "If I gave up on Spanish I'd probably try Italian",
+            ),
+            (
+                "Caroline: we're thinking about getting a dog",
+                "Caroline: we got the dog!",
             ),
         ] {
             assert!(!ends(old, new), "{old} / {new}");
