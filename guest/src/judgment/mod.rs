@@ -177,7 +177,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         return Verdict::Change;
     }
     // "landlord put the rent up to £950" after "my rent is £900 a month".
-    if details::another_amount(old, o, new, n) {
+    // Read once: the pair's amounts answer this and, further on, whether the same amount
+    // is told again.
+    let amounts = details::AmountReading::of(old, o, new, n);
+    if amounts.as_ref().is_some_and(|r| details::another_amount(r, o, n)) {
         return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {
@@ -259,7 +262,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         return Verdict::Change;
     }
     // "i'm 85 kilos" after "I weigh 85kg".
-    if let Some(v) = details::same_amount(old, o, new, n) {
+    if let Some(v) = amounts.as_ref().and_then(|r| details::same_amount(r, o, n)) {
         return v;
     }
     if overlap(&o.content, &n.content) >= 0.5 {

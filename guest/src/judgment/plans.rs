@@ -70,6 +70,9 @@ pub(super) fn settled(o: &Fact, n: &Fact) -> bool {
 /// thinking about getting a dog", "we're going to adopt a cat"), or words of one that tell
 /// nothing else ("I've been meaning to join a gym", "saving up for a wedding").
 fn pending(f: &Fact) -> bool {
+    if f.wish {
+        return true;
+    }
     let told = &f.words[f.body.min(f.words.len())..];
     let lows: Vec<&str> = told.iter().map(|w| w.low.as_str()).collect();
     if PENDING_PHRASES.iter().any(|p| lows.windows(p.len()).any(|w| w == *p)) {
@@ -79,7 +82,7 @@ fn pending(f: &Fact) -> bool {
     let goal = told
         .windows(2)
         .any(|p| p[0].low == "goal" && matches!(p[1].low.as_str(), "is" | "this" | "for"));
-    f.wish || goal || told.iter().any(|w| PENDING.contains(&w.low.as_str()))
+    goal || told.iter().any(|w| PENDING.contains(&w.low.as_str()))
 }
 
 /// Whether a verb of getting or doing has the planned thing as what it got or did: "we got
@@ -87,6 +90,11 @@ fn pending(f: &Fact) -> bool {
 /// bed for my mum's dog", whose first thing is the bed.
 fn done_to(told: &[Word], named: &dyn Fn(&Word) -> bool) -> bool {
     told.iter().enumerate().any(|(i, w)| {
+        // "just back from Japan".
+        let back = w.low == "from" && i > 0 && told[i - 1].low == "back";
+        if !DONE.contains(&w.low.as_str()) && !back {
+            return false;
+        }
         // "my brother's landed a marketing role": someone else did it.
         let before = &told[i.saturating_sub(3)..i];
         let by_another = before.iter().any(|x| {
@@ -95,10 +103,7 @@ fn done_to(told: &[Word], named: &dyn Fn(&Word) -> bool) -> bool {
         });
         // "we never got the dog": not done.
         let denied = before.iter().any(|x| matches!(x.low.as_str(), "not" | "never" | "no"));
-        // "just back from Japan".
-        let back = w.low == "from" && i > 0 && told[i - 1].low == "back";
-        (DONE.contains(&w.low.as_str()) || back)
-            && !by_another
+        !by_another
             && !denied
             && told[i + 1..]
                 .iter()

@@ -10,7 +10,7 @@ mod day;
 mod dose;
 mod figures;
 
-pub(super) use amounts::{another_amount, same_amount};
+pub(super) use amounts::{Reading as AmountReading, another_amount, same_amount};
 use day::{day_after, day_at};
 pub(super) use dose::another_dose;
 pub(super) use figures::another_number;

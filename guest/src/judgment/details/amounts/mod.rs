@@ -19,8 +19,9 @@ use crate::judgment::someone::{is_relation, may_be_called};
 use crate::judgment::words::{is_generic, stem};
 use measures::{Amount, Measure, UNIT_WORDS, amounts, holds_number, same_value, tokens, word_number};
 
-/// Two facts' amounts and the words that say what they measure.
-struct Reading {
+/// Two facts' amounts and the words that say what they measure, read once for both
+/// questions the judgment asks of them ([`another_amount`], [`same_amount`]).
+pub(in crate::judgment) struct Reading {
     said: Vec<String>,
     told: Vec<String>,
     named: BTreeSet<String>,
@@ -34,7 +35,7 @@ struct Reading {
 impl Reading {
     /// The pair's amounts, when both tell one as what holds now (no wish, past, denial or
     /// question) of the same days.
-    fn of(old: &str, o: &Fact, new: &str, n: &Fact) -> Option<Reading> {
+    pub(in crate::judgment) fn of(old: &str, o: &Fact, new: &str, n: &Fact) -> Option<Reading> {
         // The cheap test first: most pairs hold no figure.
         if !holds_number(new) || !holds_number(old) {
             return None;
@@ -56,11 +57,7 @@ impl Reading {
         let (mut named, mut naming) = (anchors(o), anchors(n));
         // "Rent's gone up to £1250 a month": a thing read as someone, which the other
         // names (or names so too).
-        let thing = |f: &Fact| match &f.subject {
-            Subject::Person(p) if p.name.is_none() && !is_relation(&p.key) => Some(stem(&p.key)),
-            _ => None,
-        };
-        let (a, b) = (thing(o), thing(n));
+        let (a, b) = (thing_as_someone(o), thing_as_someone(n));
         if let Some(key) = &b
             && (named.contains(key) || a.as_ref() == Some(key))
         {
@@ -179,10 +176,7 @@ impl Reading {
 /// Whether `n` tells another amount of what `o` measures, as news of a change: the same
 /// measure of one thing, told as a change ("now", "up to", "cut down") or naming all the
 /// old fact named, and neither a wish, a past, a denial nor a question.
-pub(in crate::judgment) fn another_amount(old: &str, o: &Fact, new: &str, n: &Fact) -> bool {
-    let Some(r) = Reading::of(old, o, new, n) else {
-        return false;
-    };
+pub(in crate::judgment) fn another_amount(r: &Reading, o: &Fact, n: &Fact) -> bool {
     // News of a change says so ("now", "up to", "cut down"), or names all the old fact
     // named, as its holder's ("my golf handicap is 14 after a good summer").
     let cued = r.told.iter().any(|t| CUES.contains(&t.as_str()));
@@ -208,11 +202,10 @@ pub(in crate::judgment) fn another_amount(old: &str, o: &Fact, new: &str, n: &Fa
 /// a year". The same fact ([`Verdict::Same`]) when it names nothing the old one does not,
 /// else the old one told with more ([`Verdict::Refinement`]). `None` when no amount of the
 /// old one is told again, or another amount of its measure is.
-pub(in crate::judgment) fn same_amount(old: &str, o: &Fact, new: &str, n: &Fact) -> Option<Verdict> {
+pub(in crate::judgment) fn same_amount(r: &Reading, o: &Fact, n: &Fact) -> Option<Verdict> {
     if !same_subject(&o.subject, &n.subject) {
         return None;
     }
-    let r = Reading::of(old, o, new, n)?;
     // "I'm cat-sitting two cats for my neighbour this week" has no cats of its own, and
     // "just got promoted to head of year 2" tells more than "I teach year 2" again.
     let within = r.named.is_subset(&r.naming) || r.naming.is_subset(&r.named);
@@ -246,7 +239,7 @@ fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>) -> bool
         return true;
     }
     // A thing both name, read as someone: "Rent's gone up".
-    let thing = |f: &Fact| matches!(&f.subject, Subject::Person(p) if p.name.is_none() && !is_relation(&p.key) && shared.contains(&stem(&p.key)));
+    let thing = |f: &Fact| thing_as_someone(f).is_some_and(|key| shared.contains(&key));
     // The teller's own amount in a later clause: "my team grew, I've got 7 direct reports".
     let own = told
         .iter()
@@ -267,6 +260,15 @@ fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>) -> bool
     }
     told.windows(2)
         .any(|w| matches!(w[0].as_str(), "my" | "our" | "the") && shared.contains(&stem(&w[1])))
+}
+
+/// The stem of a subject read as someone that is no one: "Rent's gone up" reads "Rent" as
+/// a name; not a relation ("my son") nor someone named ("my son Oliver").
+fn thing_as_someone(f: &Fact) -> Option<String> {
+    match &f.subject {
+        Subject::Person(p) if p.name.is_none() && !is_relation(&p.key) => Some(stem(&p.key)),
+        _ => None,
+    }
 }
 
 /// The stems that say what is measured: the words after the subject without figures,
@@ -434,7 +436,7 @@ const TIMES_OF_DAY: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::{another_amount, same_amount};
+    use super::{Reading, another_amount, same_amount};
     use crate::judgment::Verdict;
     use crate::judgment::fact::Fact;
     use crate::supersession::RuleContext;
@@ -446,12 +448,12 @@ mod tests {
 
     fn changed(old: &str, new: &str) -> bool {
         let (o, n) = read(old, new);
-        another_amount(old, &o, new, &n)
+        Reading::of(old, &o, new, &n).is_some_and(|r| another_amount(&r, &o, &n))
     }
 
     fn told_again(old: &str, new: &str) -> Option<Verdict> {
         let (o, n) = read(old, new);
-        same_amount(old, &o, new, &n)
+        Reading::of(old, &o, new, &n).and_then(|r| same_amount(&r, &o, &n))
     }
 
     #[test]

@@ -338,8 +338,9 @@ pub(super) const CONDITIONS: &[&str] = &[
     "allergic to",
 ];
 
-/// Capitalised words after "I'm" or "my wife is" that are no name: peoples (the languages
-/// of `living::LANGUAGES` beside) and states one is in ("I'm Irish", "I'm Bored").
+/// Capitalised words after "I'm" or "my wife is" that are no name: peoples and states one
+/// is in ("I'm Brazilian", "I'm Bored"). A language's people ("Irish") is read from
+/// `living::LANGUAGES`, so it is not here again.
 pub(super) const NOT_NAMES: &[&str] = &[
     "english",
     "scottish",
@@ -348,8 +349,6 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "canadian",
     "australian",
     "kiwi",
-    "irish",
-    "welsh",
     "brazilian",
     "mexican",
     "indian",
@@ -360,31 +359,16 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "kenyan",
     "jamaican",
     "filipino",
-    "vietnamese",
-    "thai",
-    "greek",
-    "italian",
-    "german",
-    "french",
-    "spanish",
-    "portuguese",
-    "dutch",
     "belgian",
     "swiss",
     "austrian",
-    "polish",
     "czech",
     "hungarian",
     "romanian",
     "bulgarian",
-    "russian",
     "ukrainian",
-    "swedish",
-    "norwegian",
-    "danish",
     "finnish",
     "icelandic",
-    "turkish",
     "iranian",
     "iraqi",
     "syrian",
