@@ -453,6 +453,16 @@ fn a_plan_come_about_or_given_up_replaces_it() {
     );
 }
 
+/// A probe (2026-12-01): "Found out today I'm allergic to penicillin" expired the next day,
+/// so a month on no allergy was known. A lasting condition learned on a day lasts.
+#[test]
+fn a_condition_found_out_today_lasts() {
+    let ctx = Ctx::new();
+    let found = "Found out today I'm allergic to penicillin";
+    ctx.json(&["--user", "u", "--now", T0, "add", found]);
+    assert_eq!(live(&ctx, "u", "2026-04-04T10:00:00Z"), [found]);
+}
+
 #[test]
 fn a_habit_told_with_words_of_the_present_lasts() {
     let ctx = Ctx::new();

@@ -455,3 +455,26 @@ fn offline_extraction_reads_courses_diagnoses_and_more_relations() {
     let grandad = ctx.json(&["--user", "u", "people", "show", "my grandad"]);
     assert_eq!(grandad["relation"], "grandad", "{grandad}");
 }
+
+/// A probe (2026-12-01): "I'm Irish, so I know a thing or two about rain" was stored as "My
+/// name is Irish" and replaced the user's name. A people or a state told after "I'm" or
+/// "my wife is" is no name; the name told before stays.
+#[test]
+fn a_people_or_a_state_replaces_no_name() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    turn(&ctx, "u", "s1", &["Hi, I'm Megan"]);
+    ctx.json(&["--user", "u", "extract"]);
+    turn(&ctx, "u", "s2", &["I'm Irish, so I know a thing or two about rain"]);
+    turn(&ctx, "u", "s2", &["I'm Bored"]);
+    turn(&ctx, "u", "s2", &["my wife is Brazilian"]);
+    ctx.json(&["--user", "u", "extract"]);
+    let list = ctx.json(&["--user", "u", "list"]);
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["content"].as_str())
+        .filter(|c| c.contains("name is"))
+        .collect();
+    assert_eq!(names, ["My name is Megan"], "{list:#}");
+}
