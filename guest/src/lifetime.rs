@@ -213,6 +213,9 @@ const BEGAN: &[&str] = &[
     "separated",
     "enrolled",
     "signed",
+    "remortgaged",
+    "refixed",
+    "refinanced",
 ];
 
 /// Verbs that begin a lasting state only with a past moment beside them: "I quit smoking
@@ -330,7 +333,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     // A birth, a death, a job got: the day it is told with begins what lasts.
-    if news::life_event(&w, content) {
+    if news::life_event(&w, content) || begins::a_lasting_state(&w, content) || level::a_new_level(&w) {
         return lasting(base);
     }
     let broke_up = phrase(&w, &["broke", "up"]);
@@ -340,10 +343,11 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     // "never" before a verb in the past is one occasion: "the bus never turned up".
+    // "hungover as hell, never again" is one occasion regretted.
     let once = |i: usize| {
         w[i] == "never"
             && w.get(i + 1)
-                .is_some_and(|v| v.ends_with("ed") || matches!(v.as_str(), "showed" | "rang"))
+                .is_some_and(|v| v.ends_with("ed") || matches!(v.as_str(), "showed" | "rang" | "again"))
     };
     let routine = w
         .iter()
@@ -396,6 +400,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     // but a habit is told with them as well: they are read apart.
     let passing_word = |i: usize, x: &String| {
         PASSING.contains(&x.as_str())
+            // "on long-term sick leave", "sick pay".
+            && !w.get(i + 1).is_some_and(|n| matches!(n.as_str(), "leave" | "pay" | "note"))
             && !(x == "broke" && broke_up)
             && !(x == "lost" && recent && has("weight"))
             && !(ended_by_me && matches!(x.as_str(), "cancelled" | "canceled"))
@@ -413,8 +419,11 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         .iter()
         .enumerate()
         .any(|(i, x)| x != "today" && passing_word(i, x) && !(i > 0 && matches!(w[i - 1].as_str(), "was" | "were")));
+    // "Freelancing as a UX designer for now", "working from home these days": a pursuit or
+    // a state of months, not a doing of now.
+    let of_months = habit::told_as_present(&w) && (habit::lasts(&w) || state::of_months(&w));
     let passing_state = w.iter().enumerate().any(|(i, x)| passing_word(i, x))
-        || doing::told_as_now(&w)
+        || doing::told_as_now(&w) && !of_months
         || doing::minutes_up_to_now(&w)
         || mishap
         || phrase(&w, &["for", "the", "weekend"])
@@ -523,7 +532,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     // "These days I cycle to work", "I'm currently learning Japanese".
-    if !passing_state && !now_words && !recent && habit::told_as_present(&w) && habit::lasts(&w) {
+    if !passing_state && !now_words && !recent && of_months {
         return lasting(base);
     }
     if state_passes || recent {
@@ -817,6 +826,10 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
             if let Some(day) = day {
                 let date = match written_year {
                     Some(year) => chrono::NaiveDate::from_ymd_opt(year, m as u32 + 1, day),
+                    // "for 14 June next year".
+                    None if phrase(w, &["next", "year"]) => {
+                        chrono::NaiveDate::from_ymd_opt(today.year() + 1, m as u32 + 1, day)
+                    }
                     None => {
                         let this_year = chrono::NaiveDate::from_ymd_opt(today.year(), m as u32 + 1, day);
                         match this_year {
@@ -906,13 +919,16 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
     end_of(d)
 }
 
+mod begins;
 mod doing;
 mod habit;
+mod level;
 mod mishap;
 mod news;
 mod pregnancy;
 mod reaction;
 mod schedule;
+mod state;
 mod stay;
 #[cfg(test)]
 mod tests;

@@ -8,17 +8,20 @@ use super::phrase;
 
 /// Words that place a fact in the present without naming a moment.
 pub(super) fn told_as_present(w: &[String]) -> bool {
-    w.iter()
-        .any(|x| matches!(x.as_str(), "nowadays" | "lately" | "currently" | "atm" | "presently"))
-        || [
-            &["these", "days"][..],
-            &["at", "the", "moment"],
-            &["right", "now"],
-            &["for", "now"],
-            &["at", "present"],
-        ]
-        .iter()
-        .any(|p| phrase(w, p))
+    w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "nowadays" | "lately" | "currently" | "atm" | "rn" | "presently"
+        )
+    }) || [
+        &["these", "days"][..],
+        &["at", "the", "moment"],
+        &["right", "now"],
+        &["for", "now"],
+        &["at", "present"],
+    ]
+    .iter()
+    .any(|p| phrase(w, p))
 }
 
 /// Whether the words tell a habit ("I cycle to work", "we mostly cook at home") or a
@@ -46,12 +49,13 @@ fn pursuit(w: &[String]) -> bool {
     w.iter().enumerate().any(|(i, x)| {
         PURSUITS.contains(&x.as_str())
             // "working as a nurse", "working nights", but not "working on the report".
+            // "working from home", not "working from a café while the wifi's down".
             || (x == "working"
                 && w.get(i + 1).is_some_and(|n| {
                     matches!(
                         n.as_str(),
-                        "as" | "at" | "for" | "from" | "nights" | "days" | "weekends" | "part-time" | "full-time" | "remotely"
-                    )
+                        "as" | "at" | "for" | "nights" | "days" | "weekends" | "part-time" | "full-time" | "remotely"
+                    ) || n == "from" && w.get(i + 2).is_some_and(|h| h == "home")
                 }))
     })
 }

@@ -17,6 +17,8 @@ const HABITS_DEV: &str = include_str!("../../../eval/typing/habits-dev.tsv");
 const HABITS_HELD_OUT: &str = include_str!("../../../eval/typing/habits-held-out.tsv");
 const EVERYDAY_DEV: &str = include_str!("../../../eval/typing/everyday-dev.tsv");
 const EVERYDAY_HELD_OUT: &str = include_str!("../../../eval/typing/everyday-held-out.tsv");
+const ONGOING_DEV: &str = include_str!("../../../eval/typing/ongoing-dev.tsv");
+const ONGOING_HELD_OUT: &str = include_str!("../../../eval/typing/ongoing-held-out.tsv");
 
 /// When the sets' facts are told: Wednesday 4 March 2026, 10:00.
 fn said() -> DateTime<Utc> {
@@ -234,7 +236,7 @@ fn a_past_day_or_an_ordinal_names_no_moment_ahead() {
         );
     }
     for (ahead, days) in [
-        ("I'm getting married on Saturday", 4),
+        ("My sister's getting married on Saturday", 4),
         ("I'm seeing the GP on the 10th about my knee", 7),
         ("Dinner with Ana on 6 March 2026", 3),
     ] {
@@ -279,6 +281,32 @@ fn everyday_facts_and_their_look_alikes() {
     assert!(dev.facts >= 130 && s.facts >= 130);
 }
 
+/// States of months told with words of the present ("I'm unemployed at the moment"), lasting
+/// states that begin on a day to come ("I start my new job at Deloitte on Monday") and new
+/// levels of standing amounts ("weighed in at 88.5 this morning"), beside their passing
+/// look-alikes (`eval/typing/ongoing-*.tsv`, each half by its own helper session that had
+/// not seen the rules; the held-out half was read once blind, docs/judgment.md).
+#[test]
+fn ongoing_states_and_states_to_come_last() {
+    let dev = measure(&facts(ONGOING_DEV), |t| infer(t, said()));
+    print("ongoing and to come, development half", &dev);
+    let s = measure(&facts(ONGOING_HELD_OUT), |t| infer(t, said()));
+    print("ongoing and to come, held-out half", &s);
+    // Floors a little under what was measured.
+    assert!(
+        dev.right >= 118 && s.right >= 118,
+        "lifetime right: {} and {}",
+        dev.right,
+        s.right
+    );
+    assert!(s.lasting_passed <= 3, "lasting things that pass: {}", s.lasting_passed);
+    assert!(
+        s.passing_kept_forever <= 8,
+        "passing kept forever: {}",
+        s.passing_kept_forever
+    );
+}
+
 /// The development half's mistakes, for whoever works on the rules:
 /// `cargo test -p ash-memory-guest lifetime::tests::dev_mistakes -- --ignored --nocapture`.
 #[test]
@@ -288,6 +316,7 @@ fn dev_mistakes() {
         .into_iter()
         .chain(facts(HABITS_DEV))
         .chain(facts(EVERYDAY_DEV))
+        .chain(facts(ONGOING_DEV))
     {
         let l = infer(&f.text, said());
         let end = expiry(&l);
@@ -405,5 +434,51 @@ fn a_condition_found_out_today_lasts() {
     assert!(
         today.memory_type.is_ephemeral() || today.expires_at.is_some(),
         "{today:?}"
+    );
+}
+
+/// The seventh probe (2026-12-01): news of a lasting state to come expired on its day ("I
+/// start my new job at Deloitte on Monday" was gone by Tuesday), states told "at the
+/// moment" expired in a week, a new weight and a new rent passed and let the old ones back,
+/// and "14 June next year" was this June.
+#[test]
+fn the_seventh_probes_lifetimes() {
+    for lasting in [
+        "I start my new job at Deloitte on Monday",
+        "Got the Atlassian job! Starting next month",
+        "We're moving into our new place in Hove on Saturday",
+        "Getting married to Tom next Saturday!",
+        "We refixed the mortgage at 5.1% for 2 years",
+        "From next month my rent goes up to £1400",
+        "I'm unemployed at the moment",
+        "I'm single at the moment",
+        "I'm on maternity leave at the moment, back at work in January",
+        "I'm currently doing a part-time MSc in data science",
+        "weighed in at 88.5 this morning",
+        "rent's gone up to £1,020 pcm this month, gutted",
+    ] {
+        let l = infer(lasting, said());
+        assert!(
+            !l.memory_type.is_ephemeral() && l.expires_at.is_none(),
+            "{lasting}: {l:?}"
+        );
+    }
+    for passing in [
+        "I'm stuck in traffic at the moment",
+        "I'm at the gym at the moment",
+        "At the moment I'm reading Dune",
+        "My sister's getting married on Saturday",
+    ] {
+        let l = infer(passing, said());
+        assert!(
+            l.memory_type.is_ephemeral() || l.expires_at.is_some(),
+            "{passing}: {l:?}"
+        );
+    }
+    let venue = infer("We've booked our wedding venue for 14 June next year", said());
+    assert_eq!(
+        venue.expires_at.map(|at| at.date_naive().to_string()),
+        Some("2027-06-15".to_owned()),
+        "{venue:?}"
     );
 }
