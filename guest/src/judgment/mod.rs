@@ -35,7 +35,7 @@ use details::{Detail, Ordering, compare, detail_of};
 use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject, two_people};
 pub(crate) use slots::is_occupation;
-use slots::{PARTNERS, ends_employment, role_head, slot_of};
+use slots::{PARTNERS, ends_employment, out_of_work, role_head, slot_of};
 use words::{is_frame, is_generic};
 
 use crate::ports::LlmRequest;
@@ -241,6 +241,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if let Some(v) = ended(o, n) {
         return v;
     }
+    // "Started a new job as a data analyst!" after "I'm unemployed at the moment".
+    if work_found(o, n) {
+        return Verdict::Change;
+    }
     if o.denied || n.denied || o.former || n.former || o.past != n.past {
         return if overlap(&o.content, &n.content) >= 0.5 {
             Verdict::Unsure
@@ -312,6 +316,28 @@ fn by_detail(old: &str, o: &Fact, new: &str, n: &Fact, d: &Detail) -> Option<Ver
         Ordering::More => Verdict::Refinement,
         Ordering::Other => Verdict::Change,
     })
+}
+
+/// Whether the new fact tells work found after the old told one out of work. A job told
+/// in the past is history ("I worked at Tesco for ten years"), unless it began ("started
+/// a new job", "got a job at").
+fn work_found(o: &Fact, n: &Fact) -> bool {
+    let lows = n.body_lows();
+    let began = || {
+        lows.iter().any(|w| {
+            matches!(
+                *w,
+                "started" | "new" | "got" | "landed" | "joined" | "hired" | "accepted"
+            )
+        })
+    };
+    // "Started a new job as a data analyst!" states no employer or role the slots read.
+    let a_job = || lows.iter().any(|w| matches!(*w, "job" | "role" | "position"));
+    (slot_of(n).is_some_and(|b| matches!(b.name.as_str(), "employer" | "role")) || a_job() && began())
+        && out_of_work(o)
+        && !out_of_work(n)
+        && !(o.past || o.former || o.denied || n.denied || n.former)
+        && (!n.past || began())
 }
 
 /// The verdict of two facts that state one-valued attributes.

@@ -694,6 +694,20 @@ pub(super) fn ends_employment(fact: &Fact) -> bool {
         || (has("between") && has("jobs"))
 }
 
+/// Words that say one is out of work, which a job found ends: "I'm unemployed at the
+/// moment", "between jobs", "got laid off in May". Retirement is not ended by a job.
+pub(super) fn out_of_work(fact: &Fact) -> bool {
+    let lows = fact.body_lows();
+    let has = |w: &str| lows.contains(&w);
+    has("unemployed")
+        || has("jobless")
+        || has("redundant")
+        || (has("laid") && has("off"))
+        || (has("between") && has("jobs"))
+        || (has("out") && has("work"))
+        || (has("looking") && (has("work") || has("job")))
+}
+
 /// Words that say one has a partner: "single" no longer holds.
 pub(super) const PARTNERS: &[&str] = &[
     "girlfriend",

@@ -231,6 +231,13 @@ fn the_issues_examples() {
         ),
         ("I work at Google", "My wife works at Google", Verdict::Different),
         ("I like jazz", "I don't like jazz anymore", Verdict::Change),
+        // The seventh probe: a state of not working now lasts, and work found ends it.
+        (
+            "I'm unemployed at the moment",
+            "Started a new job as a data analyst!",
+            Verdict::Change,
+        ),
+        ("I'm between jobs", "I work at Tesco now", Verdict::Change),
     ];
     for (old, new, want) in cases {
         assert_eq!(judge(old, new, &me), want, "{old:?} then {new:?}");

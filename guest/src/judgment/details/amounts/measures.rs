@@ -91,6 +91,10 @@ pub(super) fn tokens(text: &str) -> Vec<String> {
 pub(super) fn amounts(tokens: &[String]) -> (Vec<Amount>, BTreeSet<&str>) {
     let money_words = tokens.iter().any(|t| MONEY_WORDS.contains(&t.as_str()));
     let weight_words = tokens.iter().any(|t| WEIGHT_WORDS.contains(&t.as_str()));
+    // "weighed in at 88.5 this morning": a bare figure weighed is a weight.
+    let weighed = tokens
+        .iter()
+        .any(|t| matches!(t.as_str(), "weighed" | "weigh-in" | "weighing"));
     let mut out = Vec::new();
     let mut names = BTreeSet::new();
     for (i, token) in tokens.iter().enumerate() {
@@ -192,6 +196,7 @@ pub(super) fn amounts(tokens: &[String]) -> (Vec<Amount>, BTreeSet<&str>) {
                 }
                 // "2TB", "45mpg": a unit of its own.
                 _ if !suffix.is_empty() => measure(Measure::Unit(suffix.clone()), value),
+                _ if weighed && (20.0..=400.0).contains(&value) => measure(Measure::Weight, value),
                 _ => match noun(unit) {
                     Some(thing) => measure(Measure::Count(thing), value),
                     // "the one who books the gigs": a number word counts what follows it.

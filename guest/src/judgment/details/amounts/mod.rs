@@ -43,9 +43,11 @@ impl Reading {
         let (said, told) = (tokens(old), tokens(new));
         // "dropped to 32 hrs" and "sold the corolla, we're a one car household now" deny
         // nothing: only a word that says "not" does.
+        // A reading told in the past holds now: "weighed in at 88.5 this morning".
+        let reading = |t: &[String]| t.iter().any(|w| matches!(w.as_str(), "weighed" | "measured"));
         let settled = |f: &Fact, t: &[String]| {
             !(f.former
-                || f.past
+                || f.past && !reading(t)
                 || f.wish
                 || f.words.iter().any(|w| w.asks)
                 || t.iter().any(|w| NOT.contains(&w.as_str())))
@@ -335,6 +337,8 @@ fn moment(tokens: &[String]) -> bool {
 /// Words that tell an amount changed, or a correction of it.
 const CUES: &[&str] = &[
     "now",
+    // A weigh-in is news of one's weight.
+    "weighed",
     "up",
     "down",
     "upped",
@@ -469,6 +473,8 @@ mod tests {
             ("My daughter is in Year 5", "she's moved up to Year 6 now"),
             ("I get up at 6am", "new shift pattern, my alarm goes off at 4:45 now"),
             ("I work 40 hours a week", "dropped to a four day week, so 32 hrs"),
+            // The seventh probe: a weigh-in's bare figure is a weight.
+            ("I'm 92 kg", "weighed in at 88.5 this morning"),
         ] {
             assert!(changed(old, new), "{old} / {new}");
         }
