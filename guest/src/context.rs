@@ -5,9 +5,13 @@
 //! message, and the service keeps what fits a token budget in `service::context`.
 
 pub mod budget;
+pub mod told;
+
+use chrono::NaiveDate;
 
 use crate::api::{Memory, PastMessage, Person, SearchHit};
 use crate::conversation::Role;
+use crate::record::parse_time;
 
 /// The budget when the caller gives none.
 pub const DEFAULT_MAX_TOKENS: u32 = 2000;
@@ -52,6 +56,9 @@ pub struct Blocks<'a> {
     pub past_messages: &'a [PastMessage],
     /// The user's latest reflection on their past week.
     pub reflection: Option<&'a Memory>,
+    /// The day the block is read on: a memory told before it with a relative time ("born
+    /// this morning") is shown with its day (`told`).
+    pub today: Option<NaiveDate>,
 }
 
 /// Renders the blocks as markdown: about the user, known people, relevant memories,
@@ -63,6 +70,7 @@ pub fn render(blocks: &Blocks) -> String {
         memories,
         past_messages,
         reflection,
+        today,
     } = *blocks;
     let mut out = String::new();
     if !profile.is_empty() {
@@ -97,11 +105,13 @@ pub fn render(blocks: &Blocks) -> String {
         out.push_str("## Relevant Context from Memory\n\n");
         for h in memories {
             let names: Vec<String> = h.subjects.iter().map(|n| one_line(n)).collect();
-            out.push_str(&format!(
-                "- [Memory{}] {}\n",
-                about(&names),
-                one_line(&h.memory.content)
-            ));
+            let content = one_line(&h.memory.content);
+            let said = parse_time(h.memory.observed_at.as_deref().unwrap_or(&h.memory.created_at));
+            let content = match (today, said) {
+                (Some(today), Ok(said)) => told::with_day(&content, said, today),
+                _ => content,
+            };
+            out.push_str(&format!("- [Memory{}] {content}\n", about(&names)));
         }
     }
     if !past_messages.is_empty() {

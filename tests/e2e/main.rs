@@ -25,6 +25,7 @@ mod from_index;
 mod from_index_context;
 mod from_index_list;
 mod import;
+mod lifetimes;
 mod llm_http;
 mod mcp;
 mod mcp_lines;

@@ -85,6 +85,7 @@ impl<P: Ports> MemoryService<P> {
             memories: &memories,
             past_messages: &past_messages,
             reflection: reflection.as_ref(),
+            today: Some(now.date_naive()),
         };
         let order = budget::keep_order(message, &all, self.ports.settings().weak_similarity);
         // Everything, if it fits; else each part in order, kept if the block still fits
@@ -225,6 +226,7 @@ impl Fitted {
             memories: &self.memories,
             past_messages: &self.past_messages,
             reflection: all.reflection.filter(|_| self.reflection),
+            today: all.today,
         }
     }
 }

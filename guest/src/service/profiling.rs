@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 
 use super::MemoryService;
 use crate::api::{Error, Profile};
+use crate::context::told;
 use crate::conversation::profile::{is_candidate, ordered, pick};
 use crate::index_time;
 use crate::lifecycle;
@@ -28,9 +29,26 @@ impl<P: Ports> MemoryService<P> {
 
     /// The profile from the cached memories: the user's live personal ones.
     pub(crate) fn profile_of(&self, caller: &Caller, now: DateTime<Utc>) -> Profile {
-        let picked = pick(self.profile_candidates(caller, now).into_iter());
+        let candidates = self.profile_candidates(caller, now);
+        let picked = pick(candidates.iter().copied());
+        // "Today's my birthday!" read a month on needs the day it was said.
+        let notes = picked
+            .notes
+            .into_iter()
+            .zip(&picked.ids)
+            .map(|(note, id)| {
+                let said = candidates
+                    .iter()
+                    .find(|r| &r.id == id)
+                    .and_then(|r| DateTime::from_timestamp_micros(index_time::observed(r)));
+                match said {
+                    Some(said) => told::with_day(&note, said, now.date_naive()),
+                    None => note,
+                }
+            })
+            .collect();
         Profile {
-            notes: picked.notes,
+            notes,
             memory_ids: picked.ids,
         }
     }

@@ -1,0 +1,108 @@
+//! How long what a user tells lives, read through the CLI and the real component, and
+//! what the context says of it months on: news of a lasting state to come outlives its day,
+//! a state of months told "at the moment" outlives its week, and a memory told with a time
+//! relative to its day ("born this morning") is shown with that day.
+
+use crate::support::ctx::{Ctx, contents};
+
+/// A Wednesday.
+const T0: &str = "2026-03-04T10:00:00Z";
+
+fn live(ctx: &Ctx, now: &str) -> Vec<String> {
+    let mut live = contents(&ctx.json(&["--user", "u", "--now", now, "list"]));
+    live.sort();
+    live
+}
+
+/// The seventh blind probe (2026-12-01): "I start my new job at Deloitte on Monday" was
+/// gone by Tuesday, "I'm on maternity leave at the moment" in a week, and a weight weighed
+/// in passed in three days. (None of them replaces another.)
+#[test]
+fn a_state_to_come_or_of_months_outlives_its_day() {
+    let ctx = Ctx::new();
+    let mut lasting = vec![
+        "I start my new job at Deloitte on Monday",
+        "We're moving into our new place in Hove on Saturday",
+        "Getting married to Tom next Saturday!",
+        "I'm currently doing a part-time MSc in data science",
+        "I'm on maternity leave at the moment, back at work in January",
+        "weighed in at 88.5kg this morning",
+    ];
+    let passing = [
+        "My sister's getting married on Saturday",
+        "I'm at the gym at the moment",
+        "exams start monday, revising like mad",
+    ];
+    for text in lasting.iter().chain(&passing) {
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        let lasts = lasting.contains(text);
+        assert_eq!(added["expires_at"].is_null(), lasts, "{added}");
+    }
+    lasting.sort();
+    assert_eq!(live(&ctx, "2026-04-15T10:00:00Z"), lasting, "six weeks on");
+}
+
+/// "Our son Jack was born this morning" read six months on is no news of this morning: the
+/// context shows the day it was said, in the relevant memories and in the profile, and on
+/// the day itself shows nothing more.
+#[test]
+fn the_context_gives_a_relative_time_its_day() {
+    let ctx = Ctx::new();
+    ctx.json(&[
+        "--user",
+        "u",
+        "--now",
+        T0,
+        "add",
+        "Our son Jack was born this morning, 7lb 2oz",
+    ]);
+    ctx.json(&["--user", "u", "--now", T0, "add", "I live in Leeds"]);
+    ctx.json(&[
+        "--user",
+        "u",
+        "--now",
+        T0,
+        "add",
+        "Today's my birthday!",
+        "--type",
+        "identity",
+    ]);
+    let block = |now: &str| {
+        let c = ctx.json(&["--user", "u", "--now", now, "context", "how old is our son Jack?"]);
+        c["markdown"].as_str().unwrap_or_else(|| panic!("{c:#}")).to_owned()
+    };
+    let later = block("2026-09-04T10:00:00Z");
+    assert!(
+        later.contains("Our son Jack was born this morning, 7lb 2oz (said on 2026-03-04)"),
+        "{later}"
+    );
+    assert!(later.contains("- Today's my birthday! (said on 2026-03-04)"), "{later}");
+    assert!(later.contains("- I live in Leeds\n"), "{later}");
+    let same_day = block("2026-03-04T18:00:00Z");
+    assert!(
+        same_day.contains("Our son Jack was born this morning, 7lb 2oz\n") && !same_day.contains("said on"),
+        "{same_day}"
+    );
+}
+
+/// Lasting now, a state of months and a weigh-in must still give way: the probe's "I'm
+/// unemployed at the moment" stayed beside "Started a new job as a data analyst!" once it
+/// no longer passed in a week, and "weighed in at 88.5 this morning" left "I'm 92 kg" live.
+#[test]
+fn what_lasts_now_still_gives_way_to_its_news() {
+    let ctx = Ctx::new();
+    let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
+    add(T0, "I'm unemployed at the moment");
+    add(T0, "I'm 92 kg");
+    let job = add("2026-03-10T10:00:00Z", "Started a new job as a data analyst!");
+    assert_eq!(job["superseded"].as_array().map(Vec::len), Some(1), "{job}");
+    let weight = add("2026-03-14T10:00:00Z", "weighed in at 88.5 this morning");
+    assert_eq!(weight["superseded"].as_array().map(Vec::len), Some(1), "{weight}");
+    assert_eq!(
+        live(&ctx, "2026-05-01T10:00:00Z"),
+        [
+            "Started a new job as a data analyst!",
+            "weighed in at 88.5 this morning"
+        ]
+    );
+}
