@@ -87,7 +87,8 @@ fn the_context_gives_a_relative_time_its_day() {
 
 /// Lasting now, a state of months and a weigh-in must still give way: the probe's "I'm
 /// unemployed at the moment" stayed beside "Started a new job as a data analyst!" once it
-/// no longer passed in a week, and "weighed in at 88.5 this morning" left "I'm 92 kg" live.
+/// no longer passed in a week, "weighed in at 88.5 this morning" left "I'm 92 kg" live, and
+/// a rent gone up and a third child left the old rent and "two kids".
 #[test]
 fn what_lasts_now_still_gives_way_to_its_news() {
     let ctx = Ctx::new();
@@ -98,11 +99,23 @@ fn what_lasts_now_still_gives_way_to_its_news() {
     assert_eq!(job["superseded"].as_array().map(Vec::len), Some(1), "{job}");
     let weight = add("2026-03-14T10:00:00Z", "weighed in at 88.5 this morning");
     assert_eq!(weight["superseded"].as_array().map(Vec::len), Some(1), "{weight}");
+    // And amounts told as news in everyday words.
+    add(T0, "Rent's £950 pcm for my flat");
+    add(T0, "I have two kids");
+    for news in [
+        "rent's gone up to £1,020 pcm this month, gutted",
+        "We had our third baby last week, so three kids now!",
+    ] {
+        let added = add("2026-03-20T10:00:00Z", news);
+        assert_eq!(added["superseded"].as_array().map(Vec::len), Some(1), "{added}");
+    }
     assert_eq!(
         live(&ctx, "2026-05-01T10:00:00Z"),
         [
             "Started a new job as a data analyst!",
-            "weighed in at 88.5 this morning"
+            "We had our third baby last week, so three kids now!",
+            "rent's gone up to £1,020 pcm this month, gutted",
+            "weighed in at 88.5 this morning",
         ]
     );
 }

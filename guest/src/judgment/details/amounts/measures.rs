@@ -136,8 +136,8 @@ pub(super) fn amounts(tokens: &[String]) -> (Vec<Amount>, BTreeSet<&str>) {
         let amount = if grade {
             // "in year 3", "3rd grade", "my second year": a school year, not three years.
             measure(Measure::Grade, value)
-        } else if ordinal && matches!(prev, "my" | "his" | "her" | "their" | "our") {
-            // "mum celebrated her 70th".
+        } else if ordinal && matches!(prev, "my" | "his" | "her" | "their" | "our") && noun(next).is_none() {
+            // "mum celebrated her 70th"; not "our third baby".
             measure(Measure::Age, value)
         } else if ordinal {
             None
@@ -289,6 +289,11 @@ const VALUE_PREV: &[&str] = &[
     "earns",
     "make",
     "making",
+    // "so three kids now!"
+    "so",
+    "make",
+    "makes",
+    "pays",
     "be",
     "now",
     "size",
@@ -388,6 +393,7 @@ const GRADE_AFTER: &[&str] = &["grade", "grader"];
 const MONEY_WORDS: &[&str] = &[
     "salary", "pay", "paid", "earn", "earning", "wage", "raise", "rise", "income", "rent", "cost", "costs", "bill",
     "mortgage", "budget", "save", "saved", "savings", "spend", "owe", "debt", "loan", "price", "bonus", "making",
+    "make", "makes", "pays",
 ];
 
 /// Words that make "pounds" a weight.

@@ -44,7 +44,9 @@ impl Reading {
         // "dropped to 32 hrs" and "sold the corolla, we're a one car household now" deny
         // nothing: only a word that says "not" does.
         // A reading told in the past holds now: "weighed in at 88.5 this morning".
-        let reading = |t: &[String]| t.iter().any(|w| matches!(w.as_str(), "weighed" | "measured"));
+        // So does one told "now" after a past clause: "my team grew, I've got 7 direct
+        // reports now".
+        let reading = |t: &[String]| t.iter().any(|w| matches!(w.as_str(), "weighed" | "measured" | "now"));
         let settled = |f: &Fact, t: &[String]| {
             !(f.former
                 || f.past && !reading(t)
@@ -132,7 +134,7 @@ impl Reading {
             // "mum celebrated her 70th" after "my mum is 69": an age and nothing else.
             Measure::Age => self.named.is_empty(),
             // "pay rise came through, 45k now" after "I earn about 40 grand a year".
-            Measure::Money => holds(said, INCOME) && holds(told, INCOME),
+            Measure::Money => (holds(said, INCOME) || on_pay(said)) && (holds(told, INCOME) || on_pay(told)),
             // "my alarm goes off at 4:45 now" after "I get up at 6am".
             Measure::Clock => [WAKING, SLEEPING].iter().any(|g| holds(said, g) && holds(told, g)),
             // "I'm sitting at 68kg these days" after "I weigh 62 kg": one's own weight.
@@ -148,14 +150,14 @@ impl Reading {
         // Either way round: "my rent" told after the downstairs unit's is no change of it.
         let gives = |tokens: &[String], other: &BTreeSet<String>| {
             tokens.iter().enumerate().any(|(i, t)| {
-                self.shared.contains(&stem(t))
+                self.shared.contains(&root(t))
                     && tokens[i + 1..].windows(3).take(3).any(|w| {
                         matches!(w[0].as_str(), "on" | "for" | "of" | "at")
                             && matches!(
                                 w[1].as_str(),
                                 "the" | "a" | "an" | "his" | "her" | "their" | "another" | "next"
                             )
-                            && !other.contains(&stem(&w[2]))
+                            && !other.contains(&root(&w[2]))
                             && !w[2].starts_with(|c: char| c.is_ascii_digit())
                             && !is_time(&w[2])
                     })
@@ -170,7 +172,7 @@ impl Reading {
         self.told.windows(2).any(|w| {
             w[0].strip_suffix("'s")
                 .is_some_and(|owner| !owner.is_empty() && !self.said.contains(&w[0]))
-                && self.shared.contains(&stem(&w[1]))
+                && self.shared.contains(&root(&w[1]))
         })
     }
 }
@@ -181,7 +183,10 @@ impl Reading {
 pub(in crate::judgment) fn another_amount(r: &Reading, o: &Fact, n: &Fact) -> bool {
     // News of a change says so ("now", "up to", "cut down"), or names all the old fact
     // named, as its holder's ("my golf handicap is 14 after a good summer").
-    let cued = r.told.iter().any(|t| CUES.contains(&t.as_str()));
+    // A weight read on a day is news of it: "198 lbs this morning".
+    let weighed_today = r.after.iter().any(|a| a.measure == Measure::Weight)
+        && r.told.iter().any(|t| matches!(t.as_str(), "morning" | "today"));
+    let cued = r.told.iter().any(|t| CUES.contains(&t.as_str())) || weighed_today;
     let restated = !r.named.is_empty()
         && r.named.is_subset(&r.naming)
         && r.told.iter().any(|t| FIRST_PERSON.contains(&t.as_str()));
@@ -237,7 +242,10 @@ pub(in crate::judgment) fn same_amount(r: &Reading, o: &Fact, n: &Fact) -> Optio
 /// new fact calls "he" or "she" whom the old names, or the user's thing changed by someone
 /// else ("the GP's upped my sertraline", "landlord put the rent up").
 fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>) -> bool {
-    if same_subject(&o.subject, &n.subject) {
+    // A household's amounts are told by "I" and "we" alike: "I have two kids" / "so three
+    // kids now!" after "We had our third baby".
+    let household = |f: &Fact| matches!(f.subject, Subject::User | Subject::We);
+    if same_subject(&o.subject, &n.subject) || household(o) && household(n) {
         return true;
     }
     // A thing both name, read as someone: "Rent's gone up".
@@ -261,14 +269,14 @@ fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>) -> bool
         return false;
     }
     told.windows(2)
-        .any(|w| matches!(w[0].as_str(), "my" | "our" | "the") && shared.contains(&stem(&w[1])))
+        .any(|w| matches!(w[0].as_str(), "my" | "our" | "the") && shared.contains(&root(&w[1])))
 }
 
 /// The stem of a subject read as someone that is no one: "Rent's gone up" reads "Rent" as
 /// a name; not a relation ("my son") nor someone named ("my son Oliver").
 fn thing_as_someone(f: &Fact) -> Option<String> {
     match &f.subject {
-        Subject::Person(p) if p.name.is_none() && !is_relation(&p.key) => Some(stem(&p.key)),
+        Subject::Person(p) if p.name.is_none() && !is_relation(&p.key) => Some(root(&p.key)),
         _ => None,
     }
 }
@@ -280,8 +288,10 @@ fn anchors(f: &Fact) -> BTreeSet<String> {
         .iter()
         .filter(|w| !is_ignored(w) && !is_time(&w.low) && !w.low.chars().any(|c| c.is_ascii_digit()))
         .filter(|w| word_number(&w.low).is_none() && !TIMES_OF_DAY.contains(&w.low.as_str()))
-        .filter(|w| !UNIT_WORDS.contains(&w.low.as_str()))
-        .map(|w| w.stem.clone())
+        .filter(|w| !UNIT_WORDS.contains(&w.low.as_str()) && !NOT_THINGS.contains(&w.low.as_str()))
+        // A verb in the past names no thing: "we refixed the mortgage at 5.1%".
+        .filter(|w| !(w.low.len() >= 6 && w.low.ends_with("ed")))
+        .map(|w| unsuffixed(w.stem.clone()))
         .filter(|s| !is_generic(s) && !cue_stems().contains(s))
         .collect()
 }
@@ -306,7 +316,27 @@ fn days(tokens: &[String]) -> BTreeSet<&str> {
 /// The stems of [`CUES`], cut once.
 fn cue_stems() -> &'static BTreeSet<String> {
     static STEMS: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
-    STEMS.get_or_init(|| CUES.iter().map(|c| stem(c)).collect())
+    STEMS.get_or_init(|| CUES.iter().map(|c| root(c)).collect())
+}
+
+/// A word's stem, and without an "-ing" the stem kept: "savings" and "saved" are one.
+fn root(word: &str) -> String {
+    unsuffixed(stem(word))
+}
+
+/// A stem without an "-ing" it kept.
+fn unsuffixed(stem: String) -> String {
+    match stem.strip_suffix("ing") {
+        Some(base) if base.len() >= 3 => base.to_owned(),
+        _ => stem,
+    }
+}
+
+/// Whether the tokens tell a pay as what one is on: "I'm on £42k at the council".
+fn on_pay(tokens: &[String]) -> bool {
+    tokens.windows(2).any(|w| {
+        w[0] == "on" && w[1].starts_with(|c: char| "£$€".contains(c)) && (w[1].ends_with('k') || w[1].ends_with('K'))
+    })
 }
 
 /// Whether the tokens tell an amount for each of a period: "a day", "per week", "a night".
@@ -337,6 +367,8 @@ fn moment(tokens: &[String]) -> bool {
 /// Words that tell an amount changed, or a correction of it.
 const CUES: &[&str] = &[
     "now",
+    "refixed",
+    "remortgaged",
     // A weigh-in is news of one's weight.
     "weighed",
     "up",
@@ -422,8 +454,39 @@ const INCOME: &[&str] = &[
     "income",
     "make",
     "making",
+    "pays",
     "promoted",
     "promotion",
+];
+
+/// Words beside an amount that name no thing it could be of: how it is felt, where it
+/// stands, how it is split ("rent's gone up to £1,020 pcm, gutted", "finally under 200!",
+/// "45 minutes each way").
+const NOT_THINGS: &[&str] = &[
+    "gutted",
+    "thrilled",
+    "chuffed",
+    "annoyed",
+    "ugh",
+    "lol",
+    "yay",
+    "finally",
+    "only",
+    "under",
+    "over",
+    "above",
+    "below",
+    "each",
+    "toward",
+    "towards",
+    "pcm",
+    "pw",
+    "pa",
+    "since",
+    "honestly",
+    "literally",
+    "roughly",
+    "around",
 ];
 
 /// Words of a time of day, which say when, not what.
@@ -473,8 +536,35 @@ mod tests {
             ("My daughter is in Year 5", "she's moved up to Year 6 now"),
             ("I get up at 6am", "new shift pattern, my alarm goes off at 4:45 now"),
             ("I work 40 hours a week", "dropped to a four day week, so 32 hrs"),
-            // The seventh probe: a weigh-in's bare figure is a weight.
+            // The seventh probe: a weigh-in's bare figure is a weight; words beside an
+            // amount that name no thing ("gutted", "each way", "finally under 200!"), a
+            // verb in the past, pay one is on, "now" after a past clause, a household's
+            // "I" and "we".
             ("I'm 92 kg", "weighed in at 88.5 this morning"),
+            (
+                "Rent's £950 pcm for my flat",
+                "rent's gone up to £1,020 pcm this month, gutted",
+            ),
+            ("I'm on £42k at the council", "Got promoted! salary's now £48k"),
+            ("I make about 85k a year", "my new job pays 110k, still pinching myself"),
+            (
+                "I've got 4 direct reports",
+                "my team grew, I've got 7 direct reports now",
+            ),
+            (
+                "My commute is 45 minutes each way",
+                "commute's only 15 mins since the move",
+            ),
+            (
+                "I've saved $8,000 towards a house deposit",
+                "house deposit savings are at $12k now",
+            ),
+            (
+                "our mortgage rate is 4.2%",
+                "we refixed the mortgage at 5.1% for 2 years",
+            ),
+            ("I weigh 210 lbs", "finally under 200! 198 lbs this morning"),
+            ("I have two kids", "We had our third baby last week, so three kids now!"),
         ] {
             assert!(changed(old, new), "{old} / {new}");
         }
