@@ -18,6 +18,7 @@ mod edges;
 mod embedder_http;
 mod entities;
 mod eval;
+mod everyday_changes;
 mod evolution;
 mod fidelity;
 mod forgetting;

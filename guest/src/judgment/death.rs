@@ -1,15 +1,20 @@
 //! A pet or a person the household had, who died: "Biscuit passed away last week" ends "We
 //! have a dog called Biscuit". Only a fact of having them ends; their name, their breed or
 //! what they liked stays true of them ("My dog is called Max" is kept beside "Max died").
+//! A pet rehomed ("We rehomed Charlie with my aunt") leaves the household as one who died.
 
-use super::fact::Fact;
+use super::fact::{Fact, WISH};
 
 /// Verbs of having someone in one's household.
 const HAVING: &[&str] = &["have", "has", "got", "own", "owns"];
 
 /// Whether `n` tells the death of one whom `o` says the user or the household has.
 pub(super) fn ends_having(o: &Fact, n: &Fact) -> bool {
-    if o.denied || o.former || o.past || n.wish || n.words.iter().any(|w| w.asks) {
+    // A wish in a later clause is no doubt of the loss: "We rehomed Charlie with my aunt,
+    // couldn't give him enough attention".
+    let clause = n.words.iter().position(|w| w.stop).map_or(n.words.len(), |i| i + 1);
+    let wished = n.words[..clause].iter().any(|w| WISH.contains(&w.low.as_str()));
+    if o.denied || o.former || o.past || wished || n.words.iter().any(|w| w.asks) {
         return false;
     }
     let Some(name) = died(n) else {
@@ -61,6 +66,8 @@ fn lost_by_us(n: &Fact) -> Option<String> {
     (0..lows.len()).find_map(|i| match &lows[i..] {
         ["put", _, "down", ..] | ["put", _, "to", "sleep", ..] => named(i + 1),
         ["lost", _, ..] => named(i + 1).filter(|_| !matches!(lows.get(i + 2), Some(&"'s"))),
+        // "We rehomed Charlie with my aunt": gone from the household, as a death is.
+        ["rehomed" | "rehome", _, ..] => named(i + 1),
         _ => None,
     })
 }
@@ -85,6 +92,10 @@ mod tests {
         assert!(ends("We've got a cat, Rolo", "we lost Rolo on sunday. gutted"));
         assert!(!ends("I have a dog called Max", "we lost Max's ball in the park"));
         assert!(!ends("I have a dog called Max", "Max lost his collar"));
+        assert!(ends(
+            "I have a dog named Charlie",
+            "We rehomed Charlie with my aunt, couldn't give him enough attention"
+        ));
     }
 
     #[test]

@@ -63,7 +63,7 @@ const PAST: &[&str] = &[
 ];
 
 /// Words that make the fact a wish, a plan or a doubt rather than what holds.
-const WISH: &[&str] = &[
+pub(super) const WISH: &[&str] = &[
     "want",
     "would",
     "hope",

@@ -161,7 +161,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         return Verdict::Same;
     }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
-    if partners::parted(o, n) || partners::married(o, n) {
+    if partners::parted(o, n) || partners::married(o, n) || partners::no_longer_single(o, n) {
         return Verdict::Change;
     }
     // "Biscuit passed away" after "We have a dog called Biscuit": the same.
@@ -466,6 +466,10 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
         if birth::born(&fact) {
             return ["pregnant", "expecting"].map(str::to_owned).to_vec();
         }
+        // "I've started seeing someone": the memory that says the user is single.
+        if partners::seeing_someone(&fact) {
+            return vec!["single".to_owned()];
+        }
         // "we had to put Max down": the memories that name Max.
         if let Some(name) = death::died(&fact) {
             return vec![name];
@@ -490,5 +494,9 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
     terms.sort();
     terms.dedup();
     terms.truncate(12);
+    // "I've started seeing someone, her name's Ana" states her name, and ends "I'm single".
+    if partners::seeing_someone(&fact) && !terms.iter().any(|t| t == "single") {
+        terms.push("single".to_owned());
+    }
     terms
 }

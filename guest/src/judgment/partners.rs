@@ -97,7 +97,9 @@ pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
 
 /// Whether `n` tells that the user married the partner `o` is engaged to or dating: "Tom
 /// and I got married in June!" after "I'm engaged to Tom", "We tied the knot" after "I'm
-/// engaged". The wedding replaces the engagement; it ends nothing else.
+/// engaged"; or got engaged to the one `o` dates or means to propose to: "Sophie and I got
+/// engaged!" after "My girlfriend is Sophie". The step replaces the one before; it ends
+/// nothing else.
 pub(super) fn married(o: &Fact, n: &Fact) -> bool {
     let asks = |f: &Fact| f.words.iter().any(|w| w.asks);
     if o.denied || o.former || o.past || n.wish || n.denied || asks(o) || asks(n) {
@@ -109,21 +111,57 @@ pub(super) fn married(o: &Fact, n: &Fact) -> bool {
         .any(|p| matches!(p, ["got", "married"] | ["tied", "the"] | ["are", "married"]))
         || lows.windows(3).any(|p| p == ["tied", "the", "knot"])
         || lows.windows(2).any(|p| p[0] == "we" && p[1] == "married");
+    let engaged = lows.windows(2).any(|p| {
+        matches!(p[0], "got" | "are" | "we're" | "i'm" | "just") && p[1] == "engaged"
+            || matches!(p[0], "she" | "he") && p[1] == "said" && lows.contains(&"yes")
+    });
     let user = lows.iter().any(|w| matches!(*w, "i" | "we" | "me" | "us"));
-    if !wed || !user || lows.iter().any(|w| HEDGES.contains(w)) {
+    if !(wed || engaged) || !user || lows.iter().any(|w| HEDGES.contains(w)) {
         return false;
     }
     let o_lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
     let before_wedding = o_lows
         .iter()
         .any(|w| matches!(*w, "engaged" | "fiance" | "fiancee" | "fiancé" | "fiancée" | "dating"));
-    if !before_wedding || !o_lows.iter().any(|w| matches!(*w, "i" | "i'm" | "we" | "we're" | "my")) {
+    let before_engagement = o_lows
+        .iter()
+        .any(|w| matches!(*w, "girlfriend" | "boyfriend" | "dating" | "propose" | "proposing"));
+    let step = (wed && before_wedding) || (engaged && !wed && before_engagement);
+    if !step || !o_lows.iter().any(|w| matches!(*w, "i" | "i'm" | "we" | "we're" | "my")) {
         return false;
     }
     // The partner the engagement names, if any, is the one married.
     let theirs = names(&o.words);
     let named = names(&n.words);
     theirs.is_empty() || named.is_empty() || theirs.iter().any(|t| named.contains(t))
+}
+
+/// Whether `n` tells the user has someone after `o` said they are single: "I've started
+/// seeing someone, her name's Ana" after "I'm single".
+pub(super) fn no_longer_single(o: &Fact, n: &Fact) -> bool {
+    let asks = |f: &Fact| f.words.iter().any(|w| w.asks);
+    if o.denied || o.former || o.past || n.denied || n.former || n.wish || asks(o) || asks(n) {
+        return false;
+    }
+    let o_lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
+    if !o_lows.contains(&"single") || !o_lows.iter().any(|w| matches!(*w, "i" | "i'm" | "im")) {
+        return false;
+    }
+    seeing_someone(n)
+}
+
+/// Whether the words tell the user has started seeing someone: "I've started seeing
+/// someone", "I'm seeing a guy from work", "we started dating" (not "my brother is seeing
+/// someone").
+pub(super) fn seeing_someone(n: &Fact) -> bool {
+    let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
+    let seeing = lows.windows(3).any(|p| {
+        p[0] == "seeing"
+            && (matches!(p[1], "someone" | "somebody")
+                || p[1] == "a" && matches!(p[2], "guy" | "girl" | "man" | "woman" | "lad" | "bloke"))
+    }) || lows.windows(2).any(|p| p[0] == "started" && p[1] == "dating");
+    let user = lows.iter().any(|w| matches!(*w, "i" | "i've" | "i'm" | "im"));
+    seeing && user && !lows.iter().any(|w| HEDGES.contains(w))
 }
 
 /// Words to find the partnership a parting may end, when `f` tells one of the user's:

@@ -1145,3 +1145,33 @@ fn a_thing_sold_or_switched_from_is_a_change() {
         assert_eq!(v.replaces(), old.contains("Spanish"), "{old} / {new}: {v:?}");
     }
 }
+
+/// The seventh probe's changes through `add` that a partnership or a household rule
+/// missed, beside look-alikes that must leave the old fact.
+#[test]
+fn a_step_in_a_partnership_or_a_pet_rehomed_replaces_it() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("My girlfriend is Sophie", "Sophie and I got engaged!"),
+        (
+            "I'm going to propose to Kate at Christmas",
+            "She said yes!! Kate and I are engaged",
+        ),
+        ("I'm single", "I've started seeing someone, her name's Ana"),
+        (
+            "I have a dog named Charlie",
+            "We rehomed Charlie with my aunt, couldn't give him enough attention",
+        ),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
+    }
+    for (old, new) in [
+        ("My girlfriend is Sophie", "My sister got engaged!"),
+        ("My girlfriend is Sophie", "Tom and Ana got engaged last night"),
+        ("I'm single", "I'm seeing the physio tomorrow about my knee"),
+        ("I'm single", "my brother is seeing someone new"),
+        ("I have a dog named Charlie", "We rehomed a cat from the shelter"),
+    ] {
+        assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
+    }
+}
