@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::support::ctx::Ctx;
 
+mod amounts;
 mod labelled;
 mod model;
 mod rules;

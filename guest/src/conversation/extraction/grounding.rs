@@ -83,8 +83,10 @@ pub fn grounded(fact: &str, user_message: &str) -> bool {
         .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
         .filter(|w| !crate::entities::WEEKDAYS.contains(&w.as_str()))
         .collect();
+    // "I'm 183cm", "My 5k PB is 22:48": a fact of figures is said when its figures are.
     if meaningful.is_empty() {
-        return false;
+        let mut figures = words(fact).filter(|w| w.chars().any(|c| c.is_ascii_digit())).peekable();
+        return figures.peek().is_some() && figures.all(|f| said.contains(&f));
     }
     let found = meaningful
         .iter()
@@ -130,5 +132,7 @@ mod tests {
         assert!(!grounded("The user is an administrator with full access", said));
         assert!(!grounded("", said));
         assert!(!grounded("I am", said));
+        assert!(grounded("I'm 183cm", "oh and I'm 183cm if that matters"));
+        assert!(!grounded("I'm 190cm", "oh and I'm 183cm if that matters"));
     }
 }

@@ -13,6 +13,7 @@
 //! clauses the teller opens ("I live in Leeds and I work at the council" is two), and each
 //! down to its fact's clause.
 
+mod amounts;
 mod having;
 mod living;
 mod people;
@@ -28,8 +29,8 @@ use sentences::{
     told_before_question, without_softener,
 };
 use words::{
-    BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, NOT_A_ROLE, NOT_NAMES, POINTERS,
-    RELATIONS, SCENES, living::LANGUAGES,
+    BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, MOMENTS, NOT_A_ROLE, NOT_NAMES, PLANS,
+    POINTERS, RELATIONS, SCENES, living::LANGUAGES,
 };
 
 /// The clear first-person facts in a user's message.
@@ -64,20 +65,71 @@ pub fn extract(message: &str) -> Vec<Fact> {
         // before it stand ("I'm a nurse and I'm thinking about retraining").
         for part in parts(sentence) {
             let lower = part.to_ascii_lowercase();
-            if BLOCKERS.iter().chain(HEDGES).any(|b| has_phrase(&lower, b)) {
-                break;
-            }
-            if let Some(fact) = read_sentence(part)
+            let blocked = BLOCKERS.iter().chain(HEDGES).filter_map(|b| phrase_at(&lower, b)).min();
+            let told = match blocked {
+                None => read_sentence(part),
+                Some(at) => told_before_blocker(part, &lower, at),
+            };
+            if let Some(fact) = told
                 && !facts
                     .iter()
                     .any(|f: &Fact| f.content.eq_ignore_ascii_case(&fact.content))
             {
                 facts.push(fact);
             }
+            if blocked.is_some() {
+                break;
+            }
         }
     }
     facts.truncate(super::MAX_FACTS_PER_EXCHANGE);
     facts
+}
+
+/// What a part blocked at `at` still tells. A moment beside a standing amount is no
+/// passing state ("I'm 84kg at the moment"), and a plan or a supposition joined after a
+/// fact leaves it told ("I'm 84kg and want to start lifting", "I take 20 units of insulin
+/// at night - if I'm hiking tomorrow should I adjust it").
+fn told_before_blocker(part: &str, lower: &str, at: usize) -> Option<Fact> {
+    let moment = MOMENTS.iter().any(|m| phrase_at(lower, m) == Some(at));
+    if moment {
+        // The amount's clause, up to a plan or a supposition after the moment.
+        let end = BLOCKERS
+            .iter()
+            .chain(HEDGES)
+            .filter(|b| !MOMENTS.contains(b))
+            .filter_map(|b| phrase_at(lower, b))
+            .min()
+            .unwrap_or(lower.len());
+        let owned = part[..end].replace('\u{2019}', "'");
+        // Without the joiner that led to the plan: "I'm 84kg at the moment and".
+        let mut text = owned.trim();
+        while let Some(shorter) = [" and", " but", " so", ",", " -"]
+            .iter()
+            .find_map(|j| text.strip_suffix(j))
+        {
+            text = shorter.trim_end();
+        }
+        let low = text.to_ascii_lowercase();
+        let start = strip_leads(&low);
+        if let Some(fact) = amounts::amount(&text[start..], &low[start..]) {
+            return Some(fact);
+        }
+    }
+    if !PLANS.iter().any(|p| phrase_at(lower, p) == Some(at)) {
+        return None;
+    }
+    // The last joiner before the plan closes what was told.
+    let cut = [" and ", ", ", " - ", " but ", " so "]
+        .iter()
+        .filter_map(|j| lower[..at].rfind(j))
+        .max()?;
+    let before = &part[..cut];
+    let low = before.to_ascii_lowercase();
+    if MOMENTS.iter().any(|m| has_phrase(&low, m)) {
+        return told_before_blocker(before, &low, MOMENTS.iter().filter_map(|m| phrase_at(&low, m)).min()?);
+    }
+    read_sentence(before)
 }
 
 fn read_sentence(sentence: &str) -> Option<Fact> {
@@ -145,6 +197,15 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         if let Some(rest) = lower.strip_prefix(opener) {
             return taste_ok(rest).then(|| fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
         }
+    }
+    // "I'm 84kg at the moment", "I earn 65k", "I'm on 50mg of sertraline". A denial in a
+    // later conjunct is not the amount's: "I'm 6'2 and can never find trousers".
+    let first_conjunct = clause(lower);
+    let first_conjunct = first_conjunct.split(" and ").next().unwrap_or("");
+    if !sentences::negated(first_conjunct)
+        && let Some(fact) = amounts::amount(text, lower)
+    {
+        return Some(fact);
     }
     // How the teller lives and what the household has, denials included.
     if let Some(fact) = living::living(text, lower, negated).or_else(|| having::having(text, lower, negated)) {

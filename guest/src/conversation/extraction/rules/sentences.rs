@@ -149,6 +149,8 @@ const JOINERS: &[&str] = &[
     " and ",
     "; ",
     ", ",
+    // "quick q - I'm 84kg", "pay rise came through - I'm on £31.50 an hour now".
+    " - ",
     " but ",
     " while ",
     " though ",
@@ -210,7 +212,9 @@ pub(super) fn told_before_question(sentence: &str) -> Option<&str> {
     let cut = [", so ", " so ", ", but ", ", and ", ", ", " - ", "; "]
         .iter()
         .flat_map(|j| lower.match_indices(j).map(move |(i, _)| (i, i + j.len())))
-        .filter(|&(_, after)| opens_question(after))
+        // "I take 20 units at night - if I'm hiking tomorrow should I adjust it?": the
+        // question is the supposition's.
+        .filter(|&(_, after)| opens_question(after) || starts_with_word(&lower[after..], "if"))
         .map(|(i, _)| i)
         .min()?;
     Some(&sentence[..cut])

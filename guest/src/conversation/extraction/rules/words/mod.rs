@@ -98,6 +98,31 @@ pub(super) const BLOCKERS: &[&str] = &[
     "gonna",
 ];
 
+/// The blockers that name the moment: beside a standing amount they pass nothing ("I'm
+/// 84kg at the moment").
+pub(super) const MOMENTS: &[&str] = &["today", "tonight", "right now", "this morning", "at the moment"];
+
+/// The blockers that open a plan, a wish or a supposition, which hold from where they are
+/// said: what a clause before them told stands ("I'm 84kg and want to start lifting").
+pub(super) const PLANS: &[&str] = &[
+    "if",
+    "would",
+    "could",
+    "should",
+    "might",
+    "wonder",
+    "wish",
+    "hope",
+    "someday",
+    "one day",
+    "thinking about",
+    "considering",
+    "planning to",
+    "want to",
+    "going to",
+    "gonna",
+];
+
 /// Words that hedge: from where they are said like a blocker, and over the whole sentence
 /// when no blocker comes before them ("I'm 34, I think" tells nothing; in "I work at Google
 /// and I might move, not sure yet" the doubt is the move's).
