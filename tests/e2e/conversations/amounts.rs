@@ -89,7 +89,10 @@ fn amounts_told_in_passing_are_kept_and_their_news_replaces_them() {
         &ctx,
         "u",
         "s2",
-        &["I'm down to 79kg now!! what should my next milestone be?", "Try 77kg."],
+        &[
+            "down to 79kg!!! 5 kilos gone, what should my next milestone be?",
+            "Try 77kg.",
+        ],
     );
     let news = extracted(&ctx);
     assert_eq!(news["stored"].as_array().map(Vec::len), Some(2), "{news:#}");
@@ -98,8 +101,8 @@ fn amounts_told_in_passing_are_kept_and_their_news_replaces_them() {
     assert_eq!(
         contents(&live),
         [
+            "Down to 79kg",
             "I earn 65k before tax in Denver",
-            "I'm down to 79kg now",
             "They upped my sertraline to 100mg last week",
         ],
         "{live:#}"

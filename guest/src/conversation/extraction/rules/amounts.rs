@@ -157,6 +157,19 @@ pub(super) fn amount(text: &str, lower: &str) -> Option<Fact> {
             return fits.then(|| fact_of(fact(), *t, Vec::new()));
         }
     }
+    // News told without its subject, as chat drops it: "down to 79kg!!! 5 kilos gone", "got
+    // a raise!! on 72k now".
+    if let Some(level) = lower.strip_prefix("down to ").or_else(|| lower.strip_prefix("up to "))
+        && weight_at(level)
+    {
+        return Some(fact_of(fact(), MemoryType::Identity, Vec::new()));
+    }
+    if let Some(pay) = lower.strip_prefix("on ")
+        && money_at(pay)
+        && words(pay).get(1).is_some_and(|n| matches!(*n, "now" | "a" | "per"))
+    {
+        return Some(fact_of(fact(), MemoryType::Identity, Vec::new()));
+    }
     // "they upped my sertraline to 100mg last week".
     if dose_changed(lower) {
         return Some(fact_of(fact(), MemoryType::Identity, Vec::new()));
@@ -486,6 +499,8 @@ mod tests {
             ("I'm 29 weeks pregnant", "I'm 29 weeks pregnant"),
             ("I'm 6'2 and can never find trousers", "I'm 6'2"),
             ("I'm 5ft 4 and 62 kilos", "I'm 5ft 4 and 62 kilos"),
+            ("down to 79kg", "Down to 79kg"),
+            ("on 72k now", "On 72k now"),
             ("I'm a UK size 14 in dresses", "I'm a UK size 14 in dresses"),
             (
                 "rent's gone up to £1,020 from next month",
@@ -504,6 +519,8 @@ mod tests {
             "I'm at 5% battery",
             "I need 3 eggs a day for this",
             "I go like 3 times a week",
+            "down to £5 in the sale",
+            "on 3 hours sleep",
             "I spent 80 quid a week on takeaways last year",
             "I've got 2 minutes",
             "my best friend is 34",

@@ -152,7 +152,8 @@ pub(super) fn amounts(tokens: &[String]) -> (Vec<Amount>, BTreeSet<&str>) {
                 "k" if !suffix.is_empty() && noun(next).is_some() => {
                     measure(Measure::Count(noun(next).unwrap_or_default()), value * 1000.0)
                 }
-                "k" if money_words || suffix.is_empty() => measure(Measure::Money, value * 1000.0),
+                // "on 72k now": the pay one is on.
+                "k" if money_words || suffix.is_empty() || prev == "on" => measure(Measure::Money, value * 1000.0),
                 "k" => measure(Measure::Bare, value * 1000.0),
                 "grand" => measure(Measure::Money, value * 1000.0),
                 "quid" | "bucks" | "dollars" | "euros" | "rupees" => measure(Measure::Money, value),

@@ -332,10 +332,15 @@ fn unsuffixed(stem: String) -> String {
     }
 }
 
-/// Whether the tokens tell a pay as what one is on: "I'm on £42k at the council".
+/// Whether the tokens tell a pay as what one is on: "I'm on £42k at the council", "on 72k
+/// now".
 fn on_pay(tokens: &[String]) -> bool {
     tokens.windows(2).any(|w| {
-        w[0] == "on" && w[1].starts_with(|c: char| "£$€".contains(c)) && (w[1].ends_with('k') || w[1].ends_with('K'))
+        w[0] == "on"
+            && w[1]
+                .trim_start_matches(|c: char| "£$€".contains(c))
+                .starts_with(|c: char| c.is_ascii_digit())
+            && (w[1].ends_with('k') || w[1].ends_with('K'))
     })
 }
 
@@ -565,6 +570,9 @@ mod tests {
             ),
             ("I weigh 210 lbs", "finally under 200! 198 lbs this morning"),
             ("I have two kids", "We had our third baby last week, so three kids now!"),
+            // As offline extraction stores a conversation's news.
+            ("I'm 84kg at the moment", "Down to 79kg"),
+            ("I earn 65k a year as a project manager", "On 72k now"),
         ] {
             assert!(changed(old, new), "{old} / {new}");
         }
