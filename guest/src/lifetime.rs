@@ -332,7 +332,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && (!now_words || learned) {
         return lasting(base);
     }
-    // A birth, a death, a job got: the day it is told with begins what lasts.
+    // A birth, a death, a job got, a lasting state to come, a new level of an amount: the
+    // day it is told with begins what lasts.
     if news::life_event(&w, content) || begins::a_lasting_state(&w, content) || level::a_new_level(&w) {
         return lasting(base);
     }
@@ -343,11 +344,13 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     // "never" before a verb in the past is one occasion: "the bus never turned up".
-    // "hungover as hell, never again" is one occasion regretted.
+    // "hungover as hell, never again" ends on one occasion regretted; "never again flying
+    // Ryanair" is a resolution, which lasts.
     let once = |i: usize| {
         w[i] == "never"
-            && w.get(i + 1)
-                .is_some_and(|v| v.ends_with("ed") || matches!(v.as_str(), "showed" | "rang" | "again"))
+            && w.get(i + 1).is_some_and(|v| {
+                v.ends_with("ed") || matches!(v.as_str(), "showed" | "rang") || v == "again" && w.get(i + 2).is_none()
+            })
     };
     let routine = w
         .iter()
@@ -827,7 +830,10 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
                 let date = match written_year {
                     Some(year) => chrono::NaiveDate::from_ymd_opt(year, m as u32 + 1, day),
                     // "for 14 June next year".
-                    None if phrase(w, &["next", "year"]) => {
+                    None if w[i + 1..(i + 4).min(w.len())]
+                        .windows(2)
+                        .any(|p| p[0] == "next" && p[1] == "year") =>
+                    {
                         chrono::NaiveDate::from_ymd_opt(today.year() + 1, m as u32 + 1, day)
                     }
                     None => {

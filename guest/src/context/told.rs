@@ -33,6 +33,11 @@ const ALONE: &[&str] = &[
     "nowadays",
     "ago",
     "atm",
+];
+
+/// Weekdays, relative after "on", "this", "last", "next" and the like ("married on
+/// Saturday"), not in a standing schedule ("I work Monday to Friday").
+const WEEKDAYS: &[&str] = &[
     "monday",
     "tuesday",
     "wednesday",
@@ -72,6 +77,12 @@ fn relative(text: &str) -> bool {
         .collect();
     let phrase = |p: &[&str]| w.windows(p.len()).any(|win| win == p);
     w.iter().any(|x| ALONE.contains(x))
+        || w.windows(2).any(|p| {
+            matches!(
+                p[0],
+                "on" | "this" | "last" | "next" | "since" | "until" | "till" | "by" | "from" | "coming"
+            ) && WEEKDAYS.contains(&p[1])
+        })
         || w.windows(2).any(|p| {
             matches!(p[0], "this" | "last" | "next" | "coming") && SPANS.contains(&p[1])
                 || p[0] == "just" && (p[1].ends_with("ed") || JUST_DONE.contains(&p[1]))
@@ -117,6 +128,7 @@ mod tests {
             "My birthday is 3 March",
             "I go to yoga on Saturdays",
             "I just love tea",
+            "I work Monday to Friday",
             "My name is Olivia",
         ] {
             assert_eq!(with_day(lasting, said, later), lasting, "{lasting}");

@@ -11,9 +11,14 @@ const HAVING: &[&str] = &["have", "has", "got", "own", "owns"];
 /// Whether `n` tells the death of one whom `o` says the user or the household has.
 pub(super) fn ends_having(o: &Fact, n: &Fact) -> bool {
     // A wish in a later clause is no doubt of the loss: "We rehomed Charlie with my aunt,
-    // couldn't give him enough attention".
+    // couldn't give him enough attention". One in the loss's own clause is, and so is a
+    // plan or a need ("we're going to have to put Max down", "we may need to rehome him").
     let clause = n.words.iter().position(|w| w.stop).map_or(n.words.len(), |i| i + 1);
-    let wished = n.words[..clause].iter().any(|w| WISH.contains(&w.low.as_str()));
+    let first: Vec<&str> = n.words[..clause].iter().map(|w| w.low.as_str()).collect();
+    let wished = first
+        .iter()
+        .any(|w| WISH.contains(w) || matches!(*w, "going" | "gonna" | "need" | "needs" | "may"))
+        || first.windows(2).any(|p| p == ["have", "to"]);
     if o.denied || o.former || o.past || wished || n.words.iter().any(|w| w.asks) {
         return false;
     }
@@ -67,6 +72,8 @@ fn lost_by_us(n: &Fact) -> Option<String> {
         ["put", _, "down", ..] | ["put", _, "to", "sleep", ..] => named(i + 1),
         ["lost", _, ..] => named(i + 1).filter(|_| !matches!(lows.get(i + 2), Some(&"'s"))),
         // "We rehomed Charlie with my aunt": gone from the household, as a death is.
+        // "We rehomed Luna from Battersea" is an adoption.
+        ["rehomed" | "rehome", _, next, ..] if *next == "from" => None,
         ["rehomed" | "rehome", _, ..] => named(i + 1),
         _ => None,
     })
@@ -96,6 +103,15 @@ mod tests {
             "I have a dog named Charlie",
             "We rehomed Charlie with my aunt, couldn't give him enough attention"
         ));
+        assert!(!ends(
+            "We've got a cat called Luna",
+            "We rehomed Luna from Battersea in 2021"
+        ));
+        assert!(!ends(
+            "I have a dog called Max",
+            "We're going to have to put Max down next week"
+        ));
+        assert!(!ends("I have a dog named Charlie", "We may need to rehome Charlie"));
     }
 
     #[test]

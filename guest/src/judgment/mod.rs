@@ -319,10 +319,20 @@ fn by_detail(old: &str, o: &Fact, new: &str, n: &Fact, d: &Detail) -> Option<Ver
 }
 
 /// Whether the new fact tells work found after the old told one out of work. A job told
-/// in the past is history ("I worked at Tesco for ten years"), unless it began ("started
-/// a new job", "got a job at").
+/// in the past is history ("I worked at Tesco for ten years"), unless it is told as got
+/// ("started a new job", "got a job at"); one sought is none ("I got a job interview at
+/// Tesco", "got rejected for the job").
 fn work_found(o: &Fact, n: &Fact) -> bool {
     let lows = n.body_lows();
+    let sought = lows.iter().any(|w| {
+        matches!(
+            *w,
+            "interview" | "interviews" | "application" | "applied" | "applying" | "rejected"
+        )
+    });
+    if sought {
+        return false;
+    }
     let began = || {
         lows.iter().any(|w| {
             matches!(
@@ -496,7 +506,8 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
     terms.truncate(12);
     // "I've started seeing someone, her name's Ana" states her name, and ends "I'm single".
     if partners::seeing_someone(&fact) && !terms.iter().any(|t| t == "single") {
-        terms.push("single".to_owned());
+        terms.insert(0, "single".to_owned());
+        terms.truncate(12);
     }
     terms
 }

@@ -111,15 +111,27 @@ pub(super) fn married(o: &Fact, n: &Fact) -> bool {
         .any(|p| matches!(p, ["got", "married"] | ["tied", "the"] | ["are", "married"]))
         || lows.windows(3).any(|p| p == ["tied", "the", "knot"])
         || lows.windows(2).any(|p| p[0] == "we" && p[1] == "married");
-    let engaged = lows.windows(2).any(|p| {
-        matches!(p[0], "got" | "are" | "we're" | "i'm" | "just") && p[1] == "engaged"
-            || matches!(p[0], "she" | "he") && p[1] == "said" && lows.contains(&"yes")
-    });
+    // The user's own engagement: "Sophie and I got engaged", "we are engaged" (not "my
+    // sister got engaged, I'm so happy"); "she said yes" only to a proposal the old fact
+    // planned.
+    let o_lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
+    let proposed = o_lows.iter().any(|w| matches!(*w, "propose" | "proposing"));
+    let engaged = lows.iter().enumerate().any(|(e, w)| {
+        *w == "engaged"
+            && e > 0
+            && matches!(lows[e - 1], "got" | "are" | "am" | "just" | "officially")
+            && lows[e.saturating_sub(4)..e].iter().any(|b| matches!(*b, "i" | "we"))
+            && !lows[e.saturating_sub(4)..e]
+                .iter()
+                .any(|b| matches!(*b, "my" | "his" | "her" | "their") || b.ends_with("'s"))
+    }) || proposed
+        && lows
+            .windows(3)
+            .any(|p| matches!(p[0], "she" | "he") && p[1] == "said" && p[2] == "yes");
     let user = lows.iter().any(|w| matches!(*w, "i" | "we" | "me" | "us"));
     if !(wed || engaged) || !user || lows.iter().any(|w| HEDGES.contains(w)) {
         return false;
     }
-    let o_lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
     let before_wedding = o_lows
         .iter()
         .any(|w| matches!(*w, "engaged" | "fiance" | "fiancee" | "fiancé" | "fiancée" | "dating"));
@@ -127,7 +139,7 @@ pub(super) fn married(o: &Fact, n: &Fact) -> bool {
         .iter()
         .any(|w| matches!(*w, "girlfriend" | "boyfriend" | "dating" | "propose" | "proposing"));
     let step = (wed && before_wedding) || (engaged && !wed && before_engagement);
-    if !step || !o_lows.iter().any(|w| matches!(*w, "i" | "i'm" | "we" | "we're" | "my")) {
+    if !step || !o_lows.iter().any(|w| matches!(*w, "i" | "we" | "my")) {
         return false;
     }
     // The partner the engagement names, if any, is the one married.
@@ -143,25 +155,44 @@ pub(super) fn no_longer_single(o: &Fact, n: &Fact) -> bool {
     if o.denied || o.former || o.past || n.denied || n.former || n.wish || asks(o) || asks(n) {
         return false;
     }
+    // "I'm single", "I'm still single"; not "I'm a single mum" or "a single-storey house".
     let o_lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
-    if !o_lows.contains(&"single") || !o_lows.iter().any(|w| matches!(*w, "i" | "i'm" | "im")) {
-        return false;
-    }
-    seeing_someone(n)
+    let single = o_lows.iter().enumerate().any(|(i, w)| {
+        *w == "single"
+            && i > 0
+            && matches!(
+                o_lows[i - 1],
+                "am" | "still" | "currently" | "happily" | "totally" | "completely"
+            )
+            && o_lows[..i].contains(&"i")
+    });
+    single && seeing_someone(n)
 }
 
 /// Whether the words tell the user has started seeing someone: "I've started seeing
-/// someone", "I'm seeing a guy from work", "we started dating" (not "my brother is seeing
-/// someone").
+/// someone", "I'm seeing a guy from work", "we started dating"; the user is the one seeing
+/// (not "my brother's seeing someone new, I'm so jealous"), and no errand is told ("I'm
+/// seeing a woman from the council about my benefit").
 pub(super) fn seeing_someone(n: &Fact) -> bool {
     let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
-    let seeing = lows.windows(3).any(|p| {
-        p[0] == "seeing"
-            && (matches!(p[1], "someone" | "somebody")
-                || p[1] == "a" && matches!(p[2], "guy" | "girl" | "man" | "woman" | "lad" | "bloke"))
-    }) || lows.windows(2).any(|p| p[0] == "started" && p[1] == "dating");
-    let user = lows.iter().any(|w| matches!(*w, "i" | "i've" | "i'm" | "im"));
-    seeing && user && !lows.iter().any(|w| HEDGES.contains(w))
+    let theirs = |at: usize| {
+        let before = &lows[at.saturating_sub(4)..at];
+        before.iter().any(|b| matches!(*b, "i" | "we"))
+            && !before
+                .iter()
+                .any(|b| matches!(*b, "my" | "his" | "her" | "their") || b.ends_with("'s"))
+    };
+    let seeing = (0..lows.len()).any(|i| {
+        let p = &lows[i..];
+        let someone = p.first() == Some(&"seeing")
+            && (p.get(1).is_some_and(|w| matches!(*w, "someone" | "somebody"))
+                || p.get(1) == Some(&"a")
+                    && p.get(2)
+                        .is_some_and(|w| matches!(*w, "guy" | "girl" | "man" | "woman" | "lad" | "bloke")));
+        let dating = p.starts_with(&["started", "dating"]);
+        (someone || dating) && theirs(i) && !p.contains(&"about")
+    });
+    seeing && !lows.iter().any(|w| HEDGES.contains(w))
 }
 
 /// Words to find the partnership a parting may end, when `f` tells one of the user's:

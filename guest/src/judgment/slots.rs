@@ -699,13 +699,15 @@ pub(super) fn ends_employment(fact: &Fact) -> bool {
 pub(super) fn out_of_work(fact: &Fact) -> bool {
     let lows = fact.body_lows();
     let has = |w: &str| lows.contains(&w);
+    let phrase = |p: &[&str]| lows.windows(p.len()).any(|w| w == p);
     has("unemployed")
         || has("jobless")
         || has("redundant")
-        || (has("laid") && has("off"))
-        || (has("between") && has("jobs"))
-        || (has("out") && has("work"))
-        || (has("looking") && (has("work") || has("job")))
+        || phrase(&["laid", "off"])
+        || phrase(&["between", "jobs"])
+        || phrase(&["out", "of", "work"])
+        || phrase(&["looking", "for", "work"])
+        || phrase(&["looking", "for", "a", "job"])
 }
 
 /// Words that say one has a partner: "single" no longer holds.

@@ -239,6 +239,30 @@ fn the_issues_examples() {
         ),
         ("I'm between jobs", "I work at Tesco now", Verdict::Change),
     ];
+    // Look-alikes of work found and of a partnership's step, from a review of the rules.
+    for (old, new) in [
+        (
+            "I'm unemployed at the moment",
+            "I got a job interview at Tesco next week!",
+        ),
+        ("I work out 4 times a week", "Started a new job as a data analyst!"),
+        (
+            "My girlfriend is Sophie",
+            "I asked my manager for Friday off and she said yes",
+        ),
+        (
+            "My boyfriend is Tom",
+            "My sister got engaged last night, I'm so happy for her",
+        ),
+        ("I'm a single mum to two boys", "I've started seeing someone from work"),
+        ("I'm single", "My brother's seeing someone new, I'm so jealous"),
+        (
+            "I'm single",
+            "I'm seeing a woman from the council about my housing benefit",
+        ),
+    ] {
+        assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
+    }
     for (old, new, want) in cases {
         assert_eq!(judge(old, new, &me), want, "{old:?} then {new:?}");
     }

@@ -85,7 +85,40 @@ const TAKING_EFFECT: &[&str] = &[
 
 /// Whether the words tell a lasting state that begins on a day to come, or now.
 pub(super) fn a_lasting_state(w: &[String], content: &str) -> bool {
-    if content.contains('?') || w.iter().any(|x| HOPES.contains(&x.as_str())) {
+    // A hope in the beginning's own clause doubts it; one after it does not ("Starting my
+    // new job on Monday, hope they're nice").
+    let first = content
+        .split([',', ';', '.', '!'])
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let hoped = first
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|x| HOPES.contains(&x));
+    if content.contains('?') || hoped {
+        return false;
+    }
+    // A span that ends it: "moving in with my sister for two weeks", "starting antibiotics
+    // tomorrow, 500mg three times a day for a week".
+    let spanned = w.windows(3).any(|p| {
+        p[0] == "for"
+            && (matches!(
+                p[1].as_str(),
+                "a" | "an" | "the" | "two" | "three" | "four" | "few" | "couple"
+            ) || p[1].parse::<u32>().is_ok())
+            && matches!(
+                p[2].as_str(),
+                "day" | "days" | "week" | "weeks" | "fortnight" | "night" | "nights" | "weekend" | "couple" | "few"
+            )
+    });
+    // An appointment for a job or school is none: "my job interview starts at 10".
+    let sought = w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "interview" | "interviews" | "application" | "trial" | "taster"
+        )
+    });
+    if spanned || sought {
         return false;
     }
     let has = |x: &str| w.iter().any(|v| v == x);
@@ -103,26 +136,33 @@ pub(super) fn a_lasting_state(w: &[String], content: &str) -> bool {
     // "I start my new job", "starting me on metformin", "start date is 16 March", "I
     // start at Google as a product manager", "starting sertraline tomorrow, 50mg", "new
     // contract starts Monday".
+    // "Kids start school again tomorrow" is a term's, not a beginning.
     let started = w.iter().enumerate().any(|(i, x)| {
         matches!(
             x.as_str(),
             "start" | "starts" | "starting" | "begin" | "begins" | "beginning"
-        ) && (w[i + 1..(i + 5).min(w.len())]
-            .iter()
-            .any(|n| STARTED.contains(&n.as_str()) || dose(n))
-            || w.get(i + 1).is_some_and(|n| n == "me") && w.get(i + 2).is_some_and(|n| n == "on")
-            || w.get(i + 1).is_some_and(|n| n == "date")
-            || w.get(i + 1).is_some_and(|n| n == "at") && capital_after(content, x)
-            || w.get(i + 1).is_some_and(|n| n == "as")
-            || w[i.saturating_sub(6)..i].iter().any(|b| {
-                matches!(
-                    b.as_str(),
-                    "job" | "role" | "contract" | "tenancy" | "lease" | "apprenticeship"
-                )
-            }))
+        ) && !w[i + 1..(i + 4).min(w.len())].iter().any(|n| n == "again")
+            && (w[i + 1..(i + 5).min(w.len())]
+                .iter()
+                .any(|n| STARTED.contains(&n.as_str()) || dose(n))
+                || w.get(i + 1).is_some_and(|n| n == "me") && w.get(i + 2).is_some_and(|n| n == "on")
+                || w.get(i + 1).is_some_and(|n| n == "date")
+                || w.get(i + 1).is_some_and(|n| n == "at") && capital_after(content, x)
+                || w.get(i + 1).is_some_and(|n| n == "as") && w.get(i + 2).is_some_and(|n| n == "a" || n == "an")
+                || w[i.saturating_sub(6)..i].iter().any(|b| {
+                    matches!(
+                        b.as_str(),
+                        "job" | "role" | "contract" | "tenancy" | "lease" | "apprenticeship"
+                    )
+                }))
     });
     let joined = w.iter().enumerate().any(|(i, x)| {
+        // Not "join the team call at 3".
+        let joined_for_now = w[i + 1..(i + 5).min(w.len())]
+            .iter()
+            .any(|n| matches!(n.as_str(), "call" | "meeting" | "zoom" | "chat" | "standup" | "huddle"));
         matches!(x.as_str(), "join" | "joins" | "joining")
+            && !joined_for_now
             && w[i + 1..(i + 4).min(w.len())]
                 .iter()
                 .any(|n| JOINED.contains(&n.as_str()))
@@ -149,7 +189,9 @@ pub(super) fn a_lasting_state(w: &[String], content: &str) -> bool {
                 "to" => capital_after(content, x),
                 _ => false,
             })
-    }) || pair("the", "keys");
+    }) || w.windows(3).any(|p| {
+        matches!(p[0].as_str(), "get" | "got" | "getting" | "collect" | "collecting") && p[1] == "the" && p[2] == "keys"
+    });
     // "kicks in from 1 April", "takes effect next month", "going freelance from April".
     let from_a_moment = w.windows(2).any(|p| {
         p[0] == "from"
@@ -163,6 +205,7 @@ pub(super) fn a_lasting_state(w: &[String], content: &str) -> bool {
         // "I'll be team lead from 1 April", not "I'll be in Rome from Saturday".
         || w.windows(2).any(|p| {
             p[0] == "be"
+                && !p[1].ends_with("ing")
                 && !matches!(
                     p[1].as_str(),
                     "in" | "at" | "on" | "away" | "off" | "out" | "back" | "home" | "there" | "here" | "with" | "busy"
@@ -239,6 +282,8 @@ mod tests {
             "Got promoted!! I'll be team lead from 1 April",
             "we're adopting a rescue greyhound, picking him up on saturday",
             "We complete on the house in Norwich on Friday",
+            "Starting my new job at Deloitte on Monday, hope they're nice",
+            "we get the keys to our first house on Friday",
         ] {
             assert!(begins(lasting), "{lasting}");
         }
@@ -251,6 +296,14 @@ mod tests {
             "join the call at 3",
             "I'm in London from Monday",
             "I'm going to Spain from Monday",
+            "Lost the keys, locked out",
+            "My job interview starts at 10 tomorrow",
+            "Kids start school again tomorrow after half term",
+            "Need to join the team call at 3 tomorrow",
+            "I'll be camping from Friday",
+            "Moving in with my sister for two weeks while the flat's fumigated",
+            "I'll start as soon as the kids are in bed",
+            "Starting antibiotics tomorrow, 500mg three times a day for a week",
             "I'll be in Rome from Saturday",
             "school starts again on Monday",
             "I start at 9 tomorrow",

@@ -89,22 +89,45 @@ pub(super) fn a_new_level(w: &[String]) -> bool {
     let figure = |x: Option<&String>| x.is_some_and(|x| x.starts_with(|c: char| c.is_ascii_digit()));
     // "weighed in at 88.5", "weighed myself this morning, 76.2kg", "hit 182 lbs on the
     // scale".
-    let weighed = w.iter().any(|x| x == "weighed") && w.iter().any(|x| figure(Some(x)))
+    // Not "I weighed my suitcase", nor "scared to get on the scales" without a figure.
+    let own_weigh = w
+        .windows(2)
+        .any(|p| p[0] == "weighed" && matches!(p[1].as_str(), "in" | "myself"))
         || w.windows(3)
             .any(|p| p[0] == "on" && p[1] == "the" && matches!(p[2].as_str(), "scale" | "scales"));
-    let present = w
-        .iter()
-        .any(|x| matches!(x.as_str(), "now" | "currently" | "atm" | "nowadays"))
-        || w.windows(2).any(|p| p[0] == "these" && p[1] == "days");
-    let standing =
-        present && w.iter().any(|x| figure(Some(x))) && w.iter().any(|x| STANDING.contains(&x.trim_end_matches("'s")));
-    // "went up to 32", "down to 82.4kg", "dropped to 3.1".
+    let weighed = own_weigh && w.iter().any(|x| figure(Some(x)));
+    let present = w.iter().any(|x| x == "now") || super::habit::told_as_present(w);
+    // "I'm 84kg at the moment": one's weight, told as now.
+    let weight = w.iter().enumerate().any(|(i, x)| {
+        let unit = x.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        figure(Some(x))
+            && (matches!(unit, "kg" | "kgs" | "lbs" | "lb" | "st")
+                || unit.is_empty()
+                    && w.get(i + 1)
+                        .is_some_and(|u| matches!(u.as_str(), "kg" | "kgs" | "kilos" | "lbs" | "stone" | "pounds")))
+    }) && w.iter().any(|x| matches!(x.as_str(), "i'm" | "im" | "am" | "weigh"));
+    let standing = present
+        && w.iter().any(|x| figure(Some(x)))
+        && (weight || w.iter().any(|x| STANDING.contains(&x.trim_end_matches("'s"))));
+    // "went up to 32", "down to 82.4kg", "dropped to 3.1"; not a time or a span ("stayed
+    // up to 3am", "delayed up to 40 minutes").
+    let level_at = |k: usize| {
+        figure(w.get(k))
+            && !w[k].ends_with("am")
+            && !w[k].ends_with("pm")
+            && !w.get(k + 1).is_some_and(|u| {
+                matches!(
+                    u.as_str(),
+                    "min" | "mins" | "minutes" | "hour" | "hours" | "hrs" | "am" | "pm" | "seconds" | "secs"
+                )
+            })
+    };
     let moved = w.iter().enumerate().any(|(i, x)| {
         MOVED.contains(&x.as_str())
-            && (w.get(i + 1).is_some_and(|n| n == "to") && figure(w.get(i + 2))
+            && (w.get(i + 1).is_some_and(|n| n == "to") && level_at(i + 2)
                 || w.get(i + 1).is_some_and(|n| n == "down" || n == "up")
                     && w.get(i + 2).is_some_and(|n| n == "to")
-                    && figure(w.get(i + 3)))
+                    && level_at(i + 3))
     });
     // "my blood pressure is sitting at 145/95 now".
     let now_at = w.windows(3).any(|p| {
@@ -139,6 +162,10 @@ mod tests {
             "left a $20 tip at brunch",
             "the jacket I want is down to £45 till Sunday",
             "the queue's down to 20 minutes now",
+            "I weighed my suitcase, 23kg",
+            "scared to get on the scales after Christmas",
+            "trains delayed up to 40 minutes this morning",
+            "stayed up to 3am finishing the deck",
             "ran 5k in 28 minutes this morning",
         ] {
             assert!(!a_new_level(&w(passing)), "{passing}");

@@ -40,7 +40,6 @@ const BETWEEN: &[&str] = &[
     "totally",
     "completely",
     "fully",
-    "in",
     "a",
     "an",
 ];
@@ -122,7 +121,8 @@ pub(super) fn of_months(w: &[String]) -> bool {
         x == "on" && {
             let next = |k: usize| w.get(i + k).map(String::as_str);
             // "on maternity leave", "on 50mg of sertraline", "on 20 units", "on nights".
-            (1..=4).any(|k| matches!(next(k), Some("leave" | "diet")))
+            // Not "on annual leave", a holiday.
+            (1..=4).any(|k| matches!(next(k), Some("leave" | "diet"))) && next(1) != Some("annual")
                 || next(1).is_some_and(|n| ON.contains(&n))
                 || next(1).is_some_and(|n| n.ends_with("mg") && n.len() > 2 && n[..n.len() - 2].parse::<f64>().is_ok())
                 || (next(1).is_some_and(is_number)
@@ -211,6 +211,8 @@ mod tests {
             "looking after my sister's dog this week",
             "I'm single-handedly running the shop today",
             "I'm seeing a physio at the moment for my knee",
+            "On annual leave atm",
+            "I'm in a single room at the Premier Inn at the moment",
         ] {
             assert!(!of_months(&w(passing)), "{passing}");
         }

@@ -456,6 +456,11 @@ fn the_seventh_probes_lifetimes() {
         "I'm currently doing a part-time MSc in data science",
         "weighed in at 88.5 this morning",
         "rent's gone up to £1,020 pcm this month, gutted",
+        // A review of the rules (2026-12-01).
+        "I'm 84kg at the moment",
+        "My rent is £950 at the moment",
+        "Never again flying Ryanair, they lost my bag",
+        "Starting my new job at Deloitte on Monday, hope they're nice",
     ] {
         let l = infer(lasting, said());
         assert!(
@@ -468,6 +473,7 @@ fn the_seventh_probes_lifetimes() {
         "I'm at the gym at the moment",
         "At the moment I'm reading Dune",
         "My sister's getting married on Saturday",
+        "hungover as hell at the moment, never again",
     ] {
         let l = infer(passing, said());
         assert!(

@@ -83,10 +83,12 @@ pub fn grounded(fact: &str, user_message: &str) -> bool {
         .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
         .filter(|w| !crate::entities::WEEKDAYS.contains(&w.as_str()))
         .collect();
-    // "I'm 183cm", "My 5k PB is 22:48": a fact of figures is said when its figures are.
+    // "I'm 183cm", "My 5k PB is 22:48": a fact of figures is said when the user said it in
+    // those words ("Mum turns 65 next week" grounds no "I'm 65").
     if meaningful.is_empty() {
-        let mut figures = words(fact).filter(|w| w.chars().any(|c| c.is_ascii_digit())).peekable();
-        return figures.peek().is_some() && figures.all(|f| said.contains(&f));
+        let spaced = |t: &str| words(t).collect::<Vec<_>>().join(" ");
+        let (fact, said) = (spaced(fact), spaced(user_message));
+        return fact.chars().any(|c| c.is_ascii_digit()) && said.contains(&fact);
     }
     let found = meaningful
         .iter()
@@ -134,5 +136,6 @@ mod tests {
         assert!(!grounded("I am", said));
         assert!(grounded("I'm 183cm", "oh and I'm 183cm if that matters"));
         assert!(!grounded("I'm 190cm", "oh and I'm 183cm if that matters"));
+        assert!(!grounded("I'm 65", "Mum turns 65 next week"));
     }
 }

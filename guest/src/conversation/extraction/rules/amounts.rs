@@ -37,8 +37,12 @@ const OPENERS: &[(&str, Needs, MemoryType)] = &[
     ("my rent's ", Needs::Figure, MemoryType::Knowledge),
     ("our rent is ", Needs::Figure, MemoryType::Knowledge),
     ("our rent's ", Needs::Figure, MemoryType::Knowledge),
-    ("rent is ", Needs::Figure, MemoryType::Knowledge),
-    ("rent's ", Needs::Figure, MemoryType::Knowledge),
+    // The rent without "my" only as news of it: "rent's gone up to £1,020", not "rent's up
+    // to £1,800 for a two-bed round here".
+    ("rent's gone ", Needs::Figure, MemoryType::Knowledge),
+    ("rent's going ", Needs::Figure, MemoryType::Knowledge),
+    ("rent went ", Needs::Figure, MemoryType::Knowledge),
+    ("rent is going ", Needs::Figure, MemoryType::Knowledge),
     ("my mortgage is ", Needs::Figure, MemoryType::Knowledge),
     ("our mortgage is ", Needs::Figure, MemoryType::Knowledge),
     ("my mortgage rate is ", Needs::Figure, MemoryType::Knowledge),
@@ -141,6 +145,11 @@ const LEVELS: &[&str] = &["down to ", "up to ", "sitting at ", "at "];
 
 /// A fact of the teller's own amount, if the clause opens with one.
 pub(super) fn amount(text: &str, lower: &str) -> Option<Fact> {
+    // A comparison is no level: "I weigh 3kg more today than last week".
+    let own = clause_of(lower);
+    if own.contains(" than ") || own.contains(" more ") || own.contains(" less ") {
+        return None;
+    }
     let fact = || capitalise(&own_conjunct(&clause_of(text)));
     for (opener, needs, t) in OPENERS {
         // What is paid may come after what it is for: "paying off the car at $389 a month".
@@ -517,6 +526,8 @@ mod tests {
             "I make 12 cupcakes for the sale",
             "I've saved 3 files to the drive",
             "I'm at 5% battery",
+            "I weigh 3kg more today than last week",
+            "Rent's up to £1,800 for a two-bed round here now, mad",
             "I need 3 eggs a day for this",
             "I go like 3 times a week",
             "down to £5 in the sale",

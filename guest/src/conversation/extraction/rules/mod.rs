@@ -29,8 +29,8 @@ use sentences::{
     told_before_question, without_softener,
 };
 use words::{
-    BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, MOMENTS, NOT_A_ROLE, NOT_NAMES, PLANS,
-    POINTERS, RELATIONS, SCENES, living::LANGUAGES,
+    ASIDES, BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, MOMENTS, NOT_A_ROLE, NOT_NAMES,
+    PLANS, POINTERS, RELATIONS, SCENES, living::LANGUAGES,
 };
 
 /// The clear first-person facts in a user's message.
@@ -87,9 +87,8 @@ pub fn extract(message: &str) -> Vec<Fact> {
 }
 
 /// What a part blocked at `at` still tells. A moment beside a standing amount is no
-/// passing state ("I'm 84kg at the moment"), and a plan or a supposition joined after a
-/// fact leaves it told ("I'm 84kg and want to start lifting", "I take 20 units of insulin
-/// at night - if I'm hiking tomorrow should I adjust it").
+/// passing state ("I'm 84kg at the moment"), and a plan joined after a fact leaves it told
+/// ("I'm 84kg and want to start lifting").
 fn told_before_blocker(part: &str, lower: &str, at: usize) -> Option<Fact> {
     let moment = MOMENTS.iter().any(|m| phrase_at(lower, m) == Some(at));
     if moment {
@@ -116,7 +115,10 @@ fn told_before_blocker(part: &str, lower: &str, at: usize) -> Option<Fact> {
             return Some(fact);
         }
     }
-    if !PLANS.iter().any(|p| phrase_at(lower, p) == Some(at)) {
+    // A courtesy is no condition of what was told: "bullet points if possible", "I'm
+    // vegan, if that matters".
+    let courtesy = ASIDES.iter().any(|a| lower[at..].starts_with(a));
+    if !courtesy && !PLANS.iter().any(|p| phrase_at(lower, p) == Some(at)) {
         return None;
     }
     // The last joiner before the plan closes what was told.
@@ -124,12 +126,8 @@ fn told_before_blocker(part: &str, lower: &str, at: usize) -> Option<Fact> {
         .iter()
         .filter_map(|j| lower[..at].rfind(j))
         .max()?;
-    let before = &part[..cut];
-    let low = before.to_ascii_lowercase();
-    if MOMENTS.iter().any(|m| has_phrase(&low, m)) {
-        return told_before_blocker(before, &low, MOMENTS.iter().filter_map(|m| phrase_at(&low, m)).min()?);
-    }
-    read_sentence(before)
+    // The plan is the part's first blocker, so no moment comes before it.
+    read_sentence(&part[..cut])
 }
 
 fn read_sentence(sentence: &str) -> Option<Fact> {

@@ -91,10 +91,8 @@ pub(super) fn tokens(text: &str) -> Vec<String> {
 pub(super) fn amounts(tokens: &[String]) -> (Vec<Amount>, BTreeSet<&str>) {
     let money_words = tokens.iter().any(|t| MONEY_WORDS.contains(&t.as_str()));
     let weight_words = tokens.iter().any(|t| WEIGHT_WORDS.contains(&t.as_str()));
-    // "weighed in at 88.5 this morning": a bare figure weighed is a weight.
-    let weighed = tokens
-        .iter()
-        .any(|t| matches!(t.as_str(), "weighed" | "weigh-in" | "weighing"));
+    // "weighed in at 88.5 this morning": a bare figure of one's weigh-in is a weight.
+    let weighed = super::weighed_in(tokens);
     let mut out = Vec::new();
     let mut names = BTreeSet::new();
     for (i, token) in tokens.iter().enumerate() {
@@ -292,7 +290,6 @@ const VALUE_PREV: &[&str] = &[
     "making",
     // "so three kids now!"
     "so",
-    "make",
     "makes",
     "pays",
     "be",

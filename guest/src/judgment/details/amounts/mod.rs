@@ -43,10 +43,10 @@ impl Reading {
         let (said, told) = (tokens(old), tokens(new));
         // "dropped to 32 hrs" and "sold the corolla, we're a one car household now" deny
         // nothing: only a word that says "not" does.
-        // A reading told in the past holds now: "weighed in at 88.5 this morning".
-        // So does one told "now" after a past clause: "my team grew, I've got 7 direct
-        // reports now".
-        let reading = |t: &[String]| t.iter().any(|w| matches!(w.as_str(), "weighed" | "measured" | "now"));
+        // A reading of oneself told in the past holds now: "weighed in at 88.5 this
+        // morning". So does one told "now" after a past clause: "my team grew, I've got 7
+        // direct reports now".
+        let reading = |t: &[String]| weighed_in(t) || t.iter().any(|w| w == "now");
         let settled = |f: &Fact, t: &[String]| {
             !(f.former
                 || f.past && !reading(t)
@@ -183,9 +183,12 @@ impl Reading {
 pub(in crate::judgment) fn another_amount(r: &Reading, o: &Fact, n: &Fact) -> bool {
     // News of a change says so ("now", "up to", "cut down"), or names all the old fact
     // named, as its holder's ("my golf handicap is 14 after a good summer").
-    // A weight read on a day is news of it: "198 lbs this morning".
+    // One's weight read on a day is news of it: "198 lbs this morning", "weighed in at
+    // 88.5" (not "I weighed my suitcase, 23kg").
     let weighed_today = r.after.iter().any(|a| a.measure == Measure::Weight)
-        && r.told.iter().any(|t| matches!(t.as_str(), "morning" | "today"));
+        && (weighed_in(&r.told)
+            || r.told.iter().any(|t| matches!(t.as_str(), "morning" | "today"))
+                && !r.told.iter().any(|t| t == "weighed"));
     let cued = r.told.iter().any(|t| CUES.contains(&t.as_str())) || weighed_today;
     let restated = !r.named.is_empty()
         && r.named.is_subset(&r.naming)
@@ -201,7 +204,14 @@ pub(in crate::judgment) fn another_amount(r: &Reading, o: &Fact, n: &Fact) -> bo
         let mut of_it = r.like(a).peekable();
         of_it.peek().is_some() && !of_it.any(|b| same_value(a, b)) && r.one_thing(a)
     });
-    changed && whose(o, n, &r.told, &r.shared)
+    changed
+        && whose(
+            o,
+            n,
+            &r.told,
+            &r.shared,
+            r.after.iter().all(|a| matches!(a.measure, Measure::Count(_))),
+        )
 }
 
 /// How `n` stands to `o` when it tells the same amount of one thing in other words: "i'm
@@ -241,11 +251,12 @@ pub(in crate::judgment) fn same_amount(r: &Reading, o: &Fact, n: &Fact) -> Optio
 /// Whether the new fact's amount is the old one's holder's: the same subject, someone the
 /// new fact calls "he" or "she" whom the old names, or the user's thing changed by someone
 /// else ("the GP's upped my sertraline", "landlord put the rent up").
-fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>) -> bool {
-    // A household's amounts are told by "I" and "we" alike: "I have two kids" / "so three
-    // kids now!" after "We had our third baby".
+fn whose(o: &Fact, n: &Fact, told: &[String], shared: &BTreeSet<String>, counts: bool) -> bool {
+    // A household's members are counted by "I" and "we" alike: "I have two kids" / "so
+    // three kids now!" after "We had our third baby"; its money is not ("We earn about 90k
+    // between us" is no pay of mine).
     let household = |f: &Fact| matches!(f.subject, Subject::User | Subject::We);
-    if same_subject(&o.subject, &n.subject) || household(o) && household(n) {
+    if same_subject(&o.subject, &n.subject) || household(o) && household(n) && counts {
         return true;
     }
     // A thing both name, read as someone: "Rent's gone up".
@@ -319,7 +330,8 @@ fn cue_stems() -> &'static BTreeSet<String> {
     STEMS.get_or_init(|| CUES.iter().map(|c| root(c)).collect())
 }
 
-/// A word's stem, and without an "-ing" the stem kept: "savings" and "saved" are one.
+/// A word's stem without an "-ing" it kept ("savings" is "saving", then "sav"), so that
+/// a word the fact's reading stemmed ("saved" is "sav") meets it.
 fn root(word: &str) -> String {
     unsuffixed(stem(word))
 }
@@ -330,6 +342,15 @@ fn unsuffixed(stem: String) -> String {
         Some(base) if base.len() >= 3 => base.to_owned(),
         _ => stem,
     }
+}
+
+/// Whether the tokens tell one's own weigh-in: "weighed in at 88.5", "weighed myself this
+/// morning".
+pub(super) fn weighed_in(tokens: &[String]) -> bool {
+    tokens
+        .windows(2)
+        .any(|w| w[0] == "weighed" && matches!(w[1].as_str(), "in" | "myself"))
+        || tokens.iter().any(|t| t == "weigh-in")
 }
 
 /// Whether the tokens tell a pay as what one is on: "I'm on £42k at the council", "on 72k
@@ -374,8 +395,6 @@ const CUES: &[&str] = &[
     "now",
     "refixed",
     "remortgaged",
-    // A weigh-in is news of one's weight.
-    "weighed",
     "up",
     "down",
     "upped",

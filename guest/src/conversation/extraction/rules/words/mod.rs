@@ -102,15 +102,11 @@ pub(super) const BLOCKERS: &[&str] = &[
 /// 84kg at the moment").
 pub(super) const MOMENTS: &[&str] = &["today", "tonight", "right now", "this morning", "at the moment"];
 
-/// The blockers that open a plan, a wish or a supposition, which hold from where they are
-/// said: what a clause before them told stands ("I'm 84kg and want to start lifting").
+/// The blockers that open a plan or a wish of its own, which holds from where it is said:
+/// what a clause before it told stands ("I'm 84kg and want to start lifting"). Not a
+/// supposition, which may govern the clause before it ("My rent is £1,100 a month, if we
+/// go for the bigger flat").
 pub(super) const PLANS: &[&str] = &[
-    "if",
-    "would",
-    "could",
-    "should",
-    "might",
-    "wonder",
     "wish",
     "hope",
     "someday",
@@ -121,6 +117,22 @@ pub(super) const PLANS: &[&str] = &[
     "want to",
     "going to",
     "gonna",
+];
+
+/// Suppositions that are courtesies, not conditions of what was told before them.
+pub(super) const ASIDES: &[&str] = &[
+    "if possible",
+    "if that helps",
+    "if it helps",
+    "if that matters",
+    "if it matters",
+    "if that makes sense",
+    "if you can",
+    "if relevant",
+    "if needed",
+    "if you need to know",
+    "if that's relevant",
+    "if that's useful",
 ];
 
 /// Words that hedge: from where they are said like a blocker, and over the whole sentence
