@@ -8,7 +8,7 @@ const T0: &str = "2026-03-04T10:00:00Z";
 const LATER: &str = "2026-03-20T10:00:00Z";
 
 #[test]
-fn a_step_in_a_partnership_or_a_pet_rehomed_replaces_it() {
+fn a_step_in_a_partnership_a_pet_rehomed_or_a_retraction_replaces_it() {
     for (old, look_alike, news) in [
         (
             "My girlfriend is Sophie",
@@ -29,6 +29,11 @@ fn a_step_in_a_partnership_or_a_pet_rehomed_replaces_it() {
             "I have a dog named Charlie",
             "We rehomed a cat from the shelter",
             "We rehomed Charlie with my aunt, couldn't give him enough attention",
+        ),
+        (
+            "I'm allergic to penicillin",
+            "Turns out I'm not allergic to amoxicillin after all",
+            "Turns out I'm not allergic to penicillin after all, the allergy test was negative",
         ),
     ] {
         let ctx = Ctx::new();

@@ -53,6 +53,32 @@ pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
     ends_old.then_some(Verdict::Change)
 }
 
+/// Whether `n` takes the old fact back as a mistake: "Turns out I'm not allergic to
+/// penicillin after all, the allergy test was negative" after "I'm allergic to penicillin".
+/// The denial's own clause must say nothing the old fact does not, and the retraction be
+/// told as one ("turns out", "after all", "actually", "apparently"); a denial in passing
+/// ends nothing, as above.
+pub(super) fn retracted(o: &Fact, n: &Fact, new: &str, ctx: &crate::supersession::RuleContext) -> bool {
+    if o.denied || o.former || o.past || o.wish || !n.denied || n.wish {
+        return false;
+    }
+    let lower = new.to_lowercase().replace('\u{2019}', "'");
+    const MARKS: [&str; 5] = ["turns out", "turned out", "after all", "actually", "apparently"];
+    if !MARKS.iter().any(|m| lower.contains(m)) {
+        return false;
+    }
+    // The denial's clause without the words that mark it a retraction.
+    let mut first = lower.split([',', ';', '.', '!']).next().unwrap_or_default().to_owned();
+    for m in MARKS {
+        first = first.replace(m, " ");
+    }
+    let told = Fact::read(&first, ctx);
+    told.denied
+        && !told.content.is_empty()
+        && told.content.is_subset(&o.content)
+        && super::fact::same_subject(&o.subject, &told.subject)
+}
+
 /// Whether one of `things` is the one thing of its kind that `o` tells the user has: "sold
 /// the car" after "I drive a 2015 Ford Focus", "got rid of my phone" after "I use an
 /// iPhone 12".

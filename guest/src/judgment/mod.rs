@@ -238,6 +238,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         // A wish or a plan beside what holds: "I don't have kids" / "I don't want kids".
         return Verdict::Different;
     }
+    // "Turns out I'm not allergic to penicillin after all, the test was negative".
+    if ending::retracted(o, n, new, ctx) {
+        return Verdict::Change;
+    }
     if let Some(v) = ended(o, n) {
         return v;
     }

@@ -238,6 +238,13 @@ fn the_issues_examples() {
             Verdict::Change,
         ),
         ("I'm between jobs", "I work at Tesco now", Verdict::Change),
+        // The seventh probe: a retraction.
+        (
+            "I'm allergic to penicillin",
+            "Turns out I'm not allergic to penicillin after all, the allergy test was negative",
+            Verdict::Change,
+        ),
+        ("I'm vegan", "Actually I'm not vegan, just vegetarian", Verdict::Change),
     ];
     // Look-alikes of work found and of a partnership's step, from a review of the rules.
     for (old, new) in [
@@ -260,6 +267,11 @@ fn the_issues_examples() {
             "I'm single",
             "I'm seeing a woman from the council about my housing benefit",
         ),
+        (
+            "I'm allergic to penicillin",
+            "Turns out I'm not allergic to amoxicillin after all",
+        ),
+        ("I like jazz", "turns out my wife doesn't like jazz after all"),
     ] {
         assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
     }
