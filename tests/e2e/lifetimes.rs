@@ -48,25 +48,10 @@ fn a_state_to_come_or_of_months_outlives_its_day() {
 #[test]
 fn the_context_gives_a_relative_time_its_day() {
     let ctx = Ctx::new();
-    ctx.json(&[
-        "--user",
-        "u",
-        "--now",
-        T0,
-        "add",
-        "Our son Jack was born this morning, 7lb 2oz",
-    ]);
-    ctx.json(&["--user", "u", "--now", T0, "add", "I live in Leeds"]);
-    ctx.json(&[
-        "--user",
-        "u",
-        "--now",
-        T0,
-        "add",
-        "Today's my birthday!",
-        "--type",
-        "identity",
-    ]);
+    let add = |args: &[&str]| ctx.json(&[&["--user", "u", "--now", T0, "add"], args].concat());
+    add(&["Our son Jack was born this morning, 7lb 2oz"]);
+    add(&["I live in Leeds"]);
+    add(&["Today's my birthday!", "--type", "identity"]);
     let block = |now: &str| {
         let c = ctx.json(&["--user", "u", "--now", now, "context", "how old is our son Jack?"]);
         c["markdown"].as_str().unwrap_or_else(|| panic!("{c:#}")).to_owned()

@@ -5,6 +5,8 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 
+use crate::entities::WEEKDAYS;
+
 /// `text`, with " (said on YYYY-MM-DD)" after it when it holds a word of time relative to
 /// when it was said and that day is before `today`.
 pub fn with_day(text: &str, said: DateTime<Utc>, today: NaiveDate) -> String {
@@ -33,18 +35,6 @@ const ALONE: &[&str] = &[
     "nowadays",
     "ago",
     "atm",
-];
-
-/// Weekdays, relative after "on", "this", "last", "next" and the like ("married on
-/// Saturday"), not in a standing schedule ("I work Monday to Friday").
-const WEEKDAYS: &[&str] = &[
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
 ];
 
 /// What "this", "last" and "next" make relative.
@@ -77,6 +67,8 @@ fn relative(text: &str) -> bool {
         .collect();
     let phrase = |p: &[&str]| w.windows(p.len()).any(|win| win == p);
     w.iter().any(|x| ALONE.contains(x))
+        // A weekday is relative after these ("married on Saturday"), not in a standing
+        // schedule ("I work Monday to Friday").
         || w.windows(2).any(|p| {
             matches!(
                 p[0],

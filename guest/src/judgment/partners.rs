@@ -120,10 +120,7 @@ pub(super) fn married(o: &Fact, n: &Fact) -> bool {
         *w == "engaged"
             && e > 0
             && matches!(lows[e - 1], "got" | "are" | "am" | "just" | "officially")
-            && lows[e.saturating_sub(4)..e].iter().any(|b| matches!(*b, "i" | "we"))
-            && !lows[e.saturating_sub(4)..e]
-                .iter()
-                .any(|b| matches!(*b, "my" | "his" | "her" | "their") || b.ends_with("'s"))
+            && the_users(&lows, e)
     }) || proposed
         && lows
             .windows(3)
@@ -175,13 +172,6 @@ pub(super) fn no_longer_single(o: &Fact, n: &Fact) -> bool {
 /// seeing a woman from the council about my benefit").
 pub(super) fn seeing_someone(n: &Fact) -> bool {
     let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
-    let theirs = |at: usize| {
-        let before = &lows[at.saturating_sub(4)..at];
-        before.iter().any(|b| matches!(*b, "i" | "we"))
-            && !before
-                .iter()
-                .any(|b| matches!(*b, "my" | "his" | "her" | "their") || b.ends_with("'s"))
-    };
     let seeing = (0..lows.len()).any(|i| {
         let p = &lows[i..];
         let someone = p.first() == Some(&"seeing")
@@ -190,9 +180,19 @@ pub(super) fn seeing_someone(n: &Fact) -> bool {
                     && p.get(2)
                         .is_some_and(|w| matches!(*w, "guy" | "girl" | "man" | "woman" | "lad" | "bloke")));
         let dating = p.starts_with(&["started", "dating"]);
-        (someone || dating) && theirs(i) && !p.contains(&"about")
+        (someone || dating) && the_users(&lows, i) && !p.contains(&"about")
     });
     seeing && !lows.iter().any(|w| HEDGES.contains(w))
+}
+
+/// Whether the word at `at` is told of the user: "I" or "we" among the four words before
+/// it, and no one else's ("Sophie and I got engaged", not "my sister got engaged").
+fn the_users(lows: &[&str], at: usize) -> bool {
+    let before = &lows[at.saturating_sub(4)..at];
+    before.iter().any(|b| matches!(*b, "i" | "we"))
+        && !before
+            .iter()
+            .any(|b| matches!(*b, "my" | "his" | "her" | "their") || b.ends_with("'s"))
 }
 
 /// Words to find the partnership a parting may end, when `f` tells one of the user's:

@@ -4,7 +4,7 @@
 //! what they qualify lasts until the user says otherwise; "at the moment I'm in the queue
 //! at the post office" and "reading Dune at the moment" still pass (`habit`, `doing`).
 
-use super::is_number;
+use super::{is_number, phrase};
 
 /// States that take months to change, after "I'm" or another being.
 const STATES: &[&str] = &[
@@ -144,14 +144,14 @@ pub(super) fn of_months(w: &[String]) -> bool {
     let placed = w.windows(2).any(|p| {
         p[0] == "in" && matches!(p[1].as_str(), "remission" | "recovery" | "rehab" | "reception")
             || matches!(p[0].as_str(), "year" | "grade") && is_number(&p[1]) && w.iter().any(|x| x == "in")
-    }) || phrase3(w, "working", "from", "home")
-        || phrase3(w, "in", "a", "relationship")
+    }) || phrase(w, &["working", "from", "home"])
+        || phrase(w, &["in", "a", "relationship"])
         || w.windows(3).any(|p| {
             p[0] == "seeing"
                 && (matches!(p[1].as_str(), "someone" | "somebody")
                     || p[1] == "a" && matches!(p[2].as_str(), "guy" | "girl" | "man" | "woman" | "lad" | "bloke"))
         })
-        || phrase3(w, "between", "jobs", "");
+        || phrase(w, &["between", "jobs"]);
     // "I'm the treasurer of our running club", "i'm the only backend dev on the team".
     let role = w.iter().enumerate().any(|(i, x)| {
         matches!(x.as_str(), "i'm" | "im")
@@ -169,13 +169,6 @@ pub(super) fn of_months(w: &[String]) -> bool {
                 .any(|n| matches!(n.as_str(), "of" | "on" | "at" | "for"))
     });
     state || on || course || caring || placed || role
-}
-
-/// Whether the words hold `a b c` in a row (`c` empty for two words).
-fn phrase3(w: &[String], a: &str, b: &str, c: &str) -> bool {
-    w.windows(2)
-        .enumerate()
-        .any(|(i, p)| p[0] == a && p[1] == b && (c.is_empty() || w.get(i + 2).is_some_and(|x| x == c)))
 }
 
 #[cfg(test)]

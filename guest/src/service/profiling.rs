@@ -31,14 +31,15 @@ impl<P: Ports> MemoryService<P> {
     pub(crate) fn profile_of(&self, caller: &Caller, now: DateTime<Utc>) -> Profile {
         let candidates = self.profile_candidates(caller, now);
         let picked = pick(candidates.iter().copied());
-        // "Today's my birthday!" read a month on needs the day it was said.
+        // "Today's my birthday!" read a month on needs the day it was said. The notes come
+        // in the candidates' order, so one walk finds each note's record.
+        let mut records = candidates.iter();
         let notes = picked
             .notes
             .into_iter()
             .zip(&picked.ids)
             .map(|(note, id)| {
-                let said = candidates
-                    .iter()
+                let said = records
                     .find(|r| &r.id == id)
                     .and_then(|r| DateTime::from_timestamp_micros(index_time::observed(r)));
                 match said {

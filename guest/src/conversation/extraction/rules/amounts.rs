@@ -9,6 +9,7 @@
 use super::fact_of;
 use super::sentences::{capitalise, clause};
 use crate::conversation::extraction::Fact;
+use crate::entities::WEEKDAYS;
 use crate::memory_type::MemoryType;
 
 /// What an opener's figure must be.
@@ -111,7 +112,7 @@ const NOT_HABITS: &[&str] = &[
 ];
 
 /// What a routine is counted in, after "a", "per", "each" or "every": "3 times a week",
-/// "10k steps a day", "2km every Tuesday".
+/// "10k steps a day", and a weekday ("2km every Tuesday").
 const PERIODS: &[&str] = &[
     "day",
     "night",
@@ -120,13 +121,6 @@ const PERIODS: &[&str] = &[
     "year",
     "weekday",
     "weekend",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
     "morning",
     "evening",
     "way",
@@ -180,11 +174,13 @@ pub(super) fn amount(text: &str, lower: &str) -> Option<Fact> {
         return Some(fact_of(fact(), MemoryType::Identity, Vec::new()));
     }
     // "they upped my sertraline to 100mg last week".
-    if dose_changed(lower) {
+    // The clause's words, read once by the forms below.
+    let clause_words = words(&own);
+    if dose_changed(&clause_words) {
         return Some(fact_of(fact(), MemoryType::Identity, Vec::new()));
     }
     // "I run 3 times a week", "i work 50 hours a week", "I swim 2km every Tuesday".
-    if routine(lower) {
+    if routine(&clause_words) {
         return Some(fact_of(fact(), MemoryType::Knowledge, Vec::new()));
     }
     // "I've got about 8k in savings".
@@ -210,7 +206,7 @@ pub(super) fn amount(text: &str, lower: &str) -> Option<Fact> {
         return Some(fact_of(fact(), MemoryType::Knowledge, Vec::new()));
     }
     // "my PB for 5k is 21:47", "my deadlift PB is 180kg".
-    if lower.starts_with("my ") && personal_best(lower) {
+    if lower.starts_with("my ") && personal_best(&clause_words) {
         return Some(fact_of(fact(), MemoryType::Identity, Vec::new()));
     }
     let rest = ["i'm ", "i am ", "im "].iter().find_map(|b| lower.strip_prefix(b))?;
@@ -404,9 +400,7 @@ fn recurs(text: &str) -> bool {
 }
 
 /// Whether the clause tells a dose changed: "they upped my sertraline to 100mg".
-fn dose_changed(lower: &str) -> bool {
-    let c = clause_of(lower);
-    let w = words(&c);
+fn dose_changed(w: &[&str]) -> bool {
     w.iter().enumerate().any(|(i, x)| {
         DOSE_CHANGES.contains(x)
             && w.get(i + 1) == Some(&"my")
@@ -419,9 +413,7 @@ fn dose_changed(lower: &str) -> bool {
 
 /// Whether the clause tells a routine of the teller's, counted: "I run 3 times a week",
 /// "i sleep about 5 hrs a night", "I cycle 12 miles each way".
-fn routine(lower: &str) -> bool {
-    let c = clause_of(lower);
-    let w = words(&c);
+fn routine(w: &[&str]) -> bool {
     let Some(rest) = w.strip_prefix(&["i"]).or_else(|| w.strip_prefix(&["we"])) else {
         return false;
     };
@@ -440,16 +432,17 @@ fn routine(lower: &str) -> bool {
         is_figure(rest[i])
             && placed(i)
             && rest[i + 1..].windows(2).take(4).any(|p| {
-                matches!(p[0], "a" | "an" | "per" | "each" | "every") && PERIODS.contains(&p[1].trim_end_matches('s'))
+                matches!(p[0], "a" | "an" | "per" | "each" | "every") && {
+                    let period = p[1].trim_end_matches('s');
+                    PERIODS.contains(&period) || WEEKDAYS.contains(&period)
+                }
             })
     });
     plain && counted
 }
 
 /// Whether a "my ..." clause tells a personal best: "my PB for 5k is 21:47".
-fn personal_best(lower: &str) -> bool {
-    let c = clause_of(lower);
-    let w = words(&c);
+fn personal_best(w: &[&str]) -> bool {
     // "my personal best", "my best time for"; not "my best friend is 34".
     let best = w.iter().take(5).enumerate().position(|(i, x)| {
         matches!(*x, "pb" | "pr" | "record")

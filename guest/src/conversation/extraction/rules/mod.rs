@@ -29,8 +29,8 @@ use sentences::{
     told_before_question, without_softener,
 };
 use words::{
-    ASIDES, BLOCKERS, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, MOMENTS, NOT_A_ROLE, NOT_NAMES,
-    PLANS, POINTERS, RELATIONS, SCENES, living::LANGUAGES,
+    ASIDES, CONDITIONS, COURSES, COURTESIES, DEICTIC, DIETS, FRAMES, HEDGES, MOMENTS, NOT_A_ROLE, NOT_NAMES, PLANS,
+    POINTERS, RELATIONS, SCENES, blockers, living::LANGUAGES,
 };
 
 /// The clear first-person facts in a user's message.
@@ -55,9 +55,9 @@ pub fn extract(message: &str) -> Vec<Fact> {
             continue;
         }
         // A hedge before any blocker doubts the whole sentence.
-        let first = |list: &[&str]| list.iter().filter_map(|b| phrase_at(&lower, b)).min();
-        if let Some(hedge) = first(HEDGES)
-            && first(BLOCKERS).is_none_or(|b| hedge < b)
+        let first = |list: &mut dyn Iterator<Item = &str>| list.filter_map(|b| phrase_at(&lower, b)).min();
+        if let Some(hedge) = first(&mut HEDGES.iter().copied())
+            && first(&mut blockers()).is_none_or(|b| hedge < b)
         {
             continue;
         }
@@ -65,7 +65,10 @@ pub fn extract(message: &str) -> Vec<Fact> {
         // before it stand ("I'm a nurse and I'm thinking about retraining").
         for part in parts(sentence) {
             let lower = part.to_ascii_lowercase();
-            let blocked = BLOCKERS.iter().chain(HEDGES).filter_map(|b| phrase_at(&lower, b)).min();
+            let blocked = blockers()
+                .chain(HEDGES.iter().copied())
+                .filter_map(|b| phrase_at(&lower, b))
+                .min();
             let told = match blocked {
                 None => read_sentence(part),
                 Some(at) => told_before_blocker(part, &lower, at),
@@ -93,9 +96,8 @@ fn told_before_blocker(part: &str, lower: &str, at: usize) -> Option<Fact> {
     let moment = MOMENTS.iter().any(|m| phrase_at(lower, m) == Some(at));
     if moment {
         // The amount's clause, up to a plan or a supposition after the moment.
-        let end = BLOCKERS
-            .iter()
-            .chain(HEDGES)
+        let end = blockers()
+            .chain(HEDGES.iter().copied())
             .filter(|b| !MOMENTS.contains(b))
             .filter_map(|b| phrase_at(lower, b))
             .min()

@@ -64,17 +64,15 @@ pub(super) const PLACE_WORDS: &[&str] = &[
 
 /// Words and phrases that make what follows them in a sentence anything but a plain
 /// statement of a lasting fact: a supposition, a doubt, a report of what someone else
-/// said, the past, the moment, a plan. "I'm a nurse and I'm thinking about retraining"
-/// still tells that the teller is a nurse.
-pub(super) const BLOCKERS: &[&str] = &[
+/// said, the past, and the moments and plans below ([`blockers`] reads them all). "I'm a
+/// nurse and I'm thinking about retraining" still tells that the teller is a nurse.
+const BLOCKERS: &[&str] = &[
     "if",
     "would",
     "could",
     "should",
     "might",
     "wonder",
-    "wish",
-    "hope",
     "said",
     "says",
     "told me",
@@ -83,20 +81,12 @@ pub(super) const BLOCKERS: &[&str] = &[
     "anymore",
     "any more",
     "no longer",
-    "today",
-    "tonight",
-    "right now",
-    "this morning",
-    "at the moment",
-    "someday",
-    "one day",
-    "thinking about",
-    "considering",
-    "planning to",
-    "want to",
-    "going to",
-    "gonna",
 ];
+
+/// Every blocker: [`BLOCKERS`], [`MOMENTS`] and [`PLANS`].
+pub(super) fn blockers() -> impl Iterator<Item = &'static str> {
+    BLOCKERS.iter().chain(MOMENTS).chain(PLANS).copied()
+}
 
 /// The blockers that name the moment: beside a standing amount they pass nothing ("I'm
 /// 84kg at the moment").
