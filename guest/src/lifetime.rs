@@ -321,6 +321,13 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         memory_type: if t.is_ephemeral() { MemoryType::Knowledge } else { t },
         expires_at: None,
     };
+    // A question, a request, thanks or a daydream: the day's talk, not a fact.
+    if talk::tells_nothing(&w, content) {
+        return Lifetime {
+            memory_type: MemoryType::Context,
+            expires_at: None,
+        };
+    }
     let now_words = has("today") || has("tonight") || has("tomorrow");
     // "Found out today I'm allergic to penicillin": learned on a day, and lasting; "my
     // asthma's bad today" is the day's.
@@ -895,7 +902,7 @@ fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> Option<Date
     // week is named: "Today I found out I'm pregnant!" is no day's news.
     let days = match days {
         Some(d) if d >= 7 => Some(d),
-        _ if pregnancy::told_as_now(w) => Some(pregnancy::DAYS),
+        _ if pregnancy::told_as_now(w) => Some(pregnancy::days_left(w)),
         d => d,
     };
     let d = days?;
@@ -936,5 +943,6 @@ mod reaction;
 mod schedule;
 mod state;
 mod stay;
+mod talk;
 #[cfg(test)]
 mod tests;

@@ -104,3 +104,49 @@ fn what_lasts_now_still_gives_way_to_its_news() {
         ]
     );
 }
+
+/// The seventh blind probe (2026-12-01): an agent that passed the user's questions and
+/// thanks to `add` kept "Should I move to Manchester?" and "thanks, that's perfect!" as
+/// knowledge for ever. Talk fades with the week's context; a fact told in its forms stays,
+/// and so does talk the agent types itself.
+#[test]
+fn talk_passed_to_add_fades_and_a_fact_told_with_it_stays() {
+    let ctx = Ctx::new();
+    let add = |args: &[&str]| ctx.json(&[&["--user", "u", "--now", T0, "add"], args].concat());
+    for talk in [
+        "Should I move to Manchester?",
+        "thanks, that's perfect!",
+        "lol that's hilarious",
+        "If I won the lottery I'd buy a boat",
+        "can you make it shorter pls",
+    ] {
+        let added = add(&[talk]);
+        assert_eq!(added["memory_type"], "context", "{added}");
+    }
+    let mut facts = vec![
+        "I'm coeliac, can I have soy sauce?",
+        "lol I have three cats",
+        "please always answer in bullet points",
+    ];
+    for fact in &facts {
+        add(&[fact]);
+    }
+    add(&["Is fish vegetarian?", "--type", "knowledge"]);
+    facts.push("Is fish vegetarian?");
+    facts.sort();
+    assert_eq!(live(&ctx, "2026-04-04T10:00:00Z"), facts, "a month on");
+}
+
+/// "I'm 6 months pregnant" told in March is no pregnancy in September: it ends when the
+/// weeks left of forty have passed, not forty weeks from the telling.
+#[test]
+fn a_pregnancy_told_with_its_months_ends_with_its_weeks() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "I'm 6 months pregnant"]);
+    assert_eq!(
+        live(&ctx, "2026-05-04T10:00:00Z"),
+        ["I'm 6 months pregnant"],
+        "two months on"
+    );
+    assert!(live(&ctx, "2026-07-04T10:00:00Z").is_empty(), "four months on");
+}

@@ -40,6 +40,33 @@ pub(super) fn told_as_now(w: &[String]) -> bool {
     now && !then
 }
 
+/// Days a pregnancy told as now has left: forty weeks less the weeks or months it is told
+/// to have run ("I'm 6 months pregnant", "she's 20 weeks pregnant", "7 months gone"), and
+/// two weeks more, as babies come late. Told without them, all of [`DAYS`].
+pub(super) fn days_left(w: &[String]) -> i64 {
+    let run = w.windows(3).find_map(|p| {
+        let n = count(&p[0])?;
+        let unit = match p[1].as_str() {
+            "week" | "weeks" | "wks" | "wk" => 7,
+            "month" | "months" => 30,
+            _ => return None,
+        };
+        matches!(p[2].as_str(), "pregnant" | "gone" | "along" | "in").then_some(n * unit)
+    });
+    match run {
+        Some(days) if days < DAYS => DAYS - days + 14,
+        _ => DAYS,
+    }
+}
+
+/// A count in figures or, as months are told, in words.
+fn count(x: &str) -> Option<i64> {
+    const WORDS: &[&str] = &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    x.parse()
+        .ok()
+        .or_else(|| WORDS.iter().position(|n| *n == x).map(|i| i as i64 + 1))
+}
+
 /// What one expects when expecting a child.
 const BABY: &[&str] = &[
     "baby", "twins", "triplets", "first", "second", "third", "child", "boy", "girl",
@@ -47,7 +74,7 @@ const BABY: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::told_as_now;
+    use super::{days_left, told_as_now};
     use crate::lifetime::words as w;
 
     #[test]
@@ -70,5 +97,22 @@ mod tests {
         ] {
             assert!(!told_as_now(&w(not)), "{not}");
         }
+    }
+
+    #[test]
+    fn a_pregnancy_told_with_its_months_has_the_rest_of_its_weeks_left() {
+        assert_eq!(days_left(&w("I'm 6 months pregnant")), 280 - 180 + 14);
+        assert_eq!(days_left(&w("she's 20 weeks pregnant with twins")), 280 - 140 + 14);
+        assert_eq!(days_left(&w("I'm pregnant!")), 280);
+        assert_eq!(
+            days_left(&w("pregnant for 3 months now")),
+            280,
+            "no run told before the word"
+        );
+        assert_eq!(
+            days_left(&w("I'm 11 months pregnant lol")),
+            280,
+            "no pregnancy runs past its weeks"
+        );
     }
 }

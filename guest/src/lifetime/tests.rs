@@ -19,6 +19,8 @@ const EVERYDAY_DEV: &str = include_str!("../../../eval/typing/everyday-dev.tsv")
 const EVERYDAY_HELD_OUT: &str = include_str!("../../../eval/typing/everyday-held-out.tsv");
 const ONGOING_DEV: &str = include_str!("../../../eval/typing/ongoing-dev.tsv");
 const ONGOING_HELD_OUT: &str = include_str!("../../../eval/typing/ongoing-held-out.tsv");
+const TALK_DEV: &str = include_str!("../../../eval/typing/talk-dev.tsv");
+const TALK_HELD_OUT: &str = include_str!("../../../eval/typing/talk-held-out.tsv");
 
 /// When the sets' facts are told: Wednesday 4 March 2026, 10:00.
 fn said() -> DateTime<Utc> {
@@ -27,6 +29,8 @@ fn said() -> DateTime<Utc> {
 
 struct Fact {
     lasting: bool,
+    /// Talk that tells nothing of the teller: it should be gone within a fortnight.
+    talk: bool,
     moment: Option<i64>,
     text: String,
 }
@@ -40,9 +44,10 @@ fn facts(tsv: &str) -> Vec<Fact> {
             Fact {
                 lasting: match f[0] {
                     "lasting" => true,
-                    "passing" => false,
+                    "passing" | "noise" => false,
                     other => panic!("lifetime {other:?}"),
                 },
+                talk: f[0] == "noise",
                 moment: f[1].parse().ok(),
                 text: f[2].to_owned(),
             }
@@ -66,6 +71,7 @@ struct Score {
     facts: u32,
     right: u32,
     passing_kept_forever: u32,
+    talk_kept_forever: u32,
     lasting_passed: u32,
     with_moment: u32,
     lives_past_moment: u32,
@@ -78,8 +84,16 @@ fn measure(set: &[Fact], rule: impl Fn(&str) -> Lifetime) -> Score {
         let l = rule(&f.text);
         let end = expiry(&l);
         s.facts += 1;
-        if end.is_none() == f.lasting {
+        let right = if f.talk {
+            end.is_some_and(|e| e <= said() + TimeDelta::days(14))
+        } else {
+            end.is_none() == f.lasting
+        };
+        if right {
             s.right += 1;
+        }
+        if f.talk && end.is_none() {
+            s.talk_kept_forever += 1;
         }
         if !f.lasting && end.is_none() {
             s.passing_kept_forever += 1;
@@ -307,6 +321,30 @@ fn ongoing_states_and_states_to_come_last() {
     );
 }
 
+/// Talk an agent passes to `add` (questions to the assistant, requests, thanks, laughter,
+/// daydreams) beside facts told in its forms ("I'm coeliac, can I have soy sauce?"), and
+/// passing states (`eval/typing/talk-*.tsv`, each half by its own helper session that had
+/// not seen the rules; the held-out half was measured once blind, docs/judgment.md).
+#[test]
+fn talk_fades_and_facts_told_as_talk_stay() {
+    let dev = measure(&facts(TALK_DEV), |t| infer(t, said()));
+    print("talk, development half", &dev);
+    let s = measure(&facts(TALK_HELD_OUT), |t| infer(t, said()));
+    print("talk, held-out half", &s);
+    println!(
+        "talk kept for ever: development {}, held-out {}",
+        dev.talk_kept_forever, s.talk_kept_forever
+    );
+    // Floors a little under what was measured.
+    assert!(
+        dev.right >= 128 && s.right >= 114,
+        "right: {} and {}",
+        dev.right,
+        s.right
+    );
+    assert!(s.lasting_passed <= 6, "lasting things that pass: {}", s.lasting_passed);
+}
+
 /// The development half's mistakes, for whoever works on the rules:
 /// `cargo test -p ash-memory-guest lifetime::tests::dev_mistakes -- --ignored --nocapture`.
 #[test]
@@ -317,10 +355,15 @@ fn dev_mistakes() {
         .chain(facts(HABITS_DEV))
         .chain(facts(EVERYDAY_DEV))
         .chain(facts(ONGOING_DEV))
+        .chain(facts(TALK_DEV))
     {
         let l = infer(&f.text, said());
         let end = expiry(&l);
-        let wrong = end.is_none() != f.lasting;
+        let wrong = if f.talk {
+            end.is_none_or(|e| e > said() + TimeDelta::days(14))
+        } else {
+            end.is_none() != f.lasting
+        };
         let early = f.moment.is_some_and(|d| {
             end.is_some_and(|e| {
                 e < (said().date_naive() + TimeDelta::days(d))
