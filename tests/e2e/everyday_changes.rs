@@ -50,3 +50,63 @@ fn a_step_in_a_partnership_a_pet_rehomed_or_a_retraction_replaces_it() {
         assert_eq!(live, want, "{old} then {news}");
     }
 }
+
+/// The seventh probe's switches of daily life (2026-12-01): a place of work, a home, a diet,
+/// a provider named by its brand alone, a routine's time and a role's new holder. Each
+/// replaces its old way through `add`, found by the frame's words though the two share
+/// none ("finally switched to octopus" after "My energy supplier is British Gas"); the
+/// one-off, the plan and someone else's keep it.
+#[test]
+fn a_switch_of_daily_life_replaces_the_old_way() {
+    for (old, look_alike, news) in [
+        (
+            "I work from home full time",
+            "in the office tomorrow for the team offsite",
+            "back in the office full time now, ugh",
+        ),
+        (
+            "I live with my parents",
+            "my brother moved out last year",
+            "finally moved out into my own flat in Leith!",
+        ),
+        (
+            "We rent a flat in Hackney",
+            "thinking about buying somewhere next year",
+            "We bought a house in Walthamstow, moving in done",
+        ),
+        (
+            "I'm a vegetarian",
+            "my husband eats meat, I cook him chicken sometimes",
+            "I eat meat again now, the veggie thing didn't stick",
+        ),
+        (
+            "My energy supplier is British Gas",
+            "my mum switched to EDF",
+            "finally switched to octopus",
+        ),
+        (
+            "My spin class is Tuesdays at 6pm",
+            "I might try the Thursday class too",
+            "they moved my spin class to Wednesdays at 7",
+        ),
+        (
+            "My doctor is Dr Patel",
+            "should I switch GPs?",
+            "switched GPs, I see Dr Okafor now",
+        ),
+    ] {
+        let ctx = Ctx::new();
+        let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
+        add(T0, old);
+        let kept = add(LATER, look_alike);
+        assert_eq!(kept["superseded"].as_array().map(Vec::len), Some(0), "{kept}");
+        let replaced = add(LATER, news);
+        assert_eq!(replaced["superseded"].as_array().map(Vec::len), Some(1), "{replaced}");
+        let live = contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]));
+        assert!(!live.iter().any(|c| c == old), "{old} then {news}: {live:?}");
+        assert!(
+            live.iter().any(|c| c == news) && live.iter().any(|c| c == look_alike),
+            "{live:?}"
+        );
+    }
+}

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 
 use super::Verdict;
 use super::fact::{Fact, is_ignored, is_lead};
+use super::someone::is_relation;
 use super::words::{is_frame, is_generic};
 use crate::entities::{MONTHS, WEEKDAYS};
 
@@ -437,9 +438,33 @@ fn switched_to_another_kind(o: &Fact, topic: &BTreeSet<String>, words: &[super::
 /// "I play tennis on Mondays" / "Tennis is on Wednesdays now": the same thing at a new
 /// time, told as a change.
 pub(super) fn rescheduled(o: &Fact, n: &Fact) -> bool {
+    rescheduled_in(o, n, &n.content)
+}
+
+/// One routine told in other words: "lights out by 11" and "I go to sleep at 1am" are both
+/// bedtime; "hours changed, i'm 7 til 3" and "I work 9 to 5" both working hours.
+fn routine(stem: &str) -> Option<&'static str> {
+    let is = |p: &[&str]| p.iter().any(|p| stem.starts_with(p));
+    if is(&["sleep", "asleep", "bed", "light"]) {
+        Some("bed")
+    } else if is(&["wak", "woke", "alarm"]) {
+        Some("wake")
+    } else if is(&["work", "hour", "shift"]) {
+        Some("work")
+    } else {
+        None
+    }
+}
+
+/// [`rescheduled`], with the new fact's telling words given: those of its subject too, when
+/// its "'s" read a thing as someone ("yoga's moved to thursdays").
+pub(super) fn rescheduled_in(o: &Fact, n: &Fact, n_content: &BTreeSet<String>) -> bool {
     let is_time = |w: &str| {
         WEEKDAYS.contains(&w)
-            || matches!(w, "weekday" | "weekend" | "morning" | "afternoon" | "evening" | "night")
+            || matches!(
+                w,
+                "weekday" | "weekend" | "morning" | "afternoon" | "evening" | "night" | "midnight" | "midday" | "noon"
+            )
             || w.rsplit('#').next().is_some_and(|n| n.parse::<f32>().is_ok())
             // "3pm", "10am".
             || w.strip_suffix("am")
@@ -447,21 +472,36 @@ pub(super) fn rescheduled(o: &Fact, n: &Fact) -> bool {
                 .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_digit()))
     };
     let lows = n.body_lows();
-    let marked = lows
-        .iter()
-        .any(|w| matches!(*w, "now" | "instead" | "moved" | "moving" | "changed" | "anymore"));
-    let times = |f: &Fact| -> Vec<String> { f.content.iter().filter(|w| is_time(w)).cloned().collect() };
-    let (a, b) = (times(o), times(n));
+    let marked = lows.iter().enumerate().any(|(i, w)| {
+        matches!(
+            *w,
+            "now"
+                | "instead"
+                | "moved"
+                | "moving"
+                | "changed"
+                | "anymore"
+                | "bumped"
+                | "pushed"
+                | "shifted"
+                | "lately"
+                | "nowadays"
+        ) || (*w == "from" && lows.get(i + 1).is_some_and(|x| matches!(*x, "this" | "next")))
+    });
+    let times = |c: &BTreeSet<String>| -> Vec<String> { c.iter().filter(|w| is_time(w)).cloned().collect() };
+    let (a, b) = (times(&o.content), times(n_content));
     if !marked || a.is_empty() || b.is_empty() || a == b {
         return false;
     }
-    let rest = |f: &Fact, t: &[String]| -> BTreeSet<String> {
-        f.content
-            .iter()
-            .filter(|w| !t.contains(w) && !is_generic(w))
-            .cloned()
+    // "the toddler's bedtime is 7 now" is no routine of the teller's to read as one.
+    let theirs = lows.iter().any(|w| is_relation(w.trim_end_matches("'s")));
+    let routine = |w: &str| if theirs { None } else { routine(w) };
+    let rest = |c: &BTreeSet<String>, t: &[String]| -> BTreeSet<String> {
+        c.iter()
+            .filter(|w| !t.contains(w) && (routine(w).is_some() || !is_generic(w)))
+            .map(|w| routine(w).map_or_else(|| w.clone(), str::to_owned))
             .collect()
     };
-    let (ra, rb) = (rest(o, &a), rest(n, &b));
+    let (ra, rb) = (rest(&o.content, &a), rest(n_content, &b));
     !ra.is_empty() && ra.intersection(&rb).count() * 2 >= ra.len().min(rb.len()).max(1)
 }

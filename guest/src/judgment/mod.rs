@@ -24,6 +24,7 @@ mod placement;
 mod plans;
 mod slots;
 mod someone;
+mod switches;
 mod synonyms;
 #[cfg(test)]
 mod tests;
@@ -162,6 +163,18 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
     if partners::parted(o, n) || partners::married(o, n) || partners::no_longer_single(o, n) {
+        return Verdict::Change;
+    }
+    // "switched GPs, I see Dr Okafor now" after "My doctor is Dr Patel", "yoga's moved to
+    // thursdays" after "My yoga class is on Monday evenings": subjects apart, one role.
+    // "they've got us back in the office four days a week now" after "I work remotely".
+    if switches::new_holder(o, n)
+        || switches::new_favourite(o, n)
+        || switches::moved_thing(o, n)
+        || switches::switched_way(o, n)
+        || switches::new_rate(o, n)
+        || switches::retimed(o, n)
+    {
         return Verdict::Change;
     }
     // "Biscuit passed away" after "We have a dog called Biscuit": the same.
@@ -492,7 +505,11 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
         if let Some(kind) = ending::ends_a_kind(&fact) {
             return slots::family(kind).iter().map(|w| (*w).to_owned()).collect();
         }
-        return partners::parting_terms(&fact).unwrap_or_default();
+        if let Some(terms) = partners::parting_terms(&fact) {
+            return terms;
+        }
+        // "finally switched to octopus": the memories of the energy supplier.
+        return switches::candidate_terms(&fact);
     };
     let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]
         .iter()
@@ -508,6 +525,11 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
     terms.sort();
     terms.dedup();
     terms.truncate(12);
+    for term in switches::candidate_terms(&fact) {
+        if terms.len() < 12 && !terms.contains(&term) {
+            terms.push(term);
+        }
+    }
     // "I've started seeing someone, her name's Ana" states her name, and ends "I'm single".
     if partners::seeing_someone(&fact) && !terms.iter().any(|t| t == "single") {
         terms.insert(0, "single".to_owned());

@@ -57,6 +57,7 @@ const RELATIONS: &[&str] = &[
     "dad",
     "parents",
     "baby",
+    "toddler",
     "bff",
     "grandma",
     "grandpa",

@@ -1,0 +1,206 @@
+//! Who holds a role in the teller's life, and what holds a first place: "switched GPs, I
+//! see Dr Okafor now" after "My doctor is Dr Patel", "priya left, new boss is a guy called
+//! dan" after "My manager is Priya", "sushi is my number one now, sorry pizza" after "My
+//! favourite food is pizza". A stand-in ("Tom's covering while she's on leave"), someone
+//! else's ("my sister's new boss") and a plan keep the old one.
+
+use super::super::fact::{Fact, Subject};
+use super::super::slots::slot_of;
+use super::super::someone::is_relation;
+use super::{ONE_OFFS, PLANS, has};
+
+/// Roles one person holds at a time in one's life, by kind: the words of each name one
+/// role.
+const ROLES: &[&[&str]] = &[
+    &["manager", "boss", "supervisor", "lead"],
+    &["doctor", "gp", "gps", "doctors"],
+    &["dentist", "dentists"],
+    &["therapist", "therapists", "counsellor", "counselor", "psychologist"],
+    &["vet", "vets"],
+    &["hairdresser", "hairdressers", "barber", "barbers", "stylist"],
+    &["physio", "physiotherapy", "physiotherapist"],
+    &["coach", "trainer", "pt"],
+    &["tutor"],
+    &["landlord", "landlady"],
+    &["accountant"],
+    &["cleaner"],
+    &["childminder", "nanny"],
+    &["mechanic"],
+];
+
+/// A stand-in holds a role for a while: "Tom's covering", "acting manager", "a locum".
+const STAND_INS: &[&str] = &[
+    "covering",
+    "cover",
+    "acting",
+    "interim",
+    "locum",
+    "leave",
+    "maternity",
+    "paternity",
+    "holiday",
+    "off",
+];
+
+/// Whether `n` tells that another now holds the role the old fact names the holder of.
+pub(in crate::judgment) fn new_holder(o: &Fact, n: &Fact) -> bool {
+    let (old, new) = (lows(o), lows(n));
+    let Some(kind) =
+        role_of_mine(&old).or_else(|| (has(&old, "report to") || has(&old, "report directly to")).then_some(0))
+    else {
+        return false;
+    };
+    if o.past || o.former || o.wish || n.former || n.words.iter().any(|w| w.asks) || !mine(n, kind) {
+        return false;
+    }
+    if PLANS.iter().chain(ONE_OFFS).chain(STAND_INS).any(|p| has(&new, p)) {
+        return false;
+    }
+    // "the practice has a new GP": one of its holders, not the teller's.
+    if ["has a new", "have a new", "hired a new", "is a new", "there is a new"]
+        .iter()
+        .any(|p| has(&new, p))
+    {
+        return false;
+    }
+    let role = |w: &str| ROLES[kind].contains(&w) || w.strip_suffix('s').is_some_and(|w| ROLES[kind].contains(&w));
+    let told = |at: usize| new.get(at).is_some_and(|w| role(w)) && !someone_elses(&new, at);
+    (0..new.len()).any(|i| {
+        let before = |k: usize| i >= k && matches!(new[i - k], "new" | "different" | "another");
+        let switched = i >= 1 && matches!(new[i - 1], "switched" | "changed" | "swapped" | "moved");
+        told(i)
+            && (before(1)
+                || before(2)
+                || switched
+                // "dr okafor is my gp now", "not my manager anymore", "my gp now is".
+                || new[i + 1..].iter().take(3).any(|w| matches!(*w, "now" | "anymore")))
+    }) || (kind == 0 && (has(&new, "report to") || has(&new, "reporting to")) && has(&new, "now"))
+        || holder_gone(o, &new)
+}
+
+/// "dr murphy retired, i'm with dr walsh now", "sophie left so i'm going to a salon in
+/// town now", "hughes sold up": the holder the old fact names has gone.
+fn holder_gone(o: &Fact, new: &[&str]) -> bool {
+    let name: Vec<&str> = o.words[o.body.min(o.words.len())..]
+        .iter()
+        .filter(|w| w.upper && !matches!(w.low.as_str(), "dr" | "mr" | "mrs" | "ms" | "miss"))
+        .map(|w| w.low.as_str())
+        .collect();
+    new.iter().enumerate().any(|(i, w)| {
+        let named = name.contains(&w.trim_end_matches("'s"));
+        let next = |k: usize| new.get(i + k).copied();
+        // "sarah's left": the "'s" is "has".
+        let at = if next(1) == Some("has") || next(1) == Some("is") {
+            i + 2
+        } else {
+            i + 1
+        };
+        let went = match new.get(at).copied() {
+            Some("retired" | "quit" | "resigned" | "died") => true,
+            Some("left") => new.get(at + 1).is_none_or(|x| {
+                matches!(
+                    *x,
+                    "so" | "and" | "the" | "last" | "recently" | "in" | "after" | "because" | "now" | "ages"
+                )
+            }),
+            Some("sold") => new.get(at + 1) == Some(&"up"),
+            Some("moved") => new.get(at + 1) == Some(&"on"),
+            _ => false,
+        };
+        named && went
+    })
+}
+
+/// The kind of role the old fact names a holder of: "My GP is Dr Wright", "my line
+/// manager is Chloe".
+fn role_of_mine(lows: &[&str]) -> Option<usize> {
+    let at = lows.iter().position(|w| *w == "my")?;
+    lows[at + 1..]
+        .iter()
+        .take(3)
+        .find_map(|w| ROLES.iter().position(|r| r.contains(w)))
+}
+
+/// "my sister's new boss", "her GP": the role is someone else's.
+fn someone_elses(lows: &[&str], at: usize) -> bool {
+    let owner = lows[..at]
+        .iter()
+        .rev()
+        .find(|w| !matches!(**w, "new" | "different" | "another" | "line" | "team" | "old"));
+    owner.is_some_and(|w| {
+        matches!(*w, "his" | "her" | "their")
+            || (w.ends_with("'s") && !matches!(*w, "it's" | "that's" | "who's" | "what's" | "there's"))
+    })
+}
+
+/// Whether the new fact may tell of the teller's role: "priya left", "gary got promoted"
+/// and "they hired a VP" name the old holder or the workplace; "my daughter's switched to a
+/// different dentist" and "my wife's got a new manager" are theirs.
+fn mine(n: &Fact, kind: usize) -> bool {
+    let kin = n.words[..n.body.min(n.words.len())]
+        .iter()
+        .any(|w| is_relation(w.low.trim_end_matches("'s")));
+    match &n.subject {
+        Subject::Person(p) => ROLES[kind].contains(&p.key.as_str()) || p.name.is_none() && !kin,
+        _ => true,
+    }
+}
+
+fn lows(f: &Fact) -> Vec<&str> {
+    f.words.iter().map(|w| w.low.as_str()).collect()
+}
+
+/// Whether `n` puts another thing first where the old fact's favourite was: "the bear has
+/// overtaken the office as my all time fave", "sushi is my number one now, sorry pizza".
+pub(in crate::judgment) fn new_favourite(o: &Fact, n: &Fact) -> bool {
+    let Some(slot) = slot_of(o).filter(|s| s.name.starts_with("favorite ")) else {
+        return false;
+    };
+    if n.words.iter().any(|w| w.asks) || n.wish || o.past {
+        return false;
+    }
+    // "Arrival has overtaken Alien as my favourite": the new favourite may be the subject;
+    // the first place must be the teller's.
+    let new: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
+    if !["my favorite", "my number 1", "my go to", "my all time favorite"]
+        .iter()
+        .any(|p| has(&new, p))
+    {
+        return false;
+    }
+    let stems: Vec<&str> = n.words.iter().map(|w| w.stem.as_str()).collect();
+    let first = stems.contains(&"favorit") || has(&new, "number one") || has(&new, "number 1") || has(&new, "go to");
+    let theirs = new
+        .iter()
+        .enumerate()
+        .any(|(i, w)| *w == "favorite" && someone_elses(&new, i));
+    if !first || theirs {
+        return false;
+    }
+    // "fav show is succession now": the same kind, another value, told as now.
+    if let Some(other) = slot_of(n).filter(|b| b.name == slot.name)
+        && other.value.iter().all(|v| !slot.value.contains(v))
+        && new.contains(&"now")
+    {
+        return true;
+    }
+    // The old favourite named as put aside, and something else beside it.
+    let names_old = slot.value.iter().all(|v| stems.contains(&v.as_str()));
+    let aside = [
+        "overtaken",
+        "overtook",
+        "replaced",
+        "sorry",
+        "beats",
+        "over",
+        "than",
+        "instead",
+        "dethroned",
+    ]
+    .iter()
+    .any(|w| new.contains(w));
+    let other = n.content.iter().any(|c| {
+        !slot.value.contains(c) && !matches!(c.as_str(), "favorit" | "number" | "number#1" | "tim" | "tbh" | "now")
+    });
+    names_old && aside && other
+}
