@@ -51,7 +51,8 @@ pub(super) fn days_left(w: &[String]) -> i64 {
             "month" | "months" => 30,
             _ => return None,
         };
-        matches!(p[2].as_str(), "pregnant" | "gone" | "along" | "in").then_some(n * unit)
+        // Forty-odd weeks at most: a larger count is no pregnancy's.
+        (matches!(p[2].as_str(), "pregnant" | "gone" | "along" | "in") && (1..=45).contains(&n)).then_some(n * unit)
     });
     match run {
         Some(days) if days < DAYS => DAYS - days + 14,
@@ -62,8 +63,9 @@ pub(super) fn days_left(w: &[String]) -> i64 {
 /// A count in figures or, as months are told, in words.
 fn count(x: &str) -> Option<i64> {
     const WORDS: &[&str] = &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
-    x.parse()
+    x.parse::<u8>()
         .ok()
+        .map(i64::from)
         .or_else(|| WORDS.iter().position(|n| *n == x).map(|i| i as i64 + 1))
 }
 
@@ -114,5 +116,7 @@ mod tests {
             280,
             "no pregnancy runs past its weeks"
         );
+        assert_eq!(days_left(&w("I'm -20000000 weeks pregnant")), 280);
+        assert_eq!(days_left(&w("I'm 2000000000000000000 weeks pregnant")), 280);
     }
 }

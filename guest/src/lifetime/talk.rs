@@ -14,15 +14,28 @@ pub(super) fn tells_nothing(w: &[String], content: &str) -> bool {
     if w.is_empty() {
         return false;
     }
+    if tells_of_the_teller(w) {
+        return daydream(w) && !STANDING.iter().any(|s| w.iter().any(|x| x == s));
+    }
     // Each sentence must be talk: "any tips for managing a team? just got promoted" tells
-    // what the question does not.
+    // what the question does not. Within one, the clauses before its question must be talk
+    // too: "Tom's allergic to nuts, any cake ideas?" tells Tom's allergy.
     daydream(w)
-        || !tells_of_the_teller(w)
-            && sentences(content).all(|(said, asks)| {
-                let w = super::words(said);
-                w.is_empty() || chatter(&w) || asks || asked(&w) || requested(&w) || reacted(&w)
-            })
+        || sentences(content).all(|(said, asks)| {
+            let clauses: Vec<Vec<String>> = said.split(',').map(super::words).filter(|c| !c.is_empty()).collect();
+            let talk = |c: &[String]| chatter(c) || asked(c) || requested(c) || reacted(c);
+            let question = clauses.iter().position(|c| asked(c));
+            match question {
+                Some(q) => clauses[..q].iter().all(|c| talk(c)),
+                None if asks => clauses[..clauses.len().saturating_sub(1)].iter().all(|c| talk(c)),
+                None => clauses.iter().all(|c| talk(c)),
+            }
+        })
 }
+
+/// Words of a standing habit or wish, which no daydream is told with: "If I had to choose
+/// I'd always pick the aisle seat".
+const STANDING: &[&str] = &["always", "usually", "favourite", "favorite"];
 
 /// The sentences of `content`, each with whether it ends in a question mark.
 fn sentences(content: &str) -> impl Iterator<Item = (&str, bool)> {
@@ -43,10 +56,11 @@ fn sentences(content: &str) -> impl Iterator<Item = (&str, bool)> {
 /// Words of the teller's own life or of a standing wish.
 fn tells_of_the_teller(w: &[String]) -> bool {
     w.iter().enumerate().any(|(i, x)| {
+        // "should I take the job?", not "where I live it rains constantly".
         let asking_i = (x == "i" || x == "we")
             && i > 0
             && i <= 3
-            && QUESTION_OPENERS.contains(&w[i - 1].as_str())
+            && AUXILIARIES.contains(&w[i - 1].as_str())
             && i == w.iter().position(|v| v == x).unwrap_or(i);
         let me_asked = x == "me"
             && i > 0
@@ -82,6 +96,7 @@ fn tells_of_the_teller(w: &[String]) -> bool {
                 | "we're"
                 | "we've"
                 | "we'd"
+                | "we'll"
                 | "our"
                 | "ours"
                 | "us"
@@ -91,23 +106,55 @@ fn tells_of_the_teller(w: &[String]) -> bool {
                 | "dont"
                 | "anymore"
         );
-        (self_word || stop) && !asking_i && !me_asked && !what_i_said
+        (self_word || stop || STYLE.contains(&x.as_str())) && !asking_i && !me_asked && !what_i_said
     }) || (w.len() > 1 && w[0] == "as" && matches!(w[1].as_str(), "a" | "an"))
         || phrase(w, &["from", "now", "on"])
         || phrase(w, &["in", "future"])
         || phrase(w, &["every", "time"])
 }
 
-/// Words that open a question: a question word or an auxiliary put first.
-const QUESTION_OPENERS: &[&str] = &[
-    "what", "what's", "whats", "how", "how's", "why", "where", "where's", "when", "which", "who", "who's", "whose",
-    "is", "isn't", "are", "aren't", "was", "does", "do", "did", "can", "could", "would", "wouldn't", "should", "shall",
-    "will", "any", "am",
+/// Words of how the assistant should answer, which a request tells as standing: "Please
+/// use British spelling", "give answers in bullet points".
+const STYLE: &[&str] = &[
+    "answers",
+    "replies",
+    "responses",
+    "spelling",
+    "english",
+    "units",
+    "metric",
+    "imperial",
+    "celsius",
+    "fahrenheit",
+    "emojis",
+    "emoji",
+    "language",
 ];
 
-/// A question told by its first word, with or without its mark.
+/// Question words, which open a question wherever they stand first.
+const QUESTION_WORDS: &[&str] = &[
+    "what", "what's", "whats", "how", "how's", "why", "where", "where's", "when", "which", "who", "who's", "whose",
+    "any",
+];
+
+/// Auxiliaries, which open a question when its subject follows them ("is it safe", "do i
+/// tip"); a note without a subject opens with them too ("Is allergic to penicillin",
+/// "Was born in 1988").
+const AUXILIARIES: &[&str] = &[
+    "is", "isn't", "are", "aren't", "was", "does", "do", "did", "can", "could", "would", "wouldn't", "should", "shall",
+    "will", "am",
+];
+
+/// What follows an auxiliary that opens a question: its subject.
+const SUBJECTS: &[&str] = &[
+    "i", "you", "u", "it", "we", "they", "he", "she", "there", "this", "that", "these", "those", "the", "a", "an",
+    "any", "anyone", "anybody", "someone", "everyone", "people",
+];
+
+/// A question told by its first words, with or without its mark.
 fn asked(w: &[String]) -> bool {
-    QUESTION_OPENERS.contains(&w[0].as_str())
+    QUESTION_WORDS.contains(&w[0].as_str())
+        || AUXILIARIES.contains(&w[0].as_str()) && w.get(1).is_some_and(|x| SUBJECTS.contains(&x.as_str()))
 }
 
 /// A request for the answer at hand: "can you make that shorter", "write me a limerick".
@@ -144,18 +191,21 @@ fn requested(w: &[String]) -> bool {
 fn reacted(w: &[String]) -> bool {
     matches!(
         w[0].as_str(),
-        "that's" | "thats" | "nah" | "perfect" | "exactly" | "hmm" | "hm" | "wrong" | "close" | "almost" | "meh"
+        "that's" | "thats" | "nah" | "perfect" | "exactly" | "hmm" | "hm" | "wrong" | "meh"
     )
 }
 
-/// A word told with its last letter drawn out: "wayyy", "sooo", "nooo".
-fn undrawn(x: &str) -> &str {
-    let b = x.as_bytes();
-    let mut end = b.len();
-    while end >= 3 && b[end - 1] == b[end - 2] && b[end - 2] == b[end - 3] {
-        end -= 1;
+/// A word told with its last letter drawn out, as it is written short: "wayyy", "sooo".
+fn undrawn(x: &str) -> String {
+    let mut chars: Vec<char> = x.chars().collect();
+    let n = chars.len();
+    if n >= 3 && chars[n - 1] == chars[n - 2] && chars[n - 2] == chars[n - 3] {
+        let last = chars[n - 1];
+        while chars.len() > 1 && chars[chars.len() - 2] == last {
+            chars.pop();
+        }
     }
-    if end < b.len() { &x[..end - 1] } else { x }
+    chars.into_iter().collect()
 }
 
 /// Thanks, laughter, greetings and reactions, and nothing else.
@@ -240,7 +290,6 @@ fn chatter(w: &[String]) -> bool {
         "true",
         "exactly",
         "needed",
-        "what",
         "helpful",
         "a",
         "the",
@@ -260,13 +309,13 @@ fn chatter(w: &[String]) -> bool {
         "hehe",
         "jk",
         "all",
-        "good",
         "done",
         "got",
         "it",
         "noted",
     ];
     w.iter().map(|x| undrawn(x)).all(|x| {
+        let x = x.as_str();
         CHAT.contains(&x)
             || x.starts_with("haha")
             || x.starts_with("lmao")
@@ -288,8 +337,13 @@ fn daydream(w: &[String]) -> bool {
             "had" | "won" | "were" | "was" | "could" | "lived" | "didn't"
         )
         && w.iter().any(|x| matches!(x.as_str(), "i'd" | "we'd" | "would"));
+    // "imagine living on Mars", not "Imagine Dragons is my favourite band".
+    let imagine = first == "imagine"
+        && w.get(1).is_some_and(|x| {
+            x.ends_with("ing") || matches!(x.as_str(), "if" | "a" | "the" | "how" | "what" | "being" | "having")
+        });
     unreal
-        || first == "imagine"
+        || imagine
         || phrase(&w[..w.len().min(2)], &["what", "if"])
         || phrase(&w[..w.len().min(3)], &["wouldn't", "it", "be"])
 }
@@ -320,8 +374,22 @@ mod tests {
             "nooo wayyy",
             "that's not what I meant, try again",
             "any tips for a first 10k? cheers",
+            "which is cheaper, aldi or lidl",
+            "is it worth getting a heat pump",
+            "imagine living on Mars",
         ] {
             assert!(talk(said), "{said}");
+        }
+    }
+
+    #[test]
+    fn a_drawn_out_letter_of_four_bytes_is_read_whole() {
+        for said in [
+            "\u{1D75D}\u{1D75D}\u{1D75D} lol",
+            "\u{20820}\u{20820}\u{20820}",
+            "sooo\u{11451}\u{11451}\u{11451}",
+        ] {
+            talk(said);
         }
     }
 
@@ -339,6 +407,20 @@ mod tests {
             "any ideas for a 5 year old's party? it's for my son",
             "what should I name my new puppy",
             "any tips for managing a team? just got promoted to team lead",
+            // A note without a subject, a standing request, a fact before a question.
+            "Is allergic to penicillin",
+            "Was born in 1988",
+            "Would like to be called Alex",
+            "Please use British spelling",
+            "Give answers in bullet points",
+            "Tom's allergic to nuts, any cake ideas?",
+            "What I do for a living is nursing",
+            "Where I live it rains constantly",
+            "Imagine Dragons is my favourite band",
+            "If I had to choose I'd always pick the aisle seat",
+            "When the baby comes in March we'll move to Leeds",
+            "Almost 6 months sober",
+            "Will proposed last night!",
         ] {
             assert!(!talk(fact), "{fact}");
         }
