@@ -442,15 +442,14 @@ pub(super) fn rescheduled(o: &Fact, n: &Fact) -> bool {
 }
 
 /// One routine told in other words: "lights out by 11" and "I go to sleep at 1am" are both
-/// bedtime; "hours changed, i'm 7 til 3" and "I work 9 to 5" both working hours.
+/// bedtime, "alarm's at 7:30" and "I get up at 6am" both waking. (Work is no such word:
+/// "running at 6am before work" is no working hour.)
 fn routine(stem: &str) -> Option<&'static str> {
     let is = |p: &[&str]| p.iter().any(|p| stem.starts_with(p));
     if is(&["sleep", "asleep", "bed", "light"]) {
         Some("bed")
     } else if is(&["wak", "woke", "alarm"]) {
         Some("wake")
-    } else if is(&["work", "hour", "shift"]) {
-        Some("work")
     } else {
         None
     }

@@ -168,12 +168,15 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     // "switched GPs, I see Dr Okafor now" after "My doctor is Dr Patel", "yoga's moved to
     // thursdays" after "My yoga class is on Monday evenings": subjects apart, one role.
     // "they've got us back in the office four days a week now" after "I work remotely".
-    if switches::new_holder(o, n)
-        || switches::new_favourite(o, n)
-        || switches::moved_thing(o, n)
-        || switches::switched_way(o, n)
-        || switches::new_rate(o, n)
-        || switches::retimed(o, n)
+    // Not between lines of a conversation, which record what was said then.
+    let lines = o.speaker.is_some() || n.speaker.is_some();
+    if !lines
+        && (switches::new_holder(o, n)
+            || switches::new_favourite(o, n)
+            || switches::moved_thing(o, n)
+            || switches::switched_way(o, n)
+            || switches::new_rate(o, n)
+            || switches::retimed(o, n))
     {
         return Verdict::Change;
     }

@@ -19,11 +19,10 @@ const ROLES: &[&[&str]] = &[
     &["vet", "vets"],
     &["hairdresser", "hairdressers", "barber", "barbers", "stylist"],
     &["physio", "physiotherapy", "physiotherapist"],
-    &["coach", "trainer", "pt"],
+    &["coach", "pt"],
     &["tutor"],
     &["landlord", "landlady"],
     &["accountant"],
-    &["cleaner"],
     &["childminder", "nanny"],
     &["mechanic"],
 ];
@@ -50,27 +49,59 @@ pub(in crate::judgment) fn new_holder(o: &Fact, n: &Fact) -> bool {
     else {
         return false;
     };
-    if o.past || o.former || o.wish || n.former || n.words.iter().any(|w| w.asks) || !mine(n, kind) {
+    if o.past || o.former || o.wish || n.former || n.wish || n.words.iter().any(|w| w.asks) || !mine(o, n, kind) {
         return false;
     }
-    if PLANS.iter().chain(ONE_OFFS).chain(STAND_INS).any(|p| has(&new, p)) {
+    // "going to" here is mostly a place: "i'm going to a salon in town now".
+    let plans = PLANS.iter().filter(|p| **p != "going to");
+    if plans.chain(ONE_OFFS).chain(STAND_INS).any(|p| has(&new, p)) {
         return false;
     }
     // "the practice has a new GP": one of its holders, not the teller's.
-    if ["has a new", "have a new", "hired a new", "is a new", "there is a new"]
-        .iter()
-        .any(|p| has(&new, p))
+    if [
+        "has a new",
+        "have a new",
+        "hired a new",
+        "is a new",
+        "there is a new",
+        "there's a new",
+    ]
+    .iter()
+    .any(|p| has(&new, p))
     {
         return false;
     }
     let role = |w: &str| ROLES[kind].contains(&w) || w.strip_suffix('s').is_some_and(|w| ROLES[kind].contains(&w));
-    let told = |at: usize| new.get(at).is_some_and(|w| role(w)) && !someone_elses(&new, at);
+    // The teller's holder of the role: "my gp", "our new manager", "switched dentists";
+    // not "I'm a manager now", "a new vacuum cleaner", "the new manager" one is.
+    let owned = |i: usize| {
+        let before: Vec<&str> = new[..i]
+            .iter()
+            .rev()
+            .copied()
+            .filter(|w| !matches!(*w, "line" | "team"))
+            .take(3)
+            .collect();
+        let the_teller = before.windows(2).any(|p| p == ["am", "i"]);
+        let by = |k: usize| before.get(k).copied();
+        let new_one = matches!(by(0), Some("new" | "different" | "another"));
+        !the_teller && (matches!(by(0), Some("my" | "our" | "switched" | "changed" | "swapped" | "moved")) || new_one)
+    };
+    // A lead is a team's: "my new lead is aisling", not the puppy's new lead.
+    let led = |at: usize| {
+        new[at] != "lead"
+            || new[..at]
+                .iter()
+                .rev()
+                .take(2)
+                .any(|w| matches!(*w, "team" | "tech" | "my" | "our"))
+    };
+    let told = |at: usize| new.get(at).is_some_and(|w| role(w)) && !someone_elses(&new, at) && owned(at) && led(at);
     (0..new.len()).any(|i| {
-        let before = |k: usize| i >= k && matches!(new[i - k], "new" | "different" | "another");
+        let fresh = i >= 1 && matches!(new[i - 1], "new" | "different" | "another");
         let switched = i >= 1 && matches!(new[i - 1], "switched" | "changed" | "swapped" | "moved");
         told(i)
-            && (before(1)
-                || before(2)
+            && (fresh
                 || switched
                 // "dr okafor is my gp now", "not my manager anymore", "my gp now is".
                 || new[i + 1..].iter().take(3).any(|w| matches!(*w, "now" | "anymore")))
@@ -95,13 +126,29 @@ fn holder_gone(o: &Fact, new: &[&str]) -> bool {
         } else {
             i + 1
         };
+        // Gone from the role, not from a room: "Priya left the meeting in tears", "Priya
+        // quit sugar".
+        let closes = |x: &str| matches!(x, "so" | "and" | "last" | "recently" | "now" | "ages" | "in" | "a");
         let went = match new.get(at).copied() {
-            Some("retired" | "quit" | "resigned" | "died") => true,
+            Some("retired" | "resigned" | "died") => true,
+            Some("quit") => new.get(at + 1).is_none_or(|x| closes(x)),
             Some("left") => new.get(at + 1).is_none_or(|x| {
-                matches!(
-                    *x,
-                    "so" | "and" | "the" | "last" | "recently" | "in" | "after" | "because" | "now" | "ages"
-                )
+                closes(x)
+                    || *x == "the"
+                        && new.get(at + 2).is_some_and(|y| {
+                            matches!(
+                                *y,
+                                "company"
+                                    | "practice"
+                                    | "surgery"
+                                    | "firm"
+                                    | "team"
+                                    | "job"
+                                    | "school"
+                                    | "salon"
+                                    | "clinic"
+                            )
+                        })
             }),
             Some("sold") => new.get(at + 1) == Some(&"up"),
             Some("moved") => new.get(at + 1) == Some(&"on"),
@@ -115,10 +162,17 @@ fn holder_gone(o: &Fact, new: &[&str]) -> bool {
 /// manager is Chloe".
 fn role_of_mine(lows: &[&str]) -> Option<usize> {
     let at = lows.iter().position(|w| *w == "my")?;
-    lows[at + 1..]
+    let (k, kind) = lows[at + 1..]
         .iter()
         .take(3)
-        .find_map(|w| ROLES.iter().position(|r| r.contains(w)))
+        .enumerate()
+        .find_map(|(k, w)| ROLES.iter().position(|r| r.contains(w)).map(|kind| (k, kind)))?;
+    // "My daughter's dentist is Dr Khan": her dentist.
+    let between = &lows[at + 1..at + 1 + k];
+    let theirs = between
+        .iter()
+        .any(|w| w.ends_with("'s") || is_relation(w.trim_end_matches("'s")));
+    (!theirs).then_some(kind)
 }
 
 /// "my sister's new boss", "her GP": the role is someone else's.
@@ -133,17 +187,18 @@ fn someone_elses(lows: &[&str], at: usize) -> bool {
     })
 }
 
-/// Whether the new fact may tell of the teller's role: "priya left", "gary got promoted"
-/// and "they hired a VP" name the old holder or the workplace; "my daughter's switched to a
-/// different dentist" and "my wife's got a new manager" are theirs.
-fn mine(n: &Fact, kind: usize) -> bool {
-    let kin = n.words[..n.body.min(n.words.len())]
+/// Whether the new fact may tell of the teller's role: "priya left, new boss is a guy
+/// called dan" names the old holder, "they hired a VP" the workplace; "my daughter's
+/// switched to a different dentist" and "Priya got a new manager" are someone else's.
+fn mine(o: &Fact, n: &Fact, kind: usize) -> bool {
+    let Subject::Person(p) = &n.subject else {
+        return true;
+    };
+    let holder = o
+        .words
         .iter()
-        .any(|w| is_relation(w.low.trim_end_matches("'s")));
-    match &n.subject {
-        Subject::Person(p) => ROLES[kind].contains(&p.key.as_str()) || p.name.is_none() && !kin,
-        _ => true,
-    }
+        .any(|w| w.upper && (w.low == p.key || super::super::words::stem(&w.low) == p.key));
+    ROLES[kind].contains(&p.key.as_str()) || super::INSTITUTIONS.contains(&p.key.as_str()) || holder
 }
 
 fn lows(f: &Fact) -> Vec<&str> {

@@ -7,8 +7,10 @@
 //!
 //! What keeps both: a way told beside the old one ("I cycle, or get the bus when it
 //! rains"), a one-off ("working from home today"), a plan ("might get the train instead"),
-//! a question, and a thing bought that is no way of living ("bought a new car" after "I
-//! cycle to work").
+//! a question, someone else's way ("The kids have gone vegetarian", "got my son a pixel"),
+//! a thing bought that is no way of living ("bought a new car" after "I cycle to work"),
+//! and, where one may have many of a kind (consoles, headphones, teas), one more told
+//! without a switch.
 
 mod frames;
 mod holders;
@@ -18,6 +20,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 use super::fact::{Fact, Subject};
+use super::slots::slot_of;
 use super::someone::is_relation;
 use super::words::{Word, words};
 use frames::{BRANDS, FRAMES, Frame};
@@ -35,7 +38,7 @@ pub(super) fn retimed(o: &Fact, n: &Fact) -> bool {
             .filter_map(|w| {
                 w.split_once('#')
                     .map(|(_, v)| v)
-                    .or_else(|| w.parse::<f32>().is_ok().then_some(w.as_str()))
+                    .or_else(|| w.contains(|c: char| c.is_ascii_digit()).then_some(w.as_str()))
             })
             .collect()
     }
@@ -130,35 +133,89 @@ pub(super) fn switched_way(o: &Fact, n: &Fact) -> bool {
     if n.words.iter().any(|w| w.asks) || PLANS.iter().any(|p| has(&new, p)) {
         return false;
     }
+
+    // "The kids have gone vegetarian": someone else's way, though no subject was read.
+    let led_by_kin = new.iter().take(2).any(|w| {
+        let w = w.trim_end_matches("'s");
+        is_relation(w) || matches!(w, "kid" | "kids" | "boys" | "girls" | "children")
+    });
+    // An allergy is no way of eating ("I'm allergic to dairy" before "switched to oat
+    // milk"), and a job no way of living ("I work at Tesco" before "we shop at Lidl now").
+    let old_lows = o.body_lows();
+    let allergy = old_lows.iter().any(|w| {
+        matches!(
+            *w,
+            "allergic" | "allergy" | "intolerant" | "intolerance" | "coeliac" | "celiac"
+        )
+    });
+    let job = slot_of(o).is_some_and(|s| matches!(s.name.as_str(), "employer" | "role"));
+    if led_by_kin || allergy {
+        return false;
+    }
     // A thing got for someone else is theirs: "got my son a pixel".
     let for_someone = new.iter().any(|w| is_relation(w.trim_end_matches("'s")));
+    // "went into the office last Thursday" is a day's doing; "been getting the train since
+    // we moved" a way that holds, and "went back full time last month" news of one.
+    let once_done = n.past && !HOLDS_NOW.iter().any(|p| has(&new, p));
+    let of = |frame: &&Frame| (frame.of_work || !job) && !(frame.doings && once_done);
     let (o, n) = (
         &o.words[o.body.min(o.words.len())..],
         &n.words[n.body.min(n.words.len())..],
     );
-    FRAMES.iter().any(|frame| switched_in(frame, o, n))
-        || !for_someone && BRANDS.iter().any(|frame| switched_in(frame, o, n))
+    FRAMES.iter().filter(of).any(|frame| switched_in(frame, o, n))
+        || !for_someone && BRANDS.iter().filter(of).any(|frame| switched_in(frame, o, n))
 }
 
+/// Words that tell a way told in the past as holding now.
+const HOLDS_NOW: &[&str] = &[
+    "now",
+    "these days",
+    "lately",
+    "since",
+    "anymore",
+    "instead",
+    "no more",
+    "nowadays",
+];
+
 /// "they're making us go back in 3 days a week", "work gave me a ThinkPad and I sold the
-/// mac": someone, not of the teller's kin, did it to the teller.
+/// mac": the teller's workplace, school or club, told as "they" or by name of what it is,
+/// did it to the teller. A person ("Sarah went vegan and I'm so impressed") did not.
 fn workplace_did(n: &Fact, new: &[&str]) -> bool {
-    let kin = n.words[..n.body.min(n.words.len())]
-        .iter()
-        .any(|w| is_relation(w.low.trim_end_matches("'s")));
-    matches!(&n.subject, Subject::Person(p) if p.name.is_none())
-        && !kin
-        && new
-            .iter()
-            .any(|w| matches!(*w, "us" | "me" | "my" | "our" | "i" | "we"))
+    matches!(&n.subject, Subject::Person(p) if INSTITUTIONS.contains(&p.key.as_str()))
+        && new.iter().any(|w| matches!(*w, "us" | "me" | "my" | "our"))
 }
+
+/// What acts on the teller without being a person of their life.
+pub(super) const INSTITUTIONS: &[&str] = &[
+    "they",
+    "work",
+    "company",
+    "boss",
+    "office",
+    "hr",
+    "management",
+    "school",
+    "uni",
+    "university",
+    "gym",
+    "club",
+];
 
 fn switched_in(frame: &Frame, o: &[Word], n: &[Word]) -> bool {
     let old: Vec<&str> = o.iter().map(|w| w.low.as_str()).collect();
     let new: Vec<&str> = n.iter().map(|w| w.low.as_str()).collect();
     let (old, new) = (old.as_slice(), new.as_slice());
     let (was, was_not) = ways(frame, o);
-    if !(frame.about.iter().any(|a| has(old, a)) || frame.named && !was.is_empty()) {
+    // A brand of another kind of thing: "My TV is a Samsung" names no phone.
+    let other_kind = OTHER_KINDS
+        .iter()
+        .any(|k| old.contains(k) && !frame.about.iter().any(|a| read(a, |a| a.contains(k))));
+    let named = frame.named && !was.is_empty() && !other_kind;
+    if !(frame.about.iter().any(|a| has(old, a)) || named) {
+        return false;
+    }
+    if frame.about_in_new && !frame.about.iter().any(|a| has(new, a)) && !NEW_HOME.iter().any(|a| has(new, a)) {
         return false;
     }
     let (is, ended) = ways(frame, n);
@@ -182,8 +239,90 @@ fn switched_in(frame: &Frame, o: &[Word], n: &[Word]) -> bool {
         .any(|(i, w)| *w == "got" && (i == 0 || !matches!(new[i - 1], "have" | "has")));
     let news = NEWS.iter().any(|p| has(new, p)) || got || !ended.is_disjoint(&was);
     let lived = !frame.things || frame.about.iter().any(|a| has(new, a)) || LIVED.iter().any(|p| has(new, p));
-    news && lived && !(frame.excludes)(n)
+    // One may have many of a kind (consoles, headphones, teas): only a switch told as one
+    // ends the old ("switched to", "instead", the old one sold or dead).
+    // A way denied and now told, or given up for none, is a switch by itself.
+    let switched = frame.exclusive
+        || taken_up
+        || is.contains("none")
+        || SWITCHES.iter().any(|p| has(new, p))
+        || !ended.is_disjoint(&was);
+    // "I work out 5 days a week" tells no work.
+    let exercise = |l: &[&str]| has(l, "work out") || has(l, "working out") || l.contains(&"workout");
+    let exercise = frame.of_work && (exercise(old) || exercise(new));
+    news && lived && switched && !exercise && !(frame.excludes)(n)
 }
+
+/// Words of a thing swapped for another.
+const SWITCHES: &[&str] = &[
+    "switched",
+    "swapped",
+    "instead",
+    "replaced",
+    "traded",
+    "upgraded",
+    "moved to",
+    "moved over",
+    "went over",
+    "no more",
+    "anymore",
+    "ditched",
+    "gave up",
+    "given up",
+    "off the",
+    "went with",
+    "this time",
+    "for everything",
+    "mostly",
+    "only",
+];
+
+/// Kinds of thing whose brand may be a frame's way: named beside it, the brand is theirs.
+const OTHER_KINDS: &[&str] = &[
+    "tv",
+    "television",
+    "telly",
+    "monitor",
+    "fridge",
+    "freezer",
+    "tablet",
+    "ipad",
+    "watch",
+    "headphones",
+    "earbuds",
+    "speaker",
+    "camera",
+    "printer",
+    "console",
+    "laptop",
+    "phone",
+    "car",
+    "bike",
+    "vacuum",
+    "oven",
+    "microwave",
+    "dishwasher",
+    "kettle",
+    "shoes",
+    "trainers",
+    "jacket",
+];
+
+/// Words of a new home, which tell whom one lives with and whether one owns it.
+const NEW_HOME: &[&str] = &[
+    "moved",
+    "moving",
+    "keys",
+    "place",
+    "apartment",
+    "house",
+    "townhouse",
+    "home",
+    "ours",
+    "condo",
+    "settlement",
+    "mortgage",
+];
 
 /// The ways a text tells, and the ways it tells as ended ("instead of cigs", "the civic
 /// finally died", "the veggie thing didn't stick"). A way told in a longer phrase of
@@ -263,6 +402,12 @@ const ENDED_BEFORE: &[&str] = &[
     "too",
     "recovery",
     "recovering",
+    "lost",
+    "barely",
+    "hardly",
+    "rarely",
+    "none",
+    "nobody",
 ];
 
 /// Words just after a way that end it: "the civic finally died", "veggie thing didn't stick".
@@ -312,19 +457,30 @@ const NEWS: &[&str] = &[
     "again",
 ];
 
-/// Words that tell a doing as one's way of doing it, beside a thing got: "it's the bus
-/// every day now", "no more waiting for the 42".
+/// Words that tell a doing as one's way of getting in, beside a thing got or a verb of
+/// another errand ("walk the dog"): "cycling in every day now", "no more waiting for the 42".
 const LIVED: &[&str] = &[
     "since",
-    "been",
-    "every day",
-    "each day",
-    "daily",
+    "been getting",
+    "been driving",
+    "been cycling",
+    "been walking",
+    "been taking",
+    "every day now",
+    "each day now",
     "instead",
-    "these days",
     "anymore",
     "no more",
-    "now",
+    "cycle in",
+    "cycling in",
+    "bike in",
+    "drive in",
+    "driving in",
+    "walk in",
+    "walking in",
+    "train in",
+    "bus in",
+    "get in",
 ];
 
 /// A plan or a doubt is no switch yet.
@@ -340,12 +496,11 @@ const PLANS: &[&str] = &[
     "would",
     "hoping",
     "hope",
-    "going to get",
-    "going to switch",
-    "going to move",
-    "going to start",
-    "going to try",
-    "going to look",
+    "will",
+    "going to",
+    "learning",
+    "someday",
+    "dream",
     "tempted",
     "wondering",
     "if",
@@ -406,6 +561,14 @@ const DAYS_OF_DOING: &[&str] = &[
     "on wednesday",
     "on thursday",
     "on friday",
+    "last week",
+    "last night",
+    "last weekend",
+    "last monday",
+    "last tuesday",
+    "last wednesday",
+    "last thursday",
+    "last friday",
 ];
 
 fn has(lows: &[&str], phrase: &'static str) -> bool {

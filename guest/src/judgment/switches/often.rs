@@ -25,11 +25,19 @@ pub(in crate::judgment) fn new_rate(o: &Fact, n: &Fact) -> bool {
     if o.past || o.former || o.wish || n.words.iter().any(|w| w.asks) {
         return false;
     }
-    if PLANS.iter().chain(ONE_OFFS).any(|p| has(&new, p)) || !NEWS.iter().any(|p| has(&new, p)) {
+    // "once a month" and "every second week" are rates here, not one-offs.
+    let once = ONE_OFFS
+        .iter()
+        .filter(|p| !matches!(**p, "once a month" | "second"))
+        .any(|p| has(&new, p));
+    if once || PLANS.iter().any(|p| has(&new, p)) || !NEWS.iter().any(|p| has(&new, p)) {
         return false;
     }
+    // The same routine: a word of it shared, or the new one told by its sessions alone
+    // ("up to 5 sessions a week now"); a rate told of nothing ("down to once a week now")
+    // is no routine's.
     let (a, b) = (routine(o), routine(n));
-    a.iter().any(|w| b.contains(w)) || b.iter().all(|w| SESSIONS.contains(&w.as_str()))
+    a.iter().any(|w| b.contains(w)) || !b.is_empty() && b.iter().all(|w| SESSIONS.contains(&w.as_str()))
 }
 
 /// Words that tell a rate as changed.
@@ -105,7 +113,12 @@ fn routine(f: &Fact) -> Vec<String> {
         .iter()
         .map(|w| w.stem.split('#').next().unwrap_or("").to_owned())
         .filter(|s| !s.is_empty() && !is_generic(s) && !is_frame(s) && s.parse::<f32>().is_err())
-        .filter(|s| !crate::entities::WEEKDAYS.iter().any(|d| s.starts_with(&d[..3])))
+        // A weekday ("every Sunday"), not "friend" or "wedding".
+        .filter(|s| {
+            !crate::entities::WEEKDAYS
+                .iter()
+                .any(|d| s.starts_with(&d[..d.len() - 1]))
+        })
         .filter(|s| {
             !matches!(
                 s.as_str(),

@@ -139,3 +139,48 @@ fn a_plan_is_not_moved_with_the_class() {
         "spin's moved to wednesdays at 7 now"
     ));
 }
+
+/// A review's look-alikes (2026-12-01): shared words, someone else's news, plans and the
+/// past, additions, and roles that are no holder of the teller's.
+#[test]
+fn look_alikes_of_a_switch_keep_the_old_way() {
+    for (old, new) in [
+        ("I live with my husband", "I've been feeling really alone lately"),
+        ("I live with my husband", "joined a new yoga studio"),
+        ("I work from home", "I'm back in London now"),
+        ("I work from home", "finally met my penpal in person"),
+        ("I work from home", "lost the TV remote again"),
+        ("I work from home", "I'll be back in the office in September"),
+        ("I work from home", "went into the office last Thursday"),
+        ("I work from home", "I barely go into the office these days"),
+        ("I love playing golf", "just bought a Toyota Yaris"),
+        ("My TV is a Samsung", "finally got an iPhone"),
+        ("I work at Tesco", "we do our big shop at Lidl now"),
+        ("I'm allergic to dairy", "switched to oat milk in my coffee now"),
+        ("I have a pint most nights", "I play football on weekends now"),
+        ("I work full time", "I've been off sick for 3 days now"),
+        ("I work out 5 days a week", "I'm working 3 days a week now"),
+        ("I drive to work", "I walk the dog every morning now"),
+        ("I drive to work", "I lift weights 3x a week now"),
+        ("I drive to work", "The boys walk to school now"),
+        ("I'm vegetarian", "Sarah went vegan and I'm so impressed"),
+        ("My phone is a Pixel", "Sarah got an iPhone, I'm jealous"),
+        ("I have a PS5", "finally got a Nintendo Switch"),
+        ("I drink coffee every morning", "started having green tea lately"),
+        ("We rent a flat", "I own my own business now"),
+        ("I'm teetotal", "I have a glass of water every morning now"),
+        ("My manager is Priya", "I'm a manager now"),
+        ("My manager is Priya", "Priya left the meeting in tears"),
+        ("My manager is Dave", "Priya got a new manager"),
+        ("My personal trainer is Jake", "got some new trainers"),
+        ("My GP is Dr Lowe", "there's a new GP at the practice"),
+        (
+            "My daughter's dentist is Dr Khan",
+            "switched dentists, I go to Smile Clinic now",
+        ),
+        ("I work 9 to 5", "I've started running at 6am before work now"),
+        ("I go to the gym 3 times a week", "I'm down to once a week now"),
+    ] {
+        assert!(!replaces(old, new), "{old} / {new}");
+    }
+}
