@@ -108,7 +108,7 @@ fn read_labelled(text: &str) -> Vec<Labelled> {
 /// The offline extractor on the hand-labelled set, through the component: every turn in a
 /// session of its own, extracted, each stored fact matched to its turn's labels. A fact is
 /// right when it holds every keyword of one of its turn's labelled facts and says it the
-/// same way round ([`states`]). The bounds are what the rules achieve (docs/performance.md: 52 of the
+/// same way round ([`states`]). The bounds are what the rules achieve (docs/performance.md: 53 of the
 /// 83 facts found, nothing wrong stored): a wrong fact, or one fewer found, fails.
 #[test]
 fn offline_extraction_precision_on_the_labelled_set() {
@@ -119,7 +119,7 @@ fn offline_extraction_precision_on_the_labelled_set() {
     assert!(set.len() >= 100, "at least 100 labelled turns");
     let (found, wrong) = extracted(&set, "");
     assert!(wrong.is_empty(), "the rules store wrong facts: {wrong:#?}");
-    assert!(found >= 52, "the rules find fewer facts than they did: {found}");
+    assert!(found >= 53, "the rules find fewer facts than they did: {found}");
 }
 
 /// Messages that tell two or more facts in one sentence, beside ones where only one clause
@@ -145,7 +145,7 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-compound-turns.jsonl"),
             " of compound sentences",
-            52,
+            57,
         ),
         (
             include_str!("../data/extraction-people-turns.jsonl"),
@@ -155,22 +155,22 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-household-dev.jsonl"),
             " of households (development)",
-            46,
+            47,
         ),
         (
             include_str!("../data/extraction-household-held-out.jsonl"),
             " of households (held out)",
-            28,
+            29,
         ),
         (
             include_str!("../data/extraction-everyday-requests.jsonl"),
             " of everyday requests",
-            33,
+            39,
         ),
         (
             include_str!("../data/extraction-adverbs-dev.jsonl"),
             " with a word after the subject (development)",
-            38,
+            39,
         ),
         (
             include_str!("../data/extraction-adverbs-held-out.jsonl"),
@@ -181,18 +181,59 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-amounts-dev.jsonl"),
             " with an amount (development)",
-            44,
+            45,
         ),
         (
             include_str!("../data/extraction-amounts-held-out.jsonl"),
             " with an amount (held out)",
-            23,
+            25,
         ),
     ] {
         let set = read_labelled(text);
         assert!(set.len() >= 90, "at least 90 labelled turns");
         let (found, wrong) = extracted(&set, title);
         if !wrong.is_empty() {
+            failures.push(format!("the rules store wrong facts{title}: {wrong:#?}"));
+        }
+        if found < floor {
+            failures.push(format!("the rules find fewer facts{title} than they did: {found}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Standing facts told in everyday forms the plain openers miss ("we're in Brighton now",
+/// "I teach maths at a secondary in Glasgow", "not a morning person at all", "No markdown
+/// please"), beside look-alikes (`extraction-selftold-*.jsonl`, two helper sessions that
+/// had not read the rules; the held-out half was measured once blind, docs/performance.md).
+/// Both sets label facts about the teller alone: "My boss is left-handed" (development) and
+/// "My sister's vegan", "My flatmate is left-handed" (held out) are stored by the older
+/// rules about people and counted wrong, as are "My name is Batman" of "I'm Batman" and "I'm
+/// Muslim" where the set labels only "halal".
+#[test]
+fn offline_extraction_of_standing_facts_told_in_passing() {
+    if crate::support::ctx::files_only("opens the library in this process, whose environment has no ASH_PG_URL") {
+        return;
+    }
+    let mut failures = Vec::new();
+    for (text, title, floor, most_wrong) in [
+        (
+            include_str!("../data/extraction-selftold-dev.jsonl"),
+            " told in passing (development)",
+            45,
+            2,
+        ),
+        (
+            include_str!("../data/extraction-selftold-held-out.jsonl"),
+            " told in passing (held out)",
+            34,
+            3,
+        ),
+    ] {
+        let set = read_labelled(text);
+        assert!(set.len() >= 100, "at least 100 labelled turns");
+        let (found, wrong) = extracted(&set, title);
+        if wrong.len() > most_wrong {
             failures.push(format!("the rules store wrong facts{title}: {wrong:#?}"));
         }
         if found < floor {

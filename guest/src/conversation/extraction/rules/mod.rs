@@ -18,6 +18,7 @@ mod having;
 mod living;
 mod people;
 mod sentences;
+mod standing;
 #[cfg(test)]
 mod tests;
 mod words;
@@ -63,6 +64,7 @@ pub fn extract(message: &str) -> Vec<Fact> {
         }
         // A supposition, a doubt or a plan holds from where it is said: the parts told
         // before it stand ("I'm a nurse and I'm thinking about retraining").
+        let told_before = facts.len();
         for part in parts(sentence) {
             let lower = part.to_ascii_lowercase();
             let blocked = blockers()
@@ -82,6 +84,25 @@ pub fn extract(message: &str) -> Vec<Fact> {
             }
             if blocked.is_some() {
                 break;
+            }
+        }
+        // "From now on please keep your answers short, I prefer concise replies": one wish
+        // told twice, kept in the teller's words of taste.
+        if [", i prefer ", ", i like ", ", i'd prefer "]
+            .iter()
+            .any(|p| lower.contains(p))
+        {
+            let mut k = told_before;
+            while k < facts.len() {
+                let f = &facts[k];
+                let taste = ["I prefer", "I like", "I'd prefer"]
+                    .iter()
+                    .any(|t| f.content.starts_with(t));
+                if f.memory_type == MemoryType::Preference && !taste && facts.len() - told_before > 1 {
+                    facts.remove(k);
+                } else {
+                    k += 1;
+                }
             }
         }
     }
@@ -186,6 +207,11 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         }
     }
 
+    // How the teller wants answers, denials included: "No markdown please".
+    if let Some(fact) = standing::style(text, lower) {
+        return Some(fact);
+    }
+
     // A dislike is the one negation that is a fact.
     for opener in [
         "i don't like ",
@@ -209,6 +235,11 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     }
     // How the teller lives and what the household has, denials included.
     if let Some(fact) = living::living(text, lower, negated).or_else(|| having::having(text, lower, negated)) {
+        return Some(fact);
+    }
+    // A home told with "we" or a length of time, teaching, a condition had, a state of
+    // who one is ("not a morning person" the one denial), a first language.
+    if let Some(fact) = standing::standing(text, lower) {
         return Some(fact);
     }
     if negated {

@@ -19,6 +19,7 @@ pub(super) fn clause(text: &str) -> String {
         " so ",
         " because ",
         " which ",
+        " and still ",
         " lol",
         // Another subject takes over: "we live in Hackney and the boiler's gone again".
         " and the ",
@@ -209,13 +210,23 @@ pub(super) fn told_before_question(sentence: &str) -> Option<&str> {
     if opens_question(0) {
         return None;
     }
-    let cut = [", so ", " so ", ", but ", ", and ", ", ", " - ", "; "]
-        .iter()
-        .flat_map(|j| lower.match_indices(j).map(move |(i, _)| (i, i + j.len())))
-        // "I take 20 units at night - if I'm hiking tomorrow should I adjust it?": the
-        // question is the supposition's.
-        .filter(|&(_, after)| opens_question(after) || starts_with_word(&lower[after..], "if"))
-        .map(|(i, _)| i)
-        .min()?;
+    let cut = [
+        ", so ",
+        " so ",
+        ", but ",
+        ", and ",
+        ", ",
+        " - ",
+        " \u{2014} ",
+        " \u{2013} ",
+        "; ",
+    ]
+    .iter()
+    .flat_map(|j| lower.match_indices(j).map(move |(i, _)| (i, i + j.len())))
+    // "I take 20 units at night - if I'm hiking tomorrow should I adjust it?": the
+    // question is the supposition's.
+    .filter(|&(_, after)| opens_question(after) || starts_with_word(&lower[after..], "if"))
+    .map(|(i, _)| i)
+    .min()?;
     Some(&sentence[..cut])
 }

@@ -11,6 +11,7 @@ pub(super) const LEADS: &[&str] = &[
     "for the record",
     "by the way",
     "fyi",
+    "fwiw",
     "btw",
     "oh",
     "also",
@@ -344,7 +345,8 @@ pub(super) const COURTESIES: &[&str] = &[
 
 /// Words after "I'm a" that describe a moment, not a person ("I'm a bit tired").
 pub(super) const NOT_A_ROLE: &[&str] = &[
-    "bit", "little", "lot", "tad", "mess", "huge", "total", "complete", "fan", "big", "wreck",
+    "bit", "little", "lot", "tad", "mess", "huge", "total", "complete", "fan", "big", "wreck", "terrible", "awful",
+    "horrible", "bad", "lousy", "hopeless", "useless", "poor",
 ];
 
 /// Diets and conditions stated as "I'm X".
