@@ -2,3 +2,4 @@
 
 pub mod fake;
 mod reader_props;
+mod reading_props;

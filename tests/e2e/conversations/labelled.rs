@@ -220,7 +220,7 @@ fn offline_extraction_of_standing_facts_told_in_passing() {
         (
             include_str!("../data/extraction-selftold-dev.jsonl"),
             " told in passing (development)",
-            45,
+            46,
             2,
         ),
         (

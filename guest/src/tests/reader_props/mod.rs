@@ -15,7 +15,7 @@ mod lines;
 mod parsers;
 mod tool_calls;
 
-fn config(cases: u32) -> ProptestConfig {
+pub(super) fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
         // `PROPTEST_CASES` asks for a longer run; the default keeps the module fast.
         cases: std::env::var("PROPTEST_CASES")

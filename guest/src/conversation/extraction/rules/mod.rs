@@ -43,6 +43,14 @@ pub fn extract(message: &str) -> Vec<Fact> {
     }
     for sentence in sentences(message) {
         let Some(sentence) = told_before_question(sentence) else {
+            // "can u keep answers under 100 words?": a wish, asked.
+            if let Some(fact) = standing::asked_style(sentence)
+                && !facts
+                    .iter()
+                    .any(|f: &Fact| f.content.eq_ignore_ascii_case(&fact.content))
+            {
+                facts.push(fact);
+            }
             continue;
         };
         // A quotation or a frame anywhere in the sentence: none of its parts is told

@@ -443,6 +443,7 @@ pub(super) fn style(text: &str, lower: &str) -> Option<Fact> {
         "this time",
         "this answer",
         "that answer",
+        "the answer",
     ];
     // "Convert 350°F to Celsius please": a task of the moment.
     const TASKS: &[&str] = &[
@@ -466,6 +467,28 @@ pub(super) fn style(text: &str, lower: &str) -> Option<Fact> {
     let standing = STANDING.iter().any(|s| has_phrase(lower, s)) || OPENING.iter().any(|s| lower.starts_with(s));
     let once = THIS_ONE.iter().any(|s| has_phrase(lower, s));
     (said && standing && !once).then(|| fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()))
+}
+
+/// A standing wish of how to answer, asked as a question: "can u keep answers under 100
+/// words?", "could you stop using emojis?". Kept in the teller's words, without the asking.
+pub(super) fn asked_style(sentence: &str) -> Option<Fact> {
+    let owned = sentence.replace('\u{2019}', "'");
+    let text = owned.trim().trim_end_matches('?').trim_end();
+    let lower = text.to_ascii_lowercase();
+    let opener = [
+        "can you ",
+        "could you ",
+        "can u ",
+        "could u ",
+        "would you ",
+        "will you ",
+        "would u ",
+    ]
+    .iter()
+    .find(|o| lower.starts_with(**o))?;
+    let (text, lower) = (&text[opener.len()..], &lower[opener.len()..]);
+    let please = lower.strip_prefix("please ").map_or(0, |_| "please ".len());
+    style(&text[please..], &lower[please..])
 }
 
 #[cfg(test)]
@@ -508,6 +531,11 @@ mod tests {
                 "I work best with bullet points tbh",
                 "I work best with bullet points tbh",
             ),
+            ("could you stop using emojis?", "Stop using emojis"),
+            (
+                "can u keep answers under 100 words? I read on my phone",
+                "Keep answers under 100 words",
+            ),
         ] {
             assert_eq!(told(message), [fact], "{message}");
         }
@@ -526,6 +554,9 @@ mod tests {
             "skip the emojis in this next bit",
             "I have no idea what markdown is",
             "I'm in recovery after knee surgery",
+            "can you redo that in bullet points?",
+            "could you give me the answer in Celsius?",
+            "can you convert this to metric?",
         ] {
             assert!(told(message).is_empty(), "{message}: {:?}", told(message));
         }
