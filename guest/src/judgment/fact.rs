@@ -35,6 +35,19 @@ const PASTS: &[&str] = &[
     "put", "cut", "hit", "let", "set", "sang", "swam", "flew", "grew", "knew", "threw", "wore", "woke", "slept",
 ];
 
+/// Those told with "the" who are the teller's kin: "the kids", "the twins".
+const THE_KIN: &[&str] = &[
+    "kid",
+    "kids",
+    "boys",
+    "girls",
+    "twins",
+    "toddler",
+    "teens",
+    "teenagers",
+    "grandkids",
+];
+
 /// Words that deny the fact, or end what it states ("I quit smoking").
 const DENIALS: &[&str] = &[
     "not", "never", "no", "nope", "quit", "quitting", "stopped", "stop", "ditched", "dropped", "nobody", "none",
@@ -393,6 +406,10 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
         // "You can reach me on ...": told to the assistant, of the one who tells it.
         "you" => (me, i + 1),
         "he" | "she" | "they" => (direct(Someone::called(first.low.clone())), i + 1),
+        // "The kids have gone vegetarian": the teller's children, not the teller.
+        "the" if words.get(i + 1).is_some_and(|w| THE_KIN.contains(&w.low.as_str())) => {
+            (direct(Someone::called(words[i + 1].low.clone())), i + 2)
+        }
         "his" | "her" | "their" => match relation(&words[i + 1..]) {
             Some((someone, used)) => (someone.of(&first.low), i + 1 + used),
             None => (direct(Someone::called(first.low.clone())), i + 1),

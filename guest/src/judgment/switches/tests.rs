@@ -163,6 +163,7 @@ fn look_alikes_of_a_switch_keep_the_old_way() {
         ("I drive to work", "I walk the dog every morning now"),
         ("I drive to work", "I lift weights 3x a week now"),
         ("I drive to work", "The boys walk to school now"),
+        ("I'm vegan", "The kids have gone vegetarian"),
         ("I'm vegetarian", "Sarah went vegan and I'm so impressed"),
         ("My phone is a Pixel", "Sarah got an iPhone, I'm jealous"),
         ("I have a PS5", "finally got a Nintendo Switch"),
