@@ -9,6 +9,8 @@
 //! "don't ... with me"). Only the "I" of a question's first words is no such word
 //! ("should I take the job?", "do i tip in japan").
 
+use super::phrase;
+
 /// Whether the words (lowercased, as `lifetime::words` reads them) are talk alone.
 pub(super) fn tells_nothing(w: &[String], content: &str) -> bool {
     if w.is_empty() {
@@ -346,10 +348,6 @@ fn daydream(w: &[String]) -> bool {
         || imagine
         || phrase(&w[..w.len().min(2)], &["what", "if"])
         || phrase(&w[..w.len().min(3)], &["wouldn't", "it", "be"])
-}
-
-fn phrase(w: &[String], p: &[&str]) -> bool {
-    w.windows(p.len()).any(|win| win.iter().zip(p).all(|(a, b)| a == b))
 }
 
 #[cfg(test)]

@@ -31,6 +31,20 @@ fn nothing(_: &[Word]) -> bool {
     false
 }
 
+/// What a frame is unless it says otherwise: about what it names, of ways of being rather
+/// than doings, one way at a time.
+const BASE: Frame = Frame {
+    about: &[],
+    ways: &[],
+    doings: false,
+    things: false,
+    named: false,
+    of_work: false,
+    about_in_new: false,
+    exclusive: true,
+    excludes: nothing,
+};
+
 /// "in the office 3 days a week" counts days in the office, not days of work.
 fn tells_a_place_of_work(words: &[Word]) -> bool {
     let (told, _) = super::ways(&WORKPLACE, words);
@@ -107,12 +121,8 @@ const WORKPLACE: Frame = Frame {
         ),
     ],
     doings: true,
-    things: false,
-    named: false,
     of_work: true,
-    about_in_new: false,
-    exclusive: true,
-    excludes: nothing,
+    ..BASE
 };
 
 pub(super) const FRAMES: &[Frame] = &[
@@ -147,11 +157,8 @@ pub(super) const FRAMES: &[Frame] = &[
         ],
         doings: true,
         things: true,
-        named: false,
         of_work: true,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // Whom one lives with.
     Frame {
@@ -236,13 +243,8 @@ pub(super) const FRAMES: &[Frame] = &[
                 ],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
         about_in_new: true,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // Whether one rents or owns one's home.
     Frame {
@@ -296,13 +298,8 @@ pub(super) const FRAMES: &[Frame] = &[
                 &["council flat", "council house", "housing association", "social housing"],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
         about_in_new: true,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // What one eats.
     Frame {
@@ -337,13 +334,7 @@ pub(super) const FRAMES: &[Frame] = &[
                 &["pescatarian", "pescetarian", "eat fish", "eating fish", "fish again"],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // What one has in one's tea.
     Frame {
@@ -374,13 +365,7 @@ pub(super) const FRAMES: &[Frame] = &[
                 ],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // How much one works.
     Frame {
@@ -429,13 +414,10 @@ pub(super) const FRAMES: &[Frame] = &[
                 ],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
         of_work: true,
         about_in_new: true,
-        exclusive: true,
         excludes: tells_a_place_of_work,
+        ..BASE
     },
     // Which shifts one works.
     Frame {
@@ -498,13 +480,8 @@ pub(super) const FRAMES: &[Frame] = &[
                 &["weekend shift", "weekend shifts", "working weekends", "work weekends"],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
         of_work: true,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // Smoking.
     Frame {
@@ -541,13 +518,7 @@ pub(super) const FRAMES: &[Frame] = &[
                 ],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // Drinking.
     Frame {
@@ -586,13 +557,7 @@ pub(super) const FRAMES: &[Frame] = &[
                 ],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     // What one drinks to wake up.
     Frame {
@@ -626,13 +591,8 @@ pub(super) const FRAMES: &[Frame] = &[
                 ],
             ),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
         exclusive: false,
-        excludes: nothing,
+        ..BASE
     },
 ];
 
@@ -667,13 +627,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("icici", &["icici"]),
             ("sbi", &["sbi"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["phone", "network", "contract", "sim", "number", "plan"],
@@ -694,13 +649,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("jio", &["jio"]),
             ("airtel", &["airtel"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["energy", "supplier", "gas", "electricity", "electric"],
@@ -714,13 +664,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("agl", &["agl"]),
             ("origin", &["origin energy"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["broadband", "internet", "wifi", "fibre", "fiber"],
@@ -734,13 +679,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("comcast", &["comcast", "xfinity"]),
             ("starlink", &["starlink"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["phone"],
@@ -756,13 +696,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("fairphone", &["fairphone"]),
             ("android", &["android"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["laptop", "computer", "pc"],
@@ -776,13 +711,9 @@ pub(super) const BRANDS: &[Frame] = &[
             ("asus", &["asus"]),
             ("acer", &["acer"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
         exclusive: false,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["car", "drive", "drives", "driving"],
@@ -818,13 +749,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("mg", &["mg"]),
             ("byd", &["byd"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["bike", "cycle", "ride"],
@@ -836,13 +762,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("hybrid", &["hybrid bike"]),
             ("gravel", &["gravel bike"]),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
         exclusive: false,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["watch", "tracker", "smartwatch"],
@@ -854,13 +775,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("whoop", &["whoop"]),
             ("oura", &["oura"]),
         ],
-        doings: false,
-        things: false,
         named: true,
-        of_work: false,
-        about_in_new: false,
-        exclusive: true,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["ps4", "ps5", "playstation", "xbox", "console", "nintendo", "steam deck"],
@@ -872,13 +788,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("nintendo switch", &["nintendo switch"]),
             ("steam deck", &["steam deck"]),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
         exclusive: false,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["headphones", "earbuds", "airpods", "buds", "headset"],
@@ -892,13 +803,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("galaxy buds", &["galaxy buds"]),
             ("pixel buds", &["pixel buds"]),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
         exclusive: false,
-        excludes: nothing,
+        ..BASE
     },
     Frame {
         about: &["spotify", "apple music", "music", "youtube music", "tidal", "deezer"],
@@ -910,13 +816,8 @@ pub(super) const BRANDS: &[Frame] = &[
             ("tidal", &["tidal"]),
             ("deezer", &["deezer"]),
         ],
-        doings: false,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
         exclusive: false,
-        excludes: nothing,
+        ..BASE
     },
     // Where one does the food shop.
     Frame {
@@ -952,11 +853,7 @@ pub(super) const BRANDS: &[Frame] = &[
             ("dunnes", &["dunnes"]),
         ],
         doings: true,
-        things: false,
-        named: false,
-        of_work: false,
-        about_in_new: false,
         exclusive: false,
-        excludes: nothing,
+        ..BASE
     },
 ];

@@ -148,7 +148,9 @@ pub(super) fn switched_way(o: &Fact, n: &Fact) -> bool {
             "allergic" | "allergy" | "intolerant" | "intolerance" | "coeliac" | "celiac"
         )
     });
-    let job = slot_of(o).is_some_and(|s| matches!(s.name.as_str(), "employer" | "role"));
+    // Read only for a frame not of work: the slots are the dearer reading.
+    let job = std::cell::OnceCell::new();
+    let job = || *job.get_or_init(|| slot_of(o).is_some_and(|s| matches!(s.name.as_str(), "employer" | "role")));
     if led_by_kin || allergy {
         return false;
     }
@@ -157,7 +159,7 @@ pub(super) fn switched_way(o: &Fact, n: &Fact) -> bool {
     // "went into the office last Thursday" is a day's doing; "been getting the train since
     // we moved" a way that holds, and "went back full time last month" news of one.
     let once_done = n.past && !HOLDS_NOW.iter().any(|p| has(&new, p));
-    let of = |frame: &&Frame| (frame.of_work || !job) && !(frame.doings && once_done);
+    let of = |frame: &&Frame| (frame.of_work || !job()) && !(frame.doings && once_done);
     let (o, n) = (
         &o.words[o.body.min(o.words.len())..],
         &n.words[n.body.min(n.words.len())..],
@@ -206,13 +208,18 @@ fn switched_in(frame: &Frame, o: &[Word], n: &[Word]) -> bool {
     let old: Vec<&str> = o.iter().map(|w| w.low.as_str()).collect();
     let new: Vec<&str> = n.iter().map(|w| w.low.as_str()).collect();
     let (old, new) = (old.as_slice(), new.as_slice());
+    // What the old fact is about, read first: most frames are no fact's.
+    let about = frame.about.iter().any(|a| has(old, a));
+    if !about && !frame.named {
+        return false;
+    }
     let (was, was_not) = ways(frame, o);
     // A brand of another kind of thing: "My TV is a Samsung" names no phone.
     let other_kind = OTHER_KINDS
         .iter()
-        .any(|k| old.contains(k) && !frame.about.iter().any(|a| read(a, |a| a.contains(k))));
+        .any(|k| old.contains(k) && !frame.about.iter().any(|a| read(a, |a| a.iter().any(|x| x == k))));
     let named = frame.named && !was.is_empty() && !other_kind;
-    if !(frame.about.iter().any(|a| has(old, a)) || named) {
+    if !(about || named) {
         return false;
     }
     if frame.about_in_new && !frame.about.iter().any(|a| has(new, a)) && !NEW_HOME.iter().any(|a| has(new, a)) {
@@ -345,13 +352,7 @@ fn ways(frame: &Frame, words: &[Word]) -> (BTreeSet<&'static str>, BTreeSet<&'st
     let mut found: Vec<(usize, usize, &'static str)> = Vec::new();
     for (way, phrases) in frame.ways {
         for p in *phrases {
-            read(p, |p| {
-                for (at, win) in lows.windows(p.len()).enumerate() {
-                    if win == p {
-                        found.push((at, at + p.len(), way));
-                    }
-                }
-            });
+            read(p, |p| found.extend(at_each(lows, p).map(|at| (at, at + p.len(), *way))));
         }
     }
     let kept: Vec<_> = found
@@ -577,7 +578,7 @@ fn has(lows: &[&str], phrase: &'static str) -> bool {
 
 /// `phrase` as the judgment reads words (contractions opened, spellings folded: "flat" is
 /// "apartment", "don't" is "do not"), read once and kept.
-fn read<T>(phrase: &'static str, then: impl FnOnce(&[&str]) -> T) -> T {
+fn read<T>(phrase: &'static str, then: impl FnOnce(&[String]) -> T) -> T {
     thread_local! {
         static READ: RefCell<HashMap<&'static str, Vec<String>>> = RefCell::new(HashMap::new());
     }
@@ -586,13 +587,21 @@ fn read<T>(phrase: &'static str, then: impl FnOnce(&[&str]) -> T) -> T {
         let lows = cache
             .entry(phrase)
             .or_insert_with(|| words(phrase).into_iter().map(|w| w.low).collect());
-        let lows: Vec<&str> = lows.iter().map(String::as_str).collect();
-        then(&lows)
+        then(lows)
     })
 }
 
-fn phrase_in(lows: &[&str], p: &[&str]) -> bool {
-    lows.windows(p.len()).any(|w| w == p)
+/// Where `p` stands in `lows`, word for word.
+fn at_each(lows: &[&str], p: &[String]) -> impl Iterator<Item = usize> {
+    let n = p.len().max(1);
+    lows.windows(n)
+        .enumerate()
+        .filter(move |(_, w)| !p.is_empty() && w.iter().zip(p).all(|(a, b)| *a == b))
+        .map(|(at, _)| at)
+}
+
+fn phrase_in(lows: &[&str], p: &[String]) -> bool {
+    at_each(lows, p).next().is_some()
 }
 
 #[cfg(test)]
