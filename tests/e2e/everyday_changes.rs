@@ -7,6 +7,19 @@ use crate::support::ctx::{Ctx, contents};
 const T0: &str = "2026-03-04T10:00:00Z";
 const LATER: &str = "2026-03-20T10:00:00Z";
 
+/// `old`, then its look-alike and its news, each through `add` in a home of their own: the
+/// look-alike replaces nothing and the news one fact. What is live after them.
+fn told_in_turn(old: &str, look_alike: &str, news: &str) -> Vec<String> {
+    let ctx = Ctx::new();
+    let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
+    add(T0, old);
+    let kept = add(LATER, look_alike);
+    assert_eq!(kept["superseded"].as_array().map(Vec::len), Some(0), "{kept}");
+    let replaced = add(LATER, news);
+    assert_eq!(replaced["superseded"].as_array().map(Vec::len), Some(1), "{replaced}");
+    contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]))
+}
+
 #[test]
 fn a_step_in_a_partnership_a_pet_rehomed_or_a_retraction_replaces_it() {
     for (old, look_alike, news) in [
@@ -36,14 +49,7 @@ fn a_step_in_a_partnership_a_pet_rehomed_or_a_retraction_replaces_it() {
             "Turns out I'm not allergic to penicillin after all, the allergy test was negative",
         ),
     ] {
-        let ctx = Ctx::new();
-        let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
-        add(T0, old);
-        let kept = add(LATER, look_alike);
-        assert_eq!(kept["superseded"].as_array().map(Vec::len), Some(0), "{kept}");
-        let replaced = add(LATER, news);
-        assert_eq!(replaced["superseded"].as_array().map(Vec::len), Some(1), "{replaced}");
-        let mut live = contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]));
+        let mut live = told_in_turn(old, look_alike, news);
         live.sort();
         let mut want = vec![look_alike.to_owned(), news.to_owned()];
         want.sort();
@@ -95,14 +101,7 @@ fn a_switch_of_daily_life_replaces_the_old_way() {
             "switched GPs, I see Dr Okafor now",
         ),
     ] {
-        let ctx = Ctx::new();
-        let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
-        add(T0, old);
-        let kept = add(LATER, look_alike);
-        assert_eq!(kept["superseded"].as_array().map(Vec::len), Some(0), "{kept}");
-        let replaced = add(LATER, news);
-        assert_eq!(replaced["superseded"].as_array().map(Vec::len), Some(1), "{replaced}");
-        let live = contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]));
+        let live = told_in_turn(old, look_alike, news);
         assert!(!live.iter().any(|c| c == old), "{old} then {news}: {live:?}");
         assert!(
             live.iter().any(|c| c == news) && live.iter().any(|c| c == look_alike),
