@@ -12,6 +12,7 @@ mod amounts;
 mod labelled;
 mod model;
 mod rules;
+mod standing;
 mod turns;
 
 /// A Sunday.
