@@ -54,6 +54,21 @@ const DENIALS: &[&str] = &[
     "neither", "nor", "longer", "anymore", "sold",
 ];
 
+/// Asides whose "not" denies nothing of the fact: "I support Spurs now, long story, don't
+/// ask", "not gonna lie, I love it".
+const ASIDES: &[&[&str]] = &[
+    &["do", "not", "ask"],
+    &["do", "not", "judge"],
+    &["do", "not", "laugh"],
+    &["not", "gonna", "lie"],
+    &["not", "going", "to", "lie"],
+    &["no", "joke"],
+    &["no", "kidding"],
+    &["not", "kidding"],
+    &["no", "offence"],
+    &["no", "offense"],
+];
+
 /// Phrases that end what follows them.
 const ENDINGS: &[&[&str]] = &[
     &["gave", "up"],
@@ -130,7 +145,17 @@ impl Fact {
         let body = body + lead;
         let lows: Vec<&str> = words.iter().map(|w| w.low.as_str()).collect();
         let ending = ENDINGS.iter().any(|e| lows.windows(e.len()).any(|w| w == *e));
-        let denied = ending || lows[body.min(lows.len())..].iter().any(|w| DENIALS.contains(w));
+        let aside = |i: usize| {
+            ASIDES
+                .iter()
+                .any(|a| (i.saturating_sub(a.len() - 1)..=i).any(|s| lows.get(s..s + a.len()) == Some(*a)))
+        };
+        let denied = ending
+            || lows
+                .iter()
+                .enumerate()
+                .skip(body)
+                .any(|(i, w)| DENIALS.contains(w) && !aside(i));
         let tail = &lows[body.min(lows.len())..];
         let former =
             lows.windows(2).any(|w| w == ["used", "to"]) || tail.iter().any(|w| FORMER.contains(w) && *w != "used");
@@ -462,7 +487,7 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
                 (owner || verb(i + used)).then_some((someone, used))
             }) {
                 (direct(Subject::Person(someone)), i + used)
-            } else if one_name.is_none() && told_of_a_third(words, i) {
+            } else if one_name.is_none() && (told_of_a_third(words, i) || named_then_told_of(words, i)) {
                 // "gaz from work traded his ranger in": a name told in lower case, known by
                 // the "his" that follows it, with nothing of the teller's own.
                 (Someone::called(low), i + 1)
@@ -511,6 +536,43 @@ fn told_of_a_third(words: &[Word], start: usize) -> bool {
             .iter()
             .skip(1)
             .any(|w| matches!(w.low.as_str(), "his" | "her" | "their" | "he" | "she"))
+}
+
+/// "Lily changed schools, she's at St Mary's now": a name at the start before a verb in
+/// the past, and "she" or "he" later, with nothing of the teller's own.
+fn named_then_told_of(words: &[Word], start: usize) -> bool {
+    let Some(first) = words.get(start) else {
+        return false;
+    };
+    let verb = words
+        .get(start + 1)
+        .is_some_and(|w| w.low.len() > 4 && w.low.ends_with("ed") || PASTS.contains(&w.low.as_str()));
+    let first_person = words.iter().any(|w| {
+        matches!(
+            w.low.as_str(),
+            "i" | "my" | "me" | "mine" | "myself" | "we" | "our" | "us"
+        )
+    });
+    first.upper
+        && first.low.chars().all(char::is_alphabetic)
+        && !FILLER.contains(&first.low.as_str())
+        && !CHANGE_MARKERS.contains(&first.low.as_str())
+        && !matches!(
+            first.low.as_str(),
+            "sadly"
+                | "luckily"
+                | "happily"
+                | "unfortunately"
+                | "fortunately"
+                | "apparently"
+                | "suddenly"
+                | "eventually"
+        )
+        && verb
+        && !first_person
+        && words[start + 2..]
+            .iter()
+            .any(|w| matches!(w.low.as_str(), "she" | "he" | "she's" | "he's"))
 }
 
 /// The user as a fact's subject: whoever says it in a group chat.

@@ -16,8 +16,10 @@ mod death;
 mod details;
 mod ending;
 mod fact;
+mod gained;
 mod history;
 mod household;
+mod instead;
 mod news;
 mod partners;
 mod placement;
@@ -26,6 +28,7 @@ mod slots;
 mod someone;
 mod switches;
 mod synonyms;
+mod taste;
 #[cfg(test)]
 mod tests;
 mod words;
@@ -36,7 +39,7 @@ use details::{Detail, Ordering, compare, detail_of};
 use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject, two_people};
 pub(crate) use slots::is_occupation;
-use slots::{PARTNERS, ends_employment, out_of_work, role_head, slot_of};
+use slots::{PARTNERS, allegiance_changed, ends_employment, out_of_work, role_head, slot_of};
 use words::{is_frame, is_generic};
 
 use crate::ports::LlmRequest;
@@ -234,7 +237,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
             }
             moved = true;
         }
-        if words::same_roots(&o.content, &n.content) {
+        if words::same_roots(&o.content, &n.content) || words::same_but_a_light_verb(&o.content, &n.content) {
             return Verdict::Same;
         }
     }
@@ -250,6 +253,18 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if plans::settled(o, n) {
         return Verdict::Change;
     }
+    // "the wedding is going to be in Cornwall instead of Tuscany".
+    if instead::replaced(o, n) {
+        return Verdict::Change;
+    }
+    // "we adopted a kitten!!" after "I don't have any pets".
+    if gained::one_after_none(o, n) {
+        return Verdict::Change;
+    }
+    // "I actually like coriander now" after "I hate coriander".
+    if taste::flipped(o, n) {
+        return Verdict::Change;
+    }
     if o.wish != n.wish {
         // A wish or a plan beside what holds: "I don't have kids" / "I don't want kids".
         return Verdict::Different;
@@ -263,6 +278,17 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     }
     // "Started a new job as a data analyst!" after "I'm unemployed at the moment".
     if work_found(o, n) {
+        return Verdict::Change;
+    }
+    // "quit the cafe job!! starting at Lloyds on monday" after "I work as a barista": what
+    // the new fact denies is the old job ("I didn't quit my job" denies the quitting).
+    let job_quit = || {
+        let lows = n.body_lows();
+        ends_employment(n)
+            && !lows.iter().any(|w| matches!(*w, "not" | "never"))
+            && slot_of(o).is_some_and(|s| matches!(s.name.as_str(), "employer" | "role"))
+    };
+    if !o.denied && n.denied && !n.former && !n.past && job_quit() {
         return Verdict::Change;
     }
     if o.denied || n.denied || o.former || n.former || o.past != n.past {
@@ -399,6 +425,10 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     if a.value == b.value {
         return Some(Verdict::Same);
     }
+    // "I support Spurs now" ends "I support Arsenal"; "I'm a Beyonce fan" may be one more.
+    if matches!(a.name.as_str(), "team" | "vote") && !allegiance_changed(n) {
+        return Some(Verdict::Unsure);
+    }
     // "a vet nurse" / "a vet now": another job, though one holds the other's words.
     if a.name == "role"
         && let (Some(x), Some(y)) = (role_head(&a.value), role_head(&b.value))
@@ -411,6 +441,10 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     }
     if contains(&a.value, &b.value) {
         return Some(Verdict::Same);
+    }
+    // "Got promoted to senior developer" after "I'm a junior developer".
+    if a.name == "role" && n.body_lows().contains(&"promoted") {
+        return Some(Verdict::Change);
     }
     // "a freelance photographer" / "a freelance writer": the same standing, another
     // occupation.

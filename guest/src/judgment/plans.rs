@@ -82,7 +82,25 @@ fn pending(f: &Fact) -> bool {
     let goal = told
         .windows(2)
         .any(|p| p[0].low == "goal" && matches!(p[1].low.as_str(), "is" | "this" | "for"));
-    goal || told.iter().any(|w| PENDING.contains(&w.low.as_str()))
+    goal || told.iter().any(|w| PENDING.contains(&w.low.as_str())) || trip_ahead(&lows)
+}
+
+/// A journey told with its day ahead: "Flying to New York on 3 June", "heading to Rome
+/// next Friday".
+fn trip_ahead(lows: &[&str]) -> bool {
+    let going = lows.windows(2).take(3).any(|p| {
+        matches!(
+            p[0],
+            "flying" | "travelling" | "traveling" | "heading" | "driving" | "sailing"
+        ) && p[1] == "to"
+    });
+    let day = lows.iter().enumerate().any(|(i, w)| {
+        MONTHS.iter().any(|m| m.eq_ignore_ascii_case(w))
+            || crate::entities::WEEKDAYS.iter().any(|d| d.eq_ignore_ascii_case(w))
+            || matches!(*w, "tomorrow" | "tonight")
+            || *w == "next" && lows.get(i + 1).is_some_and(|x| matches!(*x, "week" | "month" | "year"))
+    });
+    going && day
 }
 
 /// Whether a verb of getting or doing has the planned thing as what it got or did: "we got

@@ -13,7 +13,7 @@ pub(super) fn word(word: &str) -> Option<&'static str> {
         "doctorate" => "phd",
         "soccer" => "football",
         "hitched" => "married",
-        "scared" | "frightened" => "afraid",
+        "scared" | "frightened" | "terrified" | "petrified" => "afraid",
         "normally" => "usually",
         "brief" | "concise" => "short",
         "replies" | "responses" => "answers",
@@ -61,6 +61,13 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("not in a relationship", "single"),
     ("expecting a baby", "pregnant"),
     ("hit the gym", "go to the gym"),
+    // "flying terrifies me" is "I'm afraid of flying"; the words' order is no content.
+    ("terrifies me", "afraid"),
+    ("scares me", "afraid"),
+    ("doesn't agree with me", "disagrees with me"),
+    ("does not agree with me", "disagrees with me"),
+    ("home for me is", "home is in"),
+    ("my home is", "my home is in"),
     ("turn in at", "go to bed at"),
     ("get up at", "wake up at"),
     ("putting money aside", "saving"),
@@ -104,6 +111,8 @@ mod tests {
             ("I'm short-sighted", "I'm nearsighted"),
             ("I cycle to work", "I bike to work"),
             ("I'm an only child", "I have no siblings"),
+            ("I'm afraid of flying", "flying terrifies me"),
+            ("I take my coffee black", "I drink my coffee black"),
         ] {
             assert_eq!(judge(old, new, &me), Verdict::Same, "{old:?} / {new:?}");
         }

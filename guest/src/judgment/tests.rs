@@ -1236,3 +1236,71 @@ fn a_step_in_a_partnership_or_a_pet_rehomed_replaces_it() {
         assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
     }
 }
+
+/// What an eighth blind probe found left both versions live, and the look-alikes beside
+/// each rule that must keep the old fact.
+#[test]
+fn the_eighth_probes_changes_and_their_look_alikes() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I work as a barista at Grindhouse Coffee",
+            "quit the cafe job!! starting as a bank teller at Lloyds on monday",
+        ),
+        (
+            "I'm a junior developer at Acme",
+            "Got promoted to senior developer at Acme!",
+        ),
+        ("My surname is Patel", "I got married and my surname is Okafor now"),
+        (
+            "I bank with Barclays",
+            "moved my current account over to Monzo, closed the Barclays one",
+        ),
+        ("I weigh 82 kg", "down to 76kg now after the diet, so chuffed"),
+        (
+            "I've got about £12k saved for a house deposit",
+            "house deposit savings are up to £18k now",
+        ),
+        (
+            "My mum lives in Glasgow",
+            "Mum moved down to Brighton to be closer to us",
+        ),
+        ("I support Arsenal", "I support Spurs now, long story, don't ask"),
+        ("I'm a Labour voter", "I'm voting Green from now on"),
+        (
+            "Flying to New York on 3 June",
+            "the New York trip is cancelled altogether",
+        ),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    for (old, new) in [
+        ("I support Arsenal", "I'm an Arsenal fan"),
+        ("I drive a Tesla Model 3", "my car's a tesla model 3"),
+        ("I take my coffee black", "I drink my coffee black"),
+        ("I'm afraid of flying", "flying terrifies me"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Same, "{old} / {new}");
+    }
+    for (old, new) in [
+        ("I work at Google", "My wife quit her job last week"),
+        ("I work as a barista", "I didn't quit my job, I just changed shifts"),
+        (
+            "I'm a junior developer at Acme",
+            "My brother got promoted to senior developer",
+        ),
+        ("My surname is Patel", "My name is Priya"),
+        ("I weigh 82 kg", "my suitcase is down to 20kg now after repacking"),
+        ("I support Arsenal", "I'm a Taylor Swift fan"),
+        ("I'm a Taylor Swift fan", "I'm a huge Beyonce fan"),
+        ("I support Arsenal", "My son supports Spurs now"),
+        ("I take my coffee black", "I take my tea black"),
+        (
+            "I go to Oakfield Primary",
+            "Lily changed schools, she's at St Mary's now",
+        ),
+        ("Flying to New York on 3 June", "the Paris conference is cancelled"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+}

@@ -189,6 +189,18 @@ pub(super) fn same_roots(a: &std::collections::BTreeSet<String>, b: &std::collec
     !a.is_empty() && !b.is_empty() && covered(a, b) && covered(b, a)
 }
 
+/// "I take my coffee black" and "I drink my coffee black": the same words but for one
+/// light verb on each side (take, have, drink, eat, use), which say the same of what follows.
+pub(super) fn same_but_a_light_verb(
+    a: &std::collections::BTreeSet<String>,
+    b: &std::collections::BTreeSet<String>,
+) -> bool {
+    let light = |x: &String| ["take", "have", "drink", "eat", "use"].iter().any(|v| stem(v) == *x);
+    let only_a: Vec<&String> = a.difference(b).collect();
+    let only_b: Vec<&String> = b.difference(a).collect();
+    only_a.len() == 1 && only_b.len() == 1 && light(only_a[0]) && light(only_b[0]) && a.len() > 1
+}
+
 /// Idioms and synonyms read as the words they mean ([`super::synonyms`]): "I can't
 /// stand cilantro" hates it, and is no denial; "I don't drink." is teetotal.
 fn idioms(text: &str) -> String {

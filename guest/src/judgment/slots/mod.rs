@@ -10,6 +10,7 @@ pub(crate) use roles::is_occupation;
 use roles::{STANDINGS, occupation, role_value, role_words};
 pub(super) use roles::{ends_employment, out_of_work, role_head};
 
+mod allegiance;
 mod roles;
 
 /// An attribute read from a fact, and the value it gives it.
@@ -37,6 +38,10 @@ const PHRASES: &[(&str, &[&str])] = &[
             "move to",
             "moving to",
             "moved back to",
+            "moved down to",
+            "moved up to",
+            "moving down to",
+            "moving up to",
             "moved into",
             "moving into",
             "moved over to",
@@ -104,6 +109,10 @@ const PHRASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "surname",
+        &["surname is", "last name is", "family name is", "surname's"],
+    ),
+    (
         "name",
         &[
             "name is",
@@ -128,6 +137,8 @@ const PHRASES: &[(&str, &[&str])] = &[
             "car is",
             "car is a",
             "car is an",
+            "car's a",
+            "car's an",
             "driving a",
         ],
     ),
@@ -438,7 +449,13 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             proper: false,
         });
     }
-    favorite(fact, &lows)
+    allegiance::allegiance(words).or_else(|| favorite(fact, &lows))
+}
+
+/// Whether `f`, beside an older fact of the same allegiance ([`allegiance`]), tells it
+/// as changed.
+pub(super) fn allegiance_changed(f: &Fact) -> bool {
+    allegiance::told_as_changed(&f.words[f.body.min(f.words.len())..])
 }
 
 /// "My favorite color is blue", "Blue is my favourite colour": the attribute is the
@@ -515,6 +532,9 @@ pub(super) fn family(name: &str) -> &'static [&'static str] {
         ],
         "employment" => &["work", "job", "retired"],
         "name" => &["name", "call", "called"],
+        "surname" => &["surname", "name"],
+        "team" => &["support", "supporter", "fan"],
+        "vote" => &["vote", "voter", "voting"],
         "age" => &["old", "age", "turned"],
         "car" => &["drive", "car"],
         "phone" => &["phone"],

@@ -409,6 +409,10 @@ const ENDED_BEFORE: &[&str] = &[
     "rarely",
     "none",
     "nobody",
+    // "closed the Barclays one", "cancelled my Sky".
+    "closed",
+    "cancelled",
+    "canceled",
 ];
 
 /// Words just after a way that end it: "the civic finally died", "veggie thing didn't stick".

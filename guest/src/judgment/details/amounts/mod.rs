@@ -295,7 +295,19 @@ fn thing_as_someone(f: &Fact) -> Option<String> {
 /// The stems that say what is measured: the words after the subject without figures,
 /// units, times, the words of a change and the words every fact may hold.
 fn anchors(f: &Fact) -> BTreeSet<String> {
-    f.words[f.body.min(f.words.len())..]
+    let words = &f.words[f.body.min(f.words.len())..];
+    // What follows the amount as its cause or the teller's mood names nothing measured:
+    // "down to 76kg now after the diet, so chuffed".
+    let amount = words.iter().position(|w| w.low.chars().any(|c| c.is_ascii_digit()));
+    let end = amount
+        .and_then(|a| {
+            words[a + 1..]
+                .iter()
+                .position(|w| AFTER_THE_AMOUNT.contains(&w.low.as_str()))
+                .map(|k| a + 1 + k)
+        })
+        .unwrap_or(words.len());
+    words[..end]
         .iter()
         .filter(|w| !is_ignored(w) && !is_time(&w.low) && !w.low.chars().any(|c| c.is_ascii_digit()))
         .filter(|w| word_number(&w.low).is_none() && !TIMES_OF_DAY.contains(&w.low.as_str()))
@@ -306,6 +318,9 @@ fn anchors(f: &Fact) -> BTreeSet<String> {
         .filter(|s| !is_generic(s) && !cue_stems().contains(s))
         .collect()
 }
+
+/// Words after an amount that begin its cause or the teller's mood.
+const AFTER_THE_AMOUNT: &[&str] = &["after", "because", "cos", "thanks", "so", "which", "but"];
 
 /// The days a fact is told of: weekdays, weekends, Mondays.
 fn days(tokens: &[String]) -> BTreeSet<&str> {
@@ -336,9 +351,10 @@ fn root(word: &str) -> String {
     unsuffixed(stem(word))
 }
 
-/// A stem without an "-ing" it kept.
+/// A stem without an "-ing" or "-ed" it kept.
 fn unsuffixed(stem: String) -> String {
-    match stem.strip_suffix("ing") {
+    // "saved" meets "savings" ("sav"), as the stemmer leaves both endings on.
+    match stem.strip_suffix("ing").or_else(|| stem.strip_suffix("ed")) {
         Some(base) if base.len() >= 3 => base.to_owned(),
         _ => stem,
     }

@@ -1,0 +1,99 @@
+//! A taste that flipped: "weirdly I actually like coriander now" after "I hate coriander",
+//! "I can't stand running these days" after "I love running". Both tell the teller's taste
+//! for one thing, one for and one against it, and the new one says it is new ("now",
+//! "actually", "anymore", "grown to"). Told without such a word, the two may be of other
+//! sides of a thing ("I love dogs" / "I hate dogs that bark all night"), and both stay.
+
+use super::fact::{Fact, Subject};
+use super::words::CHANGE_MARKERS;
+
+/// For or against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    For,
+    Against,
+}
+
+/// Words of a taste, as the judgment reads them ("can't stand" is read as "hate").
+fn side(low: &str) -> Option<Side> {
+    match low {
+        "like" | "likes" | "love" | "loves" | "enjoy" | "enjoys" | "adore" | "adores" => Some(Side::For),
+        "hate" | "hates" | "dislike" | "dislikes" | "detest" | "detests" | "loathe" | "loathes" => Some(Side::Against),
+        _ => None,
+    }
+}
+
+/// Words that tell a taste as new.
+const NEW_TASTE: &[&str] = &["actually", "grown", "changed", "turns", "turned", "converted", "these"];
+
+/// The side a fact takes and the stems of what it is about, when it tells one taste of
+/// the teller.
+fn taste(f: &Fact) -> Option<(Side, Vec<&str>)> {
+    if f.denied || f.former || f.past || f.wish || f.words.iter().any(|w| w.asks) {
+        return None;
+    }
+    if !matches!(f.subject, Subject::User | Subject::We) {
+        return None;
+    }
+    let words = &f.words[f.body.min(f.words.len())..];
+    let mut sides = words.iter().filter_map(|w| side(&w.low));
+    let first = sides.next()?;
+    // "I love it but hate the smell": two sides of one thing.
+    if sides.any(|s| s != first) {
+        return None;
+    }
+    let tasted: Vec<&str> = words
+        .iter()
+        .filter(|w| side(&w.low).is_some())
+        .map(|w| w.stem.as_str())
+        .collect();
+    let about = f
+        .content
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !tasted.contains(s) && !CHANGE_MARKERS.contains(s))
+        .collect();
+    Some((first, about))
+}
+
+/// Whether `n` tells the teller's taste for what `o` is about turned the other way.
+pub(super) fn flipped(o: &Fact, n: &Fact) -> bool {
+    let (Some((was, of)), Some((is, _))) = (taste(o), taste(n)) else {
+        return false;
+    };
+    let lows = n.body_lows();
+    let told_as_new = lows
+        .iter()
+        .any(|w| matches!(*w, "now" | "anymore" | "nowadays") || NEW_TASTE.contains(w));
+    was != is && told_as_new && !of.is_empty() && of.iter().all(|s| n.content.contains(*s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flipped;
+    use crate::judgment::fact::Fact;
+    use crate::supersession::RuleContext;
+
+    fn flips(old: &str, new: &str) -> bool {
+        let ctx = RuleContext::default();
+        flipped(&Fact::read(old, &ctx), &Fact::read(new, &ctx))
+    }
+
+    #[test]
+    fn a_taste_turned_the_other_way_and_told_as_new_flips() {
+        assert!(flips(
+            "I hate coriander",
+            "weirdly I actually like coriander now, my tastes have changed"
+        ));
+        assert!(flips("I love running", "I can't stand running these days"));
+        assert!(flips("I really like my job", "honestly I hate my job now"));
+        // Told without a word of something new: another side of the thing.
+        assert!(!flips("I love dogs", "I hate dogs that bark all night"));
+        // Someone else's taste, a question, a wish, the same side.
+        assert!(!flips("I hate coriander", "my wife loves coriander now"));
+        assert!(!flips("I hate coriander", "do you actually like coriander now?"));
+        assert!(!flips("I love running", "I love running even more now"));
+        // Another thing.
+        assert!(!flips("I hate coriander", "I actually like parsley now"));
+    }
+}
