@@ -195,7 +195,9 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     let began_when_dated = w
         .iter()
         .enumerate()
-        .any(|(i, x)| BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i)));
+        .any(|(i, x)| BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i)))
+        // "I've got a headache this morning": a passing state got begins nothing.
+        && !w.windows(3).any(|p| p[0] == "got" && p[1..].iter().any(|x| PASSING.contains(&x.as_str())));
     // "switched to day shifts from this week": the moment begins the fact.
     let changed_from = schedule::changed_from_a_moment(&w);
     // A mishap's verb ("left my umbrella", "lost my keys") begins nothing; nor does a
@@ -281,7 +283,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     if state_passes || recent {
-        let t = if base.is_ephemeral() {
+        // "just had lunch": a mishap or a meal of the day is no event of a month.
+        let t = if base.is_ephemeral() && !(mishap && base == MemoryType::Event) {
             base
         } else {
             MemoryType::Observation

@@ -54,7 +54,46 @@ const MISHAPS: &[&str] = &[
 
 /// Whether the words tell a mishap of the day or an arrival just now.
 pub(super) fn of_the_day(w: &[String], raw: &str) -> bool {
-    mislaid(w) || cannot_find(w) || battery(w, raw) || hurt(w) || arrived(w)
+    mislaid(w) || cannot_find(w) || battery(w, raw) || hurt(w) || arrived(w) || meal(w) || here_and_now(w)
+}
+
+/// A meal or a break just had or being had: "just had lunch", "grabbing a coffee",
+/// "having a nap". Not "I have porridge for breakfast", a habit told with "have".
+fn meal(w: &[String]) -> bool {
+    w.windows(3).any(|p| {
+        matches!(
+            p[0].as_str(),
+            "had" | "having" | "grabbing" | "grabbed" | "ate" | "eating" | "making" | "made"
+        ) && p[1..].iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "lunch" | "breakfast" | "dinner" | "brunch" | "coffee" | "snack" | "sandwich" | "nap" | "shower"
+            )
+        })
+    }) || w.len() >= 2
+        && matches!(w[w.len() - 2].as_str(), "had" | "having" | "eating" | "grabbing")
+        && matches!(w[w.len() - 1].as_str(), "lunch" | "breakfast" | "dinner" | "brunch")
+}
+
+/// "the wifi in this cafe is terrible": what is said of the place one is in now.
+fn here_and_now(w: &[String]) -> bool {
+    w.windows(2).any(|p| {
+        p[0] == "this"
+            && matches!(
+                p[1].as_str(),
+                "cafe"
+                    | "café"
+                    | "hotel"
+                    | "restaurant"
+                    | "train"
+                    | "bus"
+                    | "airport"
+                    | "pub"
+                    | "bar"
+                    | "queue"
+                    | "airbnb"
+            )
+    })
 }
 
 /// "left my umbrella on the train", "cracked my phone screen": a mishap's verb, then one's

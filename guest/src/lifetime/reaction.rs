@@ -5,7 +5,18 @@
 
 /// Verbs in the simple present by which a thing acts on the teller.
 const ACTS: &[&str] = &[
-    "makes", "make", "gives", "give", "upsets", "triggers", "trigger", "sets", "set",
+    "makes",
+    "make",
+    "gives",
+    "give",
+    "upsets",
+    "triggers",
+    "trigger",
+    "sets",
+    "set",
+    "terrifies",
+    "scares",
+    "freaks",
 ];
 
 /// Words before the verb that make the thing one of the moment: "this wine", "that
@@ -31,6 +42,8 @@ pub(super) fn told_as_habit(w: &[String]) -> bool {
             && match verb.as_str() {
                 // "sets off my migraines", "set off my asthma".
                 "sets" | "set" => next == Some("off"),
+                // "flying terrifies me", "spiders freak me out".
+                "terrifies" | "scares" | "freaks" => next == Some("me"),
                 _ => matches!(next, Some("me" | "my")),
             };
         // "doesn't agree with me", "dairy never agrees with me".

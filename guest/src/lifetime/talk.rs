@@ -25,7 +25,7 @@ pub(super) fn tells_nothing(w: &[String], content: &str) -> bool {
     daydream(w)
         || sentences(content).all(|(said, asks)| {
             let clauses: Vec<Vec<String>> = said.split(',').map(super::words).filter(|c| !c.is_empty()).collect();
-            let talk = |c: &[String]| chatter(c) || asked(c) || requested(c) || reacted(c);
+            let talk = |c: &[String]| chatter(c) || asked(c) || requested(c) || reacted(c) || paused(c);
             let question = clauses.iter().position(|c| asked(c));
             match question {
                 Some(q) => clauses[..q].iter().all(|c| talk(c)),
@@ -68,7 +68,7 @@ fn tells_of_the_teller(w: &[String]) -> bool {
             && i > 0
             && matches!(
                 w[i - 1].as_str(),
-                "give" | "gimme" | "tell" | "show" | "write" | "send" | "help" | "remind"
+                "give" | "gimme" | "tell" | "show" | "write" | "send" | "help" | "remind" | "let"
             );
         // "that's not what I asked", "exactly what I needed": the talk's, not the teller's.
         let what_i_said = x == "i"
@@ -211,6 +211,25 @@ fn undrawn(x: &str) -> String {
 }
 
 /// Thanks, laughter, greetings and reactions, and nothing else.
+/// A pause in the talk: "hmm let me think about it", "brb grabbing a coffee", "gtg".
+fn paused(w: &[String]) -> bool {
+    let from = w
+        .iter()
+        .position(|x| !matches!(x.as_str(), "hmm" | "hm" | "ok" | "okay" | "um" | "erm" | "right" | "oh"))
+        .unwrap_or(w.len());
+    let w = &w[from..];
+    let starts = |p: &[&str]| w.len() >= p.len() && w.iter().zip(p).all(|(a, b)| a == b);
+    starts(&["let", "me", "think"])
+        || starts(&["let", "me", "check"])
+        || starts(&["let", "me", "see"])
+        || starts(&["one", "sec"])
+        || starts(&["give", "me", "a", "sec"])
+        || starts(&["hang", "on"])
+        || starts(&["hold", "on"])
+        || w.first()
+            .is_some_and(|x| matches!(x.as_str(), "brb" | "gtg" | "g2g" | "afk" | "ttyl"))
+}
+
 fn chatter(w: &[String]) -> bool {
     const CHAT: &[&str] = &[
         "thanks",

@@ -531,3 +531,37 @@ fn the_seventh_probes_lifetimes() {
         "{venue:?}"
     );
 }
+
+/// What an eighth blind probe found kept for a month or for ever, and the lasting facts
+/// told in the same shapes.
+#[test]
+fn the_eighth_probes_passing_remarks() {
+    let within_a_week = |text: &str| {
+        let l = infer(text, said());
+        l.memory_type.ttl().is_some_and(|t| t.num_days() <= 7)
+            || l.expires_at.is_some_and(|at| at - said() <= chrono::TimeDelta::days(7))
+    };
+    for passing in [
+        "I've got a headache this morning",
+        "just had lunch",
+        "brb grabbing a coffee",
+        "the wifi in this cafe is terrible",
+        "hmm let me think about it",
+        "gtg, speak later",
+    ] {
+        assert!(within_a_week(passing), "{passing}: {:?}", infer(passing, said()));
+    }
+    for lasting in [
+        "flying terrifies me",
+        "spiders freak me out",
+        "I always have porridge for breakfast",
+        "let me tell you, I'm allergic to nuts",
+        "I got a new job at the hospital this morning",
+    ] {
+        let l = infer(lasting, said());
+        assert!(
+            !l.memory_type.is_ephemeral() && l.expires_at.is_none(),
+            "{lasting}: {l:?}"
+        );
+    }
+}
