@@ -108,7 +108,7 @@ fn read_labelled(text: &str) -> Vec<Labelled> {
 /// The offline extractor on the hand-labelled set, through the component: every turn in a
 /// session of its own, extracted, each stored fact matched to its turn's labels. A fact is
 /// right when it holds every keyword of one of its turn's labelled facts and says it the
-/// same way round ([`states`]). The bounds are what the rules achieve (docs/performance.md: 53 of the
+/// same way round ([`states`]). The bounds are what the rules achieve (docs/performance.md: 54 of the
 /// 83 facts found, nothing wrong stored): a wrong fact, or one fewer found, fails.
 #[test]
 fn offline_extraction_precision_on_the_labelled_set() {
@@ -119,7 +119,7 @@ fn offline_extraction_precision_on_the_labelled_set() {
     assert!(set.len() >= 100, "at least 100 labelled turns");
     let (found, wrong) = extracted(&set, "");
     assert!(wrong.is_empty(), "the rules store wrong facts: {wrong:#?}");
-    assert!(found >= 53, "the rules find fewer facts than they did: {found}");
+    assert!(found >= 54, "the rules find fewer facts than they did: {found}");
 }
 
 /// Messages that tell two or more facts in one sentence, beside ones where only one clause
@@ -145,12 +145,12 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-compound-turns.jsonl"),
             " of compound sentences",
-            57,
+            58,
         ),
         (
             include_str!("../data/extraction-people-turns.jsonl"),
             " about people",
-            19,
+            21,
         ),
         (
             include_str!("../data/extraction-household-dev.jsonl"),
@@ -160,12 +160,12 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-household-held-out.jsonl"),
             " of households (held out)",
-            29,
+            30,
         ),
         (
             include_str!("../data/extraction-everyday-requests.jsonl"),
             " of everyday requests",
-            39,
+            43,
         ),
         (
             include_str!("../data/extraction-adverbs-dev.jsonl"),
@@ -176,7 +176,7 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
             include_str!("../data/extraction-adverbs-held-out.jsonl"),
             " with a word after the subject (held out)",
             // 19 counted "My dad's name is Scottish" as found (docs/performance.md).
-            19,
+            20,
         ),
         (
             include_str!("../data/extraction-amounts-dev.jsonl"),
@@ -226,7 +226,7 @@ fn offline_extraction_of_standing_facts_told_in_passing() {
         (
             include_str!("../data/extraction-selftold-held-out.jsonl"),
             " told in passing (held out)",
-            34,
+            35,
             3,
         ),
     ] {

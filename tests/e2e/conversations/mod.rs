@@ -11,6 +11,7 @@ use crate::support::ctx::Ctx;
 mod amounts;
 mod labelled;
 mod model;
+mod pursuits;
 mod rules;
 mod standing;
 mod turns;

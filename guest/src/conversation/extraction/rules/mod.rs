@@ -17,6 +17,7 @@ mod amounts;
 mod having;
 mod living;
 mod people;
+mod pursuits;
 mod sentences;
 mod standing;
 #[cfg(test)]
@@ -77,7 +78,9 @@ pub fn extract(message: &str) -> Vec<Fact> {
             let lower = part.to_ascii_lowercase();
             let blocked = blockers()
                 .chain(HEDGES.iter().copied())
-                .filter_map(|b| phrase_at(&lower, b))
+                .filter_map(|b| {
+                    phrase_at(&lower, b).filter(|&at| b != "going to" || !pursuits::going_to_a_place(part, at))
+                })
                 .min();
             let told = match blocked {
                 None => read_sentence(part),
@@ -247,7 +250,7 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     }
     // A home told with "we" or a length of time, teaching, a condition had, a state of
     // who one is ("not a morning person" the one denial), a first language.
-    if let Some(fact) = standing::standing(text, lower) {
+    if let Some(fact) = standing::standing(text, lower).or_else(|| pursuits::pursuit(text, lower)) {
         return Some(fact);
     }
     if negated {

@@ -50,8 +50,15 @@ pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
     let had = ["has got ", "'s got ", "has "]
         .iter()
         .find_map(|v| predicate.strip_prefix(' ').unwrap_or(predicate).strip_prefix(v));
+    // "my husband Pete hates spicy food", "my son can't eat nuts": a taste or a need of
+    // theirs, of a thing ("my boss hates me" names none).
+    let taste = TASTES
+        .iter()
+        .find_map(|v| predicate.strip_prefix(' ').and_then(|p| p.strip_prefix(v)));
     let said = if loss {
         true
+    } else if let Some(object) = taste {
+        object_ok(object) && !PEOPLE_WORDS.iter().any(|p| starts_with_word(object, p))
     } else if let Some(object) = had {
         super::having::names_a_lasting_thing(object) && object_ok(object)
     } else if let Some(verb) = PLACES
@@ -63,10 +70,34 @@ pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
         let state = predicate
             .strip_prefix(" is ")
             .or_else(|| predicate.strip_prefix("'s "))?;
-        states_a_lasting_thing(state)
+        states_a_lasting_thing(state) || starts_with_word(state, "pregnant")
     };
     said.then(|| fact_of(capitalise(&clause(text)), MemoryType::Relationship, vec![subject]))
 }
+
+/// Verbs of a lasting taste or need, each followed by its thing.
+const TASTES: &[&str] = &[
+    "hates ",
+    "loves ",
+    "can't stand ",
+    "doesn't like ",
+    "doesn't eat ",
+    "can't eat ",
+    "won't eat ",
+];
+
+/// Objects that are people, not things: "my boss hates me".
+const PEOPLE_WORDS: &[&str] = &[
+    "me",
+    "us",
+    "him",
+    "her",
+    "them",
+    "you",
+    "everyone",
+    "everybody",
+    "people",
+];
 
 /// "a vet", "an accountant at Deloitte", "vegetarian", "allergic to cats", "7", "70 years
 /// old": what may follow "is" in a lasting fact about someone.
@@ -122,6 +153,9 @@ mod tests {
             "my sister has two kids",
             "our son is 7",
             "Our dog died in her sleep",
+            "my husband Pete hates spicy food",
+            "my son can't eat nuts",
+            "My wife Priya is pregnant with our first",
         ] {
             assert!(said(lasting).is_some(), "{lasting}");
         }
@@ -134,6 +168,8 @@ mod tests {
             "my sister's husband is a vet",
             "my sister has a meeting",
             "my dad has the car today",
+            "my boss hates me",
+            "my daughter loves it",
         ] {
             assert_eq!(said(passing), None, "{passing}");
         }

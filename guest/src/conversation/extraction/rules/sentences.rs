@@ -21,6 +21,8 @@ pub(super) fn clause(text: &str) -> String {
         " which ",
         " and still ",
         " lol",
+        " btw",
+        " fyi",
         // Another subject takes over: "we live in Hackney and the boiler's gone again".
         " and the ",
         " and it ",
@@ -170,7 +172,10 @@ pub(super) fn parts(sentence: &str) -> Vec<&str> {
         // "my husband and I have three kids": the teller joins a subject, no clause ends.
         .filter(|&(i, after)| {
             let joint = lower[i..after].trim() == "and" && starts_with_word(&lower[after..], "i");
-            !(joint && lower.starts_with("my ") && lower[..i].split_whitespace().count() <= 3)
+            // After any lead: "So my partner and I are vegan".
+            let lead = strip_leads(&lower).min(i);
+            let subject = &lower[lead..i];
+            !(joint && subject.starts_with("my ") && subject.split_whitespace().count() <= 3)
         })
         .filter(|&(_, after)| {
             let rest = &lower[after..];

@@ -361,6 +361,8 @@ pub(super) const CONDITIONS: &[&str] = &[
     "asthmatic",
     "colorblind",
     "colourblind",
+    "color blind",
+    "colour blind",
     "left-handed",
     "left handed",
     "deaf",

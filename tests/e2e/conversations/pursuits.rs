@@ -1,0 +1,53 @@
+//! What the teller lives by and works toward, told in passing, through `turn` and offline
+//! `extract` on the CLI and the real component: the tools they use, a business they run, a
+//! diet of two, whom they live with, days off, a goal, a trip with its month, a move, and
+//! a taste or a pregnancy of someone of theirs. Their look-alikes (a plan to try a recipe,
+//! an errand, someone's mood toward the teller) store nothing. The eighth probe
+//! (2026-12-01) found none of the first kind stored.
+
+use super::{NOW, turn};
+use crate::support::ctx::Ctx;
+
+#[test]
+fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
+    let ctx = Ctx::new().env("ASH_NOW", NOW);
+    for (user, answer) in [
+        ("I use Figma for everything", "Nice."),
+        (
+            "hi, I'm Marco, I run a small Italian restaurant in Bath",
+            "Hello Marco.",
+        ),
+        ("So my partner and I are vegan, have been for 5 years", "Noted."),
+        ("I live alone with my dog Rufus", "Sounds cosy."),
+        ("I'm trying to cut down on sugar", "Good plan."),
+        ("I'm going to Rome for my 40th birthday in October", "Lovely."),
+        ("my husband Pete hates spicy food btw so keep it mild", "Mild it is."),
+        ("I'm going to try the dal tonight", "Enjoy."),
+        ("I'm going to Tesco", "OK."),
+        ("my boss hates me", "Sorry to hear it."),
+    ] {
+        turn(&ctx, "u", "s1", &[user, answer]);
+    }
+    let out = ctx.json(&["--user", "u", "extract"]);
+    let mut stored: Vec<String> = out["stored"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{out:#}"))
+        .iter()
+        .map(|m| m["content"].as_str().unwrap().to_owned())
+        .collect();
+    stored.sort();
+    assert_eq!(
+        stored,
+        [
+            "I live alone with my dog Rufus",
+            "I run a small Italian restaurant in Bath",
+            "I use Figma for everything",
+            "I'm going to Rome for my 40th birthday in October",
+            "I'm trying to cut down on sugar",
+            "My husband Pete hates spicy food",
+            "My name is Marco",
+            "My partner and I are vegan",
+        ],
+        "{out:#}"
+    );
+}
