@@ -109,3 +109,82 @@ fn a_switch_of_daily_life_replaces_the_old_way() {
         );
     }
 }
+
+/// The eighth probe's changes (2026-12-01): an allegiance, a surname, a taste turned, one
+/// gained after none, a value put "instead of" the old one, a promotion, a job quit while
+/// the next is told, a weight told with its cause. Each replaces its old fact through
+/// `add`; someone else's news of the same kind keeps it.
+#[test]
+fn an_allegiance_a_taste_or_a_value_put_instead_replaces_the_old_one() {
+    for (old, look_alike, news) in [
+        (
+            "I support Arsenal",
+            "My son supports Spurs now",
+            "I support Spurs now, long story, don't ask",
+        ),
+        (
+            "My surname is Patel",
+            "My sister's surname is Okafor",
+            "I got married and my surname is Okafor now",
+        ),
+        (
+            "I hate coriander",
+            "my wife loves coriander",
+            "weirdly I actually like coriander now",
+        ),
+        (
+            "I don't have any pets",
+            "my sister adopted a kitten",
+            "we adopted a kitten!! her name is Pepper",
+        ),
+        (
+            "We're having the wedding in Tuscany",
+            "my cousin's wedding is in Cornwall",
+            "change of plan, the wedding is going to be in Cornwall instead of Tuscany",
+        ),
+        (
+            "I'm a junior developer at Acme",
+            "my brother got promoted to senior developer",
+            "Got promoted to senior developer at Acme!",
+        ),
+        (
+            "I work as a barista at Grindhouse Coffee",
+            "My flatmate quit her job at the cafe",
+            "quit the cafe job!! starting as a bank teller at Lloyds on monday",
+        ),
+        (
+            "I weigh 82 kg",
+            "my suitcase is down to 20kg now",
+            "down to 76kg now after the diet, so chuffed",
+        ),
+    ] {
+        let live = told_in_turn(old, look_alike, news);
+        assert!(!live.iter().any(|c| c == old), "{old} then {news}: {live:?}");
+        assert!(
+            live.iter().any(|c| c == news) && live.iter().any(|c| c == look_alike),
+            "{live:?}"
+        );
+    }
+}
+
+/// The same fact told again in other words is kept once: the second add restates it.
+#[test]
+fn the_eighth_probes_restatements_are_kept_once() {
+    for (first, again) in [
+        ("I support Arsenal", "I'm an Arsenal fan"),
+        ("I drive a Tesla Model 3", "my car's a tesla model 3"),
+        ("I take my coffee black", "I drink my coffee black"),
+        ("I'm afraid of flying", "flying terrifies me"),
+    ] {
+        let ctx = Ctx::new();
+        let add = |text: &str| ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        add(first);
+        let out = add(again);
+        assert_eq!(out["restated"], true, "{first} / {again}: {out}");
+        assert_eq!(
+            contents(&ctx.json(&["--user", "u", "--now", T0, "list"])).len(),
+            1,
+            "{again}"
+        );
+    }
+}

@@ -150,3 +150,21 @@ fn a_pregnancy_told_with_its_months_ends_with_its_weeks() {
     );
     assert!(live(&ctx, "2026-07-04T10:00:00Z").is_empty(), "four months on");
 }
+
+/// The eighth probe's passing remarks (2026-12-01) were kept for a month or for ever; a
+/// week on they are gone, and a fear told as "X terrifies me" is not.
+#[test]
+fn a_pause_a_meal_or_a_headache_of_the_morning_passes_within_a_week() {
+    let ctx = Ctx::new();
+    for text in [
+        "I've got a headache this morning",
+        "just had lunch",
+        "brb grabbing a coffee",
+        "the wifi in this cafe is terrible",
+        "hmm let me think about it",
+        "flying terrifies me",
+    ] {
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+    }
+    assert_eq!(live(&ctx, "2026-03-12T10:00:00Z"), ["flying terrifies me"], "a week on");
+}
