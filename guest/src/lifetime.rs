@@ -192,12 +192,15 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     let dated = past_anchor(&w, said) || recent;
     // A verb that begins a lasting state when its moment is told: "I quit smoking in
     // January", "started my new job this week".
-    let began_when_dated = w
-        .iter()
-        .enumerate()
-        .any(|(i, x)| BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i)))
-        // "I've got a headache this morning": a passing state got begins nothing.
-        && !w.windows(3).any(|p| p[0] == "got" && p[1..].iter().any(|x| PASSING.contains(&x.as_str())));
+    // "I've got a headache this morning": a passing state got begins nothing.
+    let got_passing = |i: usize| {
+        w[i + 1..(i + 3).min(w.len())]
+            .iter()
+            .any(|x| PASSING.contains(&x.as_str()))
+    };
+    let began_when_dated = w.iter().enumerate().any(|(i, x)| {
+        BEGAN_WHEN_DATED.contains(&x.as_str()) && (x != "got" || mishap::got_something(&w, i) && !got_passing(i))
+    });
     // "switched to day shifts from this week": the moment begins the fact.
     let changed_from = schedule::changed_from_a_moment(&w);
     // A mishap's verb ("left my umbrella", "lost my keys") begins nothing; nor does a
@@ -283,8 +286,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         return lasting(base);
     }
     if state_passes || recent {
-        // "just had lunch": a mishap or a meal of the day is no event of a month.
-        let t = if base.is_ephemeral() && !(mishap && base == MemoryType::Event) {
+        // "just had lunch": a meal of the day is no event of a month.
+        let t = if base.is_ephemeral() && !(base == MemoryType::Event && mishap::meal(&w)) {
             base
         } else {
             MemoryType::Observation

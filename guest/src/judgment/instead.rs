@@ -9,20 +9,40 @@ use super::words::is_generic;
 
 /// Whether `n` puts a new value in place of what `o` said, of the same thing.
 pub(super) fn replaced(o: &Fact, n: &Fact) -> bool {
-    if !same_subject(&o.subject, &n.subject) || o.denied || o.past || o.former || n.former {
+    // A wish ("we might do the shop at Aldi instead of Tesco") or a past one-off ("did the
+    // shop at Aldi instead of Tesco this week") keeps the old way.
+    if !same_subject(&o.subject, &n.subject) || o.denied || o.past || o.former || n.former || n.past {
         return false;
     }
     let words = &n.words[n.body.min(n.words.len())..];
-    if words.iter().any(|w| w.asks) {
+    let lows: Vec<&str> = words.iter().map(|w| w.low.as_str()).collect();
+    let once = lows.windows(2).any(|p| {
+        matches!(
+            p,
+            ["this", "week" | "weekend" | "time" | "once" | "morning" | "evening"]
+                | ["for", "once"]
+                | ["just", "today"]
+        )
+    }) || lows.iter().any(|w| matches!(*w, "today" | "tonight" | "yesterday"));
+    let tentative = lows.iter().any(|w| {
+        matches!(
+            *w,
+            "might" | "may" | "maybe" | "thinking" | "considering" | "could" | "probably" | "perhaps" | "hoping"
+        )
+    });
+    if words.iter().any(|w| w.asks) || once || tentative {
         return false;
     }
     let Some(at) = words.windows(2).position(|p| p[0].low == "instead" && p[1].low == "of") else {
         return false;
     };
-    // What was put aside, up to the end of its clause.
-    let aside: Vec<&str> = words[at + 2..]
+    // What was put aside, up to the end of its clause (the word the mark follows included).
+    let end = words[at + 2..]
         .iter()
-        .take_while(|w| !w.stop)
+        .position(|w| w.stop)
+        .map_or(words.len(), |k| at + 2 + k + 1);
+    let aside: Vec<&str> = words[at + 2..end]
+        .iter()
         .map(|w| w.stem.as_str())
         .filter(|s| o.content.contains(*s))
         .collect();
@@ -64,6 +84,19 @@ mod tests {
         assert!(!instead(
             "We're having the wedding in Tuscany",
             "my sister's having hers in Cornwall instead of Tuscany"
+        ));
+        assert!(instead(
+            "We're having the wedding in Tuscany",
+            "the wedding is going to be in Cornwall instead of Tuscany!"
+        ));
+        // A wish, and a one-off.
+        assert!(!instead(
+            "We do our food shop at Tesco",
+            "we might do the food shop at Aldi instead of Tesco from next month"
+        ));
+        assert!(!instead(
+            "We do our food shop at Tesco",
+            "did the food shop at Aldi instead of Tesco this week"
         ));
     }
 }

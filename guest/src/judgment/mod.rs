@@ -282,11 +282,31 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     }
     // "quit the cafe job!! starting at Lloyds on monday" after "I work as a barista": what
     // the new fact denies is the old job ("I didn't quit my job" denies the quitting).
+    // Not "left work early today", "nearly quit my job", "quit my weekend job", nor a
+    // student's job beside the studies.
     let job_quit = || {
         let lows = n.body_lows();
-        ends_employment(n)
+        let quit = lows.iter().enumerate().any(|(i, w)| {
+            let object = &lows[i + 1..(i + 5).min(lows.len())];
+            matches!(*w, "quit" | "quitting" | "left" | "leaving" | "resigned")
+                && !(i > 0
+                    && matches!(
+                        lows[i - 1],
+                        "nearly" | "almost" | "might" | "may" | "could" | "should" | "would" | "to"
+                    ))
+                && object.contains(&"job")
+                && !object.iter().any(|x| {
+                    matches!(
+                        *x,
+                        "second" | "part" | "side" | "weekend" | "evening" | "summer" | "saturday" | "holiday"
+                    )
+                })
+        });
+        (quit || lows.contains(&"retired"))
             && !lows.iter().any(|w| matches!(*w, "not" | "never"))
-            && slot_of(o).is_some_and(|s| matches!(s.name.as_str(), "employer" | "role"))
+            && slot_of(o).is_some_and(|s| {
+                matches!(s.name.as_str(), "employer" | "role") && !s.value.iter().any(|v| v.starts_with("student"))
+            })
     };
     if !o.denied && n.denied && !n.former && !n.past && job_quit() {
         return Verdict::Change;
@@ -426,7 +446,12 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
         return Some(Verdict::Same);
     }
     // "I support Spurs now" ends "I support Arsenal"; "I'm a Beyonce fan" may be one more.
-    if matches!(a.name.as_str(), "team" | "vote") && !allegiance_changed(n) {
+    // "I'm done with Chelsea, I follow Spurs now": the old one named beside the new.
+    let old_named = || {
+        let lows = n.body_lows();
+        a.value.iter().all(|v| lows.contains(&v.as_str()))
+    };
+    if matches!(a.name.as_str(), "team" | "vote") && !allegiance_changed(n, old_named()) {
         return Some(Verdict::Unsure);
     }
     // "a vet nurse" / "a vet now": another job, though one holds the other's words.

@@ -26,12 +26,19 @@ pub(super) fn settled(o: &Fact, n: &Fact) -> bool {
     if told.is_empty() || told.iter().any(|w| w.asks) {
         return false;
     }
-    // What was planned: the plan's telling words but those of planning itself.
+    // What was planned: the plan's telling words but those of planning itself, and not
+    // its day ("football on saturday got cancelled" cancels no trip on Saturday).
+    let times: BTreeSet<&str> = o
+        .words
+        .iter()
+        .filter(|w| is_time(&w.low))
+        .map(|w| w.stem.as_str())
+        .collect();
     let planned: BTreeSet<&str> = o
         .content
         .iter()
         .map(String::as_str)
-        .filter(|s| !is_generic(s) && !PLAN_WORDS.contains(s))
+        .filter(|s| !is_generic(s) && !PLAN_WORDS.contains(s) && !times.contains(s))
         .collect();
     if planned.is_empty() {
         return false;
@@ -100,7 +107,8 @@ fn trip_ahead(lows: &[&str]) -> bool {
             || matches!(*w, "tomorrow" | "tonight")
             || *w == "next" && lows.get(i + 1).is_some_and(|x| matches!(*x, "week" | "month" | "year"))
     });
-    going && day
+    // "Travelling to Manchester every Tuesday" is a habit.
+    going && day && !lows.contains(&"every")
 }
 
 /// Whether a verb of getting or doing has the planned thing as what it got or did: "we got

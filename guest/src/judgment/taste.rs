@@ -1,7 +1,7 @@
 //! A taste that flipped: "weirdly I actually like coriander now" after "I hate coriander",
 //! "I can't stand running these days" after "I love running". Both tell the teller's taste
 //! for one thing, one for and one against it, and the new one says it is new ("now",
-//! "actually", "anymore", "grown to"). Told without such a word, the two may be of other
+//! "actually", "these days", "grown to"). Told without such a word, the two may be of other
 //! sides of a thing ("I love dogs" / "I hate dogs that bark all night"), and both stay.
 
 use super::fact::{Fact, Subject};
@@ -23,8 +23,8 @@ fn side(low: &str) -> Option<Side> {
     }
 }
 
-/// Words that tell a taste as new.
-const NEW_TASTE: &[&str] = &["actually", "grown", "changed", "turns", "turned", "converted", "these"];
+/// Words that tell a taste as new ("these days" is read as a phrase).
+const NEW_TASTE: &[&str] = &["actually", "grown", "changed", "turns", "turned", "converted"];
 
 /// The side a fact takes and the stems of what it is about, when it tells one taste of
 /// the teller.
@@ -36,17 +36,39 @@ fn taste(f: &Fact) -> Option<(Side, Vec<&str>)> {
         return None;
     }
     let words = &f.words[f.body.min(f.words.len())..];
-    let mut sides = words.iter().filter_map(|w| side(&w.low));
+    // "like" after a verb of being or before an article compares: "the tube's like a sauna".
+    let compares = |k: usize| {
+        let before = k.checked_sub(1).map(|b| words[b].low.as_str());
+        words[k].low == "like"
+            && (before.is_some_and(|b| {
+                matches!(b, "is" | "was" | "feels" | "looks" | "sounds" | "just") || b.ends_with("'s")
+            }) || words
+                .get(k + 1)
+                .is_some_and(|n| matches!(n.low.as_str(), "a" | "an" | "the")))
+    };
+    let tasted_at: Vec<usize> = (0..words.len())
+        .filter(|&k| side(&words[k].low).is_some() && !compares(k))
+        .collect();
+    // The teller says so: the subject read was "I" or "we", a word of the teller's comes
+    // before the taste ("weirdly I actually like ..."), or the taste opens the fact ("loving
+    // coriander now"); "jess loves coriander now" is read as no one's but hers.
+    let first_person = |k: usize| {
+        k == 0
+            || f.body > 0
+            || words[..k]
+                .iter()
+                .any(|w| matches!(w.low.as_str(), "i" | "i'm" | "im" | "we" | "me" | "my"))
+    };
+    if !tasted_at.first().is_some_and(|&k| first_person(k)) {
+        return None;
+    }
+    let mut sides = tasted_at.iter().filter_map(|&k| side(&words[k].low));
     let first = sides.next()?;
     // "I love it but hate the smell": two sides of one thing.
     if sides.any(|s| s != first) {
         return None;
     }
-    let tasted: Vec<&str> = words
-        .iter()
-        .filter(|w| side(&w.low).is_some())
-        .map(|w| w.stem.as_str())
-        .collect();
+    let tasted: Vec<&str> = tasted_at.iter().map(|&k| words[k].stem.as_str()).collect();
     let about = f
         .content
         .iter()
@@ -62,9 +84,12 @@ pub(super) fn flipped(o: &Fact, n: &Fact) -> bool {
         return false;
     };
     let lows = n.body_lows();
-    let told_as_new = lows
-        .iter()
-        .any(|w| matches!(*w, "now" | "anymore" | "nowadays") || NEW_TASTE.contains(w));
+    // "hate my job right now, worst week ever" is the moment's; "I hate running in these
+    // shoes" is of the shoes.
+    let right_now = lows.windows(2).any(|p| p == ["right", "now"]);
+    let told_as_new = lows.iter().any(|w| NEW_TASTE.contains(w) || *w == "nowadays")
+        || lows.contains(&"now") && !right_now
+        || lows.windows(2).any(|p| p == ["these", "days"]);
     was != is && told_as_new && !of.is_empty() && of.iter().all(|s| n.content.contains(*s))
 }
 
@@ -95,5 +120,10 @@ mod tests {
         assert!(!flips("I love running", "I love running even more now"));
         // Another thing.
         assert!(!flips("I hate coriander", "I actually like parsley now"));
+        // A one-off, a comparison, someone named in lower case.
+        assert!(!flips("I love running", "I hate running in these shoes"));
+        assert!(!flips("I really like my job", "hate my job right now, worst week ever"));
+        assert!(!flips("I hate the tube", "the tube's like a sauna now"));
+        assert!(!flips("I hate coriander", "jess loves coriander now lol"));
     }
 }

@@ -1300,6 +1300,36 @@ fn the_eighth_probes_changes_and_their_look_alikes() {
             "Lily changed schools, she's at St Mary's now",
         ),
         ("Flying to New York on 3 June", "the Paris conference is cancelled"),
+        // A review of these rules (2026-12-01) traced these.
+        ("I work as a nurse", "left work early today, no energy"),
+        ("I work as a nurse", "I quit sugar and work out every day now"),
+        ("I work as a nurse", "nearly quit my job today"),
+        ("I'm a student", "quit my job at the pub, exams are more important"),
+        ("I don't have any kids", "I bought a baby blanket for my niece"),
+        ("We don't have pets", "we had a dog growing up"),
+        ("I support Arsenal", "I'm a Taylor Swift fan now lol"),
+        ("I'm a Labour voter", "Priya votes Green now"),
+        ("I support Arsenal", "Ben supports Spurs now"),
+        ("I'm a Labour voter", "don't ask, my sister votes Green now lol"),
+        ("I love running", "I hate running in these shoes"),
+        ("I hate the tube", "the tube's like a sauna now"),
+        (
+            "Driving to Leeds on Saturday",
+            "football on saturday got cancelled so i'm free all day",
+        ),
+        (
+            "Travelling to Manchester every Tuesday for work",
+            "the Manchester office cancelled the Christmas party",
+        ),
+        (
+            "We do our food shop at Tesco",
+            "did the food shop at Aldi instead of Tesco this week",
+        ),
+        ("My surname is Patel", "my surname's Welsh, it's from my dad's side"),
+        (
+            "I weigh 82 kg",
+            "got it down to 23kg now, so the suitcase is under the limit",
+        ),
     ] {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }

@@ -57,9 +57,13 @@ pub(super) fn of_the_day(w: &[String], raw: &str) -> bool {
     mislaid(w) || cannot_find(w) || battery(w, raw) || hurt(w) || arrived(w) || meal(w) || here_and_now(w)
 }
 
-/// A meal or a break just had or being had: "just had lunch", "grabbing a coffee",
-/// "having a nap". Not "I have porridge for breakfast", a habit told with "have".
-fn meal(w: &[String]) -> bool {
+/// A meal or a break just had or being had, and nothing more: "just had lunch", "grabbing
+/// a coffee", "having a nap". Not "I have porridge for breakfast", a habit told with
+/// "have", nor "had coffee with Sam and he proposed!!", news told over one.
+pub(super) fn meal(w: &[String]) -> bool {
+    if w.len() > 6 {
+        return false;
+    }
     w.windows(3).any(|p| {
         matches!(
             p[0].as_str(),
@@ -75,25 +79,45 @@ fn meal(w: &[String]) -> bool {
         && matches!(w[w.len() - 1].as_str(), "lunch" | "breakfast" | "dinner" | "brunch")
 }
 
-/// "the wifi in this cafe is terrible": what is said of the place one is in now.
+/// "the wifi in this cafe is terrible": what is said of the place one is in now. Not "I own
+/// this cafe" or "I've worked at this hotel for 5 years".
 fn here_and_now(w: &[String]) -> bool {
-    w.windows(2).any(|p| {
-        p[0] == "this"
-            && matches!(
-                p[1].as_str(),
-                "cafe"
-                    | "café"
-                    | "hotel"
-                    | "restaurant"
-                    | "train"
-                    | "bus"
-                    | "airport"
-                    | "pub"
-                    | "bar"
-                    | "queue"
-                    | "airbnb"
-            )
-    })
+    let lasting = w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "own"
+                | "owns"
+                | "run"
+                | "runs"
+                | "work"
+                | "works"
+                | "worked"
+                | "working"
+                | "manage"
+                | "manages"
+                | "since"
+                | "years"
+        )
+    });
+    !lasting
+        && w.windows(3).any(|p| {
+            matches!(p[0].as_str(), "in" | "at")
+                && p[1] == "this"
+                && matches!(
+                    p[2].as_str(),
+                    "cafe"
+                        | "café"
+                        | "hotel"
+                        | "restaurant"
+                        | "train"
+                        | "bus"
+                        | "airport"
+                        | "pub"
+                        | "bar"
+                        | "queue"
+                        | "airbnb"
+                )
+        })
 }
 
 /// "left my umbrella on the train", "cracked my phone screen": a mishap's verb, then one's

@@ -17,6 +17,7 @@ const ACTS: &[&str] = &[
     "terrifies",
     "scares",
     "freaks",
+    "freak",
 ];
 
 /// Words before the verb that make the thing one of the moment: "this wine", "that
@@ -38,12 +39,19 @@ pub(super) fn told_as_habit(w: &[String]) -> bool {
             return false;
         }
         let next = w.get(i + 1).map(String::as_str);
+        let of_a_day = w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "today" | "tomorrow" | "tonight" | "next" | "test" | "exam" | "interview"
+            ) || crate::entities::WEEKDAYS.contains(&x.as_str())
+        });
         let acts = ACTS.contains(&verb.as_str())
             && match verb.as_str() {
                 // "sets off my migraines", "set off my asthma".
                 "sets" | "set" => next == Some("off"),
-                // "flying terrifies me", "spiders freak me out".
-                "terrifies" | "scares" | "freaks" => next == Some("me"),
+                // "flying terrifies me", "spiders freak me out"; not "my driving test on
+                // friday terrifies me", of one day.
+                "terrifies" | "scares" | "freaks" | "freak" => next == Some("me") && !of_a_day,
                 _ => matches!(next, Some("me" | "my")),
             };
         // "doesn't agree with me", "dairy never agrees with me".

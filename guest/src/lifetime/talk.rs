@@ -210,7 +210,6 @@ fn undrawn(x: &str) -> String {
     chars.into_iter().collect()
 }
 
-/// Thanks, laughter, greetings and reactions, and nothing else.
 /// A pause in the talk: "hmm let me think about it", "brb grabbing a coffee", "gtg".
 fn paused(w: &[String]) -> bool {
     let from = w
@@ -230,6 +229,7 @@ fn paused(w: &[String]) -> bool {
             .is_some_and(|x| matches!(x.as_str(), "brb" | "gtg" | "g2g" | "afk" | "ttyl"))
 }
 
+/// Thanks, laughter, greetings and reactions, and nothing else.
 fn chatter(w: &[String]) -> bool {
     const CHAT: &[&str] = &[
         "thanks",

@@ -548,6 +548,7 @@ fn the_eighth_probes_passing_remarks() {
         "the wifi in this cafe is terrible",
         "hmm let me think about it",
         "gtg, speak later",
+        "my driving test on friday terrifies me",
     ] {
         assert!(within_a_week(passing), "{passing}: {:?}", infer(passing, said()));
     }
@@ -557,6 +558,11 @@ fn the_eighth_probes_passing_remarks() {
         "I always have porridge for breakfast",
         "let me tell you, I'm allergic to nuts",
         "I got a new job at the hospital this morning",
+        // A review of these rules (2026-12-01) traced these.
+        "had coffee with Sam and he proposed!! we're engaged",
+        "I own this cafe with my sister",
+        "I've worked at this hotel for 5 years",
+        "left my job in March and got bored within a week lol",
     ] {
         let l = infer(lasting, said());
         assert!(

@@ -150,7 +150,7 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-people-turns.jsonl"),
             " about people",
-            21,
+            22,
         ),
         (
             include_str!("../data/extraction-household-dev.jsonl"),

@@ -25,6 +25,7 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
         ("I'm going to try the dal tonight", "Enjoy."),
         ("I'm going to Tesco", "OK."),
         ("my boss hates me", "Sorry to hear it."),
+        ("my son can't eat nuts, any party food ideas?", "Crisps and fruit."),
     ] {
         turn(&ctx, "u", "s1", &[user, answer]);
     }
@@ -47,6 +48,7 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
             "My husband Pete hates spicy food",
             "My name is Marco",
             "My partner and I are vegan",
+            "My son can't eat nuts",
         ],
         "{out:#}"
     );

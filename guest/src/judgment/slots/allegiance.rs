@@ -62,15 +62,23 @@ pub(super) fn allegiance(words: &[Word]) -> Option<Slot> {
 }
 
 /// Whether a new allegiance is told as a change rather than one more: "I support Spurs
-/// now", "voting Green from now on". One may be a fan of two bands; told so, one is not
-/// told to have dropped the other.
-pub(super) fn told_as_changed(words: &[Word]) -> bool {
-    words.iter().any(|w| {
+/// now", "voting Green from now on", or the old one named beside it ("I'm done with
+/// Chelsea, I follow Spurs now"). Only supporting and voting hold one at a time: "I'm a
+/// Taylor Swift fan now" or "I follow Joe Wicks now" drops no team.
+pub(super) fn told_as_changed(words: &[Word], old_named: bool) -> bool {
+    let one_at_a_time = words.iter().any(|w| {
         matches!(
             w.low.as_str(),
-            "now" | "anymore" | "instead" | "switched" | "nowadays" | "converted" | "defected"
+            "support" | "supports" | "supporting" | "supporter" | "vote" | "votes" | "voting" | "voter"
         )
-    })
+    });
+    let changed = words.iter().any(|w| {
+        matches!(
+            w.low.as_str(),
+            "now" | "instead" | "switched" | "nowadays" | "converted" | "defected"
+        )
+    });
+    (one_at_a_time || old_named) && changed
 }
 
 #[cfg(test)]

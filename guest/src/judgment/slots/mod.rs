@@ -302,6 +302,46 @@ const BREAKS: &[&str] = &[
     "although", "until", "where", "which", "who", "on",
 ];
 
+/// Words that say what a surname is like rather than what it is (as stems).
+const NOT_A_SURNAME: &[&str] = &[
+    "welsh",
+    "irish",
+    "english",
+    "scottish",
+    "polish",
+    "italian",
+    "spanish",
+    "french",
+    "german",
+    "greek",
+    "indian",
+    "chinese",
+    "japanese",
+    "korean",
+    "jewish",
+    "dutch",
+    "danish",
+    "swedish",
+    "russian",
+    "turkish",
+    "portugues",
+    "nigerian",
+    "arabic",
+    "hebrew",
+    "latin",
+    "common",
+    "unusual",
+    "long",
+    "short",
+    "hyphenated",
+    "weird",
+    "rare",
+    "spelt",
+    "spelled",
+    "pronounced",
+    "double",
+];
+
 /// A slot's name and its phrases, each cut into its words.
 type PhraseWords = (&'static str, Vec<Vec<&'static str>>);
 
@@ -368,9 +408,15 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
                     }
                     proper |= w.cap || w.upper;
                     value.push(w.stem.clone());
+                    // "my surname's Welsh, it's from my dad's side": a surname ends with its
+                    // clause (an address goes on past its commas).
+                    if w.stop && *name == "surname" {
+                        break;
+                    }
                 }
             }
-            if value.is_empty() {
+            // A surname told of, not told: "my surname's Welsh", "... is hyphenated".
+            if value.is_empty() || *name == "surname" && value.iter().any(|v| NOT_A_SURNAME.contains(&v.as_str())) {
                 continue;
             }
             return Some(Slot {
@@ -453,9 +499,9 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
 }
 
 /// Whether `f`, beside an older fact of the same allegiance ([`allegiance`]), tells it
-/// as changed.
-pub(super) fn allegiance_changed(f: &Fact) -> bool {
-    allegiance::told_as_changed(&f.words[f.body.min(f.words.len())..])
+/// as changed; `old_named` when `f` names the old one too.
+pub(super) fn allegiance_changed(f: &Fact, old_named: bool) -> bool {
+    allegiance::told_as_changed(&f.words[f.body.min(f.words.len())..], old_named)
 }
 
 /// "My favorite color is blue", "Blue is my favourite colour": the attribute is the

@@ -79,7 +79,11 @@ pub fn extract(message: &str) -> Vec<Fact> {
             let blocked = blockers()
                 .chain(HEDGES.iter().copied())
                 .filter_map(|b| {
-                    phrase_at(&lower, b).filter(|&at| b != "going to" || !pursuits::going_to_a_place(part, at))
+                    if b == "going to" {
+                        pursuits::going_to_a_plan(part, &lower)
+                    } else {
+                        phrase_at(&lower, b)
+                    }
                 })
                 .min();
             let told = match blocked {
@@ -253,8 +257,9 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
     if let Some(fact) = standing::standing(text, lower).or_else(|| pursuits::pursuit(text, lower)) {
         return Some(fact);
     }
+    // A need of someone's is told with a denial: "my son can't eat nuts".
     if negated {
-        return None;
+        return people::about_someone(text, lower).filter(|_| people::a_need_denied(lower));
     }
 
     // Names.

@@ -58,7 +58,9 @@ pub(super) fn about_someone(text: &str, lower: &str) -> Option<Fact> {
     let said = if loss {
         true
     } else if let Some(object) = taste {
-        object_ok(object) && !PEOPLE_WORDS.iter().any(|p| starts_with_word(object, p))
+        // "my wife loves the flowers I got her" is of one time.
+        let of_once = [" i ", " we ", " you "].iter().any(|c| object.contains(c));
+        object_ok(object) && !of_once && !PEOPLE_WORDS.iter().any(|p| starts_with_word(object, p))
     } else if let Some(object) = had {
         super::having::names_a_lasting_thing(object) && object_ok(object)
     } else if let Some(verb) = PLACES
@@ -85,6 +87,15 @@ const TASTES: &[&str] = &[
     "can't eat ",
     "won't eat ",
 ];
+
+/// Whether `lower` tells a need of someone's with a denial ("can't eat", "doesn't like"),
+/// which `about_someone` reads though the sentence is denied.
+pub(super) fn a_need_denied(lower: &str) -> bool {
+    TASTES
+        .iter()
+        .filter(|t| t.contains('\''))
+        .any(|t| lower.contains(&format!(" {t}")))
+}
 
 /// Objects that are people, not things: "my boss hates me".
 const PEOPLE_WORDS: &[&str] = &[
@@ -170,6 +181,7 @@ mod tests {
             "my dad has the car today",
             "my boss hates me",
             "my daughter loves it",
+            "my wife loves the flowers I got her",
         ] {
             assert_eq!(said(passing), None, "{passing}");
         }

@@ -26,7 +26,9 @@ const AIMS: &[&str] = &[
     "eat more",
     "drink less",
     "drink more",
-    "save",
+    "save money",
+    "save up",
+    "save for",
     "get fit",
     "learn",
     "reduce",
@@ -48,9 +50,18 @@ pub(super) fn pursuit(text: &str, lower: &str) -> Option<Fact> {
         Some(fact_of(fact, t, Vec::new()))
     };
     let after = |openers: &[&str]| openers.iter().find_map(|o| lower.strip_prefix(o));
-    // "I use Figma for everything"; not "I use it", "I use to" (used to).
+    // "I use Figma for everything", "I use a wheelchair"; not "I use it", "I use to" (used
+    // to), "I use a lot of garlic in this recipe".
     if let Some(rest) = after(&["i use ", "we use ", "i mainly use ", "i only use "]) {
-        return (object_ok(rest) && !starts_with_word(rest, "to")).then(told)?;
+        let amount = [
+            "to", "a lot", "a bit", "a little", "lots", "loads", "some", "too", "more", "less",
+        ]
+        .iter()
+        .any(|a| starts_with_word(rest, a));
+        let at_hand = [" this ", " that ", " these ", " today", " tonight"]
+            .iter()
+            .any(|d| rest.contains(d));
+        return (object_ok(rest) && !amount && !at_hand).then(told)?;
     }
     if let Some(rest) = after(&[
         "i run a ",
@@ -64,7 +75,16 @@ pub(super) fn pursuit(text: &str, lower: &str) -> Option<Fact> {
     }
     // "I'm on a low-FODMAP diet", "I'm on the keto diet".
     if let Some(rest) = after(&["i'm on a ", "i am on a ", "im on a ", "i'm on the ", "i am on the "]) {
-        let diet = rest.split(|c: char| !c.is_alphanumeric()).take(4).any(|w| w == "diet");
+        // "a diet coke kick" is no diet: the word after "diet" ends it or tells what for.
+        let words: Vec<&str> = rest.split(|c: char| !c.is_alphanumeric() && c != '-').collect();
+        let diet = words.iter().take(4).position(|w| *w == "diet").is_some_and(|k| {
+            words.get(k + 1).is_none_or(|n| {
+                matches!(
+                    *n,
+                    "" | "for" | "since" | "and" | "to" | "at" | "now" | "because" | "atm" | "these" | "so" | "btw"
+                )
+            })
+        });
         return diet.then(told)?;
     }
     // "I live alone", "I live with my dog Rufus"; a condition lived with is `standing`'s.
@@ -82,19 +102,28 @@ pub(super) fn pursuit(text: &str, lower: &str) -> Option<Fact> {
         .any(|w| rest.starts_with(w));
         return with.then(told)?;
     }
-    // "I have Wednesdays off", "I'm off on Fridays".
-    if let Some(rest) = after(&["i have ", "i get ", "i'm off on ", "i am off on ", "my day off is "]) {
-        let day = WEEKDAYS.iter().any(|d| rest.starts_with(&d.to_ascii_lowercase()));
-        let off = lower.starts_with("i'm off") || lower.starts_with("i am off") || lower.starts_with("my day off");
-        return (day && (off || rest.contains(" off"))).then(told)?;
+    // "I have Wednesdays off", "I'm off on Fridays": days, every week ("I'm off on Friday"
+    // is one).
+    if let Some(rest) = after(&["i have ", "i get ", "i'm off on ", "i am off on "]) {
+        let days = WEEKDAYS.iter().any(|d| {
+            let plural = format!("{}s", d.to_ascii_lowercase());
+            starts_with_word(rest, &plural)
+        });
+        let off = lower.starts_with("i'm off") || lower.starts_with("i am off");
+        return (days && (off || rest.contains(" off"))).then(told)?;
     }
+    // "training for the London marathon"; not "training for an hour then dinner".
     if let Some(rest) = after(&[
         "i'm training for ",
         "i am training for ",
         "im training for ",
         "training for ",
     ]) {
-        return object_ok(rest).then(told)?;
+        let span = rest.starts_with(|c: char| c.is_ascii_digit())
+            || ["an hour", "a bit", "a while", "a few", "ages", "hours", "half an hour"]
+                .iter()
+                .any(|s| starts_with_word(rest, s));
+        return (object_ok(rest) && !span).then(told)?;
     }
     if let Some(rest) = after(&["i'm trying to ", "i am trying to ", "im trying to ", "trying to "]) {
         return AIMS.iter().any(|a| starts_with_word(rest, a)).then(told)?;
@@ -136,13 +165,21 @@ fn trip(text: &str, lower: &str) -> Option<Fact> {
     // A place, written with a capital: "going to Rome", not "going to try that".
     let place = text[opener.len()..].chars().next().is_some_and(char::is_uppercase);
     let rest = &lower[opener.len()..];
-    let when = rest.split(|c: char| !c.is_alphanumeric()).any(|w| {
-        MONTHS.iter().any(|m| m.eq_ignore_ascii_case(w))
-            || matches!(w, "summer" | "spring" | "autumn" | "winter" | "christmas" | "easter")
+    // "may" is a month only as "May": "I'm going to Tesco, may grab wine".
+    let said = &text[opener.len()..];
+    let when = said.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        MONTHS
+            .iter()
+            .any(|m| m.eq_ignore_ascii_case(w) && (w != "may" && w != "MAY" || w == "May"))
+            || matches!(
+                w.to_ascii_lowercase().as_str(),
+                "summer" | "spring" | "autumn" | "winter" | "christmas" | "easter"
+            )
     }) || rest.contains("next year")
         || rest.contains("next month");
     let moving = opener.contains("moving") || opener.contains("relocating");
-    if !place || !(when || moving) {
+    // "I'm moving to Canada lol" says no when.
+    if !place || !when {
         return None;
     }
     // A move begins what lasts; a trip ends with its day.
@@ -151,12 +188,22 @@ fn trip(text: &str, lower: &str) -> Option<Fact> {
     Some(fact_of(fact, t, Vec::new()))
 }
 
-/// Whether a plan's "going to" at `at` of `part` goes to a place ("going to Rome"), which
-/// is told as a trip, not as a plan that holds from where it is said.
-pub(super) fn going_to_a_place(part: &str, at: usize) -> bool {
-    part.get(at + "going to ".len()..)
-        .and_then(|rest| rest.chars().next())
-        .is_some_and(char::is_uppercase)
+/// Where `part` (lowercased as `lower`) tells a plan with "going to": the first one that
+/// does not go to a place ("going to Rome" is a trip, told as a fact; "going to Rome in May
+/// and going to propose there" holds a plan from its second).
+pub(super) fn going_to_a_plan(part: &str, lower: &str) -> Option<usize> {
+    lower.match_indices("going to").map(|(i, _)| i).find(|&i| {
+        let whole = !lower[..i].chars().next_back().is_some_and(char::is_alphanumeric)
+            && !lower[i + "going to".len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric);
+        let place = part
+            .get(i + "going to ".len()..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(char::is_uppercase);
+        whole && !place
+    })
 }
 
 #[cfg(test)]
@@ -201,6 +248,13 @@ mod tests {
             "I'm going to try that",
             "I'm going to bed",
             "I'm going to Tesco",
+            "I'm going to Tesco, may grab wine",
+            "I'm moving to Canada lol",
+            "I'm trying to save my essay but Word keeps crashing",
+            "training for an hour then dinner",
+            "I use a lot of garlic in this recipe",
+            "I'm on a diet coke kick",
+            "I'm off on Friday",
             "I live for weekends",
             "I'm on a train",
             "my partner and I are exhausted",

@@ -21,8 +21,6 @@ pub(super) fn clause(text: &str) -> String {
         " which ",
         " and still ",
         " lol",
-        " btw",
-        " fyi",
         // Another subject takes over: "we live in Hackney and the boiler's gone again".
         " and the ",
         " and it ",
@@ -38,6 +36,19 @@ pub(super) fn clause(text: &str) -> String {
         " and everyone ",
     ] {
         if let Some(i) = lower.find(cut) {
+            end = end.min(i);
+        }
+    }
+    // "hates spicy food btw so keep it mild": an aside that ends what is told, not "BTW
+    // Solicitors".
+    for aside in [" btw", " fyi"] {
+        let ends = |i: usize| {
+            let rest = &lower[i + aside.len()..];
+            rest.is_empty()
+                || rest.starts_with([',', '.', '!', ';'])
+                || [" so ", " but "].iter().any(|j| rest.starts_with(j))
+        };
+        if let Some((i, _)) = lower.match_indices(aside).find(|&(i, _)| ends(i)) {
             end = end.min(i);
         }
     }

@@ -296,8 +296,8 @@ fn thing_as_someone(f: &Fact) -> Option<String> {
 /// units, times, the words of a change and the words every fact may hold.
 fn anchors(f: &Fact) -> BTreeSet<String> {
     let words = &f.words[f.body.min(f.words.len())..];
-    // What follows the amount as its cause or the teller's mood names nothing measured:
-    // "down to 76kg now after the diet, so chuffed".
+    // What follows the amount as its cause names nothing measured: "down to 76kg now
+    // after the diet, so chuffed".
     let amount = words.iter().position(|w| w.low.chars().any(|c| c.is_ascii_digit()));
     let end = amount
         .and_then(|a| {
@@ -319,8 +319,9 @@ fn anchors(f: &Fact) -> BTreeSet<String> {
         .collect()
 }
 
-/// Words after an amount that begin its cause or the teller's mood.
-const AFTER_THE_AMOUNT: &[&str] = &["after", "because", "cos", "thanks", "so", "which", "but"];
+/// Words after an amount that begin its cause: "down to 76kg now after the diet". Not "so"
+/// ("got it down to 23kg now, so the suitcase is under": the suitcase is what is weighed).
+const AFTER_THE_AMOUNT: &[&str] = &["after", "because", "cos", "thanks"];
 
 /// The days a fact is told of: weekdays, weekends, Mondays.
 fn days(tokens: &[String]) -> BTreeSet<&str> {
@@ -345,8 +346,8 @@ fn cue_stems() -> &'static BTreeSet<String> {
     STEMS.get_or_init(|| CUES.iter().map(|c| root(c)).collect())
 }
 
-/// A word's stem without an "-ing" it kept ("savings" is "saving", then "sav"), so that
-/// a word the fact's reading stemmed ("saved" is "sav") meets it.
+/// A word's stem without an "-ing" or "-ed" it kept ("savings" and "saved" are both
+/// "sav"), so that two forms of one word meet.
 fn root(word: &str) -> String {
     unsuffixed(stem(word))
 }
