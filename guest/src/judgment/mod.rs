@@ -39,7 +39,7 @@ use details::{Detail, Ordering, compare, detail_of};
 use ending::{ended, rescheduled, switched};
 use fact::{Fact, same_subject, two_people};
 pub(crate) use slots::is_occupation;
-use slots::{PARTNERS, allegiance_changed, ends_employment, out_of_work, role_head, slot_of};
+use slots::{PARTNERS, allegiance_changed, ends_employment, job_quit, out_of_work, role_head, slot_of};
 use words::{is_frame, is_generic};
 
 use crate::ports::LlmRequest;
@@ -253,16 +253,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if plans::settled(o, n) {
         return Verdict::Change;
     }
-    // "the wedding is going to be in Cornwall instead of Tuscany".
-    if instead::replaced(o, n) {
-        return Verdict::Change;
-    }
-    // "we adopted a kitten!!" after "I don't have any pets".
-    if gained::one_after_none(o, n) {
-        return Verdict::Change;
-    }
-    // "I actually like coriander now" after "I hate coriander".
-    if taste::flipped(o, n) {
+    // "the wedding is going to be in Cornwall instead of Tuscany", "we adopted a kitten!!"
+    // after "I don't have any pets", "I actually like coriander now" after "I hate
+    // coriander". Not between lines of a conversation, as for the switches above.
+    if !lines && (instead::replaced(o, n) || gained::one_after_none(o, n) || taste::flipped(o, n)) {
         return Verdict::Change;
     }
     if o.wish != n.wish {
@@ -281,34 +275,8 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         return Verdict::Change;
     }
     // "quit the cafe job!! starting at Lloyds on monday" after "I work as a barista": what
-    // the new fact denies is the old job ("I didn't quit my job" denies the quitting).
-    // Not "left work early today", "nearly quit my job", "quit my weekend job", nor a
-    // student's job beside the studies.
-    let job_quit = || {
-        let lows = n.body_lows();
-        let quit = lows.iter().enumerate().any(|(i, w)| {
-            let object = &lows[i + 1..(i + 5).min(lows.len())];
-            matches!(*w, "quit" | "quitting" | "left" | "leaving" | "resigned")
-                && !(i > 0
-                    && matches!(
-                        lows[i - 1],
-                        "nearly" | "almost" | "might" | "may" | "could" | "should" | "would" | "to"
-                    ))
-                && object.contains(&"job")
-                && !object.iter().any(|x| {
-                    matches!(
-                        *x,
-                        "second" | "part" | "side" | "weekend" | "evening" | "summer" | "saturday" | "holiday"
-                    )
-                })
-        });
-        (quit || lows.contains(&"retired"))
-            && !lows.iter().any(|w| matches!(*w, "not" | "never"))
-            && slot_of(o).is_some_and(|s| {
-                matches!(s.name.as_str(), "employer" | "role") && !s.value.iter().any(|v| v.starts_with("student"))
-            })
-    };
-    if !o.denied && n.denied && !n.former && !n.past && job_quit() {
+    // the new fact denies is the old job.
+    if !o.denied && n.denied && !n.former && !n.past && job_quit(o, n) {
         return Verdict::Change;
     }
     if o.denied || n.denied || o.former || n.former || o.past != n.past {

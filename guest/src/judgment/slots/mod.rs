@@ -8,7 +8,7 @@ use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, stem};
 use crate::entities::{MONTHS, WEEKDAYS};
 pub(crate) use roles::is_occupation;
 use roles::{STANDINGS, occupation, role_value, role_words};
-pub(super) use roles::{ends_employment, out_of_work, role_head};
+pub(super) use roles::{ends_employment, job_quit, out_of_work, role_head};
 
 mod allegiance;
 mod roles;

@@ -223,6 +223,35 @@ pub(in crate::judgment) fn ends_employment(fact: &Fact) -> bool {
         || (has("between") && has("jobs"))
 }
 
+/// "quit the cafe job!! starting as a bank teller on monday" after "I work as a barista":
+/// the teller quit or left a job, or retired, and the old fact is their job. Not "left work
+/// early today", "nearly quit my job", "quit my weekend job", "I didn't quit my job", nor a
+/// student's job beside the studies.
+pub(in crate::judgment) fn job_quit(o: &Fact, n: &Fact) -> bool {
+    let lows = n.body_lows();
+    let quit = lows.iter().enumerate().any(|(i, w)| {
+        let object = &lows[i + 1..(i + 5).min(lows.len())];
+        matches!(*w, "quit" | "quitting" | "left" | "leaving" | "resigned")
+            && !(i > 0
+                && matches!(
+                    lows[i - 1],
+                    "nearly" | "almost" | "might" | "may" | "could" | "should" | "would" | "to"
+                ))
+            && object.contains(&"job")
+            && !object.iter().any(|x| {
+                matches!(
+                    *x,
+                    "second" | "part" | "side" | "weekend" | "evening" | "summer" | "saturday" | "holiday"
+                )
+            })
+    });
+    (quit || lows.contains(&"retired"))
+        && !lows.iter().any(|w| matches!(*w, "not" | "never"))
+        && super::slot_of(o).is_some_and(|s| {
+            matches!(s.name.as_str(), "employer" | "role") && !s.value.iter().any(|v| v.starts_with("student"))
+        })
+}
+
 /// Words that say one is out of work, which a job found ends: "I'm unemployed at the
 /// moment", "between jobs", "got laid off in May". Retirement is not ended by a job.
 pub(in crate::judgment) fn out_of_work(fact: &Fact) -> bool {
