@@ -150,7 +150,7 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-people-turns.jsonl"),
             " about people",
-            22,
+            23,
         ),
         (
             include_str!("../data/extraction-household-dev.jsonl"),
@@ -165,12 +165,12 @@ fn offline_extraction_of_blind_sets_stores_nothing_wrong() {
         (
             include_str!("../data/extraction-everyday-requests.jsonl"),
             " of everyday requests",
-            43,
+            44,
         ),
         (
             include_str!("../data/extraction-adverbs-dev.jsonl"),
             " with a word after the subject (development)",
-            39,
+            42,
         ),
         (
             include_str!("../data/extraction-adverbs-held-out.jsonl"),

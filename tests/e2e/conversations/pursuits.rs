@@ -26,6 +26,11 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
         ("I'm going to Tesco", "OK."),
         ("my boss hates me", "Sorry to hear it."),
         ("my son can't eat nuts, any party food ideas?", "Crisps and fruit."),
+        (
+            "Need a gift idea for my wife Laura, her birthday's on 9 April",
+            "Flowers?",
+        ),
+        ("I've got insomnia, been diagnosed last year", "Sorry to hear."),
     ] {
         turn(&ctx, "u", "s1", &[user, answer]);
     }
@@ -45,10 +50,12 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
             "I use Figma for everything",
             "I'm going to Rome for my 40th birthday in October",
             "I'm trying to cut down on sugar",
+            "I've got insomnia",
             "My husband Pete hates spicy food",
             "My name is Marco",
             "My partner and I are vegan",
             "My son can't eat nuts",
+            "My wife's name is Laura",
         ],
         "{out:#}"
     );

@@ -50,6 +50,8 @@ const OPENERS: &[(&str, Needs, MemoryType)] = &[
     ("our mortgage rate is ", Needs::Figure, MemoryType::Knowledge),
     ("i pay ", Needs::Recurring, MemoryType::Knowledge),
     ("we pay ", Needs::Recurring, MemoryType::Knowledge),
+    // Before "i take ": "I take home about £2,300 a month" is pay, no dose.
+    ("i take home ", Needs::Money, MemoryType::Identity),
     ("i take ", Needs::Dose, MemoryType::Identity),
     ("i get up at ", Needs::Figure, MemoryType::Knowledge),
     ("i wake up at ", Needs::Figure, MemoryType::Knowledge),

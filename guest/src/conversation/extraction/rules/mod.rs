@@ -101,6 +101,16 @@ pub fn extract(message: &str) -> Vec<Fact> {
                 break;
             }
         }
+        // Someone named in passing, in a sentence that told no fact: "a gift idea for my
+        // wife Laura". Told beside a fact ("just got engaged to my girlfriend Chloe!!"),
+        // the name is that fact's.
+        let told_here = facts.len() > told_before;
+        for fact in named_in_passing(sentence).into_iter().filter(|_| !told_here) {
+            let name = fact.content.rsplit(' ').next().unwrap_or("").to_ascii_lowercase();
+            if !facts.iter().any(|f| f.content.to_ascii_lowercase().contains(&name)) {
+                facts.push(fact);
+            }
+        }
         // "From now on please keep your answers short, I prefer concise replies": one wish
         // told twice, kept in the teller's words of taste.
         if [", i prefer ", ", i like ", ", i'd prefer "]
@@ -288,6 +298,14 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         "i work as ",
         "i work at ",
         "i work for ",
+        "i'm working as ",
+        "i am working as ",
+        "i'm working at ",
+        "i am working at ",
+        "i'm working for ",
+        "i am working for ",
+        "i'm studying ",
+        "i am studying ",
         "my birthday is ",
         "i was born on ",
         "i was born in ",
@@ -368,6 +386,12 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
             .find_map(|t| rest.strip_prefix(t))
             .filter(|r| CONDITIONS.iter().any(|c| starts_with_word(r, c)))
             .unwrap_or(rest);
+        // "I am pure vegetarian", "I'm strict vegan".
+        let rest = ["pure ", "strict ", "full ", "fully ", "mostly "]
+            .iter()
+            .find_map(|a| rest.strip_prefix(a))
+            .filter(|r| DIETS.iter().any(|d| starts_with_word(r, d)))
+            .unwrap_or(rest);
         if DIETS.iter().any(|d| starts_with_word(rest, d)) {
             return Some(fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
         }
@@ -381,7 +405,13 @@ fn read_sentence(sentence: &str) -> Option<Fact> {
         // "I'm a nurse", "I'm an engineer at Shopify": a role, in a short clause.
         let after_be = &lower[be.len()..];
         if let Some(role) = after_be.strip_prefix("a ").or_else(|| after_be.strip_prefix("an ")) {
+            // "I'm a secondary school maths teacher and marking is killing me": the role's
+            // clause ends at "and".
             let fact = clause(text);
+            let fact = match fact.to_ascii_lowercase().find(" and ") {
+                Some(at) if fact[..at].split_whitespace().count() >= 3 => fact[..at].to_owned(),
+                _ => fact,
+            };
             let first = role.split_whitespace().next().unwrap_or("");
             if !NOT_A_ROLE.contains(&first) && object_ok(role) && fact.split_whitespace().count() <= 10 {
                 return Some(fact_of(capitalise(&fact), MemoryType::Identity, Vec::new()));
@@ -404,6 +434,15 @@ fn relation(text: &str, lower: &str) -> Option<Fact> {
     let rest = lower.strip_prefix("my ")?;
     let rel = RELATIONS.iter().find(|r| starts_with_word(rest, r))?;
     let after = &rest[rel.len()..];
+    // "my twins are called Ava and Isla": the names, as told.
+    if [" are called ", " are named "].iter().any(|l| after.starts_with(l)) {
+        let fact = clause(text);
+        let named = fact
+            .split_whitespace()
+            .nth(4)
+            .is_some_and(|w| w.starts_with(char::is_uppercase));
+        return named.then(|| fact_of(capitalise(&fact), MemoryType::Relationship, vec![format!("my {rel}")]));
+    }
     let linkers = [
         "'s name is ",
         " is called ",
@@ -428,6 +467,57 @@ fn relation(text: &str, lower: &str) -> Option<Fact> {
         MemoryType::Relationship,
         vec![format!("my {rel} {name}")],
     ))
+}
+
+/// Someone of the teller's named in passing, after the sentence's start: "a gift idea for
+/// my wife Laura", "Rome in June, with my partner Ben". A name must follow the relation at
+/// once ("my son Leo's teacher" names Leo).
+fn named_in_passing(sentence: &str) -> Vec<Fact> {
+    let lower = sentence.to_ascii_lowercase();
+    let mut out = Vec::new();
+    // At the start, `relation` has read it: "my boss Tom is annoying" names no one in
+    // passing, it describes.
+    let start = strip_leads(&lower);
+    // "just got engaged to my girlfriend Chloe!!": the relation itself changes.
+    let changes = [
+        "engaged",
+        "married",
+        "broke up",
+        "split up",
+        "divorced",
+        "separated",
+        "passed away",
+        "died",
+    ];
+    if changes.iter().any(|c| has_phrase(&lower, c)) {
+        return Vec::new();
+    }
+    for (at, _) in lower.match_indices("my ") {
+        if at <= start || lower[..at].chars().next_back().is_some_and(char::is_alphanumeric) {
+            continue;
+        }
+        let rest = &lower[at + 3..];
+        let Some(rel) = RELATIONS.iter().find(|r| starts_with_word(rest, r)) else {
+            continue;
+        };
+        let from = at + 3 + rel.len();
+        if !sentence[from..].starts_with(' ') {
+            continue;
+        }
+        let Some(name) = name_at(&sentence[from + 1..]) else {
+            continue;
+        };
+        let name = name.trim_end_matches("'s").to_owned();
+        if name.contains(' ') || NOT_NAMES.contains(&name.to_ascii_lowercase().as_str()) {
+            continue;
+        }
+        out.push(fact_of(
+            format!("My {rel}'s name is {name}"),
+            MemoryType::Relationship,
+            vec![format!("my {rel} {name}")],
+        ));
+    }
+    out
 }
 
 /// One to three capitalised words at the start of `text`: a name.

@@ -134,7 +134,8 @@ fn states_a_lasting_thing(state: &str) -> bool {
         .and_then(|w| w.parse::<u32>().ok())
         .is_some_and(|n| n < 130);
     let rest: Vec<&str> = words.collect();
-    number && (rest.is_empty() || rest.starts_with(&["years", "old"]))
+    // "my dad's 82 and lives on his own": the age, then another clause.
+    number && (rest.is_empty() || rest.starts_with(&["years", "old"]) || rest.first() == Some(&"and"))
 }
 
 #[cfg(test)]
@@ -167,6 +168,7 @@ mod tests {
             "my husband Pete hates spicy food",
             "my son can't eat nuts",
             "My wife Priya is pregnant with our first",
+            "My dad's 82 and lives on his own in Swansea",
         ] {
             assert!(said(lasting).is_some(), "{lasting}");
         }

@@ -128,6 +128,61 @@ pub(super) fn pursuit(text: &str, lower: &str) -> Option<Fact> {
     if let Some(rest) = after(&["i'm trying to ", "i am trying to ", "im trying to ", "trying to "]) {
         return AIMS.iter().any(|a| starts_with_word(rest, a)).then(told)?;
     }
+    // "I'm doing intermittent fasting", "doing keto": a way of eating, not a chore.
+    if let Some(rest) = after(&["i'm doing ", "i am doing ", "im doing ", "doing "]) {
+        let eating = [
+            "intermittent fasting",
+            "keto",
+            "the keto diet",
+            "5:2",
+            "the 5:2",
+            "16:8",
+            "paleo",
+            "whole30",
+            "slimming world",
+            "weight watchers",
+        ]
+        .iter()
+        .any(|e| starts_with_word(rest, e));
+        return eating.then(told)?;
+    }
+    // "just had a baby girl, Ruby, 3 weeks ago!": a birth, with the name told.
+    if let Some(rest) = after(&[
+        "had a baby",
+        "just had a baby",
+        "we had a baby",
+        "we just had a baby",
+        "i had a baby",
+        "i just had a baby",
+        "we've had a baby",
+        "i've had a baby",
+    ]) {
+        // Not "had a baby shower": a girl, a boy, a name or when comes next.
+        let next = rest.trim_start();
+        let born = next.is_empty()
+            || next.starts_with([',', '!', '.'])
+            || ["girl", "boy", "on", "last", "yesterday", "this", "today", "at"]
+                .iter()
+                .any(|w| starts_with_word(next, w));
+        if !born {
+            return None;
+        }
+        let kind = ["girl", "boy"].iter().find(|k| starts_with_word(next, k));
+        let who = if lower.starts_with("we") { "We" } else { "I" };
+        let said = &text[text.len() - rest.len()..];
+        let name = said
+            .split([',', ' ', '!', '.'])
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .find(|w| w.starts_with(char::is_uppercase) && w.chars().all(char::is_alphabetic) && !names_a_time(w));
+        let fact = match (kind, name) {
+            (Some(k), Some(n)) => format!("{who} had a baby {k}, {n}"),
+            (Some(k), None) => format!("{who} had a baby {k}"),
+            (None, Some(n)) => format!("{who} had a baby, {n}"),
+            (None, None) => format!("{who} had a baby"),
+        };
+        return Some(fact_of(fact, MemoryType::Relationship, Vec::new()));
+    }
     // "my partner and I are vegan", "we're both vegetarian": the teller's diet too.
     let both = lower
         .strip_prefix("my ")
@@ -150,6 +205,25 @@ pub(super) fn pursuit(text: &str, lower: &str) -> Option<Fact> {
 /// "I'm moving to Berlin in September", "we're going to Rome in October": a place named,
 /// then when.
 fn trip(text: &str, lower: &str) -> Option<Fact> {
+    // "I'm moving from Austin to Denver next month": read from the "to".
+    let moved_from = [
+        "i'm moving from ",
+        "i am moving from ",
+        "we're moving from ",
+        "we are moving from ",
+    ]
+    .iter()
+    .find(|o| lower.starts_with(**o))
+    .and_then(|o| lower[o.len()..].find(" to ").map(|k| o.len() + k + " to ".len()));
+    if let Some(at) = moved_from {
+        let place = text[at..].chars().next().is_some_and(char::is_uppercase);
+        if !(place && names_a_when(&text[at..])) {
+            return None;
+        }
+        let fact = capitalise(&clause(text));
+        let t = classify(&fact);
+        return Some(fact_of(fact, t, Vec::new()));
+    }
     let openers = [
         "i'm moving to ",
         "i am moving to ",
@@ -164,19 +238,7 @@ fn trip(text: &str, lower: &str) -> Option<Fact> {
     let opener = openers.iter().find(|o| lower.starts_with(**o))?;
     // A place, written with a capital: "going to Rome", not "going to try that".
     let place = text[opener.len()..].chars().next().is_some_and(char::is_uppercase);
-    let rest = &lower[opener.len()..];
-    // "may" is a month only as "May": "I'm going to Tesco, may grab wine".
-    let said = &text[opener.len()..];
-    let when = said.split(|c: char| !c.is_alphanumeric()).any(|w| {
-        MONTHS
-            .iter()
-            .any(|m| m.eq_ignore_ascii_case(w) && (w != "may" && w != "MAY" || w == "May"))
-            || matches!(
-                w.to_ascii_lowercase().as_str(),
-                "summer" | "spring" | "autumn" | "winter" | "christmas" | "easter"
-            )
-    }) || rest.contains("next year")
-        || rest.contains("next month");
+    let when = names_a_when(&text[opener.len()..]);
     let moving = opener.contains("moving") || opener.contains("relocating");
     // "I'm moving to Canada lol" says no when.
     if !place || !when {
@@ -186,6 +248,29 @@ fn trip(text: &str, lower: &str) -> Option<Fact> {
     let fact = capitalise(&clause(text));
     let t = if moving { classify(&fact) } else { MemoryType::Event };
     Some(fact_of(fact, t, Vec::new()))
+}
+
+/// Whether `said` names when: a month ("May" only with its capital: "may grab wine" is
+/// none), a season or a feast, or "next week", "next month", "next year".
+fn names_a_when(said: &str) -> bool {
+    let lower = said.to_ascii_lowercase();
+    said.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        MONTHS.iter().any(|m| m.eq_ignore_ascii_case(w)) && w != "may" && w != "MAY"
+            || matches!(
+                w.to_ascii_lowercase().as_str(),
+                "summer" | "spring" | "autumn" | "winter" | "christmas" | "easter"
+            )
+    }) || ["next week", "next month", "next year"]
+        .iter()
+        .any(|n| lower.contains(n))
+}
+
+/// Whether a capitalised word is a day or a month, which is no name.
+fn names_a_time(word: &str) -> bool {
+    MONTHS
+        .iter()
+        .chain(WEEKDAYS.iter())
+        .any(|t| t.eq_ignore_ascii_case(word))
 }
 
 /// Where `part` (lowercased as `lower`) tells a plan with "going to": the first one that
@@ -237,6 +322,9 @@ mod tests {
             "I'm going to Rome for my 40th birthday in October",
             "my partner and I are vegan",
             "we're both vegetarian",
+            "just had a baby girl, Ruby, 3 weeks ago!",
+            "I'm doing intermittent fasting, 16:8",
+            "I'm moving from Austin to Denver next month",
         ] {
             assert!(read(told).is_some(), "{told}");
         }
@@ -255,6 +343,8 @@ mod tests {
             "I use a lot of garlic in this recipe",
             "I'm on a diet coke kick",
             "I'm off on Friday",
+            "I had a baby shower last weekend",
+            "I'm doing the dishes",
             "I live for weekends",
             "I'm on a train",
             "my partner and I are exhausted",

@@ -223,12 +223,51 @@ const HAD: &[&str] = &[
     "a pacemaker",
     "a nut allergy",
     "a peanut allergy",
+    "insomnia",
+    "anxiety",
+    "depression",
+    "ptsd",
+    "ocd",
+    "hay fever",
+    "hayfever",
+    "high blood pressure",
+    "low blood pressure",
+    "a heart condition",
+    "parkinson's",
+    "dementia",
+    "long covid",
+    "gout",
+    "glaucoma",
+    "a bad back",
+    "a bad lower back",
+    "a bad knee",
+    "bad knees",
+    "a dodgy knee",
+    "a dodgy back",
+    "chronic fatigue",
+    "chronic pain",
+    // With "I get": "I get carsick in the back", "I get migraines".
+    "carsick",
+    "car sick",
+    "seasick",
+    "travel sick",
+    "motion sickness",
+    "panic attacks",
+    "cold sores",
 ];
 
 fn condition(text: &str, lower: &str) -> Option<Fact> {
-    let opener = ["i have ", "i've got ", "ive got ", "i've had ", "i live with "]
-        .iter()
-        .find(|o| lower.starts_with(**o))?;
+    let opener = [
+        "i have ",
+        "i've got ",
+        "ive got ",
+        "i've had ",
+        "i live with ",
+        "i get ",
+        "i suffer from ",
+    ]
+    .iter()
+    .find(|o| lower.starts_with(**o))?;
     let rest = &lower[opener.len()..];
     HAD.iter()
         .any(|c| starts_with_word(rest, c))
@@ -290,6 +329,10 @@ const STATES: &[&str] = &[
     "a stay-at-home mum",
     "a stay-at-home dad",
     "a full-time carer",
+    "on maternity leave",
+    "on paternity leave",
+    "on parental leave",
+    "on long-term sick leave",
 ];
 
 /// States told without "I'm": "engaged since June!!", "not a morning person at all".

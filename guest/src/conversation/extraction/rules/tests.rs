@@ -236,3 +236,44 @@ fn a_people_or_a_state_is_no_name() {
     assert_eq!(contents("Hi, I'm Megan"), ["My name is Megan"]);
     assert_eq!(contents("my wife is Sarah"), ["My wife's name is Sarah"]);
 }
+
+/// What the ninth probe's conversations told in passing (2026-12-01), and their look-alikes.
+#[test]
+fn reads_names_in_passing_conditions_and_pay() {
+    assert_eq!(
+        contents("Need a gift idea for my wife Laura, her birthday's on 9 April"),
+        ["My wife's name is Laura"]
+    );
+    assert_eq!(
+        contents("Rome in June, with my partner Ben"),
+        ["My partner's name is Ben"]
+    );
+    assert_eq!(
+        contents("my twins are called Ava and Isla, they're 5"),
+        ["My twins are called Ava and Isla"]
+    );
+    assert_eq!(
+        contents("I've got insomnia, been diagnosed last year"),
+        ["I've got insomnia"]
+    );
+    assert_eq!(
+        contents("I get carsick in the back so I always drive"),
+        ["I get carsick in the back"]
+    );
+    assert_eq!(
+        contents("I take home about £2,300 a month"),
+        ["I take home about £2,300 a month"]
+    );
+    assert_eq!(
+        contents("I'm a secondary school maths teacher and marking is killing me"),
+        ["I'm a secondary school maths teacher"]
+    );
+    assert_eq!(
+        contents("Also I am pure vegetarian, no eggs also"),
+        ["I am pure vegetarian"]
+    );
+    // Said at the start, a description; with a change of the relation, that change's.
+    assert!(contents("my boss Tom is annoying").is_empty());
+    assert!(contents("I've just got engaged to my girlfriend Chloe!! where do I even start").is_empty());
+    assert!(contents("Translate 'my wife Laura is a doctor' into French").is_empty());
+}
