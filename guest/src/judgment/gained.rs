@@ -52,7 +52,11 @@ pub(super) fn one_after_none(o: &Fact, n: &Fact) -> bool {
     // someone else ("a kitten for my niece").
     let got_one = |k: usize| {
         let next = words.get(k + 1);
-        let ends = words[k].stop || next.is_none_or(|n| AFTER_ONE.contains(&n.low.as_str()));
+        // "a rescue greyhound called Biscuit": the kind, then its name.
+        let named_after = words
+            .get(k + 2)
+            .is_some_and(|w| matches!(w.low.as_str(), "called" | "named"));
+        let ends = words[k].stop || next.is_none_or(|n| AFTER_ONE.contains(&n.low.as_str())) || named_after;
         let for_another = (k + 1..new.len().min(k + 4)).any(|f| {
             new[f] == "for"
                 && new[f + 1..new.len().min(f + 3)]
@@ -145,6 +149,10 @@ mod tests {
         ));
         assert!(gains("No pets for us", "we got a puppy last weekend"));
         assert!(gains("We don't have kids", "we had a baby girl on Tuesday"));
+        assert!(gains(
+            "I don't have any pets",
+            "We adopted a rescue greyhound called Biscuit! First pet ever"
+        ));
         // A wish, a question, someone else's, or none again.
         assert!(!gains("I don't have any pets", "we might get a puppy"));
         assert!(!gains("I don't have any pets", "should we adopt a kitten?"));

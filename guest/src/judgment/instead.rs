@@ -44,7 +44,14 @@ pub(super) fn replaced(o: &Fact, n: &Fact) -> bool {
     let aside: Vec<&str> = words[at + 2..end]
         .iter()
         .map(|w| w.stem.as_str())
-        .filter(|s| o.content.contains(*s))
+        // "instead of 8" puts aside "8am".
+        .filter(|s| {
+            o.content.contains(*s)
+                || s.chars().all(|c| c.is_ascii_digit())
+                    && o.content
+                        .iter()
+                        .any(|c| c.starts_with(*s) && c[s.len()..].chars().all(char::is_alphabetic))
+        })
         .collect();
     let kept = o
         .content

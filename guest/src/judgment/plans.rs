@@ -61,11 +61,17 @@ pub(super) fn settled(o: &Fact, n: &Fact) -> bool {
     // Given up, whatever is planned instead: "decided against the dog", "scrapped the gym
     // idea, I'm just going to run outside".
     // Not "I'm not gonna give up on my dreams", which keeps at them.
-    let given_up = GIVEN_UP.iter().any(|p| {
-        lows.windows(p.len() + 1)
-            .any(|w| w[..p.len()] == **p && !matches!(w[p.len()], "give" | "quit" | "stop" | "drop" | "abandon"))
-            || lows.ends_with(p)
-    });
+    // "Dinner party's off", "the trip is off".
+    let off = lows
+        .windows(2)
+        .any(|w| (w[0].ends_with("'s") || matches!(w[0], "is" | "are")) && w[1] == "off")
+        && !lows.windows(2).any(|w| w == ["off", "to"]);
+    let given_up = off
+        || GIVEN_UP.iter().any(|p| {
+            lows.windows(p.len() + 1)
+                .any(|w| w[..p.len()] == **p && !matches!(w[p.len()], "give" | "quit" | "stop" | "drop" | "abandon"))
+                || lows.ends_with(p)
+        });
     if given_up {
         return told.iter().any(named);
     }
@@ -92,15 +98,18 @@ fn pending(f: &Fact) -> bool {
     goal || told.iter().any(|w| PENDING.contains(&w.low.as_str())) || trip_ahead(&lows)
 }
 
-/// A journey told with its day ahead: "Flying to New York on 3 June", "heading to Rome
-/// next Friday".
+/// A journey or a gathering told with its day ahead: "Flying to New York on 3 June",
+/// "heading to Rome next Friday", "I'm hosting a dinner party this Saturday".
 fn trip_ahead(lows: &[&str]) -> bool {
     let going = lows.windows(2).take(3).any(|p| {
         matches!(
             p[0],
             "flying" | "travelling" | "traveling" | "heading" | "driving" | "sailing"
         ) && p[1] == "to"
-    });
+    }) || lows
+        .iter()
+        .take(3)
+        .any(|w| matches!(*w, "hosting" | "throwing" | "organising" | "organizing"));
     let day = lows.iter().enumerate().any(|(i, w)| {
         MONTHS.iter().any(|m| m.eq_ignore_ascii_case(w))
             || crate::entities::WEEKDAYS.iter().any(|d| d.eq_ignore_ascii_case(w))

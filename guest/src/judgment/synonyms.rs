@@ -8,6 +8,7 @@
 pub(super) fn word(word: &str) -> Option<&'static str> {
     Some(match word {
         "veggie" => "vegetarian",
+        "missus" | "missis" | "wifey" => "wife",
         "grandkids" => "grandchildren",
         "grandkid" => "grandchild",
         "doctorate" => "phd",

@@ -46,8 +46,23 @@ fn taste(f: &Fact) -> Option<(Side, Vec<&str>)> {
                 .get(k + 1)
                 .is_some_and(|n| matches!(n.low.as_str(), "a" | "an" | "the")))
     };
+    // "I've come round to coffee", "grown to like it": a taste for, told as come to.
+    let come_round = |k: usize| {
+        matches!(words[k].low.as_str(), "come" | "came")
+            && words
+                .get(k + 1)
+                .is_some_and(|w| matches!(w.low.as_str(), "round" | "around"))
+            && words.get(k + 2).is_some_and(|w| w.low == "to")
+    };
+    let side_at = |k: usize| {
+        if come_round(k) {
+            Some(Side::For)
+        } else {
+            side(&words[k].low)
+        }
+    };
     let tasted_at: Vec<usize> = (0..words.len())
-        .filter(|&k| side(&words[k].low).is_some() && !compares(k))
+        .filter(|&k| side_at(k).is_some() && !compares(k))
         .collect();
     // The teller says so: the subject read was "I" or "we", a word of the teller's comes
     // before the taste ("weirdly I actually like ..."), or the taste opens the fact ("loving
@@ -62,7 +77,7 @@ fn taste(f: &Fact) -> Option<(Side, Vec<&str>)> {
     if !tasted_at.first().is_some_and(|&k| first_person(k)) {
         return None;
     }
-    let mut sides = tasted_at.iter().filter_map(|&k| side(&words[k].low));
+    let mut sides = tasted_at.iter().filter_map(|&k| side_at(k));
     let first = sides.next()?;
     // "I love it but hate the smell": two sides of one thing.
     if sides.any(|s| s != first) {
@@ -111,6 +126,10 @@ mod tests {
             "weirdly I actually like coriander now, my tastes have changed"
         ));
         assert!(flips("I love running", "I can't stand running these days"));
+        assert!(flips(
+            "I hate coffee",
+            "Weirdly I've come round to coffee, I have a flat white every morning now"
+        ));
         assert!(flips("I really like my job", "honestly I hate my job now"));
         // Told without a word of something new: another side of the thing.
         assert!(!flips("I love dogs", "I hate dogs that bark all night"));

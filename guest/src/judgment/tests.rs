@@ -1334,3 +1334,52 @@ fn the_eighth_probes_changes_and_their_look_alikes() {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }
 }
+
+/// What the ninth probe (the eighth's held-out set, read after it was measured) found left
+/// both versions live, with look-alikes that keep the old fact.
+#[test]
+fn the_ninth_probes_changes_and_their_look_alikes() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I've got an iPhone 12",
+            "upgraded my phone to a Pixel 8, goodbye iPhone",
+        ),
+        (
+            "I bank with Barclays",
+            "Moved my current account from Barclays to Monzo",
+        ),
+        (
+            "I'm hosting a dinner party this Saturday for 8 people",
+            "Dinner party's off, half the guests have covid",
+        ),
+        (
+            "My shift starts at 8am",
+            "From this week my shift starts at 10am instead of 8",
+        ),
+        (
+            "I hate coffee",
+            "Weirdly I've come round to coffee, I have a flat white every morning now",
+        ),
+        (
+            "I don't have any pets",
+            "We adopted a rescue greyhound called Biscuit! First pet ever",
+        ),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    for (old, new) in [
+        (
+            "I get my groceries from BigBasket",
+            "my sister gets hers from Blinkit now",
+        ),
+        (
+            "I'm hosting a dinner party this Saturday for 8 people",
+            "I'm off to the shops for the dinner party",
+        ),
+        ("I hate coffee", "my mum's come round to coffee"),
+        ("My shift starts at 8am", "Tom's shift starts at 10am instead of 8"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+}

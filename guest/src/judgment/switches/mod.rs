@@ -374,7 +374,10 @@ fn ways(frame: &Frame, words: &[Word]) -> (BTreeSet<&'static str>, BTreeSet<&'st
             .last()
             .map_or(*e, |k| k + 1);
         let (before, after) = (&lows[first..*s], &lows[*e..last]);
-        let gone = ENDED_BEFORE.iter().any(|p| has(before, p))
+        // "from Barclays to Monzo": the way left.
+        let left = before.last() == Some(&"from") && after.first() == Some(&"to");
+        let gone = left
+            || ENDED_BEFORE.iter().any(|p| has(before, p))
             || has(before, "instead of")
             || ENDED_AFTER.iter().any(|p| has(after, p));
         if gone {
@@ -409,8 +412,10 @@ const ENDED_BEFORE: &[&str] = &[
     "rarely",
     "none",
     "nobody",
-    // "closed the Barclays one", "cancelled my Sky".
+    // "closed the Barclays one", "cancelled my Sky", "goodbye iPhone".
     "closed",
+    "goodbye",
+    "bye",
     "cancelled",
     "canceled",
 ];
