@@ -183,6 +183,40 @@ pub(super) fn pursuit(text: &str, lower: &str) -> Option<Fact> {
         };
         return Some(fact_of(fact, MemoryType::Relationship, Vec::new()));
     }
+    // "I always fly economy plus", "I learn best with diagrams": how the teller likes it.
+    if let Some(rest) = after(&["i always fly ", "i learn best "]) {
+        return object_ok(rest).then(|| fact_of(capitalise(&clause(text)), MemoryType::Preference, Vec::new()));
+    }
+    // "I code mostly in Go", "I program in Rust": a language, named with its capital.
+    if let Some(at) = [
+        "i code in ",
+        "i code mostly in ",
+        "i mostly code in ",
+        "i program in ",
+        "i write code in ",
+    ]
+    .iter()
+    .find(|o| lower.starts_with(**o))
+    .map(|o| o.len())
+    {
+        return text[at..].starts_with(char::is_uppercase).then(told)?;
+    }
+    // "my laptop's a ThinkPad running Ubuntu", "my car is a 2017 Skoda Octavia": a thing
+    // one has, named by its make.
+    let things = ["laptop", "phone", "car", "bike", "computer", "pc", "tablet", "watch"];
+    if let Some(rest) = lower.strip_prefix("my ").and_then(|r| {
+        things.iter().find_map(|t| {
+            ["'s a ", "'s an ", " is a ", " is an "]
+                .iter()
+                .find_map(|be| r.strip_prefix(t).and_then(|x| x.strip_prefix(be)))
+        })
+    }) {
+        let named = text[text.len() - rest.len()..]
+            .split_whitespace()
+            .take(3)
+            .any(|w| w.starts_with(char::is_uppercase) || w.starts_with(|c: char| c.is_ascii_digit()));
+        return named.then(told)?;
+    }
     // "my partner and I are vegan", "we're both vegetarian": the teller's diet too.
     let both = lower
         .strip_prefix("my ")
@@ -325,6 +359,11 @@ mod tests {
             "just had a baby girl, Ruby, 3 weeks ago!",
             "I'm doing intermittent fasting, 16:8",
             "I'm moving from Austin to Denver next month",
+            "I always fly economy plus and I need an aisle seat",
+            "I code mostly in Go",
+            "my laptop's a ThinkPad running Ubuntu",
+            "my car is a 2017 Skoda Octavia",
+            "I learn best with diagrams, not text",
         ] {
             assert!(read(told).is_some(), "{told}");
         }
@@ -345,6 +384,9 @@ mod tests {
             "I'm off on Friday",
             "I had a baby shower last weekend",
             "I'm doing the dishes",
+            "I code in my spare time",
+            "my phone is a nightmare",
+            "my car is a mess",
             "I live for weekends",
             "I'm on a train",
             "my partner and I are exhausted",
