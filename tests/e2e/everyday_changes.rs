@@ -20,6 +20,16 @@ fn told_in_turn(old: &str, look_alike: &str, news: &str) -> Vec<String> {
     contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]))
 }
 
+/// [`told_in_turn`], then: the old fact is gone, the news and the look-alike live.
+fn replaced_beside_its_look_alike(old: &str, look_alike: &str, news: &str) {
+    let live = told_in_turn(old, look_alike, news);
+    assert!(!live.iter().any(|c| c == old), "{old} then {news}: {live:?}");
+    assert!(
+        live.iter().any(|c| c == news) && live.iter().any(|c| c == look_alike),
+        "{live:?}"
+    );
+}
+
 #[test]
 fn a_step_in_a_partnership_a_pet_rehomed_or_a_retraction_replaces_it() {
     for (old, look_alike, news) in [
@@ -101,12 +111,7 @@ fn a_switch_of_daily_life_replaces_the_old_way() {
             "switched GPs, I see Dr Okafor now",
         ),
     ] {
-        let live = told_in_turn(old, look_alike, news);
-        assert!(!live.iter().any(|c| c == old), "{old} then {news}: {live:?}");
-        assert!(
-            live.iter().any(|c| c == news) && live.iter().any(|c| c == look_alike),
-            "{live:?}"
-        );
+        replaced_beside_its_look_alike(old, look_alike, news);
     }
 }
 
@@ -158,12 +163,7 @@ fn an_allegiance_a_taste_or_a_value_put_instead_replaces_the_old_one() {
             "down to 76kg now after the diet, so chuffed",
         ),
     ] {
-        let live = told_in_turn(old, look_alike, news);
-        assert!(!live.iter().any(|c| c == old), "{old} then {news}: {live:?}");
-        assert!(
-            live.iter().any(|c| c == news) && live.iter().any(|c| c == look_alike),
-            "{live:?}"
-        );
+        replaced_beside_its_look_alike(old, look_alike, news);
     }
 }
 

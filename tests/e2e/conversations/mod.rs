@@ -25,6 +25,18 @@ fn turn(ctx: &Ctx, user: &str, session: &str, said: &[&str]) -> Value {
     ctx.json(&args)
 }
 
+/// Each exchange stored by `turn` in one session, then offline `extract`: what it
+/// stored, sorted.
+fn extracted_after(ctx: &Ctx, exchanges: &[(&str, &str)]) -> Vec<String> {
+    for (user, answer) in exchanges {
+        turn(ctx, "u", "s1", &[user, answer]);
+    }
+    let out = ctx.json(&["--user", "u", "extract"]);
+    let mut stored = crate::support::ctx::contents(&out["stored"]);
+    stored.sort();
+    stored
+}
+
 /// Every byte under the home, index included, as text.
 fn everything(ctx: &Ctx) -> String {
     ctx.every_file()

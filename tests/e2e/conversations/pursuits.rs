@@ -5,13 +5,13 @@
 //! an errand, someone's mood toward the teller) store nothing. The eighth probe
 //! (2026-12-01) found none of the first kind stored.
 
-use super::{NOW, turn};
+use super::{NOW, extracted_after};
 use crate::support::ctx::Ctx;
 
 #[test]
 fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
     let ctx = Ctx::new().env("ASH_NOW", NOW);
-    for (user, answer) in [
+    let exchanges = [
         ("I use Figma for everything", "Nice."),
         (
             "hi, I'm Marco, I run a small Italian restaurant in Bath",
@@ -31,19 +31,9 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
             "Flowers?",
         ),
         ("I've got insomnia, been diagnosed last year", "Sorry to hear."),
-    ] {
-        turn(&ctx, "u", "s1", &[user, answer]);
-    }
-    let out = ctx.json(&["--user", "u", "extract"]);
-    let mut stored: Vec<String> = out["stored"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{out:#}"))
-        .iter()
-        .map(|m| m["content"].as_str().unwrap().to_owned())
-        .collect();
-    stored.sort();
+    ];
     assert_eq!(
-        stored,
+        extracted_after(&ctx, &exchanges),
         [
             "I live alone with my dog Rufus",
             "I run a small Italian restaurant in Bath",
@@ -57,6 +47,5 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
             "My son can't eat nuts",
             "My wife's name is Laura",
         ],
-        "{out:#}"
     );
 }

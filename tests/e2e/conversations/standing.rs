@@ -4,13 +4,13 @@
 //! weekend's stay, someone else's, the answer at hand) store nothing. The seventh probe
 //! (2026-12-01) found none of the first kind stored.
 
-use super::{NOW, turn};
+use super::{NOW, extracted_after};
 use crate::support::ctx::Ctx;
 
 #[test]
 fn standing_facts_told_in_passing_are_kept_and_their_look_alikes_are_not() {
     let ctx = Ctx::new().env("ASH_NOW", NOW);
-    for (user, answer) in [
+    let exchanges = [
         ("we're in Brighton now, moved down from London in the spring", "Lovely."),
         (
             "I teach maths at a secondary in Glasgow — any starter ideas?",
@@ -25,19 +25,9 @@ fn standing_facts_told_in_passing_are_kept_and_their_look_alikes_are_not() {
         ("we're in Lisbon this weekend!", "Enjoy."),
         ("my sister teaches maths in Leeds", "Nice."),
         ("redo that as bullet points", "Sure:"),
-    ] {
-        turn(&ctx, "u", "s1", &[user, answer]);
-    }
-    let out = ctx.json(&["--user", "u", "extract"]);
-    let mut stored: Vec<String> = out["stored"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{out:#}"))
-        .iter()
-        .map(|m| m["content"].as_str().unwrap().to_owned())
-        .collect();
-    stored.sort();
+    ];
     assert_eq!(
-        stored,
+        extracted_after(&ctx, &exchanges),
         [
             "I teach maths at a secondary in Glasgow",
             "I'm a type 1 diabetic",
@@ -45,6 +35,5 @@ fn standing_facts_told_in_passing_are_kept_and_their_look_alikes_are_not() {
             "Keep answers under 100 words",
             "We're in Brighton now",
         ],
-        "{out:#}"
     );
 }
