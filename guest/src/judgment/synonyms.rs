@@ -68,7 +68,6 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("doesn't agree with me", "disagrees with me"),
     ("does not agree with me", "disagrees with me"),
     ("home for me is", "home is in"),
-    ("my home is", "my home is in"),
     ("turn in at", "go to bed at"),
     ("get up at", "wake up at"),
     ("putting money aside", "saving"),

@@ -64,19 +64,17 @@ pub(super) fn meal(w: &[String]) -> bool {
     if w.len() > 6 {
         return false;
     }
-    w.windows(3).any(|p| {
+    w.iter().enumerate().any(|(i, verb)| {
         matches!(
-            p[0].as_str(),
+            verb.as_str(),
             "had" | "having" | "grabbing" | "grabbed" | "ate" | "eating" | "making" | "made"
-        ) && p[1..].iter().any(|x| {
+        ) && w[i + 1..(i + 3).min(w.len())].iter().any(|x| {
             matches!(
                 x.as_str(),
                 "lunch" | "breakfast" | "dinner" | "brunch" | "coffee" | "snack" | "sandwich" | "nap" | "shower"
             )
         })
-    }) || w.len() >= 2
-        && matches!(w[w.len() - 2].as_str(), "had" | "having" | "eating" | "grabbing")
-        && matches!(w[w.len() - 1].as_str(), "lunch" | "breakfast" | "dinner" | "brunch")
+    })
 }
 
 /// "the wifi in this cafe is terrible": what is said of the place one is in now. Not "I own

@@ -60,6 +60,8 @@ const PHRASES: &[(&str, &[&str])] = &[
             "new apartment in",
             "new house in",
             "address is",
+            // After "home is in", which comes first: "my home is Leeds".
+            "home is",
         ],
     ),
     (
