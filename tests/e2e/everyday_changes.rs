@@ -188,3 +188,34 @@ fn the_eighth_probes_restatements_are_kept_once() {
         );
     }
 }
+
+/// The ninth probe's changes (2026-12-01): a phone said goodbye to, an account moved "from
+/// Barclays to Monzo", a dinner party off before its day, a taste come round to. Someone
+/// else's keeps the old fact.
+#[test]
+fn a_thing_said_goodbye_to_or_a_party_called_off_replaces_it() {
+    for (old, look_alike, news) in [
+        (
+            "I've got an iPhone 12",
+            "my sister upgraded to a Pixel 8",
+            "upgraded my phone to a Pixel 8, goodbye iPhone",
+        ),
+        (
+            "I bank with Barclays",
+            "my mum moved her account to Monzo",
+            "Moved my current account from Barclays to Monzo",
+        ),
+        (
+            "I'm hosting a dinner party on 28 March for 8 people",
+            "my neighbour's party is off",
+            "Dinner party's off, half the guests have covid",
+        ),
+        (
+            "I hate coffee",
+            "my mum's come round to coffee",
+            "Weirdly I've come round to coffee now",
+        ),
+    ] {
+        replaced_beside_its_look_alike(old, look_alike, news);
+    }
+}

@@ -31,10 +31,14 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
             "Flowers?",
         ),
         ("I've got insomnia, been diagnosed last year", "Sorry to hear."),
+        ("I always fly economy plus, any tips for Toronto?", "Book early."),
+        ("my laptop's a ThinkPad running Ubuntu", "Nice."),
+        ("my car is a mess, help me clean it", "Start with the bins."),
     ];
     assert_eq!(
         extracted_after(&ctx, &exchanges),
         [
+            "I always fly economy plus",
             "I live alone with my dog Rufus",
             "I run a small Italian restaurant in Bath",
             "I use Figma for everything",
@@ -42,6 +46,7 @@ fn pursuits_told_in_passing_are_kept_and_their_look_alikes_are_not() {
             "I'm trying to cut down on sugar",
             "I've got insomnia",
             "My husband Pete hates spicy food",
+            "My laptop's a ThinkPad running Ubuntu",
             "My name is Marco",
             "My partner and I are vegan",
             "My son can't eat nuts",
