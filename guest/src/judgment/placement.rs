@@ -30,6 +30,14 @@ pub(super) fn kept_in_place(small: &Fact, big: &Fact) -> bool {
         .find(|&i| telling(&words[i]) && shared(&words[i]) && !is_generic(&words[i].stem))
         .or_else(|| (0..words.len()).find(|&i| telling(&words[i]) && shared(&words[i])))
         .unwrap_or(words.len());
+    // "I'm from Leeds" is where one comes from; "I met my wife in Leeds" holds the place
+    // and tells something else of it.
+    let origin = told
+        .windows(2)
+        .any(|p| p[0].low == "from" && small.content.contains(&p[1].stem));
+    if origin && !words.iter().any(|w| w.low == "from") {
+        return false;
+    }
     let mut checked: BTreeSet<&str> = BTreeSet::new();
     for (i, w) in words.iter().enumerate() {
         if !telling(w) {

@@ -24,11 +24,29 @@ pub(super) fn day_after(tokens: &[&str], triggers: &[&str]) -> Option<Value> {
             return Some(value);
         }
         if !BETWEEN.contains(&clean[i].as_str()) {
-            return None;
+            return day_before(&clean, at);
         }
         i += 1;
     }
-    None
+    day_before(&clean, at)
+}
+
+/// The day told before the trigger at `at`: "13 march is my birthday", "march 13th's my
+/// bday". Only a day's own words and those of [`BETWEEN`] and owners may stand between.
+fn day_before(clean: &[String], at: usize) -> Option<Value> {
+    let between = |t: &String| {
+        BETWEEN.contains(&t.as_str())
+            || matches!(t.as_str(), "my" | "our" | "his" | "her" | "their")
+            || month_of(t).is_some()
+            || day_of(t).is_some()
+            || year(Some(&t.as_str())).is_some()
+    };
+    let start = (0..at).find(|&i| day_at(clean, i).is_some())?;
+    clean[start + 1..at]
+        .iter()
+        .all(between)
+        .then(|| day_at(clean, start))
+        .flatten()
 }
 
 /// Words that may stand between a birthday and its day.

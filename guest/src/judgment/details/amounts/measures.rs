@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::entities::MONTHS;
 use crate::judgment::words::{FUNCTION, stem};
 
 /// What an amount measures.
@@ -119,6 +120,13 @@ pub(super) fn amounts(tokens: &[String]) -> (Vec<Amount>, BTreeSet<&str>) {
         let grade = matches!(prev, "year" | "yr" | "grade" | "form" | "class")
             || GRADE_AFTER.contains(&next)
             || (ordinal && matches!(next, "year" | "yr"));
+        // A day of a month is no amount of months: "our anniversary is 10 july", "on
+        // March 3".
+        let month = |w: &str| MONTHS.iter().any(|m| w == *m || (w.len() >= 3 && m.starts_with(w)));
+        if !currency && (month(next) || month(prev)) {
+            names.insert(token.as_str());
+            continue;
+        }
         // A figure that names a thing is no amount: "iPhone 12", "the 42 bus", "since 2015".
         let plain = !currency && !ordinal && (suffix.is_empty() || suffix == "k") && !UNIT_WORDS.contains(&next);
         let valued =
