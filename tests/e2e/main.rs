@@ -56,5 +56,6 @@ mod secret_shapes;
 mod serve;
 mod stats;
 mod storage;
+mod told_back_to_front;
 mod transformer;
 mod trust;

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::someone::{Someone, is_relation, relation};
+use super::word_order::in_usual_order;
 use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, Word, is_generic, words};
 use crate::supersession::RuleContext;
 
@@ -139,8 +140,16 @@ pub(super) struct Fact {
 
 impl Fact {
     pub(super) fn read(text: &str, ctx: &RuleContext) -> Fact {
-        let words = words(text);
         let (speaker, lead) = speaker(text);
+        // A line of a transcript is read as said.
+        let usual = match speaker {
+            None => in_usual_order(
+                text,
+                &ctx.subject_names.iter().map(|n| n.to_lowercase()).collect::<Vec<_>>(),
+            ),
+            Some(_) => std::borrow::Cow::Borrowed(text),
+        };
+        let words = words(&usual);
         let (subject, body) = subject(&words[lead.min(words.len())..], ctx);
         let body = body + lead;
         let lows: Vec<&str> = words.iter().map(|w| w.low.as_str()).collect();

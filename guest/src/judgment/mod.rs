@@ -24,6 +24,7 @@ mod news;
 mod partners;
 mod placement;
 mod plans;
+mod reversal;
 mod slots;
 mod someone;
 mod switches;
@@ -31,6 +32,7 @@ mod synonyms;
 mod taste;
 #[cfg(test)]
 mod tests;
+mod word_order;
 mod words;
 
 use std::collections::BTreeSet;
@@ -160,8 +162,14 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         return v;
     }
     // The same words in another order: "Dune is my favorite book". Not of two people: the
-    // words that tell them apart ("ex", "step") are no content.
-    if alike && o.all == n.all && !o.all.is_empty() && !two_people(&o.subject, &n.subject) {
+    // words that tell them apart ("ex", "step") are no content. Nor with the roles turned
+    // round: "I'm Ravi's accountant" is not "Ravi is my accountant".
+    if alike
+        && o.all == n.all
+        && !o.all.is_empty()
+        && !two_people(&o.subject, &n.subject)
+        && !reversal::turned_round(o, n)
+    {
         return Verdict::Same;
     }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.

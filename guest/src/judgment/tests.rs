@@ -23,6 +23,7 @@ const HOME_HELD_OUT: &str = include_str!("../../../eval/judgment/home-held-out.t
 const LOOK_ALIKES_DEV: &str = include_str!("../../../eval/judgment/look-alikes-dev.tsv");
 const LOOK_ALIKES_HELD_OUT: &str = include_str!("../../../eval/judgment/look-alikes-held-out.tsv");
 const RESTATEMENTS_HELD_OUT: &str = include_str!("../../../eval/judgment/restatements-held-out.tsv");
+const REORDERED_HELD_OUT: &str = include_str!("../../../eval/judgment/reordered-held-out.tsv");
 const TRANSITIONS_HELD_OUT: &str = include_str!("../../../eval/judgment/transitions-held-out.tsv");
 const AMOUNTS_DEV: &str = include_str!("../../../eval/judgment/amounts-dev.tsv");
 const AMOUNTS_HELD_OUT: &str = include_str!("../../../eval/judgment/amounts-held-out.tsv");
@@ -714,11 +715,31 @@ fn the_same_words_in_another_place_are_another_fact() {
 fn a_synonym_told_again_is_stored_once() {
     let held = measure(&pairs(RESTATEMENTS_HELD_OUT), false);
     held.print("restatements in other words, and near-synonyms: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): 57 of 150 kept once, 21 of 75 lost.
+    // Floors at what was measured (docs/judgment.md): 59 of 150 kept once, 20 of 75 lost.
     let kept_once = held.counts[0][0] + held.counts[0][1] + held.counts[0][2];
-    assert!(kept_once >= 57, "restatements kept once: {kept_once}");
+    assert!(kept_once >= 59, "restatements kept once: {kept_once}");
     assert!(
-        held.different_lost() <= 21,
+        held.different_lost() <= 20,
+        "look-alikes lost: {}",
+        held.different_lost()
+    );
+}
+
+/// A fact told back to front is the same fact ("Sofia is my girlfriend", "Glasgow is where
+/// I grew up", "oat milk is what I drink"), and one whose people trade places is not ("I'm
+/// Lucy's boss" / "Lucy is my boss"; `eval/judgment/reordered-held-out.tsv`, written
+/// blind; `word_order`, `reversal`).
+#[test]
+fn a_fact_told_back_to_front_is_the_same_fact() {
+    let held = measure(&pairs(REORDERED_HELD_OUT), false);
+    held.print("facts told in another order, and look-alikes: held-out, rules alone");
+    // Floors at what was measured (docs/judgment.md): 94 of 110 kept once, 23 of 40 changes
+    // replaced, 11 of 70 look-alikes lost.
+    let kept_once = held.counts[0][0] + held.counts[0][1] + held.counts[0][2];
+    assert!(kept_once >= 94, "restatements kept once: {kept_once}");
+    assert!(held.counts[2][1] + held.counts[2][2] >= 23, "changes replaced");
+    assert!(
+        held.different_lost() <= 11,
         "look-alikes lost: {}",
         held.different_lost()
     );
