@@ -79,6 +79,11 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     if news::life_event(&w, content) || begins::a_lasting_state(&w, content) || level::a_new_level(&w) {
         return lasting(base);
     }
+    // "I work at the airport", "I'm a driving instructor": the words of a passing state
+    // name the work, which lasts.
+    if work::told(&w) && !now_words && !has("just") {
+        return lasting(base);
+    }
     let broke_up = phrase(&w, &["broke", "up"]);
     let told_of_a_time = phrase(&w, &["last", "night"]) || phrase(&w, &["this", "morning"]) || has("earlier");
     let recent = has("just") || told_of_a_time;
@@ -362,3 +367,4 @@ mod stay;
 mod talk;
 #[cfg(test)]
 mod tests;
+mod work;

@@ -571,3 +571,23 @@ fn the_eighth_probes_passing_remarks() {
         );
     }
 }
+
+/// Work told in words that pass elsewhere lasts; the same words told of now pass.
+#[test]
+fn work_told_with_words_of_passing_states_lasts() {
+    for lasting in [
+        "I work as an air traffic controller at Heathrow",
+        "I work at the airport",
+        "I'm a driving instructor",
+        "I work as a traffic warden",
+    ] {
+        let l = infer(lasting, said());
+        assert!(
+            !l.memory_type.is_ephemeral() && l.expires_at.is_none(),
+            "{lasting}: {l:?}"
+        );
+    }
+    for passing in ["stuck in traffic again", "at the airport, flight delayed by two hours"] {
+        assert!(infer(passing, said()).memory_type.is_ephemeral(), "{passing}");
+    }
+}
