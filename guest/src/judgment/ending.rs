@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use super::Verdict;
 use super::fact::{Fact, is_ignored, is_lead};
 use super::someone::is_relation;
-use super::words::{is_frame, is_generic};
+use super::words::{Word, is_frame, is_generic};
 use crate::entities::{MONTHS, WEEKDAYS};
 
 /// The old fact denied or ended, or a denied one affirmed: "I'm vegetarian" / "I'm not
@@ -409,10 +409,23 @@ pub(super) fn switched(o: &Fact, n: &Fact) -> bool {
         return false;
     }
     let topic = o.topic();
-    let moved = words[verb + 1..end.max(verb + 1)]
+    let things: Vec<&Word> = words[verb + 1..end.max(verb + 1)]
         .iter()
         .filter(|w| !is_frame(&w.low) && w.low != "from" && !is_generic(&w.stem))
-        .any(|w| o.content.contains(&w.stem) && topic.contains(&w.stem));
+        .collect();
+    // What was moved is its last word: "moved my spanish lessons" moved lessons, not the
+    // Spanish one learns; "switched my phone contract" the phone's service.
+    let head_held = things.last().is_none_or(|head| {
+        o.content.contains(&head.stem)
+            || matches!(
+                head.low.as_str(),
+                "contract" | "plan" | "deal" | "tariff" | "account" | "provider" | "supplier" | "subscription"
+            )
+    });
+    let moved = head_held
+        && things
+            .iter()
+            .any(|w| o.content.contains(&w.stem) && topic.contains(&w.stem));
     moved || switched_to_another_kind(o, &topic, words, end)
 }
 

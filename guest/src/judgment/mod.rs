@@ -172,6 +172,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     {
         return Verdict::Same;
     }
+    // "I was married before Claire, we divorced in 2010" tells what came before Claire.
+    if same_subject(&o.subject, &n.subject) && told_before(o, n) {
+        return Verdict::Different;
+    }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
     if partners::parted(o, n) || partners::married(o, n) || partners::no_longer_single(o, n) {
         return Verdict::Change;
@@ -329,7 +333,11 @@ fn told_before(o: &Fact, n: &Fact) -> bool {
     else {
         return false;
     };
-    slot_of(o).is_some_and(|slot| n.words[at + 1..].iter().any(|w| slot.value.contains(&w.stem)))
+    let after = &n.words[at + 1..];
+    // "I was married before Claire" after "I'm married to Claire": the name the old fact
+    // holds, whatever its attribute's value is read as.
+    after.iter().any(|w| (w.cap || w.upper) && o.content.contains(&w.stem))
+        || slot_of(o).is_some_and(|slot| after.iter().any(|w| slot.value.contains(&w.stem)))
 }
 
 /// The verdict of two facts that give one detail ([`details`]): the same value written

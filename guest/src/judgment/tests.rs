@@ -1404,3 +1404,31 @@ fn the_ninth_probes_changes_and_their_look_alikes() {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }
 }
+
+/// The tenth probe's look-alikes that replaced a fact, and the changes beside them.
+#[test]
+fn the_tenth_probes_look_alikes_keep_the_old_fact() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I have Spanish lessons on Saturday mornings",
+            "moved my spanish lessons to sunday afternoons",
+        ),
+        ("My phone is on O2", "switched my phone contract to EE"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    for (old, new) in [
+        (
+            "I'm learning Spanish for a move to Valencia",
+            "moved my spanish lessons to sunday afternoons",
+        ),
+        ("I drive a Ford Focus", "changed my car insurance to Aviva"),
+        (
+            "I'm married to Claire",
+            "I was married before Claire, we divorced in 2010",
+        ),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+}
