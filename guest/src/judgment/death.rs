@@ -3,7 +3,7 @@
 //! what they liked stays true of them ("My dog is called Max" is kept beside "Max died").
 //! A pet rehomed ("We rehomed Charlie with my aunt") leaves the household as one who died.
 
-use super::fact::{Fact, WISH};
+use super::fact::{Fact, WISH, is_ignored};
 
 /// Verbs of having someone in one's household.
 const HAVING: &[&str] = &["have", "has", "got", "own", "owns"];
@@ -36,13 +36,18 @@ pub(super) fn ends_having(o: &Fact, n: &Fact) -> bool {
 }
 
 /// The name (lowercased) of whom the words say died, when they open with it: "Biscuit
-/// passed away last week", "Luna died on Sunday", "Max was put down"; or when the user or
+/// passed away last week", "luna died on Sunday", "Max was put down"; or when the user or
 /// the household did it or lost them: "we had to put Max down", "we lost Rolo on sunday".
 pub(super) fn died(n: &Fact) -> Option<String> {
     if let Some(name) = lost_by_us(n) {
         return Some(name);
     }
-    let first = n.words.first().filter(|w| w.upper)?;
+    // In chat a pet's name is often written in lower case ("bubbles died sadly"): whose
+    // name it is, the fact of having them says.
+    let first = n
+        .words
+        .first()
+        .filter(|w| w.upper || !is_ignored(w) && w.low.chars().all(char::is_alphabetic))?;
     let lows: Vec<&str> = n.words.iter().map(|w| w.low.as_str()).collect();
     let dies = lows
         .windows(2)

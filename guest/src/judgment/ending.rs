@@ -499,6 +499,7 @@ pub(super) fn rescheduled_in(o: &Fact, n: &Fact, n_content: &BTreeSet<String>) -
                 | "lately"
                 | "nowadays"
         ) || (*w == "from" && lows.get(i + 1).is_some_and(|x| matches!(*x, "this" | "next")))
+            || (*w == "these" && lows.get(i + 1) == Some(&"days"))
     });
     let times = |c: &BTreeSet<String>| -> Vec<String> { c.iter().filter(|w| is_time(w)).cloned().collect() };
     let (a, b) = (times(&o.content), times(n_content));

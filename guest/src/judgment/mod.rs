@@ -21,6 +21,7 @@ mod history;
 mod household;
 mod instead;
 mod news;
+mod over;
 mod partners;
 mod placement;
 mod plans;
@@ -214,6 +215,9 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if amounts.as_ref().is_some_and(|r| details::another_amount(r, o, n)) {
         return Verdict::Change;
     }
+    if over::thing_over(o, n) {
+        return Verdict::Change;
+    }
     if !same_subject(&o.subject, &n.subject) {
         return Verdict::Different;
     }
@@ -289,6 +293,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     // "quit the cafe job!! starting at Lloyds on monday" after "I work as a barista": what
     // the new fact denies is the old job.
     if !o.denied && n.denied && !n.former && !n.past && job_quit(o, n) {
+        return Verdict::Change;
+    }
+    // "my house number is 24 not 42" after "my house number is 42".
+    if !o.denied && n.denied && details::corrected_number(o, n) {
         return Verdict::Change;
     }
     if o.denied || n.denied || o.former || n.former || o.past != n.past {

@@ -61,17 +61,23 @@ pub(super) fn settled(o: &Fact, n: &Fact) -> bool {
     // Given up, whatever is planned instead: "decided against the dog", "scrapped the gym
     // idea, I'm just going to run outside".
     // Not "I'm not gonna give up on my dreams", which keeps at them.
-    // "Dinner party's off", "the trip is off".
-    let off = lows
+    // "Dinner party's off", "the trip is off", "portugal's off" (read as about Portugal:
+    // its words are the subject's, so the fact's are read from the start).
+    let whole = &n.words[n.lead.min(n.words.len())..];
+    let all_lows: Vec<&str> = whole.iter().map(|w| w.low.as_str()).collect();
+    let off = all_lows
         .windows(2)
         .any(|w| (w[0].ends_with("'s") || matches!(w[0], "is" | "are")) && w[1] == "off")
-        && !lows.windows(2).any(|w| w == ["off", "to"]);
-    let given_up = off
-        || GIVEN_UP.iter().any(|p| {
-            lows.windows(p.len() + 1)
-                .any(|w| w[..p.len()] == **p && !matches!(w[p.len()], "give" | "quit" | "stop" | "drop" | "abandon"))
-                || lows.ends_with(p)
-        });
+        && !all_lows.windows(2).any(|w| w == ["off", "to"]);
+    if off {
+        let stem_of = |w: &Word| super::words::stem(w.low.trim_end_matches("'s"));
+        return whole.iter().any(|w| planned.contains(stem_of(w).as_str()));
+    }
+    let given_up = GIVEN_UP.iter().any(|p| {
+        lows.windows(p.len() + 1)
+            .any(|w| w[..p.len()] == **p && !matches!(w[p.len()], "give" | "quit" | "stop" | "drop" | "abandon"))
+            || lows.ends_with(p)
+    });
     if given_up {
         return told.iter().any(named);
     }

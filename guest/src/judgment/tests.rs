@@ -1415,6 +1415,30 @@ fn the_tenth_probes_look_alikes_keep_the_old_fact() {
             "moved my spanish lessons to sunday afternoons",
         ),
         ("My phone is on O2", "switched my phone contract to EE"),
+        (
+            "we have a goldfish called Bubbles",
+            "bubbles died sadly, we don't have any pets at the moment",
+        ),
+        (
+            "we're going to Portugal for our summer holiday this year",
+            "portugal's off, flights were too expensive, we're doing Cornwall for the summer holiday instead",
+        ),
+        (
+            "my mum's birthday is on the 14th of June",
+            "scratch that, mum's birthday is the 16th of june, I always mix it up",
+        ),
+        (
+            "I go to bed around midnight",
+            "my bedtime is 10pm these days, early starts",
+        ),
+        (
+            "my house number is 42",
+            "oops I typed that wrong, my house number is 24 not 42",
+        ),
+        (
+            "I do a pottery class on Thursday nights",
+            "pottery's finished, I do a life drawing class on thursday nights now",
+        ),
     ] {
         assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
     }

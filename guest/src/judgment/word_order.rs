@@ -19,6 +19,12 @@ use super::words::words;
 /// memory about someone (`about`, lowercased), "Raj is my manager" already opens with whom
 /// it is about, and is read as told.
 pub(super) fn in_usual_order<'a>(text: &'a str, about: &[String]) -> Cow<'a, str> {
+    // "scratch that, mum's birthday is the 16th": what is corrected comes after.
+    let (clause, rest) = first_clause(text);
+    if corrects(clause) && rest.len() > 1 {
+        let after = rest[1..].trim_start();
+        return Cow::Owned(in_usual_order(after, about).into_owned());
+    }
     let (clause, rest) = first_clause(text);
     if rest.trim_start().starts_with('?') {
         return Cow::Borrowed(text);
@@ -69,6 +75,50 @@ fn first_clause(text: &str) -> (&str, &str) {
     } else {
         ("", text)
     }
+}
+
+/// Whether a first clause only says that what follows corrects what was told: "scratch
+/// that", "oops I typed that wrong", "my bad", "sorry, I meant".
+fn corrects(clause: &str) -> bool {
+    let lows: Vec<String> = clause
+        .split_whitespace()
+        .map(|w| w.to_lowercase().replace('\u{2019}', "'"))
+        .collect();
+    // "oops" alone is a mishap ("oops, dropped my phone"); a word of correcting is needed.
+    let said = |w: &str| {
+        matches!(
+            w,
+            "scratch" | "wrong" | "typo" | "mistake" | "correction" | "meant" | "ignore"
+        )
+    };
+    let plain = |w: &str| {
+        said(w)
+            || matches!(
+                w,
+                "that"
+                    | "oh"
+                    | "oops"
+                    | "whoops"
+                    | "sorry"
+                    | "i"
+                    | "typed"
+                    | "it"
+                    | "got"
+                    | "my"
+                    | "bad"
+                    | "no"
+                    | "wait"
+                    | "lol"
+                    | "haha"
+                    | "was"
+                    | "earlier"
+                    | "before"
+            )
+    };
+    !lows.is_empty()
+        && lows.len() <= 6
+        && lows.iter().all(|w| plain(w))
+        && (lows.iter().any(|w| said(w)) || lows == ["my", "bad"])
 }
 
 /// The words of a first clause after any leading words, as written and lowercased.
@@ -410,6 +460,15 @@ mod tests {
             ("oat milk is what I drink", "I drink oat milk"),
             ("what I drink is oat milk", "I drink oat milk"),
             ("btw Leeds is where we live now.", "btw we live now in Leeds."),
+            (
+                "scratch that, mum's birthday is the 16th of june",
+                "mum's birthday is the 16th of june",
+            ),
+            ("my bad, I forgot to say I'm vegan", "I forgot to say I'm vegan"),
+            (
+                "oops I typed that wrong, Leeds is where I grew up",
+                "I grew up in Leeds",
+            ),
         ] {
             assert_eq!(in_usual_order(told, &[]), usual, "{told}");
         }
@@ -429,6 +488,7 @@ mod tests {
             "Dr. Shah is my dentist",
             "The Big Apple is where we met",
             "Sofia is lovely",
+            "oops, dropped my phone",
         ] {
             assert_eq!(in_usual_order(told, &[]), told, "{told}");
         }

@@ -21,6 +21,23 @@ pub(in crate::judgment) fn another_number(o: &Fact, n: &Fact) -> bool {
     }
 }
 
+/// Whether `n` gives another number where `o` gave one and denies `o`'s, all else the
+/// same: "my house number is 24 not 42" after "my house number is 42".
+pub(in crate::judgment) fn corrected_number(o: &Fact, n: &Fact) -> bool {
+    let old: Vec<(&str, &str)> = o.content.iter().filter_map(|s| s.split_once('#')).collect();
+    let [(at, value)] = old.as_slice() else {
+        return false;
+    };
+    let denied = n.content.contains(&format!("not#{value}"));
+    let another = n
+        .content
+        .iter()
+        .filter_map(|s| s.split_once('#'))
+        .any(|(w, v)| w == *at && v != *value);
+    let rest = |c: &BTreeSet<String>| -> BTreeSet<String> { c.iter().filter(|s| !s.contains('#')).cloned().collect() };
+    denied && another && rest(&o.content) == rest(&n.content)
+}
+
 /// A fact's telling stems without its numbers, and its numbers as values (see
 /// [`another_number`]); `None` when it holds no number or one that names a thing.
 fn figures(fact: &Fact) -> Option<(BTreeSet<String>, Vec<String>)> {

@@ -13,8 +13,8 @@ mod figures;
 pub(super) use amounts::{Reading as AmountReading, another_amount, same_amount};
 use day::{day_after, day_at};
 pub(super) use dose::another_dose;
-pub(super) use figures::another_number;
 use figures::phone_digits;
+pub(super) use figures::{another_number, corrected_number};
 
 use super::fact::Fact;
 use crate::entities::email;
