@@ -26,6 +26,7 @@ mod partners;
 mod placement;
 mod plans;
 mod reversal;
+mod school;
 mod slots;
 mod someone;
 mod switches;
@@ -215,7 +216,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if amounts.as_ref().is_some_and(|r| details::another_amount(r, o, n)) {
         return Verdict::Change;
     }
-    if over::thing_over(o, n) {
+    if over::thing_over(o, n) || school::moved_schools(o, n) {
         return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {

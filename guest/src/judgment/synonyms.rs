@@ -89,6 +89,23 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
 
 /// Phrases read so only where a clause ends: "I don't drink." is teetotal, "I don't drink
 /// coffee" is not.
+/// Asides that say a fact is told again, read as nothing: "like I mentioned, I'm a nurse
+/// at St Thomas'", "mum's in Swansea, as I think I said".
+pub(super) const TOLD_AGAIN: &[(&str, &str)] = &[
+    ("like i mentioned", ""),
+    ("as i mentioned", ""),
+    ("like i said", ""),
+    ("as i said", ""),
+    ("as i think i said", ""),
+    ("i think i said", ""),
+    ("as i told you", ""),
+    ("like i told you", ""),
+    ("as mentioned", ""),
+    ("just so you know", ""),
+    ("just so u know", ""),
+    ("for the record", ""),
+];
+
 pub(super) const CLOSING: &[(&str, &str)] = &[
     ("don't drink", "am teetotal"),
     ("dont drink", "am teetotal"),

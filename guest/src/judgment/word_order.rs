@@ -19,6 +19,9 @@ use super::words::words;
 /// memory about someone (`about`, lowercased), "Raj is my manager" already opens with whom
 /// it is about, and is read as told.
 pub(super) fn in_usual_order<'a>(text: &'a str, about: &[String]) -> Cow<'a, str> {
+    if let Some(usual) = named_then_related(text) {
+        return Cow::Owned(in_usual_order(&usual, about).into_owned());
+    }
     // "scratch that, mum's birthday is the 16th": what is corrected comes after.
     let (clause, rest) = first_clause(text);
     if corrects(clause) && rest.len() > 1 {
@@ -75,6 +78,33 @@ fn first_clause(text: &str) -> (&str, &str) {
     } else {
         ("", text)
     }
+}
+
+/// "Arjun, my son, is doing engineering" -> "my son Arjun is doing engineering": a name,
+/// then whom it is to the teller between commas.
+fn named_then_related(text: &str) -> Option<String> {
+    let mut parts = text.splitn(3, ',');
+    let (name, related, rest) = (parts.next()?.trim(), parts.next()?.trim(), parts.next()?.trim_start());
+    let names: Vec<&str> = name.split_whitespace().collect();
+    let plain = |t: &&str| t.chars().all(char::is_alphabetic);
+    let one_name = match names.as_slice() {
+        [one] => plain(one) && !NOT_FIRST.contains(&one.to_lowercase().as_str()) && !is_lead(&one.to_lowercase()),
+        [first, second] => [first, second]
+            .iter()
+            .all(|t| plain(t) && t.starts_with(char::is_uppercase)),
+        _ => false,
+    };
+    let related: Vec<&str> = related.split_whitespace().collect();
+    let owner = related
+        .first()
+        .is_some_and(|o| matches!(o.to_lowercase().as_str(), "my" | "our"));
+    if !one_name || !owner || rest.is_empty() || rest.starts_with(['?', ',']) {
+        return None;
+    }
+    (relation_tokens(&related[1..])? == related.len() - 1).then(|| {
+        let name: Vec<String> = names.iter().map(|n| capitalised(n)).collect();
+        format!("{} {} {rest}", related.join(" "), name.join(" "))
+    })
 }
 
 /// Whether a first clause only says that what follows corrects what was told: "scratch
@@ -466,6 +496,14 @@ mod tests {
             ),
             ("my bad, I forgot to say I'm vegan", "I forgot to say I'm vegan"),
             (
+                "Arjun, my son, is doing engineering at IIT Bombay",
+                "my son Arjun is doing engineering at IIT Bombay",
+            ),
+            (
+                "sam, my older brother, flies planes",
+                "my older brother Sam flies planes",
+            ),
+            (
                 "oops I typed that wrong, Leeds is where I grew up",
                 "I grew up in Leeds",
             ),
@@ -489,6 +527,9 @@ mod tests {
             "The Big Apple is where we met",
             "Sofia is lovely",
             "oops, dropped my phone",
+            "Oh, my god, it's snowing",
+            "Hi, my name is Tom",
+            "chloe, my bestie from school, is a vet",
         ] {
             assert_eq!(in_usual_order(told, &[]), told, "{told}");
         }

@@ -204,7 +204,7 @@ pub(super) fn same_but_a_light_verb(
 /// Idioms and synonyms read as the words they mean ([`super::synonyms`]): "I can't
 /// stand cilantro" hates it, and is no denial; "I don't drink." is teetotal.
 fn idioms(text: &str) -> String {
-    use super::synonyms::{CLOSING, PHRASES};
+    use super::synonyms::{CLOSING, PHRASES, TOLD_AGAIN};
     // Every fact read for a judgment comes here, and few hold an idiom: one lowercasing,
     // and a copy only when one is found.
     let lower = text.to_ascii_lowercase();
@@ -213,6 +213,7 @@ fn idioms(text: &str) -> String {
             .iter()
             .map(|p| (p, false))
             .chain(CLOSING.iter().map(|p| (p, true)))
+            .chain(TOLD_AGAIN.iter().map(|p| (p, false)))
     };
     if !all().any(|((idiom, _), _)| lower.contains(idiom)) {
         return text.to_owned();
