@@ -219,3 +219,59 @@ fn a_thing_said_goodbye_to_or_a_party_called_off_replaces_it() {
         replaced_beside_its_look_alike(old, look_alike, news);
     }
 }
+
+/// The tenth probe's changes (2026-12-02): a pet named in lower case died, a class and a
+/// holiday told over as things ("pottery's finished", "portugal's off"), a child moved
+/// schools, a number corrected after "oops". Someone else's keeps the old fact.
+#[test]
+fn a_thing_told_over_or_a_child_at_another_school_replaces_it() {
+    for (old, look_alike, news) in [
+        (
+            "we have a goldfish called Bubbles",
+            "my neighbour's cat died last week",
+            "bubbles died sadly, we don't have any pets at the moment",
+        ),
+        (
+            "I do a pottery class on Thursday nights",
+            "my sister's pottery class has finished",
+            "pottery's finished, I do a life drawing class on thursday nights now",
+        ),
+        (
+            "we're going to Portugal for our summer holiday this year",
+            "my parents' trip to Spain is off",
+            "portugal's off, flights were too expensive, we're doing Cornwall instead",
+        ),
+        (
+            "my son Leo goes to St Mary's Primary",
+            "my nephew Sam moved schools",
+            "Leo's moved schools, he's at Oakfield Primary since this term",
+        ),
+        (
+            "my house number is 42",
+            "my mum's house number is 24",
+            "oops I typed that wrong, my house number is 24 not 42",
+        ),
+    ] {
+        replaced_beside_its_look_alike(old, look_alike, news);
+    }
+}
+
+/// The tenth probe's restatements: told again with "like I mentioned", "as I think I
+/// said", or a name and its relation between commas.
+#[test]
+fn a_fact_told_again_with_an_aside_is_kept_once() {
+    for (first, again) in [
+        (
+            "I work as a nurse at St Thomas' Hospital",
+            "like I mentioned, I'm a nurse at St Thomas'",
+        ),
+        ("my mum lives in Swansea", "mum's in Swansea, as I think I said"),
+        ("My sister Nina is a lawyer", "Nina, my sister, is a lawyer"),
+    ] {
+        let ctx = Ctx::new();
+        let add = |text: &str| ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        add(first);
+        let out = add(again);
+        assert_eq!(out["restated"], true, "{first} / {again}: {out}");
+    }
+}

@@ -168,3 +168,25 @@ fn a_pause_a_meal_or_a_headache_of_the_morning_passes_within_a_week() {
     }
     assert_eq!(live(&ctx, "2026-03-12T10:00:00Z"), ["flying terrifies me"], "a week on");
 }
+
+/// The tenth blind probe (2026-12-02): "I work as an air traffic controller at Heathrow"
+/// faded in three days ("traffic" is a passing state's word). Work lasts; traffic passes.
+#[test]
+fn work_told_in_words_of_passing_states_lasts() {
+    let ctx = Ctx::new();
+    for text in [
+        "I work as an air traffic controller at Heathrow",
+        "I work at the airport",
+        "stuck in traffic again",
+    ] {
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+    }
+    let months_on = "2026-07-04T10:00:00Z";
+    assert_eq!(
+        live(&ctx, months_on),
+        [
+            "I work as an air traffic controller at Heathrow",
+            "I work at the airport"
+        ]
+    );
+}
