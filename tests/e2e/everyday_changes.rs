@@ -220,7 +220,7 @@ fn a_thing_said_goodbye_to_or_a_party_called_off_replaces_it() {
     }
 }
 
-/// The tenth probe's changes (2026-12-02): a pet named in lower case died, a class and a
+/// The eleventh probe's changes (2026-12-02): a pet named in lower case died, a class and a
 /// holiday told over as things ("pottery's finished", "portugal's off"), a child moved
 /// schools, a number corrected after "oops". Someone else's keeps the old fact.
 #[test]
@@ -256,7 +256,7 @@ fn a_thing_told_over_or_a_child_at_another_school_replaces_it() {
     }
 }
 
-/// The tenth probe's restatements: told again with "like I mentioned", "as I think I
+/// The eleventh probe's restatements: told again with "like I mentioned", "as I think I
 /// said", or a name and its relation between commas.
 #[test]
 fn a_fact_told_again_with_an_aside_is_kept_once() {

@@ -169,7 +169,7 @@ fn a_pause_a_meal_or_a_headache_of_the_morning_passes_within_a_week() {
     assert_eq!(live(&ctx, "2026-03-12T10:00:00Z"), ["flying terrifies me"], "a week on");
 }
 
-/// The tenth blind probe (2026-12-02): "I work as an air traffic controller at Heathrow"
+/// The eleventh blind probe (2026-12-02): "I work as an air traffic controller at Heathrow"
 /// faded in three days ("traffic" is a passing state's word). Work lasts; traffic passes.
 #[test]
 fn work_told_in_words_of_passing_states_lasts() {

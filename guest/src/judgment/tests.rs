@@ -1405,9 +1405,9 @@ fn the_ninth_probes_changes_and_their_look_alikes() {
     }
 }
 
-/// The tenth probe's look-alikes that replaced a fact, and the changes beside them.
+/// The eleventh probe's look-alikes that replaced a fact, and the changes beside them.
 #[test]
-fn the_tenth_probes_look_alikes_keep_the_old_fact() {
+fn the_eleventh_probes_look_alikes_keep_the_old_fact() {
     let me = RuleContext::default();
     for (old, new) in [
         (
