@@ -386,7 +386,12 @@ fn telling(words: &[Word], ignored: &impl Fn(&Word) -> bool) -> BTreeSet<String>
             continue;
         }
         if w.stem.chars().all(|c| c.is_ascii_digit()) && i > 0 {
-            out.insert(format!("{}#{}", words[i - 1].stem, w.stem));
+            // "I have two kids" and "I've got 2 children" bind the count to one having.
+            let before = match words[i - 1].low.as_str() {
+                "got" | "has" | "had" => "hav",
+                _ => words[i - 1].stem.as_str(),
+            };
+            out.insert(format!("{before}#{}", w.stem));
         } else {
             out.insert(w.stem.clone());
         }

@@ -216,7 +216,8 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if amounts.as_ref().is_some_and(|r| details::another_amount(r, o, n)) {
         return Verdict::Change;
     }
-    if over::thing_over(o, n) || school::moved_schools(o, n) {
+    // Not between lines of a conversation, as for the switches above.
+    if !lines && (over::thing_over(o, n) || school::moved_schools(o, n)) {
         return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {
@@ -477,12 +478,34 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     if a.value.iter().any(|v| b.value.contains(v)) {
         return Some(Verdict::Unsure);
     }
+    // "got a job at Tesco on the tills" after "I work at a call centre": a job begun is
+    // another employer, whether the old one was named or described.
+    if a.name == "employer" && job_begun(n) {
+        return Some(Verdict::Change);
+    }
     // "Lisbon" and "a flat", "Portugal" and "Lisbon": both may hold.
     let region = |v: &[String]| supersession::is_region(&v.join(" "));
     if a.proper != b.proper || region(&a.value) != region(&b.value) {
         return Some(Verdict::Unsure);
     }
     Some(Verdict::Change)
+}
+
+/// "got a job at", "landed a new role with", "started a new job at": a job begun, not one
+/// sought ("a job interview", "a job offer").
+fn job_begun(n: &Fact) -> bool {
+    let lows = n.body_lows();
+    lows.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "got" | "landed" | "started" | "new")
+            && lows[i + 1..(i + 4).min(lows.len())]
+                .iter()
+                .position(|x| matches!(*x, "job" | "role" | "position"))
+                .is_some_and(|k| {
+                    !lows
+                        .get(i + 2 + k)
+                        .is_some_and(|x| matches!(*x, "interview" | "offer" | "application" | "fair" | "hunting"))
+                })
+    })
 }
 
 fn contains(outer: &[String], inner: &[String]) -> bool {

@@ -33,6 +33,8 @@ pub(super) fn word(word: &str) -> Option<&'static str> {
 /// Phrases read as the words they mean, whole words only. A denial that names a state is
 /// read as the state, with a verb for its subject ("doesn't" is said of one other).
 pub(super) const PHRASES: &[(&str, &str)] = &[
+    ("have a fear of", "am afraid of"),
+    ("has a fear of", "is afraid of"),
     ("can't stand", "hate"),
     ("cannot stand", "hate"),
     ("can not stand", "hate"),

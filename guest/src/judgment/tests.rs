@@ -715,9 +715,9 @@ fn the_same_words_in_another_place_are_another_fact() {
 fn a_synonym_told_again_is_stored_once() {
     let held = measure(&pairs(RESTATEMENTS_HELD_OUT), false);
     held.print("restatements in other words, and near-synonyms: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): 59 of 150 kept once, 20 of 75 lost.
+    // Floors at what was measured (docs/judgment.md): 62 of 150 kept once, 20 of 75 lost.
     let kept_once = held.counts[0][0] + held.counts[0][1] + held.counts[0][2];
-    assert!(kept_once >= 59, "restatements kept once: {kept_once}");
+    assert!(kept_once >= 62, "restatements kept once: {kept_once}");
     assert!(
         held.different_lost() <= 20,
         "look-alikes lost: {}",
@@ -1439,6 +1439,11 @@ fn the_eleventh_probes_look_alikes_keep_the_old_fact() {
             "I do a pottery class on Thursday nights",
             "pottery's finished, I do a life drawing class on thursday nights now",
         ),
+        ("I work at a call centre", "got a job at Tesco on the tills"),
+        (
+            "my mum teaches at a secondary school in Leicester",
+            "mum retired from teaching at Easter",
+        ),
     ] {
         assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
     }
@@ -1452,7 +1457,16 @@ fn the_eleventh_probes_look_alikes_keep_the_old_fact() {
             "I'm married to Claire",
             "I was married before Claire, we divorced in 2010",
         ),
+        ("I work at a call centre", "got a job interview at Tesco"),
     ] {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }
+    for (first, again) in [
+        ("I have two kids", "I've got 2 children"),
+        ("I'm scared of spiders", "I have a fear of spiders"),
+        ("I go to the gym three times a week", "I hit the gym 3x a week"),
+    ] {
+        assert_eq!(judge(first, again, &me), Verdict::Same, "{first} / {again}");
+    }
+    assert_eq!(judge("I have two kids", "I've got 3 children", &me), Verdict::Change);
 }

@@ -315,6 +315,15 @@ pub(super) fn words(text: &str) -> Vec<Word> {
             }
             continue;
         }
+        // "3x a week" is three times a week.
+        if let Some(count) = low
+            .strip_suffix('x')
+            .filter(|c| !c.is_empty() && c.chars().all(|d| d.is_ascii_digit()))
+        {
+            push(&mut out, count, false, false);
+            push(&mut out, "times", false, false);
+            continue;
+        }
         // "n't" on a word not listed: "needn't", "shan't".
         if let Some(base) = low.strip_suffix("n't") {
             push(&mut out, base, false, false);
