@@ -251,13 +251,18 @@ fn a_thing_told_over_or_a_child_at_another_school_replaces_it() {
             "my mum's house number is 24",
             "oops I typed that wrong, my house number is 24 not 42",
         ),
+        (
+            "I work at a call centre",
+            "got a job interview at Tesco",
+            "got a job at Tesco on the tills",
+        ),
     ] {
         replaced_beside_its_look_alike(old, look_alike, news);
     }
 }
 
 /// The eleventh probe's restatements: told again with "like I mentioned", "as I think I
-/// said", or a name and its relation between commas.
+/// said", a name and its relation between commas, a count had, a fear.
 #[test]
 fn a_fact_told_again_with_an_aside_is_kept_once() {
     for (first, again) in [
@@ -267,6 +272,8 @@ fn a_fact_told_again_with_an_aside_is_kept_once() {
         ),
         ("my mum lives in Swansea", "mum's in Swansea, as I think I said"),
         ("My sister Nina is a lawyer", "Nina, my sister, is a lawyer"),
+        ("I have two kids", "I've got 2 children"),
+        ("I'm scared of spiders", "I have a fear of spiders"),
     ] {
         let ctx = Ctx::new();
         let add = |text: &str| ctx.json(&["--user", "u", "--now", T0, "add", text]);
