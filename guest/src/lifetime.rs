@@ -79,9 +79,9 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     if news::life_event(&w, content) || begins::a_lasting_state(&w, content) || level::a_new_level(&w) {
         return lasting(base);
     }
-    // "I work at the airport", "I'm a driving instructor": the words of a passing state
-    // name the work, which lasts.
-    if work::told(&w) && !now_words && !has("just") {
+    // "I work at the airport", "I'm a driving instructor", "I live in a windy city": the
+    // words of a passing state tell of the work or the home, which last.
+    if (work::told(&w) || home::told(&w)) && !now_words && !has("just") {
         return lasting(base);
     }
     let broke_up = phrase(&w, &["broke", "up"]);
@@ -355,6 +355,7 @@ mod begun;
 mod cues;
 mod doing;
 mod habit;
+mod home;
 mod level;
 mod mishap;
 mod moment;

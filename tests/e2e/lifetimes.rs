@@ -170,14 +170,17 @@ fn a_pause_a_meal_or_a_headache_of_the_morning_passes_within_a_week() {
 }
 
 /// The eleventh blind probe (2026-12-02): "I work as an air traffic controller at Heathrow"
-/// faded in three days ("traffic" is a passing state's word). Work lasts; traffic passes.
+/// faded in three days ("traffic" is a passing state's word); so did "I live in a windy
+/// city" (the twelfth). Work and a home last; traffic and fog pass.
 #[test]
-fn work_told_in_words_of_passing_states_lasts() {
+fn work_or_home_told_in_words_of_passing_states_lasts() {
     let ctx = Ctx::new();
     for text in [
         "I work as an air traffic controller at Heathrow",
         "I work at the airport",
+        "I live in a windy city",
         "stuck in traffic again",
+        "it's so foggy out I can barely see the end of the road",
     ] {
         ctx.json(&["--user", "u", "--now", T0, "add", text]);
     }
@@ -185,6 +188,7 @@ fn work_told_in_words_of_passing_states_lasts() {
     assert_eq!(
         live(&ctx, months_on),
         [
+            "I live in a windy city",
             "I work as an air traffic controller at Heathrow",
             "I work at the airport"
         ]

@@ -574,12 +574,14 @@ fn the_eighth_probes_passing_remarks() {
 
 /// Work told in words that pass elsewhere lasts; the same words told of now pass.
 #[test]
-fn work_told_with_words_of_passing_states_lasts() {
+fn work_or_home_told_with_words_of_passing_states_lasts() {
     for lasting in [
         "I work as an air traffic controller at Heathrow",
         "I work at the airport",
         "I'm a driving instructor",
         "I work as a traffic warden",
+        "I live in a windy city",
+        "I live near a busy road, the traffic is constant",
     ] {
         let l = infer(lasting, said());
         assert!(
@@ -587,7 +589,11 @@ fn work_told_with_words_of_passing_states_lasts() {
             "{lasting}: {l:?}"
         );
     }
-    for passing in ["stuck in traffic again", "at the airport, flight delayed by two hours"] {
+    for passing in [
+        "stuck in traffic again",
+        "at the airport, flight delayed by two hours",
+        "it's so foggy out I can barely see the end of the road",
+    ] {
         assert!(infer(passing, said()).memory_type.is_ephemeral(), "{passing}");
     }
 }
