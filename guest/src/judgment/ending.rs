@@ -478,6 +478,11 @@ pub(super) fn rescheduled_in(o: &Fact, n: &Fact, n_content: &BTreeSet<String>) -
                 "weekday" | "weekend" | "morning" | "afternoon" | "evening" | "night" | "midnight" | "midday" | "noon"
             )
             || w.rsplit('#').next().is_some_and(|n| n.parse::<f32>().is_ok())
+            // "the 20th", "the 27th": a day of the month.
+            || ["st", "nd", "rd", "th"].iter().any(|s| {
+                w.strip_suffix(s)
+                    .is_some_and(|d| !d.is_empty() && d.len() <= 2 && d.chars().all(|c| c.is_ascii_digit()))
+            })
             // "3pm", "10am".
             || w.strip_suffix("am")
                 .or_else(|| w.strip_suffix("pm"))

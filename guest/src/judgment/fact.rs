@@ -73,8 +73,9 @@ const ASIDES: &[&[&str]] = &[
 /// Phrases that end what follows them.
 const ENDINGS: &[&[&str]] = &[
     &["gave", "up"],
-    // "packed in the five-a-side", "jacked in my job".
+    // "packed in the gym", "jacked in my job".
     &["packed", "in"],
+    &["packing", "in"],
     &["jacked", "in"],
     &["given", "up"],
     &["give", "up"],

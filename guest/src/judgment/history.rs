@@ -18,6 +18,13 @@ pub(super) fn long_ago(f: &Fact) -> bool {
     let dated = lows.windows(2).any(|p| match p {
         [ago_of, "ago"] => matches!(*ago_of, "years" | "decades" | "yrs"),
         ["as", kid] | ["when", kid] => matches!(*kid, "kid" | "child" | "teenager" | "teen" | "student"),
+        // "in my twenties", "in my 20s".
+        ["my", decade] => {
+            matches!(
+                *decade,
+                "teens" | "twenties" | "thirties" | "forties" | "fifties" | "20s" | "30s" | "40s" | "50s"
+            )
+        }
         _ => false,
     }) || lows.windows(3).any(|p| match p {
         ["when", "i", "was"] => true,

@@ -1470,3 +1470,48 @@ fn the_eleventh_probes_look_alikes_keep_the_old_fact() {
     }
     assert_eq!(judge("I have two kids", "I've got 3 children", &me), Verdict::Change);
 }
+
+/// The twelfth probe's look-alikes that replaced a fact, and changes it read.
+#[test]
+fn the_twelfth_probes_look_alikes_keep_the_old_fact() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "use Fahrenheit when you tell me temperatures",
+            "actually give me temps in celsius from now on",
+        ),
+        (
+            "I'm a software engineer at Stripe",
+            "just accepted an offer at Datadog, my last day at stripe was friday",
+        ),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    for (old, new) in [
+        (
+            "I'm married to Fiona",
+            "I was married to someone else in my twenties, we divorced in 2005",
+        ),
+        (
+            "I'm vegetarian and have been for years",
+            "ate a bit of chicken at the wedding yesterday by accident, felt awful",
+        ),
+        ("I prefer metric units", "I ran 5 miles today"),
+        ("please reply to me in English", "I'm learning Spanish"),
+        (
+            "please reply to me in English",
+            "can you translate this into Afrikaans?",
+        ),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+    // A diet taken up again is still told with its day.
+    assert_eq!(
+        judge(
+            "I'm vegetarian.",
+            "started eating meat again after 6 yrs, had a burger yesterday and it was unreal",
+            &me
+        ),
+        Verdict::Change
+    );
+}

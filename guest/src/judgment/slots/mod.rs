@@ -495,7 +495,20 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             "meat" | "fish" | "chicken" | "beef" | "pork" | "bacon" | "steak" | "seafood" | "burgers"
         )
     });
-    if eats && flesh && !fact.denied {
+    // "ate a bit of chicken at the wedding yesterday by accident": one meal, no diet; but
+    // "started eating meat again, had a burger yesterday" is one.
+    let by_accident = lows
+        .iter()
+        .any(|w| matches!(*w, "accident" | "accidentally" | "mistake"));
+    let a_day = lows.iter().any(|w| matches!(*w, "yesterday" | "today" | "tonight"))
+        || lows
+            .windows(2)
+            .any(|p| matches!(p, ["last", "night"] | ["this", "morning"]));
+    let taken_up = lows
+        .iter()
+        .any(|w| matches!(*w, "started" | "start" | "again" | "now" | "anymore" | "nowadays"));
+    let once = by_accident || a_day && !taken_up;
+    if eats && flesh && !fact.denied && !once {
         return Some(Slot {
             name: "diet".to_owned(),
             value: vec!["meat".to_owned()],

@@ -225,6 +225,8 @@ pub(in crate::judgment) fn ends_employment(fact: &Fact) -> bool {
         || has("resigned")
         || ((has("quit") || has("left") || has("lost")) && (has("job") || has("work")))
         || (has("between") && has("jobs"))
+        // "my last day at stripe was friday".
+        || lows.windows(3).any(|p| p == ["last", "day", "at"])
 }
 
 /// "quit the cafe job!! starting as a bank teller on monday" after "I work as a barista":

@@ -336,6 +336,83 @@ pub(super) const FRAMES: &[Frame] = &[
         ],
         ..BASE
     },
+    // How the assistant gives temperatures, and measures. These frames of answering need
+    // the new fact to say what it is about too: "I ran 5 miles today" asks for no miles.
+    Frame {
+        about: &["temp", "temps", "temperature", "temperatures", "weather"],
+        ways: &[("celsius", &["celsius", "centigrade"]), ("fahrenheit", &["fahrenheit"])],
+        about_in_new: true,
+        ..BASE
+    },
+    Frame {
+        about: &["units", "unit", "measurements", "distances", "weights", "system"],
+        ways: &[
+            ("metric", &["metric", "kilometres", "kilometers", "kilograms"]),
+            ("imperial", &["imperial", "miles", "stones", "feet and inches"]),
+        ],
+        about_in_new: true,
+        ..BASE
+    },
+    // The language the assistant answers in.
+    Frame {
+        about: &[
+            "reply",
+            "replies",
+            "answer",
+            "answers",
+            "respond",
+            "responses",
+            "talk to me",
+            "write to me",
+            "speak to me",
+            "chat with me",
+        ],
+        ways: &[
+            ("english", &["english"]),
+            ("spanish", &["spanish"]),
+            ("french", &["french"]),
+            ("german", &["german"]),
+            ("italian", &["italian"]),
+            ("portuguese", &["portuguese"]),
+            ("dutch", &["dutch"]),
+            ("afrikaans", &["afrikaans"]),
+            ("welsh", &["welsh"]),
+            ("irish", &["irish"]),
+            ("polish", &["polish"]),
+            ("hindi", &["hindi"]),
+            ("urdu", &["urdu"]),
+            ("arabic", &["arabic"]),
+            ("chinese", &["chinese", "mandarin"]),
+            ("japanese", &["japanese"]),
+            ("korean", &["korean"]),
+            ("turkish", &["turkish"]),
+            ("swahili", &["swahili"]),
+            ("zulu", &["zulu"]),
+            ("yoruba", &["yoruba"]),
+        ],
+        about_in_new: true,
+        ..BASE
+    },
+    // How the assistant sets out an answer.
+    Frame {
+        about: &[
+            "reply",
+            "replies",
+            "answer",
+            "answers",
+            "respond",
+            "responses",
+            "write",
+            "format",
+            "explain",
+        ],
+        ways: &[
+            ("bullets", &["bullet points", "bullet point", "bullets", "bulleted"]),
+            ("prose", &["paragraphs", "prose", "full sentences"]),
+        ],
+        about_in_new: true,
+        ..BASE
+    },
     // What one has in one's tea.
     Frame {
         about: &["milk", "dairy"],
