@@ -30,6 +30,21 @@ pub(super) fn kept_in_place(small: &Fact, big: &Fact) -> bool {
         .find(|&i| telling(&words[i]) && shared(&words[i]) && !is_generic(&words[i].stem))
         .or_else(|| (0..words.len()).find(|&i| telling(&words[i]) && shared(&words[i])))
         .unwrap_or(words.len());
+    // "my grandparents raised me" is not more of in "my grandparents raised my dad": what
+    // was done to the teller was done to someone else.
+    // ("for me", "to me" tell no one done to; "us" may be the country.)
+    let to_me = |words: &[Word]| {
+        words.windows(2).any(|p| {
+            p[1].low == "me"
+                && !matches!(
+                    p[0].low.as_str(),
+                    "for" | "to" | "with" | "at" | "by" | "from" | "of" | "about" | "like" | "than" | "on"
+                )
+        })
+    };
+    if to_me(told) && !to_me(words) {
+        return false;
+    }
     // "I'm from Leeds" is where one comes from; "I met my wife in Leeds" holds the place
     // and tells something else of it.
     let origin = told

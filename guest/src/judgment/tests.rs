@@ -733,10 +733,10 @@ fn a_synonym_told_again_is_stored_once() {
 fn a_fact_told_back_to_front_is_the_same_fact() {
     let held = measure(&pairs(REORDERED_HELD_OUT), false);
     held.print("facts told in another order, and look-alikes: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): 94 of 110 kept once, 23 of 40 changes
+    // Floors at what was measured (docs/judgment.md): 96 of 110 kept once, 23 of 40 changes
     // replaced, 11 of 70 look-alikes lost.
     let kept_once = held.counts[0][0] + held.counts[0][1] + held.counts[0][2];
-    assert!(kept_once >= 94, "restatements kept once: {kept_once}");
+    assert!(kept_once >= 96, "restatements kept once: {kept_once}");
     assert!(held.counts[2][1] + held.counts[2][2] >= 23, "changes replaced");
     assert!(
         held.different_lost() <= 11,
@@ -1514,4 +1514,26 @@ fn the_twelfth_probes_look_alikes_keep_the_old_fact() {
         ),
         Verdict::Change
     );
+}
+
+/// A passive told with its doer is the active told again; what was done to the teller is
+/// not done to someone else.
+#[test]
+fn a_passive_is_the_active_told_again() {
+    let me = RuleContext::default();
+    for (first, again) in [
+        ("my aunt maria raised me", "i was raised by my aunt Maria"),
+        (
+            "my daughter named our cat Mittens",
+            "our cat was named Mittens by my daughter",
+        ),
+    ] {
+        assert_eq!(judge(first, again, &me), Verdict::Same, "{first} / {again}");
+    }
+    for (old, new) in [
+        ("i was raised by my grandparents", "my grandparents raised my dad"),
+        ("my grandparents raised me", "my grandparents raised my dad"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
 }

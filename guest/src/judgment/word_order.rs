@@ -47,6 +47,7 @@ pub(super) fn in_usual_order<'a>(text: &'a str, about: &[String]) -> Cow<'a, str
         .cleft()
         .or_else(|| core.what_first())
         .or_else(|| core.owned_first())
+        .or_else(|| core.passive())
     else {
         return Cow::Borrowed(text);
     };
@@ -404,11 +405,71 @@ impl Told<'_> {
     }
 }
 
+/// Past participles not in "-ed" that a passive tells with "by": "I was taught by".
+const PARTICIPLES: &[&str] = &[
+    "taught", "brought", "bought", "made", "built", "given", "written", "driven", "bitten", "taken", "told", "sold",
+    "paid", "kept", "seen", "known", "shown", "chosen", "found", "run", "sent", "grown", "drawn", "held", "led",
+];
+
 /// Words that open a clause of their own: "Sofia is my girlfriend and she ...".
 const CLAUSE_WORDS: &[&str] = &[
     "and", "but", "or", "so", "because", "cos", "since", "who", "which", "that", "when", "if", "though", "is", "was",
     "are", "were",
 ];
+
+impl Told<'_> {
+    /// "i was raised by my aunt Maria" -> "my aunt Maria raised me"; "our cat was named
+    /// Mittens by my daughter" -> "my daughter named our cat Mittens"; "a food truck is
+    /// owned by my cousin" -> "my cousin owned a food truck".
+    fn passive(&self) -> Option<Vec<String>> {
+        let be = (1..=4.min(self.lows.len())).find(|&k| {
+            self.lows
+                .get(k)
+                .is_some_and(|w| matches!(w.as_str(), "is" | "was" | "are" | "were" | "got" | "am"))
+        })?;
+        let done = self.lows.get(be + 1)?;
+        let participle = (done.len() > 4 && done.ends_with("ed")) || PARTICIPLES.contains(&done.as_str());
+        let by = be + 2 + self.lows.get(be + 2..)?.iter().position(|w| w == "by")?;
+        let agent = &self.tokens[by + 1..];
+        let agent_lows = &self.lows[by + 1..];
+        let owned = agent_lows
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "my" | "our") || w.ends_with("'s"));
+        let named = agent.first().is_some_and(|w| w.starts_with(char::is_uppercase));
+        let plain = agent_lows
+            .iter()
+            .all(|w| w.chars().all(|c| c.is_alphabetic() || c == '\'') && !CLAUSE_WORDS.contains(&w.as_str()));
+        let pointing = self.lows[..be].iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "it" | "that"
+                    | "this"
+                    | "there"
+                    | "what"
+                    | "which"
+                    | "who"
+                    | "everything"
+                    | "everyone"
+                    | "he"
+                    | "she"
+                    | "they"
+            )
+        });
+        if !participle || agent.is_empty() || agent.len() > 4 || !(owned || named) || !plain || pointing {
+            return None;
+        }
+        let object = self.tokens[..be].iter().map(|t| match t.to_lowercase().as_str() {
+            "i" => "me".to_owned(),
+            "we" => "us".to_owned(),
+            _ => (*t).to_owned(),
+        });
+        let mut out: Vec<String> = agent.iter().map(|t| (*t).to_owned()).collect();
+        out.push(self.tokens[be + 1].to_owned());
+        out.extend(object);
+        out.extend(self.tokens[be + 2..by].iter().map(|t| (*t).to_owned()));
+        Some(out)
+    }
+}
 
 /// How many of `tokens` a relation at their start takes, when it takes whole tokens.
 fn relation_tokens(tokens: &[&str]) -> Option<usize> {
@@ -487,6 +548,12 @@ mod tests {
                 "my brother's friend from school is Tom",
             ),
             ("Fridays is when I swim", "I swim on Fridays"),
+            ("i was raised by my aunt Maria", "my aunt Maria raised me"),
+            (
+                "our cat was named Mittens by my daughter",
+                "my daughter named our cat Mittens",
+            ),
+            ("a food truck is owned by my cousin", "my cousin owned a food truck"),
             ("oat milk is what I drink", "I drink oat milk"),
             ("what I drink is oat milk", "I drink oat milk"),
             ("btw Leeds is where we live now.", "btw we live now in Leeds."),
@@ -528,6 +595,10 @@ mod tests {
             "Sofia is lovely",
             "oops, dropped my phone",
             "Oh, my god, it's snowing",
+            "it was made by hand",
+            "I was bitten by a dog as a kid",
+            "we were stopped by the police",
+            "my flat is located by the river",
             "Hi, my name is Tom",
             "chloe, my bestie from school, is a vet",
         ] {
