@@ -147,10 +147,7 @@ impl Fact {
         let (speaker, lead) = speaker(text);
         // A line of a transcript is read as said.
         let usual = match speaker {
-            None => in_usual_order(
-                text,
-                &ctx.subject_names.iter().map(|n| n.to_lowercase()).collect::<Vec<_>>(),
-            ),
+            None => in_usual_order(text, &ctx.subject_names),
             Some(_) => std::borrow::Cow::Borrowed(text),
         };
         let words = words(&usual);

@@ -174,7 +174,8 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     {
         return Verdict::Same;
     }
-    // "I was married before Claire, we divorced in 2010" tells what came before Claire.
+    // "I worked at Apple before Google", "I was married before Claire, we divorced in
+    // 2010": what came before the old value, read before any rule of a change.
     if same_subject(&o.subject, &n.subject) && told_before(o, n) {
         return Verdict::Different;
     }
@@ -223,9 +224,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if !same_subject(&o.subject, &n.subject) {
         return Verdict::Different;
     }
-    if told_before(o, n) {
-        return Verdict::Different;
-    }
+    // (What came before, told of the same subject, was read above.)
     // "my mum has moved in with us now" after "My mum lives in Norwich".
     if household::moves_in(n) && slot_of(o).is_some_and(|s| s.name == "home") && !o.past && !n.wish {
         return Verdict::Change;

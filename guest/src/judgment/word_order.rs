@@ -14,23 +14,34 @@ use std::borrow::Cow;
 use super::fact::is_lead;
 use super::someone::relation;
 use super::words::words;
+use crate::entities::WEEKDAYS;
 
 /// `text` with its first clause in the usual order, when it is told back to front. In a
-/// memory about someone (`about`, lowercased), "Raj is my manager" already opens with whom
-/// it is about, and is read as told.
+/// memory about someone (`about`, the names as given), "Raj is my manager" already opens
+/// with whom it is about, and is read as told.
 pub(super) fn in_usual_order<'a>(text: &'a str, about: &[String]) -> Cow<'a, str> {
-    if let Some(usual) = named_then_related(text) {
-        return Cow::Owned(in_usual_order(&usual, about).into_owned());
+    // "scratch that, mum's birthday is the 16th": what is corrected comes after. (A loop:
+    // a hostile fact may hold the preamble a thousand times.)
+    let mut text = text;
+    loop {
+        let (clause, rest) = first_clause(text);
+        if !(corrects(clause) && rest.len() > 1) {
+            break;
+        }
+        text = rest[1..].trim_start();
     }
-    // "scratch that, mum's birthday is the 16th": what is corrected comes after.
-    let (clause, rest) = first_clause(text);
-    if corrects(clause) && rest.len() > 1 {
-        let after = rest[1..].trim_start();
-        return Cow::Owned(in_usual_order(after, about).into_owned());
+    match named_then_related(text) {
+        Some(usual) => Cow::Owned(reordered(&usual, about).unwrap_or(usual)),
+        None => reordered(text, about).map_or(Cow::Borrowed(text), Cow::Owned),
     }
+}
+
+/// `text` with its first clause put back in the usual order, when it is in one of the
+/// shapes read here.
+fn reordered(text: &str, about: &[String]) -> Option<String> {
     let (clause, rest) = first_clause(text);
     if rest.trim_start().starts_with('?') {
-        return Cow::Borrowed(text);
+        return None;
     }
     let tokens: Vec<&str> = clause.split_whitespace().collect();
     let lows: Vec<String> = tokens
@@ -43,17 +54,14 @@ pub(super) fn in_usual_order<'a>(text: &'a str, about: &[String]) -> Cow<'a, str
         lows: &lows[lead..],
         about,
     };
-    let Some(order) = core
+    let order = core
         .cleft()
         .or_else(|| core.what_first())
         .or_else(|| core.owned_first())
-        .or_else(|| core.passive())
-    else {
-        return Cow::Borrowed(text);
-    };
+        .or_else(|| core.passive())?;
     let mut out: Vec<String> = tokens[..lead].iter().map(|t| (*t).to_owned()).collect();
     out.extend(order);
-    Cow::Owned(format!("{}{rest}", out.join(" ")))
+    Some(format!("{}{rest}", out.join(" ")))
 }
 
 /// The first clause and the rest: the clause runs over letters, digits, apostrophes,
@@ -341,7 +349,8 @@ impl Told<'_> {
     fn owned_first(&self) -> Option<Vec<String>> {
         let (len, after, verb) = self.copula(4)?;
         let first = self.first(len)?;
-        if self.about.contains(&first.join(" ").to_lowercase()) {
+        let named = first.join(" ").to_lowercase();
+        if self.about.iter().any(|a| a.to_lowercase() == named) {
             return None;
         }
         // Whose: "my", "our", or someone's ("Tom's").
@@ -498,17 +507,7 @@ fn opens_a_statement(lows: &[String], tokens: &[&str]) -> bool {
 /// Whether a word names a day of the week ("Saturday", "fridays").
 fn is_day(word: &str) -> bool {
     let low = word.to_lowercase();
-    let low = low.trim_end_matches('s');
-    [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ]
-    .contains(&low)
+    WEEKDAYS.contains(&low.trim_end_matches('s'))
 }
 
 /// A name as a name is written: "sofia" -> "Sofia", so that it still reads as one.
@@ -604,8 +603,13 @@ mod tests {
         ] {
             assert_eq!(in_usual_order(told, &[]), told, "{told}");
         }
+        // A hostile fact of the largest size a memory may have reads in one pass.
+        let hostile = format!("{}Sofia is my girlfriend", "scratch that, ".repeat(1_170));
+        assert_eq!(in_usual_order(&hostile, &[]), "my girlfriend is Sofia");
+        let commas = "Nina, my sister, ".repeat(960);
+        assert!(in_usual_order(&commas, &[]).len() <= commas.len() + 8);
         // In a memory about Raj, "Raj is my manager" is his fact as told.
-        let about = ["raj".to_owned()];
+        let about = ["Raj".to_owned()];
         assert_eq!(in_usual_order("Raj is my manager", &about), "Raj is my manager");
     }
 }
