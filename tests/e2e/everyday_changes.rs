@@ -256,6 +256,16 @@ fn a_thing_told_over_or_a_child_at_another_school_replaces_it() {
             "got a job interview at Tesco",
             "got a job at Tesco on the tills",
         ),
+        (
+            "use Fahrenheit when you tell me temperatures",
+            "I ran 5 miles today",
+            "actually give me temps in celsius from now on",
+        ),
+        (
+            "I'm a software engineer at Stripe",
+            "my sister's last day at Stripe was friday",
+            "just accepted an offer at Datadog, my last day at stripe was friday",
+        ),
     ] {
         replaced_beside_its_look_alike(old, look_alike, news);
     }
@@ -280,5 +290,40 @@ fn a_fact_told_again_with_an_aside_is_kept_once() {
         add(first);
         let out = add(again);
         assert_eq!(out["restated"], true, "{first} / {again}: {out}");
+    }
+}
+
+/// The eleventh and twelfth probes' look-alikes that replaced a fact: history, one meal,
+/// lessons moved, what came before a name.
+#[test]
+fn history_a_meal_or_lessons_moved_keep_the_old_fact() {
+    for (old, other) in [
+        (
+            "I'm married to Fiona",
+            "I was married to someone else in my twenties, we divorced in 2005",
+        ),
+        (
+            "I'm married to Claire",
+            "I was married before Claire, we divorced in 2010",
+        ),
+        (
+            "I'm vegetarian and have been for years",
+            "ate a bit of chicken at the wedding yesterday by accident, felt awful",
+        ),
+        (
+            "I'm learning Spanish for a move to Valencia",
+            "moved my spanish lessons to sunday afternoons",
+        ),
+    ] {
+        let ctx = Ctx::new();
+        let add = |text: &str| ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        add(old);
+        let added = add(other);
+        assert!(contents(&added["superseded"]).is_empty(), "{other}: {added}");
+        let mut live = contents(&ctx.json(&["--user", "u", "--now", T0, "list"]));
+        live.sort();
+        let mut both = vec![old.to_owned(), other.to_owned()];
+        both.sort();
+        assert_eq!(live, both, "{old} / {other}");
     }
 }

@@ -21,6 +21,7 @@ fn a_fact_told_back_to_front_is_kept_once() {
         ("c", "I moved to Berlin in 2019", "2019 was the year I moved to Berlin"),
         ("d", "I drink oat milk", "oat milk is what I drink"),
         ("e", "My cat is called Biscuit", "Biscuit is my cat's name"),
+        ("f", "my aunt maria raised me", "i was raised by my aunt Maria"),
     ] {
         let kept = ctx.json(&["--user", user, "--now", T0, "add", first]);
         let out = ctx.json(&["--user", user, "--now", T1, "add", again]);
@@ -67,4 +68,19 @@ fn facts_whose_people_trade_places_both_stay() {
         both.sort();
         assert_eq!(kept, both, "{first} / {other}");
     }
+}
+
+/// A fact as large as a memory may be, a correction's preamble told a thousand times: the
+/// component reads it through (a loop, not a call a preamble) and stores it beside what it
+/// holds, replacing nothing; the home answers as before afterwards.
+#[test]
+fn a_preamble_told_a_thousand_times_is_stored_without_harm() {
+    let ctx = Ctx::new();
+    ctx.json(&["--user", "u", "--now", T0, "add", "My girlfriend is Sofia"]);
+    let hostile = format!("{}Sofia is my girlfriend", "scratch that, ".repeat(1_100));
+    let out = ctx.json(&["--user", "u", "--now", T1, "add", &hostile]);
+    assert!(contents(&out["superseded"]).is_empty(), "{}", out["superseded"]);
+    assert_eq!(live(&ctx, "u").len(), 2);
+    let again = ctx.json(&["--user", "u", "--now", T1, "add", "Sofia is my girlfriend"]);
+    assert_eq!(again["restated"], true, "{again}");
 }
