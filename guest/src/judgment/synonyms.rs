@@ -12,6 +12,8 @@ pub(super) fn word(word: &str) -> Option<&'static str> {
         "grandkids" => "grandchildren",
         "grandkid" => "grandchild",
         "doctorate" => "phd",
+        "physio" => "physiotherapist",
+        "physios" => "physiotherapists",
         "soccer" => "football",
         "hitched" => "married",
         "scared" | "frightened" | "terrified" | "petrified" => "afraid",
@@ -87,6 +89,23 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("daily", "every day"),
     ("my boy", "my son"),
     ("my lad", "my son"),
+    // One who plays an instrument is its player: "I'm a drummer" / "I play the drums".
+    ("i'm a drummer", "i play the drums"),
+    ("i am a drummer", "i play the drums"),
+    ("i'm a guitarist", "i play the guitar"),
+    ("i am a guitarist", "i play the guitar"),
+    ("i'm a pianist", "i play the piano"),
+    ("i am a pianist", "i play the piano"),
+    ("i'm a violinist", "i play the violin"),
+    ("i am a violinist", "i play the violin"),
+    ("i'm a cellist", "i play the cello"),
+    ("i am a cellist", "i play the cello"),
+    ("night person", "night owl"),
+    ("terrify me", "afraid"),
+    ("scare me", "afraid"),
+    ("can't hear out of", "am deaf in"),
+    ("cannot hear out of", "am deaf in"),
+    ("my office is in", "i work in"),
 ];
 
 /// Phrases read so only where a clause ends: "I don't drink." is teetotal, "I don't drink
