@@ -67,14 +67,18 @@ fn lost_by_us(n: &Fact) -> Option<String> {
     if !matches!(lows.first(), Some(&("i" | "we"))) {
         return None;
     }
+    // In chat a pet's name is often lower case ("we had to have biscuit put to sleep"):
+    // the old fact, which must name them capitalized, says whose name it is.
     let named = |i: usize| {
         n.words
             .get(i)
-            .filter(|w| w.upper && !w.low.ends_with("'s"))
+            .filter(|w| (w.upper || !is_ignored(w) && w.low.chars().all(char::is_alphabetic)) && !w.low.ends_with("'s"))
             .map(|w| w.low.clone())
     };
     (0..lows.len()).find_map(|i| match &lows[i..] {
         ["put", _, "down", ..] | ["put", _, "to", "sleep", ..] => named(i + 1),
+        // "we had to have Biscuit put to sleep": done by the vet, for us.
+        ["have" | "had", _, "put", "down", ..] | ["have" | "had", _, "put", "to", "sleep", ..] => named(i + 1),
         ["lost", _, ..] => named(i + 1).filter(|_| !matches!(lows.get(i + 2), Some(&"'s"))),
         // "We rehomed Charlie with my aunt": gone from the household, as a death is.
         // "We rehomed Luna from Battersea" is an adoption.
@@ -117,6 +121,14 @@ mod tests {
             "We're going to have to put Max down next week"
         ));
         assert!(!ends("I have a dog named Charlie", "We may need to rehome Charlie"));
+        assert!(ends(
+            "I've got a golden retriever called Biscuit, he's 13",
+            "we had to have Biscuit put to sleep on tuesday. the house is so quiet"
+        ));
+        assert!(!ends(
+            "I've got a golden retriever called Biscuit",
+            "we might have to have Biscuit put down soon"
+        ));
     }
 
     #[test]

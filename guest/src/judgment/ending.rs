@@ -146,6 +146,24 @@ pub(super) fn ended_things(f: &Fact) -> Vec<Vec<String>> {
         {
             out.push(thing);
         }
+        // "let the nanny go": the thing stands between.
+        if words[i].low == "let"
+            && !words[i].asks
+            && let Some(go) = words[i + 1..(i + 5).min(words.len())]
+                .iter()
+                .position(|w| w.low == "go")
+            && words[i + 1..i + 1 + go].iter().all(|w| !w.stop)
+            && (i == start || is_ignored(&words[i - 1]) || is_lead(&words[i - 1].low))
+        {
+            let thing: Vec<String> = words[i + 1..i + 1 + go]
+                .iter()
+                .filter(|w| !is_ignored(w) && !is_frame(&w.low))
+                .map(|w| w.stem.clone())
+                .collect();
+            if !thing.is_empty() {
+                out.push(thing);
+            }
+        }
     }
     out
 }
@@ -157,7 +175,8 @@ fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
     let after = words.get(i + 1).map(|n| n.low.as_str());
     let opens = match w.low.as_str() {
         "not" | "never" | "no" | "quit" | "stopped" | "ditched" | "dropped" | "sold" | "left" | "rid" | "finished"
-        | "cancelled" | "canceled" | "abandoned" | "former" | "formerly" | "ex" => true,
+        | "cancelled" | "canceled" | "abandoned" | "former" | "formerly" | "ex" | "uninstalled" | "deleted"
+        | "unsubscribed" | "resigned" | "binned" => true,
         "up" => matches!(before, Some("gave" | "given" | "give" | "split" | "broke")),
         // "came off", "called off", not "show off" or "off to Ireland".
         "off" => !matches!(before, Some("show" | "shows" | "showed" | "showing" | "shown")) && after != Some("to"),
@@ -166,6 +185,10 @@ fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
             Some("moved" | "moving" | "cut" | "dropped" | "pulled" | "opted")
         ),
         "down" => matches!(before, Some("stepped" | "stepping" | "shut" | "closed" | "wound")),
+        // "stepped back from the food bank".
+        "back" => matches!(before, Some("stepped" | "stepping")),
+        // "done with windows for good".
+        "with" => matches!(before, Some("done")),
         // "jacked in the chef job", "packed in my job".
         "in" => matches!(before, Some("jacked" | "packed" | "chucked")),
         _ => false,
@@ -183,7 +206,7 @@ fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
     // Nor one right after another verb: "I hate not being on the court". A particle's
     // word before is its own verb ("came off", "split up"), and a name is a subject ("Jack
     // quit").
-    let particle = matches!(w.low.as_str(), "off" | "up" | "out" | "down" | "in");
+    let particle = matches!(w.low.as_str(), "off" | "up" | "out" | "down" | "in" | "back" | "with");
     if particle {
         // A particle needs its verb ("came off", "took me off", "I'm off nights"): "Off the
         // court, I ..." is a place, "the off-season" a time.
@@ -218,9 +241,15 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
     {
         return None;
     }
+    // "didn't renew the season ticket this year": a renewal let go is an ending.
+    let renewal = denial
+        && words
+            .get(i + 1)
+            .is_some_and(|w| matches!(w.low.as_str(), "renew" | "renewing"));
     let mut thing = Vec::new();
     let mut for_good = false;
-    for (k, next) in words[i + 1..].iter().enumerate() {
+    for (k, next) in words[i + 1 + usize::from(renewal)..].iter().enumerate() {
+        let k = k + usize::from(renewal);
         let low = next.low.as_str();
         for_good |= matches!(low, "anymore" | "longer");
         if is_clause_break(low) {
@@ -238,16 +267,27 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
         // "sold my ps5 on facebook marketplace": where it went is not what ended ("gave up on
         // Spanish" ends Spanish).
         let venue = k > 0 && matches!(low, "on" | "via" | "through");
+        // "resigned from the school at the end of term": when, not what.
+        let at_a_time = k > 0
+            && low == "at"
+            && words
+                .get(i + k + 3)
+                .is_some_and(|w| matches!(w.low.as_str(), "end" | "start" | "beginning" | "weekend"));
+        if at_a_time {
+            break;
+        }
         if !denial && (low == "for" || (low == "to" && !going) || venue) {
             break;
         }
         // "I didn't run today": once, not for good.
-        if denial && matches!(low, "today" | "tonight" | "yesterday" | "this") {
+        if denial && !renewal && matches!(low, "today" | "tonight" | "yesterday" | "this") {
             return None;
         }
         // "six months ago", "a few weeks back": a count of time is when, not what.
         let counts_time = is_count(low) && words.get(i + k + 2).is_some_and(|t| is_when(&t.low));
-        if !is_frame(low) && !is_when(low) && !counts_time && !is_ignored(next) {
+        // "cut out coffee completely": how much is not what.
+        let degree = matches!(low, "completely" | "entirely" | "totally" | "altogether" | "fully");
+        if !is_frame(low) && !is_when(low) && !counts_time && !degree && !is_ignored(next) {
             thing.push(next.stem.clone());
         }
         if next.stop || k >= 5 {

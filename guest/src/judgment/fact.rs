@@ -220,8 +220,14 @@ impl Fact {
                             | "up"
                     ))
         };
-        let wish = tail.iter().any(|w| WISH.contains(w))
-            || (0..lows.len()).any(plan)
+        // A reason told after the first clause is no wish of the fact's: "dropped the
+        // spanish, doing japanese instead since we're going to tokyo next year". Nor is
+        // "couldn't", an ability denied: "couldn't justify the price anymore".
+        let reason = (body..lows.len())
+            .find(|&i| matches!(lows[i], "since" | "because" | "cos") && words[body..i].iter().any(|w| w.stop));
+        let until = reason.unwrap_or(lows.len());
+        let wish = (body..until).any(|i| WISH.contains(&lows[i]) && !(lows[i] == "could" && lows.get(i + 1) == Some(&"not")))
+            || (0..until).any(plan)
             || lows.windows(2).any(|w| w == ["love", "to"])
             // "we plan to move", not "my phone plan".
             || lows.windows(2).any(|w| matches!(w, ["plan", "to" | "on" | "is"]))

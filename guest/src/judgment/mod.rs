@@ -41,7 +41,7 @@ use std::collections::BTreeSet;
 
 use details::{Detail, Ordering, compare, detail_of};
 use ending::{ended, rescheduled, switched};
-use fact::{Fact, same_subject, two_people};
+use fact::{Fact, Subject, same_subject, two_people};
 pub(crate) use slots::is_occupation;
 use slots::{PARTNERS, allegiance_changed, ends_employment, job_quit, out_of_work, role_head, slot_of};
 use words::{is_frame, is_generic};
@@ -218,7 +218,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         return Verdict::Change;
     }
     // Not between lines of a conversation, as for the switches above.
-    if !lines && (over::thing_over(o, n) || school::moved_schools(o, n)) {
+    if !lines && (over::thing_over(o, n) || over::opening_thing_ended(o, n) || school::moved_schools(o, n)) {
         return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {
@@ -298,6 +298,11 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     }
     // "my house number is 24 not 42" after "my house number is 42".
     if !o.denied && n.denied && details::corrected_number(o, n) {
+        return Verdict::Change;
+    }
+    // "i live in Adelaide not brisbane" after "I live in Brisbane": a value put in place
+    // of the old one, which is denied by name.
+    if !o.denied && n.denied && !o.past && !o.former && !n.former && corrected_value(o, n) {
         return Verdict::Change;
     }
     if o.denied || n.denied || o.former || n.former || o.past != n.past {
@@ -409,6 +414,34 @@ fn work_found(o: &Fact, n: &Fact) -> bool {
         && (!n.past || began())
 }
 
+/// Whether `n` gives its own value of `o`'s attribute and denies `o`'s beside it: "i
+/// live in Adelaide not brisbane", "I work at Aldi, not Lidl".
+fn corrected_value(o: &Fact, n: &Fact) -> bool {
+    let (Some(a), Some(b)) = (slot_of(o), slot_of(n)) else {
+        return false;
+    };
+    if a.name != b.name || a.value == b.value || a.value.iter().any(|v| b.value.contains(v)) {
+        return false;
+    }
+    // The words right after "not" are the old value, and nothing else is denied.
+    let nots: Vec<usize> = (0..n.words.len())
+        .filter(|&i| matches!(n.words[i].low.as_str(), "not" | "never" | "no"))
+        .collect();
+    let [at] = nots.as_slice() else {
+        return false;
+    };
+    let clause = n.words[at + 1..]
+        .iter()
+        .position(|w| w.stop)
+        .map_or(n.words.len(), |k| at + 2 + k);
+    let after: Vec<&str> = n.words[at + 1..clause]
+        .iter()
+        .filter(|w| !fact::is_ignored(w))
+        .map(|w| w.stem.as_str())
+        .collect();
+    !after.is_empty() && after.len() <= a.value.len() + 1 && a.value.iter().all(|v| after.contains(&v.as_str()))
+}
+
 /// The verdict of two facts that state one-valued attributes.
 fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     let (a, b) = (slot_of(o), slot_of(n));
@@ -427,11 +460,44 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
             .any(|w| !w.asks && said(&w.low))
     };
     let single = |f: &Fact| told(f, &|w| w == "single");
+    // "met someone ..., we've been together two months now".
+    let together = |f: &Fact| {
+        matches!(f.subject, Subject::User | Subject::We)
+            && f.words.windows(2).any(|p| {
+                !p[1].asks
+                    && matches!(
+                        (p[0].low.as_str(), p[1].low.as_str()),
+                        ("been", "together") | ("seeing", "someone") | ("met", "someone")
+                    )
+            })
+    };
     let partnered = |f: &Fact| told(f, &|w| PARTNERS.contains(&w));
-    if single(o) != single(n) && (partnered(o) || partnered(n)) {
+    // "I'm a single mum to two boys" tells no one's partner.
+    let single_parent = |f: &Fact| {
+        f.words.windows(2).any(|p| {
+            p[0].low == "single"
+                && matches!(
+                    p[1].low.as_str(),
+                    "mum" | "mom" | "dad" | "parent" | "mother" | "father"
+                )
+        })
+    };
+    let together = |o: &Fact, n: &Fact| single(o) && !single_parent(o) && together(n);
+    if single(o) != single(n) && (partnered(o) || partnered(n) || together(o, n)) {
         return Some(Verdict::Change);
     }
     let (a, b) = (a?, b?);
+    // "got the job at the bank!!" after "I work as a barista at a cafe": a job begun at
+    // another place ends the one told with its place.
+    if a.name == "role"
+        && b.name == "employer"
+        && job_begun(n)
+        && o.body_lows().iter().any(|w| matches!(*w, "at" | "for"))
+        && !a.value.iter().any(|v| b.value.contains(v))
+        && !(o.past || o.former || o.denied || n.denied || n.former || n.wish)
+    {
+        return Some(Verdict::Change);
+    }
     if a.name != b.name {
         return None;
     }

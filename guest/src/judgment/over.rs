@@ -52,9 +52,38 @@ pub(super) fn thing_over(o: &Fact, n: &Fact) -> bool {
         [first, ..] if over(first) => true,
         ["is" | "are" | "was" | "got" | "has" | "have", second, ..] if over(second) || *second == "off" => true,
         ["has" | "have", "been", third, ..] => over(third),
+        // "the loose ends have broken up": a band or a group split.
+        ["has" | "have" | "are" | "is", "broken" | "split", "up", ..] | ["broke" | "split", "up", ..] => true,
         _ => false,
     };
     ended || plans::settled(o, n)
+}
+
+/// Whether `o` opens with a thing of the teller's ("Netflix is the only streaming thing I
+/// pay for", "Spotify is what I use for music") and `n`, the teller's, ends that thing
+/// ("cancelled netflix"). Someone ("Sam is my flatmate") is told by a relation, and the
+/// teller must hold the thing in the old fact's own words ("I pay for", "I use").
+pub(super) fn opening_thing_ended(o: &Fact, n: &Fact) -> bool {
+    let Subject::Person(thing) = &o.subject else {
+        return false;
+    };
+    if thing.name.is_some() || !matches!(n.subject, Subject::User | Subject::We) || o.denied || o.past || o.former {
+        return false;
+    }
+    let lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
+    let held = lows.windows(2).any(|p| {
+        matches!(p[0], "i" | "we")
+            && matches!(
+                p[1],
+                "pay" | "use" | "have" | "own" | "watch" | "subscribe" | "listen" | "drive" | "bank"
+            )
+    });
+    let relation = lows.iter().any(|w| super::someone::is_relation(w));
+    let key = stem(&thing.key);
+    held && !relation
+        && super::ending::ended_things(n)
+            .iter()
+            .any(|t| t.len() == 1 && t[0] == key)
 }
 
 #[cfg(test)]

@@ -1537,3 +1537,166 @@ fn a_passive_is_the_active_told_again() {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }
 }
+
+/// A thirteenth blind probe's changes (2026-12-02), each told as people tell news, beside
+/// the look-alikes written with them that must keep the old fact.
+#[test]
+fn the_thirteenth_probes_changes_replace_and_look_alikes_keep() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I can't stand olives",
+            "ok weirdly i love olives now?? had some proper ones in greece",
+        ),
+        (
+            "I've got a golden retriever called Biscuit",
+            "we had to have Biscuit put to sleep on tuesday",
+        ),
+        (
+            "Netflix is the only streaming thing I pay for",
+            "cancelled netflix, just have disney+ now",
+        ),
+        (
+            "I use VS Code for all my coding",
+            "fully moved to neovim, uninstalled vs code yesterday",
+        ),
+        (
+            "I drink about four coffees a day",
+            "cut out coffee completely, two weeks caffeine free",
+        ),
+        (
+            "I've got a season ticket at Stamford Bridge",
+            "didn't renew the season ticket this year, far too dear",
+        ),
+        (
+            "we have a nanny who does the school pickups",
+            "let the nanny go, my mum's doing pickups now",
+        ),
+        (
+            "I teach maths at a high school in Durban",
+            "resigned from the school at the end of term, I'm tutoring online full-time now",
+        ),
+        (
+            "we rent an apartment in Brooklyn",
+            "we bought a place!! we live in Jersey City now",
+        ),
+        ("I rent a flat in Leeds", "I live in York now"),
+        (
+            "my birthday is 14 March",
+            "sorry, typo earlier - my birthday is the 14th of May, not March",
+        ),
+        (
+            "I work as a barista at a cafe on Byres Road",
+            "got the job at the bank!! starting as a teller on monday",
+        ),
+        (
+            "I'm single at the moment",
+            "met someone at a wedding, we've been together two months now",
+        ),
+        ("I'm on 45k a year", "omg guess what, got a payrise, 52k now"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    for (old, new) in [
+        ("I can't stand olives", "i should try olives again??"),
+        ("I can't stand olives", "do i like olives now??"),
+        (
+            "I've got a season ticket at Stamford Bridge",
+            "didn't renew my passport this year",
+        ),
+        (
+            "we have a nanny who does the school pickups",
+            "let the dog go off the lead in the park",
+        ),
+        ("we rent an apartment in Brooklyn", "my sister lives in Jersey City now"),
+        ("my birthday is 14 March", "we went to Paris in May, not March"),
+        ("I work as a barista at a cafe", "my sister got a job at the bank"),
+        ("I work as a barista at a cafe", "I'm hoping to get a job at the bank"),
+        ("I'm a nurse", "got a job at the hospital"),
+        ("I'm single", "my parents have been together 40 years"),
+        ("I'm single", "are we together on this??"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+}
+
+/// The same facts in other words: one who plays an instrument, a fear, a deaf ear, an
+/// office, a night owl.
+#[test]
+fn a_player_a_fear_or_an_office_told_in_other_words_is_the_same_fact() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        ("I play the drums", "I'm a drummer"),
+        ("I play the piano", "I'm a pianist"),
+        ("I'm deaf in my left ear", "I can't hear out of my left ear"),
+        ("I work in Canary Wharf", "my office is in canary wharf"),
+        ("I'm afraid of heights", "heights terrify me"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Same, "{old} / {new}");
+    }
+    assert_ne!(judge("I play the drums", "my son is a drummer", &me), Verdict::Same);
+    assert_ne!(judge("I play the piano", "I'm a guitarist", &me), Verdict::Same);
+}
+
+/// A fourteenth probe's changes (2026-12-02, read after the thirteenth's rules were
+/// measured on it): a pet's name in lower case, a reason clause read as no plan, a value
+/// corrected by name, stepping back, binning, being done with a thing.
+#[test]
+fn the_fourteenth_probes_changes_replace_and_look_alikes_keep() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I've got an old golden retriever called Biscuit",
+            "we had to have biscuit put to sleep yesterday",
+        ),
+        (
+            "I'm learning Spanish on Duolingo",
+            "dropped the spanish, doing japanese instead since we're going to tokyo next year",
+        ),
+        (
+            "I live in Brisbane",
+            "oops, typo before, i live in Adelaide not brisbane lol",
+        ),
+        ("I work at Aldi", "I work at Lidl, not Aldi"),
+        (
+            "I wear contact lenses",
+            "had laser eye surgery last month, binned all my contacts",
+        ),
+        (
+            "I've got a Liverpool season ticket",
+            "gave up the season ticket this year, couldn't justify the price anymore",
+        ),
+        (
+            "my home PC runs Windows 10",
+            "wiped the home pc and put linux mint on it, done with windows for good",
+        ),
+        (
+            "I volunteer at the food bank on Saturdays",
+            "stepped back from the food bank, i was burnt out",
+        ),
+        ("I play in a band called The Loose Ends", "The Loose Ends have split up"),
+    ] {
+        assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
+    }
+    for (old, new) in [
+        (
+            "I've got a dog called Biscuit",
+            "we had to have the boiler put in last week",
+        ),
+        (
+            "I'm learning Spanish on Duolingo",
+            "I'm going to try Japanese, since I'm off to Tokyo next year",
+        ),
+        ("I live in Brisbane", "my sister lives in Adelaide, not Perth"),
+        ("I live in Brisbane", "we went to Adelaide not Perth for the holiday"),
+        ("I wear contact lenses", "binned my old glasses"),
+        ("my home PC runs Windows 10", "done with work for the week"),
+        (
+            "I volunteer at the food bank on Saturdays",
+            "stepped back from the edge of the cliff",
+        ),
+        ("I play in a band called The Loose Ends", "Oasis have split up again"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
+}

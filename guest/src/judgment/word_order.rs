@@ -25,6 +25,14 @@ pub(super) fn in_usual_order<'a>(text: &'a str, about: &[String]) -> Cow<'a, str
     let mut text = text;
     loop {
         let (clause, rest) = first_clause(text);
+        // "oops, typo before, ...": an exclamation, then the correction.
+        let (clause, rest) = match (clause.trim().to_lowercase().as_str(), rest.len() > 1) {
+            ("oops" | "whoops" | "sorry" | "ah" | "oh", true) => {
+                let (next, after) = first_clause(rest[1..].trim_start());
+                if corrects(next) { (next, after) } else { (clause, rest) }
+            }
+            _ => (clause, rest),
+        };
         if !(corrects(clause) && rest.len() > 1) {
             break;
         }

@@ -244,6 +244,59 @@ fn idioms(text: &str) -> String {
     out
 }
 
+/// "ok weirdly i love olives now??": news told with surprise, not asked. Only with the
+/// marks doubled, and only where the teller is the subject of a plain verb: "i should try
+/// olives??" and "do i like olives??" still ask.
+fn surprised_statement(sentence: &[Word], gap: &str) -> bool {
+    let doubled = gap.contains("??") || gap.contains("?!") || gap.contains("!?");
+    let lows: Vec<&str> = sentence.iter().map(|w| w.low.as_str()).collect();
+    let Some(i) = lows.iter().position(|w| matches!(*w, "i" | "we")) else {
+        return false;
+    };
+    let asking = |w: &str| {
+        matches!(
+            w,
+            "what"
+                | "who"
+                | "why"
+                | "how"
+                | "when"
+                | "where"
+                | "which"
+                | "should"
+                | "shall"
+                | "can"
+                | "could"
+                | "would"
+                | "will"
+                | "may"
+                | "might"
+                | "must"
+                | "do"
+                | "does"
+                | "did"
+                | "is"
+                | "are"
+                | "am"
+                | "was"
+                | "were"
+                | "have"
+                | "has"
+                | "if"
+                | "whether"
+                | "or"
+        )
+    };
+    // After the teller, only a modal asks: "i'm pescatarian now??" states.
+    let modal = |w: &str| {
+        matches!(
+            w,
+            "should" | "shall" | "can" | "could" | "would" | "will" | "may" | "might" | "must" | "or"
+        )
+    };
+    doubled && !lows[..i].iter().any(|w| asking(w)) && lows.get(i + 1).is_some_and(|w| !modal(w))
+}
+
 /// The words of a text, for the judgment: `None` words are dropped.
 pub(super) fn words(text: &str) -> Vec<Word> {
     let text = idioms(&text.replace(['\u{2019}', '\u{2018}', '`'], "'"));
@@ -277,7 +330,7 @@ pub(super) fn words(text: &str) -> Vec<Word> {
             ) && gap.trim_end() == ".";
             last.end = gap.contains(['!', '?']) || (gap.contains('.') && !decimal && !short);
             let ends = last.end;
-            if gap.contains('?') {
+            if gap.contains('?') && !surprised_statement(&out[sentence..], gap) {
                 out[sentence..].iter_mut().for_each(|w| w.asks = true);
             }
             if ends {

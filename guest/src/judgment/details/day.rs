@@ -131,7 +131,7 @@ fn iso(word: &str) -> Option<Value> {
 }
 
 /// A month's number from its name or its three- or four-letter abbreviation, lowercased.
-fn month_of(word: &str) -> Option<u32> {
+pub(super) fn month_of(word: &str) -> Option<u32> {
     MONTHS
         .iter()
         .position(|m| *m == word || (word.len() >= 3 && word.len() <= 4 && m.starts_with(word)))

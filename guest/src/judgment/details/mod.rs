@@ -106,6 +106,8 @@ pub(super) fn denies_only(text: &str, old: &Value) -> bool {
         .collect();
     let names = |v: &Value| match v {
         Value::Text(t) => denied.contains(t.as_str()) || phone_digits(denied).as_ref() == Some(t),
+        // "the 14th of May, not March": the old day's month alone, denied.
+        Value::Day { month, .. } if tokens.len() == 1 && day::month_of(&tokens[0]) == Some(*month) => true,
         _ => (0..tokens.len().min(3))
             .any(|i| day_at(&tokens, i).is_some_and(|d| compare(old, &d) == Some(Ordering::Same))),
     };

@@ -59,6 +59,21 @@ const PHRASES: &[(&str, &[&str])] = &[
             "new place in",
             "new apartment in",
             "new house in",
+            // Where one rents or owns is where one lives: "we rent an apartment in Brooklyn".
+            "rent an apartment in",
+            "renting an apartment in",
+            "rent a house in",
+            "renting a house in",
+            "rent a place in",
+            "renting a place in",
+            "rent a room in",
+            "renting a room in",
+            "own a house in",
+            "own an apartment in",
+            // ("a flat" reads "a apartment".)
+            "rent a apartment in",
+            "renting a apartment in",
+            "own a apartment in",
             "address is",
             // After "home is in", which comes first: "my home is Leeds".
             "home is",
@@ -306,7 +321,7 @@ pub(super) fn is_time(low: &str) -> bool {
 /// Words that end a value: "Porto with my wife", "Google because ...".
 const BREAKS: &[&str] = &[
     "with", "because", "since", "and", "but", "for", "as", "after", "before", "when", "while", "so", "though",
-    "although", "until", "where", "which", "who", "on",
+    "although", "until", "where", "which", "who", "on", "not",
 ];
 
 /// Words that say what a surname is like rather than what it is (as stems).

@@ -418,6 +418,7 @@ const CUES: &[&str] = &[
     "raised",
     "raise",
     "rise",
+    "payrise",
     "increased",
     "went",
     "gone",
@@ -491,6 +492,7 @@ const INCOME: &[&str] = &[
     "wage",
     "wages",
     "raise",
+    "payrise",
     "rise",
     "income",
     "make",
@@ -504,6 +506,9 @@ const INCOME: &[&str] = &[
 /// stands, how it is split ("rent's gone up to £1,020 pcm, gutted", "finally under 200!",
 /// "45 minutes each way").
 const NOT_THINGS: &[&str] = &[
+    "omg",
+    "guess",
+    "woohoo",
     "gutted",
     "thrilled",
     "chuffed",
