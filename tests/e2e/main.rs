@@ -35,6 +35,7 @@ mod migration;
 #[cfg(feature = "native-policy")]
 mod native;
 mod nearby;
+mod news_told_in_passing;
 mod one_shot;
 mod one_truth;
 mod people;
