@@ -71,7 +71,13 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || phrase(&w, &["turned", "out"])
         || has("diagnosed")
         || has("confirmed");
-    if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && (!now_words || learned) {
+    // "just tired today like always, I've got chronic fatigue syndrome, have had it since
+    // 2019": a condition told with how long it has lasted.
+    let a_year = |x: &String| {
+        x.len() == 4 && (x.starts_with("19") || x.starts_with("20")) && x.bytes().all(|b| b.is_ascii_digit())
+    };
+    let for_years = has("since") && w.iter().any(a_year);
+    if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && (!now_words || learned || for_years) {
         return lasting(base);
     }
     // A birth, a death, a job got, a lasting state to come, a new level of an amount: the
@@ -177,6 +183,10 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || doing::minutes_up_to_now(&w)
         || mishap
         || phrase(&w, &["for", "the", "weekend"])
+        // "in a taxi on the way to the station", "on my way to work".
+        || phrase(&w, &["on", "the", "way", "to"])
+        || phrase(&w, &["on", "my", "way", "to"])
+        || phrase(&w, &["on", "our", "way", "to"])
         || phrase(&w, &["killing", "me"])
         // "at the pub with the lads": a place of now, told without "I'm".
         || (w.first().is_some_and(|x| x == "at")

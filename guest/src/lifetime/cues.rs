@@ -134,6 +134,8 @@ pub(super) const PASSING: &[&str] = &[
     "bucketing",
     "teething",
     "pouring",
+    "lashing",
+    "soaked",
     "windy",
     "foggy",
     "misty",

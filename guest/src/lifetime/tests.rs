@@ -597,3 +597,29 @@ fn work_or_home_told_with_words_of_passing_states_lasts() {
         assert!(infer(passing, said()).memory_type.is_ephemeral(), "{passing}");
     }
 }
+
+/// The fifteenth probe's passing remarks that were kept (2026-12-02): one on the way
+/// somewhere, heavy rain told in Irish and British words; and a lasting condition told
+/// beside the day's tiredness, with how long it has lasted.
+#[test]
+fn on_the_way_somewhere_passes_and_a_condition_had_for_years_lasts() {
+    for passing in [
+        "I'm in a taxi on the way to the station",
+        "on my way to work, the bus is packed",
+        "it's absolutely lashing here, I'm soaked through",
+    ] {
+        assert!(infer(passing, said()).memory_type.is_ephemeral(), "{passing}");
+    }
+    for lasting in [
+        "just tired today like always, I've got chronic fatigue syndrome, have had it since 2019",
+        "I live on the way to the station",
+    ] {
+        let l = infer(lasting, said());
+        assert!(
+            !l.memory_type.is_ephemeral() && l.expires_at.is_none(),
+            "{lasting}: {l:?}"
+        );
+    }
+    // The day's flare-up of a condition is still the day's.
+    assert!(infer("my asthma's bad today", said()).memory_type.is_ephemeral());
+}
