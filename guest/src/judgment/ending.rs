@@ -146,12 +146,13 @@ pub(super) fn ended_things(f: &Fact) -> Vec<Vec<String>> {
         {
             out.push(thing);
         }
-        // "let the nanny go": the thing stands between.
+        // "let the nanny go", "let my national trust membership lapse": the thing stands
+        // between.
         if words[i].low == "let"
             && !words[i].asks
-            && let Some(go) = words[i + 1..(i + 5).min(words.len())]
+            && let Some(go) = words[i + 1..(i + 6).min(words.len())]
                 .iter()
-                .position(|w| w.low == "go")
+                .position(|w| matches!(w.low.as_str(), "go" | "lapse" | "expire"))
             && words[i + 1..i + 1 + go].iter().all(|w| !w.stop)
             && (i == start || is_ignored(&words[i - 1]) || is_lead(&words[i - 1].low))
         {
@@ -246,10 +247,13 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
         && words
             .get(i + 1)
             .is_some_and(|w| matches!(w.low.as_str(), "renew" | "renewing"));
+    // "finished up with an post", "finished up therapy": the particle is no thing.
+    let finished_up = words[i].low == "finished" && words.get(i + 1).is_some_and(|w| w.low == "up");
+    let skip = usize::from(renewal || finished_up);
     let mut thing = Vec::new();
     let mut for_good = false;
-    for (k, next) in words[i + 1 + usize::from(renewal)..].iter().enumerate() {
-        let k = k + usize::from(renewal);
+    for (k, next) in words[i + 1 + skip..].iter().enumerate() {
+        let k = k + skip;
         let low = next.low.as_str();
         for_good |= matches!(low, "anymore" | "longer");
         if is_clause_break(low) {

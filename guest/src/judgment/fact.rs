@@ -221,12 +221,15 @@ impl Fact {
                     ))
         };
         // A reason told after the first clause is no wish of the fact's: "dropped the
-        // spanish, doing japanese instead since we're going to tokyo next year". Nor is
-        // "couldn't", an ability denied: "couldn't justify the price anymore".
+        // spanish, doing japanese instead since we're going to tokyo next year". Nor is a
+        // later "couldn't", an ability denied: "..., couldn't justify the price anymore".
         let reason = (body..lows.len())
             .find(|&i| matches!(lows[i], "since" | "because" | "cos") && words[body..i].iter().any(|w| w.stop));
         let until = reason.unwrap_or(lows.len());
-        let wish = (body..until).any(|i| WISH.contains(&lows[i]) && !(lows[i] == "could" && lows.get(i + 1) == Some(&"not")))
+        // ("couldn't go to mum's on Sunday" in the first clause is one occasion missed.)
+        let ability_denied =
+            |i: usize| lows[i] == "could" && lows.get(i + 1) == Some(&"not") && words[body..i].iter().any(|w| w.stop);
+        let wish = (body..until).any(|i| WISH.contains(&lows[i]) && !ability_denied(i))
             || (0..until).any(plan)
             || lows.windows(2).any(|w| w == ["love", "to"])
             // "we plan to move", not "my phone plan".

@@ -53,7 +53,12 @@ pub(super) fn thing_over(o: &Fact, n: &Fact) -> bool {
         ["is" | "are" | "was" | "got" | "has" | "have", second, ..] if over(second) || *second == "off" => true,
         ["has" | "have", "been", third, ..] => over(third),
         // "the loose ends have broken up": a band or a group split.
-        ["has" | "have" | "are" | "is", "broken" | "split", "up", ..] | ["broke" | "split", "up", ..] => true,
+        ["has" | "have" | "are" | "is", "broken" | "split", "up", ..] | ["broke" | "split", "up", ..] => {
+            // Of a band the old fact names as one, not of someone ("Kofi broke up with ...").
+            o.words
+                .iter()
+                .any(|w| matches!(w.low.as_str(), "band" | "group" | "duo" | "choir" | "trio"))
+        }
         _ => false,
     };
     ended || plans::settled(o, n)

@@ -1675,6 +1675,14 @@ fn the_fourteenth_probes_changes_replace_and_look_alikes_keep() {
             "stepped back from the food bank, i was burnt out",
         ),
         ("I play in a band called The Loose Ends", "The Loose Ends have split up"),
+        (
+            "I'm a member of the National Trust",
+            "let my national trust membership lapse, we weren't going enough",
+        ),
+        (
+            "my birthday is march 14",
+            "actually my birthday's march 15th, not the 14th",
+        ),
     ] {
         assert_eq!(judge(old, new, &me), Verdict::Change, "{old} / {new}");
     }
@@ -1696,6 +1704,18 @@ fn the_fourteenth_probes_changes_replace_and_look_alikes_keep() {
             "stepped back from the edge of the cliff",
         ),
         ("I play in a band called The Loose Ends", "Oasis have split up again"),
+        (
+            "I'm dating Kofi",
+            "Kofi broke up with his girlfriend before we got together",
+        ),
+        (
+            "I go to my mum's for Sunday dinner",
+            "couldn't go to mum's on Sunday, she had a cold",
+        ),
+        (
+            "I'm a member of the National Trust",
+            "let the kids run wild at the national trust place",
+        ),
     ] {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }

@@ -108,6 +108,8 @@ pub(super) fn denies_only(text: &str, old: &Value) -> bool {
         Value::Text(t) => denied.contains(t.as_str()) || phone_digits(denied).as_ref() == Some(t),
         // "the 14th of May, not March": the old day's month alone, denied.
         Value::Day { month, .. } if tokens.len() == 1 && day::month_of(&tokens[0]) == Some(*month) => true,
+        // "the 16th not the 14th": the old day of the month alone, denied.
+        Value::Day { day, .. } if denied_day(denied) == Some(*day) => true,
         _ => (0..tokens.len().min(3))
             .any(|i| day_at(&tokens, i).is_some_and(|d| compare(old, &d) == Some(Ordering::Same))),
     };
@@ -115,6 +117,15 @@ pub(super) fn denies_only(text: &str, old: &Value) -> bool {
         .split_whitespace()
         .any(|w| matches!(w, "not" | "no" | "never" | "don't" | "isn't"))
         && names(old)
+}
+
+/// The day of the month alone that a denial's clause names: "the 14th, I misread ...".
+fn denied_day(denied: &str) -> Option<u32> {
+    let clause = denied.split([',', '.', '!', ';']).next()?;
+    match clause.split_whitespace().collect::<Vec<_>>().as_slice() {
+        [d] | ["the", d] => crate::entities::day(d),
+        _ => None,
+    }
 }
 
 /// Words before "number" that make it the phone's.
