@@ -63,6 +63,11 @@ fn an_ending_told_as_an_event_replaces_what_it_ends() {
             "didn't renew the season ticket this year, far too dear",
         ),
         (
+            "I'm a member of the National Trust",
+            "my mum let her gym membership lapse",
+            "let my national trust membership lapse, we weren't going enough",
+        ),
+        (
             "I volunteer at the food bank on Saturdays",
             "stepped back from the edge of the platform",
             "stepped back from the food bank, i was burnt out",
@@ -123,5 +128,29 @@ fn a_player_a_deaf_ear_or_an_office_told_again_is_kept_once() {
         let out = add(again);
         assert_eq!(out["restated"], true, "{first} / {again}: {out}");
         assert_eq!(contents(&ctx.json(&["--user", "u", "list"])), vec![first.to_owned()]);
+    }
+}
+
+/// On the way somewhere or caught in the rain is gone within a month; a condition told
+/// beside the day's tiredness, with the year it began, is kept a year on.
+#[test]
+fn on_the_way_passes_and_a_condition_had_for_years_lasts() {
+    for (text, later, kept) in [
+        ("I'm in a taxi on the way to the station", "2026-07-01T10:00:00Z", false),
+        (
+            "it's absolutely lashing here, I'm soaked through",
+            "2026-07-01T10:00:00Z",
+            false,
+        ),
+        (
+            "just tired today like always, I've got chronic fatigue syndrome, have had it since 2019",
+            "2027-06-01T10:00:00Z",
+            true,
+        ),
+    ] {
+        let ctx = Ctx::new();
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        let live = contents(&ctx.json(&["--user", "u", "--now", later, "list"]));
+        assert_eq!(live == vec![text.to_owned()], kept, "{text} at {later}: {live:?}");
     }
 }
