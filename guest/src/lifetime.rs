@@ -73,10 +73,7 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
         || has("confirmed");
     // "just tired today like always, I've got chronic fatigue syndrome, have had it since
     // 2019": a condition told with how long it has lasted.
-    let a_year = |x: &String| {
-        x.len() == 4 && (x.starts_with("19") || x.starts_with("20")) && x.bytes().all(|b| b.is_ascii_digit())
-    };
-    let for_years = has("since") && w.iter().any(a_year);
+    let for_years = has("since") && w.iter().any(|x| crate::entities::year(Some(&x.as_str())).is_some());
     if w.iter().any(|x| CHRONIC.contains(&x.as_str())) && (!now_words || learned || for_years) {
         return lasting(base);
     }

@@ -9,7 +9,7 @@ const LATER: &str = "2026-03-20T10:00:00Z";
 
 /// `old`, then its look-alike and its news, each through `add` in a home of their own: the
 /// look-alike replaces nothing and the news one fact. What is live after them.
-fn told_in_turn(old: &str, look_alike: &str, news: &str) -> Vec<String> {
+pub(crate) fn told_in_turn(old: &str, look_alike: &str, news: &str) -> Vec<String> {
     let ctx = Ctx::new();
     let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
     add(T0, old);

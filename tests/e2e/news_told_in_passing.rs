@@ -4,30 +4,14 @@
 //! replaces the one fact it ends; its look-alike, told first, replaces nothing. The pairs
 //! are two blind probes' (2026-12-02), which had left both versions live.
 
+use crate::everyday_changes::told_in_turn;
 use crate::support::ctx::{Ctx, contents};
 
 const T0: &str = "2026-06-01T10:00:00Z";
-const LATER: &str = "2026-06-03T10:00:00Z";
 
-/// `old`, then `look_alike` and `news` through `add` in a home of their own: the
-/// look-alike replaces nothing, the news the old fact, and both stay live.
+/// [`told_in_turn`], then: exactly the look-alike and the news are live.
 fn news_replaces_beside_its_look_alike(old: &str, look_alike: &str, news: &str) {
-    let ctx = Ctx::new();
-    let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
-    add(T0, old);
-    let kept = add(LATER, look_alike);
-    assert_eq!(
-        kept["superseded"].as_array().map(Vec::len),
-        Some(0),
-        "{old} / {look_alike}: {kept}"
-    );
-    let replaced = add(LATER, news);
-    assert_eq!(
-        replaced["superseded"].as_array().map(Vec::len),
-        Some(1),
-        "{old} / {news}: {replaced}"
-    );
-    let mut live = contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]));
+    let mut live = told_in_turn(old, look_alike, news);
     live.sort();
     let mut want = vec![look_alike.to_owned(), news.to_owned()];
     want.sort();

@@ -420,7 +420,7 @@ fn corrected_value(o: &Fact, n: &Fact) -> bool {
     let (Some(a), Some(b)) = (slot_of(o), slot_of(n)) else {
         return false;
     };
-    if a.name != b.name || a.value == b.value || a.value.iter().any(|v| b.value.contains(v)) {
+    if a.name != b.name || a.value.iter().any(|v| b.value.contains(v)) {
         return false;
     }
     // The words right after "not" are the old value, and nothing else is denied.
@@ -461,7 +461,7 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
     };
     let single = |f: &Fact| told(f, &|w| w == "single");
     // "met someone ..., we've been together two months now".
-    let together = |f: &Fact| {
+    let told_together = |f: &Fact| {
         matches!(f.subject, Subject::User | Subject::We)
             && f.words.windows(2).any(|p| {
                 !p[1].asks
@@ -482,8 +482,8 @@ fn by_slot(o: &Fact, n: &Fact) -> Option<Verdict> {
                 )
         })
     };
-    let together = |o: &Fact, n: &Fact| single(o) && !single_parent(o) && together(n);
-    if single(o) != single(n) && (partnered(o) || partnered(n) || together(o, n)) {
+    let together = single(o) && !single_parent(o) && told_together(n);
+    if single(o) != single(n) && (partnered(o) || partnered(n) || together) {
         return Some(Verdict::Change);
     }
     let (a, b) = (a?, b?);

@@ -248,44 +248,12 @@ fn idioms(text: &str) -> String {
 /// marks doubled, and only where the teller is the subject of a plain verb: "i should try
 /// olives??" and "do i like olives??" still ask.
 fn surprised_statement(sentence: &[Word], gap: &str) -> bool {
-    let doubled = gap.contains("??") || gap.contains("?!") || gap.contains("!?");
+    if !(gap.contains("??") || gap.contains("?!") || gap.contains("!?")) {
+        return false;
+    }
     let lows: Vec<&str> = sentence.iter().map(|w| w.low.as_str()).collect();
     let Some(i) = lows.iter().position(|w| matches!(*w, "i" | "we")) else {
         return false;
-    };
-    let asking = |w: &str| {
-        matches!(
-            w,
-            "what"
-                | "who"
-                | "why"
-                | "how"
-                | "when"
-                | "where"
-                | "which"
-                | "should"
-                | "shall"
-                | "can"
-                | "could"
-                | "would"
-                | "will"
-                | "may"
-                | "might"
-                | "must"
-                | "do"
-                | "does"
-                | "did"
-                | "is"
-                | "are"
-                | "am"
-                | "was"
-                | "were"
-                | "have"
-                | "has"
-                | "if"
-                | "whether"
-                | "or"
-        )
     };
     // After the teller, only a modal asks: "i'm pescatarian now??" states.
     let modal = |w: &str| {
@@ -294,7 +262,33 @@ fn surprised_statement(sentence: &[Word], gap: &str) -> bool {
             "should" | "shall" | "can" | "could" | "would" | "will" | "may" | "might" | "must" | "or"
         )
     };
-    doubled && !lows[..i].iter().any(|w| asking(w)) && lows.get(i + 1).is_some_and(|w| !modal(w))
+    // Before the teller, a question word or any auxiliary does: "do i like olives??".
+    let asking = |w: &str| {
+        modal(w)
+            || matches!(
+                w,
+                "what"
+                    | "who"
+                    | "why"
+                    | "how"
+                    | "when"
+                    | "where"
+                    | "which"
+                    | "do"
+                    | "does"
+                    | "did"
+                    | "is"
+                    | "are"
+                    | "am"
+                    | "was"
+                    | "were"
+                    | "have"
+                    | "has"
+                    | "if"
+                    | "whether"
+            )
+    };
+    !lows[..i].iter().any(|w| asking(w)) && lows.get(i + 1).is_some_and(|w| !modal(w))
 }
 
 /// The words of a text, for the judgment: `None` words are dropped.
