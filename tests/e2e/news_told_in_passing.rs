@@ -52,6 +52,41 @@ fn an_ending_told_as_an_event_replaces_what_it_ends() {
             "let my national trust membership lapse, we weren't going enough",
         ),
         (
+            "I use VS Code for all my coding",
+            "my brother uninstalled steam to get some work done",
+            "fully moved to neovim, uninstalled vs code yesterday",
+        ),
+        (
+            "I use Windows",
+            "done with work for the week",
+            "I switched to a MacBook, done with Windows for good",
+        ),
+        (
+            "I drink about four coffees a day",
+            "my dad cut out sugar completely",
+            "cut out coffee completely, two weeks caffeine free and surviving",
+        ),
+        (
+            "I teach maths at a high school in Durban",
+            "my sister resigned from the council last year",
+            "resigned from the school at the end of term, I'm tutoring online full-time now",
+        ),
+        (
+            "I'm learning Spanish on Duolingo",
+            "my flatmate is learning Japanese since she's going to Tokyo",
+            "dropped the spanish, doing japanese instead since we're going to tokyo next year",
+        ),
+        (
+            "I've got a Liverpool season ticket",
+            "my uncle gave up his allotment, couldn't keep up with it",
+            "gave up the season ticket this year, couldn't justify the price anymore",
+        ),
+        (
+            "I play drums in a band called Wolfsbane",
+            "Oasis broke up last month",
+            "Wolfsbane broke up last month",
+        ),
+        (
             "I volunteer at the food bank on Saturdays",
             "stepped back from the edge of the platform",
             "stepped back from the food bank, i was burnt out",
@@ -83,6 +118,11 @@ fn a_value_corrected_or_a_new_job_home_or_pay_replaces_the_old_one() {
             "we rent an apartment in Brooklyn",
             "my sister lives in Jersey City now",
             "we bought a place!! closed yesterday, we live in Jersey City now",
+        ),
+        (
+            "my birthday is march 14",
+            "the party's on the 20th, not the 14th",
+            "actually my birthday's march 15th, not the 14th",
         ),
         (
             "I'm on 45k a year",

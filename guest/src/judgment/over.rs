@@ -52,7 +52,8 @@ pub(super) fn thing_over(o: &Fact, n: &Fact) -> bool {
         [first, ..] if over(first) => true,
         ["is" | "are" | "was" | "got" | "has" | "have", second, ..] if over(second) || *second == "off" => true,
         ["has" | "have", "been", third, ..] => over(third),
-        // "the loose ends have broken up": a band or a group split.
+        // "Wolfsbane broke up last month": a band or a group split. (A name of one word:
+        // "The Loose Ends" is no thing of the old fact's here.)
         ["has" | "have" | "are" | "is", "broken" | "split", "up", ..] | ["broke" | "split", "up", ..] => {
             // Of a band the old fact names as one, not of someone ("Kofi broke up with ...").
             o.words

@@ -1676,6 +1676,10 @@ fn the_fourteenth_probes_changes_replace_and_look_alikes_keep() {
         ),
         ("I play in a band called The Loose Ends", "The Loose Ends have split up"),
         (
+            "I play drums in a band called Wolfsbane",
+            "Wolfsbane broke up last month",
+        ),
+        (
             "I'm a member of the National Trust",
             "let my national trust membership lapse, we weren't going enough",
         ),
