@@ -283,8 +283,8 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
         if !denial && (low == "for" || (low == "to" && !going) || venue) {
             break;
         }
-        // "I didn't run today": once, not for good.
-        if denial && !renewal && matches!(low, "today" | "tonight" | "yesterday" | "this") {
+        // "I didn't run today", "no piano next tuesday": once, not for good.
+        if denial && !renewal && matches!(low, "today" | "tonight" | "yesterday" | "this" | "next") {
             return None;
         }
         // "six months ago", "a few weeks back": a count of time is when, not what.

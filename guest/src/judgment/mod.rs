@@ -25,6 +25,7 @@ mod over;
 mod partners;
 mod placement;
 mod plans;
+mod rebooked;
 mod reversal;
 mod school;
 mod slots;
@@ -194,7 +195,8 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
             || switches::moved_thing(o, n)
             || switches::switched_way(o, n)
             || switches::new_rate(o, n)
-            || switches::retimed(o, n))
+            || switches::retimed(o, n)
+            || rebooked::rebooked(old, o, new, n))
     {
         return Verdict::Change;
     }

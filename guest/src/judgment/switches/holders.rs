@@ -21,11 +21,20 @@ const ROLES: &[&[&str]] = &[
     &["physio", "physiotherapy", "physiotherapist"],
     &["coach", "pt"],
     &["tutor"],
+    &["teacher", "instructor"],
+    &["cleaner", "cleaners"],
+    &["optician", "optometrist"],
+    &["solicitor", "lawyer"],
     &["landlord", "landlady"],
     &["accountant"],
     &["childminder", "nanny"],
     &["mechanic"],
 ];
+
+/// Whether `w` names a role one person holds in the teller's life: "dentist", "coach".
+pub(in crate::judgment) fn is_role(w: &str) -> bool {
+    ROLES.iter().any(|r| r.contains(&w))
+}
 
 /// A stand-in holds a role for a while: "Tom's covering", "acting manager", "a locum".
 const STAND_INS: &[&str] = &[
@@ -57,17 +66,29 @@ pub(in crate::judgment) fn new_holder(o: &Fact, n: &Fact) -> bool {
     if plans.chain(ONE_OFFS).chain(STAND_INS).any(|p| has(&new, p)) {
         return false;
     }
-    // "the practice has a new GP": one of its holders, not the teller's.
-    if [
-        "has a new",
-        "have a new",
-        "hired a new",
-        "is a new",
-        "there is a new",
-        "there's a new",
+    // "the practice has a new GP": one of its holders, not the teller's ("we have a new
+    // landlord" is ours).
+    let ours = [
+        "we have a new",
+        "i have a new",
+        "we have got a new",
+        "i have got a new",
+        "we got a new",
+        "i got a new",
     ]
     .iter()
-    .any(|p| has(&new, p))
+    .any(|p| has(&new, p));
+    if !ours
+        && [
+            "has a new",
+            "have a new",
+            "hired a new",
+            "is a new",
+            "there is a new",
+            "there's a new",
+        ]
+        .iter()
+        .any(|p| has(&new, p))
     {
         return false;
     }
@@ -161,7 +182,13 @@ fn holder_gone(o: &Fact, new: &[&str]) -> bool {
 /// The kind of role the old fact names a holder of: "My GP is Dr Wright", "my line
 /// manager is Chloe".
 fn role_of_mine(lows: &[&str]) -> Option<usize> {
-    let at = lows.iter().position(|w| *w == "my")?;
+    // "Cleaner is Magda", as a note holds it.
+    if let Some(kind) = lows.first().and_then(|w| ROLES.iter().position(|r| r.contains(w)))
+        && lows.get(1) == Some(&"is")
+    {
+        return Some(kind);
+    }
+    let at = lows.iter().position(|w| matches!(*w, "my" | "our"))?;
     let (k, kind) = lows[at + 1..]
         .iter()
         .take(3)

@@ -24,7 +24,7 @@ use super::slots::slot_of;
 use super::someone::is_relation;
 use super::words::{Word, words};
 use frames::{BRANDS, FRAMES, Frame};
-pub(super) use holders::{new_favourite, new_holder};
+pub(super) use holders::{is_role, new_favourite, new_holder};
 pub(super) use often::new_rate;
 
 /// "been in bed by 10 every night lately" after "I go to bed around midnight": a routine's

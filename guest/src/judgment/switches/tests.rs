@@ -82,6 +82,19 @@ fn a_new_holder_of_a_role_replaces_the_old_one() {
         ("My manager is Ruth", "ruth's retired, got a new manager called Femi"),
         ("I report to Sam", "reorg happened, I report to Dev now"),
         ("My hairdresser is Kelly", "new hairdresser, Jo on the high street"),
+        // As a note holds it, and told as ours.
+        (
+            "Cleaner is Magda",
+            "magda's gone back to poland so we've got a new cleaner, Joanne",
+        ),
+        (
+            "Our landlord is Mr Patel",
+            "we have a new landlord, a woman called Sandra Kirby",
+        ),
+        (
+            "My driving instructor is Leanne",
+            "switched instructors, I'm with Steve now",
+        ),
     ] {
         assert!(replaces(old, new), "{old} / {new}");
     }
@@ -90,6 +103,9 @@ fn a_new_holder_of_a_role_replaces_the_old_one() {
         ("My manager is Ruth", "my brother's got a new manager, he's awful"),
         ("My dentist is Dr Khan", "should I switch dentists?"),
         ("My GP is Dr Lowe", "the practice has a new GP, Dr Ames"),
+        ("Our landlord is Mr Patel", "my sister has a new landlord too"),
+        ("Cleaner is Magda", "I'm a cleaner now, nights at the hospital"),
+        ("My wife is a teacher", "the kids have a new teacher this year"),
     ] {
         assert!(!replaces(old, new), "{old} / {new}");
     }
