@@ -327,3 +327,64 @@ fn history_a_meal_or_lessons_moved_keep_the_old_fact() {
         assert_eq!(live, both, "{old} / {other}");
     }
 }
+
+/// Bookings moved or corrected in everyday words (`eval/judgment/bookings-dev.tsv`): each
+/// replaces the booking it moves through `add`, and a look-alike beside it (another's
+/// flight, one session off, a second booking, someone else's landlord) replaces nothing.
+/// All seven left both versions live before the rule (`judgment/rebooked`).
+#[test]
+fn a_booking_moved_or_corrected_replaces_it() {
+    for (old, look_alike, news) in [
+        (
+            "Flight to Lisbon is on 12 June",
+            "my sister flies into lisbon on the 14th to meet us",
+            "sorry, I got that wrong, the lisbon flight is the 13th not the 12th",
+        ),
+        (
+            "Yoga class is every Monday 7pm at the community hall",
+            "yoga's off this monday, the hall's being used as a polling station",
+            "yoga's relocated to the studio above the bakery, still monday nights",
+        ),
+        (
+            "Team standup is at 9:30 every day",
+            "no standup friday, whole team's at the offsite",
+            "new manager moved standup to 10 every morning",
+        ),
+        (
+            "Conference in Berlin 4-6 May",
+            "i've got a work trip to Paris on 2 June as well",
+            "berlin conf has been postponed to 13-15 june",
+        ),
+        (
+            "Our landlord is Mr Patel",
+            "my sister has a new landlord too",
+            "we have a new landlord, a woman called Sandra Kirby",
+        ),
+        (
+            "Boiler service booked for 2 Nov",
+            "the car's annual service is 3 dec at the same garage",
+            "engineer can't make the 2nd so the boiler service is on the 9th now",
+        ),
+        (
+            "Bin day is Tuesday",
+            "garden waste gets collected fortnightly on fridays",
+            "sorry it's actually wednesday for the bins, i always mix it up",
+        ),
+    ] {
+        let ctx = Ctx::new();
+        let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
+        add(T0, old);
+        let kept = add(LATER, look_alike);
+        assert_eq!(kept["superseded"].as_array().map(Vec::len), Some(0), "{kept}");
+        let replaced = add(LATER, news);
+        let gone: Vec<&str> = replaced["superseded"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["content"].as_str())
+            .collect();
+        assert_eq!(gone, [old], "{news}");
+        let live = contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]));
+        assert!(live.iter().any(|c| c == look_alike), "{live:?}");
+    }
+}
