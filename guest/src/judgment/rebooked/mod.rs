@@ -153,7 +153,8 @@ pub(super) fn rebooked(old: &str, o: &Fact, new: &str, n: &Fact) -> bool {
             .iter()
             .filter(|w| !w.contains('#') && !w.chars().any(|c| c.is_ascii_digit()))
             .filter(|w| !BOOKING.contains(&w.as_str()) && !MOVED.contains(&w.as_str()) && !is_generic(w))
-            .filter(|w| weekday(w).is_none() && month(w).is_none())
+            // A weekday in full: "wed" is also the stem of "wedding".
+            .filter(|w| !(w.ends_with("day") && weekday(w).is_some()) && month(w).is_none())
             .cloned()
             .collect()
     };
@@ -210,7 +211,7 @@ fn one_kind(thing: &str, old: &[String], new: &[String]) -> bool {
             .filter(|k| {
                 !matches!(
                     k.as_str(),
-                    "the" | "a" | "an" | "my" | "our" | "your" | "this" | "next" | "every"
+                    "the" | "a" | "an" | "my" | "our" | "your" | "his" | "her" | "their" | "this" | "next" | "every"
                 )
             })
             .collect()

@@ -74,6 +74,15 @@ fn a_booking_moved_or_corrected_replaces_it() {
             "yoga's relocated to the studio above the bakery, still monday nights",
         ),
         ("Tennis is on Thursdays", "tennis has moved to wednesdays"),
+        // "wed" is also the stem of "wedding"; "her bedtime" is the daughter's.
+        (
+            "our wedding date is 14 June 2027",
+            "we brought the wedding forward, it's 20 March 2027 now! eek",
+        ),
+        (
+            "my daughter's bedtime is 7pm",
+            "we've pushed her bedtime back to 8 now that she's a bit older",
+        ),
         (
             "Orthodontist appointment 23 Jan 3:15pm",
             "ortho called, appt is now 30 jan at 3:15",
