@@ -321,7 +321,11 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
             v
         };
     }
-    if switched(o, n) || rescheduled(o, n) || details::another_number(o, n) {
+    // A price is no time: "a coffee at my local is $5.50 now" after "I drink 4 coffees a
+    // day" (the figures lose their currency when read).
+    let priced = |text: &str| text.contains(['£', '$', '€', '₹', '₦']);
+    let retimed = rescheduled(o, n) && (priced(old) || !priced(new));
+    if switched(o, n) || retimed || details::another_number(o, n) {
         return Verdict::Change;
     }
     if supersession::rule_replaces(old, new, ctx) {

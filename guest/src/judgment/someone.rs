@@ -147,6 +147,31 @@ const THINGS_OF: &[&str] = &[
 ];
 
 /// Words before a relation that narrow it: "my older sister", "my best friend".
+/// Whether `low` is a relation's possessive, with or without its apostrophe: "mum's",
+/// "mums", "my mate's".
+pub(super) fn possessive(low: &str) -> bool {
+    low.strip_suffix("'s").is_some_and(is_relation)
+        || low.strip_suffix('s').is_some_and(|one| ONE_OF_EACH.contains(&one))
+}
+
+/// Relations one has one of at a time, whose plural is an "'s" without its apostrophe.
+const ONE_OF_EACH: &[&str] = &[
+    "husband",
+    "wife",
+    "partner",
+    "mum",
+    "mom",
+    "dad",
+    "mother",
+    "father",
+    "boyfriend",
+    "girlfriend",
+    "fiance",
+    "fiancee",
+    "hubby",
+    "missus",
+];
+
 const NARROWING: &[&str] = &[
     "older", "younger", "little", "big", "best", "eldest", "oldest", "youngest", "new", "step", "twin", "baby", "new",
     "old",
@@ -180,6 +205,9 @@ pub(super) fn relation(words: &[Word]) -> Option<(Someone, usize)> {
     }
     let word = match low(used)? {
         "friends" => "friend",
+        // "my husbands in the office 5 days a week", "my mums bungalow": one has one, so
+        // the "s" is an "'s" typed without its apostrophe.
+        w if w.strip_suffix('s').is_some_and(|one| ONE_OF_EACH.contains(&one)) => &w[..w.len() - 1],
         w => w,
     };
     if !is_relation(word) {

@@ -27,6 +27,7 @@ const REORDERED_HELD_OUT: &str = include_str!("../../../eval/judgment/reordered-
 const TRANSITIONS_HELD_OUT: &str = include_str!("../../../eval/judgment/transitions-held-out.tsv");
 const AMOUNTS_DEV: &str = include_str!("../../../eval/judgment/amounts-dev.tsv");
 const AMOUNTS_HELD_OUT: &str = include_str!("../../../eval/judgment/amounts-held-out.tsv");
+const AMOUNTS_DEV_2: &str = include_str!("../../../eval/judgment/amounts-dev-2.tsv");
 const PLANS_DEV: &str = include_str!("../../../eval/judgment/plans-dev.tsv");
 const PLANS_HELD_OUT: &str = include_str!("../../../eval/judgment/plans-held-out.tsv");
 const SWITCHES_DEV: &str = include_str!("../../../eval/judgment/switches-dev.tsv");
@@ -774,11 +775,37 @@ fn an_amount_changed_in_other_words_replaces_it() {
     dev.print("amounts changed, told again and look-alikes: development, rules alone");
     let held = measure(&pairs(AMOUNTS_HELD_OUT), false);
     held.print("amounts changed, told again and look-alikes: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): 42 and 34 of 90 changes found, no
-    // look-alike lost.
+    // A third set, told with asides and in texting style: measured blind once (38 of 82
+    // changes, 6 of 63 look-alikes lost), then developed on.
+    let dev2 = measure(&pairs(AMOUNTS_DEV_2), false);
+    dev2.print("amounts told with asides: second development set, rules alone");
+    // Floors at what was measured (docs/judgment.md): 42 and 34 of 90 changes found, 50 of
+    // 82, no look-alike lost.
     assert!(dev.counts[2][2] >= 42, "changes found: {}", dev.counts[2][2]);
     assert!(held.counts[2][2] >= 34, "changes found: {}", held.counts[2][2]);
-    assert_eq!(dev.different_lost() + held.different_lost(), 0, "look-alikes lost");
+    assert!(dev2.counts[2][2] >= 50, "changes found: {}", dev2.counts[2][2]);
+    assert_eq!(
+        dev.different_lost() + held.different_lost() + dev2.different_lost(),
+        0,
+        "look-alikes lost"
+    );
+}
+
+/// "my husbands in the office", "my partners lost 10kg": a relation one has one of, told
+/// with an "s" and no apostrophe, is that person's, and changes nothing of the user's.
+#[test]
+fn a_relations_s_without_its_apostrophe_is_theirs() {
+    let me = RuleContext::default();
+    for (old, new) in [
+        (
+            "I go into the office 3 days a week",
+            "my husbands in the office 5 days a week now, poor thing",
+        ),
+        ("I weigh 90kg", "my partners lost 10kg on keto, im jealous"),
+        ("My medical aid is R2,800 a month", "my moms medical aid is R4,100 now"),
+    ] {
+        assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
+    }
 }
 
 /// A plan that came about or was given up ends the plan ("we got the dog!" after "we're

@@ -244,8 +244,12 @@ fn figure(token: &str) -> Option<Figure> {
     if let Some(v) = ORDINALS.iter().position(|w| *w == token) {
         return Some(figure(v as f64 + 1.0, "", true, false));
     }
-    let rest = token.trim_start_matches(|c: char| "£$€₹".contains(c));
-    let currency = rest.len() != token.len();
+    // "R38,000", "R46k": South Africa's rand (not "r2" or "r5").
+    let rand = token
+        .strip_prefix(['r', 'R'])
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()) && (r.ends_with(['k', 'K']) || r.len() >= 4));
+    let rest = rand.unwrap_or_else(|| token.trim_start_matches(|c: char| "£$€₹".contains(c)));
+    let currency = rand.is_some() || rest.len() != token.len();
     let end = rest
         .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.' || c == ':'))
         .unwrap_or(rest.len());

@@ -15,8 +15,8 @@ use crate::entities::WEEKDAYS;
 use crate::judgment::Verdict;
 use crate::judgment::fact::{Fact, Subject, is_ignored, same_subject};
 use crate::judgment::slots::is_time;
-use crate::judgment::someone::{is_relation, may_be_called};
-use crate::judgment::words::{is_generic, stem};
+use crate::judgment::someone::{is_relation, may_be_called, possessive};
+use crate::judgment::words::{Word, is_generic, stem};
 use measures::{Amount, Measure, UNIT_WORDS, amounts, holds_number, same_value, tokens, word_number};
 
 /// Two facts' amounts and the words that say what they measure, read once for both
@@ -48,17 +48,13 @@ impl Reading {
         // direct reports now".
         let reading = |t: &[String]| weighed_in(t) || t.iter().any(|w| w == "now");
         let settled = |f: &Fact, t: &[String]| {
-            !(f.former
-                || f.past && !reading(t)
-                || f.wish
-                || f.words.iter().any(|w| w.asks)
-                || t.iter().any(|w| NOT.contains(&w.as_str())))
+            !(f.former || f.past && !reading(t) || f.wish || f.words.iter().any(|w| w.asks) || denies(t))
         };
         // "I wake up at 9 at the weekend" after "I wake up at 6am on weekdays": other days.
         if !settled(o, &said) || !settled(n, &told) || days(&said) != days(&told) {
             return None;
         }
-        let (mut named, mut naming) = (anchors(o), anchors(n));
+        let (mut named, mut naming) = (anchors(o, n), anchors(n, o));
         // "Rent's gone up to £1250 a month": a thing read as someone, which the other
         // names (or names so too).
         let (a, b) = (thing_as_someone(o), thing_as_someone(n));
@@ -163,7 +159,13 @@ impl Reading {
                     })
             })
         };
-        gives(&self.told, &self.named) || gives(&self.said, &self.naming)
+        // "council tax on my mums bungalow is 1,200": a relation's thing.
+        let theirs = |tokens: &[String]| {
+            tokens
+                .windows(3)
+                .any(|w| matches!(w[0].as_str(), "on" | "for" | "of" | "at") && w[1] == "my" && possessive(&w[2]))
+        };
+        gives(&self.told, &self.named) || gives(&self.said, &self.naming) || theirs(&self.told) != theirs(&self.said)
     }
 
     /// Whether the new fact puts someone's name before a word both name, whom the old does
@@ -197,7 +199,14 @@ pub(in crate::judgment) fn another_amount(r: &Reading, o: &Fact, n: &Fact) -> bo
     // sleep about 7 hours a night"; nor by what holds only if something else does ("if it
     // goes up to £1,000 we'll move").
     let conditional = r.told.iter().any(|t| CONDITIONS.contains(&t.as_str()));
-    if !(cued || restated) || (rate(&r.said) && moment(&r.told)) || conditional {
+    // Nor is a count of what one minds for someone one's own: "dog sitting my mate's
+    // labrador this week so it's 3 dogs in the house" (but "I'm sitting at 68kg").
+    let minding = r.told.windows(2).any(|w| {
+        let sitting = matches!(w[0].as_str(), "sitting" | "babysitting" | "dogsitting" | "housesitting")
+            || w[0].ends_with("-sitting");
+        sitting && !matches!(w[1].as_str(), "at" | "on" | "around" | "about") || w == ["looking", "after"]
+    });
+    if !(cued || restated) || (rate(&r.said) && moment(&r.told)) || conditional || minding {
         return false;
     }
     let changed = r.before.iter().any(|a| {
@@ -294,7 +303,7 @@ fn thing_as_someone(f: &Fact) -> Option<String> {
 
 /// The stems that say what is measured: the words after the subject without figures,
 /// units, times, the words of a change and the words every fact may hold.
-fn anchors(f: &Fact) -> BTreeSet<String> {
+fn anchors(f: &Fact, other: &Fact) -> BTreeSet<String> {
     let words = &f.words[f.body.min(f.words.len())..];
     // What follows the amount as its cause names nothing measured: "down to 76kg now
     // after the diet, so chuffed".
@@ -307,8 +316,30 @@ fn anchors(f: &Fact) -> BTreeSet<String> {
                 .map(|k| a + 1 + k)
         })
         .unwrap_or(words.len());
+    // Nor does a clause after the amount's, unless the other fact names it too: "down to
+    // 82 kilos now, all the running is paying off", "I weigh 92 kg, trying to lose some";
+    // but "parkrun this morning: 24:12!! new PB" after "my 5k PB is 25:30", and "..., so the
+    // suitcase is under" tells what was weighed.
+    let clause_end = amount.and_then(|a| {
+        words[a..]
+            .iter()
+            .position(|w| w.stop && !w.joined)
+            .map(|k| a + k + 1)
+            .filter(|e| words.get(*e).is_some_and(|w| w.low != "so"))
+            // A clause with figures of its own tells more of them: "I've got two kids, a
+            // boy who's 8 and a girl who's 5".
+            .filter(|e| {
+                !words[*e..]
+                    .iter()
+                    .any(|w| w.low.chars().any(|c| c.is_ascii_digit()) || word_number(&w.low).is_some())
+            })
+    });
+    let named_by_other = |w: &Word| other.all.contains(&w.stem) || other.all.contains(&unsuffixed(w.stem.clone()));
     words[..end]
         .iter()
+        .enumerate()
+        .filter(|(i, w)| clause_end.is_none_or(|e| *i < e) || named_by_other(w))
+        .map(|(_, w)| w)
         .filter(|w| !is_ignored(w) && !is_time(&w.low) && !w.low.chars().any(|c| c.is_ascii_digit()))
         .filter(|w| word_number(&w.low).is_none() && !TIMES_OF_DAY.contains(&w.low.as_str()))
         .filter(|w| !UNIT_WORDS.contains(&w.low.as_str()) && !NOT_THINGS.contains(&w.low.as_str()))
@@ -370,16 +401,36 @@ pub(super) fn weighed_in(tokens: &[String]) -> bool {
         || tokens.iter().any(|t| t == "weigh-in")
 }
 
+/// Whether the tokens deny their amount: a word that says "not" in its clause, or in a
+/// clause that holds a figure of its own. An aside after it denies nothing: "down to 91
+/// kilos now, the no snacking thing is actually working".
+fn denies(tokens: &[String]) -> bool {
+    let figure = |t: &String| t.chars().any(|c| c.is_ascii_digit()) || word_number(t).is_some();
+    let first = tokens.iter().position(figure);
+    tokens
+        .split(|t| t == ",")
+        .scan(0, |at, clause| {
+            let start = *at;
+            *at += clause.len() + 1;
+            Some((start, clause))
+        })
+        .filter(|(start, clause)| first.is_none_or(|f| *start <= f) || clause.iter().any(figure))
+        .any(|(_, clause)| clause.iter().any(|w| NOT.contains(&w.as_str())))
+}
+
 /// Whether the tokens tell a pay as what one is on: "I'm on £42k at the council", "on 72k
-/// now".
+/// now", or money by the hour ("bumped me up to $28 an hour").
 fn on_pay(tokens: &[String]) -> bool {
+    let money = |t: &str| t.starts_with(|c: char| "£$€".contains(c));
     tokens.windows(2).any(|w| {
         w[0] == "on"
             && w[1]
                 .trim_start_matches(|c: char| "£$€".contains(c))
                 .starts_with(|c: char| c.is_ascii_digit())
             && (w[1].ends_with('k') || w[1].ends_with('K'))
-    })
+    }) || tokens
+        .windows(3)
+        .any(|w| money(&w[0]) && matches!(w[1].as_str(), "an" | "a" | "per") && matches!(w[2].as_str(), "hour" | "hr"))
 }
 
 /// Whether the tokens tell an amount for each of a period: "a day", "per week", "a night".
@@ -575,6 +626,24 @@ mod tests {
             ("my rent is £900 a month", "landlord put the rent up to £950"),
             ("I weigh 85kg", "down to 79 kilos now!"),
             ("I weigh 62 kg", "I'm sitting at 68kg these days"),
+            // An aside after the amount names nothing weighed, in either fact.
+            (
+                "I weigh about 95kg at the moment",
+                "down to 82 kilos now, all the running is paying off",
+            ),
+            (
+                "I weigh 92 kg at the moment, trying to lose some",
+                "weighed in this morning at 84kg! slow and steady",
+            ),
+            // Money by the hour is pay; "R" before thousands is rand.
+            (
+                "I make $25 an hour at the warehouse",
+                "boss bumped me up to $28 an hour",
+            ),
+            (
+                "my salary is R38,000 a month",
+                "got the promotion!! salary's R46k a month now",
+            ),
             ("I earn about 40 grand a year", "pay rise came through, 45k now"),
             ("I drink about 4 coffees a day", "cut down to one coffee a day"),
             ("I'm on 50mg sertraline", "GP's upped my sertraline to 100mg"),
@@ -623,6 +692,14 @@ mod tests {
     fn an_amount_of_something_else_or_not_now_is_no_change() {
         for (old, new) in [
             ("my rent is £900 a month", "paid £950 for the new sofa"),
+            // One minds another's, or tells a relation's without the apostrophe.
+            (
+                "I have 2 dogs",
+                "dog sitting my mates labrador this week so its 3 dogs in the house lol",
+            ),
+            ("Council tax: £1,500/year", "council tax on my mums bungalow is 1,200"),
+            // A clause with figures of its own is no aside: a boy of 8 is no count of kids.
+            ("I have two kids", "I've got two kids, a boy who's 8 and a girl who's 5"),
             ("my rent is £900 a month", "is £950 a lot for rent round here now?"),
             ("I weigh 85kg", "want to get down to 75kg"),
             ("I weigh 85kg", "my suitcase is 23kg now"),
