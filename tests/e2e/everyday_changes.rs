@@ -30,6 +30,27 @@ fn replaced_beside_its_look_alike(old: &str, look_alike: &str, news: &str) {
     );
 }
 
+/// `old`, then `look_alike` and `news` through `add`: the look-alike replaces nothing, the
+/// news exactly `old` (by its content, not only its absence, which an expiry would also
+/// give), and the look-alike stays live.
+fn replaced_beside_its_look_alike_only(old: &str, look_alike: &str, news: &str) {
+    let ctx = Ctx::new();
+    let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
+    add(T0, old);
+    let kept = add(LATER, look_alike);
+    assert_eq!(kept["superseded"].as_array().map(Vec::len), Some(0), "{kept}");
+    let replaced = add(LATER, news);
+    let gone: Vec<&str> = replaced["superseded"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert_eq!(gone, [old], "{news}");
+    let live = contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]));
+    assert!(live.iter().any(|c| c == look_alike), "{live:?}");
+}
+
 #[test]
 fn a_step_in_a_partnership_a_pet_rehomed_or_a_retraction_replaces_it() {
     for (old, look_alike, news) in [
@@ -371,20 +392,44 @@ fn a_booking_moved_or_corrected_replaces_it() {
             "sorry it's actually wednesday for the bins, i always mix it up",
         ),
     ] {
-        let ctx = Ctx::new();
-        let add = |now: &str, text: &str| ctx.json(&["--user", "u", "--now", now, "add", text]);
-        add(T0, old);
-        let kept = add(LATER, look_alike);
-        assert_eq!(kept["superseded"].as_array().map(Vec::len), Some(0), "{kept}");
-        let replaced = add(LATER, news);
-        let gone: Vec<&str> = replaced["superseded"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|m| m["content"].as_str())
-            .collect();
-        assert_eq!(gone, [old], "{news}");
-        let live = contents(&ctx.json(&["--user", "u", "--now", LATER, "list"]));
-        assert!(live.iter().any(|c| c == look_alike), "{live:?}");
+        replaced_beside_its_look_alike_only(old, look_alike, news);
+    }
+}
+
+/// Amounts changed with an aside, and look-alikes told in texting style
+/// (`eval/judgment/amounts-dev-2.tsv`, read after its blind measure). Each news replaces
+/// the old amount through `add`; a friend's dog minded for the week, a partner's weight
+/// and a wife's salary replace nothing. Every news was missed, and two look-alikes
+/// replaced the old amount, on the build before.
+#[test]
+fn an_amount_told_with_an_aside_replaces_it() {
+    for (old, look_alike, news) in [
+        (
+            "I weigh about 95kg at the moment",
+            "my suitcase is 23kg now",
+            "down to 82 kilos now, all the running is paying off",
+        ),
+        (
+            "I make $25 an hour at the warehouse",
+            "my flatmate makes $30 an hour",
+            "boss bumped me up to $28 an hour",
+        ),
+        (
+            "I have 2 dogs",
+            "dog sitting my mates labrador this week so its 3 dogs in the house lol",
+            "we adopted a third dog!! so 3 dogs now",
+        ),
+        (
+            "My salary is R38,000 a month",
+            "my wife's salary is R52,000 a month",
+            "got the promotion!! salary's R46k a month now",
+        ),
+        (
+            "I weigh about 95kg",
+            "my partners lost 10kg on keto, im jealous",
+            "down to 91 kilos now, the no snacking thing is actually working lol",
+        ),
+    ] {
+        replaced_beside_its_look_alike_only(old, look_alike, news);
     }
 }
