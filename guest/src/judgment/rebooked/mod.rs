@@ -1,27 +1,30 @@
-//! A booking or a regular session moved or corrected: "the clinic rang and moved me to
-//! thursday, same time" after "Hospital appointment on Tuesday at 9:30", "sorry it's
-//! actually wednesday for the bins" after "Bin day is Tuesday", "yoga's relocated to the
-//! studio above the bakery, still monday nights" after "Yoga class is Monday 7pm at the
-//! community hall".
+//! A booking or a regular session moved or corrected: "the clinic rang and moved my
+//! physio to thursday" after "Physio on Tuesday at 9:30", "sorry it's actually wednesday
+//! for the bins" after "Bin day is Tuesday", "yoga's relocated to the studio above the
+//! bakery, still monday nights" after "Yoga class is Monday 7pm at the community hall".
 //!
-//! The thing is named in both facts (its name is what finds the old one), the new fact
-//! says it was moved or corrected, and it gives another time of the same kind (another
-//! weekday, day of the month, month or hour) or, moved, another place. A second booking
-//! ("also got a hygienist appt on the 28th"), one session missed or moved ("no tennis
-//! this week"), someone else's ("my daughter's swimming lessons are wednesdays") and a
-//! plan keep the old one. Told without a word of moving ("bins go out on wednesday"), the
-//! two may be two bookings: the rules leave them both.
-
-use std::collections::BTreeSet;
+//! The new fact names the old one's thing (every telling word of what the old fact is
+//! about: "flight" and "lisbon" of "Flight to Lisbon on 13 June"), and gives it another
+//! time of a kind the old one gives (weekday, day of the month, month or hour) where it
+//! tells the thing's time: after a word of moving ("pushed to the 15th"), right after the
+//! thing ("the boiler service is on the 9th now"), after "it's" ("sorry it's actually
+//! wednesday for the bins") or before a "not" that denies the old time. Or, moved, another
+//! place ("yoga's relocated to the studio"). A time told of something else in the same
+//! breath ("need to leave for the airport at 3 for the lisbon flight", "doors open at
+//! 6:45"), a second booking, one session, someone else's booking, an attempt, a plan, a
+//! question and history keep the old one; so do two bookings told without a word of
+//! moving ("bins go out on wednesday"): the rules leave them both.
 
 #[cfg(test)]
 mod tests;
 mod times;
 
+use std::collections::BTreeSet;
+
 use super::fact::Fact;
 use super::switches::is_role;
 use super::words::is_generic;
-use times::{When, month, tokens, told, weekday, whens};
+use times::{MOVES, When, tokens, told, whens};
 
 /// Words that say a booking was moved, given another time or corrected.
 const MOVED: &[&str] = &[
@@ -32,7 +35,7 @@ const MOVED: &[&str] = &[
     "postponed",
     "pushed",
     "preponed",
-    "brought",
+    "forward",
     "bumped",
     "changed",
     "switched",
@@ -43,7 +46,6 @@ const MOVED: &[&str] = &[
     "now",
     "instead",
     "onwards",
-    "forward",
     "permanently",
     "anymore",
     "sorry",
@@ -55,17 +57,6 @@ const MOVED: &[&str] = &[
     "wrong",
     "actually",
     "mixed",
-];
-
-/// Words that say the place moved, not only the time.
-const MOVED_PLACE: &[&str] = &[
-    "relocated",
-    "transferred",
-    "instead",
-    "online",
-    "moved",
-    "switched",
-    "changed",
 ];
 
 /// A second booking, one session, or a stand-in: the old booking still holds.
@@ -84,34 +75,118 @@ const BESIDE: &[&str] = &[
     "plus",
     "separate",
     "separately",
+    "holiday",
+    "easter",
+    "matinee",
 ];
 
-/// The words of a booking that name no thing of its own: "booked", "appointment".
+/// Days a new fact tells of one session: "tomorrow's yoga is at 6".
+const ONE_DAY: &[&str] = &["tomorrow", "tomorrow's", "tonight", "tonight's", "today", "today's"];
+
+/// An attempt, a wish, a question or history: nothing was moved yet, or it was long ago.
+/// (Not "may", which is as often the month.)
+const NOT_DONE: &[&str] = &[
+    "tried",
+    "trying",
+    "try",
+    "wanted",
+    "want",
+    "wants",
+    "asked",
+    "asking",
+    "hopefully",
+    "hope",
+    "hoping",
+    "can",
+    "could",
+    "will",
+    "they'll",
+    "i'll",
+    "we'll",
+    "might",
+    "if",
+    "refused",
+    "waiting",
+    "should",
+    "would",
+    "lockdown",
+    "used",
+    "ago",
+    "when",
+];
+
+/// Words of a booking that name no thing of their own: "booked", "appointment".
 const BOOKING: &[&str] = &[
     "appointment",
+    "appointments",
     "appt",
     "booking",
     "booked",
     "book",
     "session",
+    "sessions",
+    "class",
+    "classes",
+    "lesson",
+    "lessons",
     "slot",
     "time",
     "day",
     "date",
-    "week",
-    "month",
+    "my",
+    "our",
+    "the",
+    "a",
+    "an",
+    "with",
+    "to",
+    "for",
+    "of",
+    "in",
+    "and",
+    "i",
+    "we",
+    "i've",
+    "we've",
+    "ive",
+    "weve",
+    "have",
+    "got",
+    "do",
+    "go",
+    "usually",
+    "always",
+];
+
+/// Words that end what a fact is about, where its time or place begins: "Flight to Lisbon
+/// | on 13 June", "Bin day | is Tuesday".
+const ABOUT_ENDS: &[&str] = &[
+    "is",
+    "are",
+    "was",
+    "on",
+    "at",
     "every",
+    "each",
+    "booked",
+    "starts",
+    "start",
+    "leaves",
+    "leave",
+    "meets",
+    "meet",
+    "goes",
+    "runs",
+    "from",
+    "till",
+    "until",
+    "by",
+    "this",
+    "next",
     "weekly",
-    "today",
-    "tomorrow",
-    "morning",
-    "night",
-    "evening",
-    "afternoon",
-    "am",
-    "pm",
-    "same",
-    "still",
+    "daily",
+    "fortnightly",
+    "monthly",
 ];
 
 /// Whether `new` moves or corrects the booking `old` tells.
@@ -120,131 +195,302 @@ pub(super) fn rebooked(old: &str, o: &Fact, new: &str, n: &Fact) -> bool {
         return false;
     }
     let (ot, nt) = (tokens(old), tokens(new));
-    let nl: Vec<&str> = nt.iter().map(String::as_str).collect();
+    let (ol, nl): (Vec<&str>, Vec<&str>) = (
+        ot.iter().map(String::as_str).collect(),
+        nt.iter().map(String::as_str).collect(),
+    );
     let put_back = nl
         .windows(3)
         .any(|w| w[0] == "put" && (w[1] == "back" || w[2] == "back"));
-    if !MOVED.iter().chain(MOVED_PLACE).any(|m| nl.contains(m)) && !put_back && !corrects(&ot, &nt) {
+    if !MOVED.iter().any(|m| nl.contains(m)) && !put_back && !corrects(&ot, &nt) {
         return false;
     }
-    // "Tom's shift starts at 10am instead of 8": a name the old fact does not hold.
-    let named_first = n.words.first().is_some_and(|w| {
-        w.upper
-            && w.low.ends_with("'s")
-            && !ot
-                .iter()
-                .any(|t| t.trim_end_matches("'s") == w.low.trim_end_matches("'s"))
-    });
-    // Nor does a move of the thing replace one session of it told before ("yoga's off
-    // this monday"), or a move of the one it is with ("my dentist moved to Leeds").
-    let ol: Vec<&str> = ot.iter().map(String::as_str).collect();
-    if BESIDE.iter().any(|b| nl.contains(b))
-        || one_off(&nl)
-        || one_off(&ol)
-        || theirs(&ot, &nl)
-        || named_first
+    let besides = |l: &[&str]| BESIDE.iter().any(|b| l.contains(b)) || one_off(l);
+    if besides(&nl)
+        || besides(&ol)
+        || ONE_DAY.iter().any(|d| nl.contains(d))
+        || has(&nl, &["back", "from"])
+        || NOT_DONE.iter().any(|w| nl.contains(w))
+        || has(&nl, &["said", "no"])
+        || has(&nl, &["last", "year"])
+        || has(&nl, &["back", "in"])
+        || for_an_occasion(&ol, &nl)
+        || theirs(&ol, &nl)
         || person_moved(&ol)
+        || person_moved(&nl)
     {
         return false;
     }
-    // The thing: a telling word both hold that is no time and no word of booking.
-    let thing = |f: &Fact| -> BTreeSet<String> {
-        f.all
+    // What the old fact is about: its names all named in the new one ("Lisbon" of "Flight
+    // to Lisbon", "Priya" of "Lunch with Priya"), and one of its other words.
+    let about = about(old);
+    let (names, things): (Vec<&About>, Vec<&About>) = about.iter().partition(|a| a.name);
+    let present = |a: &&About| nl.iter().any(|t| named(&a.word, t));
+    if things.is_empty() || !names.iter().all(present) || !things.iter().any(present) {
+        return false;
+    }
+    // Where the new fact tells the thing as what it is about, not as a place or a part of
+    // another ("a blood test at the hospital", "physio for my tennis elbow"), and the
+    // words of booking that stand for it ("ortho called, appt is now 30 jan").
+    let told_of = |i: usize| about.iter().any(|a| named(&a.word, nl[i]));
+    let subject = |i: usize| {
+        let before = nl[..i]
             .iter()
-            .filter(|w| !w.contains('#') && !w.chars().any(|c| c.is_ascii_digit()))
-            .filter(|w| !BOOKING.contains(&w.as_str()) && !MOVED.contains(&w.as_str()) && !is_generic(w))
-            // A weekday in full: "wed" is also the stem of "wedding".
-            .filter(|w| !(w.ends_with("day") && weekday(w).is_some()) && month(w).is_none())
-            .cloned()
-            .collect()
+            .rev()
+            .find(|w| !matches!(**w, "the" | "my" | "our" | "a" | "an"));
+        !before.is_some_and(|b| {
+            matches!(
+                *b,
+                "at" | "in" | "to" | "from" | "for" | "with" | "of" | "into" | "onto" | "by"
+            )
+        })
     };
-    let (a, b) = (thing(o), thing(n));
-    // "ortho" is the orthodontist, "conf" the conference.
-    let named = |x: &str, y: &str| x == y || x.len() >= 4 && y.starts_with(x) || y.len() >= 4 && x.starts_with(y);
-    let shared: Vec<&String> = a
-        .iter()
-        .filter(|x| b.iter().any(|y| named(x, y)) && one_kind(x, &ot, &nt))
-        .collect();
-    if shared.is_empty() {
+    let named_at: Vec<usize> = (0..nl.len()).filter(|i| told_of(*i)).collect();
+    if named_at.is_empty() || !one_kind(&named_at, &ol, &nl, &about) || someone_elses(&named_at, &ol, &nl) {
         return false;
     }
-    // A name alone is whom it was told with, not the thing: "Talked to Caroline: ...". (An
-    // initialism is a thing: "GP", "MOT".)
-    let names = |text: &str| -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.starts_with(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase))
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let (on, nn) = (names(old), names(new));
-    let a_name = |x: &str, all: &[String]| all.iter().any(|w| named(x, w));
-    if shared.iter().all(|x| a_name(x, &on) && a_name(x, &nn)) {
-        return false;
-    }
-    if person_moved(&nl) {
-        return false;
-    }
+    let mut at: Vec<usize> = named_at.iter().copied().filter(|i| subject(*i)).collect();
+    at.extend((0..nl.len()).filter(|i| STANDS_FOR.contains(&nl[*i])));
     let (was, is) = (whens(&ot), told(&nt));
+    let tied = tied_times(&nt, &at, &named_at);
     let of = |s: &BTreeSet<When>, k: u8| s.iter().filter(|w| w.kind() == k).copied().collect::<BTreeSet<_>>();
+    // Another time of a kind the old one gives, where the new fact tells the thing's time.
+    let told_times: BTreeSet<When> = tied.intersection(&is).copied().collect();
     let retimed = (0..4).any(|k| {
-        let (x, y) = (of(&was, k), of(&is, k));
+        let (x, y) = (of(&was, k), of(&told_times, k));
         !x.is_empty() && !y.is_empty() && x.is_disjoint(&y)
-    }) || moved_to(&nt)
-        .iter()
-        .any(|t| !was.contains(t) && !of(&was, t.kind()).is_empty());
-    // Moved to a time is no move of place: "moved it to Friday at 10am".
-    retimed
-        || moved_to(&nt).is_empty()
-            && moved_elsewhere(&nl, &shared, &was, &is)
-            && !b.iter().all(|w| a.contains(w) || MOVED_PLACE.contains(&w.as_str()))
+    });
+    retimed || moved_elsewhere(&nl, &at, &was, &is)
 }
 
-/// Whether `thing` is of one kind in both: "the boiler service" is not "the car's annual
-/// service", whatever time each is at.
-fn one_kind(thing: &str, old: &[String], new: &[String]) -> bool {
-    let kinds = |words: &[String]| -> BTreeSet<String> {
-        words
-            .windows(2)
-            .filter(|w| w[1].starts_with(thing))
-            .map(|w| w[0].trim_end_matches("'s").to_owned())
-            .filter(|k| k.chars().all(char::is_alphabetic) && !is_generic(k) && !MOVED.contains(&k.as_str()))
-            .filter(|k| {
-                !matches!(
-                    k.as_str(),
-                    "the" | "a" | "an" | "my" | "our" | "your" | "his" | "her" | "their" | "this" | "next" | "every"
-                )
-            })
-            .collect()
-    };
-    let (was, is) = (kinds(old), kinds(new));
-    let holds = |kinds: &BTreeSet<String>, words: &[String]| {
-        kinds
-            .iter()
-            .all(|k| words.iter().any(|w| w.trim_end_matches("'s") == k))
-    };
-    was.is_empty() || is.is_empty() || holds(&is, old) || holds(&was, new)
+/// Whether the word `y` of the new fact names `x` of the old: the same word, its plural,
+/// its "'s", or a short name for it ("ortho", "conf", "physio", "xmas").
+fn named(x: &str, y: &str) -> bool {
+    let y = y.trim_end_matches("'s").trim_end_matches('\'');
+    let short = |s: &str, long: &str| ABBREVIATIONS.iter().any(|(a, l)| *a == s && long.starts_with(l));
+    x == y
+        || y.strip_suffix('s')
+            .is_some_and(|y| y == x || y.strip_suffix('e') == Some(x))
+        || x.strip_suffix('s').is_some_and(|x| x == y)
+        || short(y, x)
+        || short(x, y)
 }
 
-/// Whether the thing moved to another place at the time it had: a word of moving beside
-/// the thing ("yoga's relocated to the studio", "switched coaches", "getting married at
-/// Holloway Barn instead"), and no other time of a kind the old fact gives.
-fn moved_elsewhere(nl: &[&str], shared: &[&String], was: &BTreeSet<When>, is: &BTreeSet<When>) -> bool {
-    let near = |at: usize| {
-        nl[at.saturating_sub(3)..(at + 4).min(nl.len())]
-            .iter()
-            .any(|w| shared.iter().any(|s| w.starts_with(s.as_str())))
+/// Short names people give a booking's thing, and the start of the long one.
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("ortho", "orthodont"),
+    ("conf", "conference"),
+    ("physio", "physiotherap"),
+    ("xmas", "christmas"),
+    ("appt", "appointment"),
+    ("bday", "birthday"),
+    ("gp", "doctor"),
+];
+
+/// Words of a booking that stand for its thing in the new fact: "appt is now 30 jan".
+const STANDS_FOR: &[&str] = &["appointment", "appt", "booking", "session", "slot", "lesson", "class"];
+
+/// A word of what a fact is about, and whether it is a name (capitalised inside the
+/// sentence: "Lisbon", "Priya").
+#[derive(Debug)]
+struct About {
+    word: String,
+    name: bool,
+}
+
+/// The telling words of what a fact is about: those before its time or place ("Flight to
+/// Lisbon on 13 June" is about "flight" and "lisbon"), at most four.
+fn about(text: &str) -> Vec<About> {
+    let lows = tokens(text);
+    let cased: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+    // Capitalised inside the sentence, as written.
+    let name = |w: &str| {
+        cased.iter().skip(1).any(|c| {
+            c.starts_with(char::is_uppercase)
+                && c.chars().skip(1).any(char::is_lowercase)
+                && c.to_lowercase().trim_matches(|ch: char| !ch.is_alphanumeric()) == w
+        })
     };
-    let moved = nl.iter().enumerate().any(|(at, m)| {
-        let next = nl.get(at + 1).copied();
-        let before = at.checked_sub(1).map(|i| nl[i]);
-        let moving = match *m {
-            "instead" => next != Some("of"),
-            "online" => matches!(before, Some("gone" | "went" | "moved" | "going")) || next == Some("now"),
-            "switched" => !matches!(next, Some("off" | "on")),
-            "moved" => !was.is_empty(),
-            m => MOVED_PLACE.contains(&m),
+    lows.iter()
+        .map(String::as_str)
+        .take_while(|w| !ABOUT_ENDS.contains(w) && *w != "," && !w.chars().any(|c| c.is_ascii_digit()))
+        .filter(|w| times::weekday(w).is_none() && times::month(w).is_none())
+        .map(|w| w.trim_end_matches("'s"))
+        .filter(|w| !BOOKING.contains(w) && w.len() > 1)
+        .take(4)
+        .map(|w| About {
+            word: w.to_owned(),
+            name: name(w),
+        })
+        .collect()
+}
+
+/// Whether the new fact tells the thing of one kind with the old: a word right before it
+/// that the old fact does not hold tells another ("the work yoga session", "the garden
+/// waste bin"), and so does a noun right after it ("my tennis elbow", "car insurance").
+fn one_kind(at: &[usize], old: &[&str], new: &[&str], about: &[About]) -> bool {
+    let held = |w: &str| {
+        let bare = w.trim_end_matches("'s").trim_end_matches('\'');
+        old.iter().any(|o| o.trim_end_matches("'s") == bare) || about.iter().any(|a| named(&a.word, w))
+    };
+    let plain = |w: &str| {
+        matches!(
+            w,
+            "the"
+                | "my"
+                | "our"
+                | "a"
+                | "an"
+                | "this"
+                | "that"
+                | "your"
+                | "his"
+                | "her"
+                | "their"
+                | "and"
+                | "so"
+                | "but"
+                | ","
+        ) || !w.chars().all(|c| c.is_alphabetic() || c == '\'')
+            || MOVED.contains(&w)
+            || is_verb_like(w)
+            || times::weekday(w).is_some()
+            || times::month(w).is_some()
+    };
+    at.iter().all(|&i| {
+        let before = i.checked_sub(1).map(|j| new[j]);
+        let after = new.get(i + 1).copied();
+        let kind_before = before.is_none_or(|b| held(b) || plain(b));
+        // "yoga's relocated": the "'s" is "has"; what follows is no kind of it.
+        let kind_after = new[i].ends_with("'s")
+            || after.is_none_or(|a| {
+                held(a)
+                    || plain(a)
+                    || is_generic(a)
+                    || BOOKING.contains(&a)
+                    || STANDS_FOR.contains(&a)
+                    || ABOUT_ENDS.contains(&a)
+                    || times::weekday(a).is_some()
+                    || times::month(a).is_some()
+                    || matches!(
+                        a,
+                        "got" | "has" | "have" | "had" | "was" | "been" | "is" | "are" | "go" | "goes" | "will"
+                    )
+            });
+        kind_before && kind_after
+    })
+}
+
+/// "tom's shift got moved to 10am", "my boss's flight", "the in-laws' flight": someone's
+/// "'s" right before the thing, whom the old fact does not name.
+fn someone_elses(at: &[usize], old: &[&str], new: &[&str]) -> bool {
+    at.iter().any(|&i| {
+        i.checked_sub(1).is_some_and(|j| {
+            let w = new[j];
+            let whose = w
+                .strip_suffix("'s")
+                .or_else(|| w.strip_suffix("s'"))
+                .or_else(|| w.strip_suffix('\''));
+            whose.is_some_and(|who| !old.iter().any(|o| o.trim_end_matches("'s") == who))
+        })
+    })
+}
+
+/// Words that stand before a thing without telling a kind of it: "rang", "called",
+/// "got", "sorted".
+fn is_verb_like(w: &str) -> bool {
+    w.ends_with("ed")
+        || matches!(
+            w,
+            "got" | "had" | "rang" | "is" | "it's" | "its" | "has" | "have" | "for" | "to" | "with"
+        )
+}
+
+/// The times the new fact tells of its thing: after a word of moving and its "to" or
+/// "for" ("bumped to the 17th", "rebooked for the 9th"), within a few words after the
+/// thing in its clause ("the boiler service is on the 9th now"), after "it's" in a clause
+/// naming the thing ("sorry it's actually wednesday for the bins"), and a time corrected
+/// ("11:40 not 11:10").
+fn tied_times(words: &[String], at: &[usize], named_at: &[usize]) -> BTreeSet<When> {
+    let clause = |i: usize| words[..i].iter().filter(|w| *w == ",").count();
+    let mut out = BTreeSet::new();
+    let mut take = |from: usize, n: usize| {
+        let end = (from + n).min(words.len());
+        let stop = words[from..end].iter().position(|w| w == ",").map_or(end, |k| from + k);
+        out.extend(whens(&words[from..stop]));
+    };
+    for (i, w) in words.iter().enumerate() {
+        if (MOVES.contains(&w.as_str()) || w == "forward" || w == "back")
+            && let Some(to) = (i + 1..(i + 5).min(words.len()))
+                .take_while(|j| words[*j] != ",")
+                .find(|j| matches!(words[*j].as_str(), "to" | "for" | "till" | "until" | "onto"))
+        {
+            take(to + 1, 6);
+        }
+        if at.contains(&i) {
+            take(i + 1, 5);
+        }
+        // In the thing's clause, or right after the clause that moved it: "we brought the
+        // wedding forward, it's 20 March 2027 now".
+        let after_the_move = |a: usize| {
+            clause(a) + 1 == clause(i)
+                && words[a..i]
+                    .iter()
+                    .any(|x| MOVES.contains(&x.as_str()) || x == "forward")
         };
-        moving && (near(at) || *m == "instead")
+        if matches!(w.as_str(), "it's" | "its")
+            && named_at.iter().any(|a| clause(*a) == clause(i) || after_the_move(*a))
+        {
+            take(i + 1, 4);
+        }
+        if w == "not" && i > 0 {
+            take(i.saturating_sub(2), 2);
+        }
+        // "I meant 4pm for the accountant", "new date is 8 march".
+        if w == "meant" || matches!(w.as_str(), "date" | "time") && words.get(i + 1).is_some_and(|x| x == "is") {
+            take(i + 1, 4);
+        }
+    }
+    out
+}
+
+/// Whether the thing moved to another place at the time it had: "yoga's relocated to the
+/// studio above the bakery", "spanish has gone online", "switched coaches", "getting
+/// married at Holloway Barn instead". Not "moved on to sci-fi", "moved me onto the higher
+/// dose", "switched to the winter setting".
+fn moved_elsewhere(nl: &[&str], at: &[usize], was: &BTreeSet<When>, is: &BTreeSet<When>) -> bool {
+    let near = |i: usize| at.iter().any(|a| a.abs_diff(i) <= 3);
+    // "moved to the studio", "transferred my dermatology appt to Guy's".
+    let to_within = |i: usize| {
+        nl[i + 1..(i + 5).min(nl.len())]
+            .iter()
+            .take_while(|w| **w != ",")
+            .any(|w| matches!(*w, "to" | "over" | "across"))
+    };
+    let moved = nl.iter().enumerate().any(|(i, m)| {
+        let next = nl.get(i + 1).copied();
+        match *m {
+            "relocated" | "transferred" => near(i) && to_within(i),
+            "moved" => near(i) && to_within(i) && !was.is_empty(),
+            "online" => {
+                near(i)
+                    && matches!(
+                        i.checked_sub(1).map(|j| nl[j]),
+                        Some("gone" | "went" | "moved" | "going")
+                    )
+            }
+            // "switched coaches", "changed dentists": the thing, in the plural.
+            "switched" | "changed" => at.contains(&(i + 1)) && next.is_some_and(|x| x.ends_with('s')),
+            // "at Holloway Barn instead": a place said in its clause.
+            "instead" => {
+                let start = nl[..i].iter().rposition(|w| *w == ",").map_or(0, |k| k + 1);
+                nl[start..i]
+                    .windows(2)
+                    .any(|w| matches!(w[0], "at" | "in") && !at.iter().any(|a| nl.get(*a) == Some(&w[1])))
+                    && at.iter().any(|a| (start..i).contains(a))
+            }
+            _ => false,
+        }
     });
     moved
         && is
@@ -260,22 +506,11 @@ fn person_moved(nl: &[&str]) -> bool {
         (KIN.contains(&who) || is_role(who))
             && w[1] == "moved"
             && matches!(w[2], "to" | "away" | "out" | "abroad" | "house" | "back")
-    })
+    }) || has(nl, &["moved", "on"])
 }
 
-/// The times a move names as where it went: "changed the delivery slot to sunday
-/// mornings", "bumped to the 17th".
-fn moved_to(words: &[String]) -> BTreeSet<When> {
-    let mut out = BTreeSet::new();
-    for (i, w) in words.iter().enumerate() {
-        if MOVED.contains(&w.as_str()) && !matches!(w.as_str(), "now" | "sorry" | "actually" | "wrong" | "meant") {
-            let end = (i + 8).min(words.len());
-            if let Some(to) = (i + 1..end).find(|j| words[*j] == "to") {
-                out.extend(whens(&words[to + 1..(to + 4).min(words.len())]));
-            }
-        }
-    }
-    out
+fn has(words: &[&str], phrase: &[&str]) -> bool {
+    words.windows(phrase.len()).any(|w| w == phrase)
 }
 
 /// "it's 11:40 not 11:10": the new fact denies a time the old one gives.
@@ -288,30 +523,46 @@ fn corrects(old: &[String], new: &[String]) -> bool {
     })
 }
 
-/// One session of a regular thing: "no piano next tuesday", "this month's book club".
+/// One session of a regular thing: "no piano next tuesday", "this month's book club",
+/// "moved to thursday for half term", "on bank holiday monday".
 fn one_off(lows: &[&str]) -> bool {
-    lows.windows(2).enumerate().any(|(i, w)| {
+    let session = lows.windows(2).enumerate().any(|(i, w)| {
         let from = i > 0 && lows[i - 1] == "from";
         matches!(w[0], "this" | "next" | "just" | "only")
             && !from
-            && (weekday(w[1]).is_some() || matches!(w[1], "week" | "weekend" | "month" | "once" | "time" | "one"))
+            && (times::weekday(w[1]).is_some()
+                || matches!(w[1], "week" | "weekend" | "month" | "once" | "time" | "one"))
+    });
+    session || has(lows, &["half", "term"]) || has(lows, &["bank", "holiday"])
+}
+
+/// "choir moved to the church hall on the 14th for the concert rehearsal": moved for an
+/// occasion the old fact does not name (not "for the bins", not "for the 9th").
+fn for_an_occasion(old: &[&str], new: &[&str]) -> bool {
+    new.windows(3).any(|w| {
+        w[0] == "for"
+            && matches!(w[1], "the" | "a")
+            && w[2].chars().all(char::is_alphabetic)
+            && times::weekday(w[2]).is_none()
+            && times::month(w[2]).is_none()
+            && !old.iter().any(|o| named(o, w[2]))
+            && !matches!(w[2], "same" | "rest" | "foreseeable")
     })
 }
 
 /// "my daughter's swimming lessons are wednesdays", "Dan's brother moved to Denver": kin
-/// the old fact does not name, whose thing it is. ("manager's put me on lates" is the
-/// manager's doing, and still the teller's shift.)
-fn theirs(old: &[String], new: &[&str]) -> bool {
+/// the old fact does not name, whose thing it is.
+/// ("manager's put me on lates" is the manager's doing, and still the teller's shift.)
+fn theirs(old: &[&str], new: &[&str]) -> bool {
     let kin = |words: &[&str]| -> BTreeSet<String> {
         words
             .iter()
-            .map(|w| w.trim_end_matches("'s"))
+            .map(|w| w.trim_end_matches("'s").trim_end_matches('\''))
             .filter(|w| KIN.contains(w))
             .map(str::to_owned)
             .collect()
     };
-    let old: Vec<&str> = old.iter().map(String::as_str).collect();
-    let (was, is) = (kin(&old), kin(new));
+    let (was, is) = (kin(old), kin(new));
     // "My daughter's dentist is Dr Khan", then "switched dentists, I go to Smile Clinic".
     let mine = new.iter().any(|w| matches!(*w, "i" | "my" | "me" | "i'm" | "i've"));
     !is.is_subset(&was) || !was.is_empty() && is.is_empty() && mine
@@ -321,6 +572,7 @@ fn theirs(old: &[String], new: &[&str]) -> bool {
 const KIN: &[&str] = &[
     "wife",
     "husband",
+    "hubby",
     "partner",
     "son",
     "daughter",
@@ -328,6 +580,8 @@ const KIN: &[&str] = &[
     "kids",
     "child",
     "children",
+    "eldest",
+    "youngest",
     "boy",
     "girl",
     "mum",
@@ -347,11 +601,18 @@ const KIN: &[&str] = &[
     "nephew",
     "niece",
     "friend",
+    "mate",
     "flatmate",
+    "housemate",
     "roommate",
     "baby",
     "boyfriend",
     "girlfriend",
     "fiance",
     "fiancee",
+    "boss",
+    "in-laws",
+    "inlaws",
+    "godson",
+    "goddaughter",
 ];

@@ -29,14 +29,38 @@ impl When {
 
 /// Words before a time that deny it: "not the 12th", "can't do fridays", "moved from
 /// tuesday".
-const DENYING: &[&str] = &["not", "can't", "cannot", "isn't", "wasn't", "from", "than", "instead"];
+const DENYING: &[&str] = &["not", "can't", "cannot", "isn't", "wasn't", "than", "instead"];
+
+/// Verbs that move a booking from one time to another.
+pub(super) const MOVES: &[&str] = &[
+    "moved",
+    "move",
+    "moving",
+    "rebooked",
+    "rescheduled",
+    "postponed",
+    "pushed",
+    "preponed",
+    "bumped",
+    "changed",
+    "switched",
+    "shifted",
+    "swapped",
+    "put",
+    "brought",
+];
 
 /// The times the new fact gives, less those it denies or moves from: "the 13th not the
 /// 12th" gives the 13th.
 pub(super) fn told(words: &[String]) -> BTreeSet<When> {
     let mut out = whens(words);
     for (i, w) in words.iter().enumerate() {
-        if !DENYING.contains(&w.as_str()) {
+        // "moved from tuesday"; not "booked from the 13th to the 16th".
+        let moved_from = w == "from"
+            && words[i.saturating_sub(4)..i]
+                .iter()
+                .any(|x| MOVES.contains(&x.as_str()));
+        if !DENYING.contains(&w.as_str()) && !moved_from {
             continue;
         }
         // "instead of the 4th": the time after "of".
@@ -55,16 +79,40 @@ pub(super) fn told(words: &[String]) -> BTreeSet<When> {
     out
 }
 
-/// The text's words, lowercase, split where a time is not: "09:15" stays one word, "4-6"
-/// is two.
+/// The text's words, lowercase, split where a time is not ("09:15", "9.30" and "1,100"
+/// stay one word, "4-6" is two), with "," where a clause ends.
 pub(super) fn tokens(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .replace(['\u{2019}', '\u{2018}'], "'")
-        .split(|c: char| !(c.is_alphanumeric() || c == ':' || c == '\''))
-        .map(|t| t.trim_matches(|c| c == ':' || c == '\''))
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
+    let text = text.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'");
+    let mut out = Vec::new();
+    for chunk in text.split_whitespace() {
+        let bare = chunk.trim_matches(|c: char| !(c.is_alphanumeric() || c == '\''));
+        let bare = bare.trim_matches('\'');
+        let chars: Vec<char> = bare.chars().collect();
+        let mut word = String::new();
+        for (k, c) in chars.iter().enumerate() {
+            let digits = k > 0 && chars[k - 1].is_ascii_digit() && chars.get(k + 1).is_some_and(char::is_ascii_digit);
+            match c {
+                ',' if digits => {}
+                '.' if digits => word.push(':'),
+                c if c.is_alphanumeric() || *c == ':' || *c == '\'' => word.push(*c),
+                _ => {
+                    if !word.is_empty() {
+                        out.push(std::mem::take(&mut word));
+                    }
+                }
+            }
+        }
+        if !word.is_empty() {
+            out.push(word);
+        }
+        if chunk
+            .trim_end_matches(['\'', '"', ')'])
+            .ends_with([',', '.', '!', '?', ';'])
+        {
+            out.push(",".to_owned());
+        }
+    }
+    out
 }
 
 pub(super) fn weekday(w: &str) -> Option<usize> {
@@ -120,6 +168,60 @@ fn clock(w: &str) -> Option<u32> {
     Some(h % 12 * 60 + m)
 }
 
+/// Whether the word after a figure leaves it a time: "up to 6 people", "up to 9 quid" and
+/// "the 12th driving lesson" count or price something.
+fn ends_a_time(next: Option<&String>) -> bool {
+    next.is_none_or(|x| {
+        !x.chars().all(char::is_alphabetic)
+            || weekday(x).is_some()
+            || month(x).is_some()
+            || matches!(
+                x.as_str(),
+                "am" | "pm"
+                    | "o'clock"
+                    | "ish"
+                    | "sharp"
+                    | "now"
+                    | "instead"
+                    | "not"
+                    | "on"
+                    | "at"
+                    | "and"
+                    | "or"
+                    | "to"
+                    | "till"
+                    | "until"
+                    | "for"
+                    | "so"
+                    | "then"
+                    | "still"
+                    | "every"
+                    | "each"
+                    | "this"
+                    | "next"
+                    | "from"
+                    | "of"
+                    | "march"
+                    | "may"
+                    | "tomorrow"
+                    | "tonight"
+                    | "today"
+                    | "in"
+                    | "with"
+                    | "lol"
+                    | "ugh"
+                    | "please"
+                    | "again"
+                    | "too"
+                    | "as"
+                    | "but"
+                    | "same"
+                    | "going"
+                    | "onwards"
+            )
+    })
+}
+
 /// The times the words give.
 pub(super) fn whens(words: &[String]) -> BTreeSet<When> {
     let number = |w: &str| w.parse::<u32>().ok();
@@ -145,14 +247,8 @@ pub(super) fn whens(words: &[String]) -> BTreeSet<When> {
         {
             out.insert(When::Month(if w == "march" { 2 } else { 4 }));
         } else if let Some(d) = ordinal(w) {
-            // "6th grade", "my 40th birthday": no day of a month.
-            let counts = words.get(i + 1).is_some_and(|x| {
-                matches!(
-                    x.as_str(),
-                    "grade" | "floor" | "year" | "place" | "birthday" | "anniversary" | "time" | "row" | "form"
-                )
-            });
-            if !counts {
+            // "6th grade", "my 12th driving lesson", "1st class": no day of a month.
+            if ends_a_time(words.get(i + 1)) {
                 out.insert(When::Day(d));
             }
         } else if let Some(c) = clock(w) {
@@ -167,6 +263,7 @@ pub(super) fn whens(words: &[String]) -> BTreeSet<When> {
                 out.insert(When::Day(n));
             } else if (1..=12).contains(&n)
                 && (matches!(before, Some("at" | "to" | "till" | "til" | "until" | "from" | "not"))
+                    && ends_a_time(words.get(i + 1))
                     || matches!(after, Some("till" | "til" | "until" | "to" | "o'clock")))
             {
                 out.insert(When::Clock(n % 12 * 60));
