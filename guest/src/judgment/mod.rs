@@ -195,7 +195,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
             || switches::moved_thing(o, n)
             || switches::switched_way(o, n)
             || switches::new_rate(o, n)
-            || switches::retimed(o, n)
+            || switches::retimed(o, n) && !rebooked::not_done(new)
             || rebooked::rebooked(old, o, new, n))
     {
         return Verdict::Change;
@@ -324,7 +324,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     // A price is no time: "a coffee at my local is $5.50 now" after "I drink 4 coffees a
     // day" (the figures lose their currency when read).
     let priced = |text: &str| text.contains(['£', '$', '€', '₹', '₦']);
-    let retimed = rescheduled(o, n) && (priced(old) || !priced(new));
+    let retimed = rescheduled(o, n) && (priced(old) || !priced(new)) && !rebooked::not_done(new);
     if switched(o, n) || retimed || details::another_number(o, n) {
         return Verdict::Change;
     }

@@ -866,13 +866,14 @@ fn a_booking_moved_or_corrected_replaces_it() {
     for t in [&dev, &held] {
         assert_eq!(t.different_lost(), 0, "look-alikes lost");
     }
-    // Look-alikes written against the rule's code: it replaces none of them. The 29 lost
+    // Look-alikes written against the rule's code: it replaces none of them. The 27 lost
     // are the older rules' (a routine's time told anew, `ending::rescheduled`, and a thing
-    // read as someone, `switches::moved_thing`), lost before this rule too.
+    // read as someone, `switches::moved_thing`), lost before this rule too; those rules now
+    // ask `rebooked::not_done` (29 were lost before).
     let aimed = measure(&pairs(BOOKINGS_ADVERSARIAL), false);
     aimed.print("bookings: look-alikes aimed at the rule, rules alone");
     assert!(
-        aimed.different_lost() <= 29,
+        aimed.different_lost() <= 27,
         "look-alikes lost: {}",
         aimed.different_lost()
     );

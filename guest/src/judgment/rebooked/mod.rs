@@ -91,7 +91,6 @@ const NOT_DONE: &[&str] = &[
     "try",
     "wanted",
     "want",
-    "wants",
     "asked",
     "asking",
     "hopefully",
@@ -296,6 +295,21 @@ const STANDS_FOR: &[&str] = &["appointment", "appt", "booking", "session", "slot
 struct About {
     word: String,
     name: bool,
+}
+
+/// Whether the new fact tells an attempt, a plan, history or one session, whatever its
+/// times: "tried to move the dentist to friday", "last year they moved my dentist to
+/// friday twice", "bank holiday so the bins are moved to wednesday". The older rules of a
+/// time told anew ([`super::switches::retimed`], [`super::ending::rescheduled`]) ask it.
+pub(super) fn not_done(new: &str) -> bool {
+    let nt = tokens(new);
+    let nl: Vec<&str> = nt.iter().map(String::as_str).collect();
+    NOT_DONE.iter().any(|w| nl.contains(w))
+        || has(&nl, &["said", "no"])
+        || has(&nl, &["last", "year"])
+        || has(&nl, &["back", "in"])
+        || has(&nl, &["half", "term"])
+        || has(&nl, &["bank", "holiday"])
 }
 
 /// The telling words of what a fact is about: those before its time or place ("Flight to
