@@ -194,3 +194,20 @@ fn work_or_home_told_in_words_of_passing_states_lasts() {
         ]
     );
 }
+
+/// The sixteenth blind probe (2026-12-02): "I've got a standing order of £200 into savings
+/// on the 1st" was read as a one-off on the 1st and gone the next day. A standing order or
+/// a direct debit on a day of the month is every month's.
+#[test]
+fn a_standing_order_on_a_day_of_the_month_lasts() {
+    let ctx = Ctx::new();
+    let lasting = [
+        "I've got a standing order of £200 into savings on the 1st",
+        "the direct debit for the car goes out on the 28th",
+    ];
+    for text in lasting {
+        let added = ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        assert!(added["expires_at"].is_null(), "{added}");
+    }
+    assert_eq!(live(&ctx, "2026-04-15T10:00:00Z").len(), 2, "six weeks on");
+}

@@ -42,7 +42,13 @@ pub(super) fn standing(w: &[String]) -> bool {
         || w.windows(2).any(|p| {
             matches!(
                 (p[0].as_str(), p[1].as_str()),
-                ("school", "run") | ("opening", "hours") | ("office", "hours") | ("visiting", "hours")
+                ("school", "run")
+                    | ("opening", "hours")
+                    | ("office", "hours")
+                    | ("visiting", "hours")
+                    // "a standing order of £200 into savings on the 1st": every month's 1st.
+                    | ("standing", "order")
+                    | ("direct", "debit")
             )
         });
     // "the gym opens at 6", "the shop shuts on Sundays"; not "I close at 5".
@@ -108,6 +114,8 @@ mod tests {
             "school pickup is at 3:15",
             "our team standup is at 9:30",
             "the pool opens at 7",
+            "i've got a standing order of £200 into savings on the 1st",
+            "the direct debit for the car goes out on the 28th",
         ] {
             assert!(standing(&w(standing_)), "{standing_}");
         }
