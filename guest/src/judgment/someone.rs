@@ -146,12 +146,16 @@ const THINGS_OF: &[&str] = &[
     "session",
 ];
 
-/// Words before a relation that narrow it: "my older sister", "my best friend".
 /// Whether `low` is a relation's possessive, with or without its apostrophe: "mum's",
 /// "mums", "my mate's".
 pub(super) fn possessive(low: &str) -> bool {
-    low.strip_suffix("'s").is_some_and(is_relation)
-        || low.strip_suffix('s').is_some_and(|one| ONE_OF_EACH.contains(&one))
+    low.strip_suffix("'s").is_some_and(is_relation) || one_of_each(low).is_some()
+}
+
+/// The relation of "husbands", "mums": one has one, so the "s" is an "'s" typed without
+/// its apostrophe.
+fn one_of_each(low: &str) -> Option<&str> {
+    low.strip_suffix('s').filter(|one| ONE_OF_EACH.contains(one))
 }
 
 /// Relations one has one of at a time, whose plural is an "'s" without its apostrophe.
@@ -172,6 +176,7 @@ const ONE_OF_EACH: &[&str] = &[
     "missus",
 ];
 
+/// Words before a relation that narrow it: "my older sister", "my best friend".
 const NARROWING: &[&str] = &[
     "older", "younger", "little", "big", "best", "eldest", "oldest", "youngest", "new", "step", "twin", "baby", "new",
     "old",
@@ -205,10 +210,8 @@ pub(super) fn relation(words: &[Word]) -> Option<(Someone, usize)> {
     }
     let word = match low(used)? {
         "friends" => "friend",
-        // "my husbands in the office 5 days a week", "my mums bungalow": one has one, so
-        // the "s" is an "'s" typed without its apostrophe.
-        w if w.strip_suffix('s').is_some_and(|one| ONE_OF_EACH.contains(&one)) => &w[..w.len() - 1],
-        w => w,
+        // "my husbands in the office 5 days a week", "my mums bungalow".
+        w => one_of_each(w).unwrap_or(w),
     };
     if !is_relation(word) {
         return None;

@@ -209,10 +209,7 @@ pub(super) fn rebooked(old: &str, o: &Fact, new: &str, n: &Fact) -> bool {
         || besides(&ol)
         || ONE_DAY.iter().any(|d| nl.contains(d))
         || has(&nl, &["back", "from"])
-        || NOT_DONE.iter().any(|w| nl.contains(w))
-        || has(&nl, &["said", "no"])
-        || has(&nl, &["last", "year"])
-        || has(&nl, &["back", "in"])
+        || not_done_in(&nl)
         || for_an_occasion(&ol, &nl)
         || theirs(&ol, &nl)
         || person_moved(&ol)
@@ -222,7 +219,7 @@ pub(super) fn rebooked(old: &str, o: &Fact, new: &str, n: &Fact) -> bool {
     }
     // What the old fact is about: its names all named in the new one ("Lisbon" of "Flight
     // to Lisbon", "Priya" of "Lunch with Priya"), and one of its other words.
-    let about = about(old);
+    let about = about(old, &ol);
     let (names, things): (Vec<&About>, Vec<&About>) = about.iter().partition(|a| a.name);
     let present = |a: &&About| nl.iter().any(|t| named(&a.word, t));
     if things.is_empty() || !names.iter().all(present) || !things.iter().any(present) {
@@ -303,19 +300,21 @@ struct About {
 /// time told anew ([`super::switches::retimed`], [`super::ending::rescheduled`]) ask it.
 pub(super) fn not_done(new: &str) -> bool {
     let nt = tokens(new);
-    let nl: Vec<&str> = nt.iter().map(String::as_str).collect();
+    not_done_in(&nt.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+fn not_done_in(nl: &[&str]) -> bool {
     NOT_DONE.iter().any(|w| nl.contains(w))
-        || has(&nl, &["said", "no"])
-        || has(&nl, &["last", "year"])
-        || has(&nl, &["back", "in"])
-        || has(&nl, &["half", "term"])
-        || has(&nl, &["bank", "holiday"])
+        || has(nl, &["said", "no"])
+        || has(nl, &["last", "year"])
+        || has(nl, &["back", "in"])
+        || has(nl, &["half", "term"])
+        || has(nl, &["bank", "holiday"])
 }
 
 /// The telling words of what a fact is about: those before its time or place ("Flight to
 /// Lisbon on 13 June" is about "flight" and "lisbon"), at most four.
-fn about(text: &str) -> Vec<About> {
-    let lows = tokens(text);
+fn about(text: &str, lows: &[&str]) -> Vec<About> {
     let cased: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
     // Capitalised inside the sentence, as written.
     let name = |w: &str| {
@@ -326,7 +325,7 @@ fn about(text: &str) -> Vec<About> {
         })
     };
     lows.iter()
-        .map(String::as_str)
+        .copied()
         .take_while(|w| !ABOUT_ENDS.contains(w) && *w != "," && !w.chars().any(|c| c.is_ascii_digit()))
         .filter(|w| times::weekday(w).is_none() && times::month(w).is_none())
         .map(|w| w.trim_end_matches("'s"))
@@ -367,7 +366,7 @@ fn one_kind(at: &[usize], old: &[&str], new: &[&str], about: &[About]) -> bool {
                 | ","
         ) || !w.chars().all(|c| c.is_alphabetic() || c == '\'')
             || MOVED.contains(&w)
-            || is_verb_like(w)
+            || tells_no_kind(w)
             || times::weekday(w).is_some()
             || times::month(w).is_some()
     };
@@ -412,7 +411,7 @@ fn someone_elses(at: &[usize], old: &[&str], new: &[&str]) -> bool {
 
 /// Words that stand before a thing without telling a kind of it: "rang", "called",
 /// "got", "sorted".
-fn is_verb_like(w: &str) -> bool {
+fn tells_no_kind(w: &str) -> bool {
     w.ends_with("ed")
         || matches!(
             w,
