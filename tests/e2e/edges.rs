@@ -256,3 +256,19 @@ fn settings_no_call_could_work_with_name_the_setting_to_change() {
     }
     assert!(ctx.memory_lines().is_empty(), "nothing was stored half-way");
 }
+
+/// A long fact of many short clauses naming a booking the home holds ("moved bins, it's
+/// ..." after "Bin day is Tuesday") is judged against it within the sandbox's budget: the
+/// booking rule once read such a fact in cubic time and the add failed, its fuel used up.
+#[test]
+fn a_long_fact_beside_a_booking_is_judged_within_budget() {
+    let ctx = Ctx::new();
+    ctx.add("u", "Bin day is Tuesday");
+    let long = "moved bins, it's ".repeat(950);
+    assert!(long.len() < 16 * 1024);
+    let added = ctx.json(&["--user", "u", "add", &long]);
+    assert!(
+        added["content"].as_str() == Some(long.trim_end()),
+        "the long fact was not stored as told"
+    );
+}
