@@ -23,6 +23,7 @@ pub mod people;
 pub mod period;
 pub mod ports;
 pub mod record;
+pub mod relative_time;
 pub mod replies;
 pub mod scope;
 pub mod search;

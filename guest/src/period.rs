@@ -1,15 +1,17 @@
 //! The time a question names ("in May 2023", "on 8 May, 2023", "in June", "in 2022") and
-//! whether a memory belongs to it: said or observed then, or holding a date of it in its
-//! words or its context ("8 May 2023" as a conversation's date).
+//! whether a memory belongs to it: said or observed then, holding a date of it in its
+//! words or its context ("8 May 2023" as a conversation's date), or telling of it in words
+//! of relative time ("last month", said in the month after: `relative_time`).
 //!
 //! Search ranks the memories of the named time higher (`TIME_WEIGHT` in `search`): among
 //! a year of turns about camping, "When did Melanie go camping in June?" is answered by
 //! one said in June.
 
-use chrono::{DateTime, Datelike, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
 use crate::entities;
 use crate::record::{MemoryRecord, parse_time};
+use crate::relative_time::{self, Span};
 
 /// A stretch of the calendar a text names; without a year, that month or day of any year.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,12 +80,43 @@ impl Period {
         }
     }
 
-    /// Whether the memory belongs to the period: observed (else made) in it, or holding
-    /// a date in it in its content or its context. `content_entities` are the content's
-    /// entities when already known.
+    /// Whether the stretch of days shares a day with the period and is no longer than it
+    /// or a week: "last year" does not tell of a June, nor "last month" of a day, but
+    /// "last weekend" may tell of its Saturday.
+    fn overlaps(&self, span: Span) -> bool {
+        let years = |wanted: Option<i32>| match wanted {
+            Some(year) => year..=year,
+            None => span.first.year()..=span.last.year(),
+        };
+        let own: Vec<(NaiveDate, NaiveDate)> = match *self {
+            Period::Day { year, month, day } => years(year)
+                .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day).map(|d| (d, d)))
+                .collect(),
+            Period::Month { year, month } => years(year)
+                .filter_map(|y| {
+                    let first = NaiveDate::from_ymd_opt(y, month, 1)?;
+                    let next = first.checked_add_months(chrono::Months::new(1))?;
+                    Some((first, next.pred_opt()?))
+                })
+                .collect(),
+            Period::Year(y) => NaiveDate::from_ymd_opt(y, 1, 1)
+                .zip(NaiveDate::from_ymd_opt(y, 12, 31))
+                .into_iter()
+                .collect(),
+        };
+        own.iter().any(|(first, last)| {
+            let short = span.last - span.first <= (*last - *first).max(chrono::TimeDelta::days(6));
+            *first <= span.last && span.first <= *last && short
+        })
+    }
+
+    /// Whether the memory belongs to the period: observed (else made) in it, holding a
+    /// date in it in its content or its context, or telling of it in words of relative
+    /// time. `content_entities` are the content's entities when already known.
     pub fn covers(&self, record: &MemoryRecord, content_entities: Option<&[String]>) -> bool {
         let said = record.observed_at.as_deref().unwrap_or(&record.created_at);
-        if parse_time(said).is_ok_and(|t| self.holds(date_of(t))) {
+        let said = parse_time(said).ok().map(date_of);
+        if said.is_some_and(|d| self.holds(d)) {
             return true;
         }
         let found;
@@ -100,11 +133,41 @@ impl Period {
             .as_deref()
             .filter(|c| self.may_hold(c))
             .map(|c| entities::recognise(c, &[]));
-        content
+        if content
             .iter()
             .chain(context.iter().flatten())
             .filter_map(|e| e.strip_prefix("date:").and_then(parse_date))
             .any(|d| self.holds(d))
+        {
+            return true;
+        }
+        relative_time::may_tell(&record.content) && self.told_of(record, said)
+    }
+
+    /// Whether the memory's words of relative time tell of the period, counted from the
+    /// day it was said: when it was observed, else the dates its context holds (a
+    /// conversation stored after it was held), else when it was made.
+    fn told_of(&self, record: &MemoryRecord, made: Option<Date>) -> bool {
+        let full = |(year, month, day): Date| NaiveDate::from_ymd_opt(year?, month, day);
+        let observed = record.observed_at.as_deref().and_then(|t| parse_time(t).ok());
+        let mut said: Vec<NaiveDate> = match observed {
+            Some(t) => vec![t.date_naive()],
+            None => record
+                .context
+                .as_deref()
+                .map(|c| entities::recognise(c, &[]))
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|e| e.strip_prefix("date:").and_then(parse_date))
+                .filter_map(full)
+                .collect(),
+        };
+        if said.is_empty() {
+            said.extend(made.and_then(full));
+        }
+        said.iter()
+            .flat_map(|d| relative_time::told(&record.content, *d))
+            .any(|span| self.overlaps(span))
     }
 
     /// Whether `text` may hold a date of the period: it names the month (or gives its
@@ -206,5 +269,35 @@ mod tests {
         assert!(in_2022.covers(&record("2022-12-31T23:00:00Z", "x", None), None));
         assert!(!in_2022.covers(&record("2023-01-01T00:00:00Z", "x", None), None));
         assert!(!in_2022.covers(&record("2026-01-01T00:00:00Z", "on 3 May", None), None));
+    }
+
+    #[test]
+    fn a_memory_belongs_to_the_time_its_words_of_relative_time_tell_of() {
+        let march = Period::named_in("What did John attend in March 2023?").unwrap();
+        let told = record(
+            "2026-11-28T00:00:00Z",
+            "My colleagues and I went to a convention last month.",
+            Some("18 April 2023\nAnything new?"),
+        );
+        assert!(march.covers(&told, None), "counted from the context's date");
+        assert!(!Period::named_in("in February 2023").unwrap().covers(&told, None));
+        let first_of_may = Period::named_in("What movie did Joanna watch on 1 May, 2022?").unwrap();
+        let mut observed = record("2026-11-28T00:00:00Z", "Watched the trilogy last night!", None);
+        assert!(!first_of_may.covers(&observed, None));
+        observed.observed_at = Some("2022-05-02T11:54:00Z".into());
+        assert!(
+            first_of_may.covers(&observed, None),
+            "counted from when it was observed"
+        );
+        let made = record("2022-05-02T11:54:00Z", "Watched the trilogy last night!", None);
+        assert!(first_of_may.covers(&made, None), "else from when it was made");
+        let in_june = Period::named_in("camping in June?").unwrap();
+        assert!(!in_june.covers(&record("2022-05-02T11:54:00Z", "We went camping last year", None), None));
+        assert!(Period::Year(2021).covers(&record("2022-05-02T11:54:00Z", "We went camping last year", None), None));
+        let a_saturday = Period::named_in("on 22 April, 2023").unwrap();
+        let weekend = record("2023-04-30T19:00:00Z", "Went to a convention last weekend", None);
+        assert!(a_saturday.covers(&weekend, None), "a week at most tells of its days");
+        let month = record("2023-05-10T19:00:00Z", "Went to a convention last month", None);
+        assert!(!a_saturday.covers(&month, None));
     }
 }

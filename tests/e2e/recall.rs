@@ -271,6 +271,79 @@ fn a_question_that_names_a_time_finds_what_was_said_then_first() {
 }
 
 #[test]
+fn a_question_that_names_a_time_finds_what_was_told_of_it_as_last_night_or_last_month() {
+    let ctx = Ctx::new();
+    // Each told when it was said, as an agent stores what it hears.
+    let said = |at: &str, text: &str| {
+        ctx.ok(&["--user", "jo", "--now", at, "add", text, "--observed-at", at]);
+    };
+    // Each pair is told alike and said on other days, so that only the day its words of
+    // relative time count from tells which one a question's time is about.
+    said(
+        "2023-05-02T11:54:00Z",
+        "Watched the Lord of the Rings trilogy last night",
+    );
+    said("2023-05-09T11:54:00Z", "Watched the Matrix trilogy last night");
+    said(
+        "2023-04-18T19:00:00Z",
+        "Went to a robotics convention with my colleagues last month",
+    );
+    // A Sunday: last weekend was the 22nd and 23rd.
+    said(
+        "2023-04-30T19:00:00Z",
+        "Went to a comics convention with my cousins last weekend",
+    );
+    // A conversation stored later: the day it was held is its context's date (a Monday and
+    // a Sunday; "last Saturday" is the 5th and the 19th).
+    for (text, held) in [
+        ("Nate: I won the Valorant tournament last Saturday!", "7 November 2022"),
+        (
+            "Nate: I won the Hearthstone tournament last Saturday!",
+            "20 November 2022",
+        ),
+    ] {
+        ctx.ok(&[
+            "--user",
+            "jo",
+            "--now",
+            "2023-05-12T10:00:00Z",
+            "add",
+            text,
+            "--context",
+            held,
+        ]);
+    }
+    let top = |query: &str| {
+        let found = ctx.json(&["--user", "jo", "--now", "2023-05-13T10:00:00Z", "search", query]);
+        contents(&found["hits"])[0].clone()
+    };
+    assert_eq!(
+        top("Which trilogy did I watch on 1 May, 2023?"),
+        "Watched the Lord of the Rings trilogy last night"
+    );
+    assert_eq!(
+        top("Which trilogy did I watch on 8 May, 2023?"),
+        "Watched the Matrix trilogy last night"
+    );
+    assert_eq!(
+        top("Which convention did I go to in March 2023?"),
+        "Went to a robotics convention with my colleagues last month"
+    );
+    assert_eq!(
+        top("Which convention did I go to on 22 April, 2023?"),
+        "Went to a comics convention with my cousins last weekend"
+    );
+    assert_eq!(
+        top("Which tournament did Nate win on 5 November, 2022?"),
+        "Nate: I won the Valorant tournament last Saturday!"
+    );
+    assert_eq!(
+        top("Which tournament did Nate win on 19 November, 2022?"),
+        "Nate: I won the Hearthstone tournament last Saturday!"
+    );
+}
+
+#[test]
 fn a_word_held_by_over_a_thousand_memories_leaves_the_choice_to_rarer_words() {
     let ctx = Ctx::new();
     ctx.config("[embedder]\nprovider = \"static\"\n");
