@@ -17,6 +17,35 @@ use crate::store::MemoryStore;
 /// bar moves and a call's records stay far inside the sandbox's memory cap.
 pub const IMPORT_CHUNK: usize = 2_000;
 
+/// Bytes of content and context per `import-facts` call, beside [`IMPORT_CHUNK`]: the
+/// policy reads every word of a new fact, so a call's fuel goes with its text. Forty
+/// facts of 15 KB (600 KB) used up the default budget in one call; 2,000 facts of a
+/// typical line are under this.
+pub(crate) const IMPORT_CHUNK_BYTES: usize = 256 * 1024;
+
+/// `facts` cut into the runs one `import-facts` call takes, each with the position of its
+/// first fact: at most [`IMPORT_CHUNK`] facts and [`IMPORT_CHUNK_BYTES`] of text, and
+/// always at least one fact.
+pub(crate) fn import_chunks(facts: &[NewMemory]) -> Vec<(usize, &[NewMemory])> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < facts.len() {
+        let mut end = start;
+        let mut bytes = 0;
+        while end < facts.len() && end - start < IMPORT_CHUNK {
+            let size = facts[end].content.len() + facts[end].context.as_ref().map_or(0, String::len);
+            if end > start && bytes + size > IMPORT_CHUNK_BYTES {
+                break;
+            }
+            bytes += size;
+            end += 1;
+        }
+        chunks.push((start, &facts[start..end]));
+        start = end;
+    }
+    chunks
+}
+
 /// Largest file `FactFile::read` reads: a million facts of a line each is far less.
 const MAX_FILE_BYTES: u64 = 1 << 30;
 
@@ -204,7 +233,8 @@ fn to_new_memory(value: serde_json::Value) -> Result<(NewMemory, Option<String>)
 }
 
 impl MemoryStore {
-    /// Stores many facts for one caller, [`IMPORT_CHUNK`] per call, each call one write;
+    /// Stores many facts for one caller, in the calls [`import_chunks`] cuts (up to
+    /// [`IMPORT_CHUNK`] facts), each call one write;
     /// see `import-facts` in `wit/memories.wit`. A refused fact is reported, not stored,
     /// and the others are; call [`MemoryStore::import_check`] first to refuse a whole list
     /// instead. `progress` is told how many facts are done after each call.
@@ -221,7 +251,7 @@ impl MemoryStore {
     ) -> Result<Imported, Error> {
         let mut total = Imported::default();
         let options = memories::ImportOptions { check_only: false };
-        for (n, chunk) in facts.chunks(IMPORT_CHUNK).enumerate() {
+        for (first, chunk) in import_chunks(facts) {
             let done = self.call_in(caller, |p, s| {
                 p.ash_memory_memories().call_import_facts(s, caller, chunk, options)
             })?;
@@ -229,8 +259,8 @@ impl MemoryStore {
             total.present += done.present as usize;
             total.superseded += done.superseded as usize;
             total.evicted += done.evicted as usize;
-            total.refused.extend(refused(done.refused, n * IMPORT_CHUNK));
-            progress(n * IMPORT_CHUNK + chunk.len());
+            total.refused.extend(refused(done.refused, first));
+            progress(first + chunk.len());
         }
         Ok(total)
     }
@@ -239,11 +269,11 @@ impl MemoryStore {
     pub fn import_check(&mut self, caller: &Caller, facts: &[NewMemory]) -> Result<Vec<RefusedFact>, Error> {
         let options = memories::ImportOptions { check_only: true };
         let mut out = Vec::new();
-        for (n, chunk) in facts.chunks(IMPORT_CHUNK).enumerate() {
+        for (first, chunk) in import_chunks(facts) {
             let done = self.call_in(caller, |p, s| {
                 p.ash_memory_memories().call_import_facts(s, caller, chunk, options)
             })?;
-            out.extend(refused(done.refused, n * IMPORT_CHUNK));
+            out.extend(refused(done.refused, first));
         }
         Ok(out)
     }
@@ -259,6 +289,20 @@ fn refused(list: Vec<memories::RefusedFact>, offset: usize) -> impl Iterator<Ite
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_import_is_cut_by_count_and_by_bytes() {
+        let short = vec![NewMemory::text("I live in Lisbon"); IMPORT_CHUNK + 5];
+        let cuts: Vec<(usize, usize)> = import_chunks(&short).iter().map(|(f, c)| (*f, c.len())).collect();
+        assert_eq!(cuts, [(0, IMPORT_CHUNK), (IMPORT_CHUNK, 5)]);
+        let mut long = vec![NewMemory::text("x".repeat(100 * 1024)); 5];
+        long[1].context = Some("y".repeat(60 * 1024));
+        let cuts: Vec<(usize, usize)> = import_chunks(&long).iter().map(|(f, c)| (*f, c.len())).collect();
+        assert_eq!(cuts, [(0, 1), (1, 1), (2, 2), (4, 1)], "the context counts too");
+        let huge = vec![NewMemory::text("z".repeat(IMPORT_CHUNK_BYTES + 1)); 2];
+        assert_eq!(import_chunks(&huge).len(), 2, "one fact a call at least");
+        assert!(import_chunks(&[]).is_empty());
+    }
 
     #[test]
     fn plain_text_is_one_fact_per_line() {

@@ -231,3 +231,22 @@ fn a_new_homes_first_import_leaves_nothing_for_the_next_call_to_replay() {
         "My colleague number 7 collects stamps from country 7"
     );
 }
+
+#[test]
+fn a_file_of_long_facts_is_imported_in_calls_the_sandbox_budget_allows() {
+    let ctx = Ctx::new();
+    let files = Files::new();
+    // 45 notes of 15 KB: read in one call, their words used up the default fuel budget
+    // (forty did); the host cuts an import by bytes as well as by count.
+    let lines: Vec<String> = (0..45)
+        .map(|i| {
+            let body = format!("meeting {i} went over the budget and the roadmap again. ").repeat(300);
+            serde_json::json!({ "content": format!("Notes {i}: {}", &body[..15_000]) }).to_string()
+        })
+        .collect();
+    let file = files.write("long.jsonl", lines.join("\n"));
+    let report = ctx.json(&["--user", "u", "import", &file]);
+    assert_eq!(report["added"], 45, "{report}");
+    let stored = ctx.json(&["--user", "u", "list", "--limit", "100"]);
+    assert_eq!(stored.as_array().map(Vec::len), Some(45));
+}
