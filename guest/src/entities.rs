@@ -240,6 +240,14 @@ pub(crate) fn day(word: &str) -> Option<u32> {
     ((1..=31).contains(&n) && ["", "st", "nd", "rd", "th"].contains(&suffix)).then_some(n)
 }
 
+/// A number written as a word, "zero" to "twelve", lower case.
+pub(crate) fn number_word(word: &str) -> Option<u32> {
+    const NUMBERS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    ];
+    NUMBERS.iter().position(|n| *n == word).map(|i| i as u32)
+}
+
 pub(crate) fn year(word: Option<&&str>) -> Option<i32> {
     let clean = word?.trim_end_matches([',', '.', ';', '!', '?', ')']);
     let n: i32 = clean.parse().ok()?;

@@ -8,9 +8,10 @@
 //! not what happened. (`context::told` marks any word that needs its day, plans and
 //! "at the moment" included, to show that day beside a fact.)
 
-use chrono::{Datelike, Days, Months, NaiveDate, Weekday};
+use chrono::{Datelike, Days, Months, NaiveDate};
 
-use crate::entities::WEEKDAYS;
+use crate::conversation::extraction::dates::last_weekday;
+use crate::entities;
 
 /// A stretch of days, both ends included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,14 +114,8 @@ fn last(word: &str, said: NaiveDate) -> Option<Span> {
         "weekend" => Span::week_before(said, 5),
         "month" => Span::month_before(said, 1),
         "year" => Span::year_before(said, 1),
-        _ => {
-            let index = WEEKDAYS.iter().position(|d| *d == word)?;
-            let wanted = Weekday::try_from(index as u8).ok()?;
-            // The latest such day before the one it was said on.
-            let back = (said.weekday().num_days_from_monday() + 7 - wanted.num_days_from_monday()) % 7;
-            let back = if back == 0 { 7 } else { back };
-            said.checked_sub_days(Days::new(back as u64)).map(Span::day)
-        }
+        // The latest such day before the one it was said on.
+        weekday => last_weekday(said, weekday).map(Span::day),
     }
 }
 
@@ -144,13 +139,14 @@ fn ago(count: &str, unit: &str, before: &str, said: NaiveDate) -> Option<Span> {
     }
 }
 
+/// A count of "ago": "a", a word up to twelve, or up to 60 in digits.
 fn number(word: &str) -> Option<u64> {
-    const NUMBERS: [&str; 12] = [
-        "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    ];
-    match NUMBERS.iter().position(|n| *n == word) {
-        Some(i) => Some(i as u64 + 1),
-        None => word.parse().ok().filter(|n| (1..=60).contains(n)),
+    match word {
+        "a" => Some(1),
+        _ => entities::number_word(word)
+            .map(u64::from)
+            .or_else(|| word.parse().ok())
+            .filter(|n| (1..=60).contains(n)),
     }
 }
 

@@ -139,15 +139,11 @@ fn is_ordinal(word: &str) -> bool {
     })
 }
 
-const NUMBER_WORDS: &[&str] = &[
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-];
-
 /// A number written as digits (with a currency sign, separators, "k" or "%") or a word
 /// up to twelve, canonically.
 fn number(word: &str) -> Option<String> {
-    if let Some(i) = NUMBER_WORDS.iter().position(|w| *w == word) {
-        return Some(i.to_string());
+    if let Some(n) = crate::entities::number_word(word) {
+        return Some(n.to_string());
     }
     let body = word.trim_start_matches(['$', '€', '£']);
     let body = body

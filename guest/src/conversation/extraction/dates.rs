@@ -97,7 +97,7 @@ fn next_weekday(today: NaiveDate, name: &str) -> Option<NaiveDate> {
 }
 
 /// The last `name`d weekday before `today`.
-fn last_weekday(today: NaiveDate, name: &str) -> Option<NaiveDate> {
+pub(crate) fn last_weekday(today: NaiveDate, name: &str) -> Option<NaiveDate> {
     let target = WEEKDAYS.iter().position(|d| *d == name)? as i64;
     let now = i64::from(today.weekday().num_days_from_monday());
     let back = (now - target).rem_euclid(7);

@@ -281,12 +281,7 @@ fn noun(word: &str) -> Option<String> {
 }
 
 pub(super) fn word_number(word: &str) -> Option<f64> {
-    let n = [
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    ]
-    .iter()
-    .position(|w| *w == word)?;
-    Some(n as f64)
+    crate::entities::number_word(word).map(f64::from)
 }
 
 /// Words after which a figure without a unit is a value, not a name ("is 18", "about 20",
