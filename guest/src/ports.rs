@@ -64,6 +64,8 @@ pub struct IndexEntry {
     pub kind: EntryKind,
     pub id: String,
     pub content: String,
+    /// A memory's context, full-text searched at a quarter of `content`'s weight.
+    pub context: Option<String>,
     pub embedding: Option<Vec<f32>>,
     pub owner_user_id: Option<String>,
     pub chat_id: Option<String>,

@@ -117,10 +117,11 @@ impl MemoryRecord {
         serde_json::to_string(self).expect("a memory record always serializes")
     }
 
-    /// The text the record is embedded and full-text indexed by: the content, then its
-    /// context. Content first, so that a long context is what an embedder truncates. One
-    /// vector of both finds more answers than the content alone, at a small cost to the
-    /// top rank (figures: docs/judgment.md).
+    /// The text the record is embedded by: the content, then its context. Content first,
+    /// so that a long context is what an embedder truncates. One vector of both finds more
+    /// answers than the content alone, at a small cost to the top rank (figures:
+    /// docs/judgment.md). The full-text index holds the two apart and weighs the context
+    /// less (`IndexEntry::context`).
     pub fn embedded_text(&self) -> String {
         match &self.context {
             Some(context) => format!("{}\n{context}", self.content),

@@ -4,8 +4,9 @@
 
 pub(crate) use ash_memory_index::wit_types::{each, try_each};
 pub(crate) use ash_memory_index::{
-    Counts, Entry, EntryKind, FileState, Held, Hit, IndexError, IndexInfo, MAX_K, MAX_NEWEST, MAX_PLACES, MAX_RECENT,
-    Marks, NativeSqlite, RARE_TERM, Revision, ScopeFilter, SqliteIndex, WriteSize, register_sqlite_vec, usable,
+    CONTEXT_WEIGHT, Counts, Entry, EntryKind, FileState, Held, Hit, IndexError, IndexInfo, MAX_K, MAX_NEWEST,
+    MAX_PLACES, MAX_RECENT, Marks, NativeSqlite, RARE_TERM, Revision, ScopeFilter, SqliteIndex, WriteSize,
+    register_sqlite_vec, usable,
 };
 #[cfg(feature = "bench")]
 pub use ash_memory_index::{FirstSearchRecall, first_search_recall};

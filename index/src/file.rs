@@ -44,7 +44,7 @@ const SCHEMA: [&str; 6] = [
         scope TEXT NOT NULL, block INTEGER NOT NULL, dimension INTEGER NOT NULL, data BLOB NOT NULL,
         PRIMARY KEY (scope, block)
     )",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, tokenize = 'porter unicode61')",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (content, context, tokenize = 'porter unicode61')",
 ];
 
 /// The page size of a new index file, in bytes.

@@ -80,7 +80,7 @@ pub use native::{NativeSqlite, register_sqlite_vec};
 pub use recall::{FirstSearchRecall, first_search_recall};
 pub use recent::MAX_RECENT;
 use scan::ScopeVectors;
-pub use text::{RARE_TERM, RECENT_MATCHES};
+pub use text::{CONTEXT_WEIGHT, RARE_TERM, RECENT_MATCHES};
 pub use types::{Counts, Entry, EntryKind, FileState, Held, Hit, IndexError, IndexInfo, Marks, Revision, ScopeFilter};
 
 /// The most neighbours one knn returns (sqlite-vec refuses k above 4096).

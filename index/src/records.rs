@@ -8,19 +8,20 @@ use std::collections::HashMap;
 use crate::database::{self, Database, Value};
 use crate::{EntryKind, Held, IndexError, Revision, SqliteIndex, marks, of_kind};
 
-/// Refuses an index whose tables predate records, marks or observed or made moments: it is
-/// cleared and rebuilt, and rebuilding fills them.
+/// Refuses an index whose tables predate records, marks, observed or made moments, or a
+/// context searched apart: it is cleared and rebuilt, and rebuilding fills them.
 pub(crate) fn check_columns(db: &mut dyn Database) -> Result<(), IndexError> {
     let present = database::count(
         db,
         "SELECT (SELECT count(*) FROM pragma_table_info('items')
                  WHERE name IN ('record', 'pending', 'lapses', 'keys', 'observed', 'made'))
-              + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))",
+              + (SELECT count(*) FROM pragma_table_info('marks') WHERE name IN ('observed', 'id'))
+              + (SELECT count(*) FROM pragma_table_info('fts') WHERE name = 'context')",
         &[],
     )?;
-    if present != 8 {
+    if present != 9 {
         return Err(IndexError::Unavailable(
-            "the index was built by an older version, which kept no records, marks or moments: it is rebuilt".into(),
+            "the index was built by an older version, which kept no records, marks, moments or contexts apart: it is rebuilt".into(),
         ));
     }
     Ok(())

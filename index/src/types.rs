@@ -46,6 +46,9 @@ pub struct Entry {
     pub id: String,
     /// Its text, for full-text search.
     pub content: String,
+    /// A memory's context, searched with `content` at [`crate::CONTEXT_WEIGHT`] of its
+    /// weight; none for a message.
+    pub context: Option<String>,
     /// Its vector, or none while its embedding is pending (full-text only until then).
     pub embedding: Option<Vec<f32>>,
     /// Personal scope: the owner.

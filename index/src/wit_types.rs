@@ -57,6 +57,7 @@ macro_rules! map_wit_types {
                     kind: e.kind.into(),
                     id: e.id,
                     content: e.content,
+                    context: e.context,
                     embedding: e.embedding.as_deref().map($crate::packed::unpack).transpose()?,
                     owner_user_id: e.owner_user_id,
                     chat_id: e.chat_id,

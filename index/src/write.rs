@@ -250,7 +250,10 @@ fn write_entries<'e>(db: &mut dyn Database, entries: &[&'e Entry]) -> Result<Vec
         .filter(|(p, _)| p.before.is_some())
         .map(|(_, r)| *r)
         .collect();
-    let added: BTreeMap<i64, &str> = written.iter().map(|(p, r)| (*r, p.entry.content.as_str())).collect();
+    let added: BTreeMap<i64, (&str, &str)> = written
+        .iter()
+        .map(|(p, r)| (*r, (p.entry.content.as_str(), p.entry.context.as_deref().unwrap_or(""))))
+        .collect();
     write_fts(db, removed, added.into_iter().collect())?;
     Ok(written)
 }
@@ -261,15 +264,19 @@ fn write_entries<'e>(db: &mut dyn Database, entries: &[&'e Entry]) -> Result<Vec
 /// savepoint (any write to `vecs` or `items` does) or a change comes for a smaller rowid
 /// than the one before; interleaved with those writes, every entry would cost a segment
 /// and the merges after it.
-fn write_fts(db: &mut dyn Database, mut removed: Vec<i64>, added: Vec<(i64, &str)>) -> Result<(), IndexError> {
+fn write_fts(db: &mut dyn Database, mut removed: Vec<i64>, added: Vec<(i64, (&str, &str))>) -> Result<(), IndexError> {
     removed.sort_unstable();
     removed.dedup();
     let removed: Vec<Value<'_>> = removed.into_iter().map(Value::Integer).collect();
     db.execute_each("DELETE FROM fts WHERE rowid = ?1", 1, &removed)?;
     let added: Vec<Value<'_>> = added
         .into_iter()
-        .flat_map(|(rowid, content)| [Value::Integer(rowid), Value::Text(content)])
+        .flat_map(|(rowid, (content, context))| [Value::Integer(rowid), Value::Text(content), Value::Text(context)])
         .collect();
-    db.execute_each("INSERT INTO fts (rowid, content) VALUES (?1, ?2)", 2, &added)?;
+    db.execute_each(
+        "INSERT INTO fts (rowid, content, context) VALUES (?1, ?2, ?3)",
+        3,
+        &added,
+    )?;
     Ok(())
 }

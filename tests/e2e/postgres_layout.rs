@@ -1,7 +1,8 @@
 //! The Postgres layout across versions: a namespace that version 1 of the layout wrote is
 //! migrated by the first host that opens it. Its collections are kept as they are; its
-//! index, which lacks the marks (version 3) or their observed moments (version 4) only the
-//! policy can compute, is dropped and rebuilt from them, with the vectors the records hold.
+//! index, which lacks the marks (version 3), their observed moments (version 4), made
+//! moments (version 5) or contexts kept apart (version 6) only the policy can give, is
+//! dropped and rebuilt from them, with the vectors the records hold.
 
 use ash_memory_test_support::postgres;
 
@@ -68,7 +69,7 @@ fn a_namespace_of_layout_1_is_migrated_and_answers_the_same() {
     assert_eq!(version().trim(), "1");
 
     assert_eq!(answers(), before, "the same answers after the migration");
-    assert_eq!(version().trim(), "5");
+    assert_eq!(version().trim(), "6");
     let rebuilt = pg.psql(&format!(
         "SELECT (SELECT count(*) FROM ash_{ns}.vectors),
                 (SELECT count(*) FROM information_schema.columns
@@ -118,7 +119,7 @@ fn a_namespace_of_layout_3_is_rebuilt_with_observed_moments() {
         "SELECT (SELECT version FROM ash_{ns}.schema_version),
                 (SELECT count(*) FROM ash_{ns}.marks WHERE key LIKE 'profile:%' AND observed > 0)"
     ));
-    assert_eq!(migrated.trim(), "5|2");
+    assert_eq!(migrated.trim(), "6|2");
 }
 
 /// A namespace of layout 4, whose entries keep no made moments, is migrated too: its index
@@ -178,5 +179,41 @@ fn a_namespace_of_layout_4_is_rebuilt_with_made_moments() {
         "SELECT (SELECT version FROM ash_{ns}.schema_version),
                 (SELECT count(*) FROM ash_{ns}.entries WHERE made > 0)"
     ));
-    assert_eq!(migrated.trim(), "5|2");
+    assert_eq!(migrated.trim(), "6|2");
+}
+
+/// A namespace of layout 5, whose full text held a memory's context as words of its own, is
+/// migrated too: its index is rebuilt with each context apart, and a short reply no longer
+/// outranks by its context the turn that says the word.
+#[test]
+fn a_namespace_of_layout_5_is_rebuilt_with_contexts_apart() {
+    let Some(pg) = postgres::server() else { return };
+    let ns = pg.namespace("layout5");
+    let ctx = Ctx::on_postgres(pg, &ns);
+    ctx.ok(&["--user", "alice", "add", crate::embedder_http::SAID]);
+    ctx.ok(&[
+        "--user",
+        "alice",
+        "add",
+        crate::embedder_http::REPLY,
+        "--context",
+        crate::embedder_http::ANSWERED,
+    ]);
+    pg.psql(&format!(
+        "SET search_path TO ash_{ns}, public;
+         ALTER TABLE entries DROP COLUMN tsv;
+         UPDATE entries SET content = content || E'\\n' || context WHERE context IS NOT NULL;
+         ALTER TABLE entries DROP COLUMN context;
+         ALTER TABLE entries ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED;
+         CREATE INDEX entries_tsv ON entries USING gin (tsv) WITH (fastupdate = off);
+         UPDATE schema_version SET version = 5;"
+    ));
+    let found = ctx.search("alice", "kitten");
+    assert_eq!(found.len(), 2, "{found:?}");
+    let migrated = pg.psql(&format!(
+        "SELECT (SELECT version FROM ash_{ns}.schema_version),
+                (SELECT context FROM ash_{ns}.entries WHERE content = '{}')",
+        crate::embedder_http::REPLY
+    ));
+    assert_eq!(migrated.trim(), format!("6|{}", crate::embedder_http::ANSWERED));
 }

@@ -109,6 +109,7 @@ impl MessageRecord {
             kind: EntryKind::Message,
             id: self.id.clone(),
             content: self.content.clone(),
+            context: None,
             embedding,
             owner_user_id: self.owner_user_id.clone(),
             chat_id: self.chat_id.clone(),

@@ -343,7 +343,8 @@ pub(crate) fn index_entry(record: &MemoryRecord, embedding: Option<Vec<f32>>) ->
     IndexEntry {
         kind: EntryKind::Memory,
         id: record.id.clone(),
-        content: record.embedded_text(),
+        content: record.content.clone(),
+        context: record.context.clone(),
         record: Some(record.held_line(embedding.is_some())),
         embedding,
         owner_user_id: record.owner_user_id.clone(),

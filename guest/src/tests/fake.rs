@@ -289,11 +289,20 @@ impl Ports for FakePorts {
             .values()
             .filter(|e| Self::in_scope(e, scope))
             .filter_map(|e| {
-                let text = e.content.to_lowercase();
-                let n = terms.iter().filter(|t| text.contains(t.as_str())).count();
-                (n > 0).then(|| IndexHit {
+                // As the index weighs them: a term the context holds counts a quarter.
+                let content = e.content.to_lowercase();
+                let context = e.context.as_deref().unwrap_or("").to_lowercase();
+                let score: f32 = terms
+                    .iter()
+                    .map(|t| match (content.contains(t.as_str()), context.contains(t.as_str())) {
+                        (true, _) => 1.0,
+                        (false, true) => 0.25,
+                        (false, false) => 0.0,
+                    })
+                    .sum();
+                (score > 0.0).then(|| IndexHit {
                     id: e.id.clone(),
-                    score: n as f32,
+                    score,
                 })
             })
             .collect();

@@ -143,6 +143,7 @@ impl Ports for HostPorts {
                 kind: kind(e.kind),
                 id: e.id.clone(),
                 content: e.content.clone(),
+                context: e.context.clone(),
                 embedding: e.embedding.as_deref().map(packed::pack),
                 owner_user_id: e.owner_user_id.clone(),
                 chat_id: e.chat_id.clone(),

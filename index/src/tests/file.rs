@@ -112,6 +112,18 @@ fn an_index_of_an_older_version_is_unavailable_until_cleared() {
         other => panic!("expected unavailable, got {other:?}"),
     }
     index.clear(&info).unwrap();
+
+    // The full text as versions before contexts were kept apart: one column, in which a
+    // reply's context counted as much as its own words.
+    index
+        .raw()
+        .execute_batch("DROP TABLE fts; CREATE VIRTUAL TABLE fts USING fts5 (content, tokenize = 'porter unicode61');")
+        .unwrap();
+    match index.info() {
+        Err(IndexError::Unavailable(m)) => assert!(m.contains("older version"), "{m}"),
+        other => panic!("expected unavailable, got {other:?}"),
+    }
+    index.clear(&info).unwrap();
     assert_eq!(index.info().unwrap(), Some(info));
     index.upsert(&[entry("new", "text", vec![1.0, 0.0], "alice")]).unwrap();
     assert_eq!(index.fetch(&["new".into()]).unwrap().len(), 1);
@@ -274,6 +286,7 @@ fn a_new_file_has_pages_of_page_size_and_an_older_one_keeps_its_own() {
             kind: EntryKind::Memory,
             id: "a".into(),
             content: "kept in a file of small pages".into(),
+            context: None,
             embedding: Some(vec![1.0, 0.0]),
             owner_user_id: Some("alice".into()),
             chat_id: None,

@@ -35,6 +35,7 @@ fn entry(id: &str, content: &str, v: Vec<f32>, user: &str) -> Entry {
         kind: EntryKind::Memory,
         id: id.into(),
         content: content.into(),
+        context: None,
         embedding: Some(v),
         owner_user_id: Some(user.into()),
         chat_id: None,

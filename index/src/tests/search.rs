@@ -43,6 +43,43 @@ fn knn_and_text_search_respect_scope_and_replace_by_id() {
     assert!(index.text_search(&["\"AND(".into()], 10, &alice()).is_ok());
 }
 
+/// A short reply whose context is the turn it answered, beside a long turn that says the
+/// word itself: counted as one text, the reply's brevity put it first.
+#[test]
+fn a_word_the_content_says_outranks_the_same_word_in_a_shorter_context() {
+    let (_dir, mut index) = fresh_index(2);
+    let said = entry(
+        "said",
+        "After weeks of visits and forms we finally brought the tabby kitten home from the shelter on Elm Street",
+        vec![1.0, 0.0],
+        "alice",
+    );
+    let reply = Entry {
+        context: Some("We adopted a kitten!".into()),
+        ..entry("reply", "So lovely", vec![0.0, 1.0], "alice")
+    };
+    index.upsert(&[reply, said]).unwrap();
+    let ranked = |index: &mut NativeIndex, term: &str| -> Vec<String> {
+        index
+            .text_search(&[term.into()], 10, &alice())
+            .unwrap()
+            .into_iter()
+            .map(|h| h.id)
+            .collect()
+    };
+    assert_eq!(
+        ranked(&mut index, "kitten"),
+        ["said", "reply"],
+        "the context still finds it, second"
+    );
+    assert_eq!(
+        ranked(&mut index, "adopted"),
+        ["reply"],
+        "a word only the context holds"
+    );
+    assert_eq!(ranked(&mut index, "lovely"), ["reply"]);
+}
+
 #[test]
 fn full_text_follows_replacements_duplicates_and_removals_in_any_order() {
     let (_dir, mut index) = fresh_index(2);

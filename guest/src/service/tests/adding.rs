@@ -84,9 +84,11 @@ fn a_context_is_kept_searched_with_the_content_and_returned_apart_from_it() {
     assert_eq!(m.context.as_deref(), Some("Ana: Have you ever been to Japan?"));
     let record = MemoryRecord::parse(s.ports().file(Collection::Memories).lines().next().unwrap()).unwrap();
     assert_eq!(record.context.as_deref(), Some("Ana: Have you ever been to Japan?"));
-    // The index finds it by the words of its context; its vector is made from both.
+    // The index finds it by the words of its context, held apart to be weighed less; its
+    // vector is made from both.
     let entry = s.ports().index.borrow()[&m.id].clone();
-    assert_eq!(entry.content, "Yes, twice\nAna: Have you ever been to Japan?");
+    assert_eq!(entry.content, "Yes, twice");
+    assert_eq!(entry.context.as_deref(), Some("Ana: Have you ever been to Japan?"));
     let alone = s.ports().embed(&["Yes, twice".to_owned()]).unwrap().remove(0);
     assert_ne!(entry.embedding.unwrap(), alone);
     assert_eq!(search(&mut s, &alice(), "japan"), ["Yes, twice"]);

@@ -163,10 +163,11 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
         // The entry, and its vector put or taken away, in one round trip.
         client
             .execute(
-                "WITH e AS (INSERT INTO entries (id, kind, scope, content, pending, lapses, made)
-                            VALUES ($1, $2, $3, $4, $5::vector IS NULL, $7, $8)
+                "WITH e AS (INSERT INTO entries (id, kind, scope, content, context, pending, lapses, made)
+                            VALUES ($1, $2, $3, $4, $9, $5::vector IS NULL, $7, $8)
                             ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
-                                content = excluded.content, pending = excluded.pending,
+                                content = excluded.content, context = excluded.context,
+                                pending = excluded.pending,
                                 lapses = excluded.lapses, made = excluded.made
                             RETURNING id, ord, scope),
                       gone AS (DELETE FROM vectors WHERE id = $1 AND $5::vector IS NULL),
@@ -185,6 +186,7 @@ pub(super) fn upsert(client: &mut Conn, dim: u32, entries: &[Entry]) -> Result<(
                     &e.record,
                     &e.marks.lapses,
                     &e.marks.made,
+                    &e.context,
                 ],
             )
             .map_err(sql)?;

@@ -9,7 +9,7 @@ use crate::files::Collection;
 
 /// The layout this build writes (`docs/scale-out.md`, "Layout versions", tells what the
 /// first ones changed).
-pub(super) const VERSION: i32 = 5;
+pub(super) const VERSION: i32 = 6;
 
 /// The tables every layout has. `lines` holds every collection as an append-only log: a
 /// line per row, keyed by `pos`, the byte offset just past the line (and its newline) as
@@ -76,10 +76,14 @@ pub(super) fn index_ddl(dimension: u32) -> String {
              kind smallint NOT NULL,
              scope text NOT NULL,
              content text NOT NULL,
+             context text,
              pending boolean NOT NULL DEFAULT false,
              lapses bigint,
              made bigint NOT NULL DEFAULT 0,
-             tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED
+             tsv tsvector GENERATED ALWAYS AS (
+                 setweight(to_tsvector('english', content), 'A')
+                 || setweight(to_tsvector('english', coalesce(context, '')), 'B')
+             ) STORED
          );
          CREATE INDEX entries_scope ON entries (scope, ord);
          CREATE INDEX entries_made ON entries (scope, made DESC, ord DESC);
@@ -178,7 +182,7 @@ pub(super) fn ensure(client: &mut Client, schema: &str) -> Result<(), String> {
             tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&VERSION])
                 .map_err(|e| e.to_string())?;
         }
-        Some(v @ (1..=4)) => {
+        Some(v) if (1..VERSION).contains(&v) => {
             migrate_index(&mut tx, v).map_err(|e| format!("migrating layout version {v} to {VERSION}: {e}"))?;
             tx.execute("UPDATE schema_version SET version = $1", &[&VERSION])
                 .map_err(|e| e.to_string())?;

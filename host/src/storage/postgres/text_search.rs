@@ -28,9 +28,15 @@ pub(super) const RARE: i64 = crate::index::RARE_TERM as i64;
 /// How many of each scope key's newest entries a common term is looked for in.
 pub(super) const RECENT: i64 = 1_000;
 
+/// `ts_rank`'s weights of the lexemes labelled D, C, B and A: an entry's content is A and
+/// its context B (`schema`), which counts as much less as a context does in the SQLite
+/// index's BM25.
+const WEIGHTS: [f32; 4] = [0.0, 0.0, crate::index::CONTEXT_WEIGHT as f32, 1.0];
+
 // Each statement takes: $1 every term's query (what candidates are ranked by), $2 the
 // query that picks candidates (the rare terms', the common terms', or in `BOTH` the rare
-// terms' then $3 the common terms'), then the scope keys, `RECENT` where used, and `k`.
+// terms' then $3 the common terms'), then the scope keys, `RECENT` where used, `k`, and
+// last `WEIGHTS`.
 // The queries are functions in FROM so that they are parsed once a statement: in a
 // filter, a prepared statement's generic plan parses them again for every row.
 
@@ -38,7 +44,7 @@ pub(super) const RECENT: i64 = 1_000;
 /// scope. `OFFSET 0` keeps the scope's btree out of it: with no statistics yet, the
 /// planner ANDed in a bitmap of the whole scope.
 const RARE_ONLY: &str = "
-    SELECT id, ts_rank(tsv, q) AS r FROM to_tsquery('english', $1) q, (
+    SELECT id, ts_rank($5, tsv, q) AS r FROM to_tsquery('english', $1) q, (
         SELECT e.id, e.ord, e.tsv, e.scope FROM to_tsquery('english', $2) picks, entries e
         WHERE e.tsv @@ picks OFFSET 0
     ) m
@@ -47,7 +53,7 @@ const RARE_ONLY: &str = "
 
 /// Candidates from common terms, among each key's newest entries.
 const COMMON_ONLY: &str = "
-    SELECT id, ts_rank(tsv, q) AS r
+    SELECT id, ts_rank($6, tsv, q) AS r
     FROM to_tsquery('english', $1) q, to_tsquery('english', $2) picks, unnest($3::text[]) key,
         newest_entries(key, $4) recent
     WHERE tsv @@ picks
@@ -55,7 +61,7 @@ const COMMON_ONLY: &str = "
 
 /// Both, each entry once.
 const BOTH: &str = "
-    SELECT id, ts_rank(tsv, q) AS r FROM to_tsquery('english', $1) q, (
+    SELECT id, ts_rank($7, tsv, q) AS r FROM to_tsquery('english', $1) q, (
         SELECT id, ord, tsv FROM (
             SELECT e.id, e.ord, e.tsv, e.scope FROM to_tsquery('english', $2) rare, entries e
             WHERE e.tsv @@ rare OFFSET 0
@@ -96,12 +102,13 @@ pub(super) fn text_search(
     };
     let (all, rare, common) = (tsquery(phrases.iter()), tsquery(held(true)), tsquery(held(false)));
     let k = i64::from(k.min(MAX_K));
+    let weights = WEIGHTS.to_vec();
     let rows = if common.is_empty() {
-        client.query(RARE_ONLY, &[&all, &rare, &keys, &k])
+        client.query(RARE_ONLY, &[&all, &rare, &keys, &k, &weights])
     } else if rare.is_empty() {
-        client.query(COMMON_ONLY, &[&all, &common, &keys, &RECENT, &k])
+        client.query(COMMON_ONLY, &[&all, &common, &keys, &RECENT, &k, &weights])
     } else {
-        client.query(BOTH, &[&all, &rare, &common, &keys, &RECENT, &k])
+        client.query(BOTH, &[&all, &rare, &common, &keys, &RECENT, &k, &weights])
     }
     .map_err(sql)?;
     Ok(rows

@@ -42,6 +42,7 @@ fn entry(id: &str, user: &str, content: &str, embedding: Option<[f32; 3]>) -> En
         kind: EntryKind::Memory,
         id: id.into(),
         content: content.into(),
+        context: None,
         embedding: embedding.map(|v| v.to_vec()),
         owner_user_id: Some(user.into()),
         chat_id: None,
