@@ -31,6 +31,7 @@
 //!     kind: EntryKind::Memory,
 //!     id: "m1".into(),
 //!     content: "allergic to peanuts".into(),
+//!     context: None,
 //!     embedding: Some(vec![1.0, 0.0, 0.0]),
 //!     owner_user_id: Some("alice".into()),
 //!     chat_id: None,

@@ -153,22 +153,30 @@ fn a_call_whose_lock_is_taken_while_the_service_answers_fails_as_busy_and_writes
     assert!(ctx.json(&["--user", "u", "list"]).as_array().unwrap().is_empty());
 }
 
-/// A turn that says a word, and a short reply whose context is the turn it answered
-/// (shared with `postgres_layout`).
-pub(crate) const SAID: &str =
-    "Melanie: After weeks of visits and forms we finally brought the tabby kitten home from the shelter on Elm Street";
-pub(crate) const REPLY: &str = "Caroline: So lovely";
-pub(crate) const ANSWERED: &str = "Melanie: We adopted a kitten!";
+/// A turn that says two words, and a short reply that says one of them and whose context,
+/// the turn it answered, says both (shared with `postgres_layout`).
+pub(crate) const SAID: &str = "Melanie: We brought the tabby kitten home from the shelter on Sunday";
+pub(crate) const REPLY: &str = "Caroline: So lovely, a kitten!";
+pub(crate) const ANSWERED: &str = "Melanie: We adopted a kitten from the shelter";
 
 /// While the service is down, search has words alone. A reply's context is searched with
-/// it but counts less than its own words: the short reply, whose context holds the word,
-/// is found, below the long turn that says it.
+/// it but weighs less than its own words: the reply, shorter and holding "kitten" twice and
+/// "shelter" once as one text, ranked first; now the turn that says both words does.
 #[test]
 fn with_the_service_down_a_word_said_ranks_above_the_same_word_in_a_replys_context() {
     let ctx = Ctx::new();
     ctx.config(&config(&format!("http://127.0.0.1:{}/v1", free_port())));
     ctx.ok(&["--user", "u", "add", REPLY, "--context", ANSWERED]);
     ctx.ok(&["--user", "u", "add", SAID]);
-    assert_eq!(ctx.search("u", "kitten"), [SAID, REPLY]);
+    // Other talk, so that the two words are rare enough to weigh.
+    for other in [
+        "Caroline: The bakery on the corner closed last month",
+        "Melanie: My brother starts his new job in Leeds",
+        "Caroline: I repainted the hallway a pale green",
+        "Melanie: The kids have swimming lessons on Thursdays",
+    ] {
+        ctx.ok(&["--user", "u", "add", other]);
+    }
+    assert_eq!(ctx.search("u", "kitten shelter"), [SAID, REPLY]);
     assert_eq!(ctx.search("u", "adopted"), [REPLY], "a word only the context holds");
 }

@@ -183,8 +183,7 @@ fn a_namespace_of_layout_4_is_rebuilt_with_made_moments() {
 }
 
 /// A namespace of layout 5, whose full text held a memory's context as words of its own, is
-/// migrated too: its index is rebuilt with each context apart, and a short reply no longer
-/// outranks by its context the turn that says the word.
+/// migrated too: its index is rebuilt with each context apart.
 #[test]
 fn a_namespace_of_layout_5_is_rebuilt_with_contexts_apart() {
     let Some(pg) = postgres::server() else { return };
@@ -208,7 +207,7 @@ fn a_namespace_of_layout_5_is_rebuilt_with_contexts_apart() {
          CREATE INDEX entries_tsv ON entries USING gin (tsv) WITH (fastupdate = off);
          UPDATE schema_version SET version = 5;"
     ));
-    let found = ctx.search("alice", "kitten");
+    let found = ctx.search("alice", "kitten shelter");
     assert_eq!(found.len(), 2, "{found:?}");
     let migrated = pg.psql(&format!(
         "SELECT (SELECT version FROM ash_{ns}.schema_version),

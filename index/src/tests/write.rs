@@ -12,7 +12,7 @@ fn tables(index: &mut NativeIndex) -> Vec<String> {
         "SELECT rowid, id, scope, pending, record, lapses, keys, observed, made FROM items ORDER BY rowid",
         "SELECT key, scope, item, lapses, observed, id FROM marks ORDER BY key, scope, item",
         "SELECT rowid, scope, hex(embedding) FROM vecs ORDER BY rowid",
-        "SELECT rowid, content FROM fts ORDER BY rowid",
+        "SELECT rowid, content, context FROM fts ORDER BY rowid",
     ] {
         let mut stmt = conn.prepare(sql).unwrap();
         let columns = stmt.column_count();
@@ -34,8 +34,10 @@ fn tables(index: &mut NativeIndex) -> Vec<String> {
     out
 }
 
+/// Every other entry (by `observed`) with a context, so that a row's two texts are compared.
 fn keyed(id: &str, content: &str, v: Option<Vec<f32>>, user: &str, keys: &[&str], observed: i64) -> Entry {
     Entry {
+        context: (observed % 2 == 1).then(|| format!("said before {id}")),
         embedding: v,
         marks: Marks {
             observed,

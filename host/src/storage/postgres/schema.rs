@@ -132,7 +132,7 @@ pub(super) fn hnsw_ddl(dimension: u32) -> &'static str {
 
 /// Upgrades an older layout: the index's tables are dropped and the guest rebuilds
 /// them from the collections at the next call, since what later layouts added (marks,
-/// observed and made moments) only the guest can compute. The vectors come from the
+/// observed and made moments, contexts apart) only the guest can give. The vectors come from the
 /// records, so nothing is embedded again, and the collections are untouched. Layout 1
 /// also lacks `V2_SEQUENCE`.
 fn migrate_index(tx: &mut Transaction<'_>, from: i32) -> Result<(), postgres::Error> {

@@ -92,3 +92,37 @@ fn a_rare_word_finds_old_entries_and_a_common_one_reads_only_recent_ones() {
     let hits = search(&mut storage, &["called", "quinoa"], 4096, "bob");
     assert_eq!(hits.len(), 30, "Alice's quinoa stays in her scope");
 }
+
+/// A reply whose context, the turn it answered, holds both words, beside that turn saying
+/// them: counted as one text, the reply ranked first (as in the SQLite index's case).
+#[test]
+fn a_word_the_content_says_outranks_the_same_word_in_a_context() {
+    let Some(pg) = pg() else { return };
+    let (mut storage, _) = storage(pg, "contexts");
+    let reply = Entry {
+        context: Some("We adopted a kitten from the shelter".into()),
+        ..entry("reply", "alice", "So lovely, a kitten!", None)
+    };
+    let said = entry(
+        "said",
+        "alice",
+        "We brought the tabby kitten home from the shelter",
+        None,
+    );
+    call(&mut storage, |s| s.upsert(&[reply, said]).expect("upsert"));
+    let search = |storage: &mut PgStorage, terms: &[&str]| {
+        let terms: Vec<String> = terms.iter().map(|t| t.to_string()).collect();
+        call(storage, |s| {
+            s.text_search(&terms, 10, &scope("alice")).expect("text search")
+        })
+        .into_iter()
+        .map(|h| h.id)
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(search(&mut storage, &["kitten", "shelter"]), ["said", "reply"]);
+    assert_eq!(
+        search(&mut storage, &["adopted"]),
+        ["reply"],
+        "a word only the context holds"
+    );
+}
