@@ -32,8 +32,9 @@ pub const RECENT_MATCHES: u32 = 1_000;
 /// What a match in an entry's context counts against one in its content (FTS5's column
 /// weight; Postgres's weight of the context's lexemes). A memory stored in reply carries the
 /// turn before as its context, and at full weight every reply ranked with the turn it
-/// answered; on LoCoMo's development half R@10 read 0.830 at 1 and 0.837 at 0.25, the
-/// value each third of it chose for the other (docs/judgment.md, "Search constants").
+/// answered; on LoCoMo's development half R@10 read 0.830 at 1 and 0.837 at 0.25, between
+/// the peaks of its two parts (0.35 and 0.18), which gains on both (docs/judgment.md,
+/// "Search constants").
 pub const CONTEXT_WEIGHT: f64 = 0.25;
 
 /// The rank of a match, lower first: BM25 with the context weighed down.
