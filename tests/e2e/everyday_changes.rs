@@ -51,6 +51,32 @@ fn replaced_beside_its_look_alike_only(old: &str, look_alike: &str, news: &str) 
     assert!(live.iter().any(|c| c == look_alike), "{live:?}");
 }
 
+/// A change told with its time first ("These days I drive to work") replaces the old way
+/// as one told with it last does; someone else's way told the same, or milk on one's
+/// cereal, keeps it (`judgment::fronted`; `eval/judgment/fronted-*.tsv`).
+#[test]
+fn a_change_told_with_its_time_first_replaces_the_old_way() {
+    for (old, look_alike, news) in [
+        (
+            "I walk to work",
+            "These days my husband drives to work",
+            "These days I drive to work",
+        ),
+        (
+            "I take my coffee black",
+            "nowadays there's oat milk on my porridge",
+            "Nowadays I take oat milk in my coffee",
+        ),
+        (
+            "I work from home",
+            "Since the merger my wife is back in the office",
+            "Since the merger I'm back in the office three days a week",
+        ),
+    ] {
+        replaced_beside_its_look_alike_only(old, look_alike, news);
+    }
+}
+
 #[test]
 fn a_step_in_a_partnership_a_pet_rehomed_or_a_retraction_replaces_it() {
     for (old, look_alike, news) in [

@@ -16,6 +16,7 @@ mod death;
 mod details;
 mod ending;
 mod fact;
+mod fronted;
 mod gained;
 mod history;
 mod household;

@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 
 use super::fact::is_lead;
+use super::fronted::time_last;
 use super::someone::relation;
 use super::words::words;
 use crate::entities::WEEKDAYS;
@@ -38,9 +39,18 @@ pub(super) fn in_usual_order<'a>(text: &'a str, about: &[String]) -> Cow<'a, str
         }
         text = rest[1..].trim_start();
     }
+    // "These days I drive to work" is read as "I drive to work these days".
+    if let Some(moved) = time_last(text) {
+        return Cow::Owned(put_back(&moved, about).unwrap_or(moved));
+    }
+    put_back(text, about).map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
+/// `text` in the usual order when it is told back to front, else none.
+fn put_back(text: &str, about: &[String]) -> Option<String> {
     match named_then_related(text) {
-        Some(usual) => Cow::Owned(reordered(&usual, about).unwrap_or(usual)),
-        None => reordered(text, about).map_or(Cow::Borrowed(text), Cow::Owned),
+        Some(usual) => Some(reordered(&usual, about).unwrap_or(usual)),
+        None => reordered(text, about),
     }
 }
 

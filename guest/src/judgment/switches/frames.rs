@@ -46,6 +46,25 @@ const BASE: Frame = Frame {
 };
 
 /// "in the office 3 days a week" counts days in the office, not days of work.
+/// "oat milk on my cereal" after "I take my coffee black": milk in food, not in a drink.
+fn tells_milk_in_food(words: &[Word]) -> bool {
+    words.iter().any(|w| {
+        matches!(
+            w.low.as_str(),
+            "cereal"
+                | "porridge"
+                | "granola"
+                | "muesli"
+                | "baking"
+                | "cooking"
+                | "smoothie"
+                | "smoothies"
+                | "recipe"
+                | "recipes"
+        )
+    })
+}
+
 fn tells_a_place_of_work(words: &[Word]) -> bool {
     let (told, _) = super::ways(&WORKPLACE, words);
     !told.is_empty()
@@ -415,8 +434,19 @@ pub(super) const FRAMES: &[Frame] = &[
     },
     // What one has in one's tea.
     Frame {
-        about: &["milk", "dairy"],
+        about: &["milk", "dairy", "coffee black", "tea black", "it black", "black coffee"],
         ways: &[
+            (
+                "none",
+                &[
+                    "coffee black",
+                    "tea black",
+                    "it black",
+                    "black coffee",
+                    "no milk",
+                    "without milk",
+                ],
+            ),
             (
                 "dairy",
                 &[
@@ -442,6 +472,7 @@ pub(super) const FRAMES: &[Frame] = &[
                 ],
             ),
         ],
+        excludes: tells_milk_in_food,
         ..BASE
     },
     // How much one works.
