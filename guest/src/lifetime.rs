@@ -82,6 +82,11 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     if news::life_event(&w, content) || begins::a_lasting_state(&w, content) || level::a_new_level(&w) {
         return lasting(base);
     }
+    // "I have porridge for breakfast", "these days I have my tea black": a meal's words
+    // pass elsewhere.
+    if meal::habit(&w) {
+        return lasting(base);
+    }
     // "I work at the airport", "I'm a driving instructor", "I live in a windy city": the
     // words of a passing state tell of the work or the home, which last.
     if (work::told(&w) || home::told(&w)) && !now_words && !has("just") {
@@ -364,6 +369,7 @@ mod doing;
 mod habit;
 mod home;
 mod level;
+mod meal;
 mod mishap;
 mod moment;
 mod news;

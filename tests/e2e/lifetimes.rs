@@ -169,6 +169,27 @@ fn a_pause_a_meal_or_a_headache_of_the_morning_passes_within_a_week() {
     assert_eq!(live(&ctx, "2026-03-12T10:00:00Z"), ["flying terrifies me"], "a week on");
 }
 
+/// A probe of 2026-12-03: "I have porridge for breakfast" faded in three days and "These
+/// days I have my coffee with oat milk" in a week. Six weeks on the habits are live and the
+/// meals of the moment gone.
+#[test]
+fn a_meal_of_habit_lasts_and_one_of_the_moment_passes() {
+    let ctx = Ctx::new();
+    let mut habits = vec![
+        "I have porridge for breakfast",
+        "These days I have my coffee with oat milk",
+        "I have lunch at my desk most days",
+    ];
+    for text in habits
+        .iter()
+        .chain(&["having ramen for dinner tonight", "grabbing a sandwich for lunch"])
+    {
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+    }
+    habits.sort();
+    assert_eq!(live(&ctx, "2026-04-15T10:00:00Z"), habits, "six weeks on");
+}
+
 /// The eleventh blind probe (2026-12-02): "I work as an air traffic controller at Heathrow"
 /// faded in three days ("traffic" is a passing state's word); so did "I live in a windy
 /// city" (the twelfth). Work and a home last; traffic and fog pass.

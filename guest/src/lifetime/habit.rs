@@ -61,7 +61,7 @@ fn pursuit(w: &[String]) -> bool {
 }
 
 /// Words between a subject and its verb that leave the verb a habit: "we mostly cook".
-const ADVERBS: &[&str] = &[
+pub(super) const ADVERBS: &[&str] = &[
     "mostly",
     "mainly",
     "usually",

@@ -15,6 +15,9 @@ const DEV: &str = include_str!("../../../eval/typing/facts-dev.tsv");
 const HELD_OUT: &str = include_str!("../../../eval/typing/facts-held-out.tsv");
 const HABITS_DEV: &str = include_str!("../../../eval/typing/habits-dev.tsv");
 const HABITS_HELD_OUT: &str = include_str!("../../../eval/typing/habits-held-out.tsv");
+const MEALS_DEV: &str = include_str!("../../../eval/typing/meals-dev.tsv");
+const MEALS_HELD_OUT: &str = include_str!("../../../eval/typing/meals-held-out.tsv");
+const MEALS_HELD_OUT_2: &str = include_str!("../../../eval/typing/meals-held-out-2.tsv");
 const EVERYDAY_DEV: &str = include_str!("../../../eval/typing/everyday-dev.tsv");
 const EVERYDAY_HELD_OUT: &str = include_str!("../../../eval/typing/everyday-held-out.tsv");
 const ONGOING_DEV: &str = include_str!("../../../eval/typing/ongoing-dev.tsv");
@@ -279,6 +282,29 @@ fn a_habit_told_with_words_of_the_present_lasts() {
     // Floors a little under what was measured (docs/judgment.md).
     assert!(s.right >= 95, "lifetime right: {}", s.right);
     assert!(s.lasting_passed <= 10, "lasting things that pass: {}", s.lasting_passed);
+}
+
+/// Meals and drinks: habits told with "have" ("I have porridge for breakfast", "these days
+/// I have my coffee with oat milk") beside meals of the moment ("having porridge now")
+/// (`eval/typing/meals-*.tsv`, written by two helpers that had not seen the rules).
+#[test]
+fn a_meal_of_habit_lasts_and_one_of_the_moment_passes() {
+    let dev = measure(&facts(MEALS_DEV), |t| infer(t, said()));
+    print("meals and drinks, development half", &dev);
+    let s = measure(&facts(MEALS_HELD_OUT), |t| infer(t, said()));
+    print("meals and drinks, held-out half", &s);
+    let s2 = measure(&facts(MEALS_HELD_OUT_2), |t| infer(t, said()));
+    print("meals and drinks, second held-out set", &s2);
+    // Floors at what was measured (docs/judgment.md): 65 of 70, 58 of 70 and 111 of 120
+    // (56, 58 and 106 before), and no more meals of the moment kept for good.
+    assert!(dev.right >= 65, "lifetime right: {}", dev.right);
+    assert!(s.right >= 58, "lifetime right: {}", s.right);
+    assert!(s2.right >= 111, "lifetime right: {}", s2.right);
+    assert!(
+        s2.passing_kept_forever <= 8,
+        "kept for good: {}",
+        s2.passing_kept_forever
+    );
 }
 
 /// Everyday facts beside look-alikes of the other lifetime: a reaction told as a habit
