@@ -45,7 +45,6 @@ const BASE: Frame = Frame {
     excludes: nothing,
 };
 
-/// "in the office 3 days a week" counts days in the office, not days of work.
 /// "oat milk on my cereal" after "I take my coffee black": milk in food, not in a drink.
 fn tells_milk_in_food(words: &[Word]) -> bool {
     words.iter().any(|w| {
@@ -65,6 +64,7 @@ fn tells_milk_in_food(words: &[Word]) -> bool {
     })
 }
 
+/// "in the office 3 days a week" counts days in the office, not days of work.
 fn tells_a_place_of_work(words: &[Word]) -> bool {
     let (told, _) = super::ways(&WORKPLACE, words);
     !told.is_empty()
