@@ -87,6 +87,14 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
     if meal::habit(&w) {
         return lasting(base);
     }
+    // "From now on it's oat milk for me", "can't manage walks anymore": news for good.
+    if for_good::told(&w) {
+        return lasting(base);
+    }
+    // "I take metformin with breakfast", "I feed the cat at 6pm": a routine's time of day.
+    if routine::kept_at_a_time(&w) {
+        return lasting(base);
+    }
     // "I work at the airport", "I'm a driving instructor", "I live in a windy city": the
     // words of a passing state tell of the work or the home, which last.
     if (work::told(&w) || home::told(&w)) && !now_words && !has("just") {
@@ -327,6 +335,12 @@ pub fn begun_in_the_past(content: &str) -> bool {
     told_as_begun(&words(content))
 }
 
+/// Whether `content` tells a change that holds from now on ("from now on it's oat milk for
+/// me", "no more Sunday phone calls"), not a break of a day or a month.
+pub fn told_for_good(content: &str) -> bool {
+    for_good::told(&words(content))
+}
+
 /// Whether a word is a count: in figures, or a number word ("five", "twenty").
 fn is_number(x: &str) -> bool {
     x.parse::<u32>().is_ok()
@@ -366,6 +380,7 @@ mod begins;
 mod begun;
 mod cues;
 mod doing;
+mod for_good;
 mod habit;
 mod home;
 mod level;
@@ -375,6 +390,7 @@ mod moment;
 mod news;
 mod pregnancy;
 mod reaction;
+mod routine;
 mod schedule;
 mod state;
 mod stay;

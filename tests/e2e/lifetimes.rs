@@ -232,3 +232,28 @@ fn a_standing_order_on_a_day_of_the_month_lasts() {
     }
     assert_eq!(live(&ctx, "2026-04-15T10:00:00Z").len(), 2, "six weeks on");
 }
+
+/// A probe of the CLI (2026-12-03): "I feed the cat at 6pm" was gone the next day ("feed"
+/// read as a past), "I take metformin with breakfast" in three days (a meal's word), "I go
+/// to the gym Monday, Wednesday and Friday before work" in a week (its next Friday), and
+/// "From now on it's oat milk for me, dairy's been upsetting my stomach" in three. One day
+/// of the same routines still passes.
+#[test]
+fn a_routine_kept_at_a_time_of_day_lasts_and_one_day_of_it_passes() {
+    let ctx = Ctx::new();
+    let mut routines = vec![
+        "I feed the cat at 6pm",
+        "I take metformin with breakfast",
+        "I go to the gym Monday, Wednesday and Friday before work",
+        "From now on it's oat milk for me, dairy's been upsetting my stomach",
+    ];
+    for text in routines.iter().chain(&[
+        "Feeding the neighbour's cat at 6pm tonight",
+        "Took my metformin with lunch today, fasting blood test this morning",
+        "Gym at 6 tomorrow with Dan",
+    ]) {
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+    }
+    routines.sort();
+    assert_eq!(live(&ctx, "2026-04-15T10:00:00Z"), routines, "six weeks on");
+}

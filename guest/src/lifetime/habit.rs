@@ -88,8 +88,9 @@ const NOT_HABITS: &[&str] = &[
     "but", "to", "the", "a",
 ];
 
-/// A subject followed by a verb in the simple present: "I cycle", "she works nights".
-fn simple_present(w: &[String]) -> bool {
+/// A subject followed by a verb in the simple present: "I cycle", "she works nights", "I
+/// feed the cat" ("-eed" is no past).
+pub(super) fn simple_present(w: &[String]) -> bool {
     w.iter().enumerate().any(|(i, x)| {
         if !matches!(x.as_str(), "i" | "we" | "they" | "he" | "she") {
             return false;
@@ -99,7 +100,7 @@ fn simple_present(w: &[String]) -> bool {
         };
         verb.chars().all(char::is_alphabetic)
             && !verb.ends_with("ing")
-            && !verb.ends_with("ed")
+            && (!verb.ends_with("ed") || verb.ends_with("eed"))
             && !NOT_HABITS.contains(&verb.as_str())
     })
 }

@@ -187,25 +187,30 @@ fn arrived(w: &[String]) -> bool {
 }
 
 /// Whether `got` at `i` begins a lasting thing: "got a dog", "got into climbing", not
-/// "got stung by a wasp" or "got home".
+/// "got stung by a wasp", "got home" or a trip ("got a lift in with my neighbour today").
 pub(super) fn got_something(w: &[String], i: usize) -> bool {
-    w.get(i + 1).is_some_and(|n| {
-        matches!(
-            n.as_str(),
-            "a" | "an"
-                | "the"
-                | "my"
-                | "our"
-                | "into"
-                | "some"
-                | "two"
-                | "three"
-                | "back"
-                | "rid"
-                | "engaged"
-                | "married"
-        )
-    }) && !arrived(&w[i..])
+    let trip = w[i + 1..(i + 3).min(w.len())]
+        .iter()
+        .any(|x| matches!(x.as_str(), "lift" | "ride" | "taxi" | "cab" | "uber"));
+    !trip
+        && w.get(i + 1).is_some_and(|n| {
+            matches!(
+                n.as_str(),
+                "a" | "an"
+                    | "the"
+                    | "my"
+                    | "our"
+                    | "into"
+                    | "some"
+                    | "two"
+                    | "three"
+                    | "back"
+                    | "rid"
+                    | "engaged"
+                    | "married"
+            )
+        })
+        && !arrived(&w[i..])
 }
 
 #[cfg(test)]

@@ -23,13 +23,22 @@ pub(super) fn told_of_now(w: &[String]) -> bool {
     now && !ahead
 }
 
-/// Whether the words tell a test or exam passed: a qualification, which lasts.
+/// Whether the words tell a test or exam passed, or a licence got: a qualification, which
+/// lasts ("my RN license came in the mail today!!").
 pub(super) fn passed_a_test(w: &[String]) -> bool {
+    let licence = |x: &str| matches!(x, "license" | "licence" | "certificate" | "certification" | "diploma");
     w.iter().enumerate().any(|(i, x)| {
         x == "passed"
             && w[i + 1..(i + 5).min(w.len())]
                 .iter()
                 .any(|n| matches!(n.as_str(), "test" | "exam" | "exams" | "finals" | "boards" | "viva"))
+            || licence(x)
+                && w[i + 1..(i + 3).min(w.len())]
+                    .iter()
+                    .any(|n| matches!(n.as_str(), "came" | "arrived" | "finally"))
+            || matches!(x.as_str(), "got" | "received")
+                && w.get(i + 1).is_some_and(|m| m == "my")
+                && w.get(i + 2).is_some_and(|l| licence(l))
     })
 }
 
@@ -78,7 +87,9 @@ pub(super) fn life_event(w: &[String], content: &str) -> bool {
     ]
     .iter()
     .any(|p| phrase(w, p));
+    // "we had to have biscuit put to sleep on tuesday".
     let died = phrase(w, &["passed", "away"])
+        || phrase(w, &["put", "to", "sleep"])
         || w.windows(3)
             .any(|p| p[0] == "put" && (p[2] == "down" || p[2] == "to") && p[1] != "it")
             && has_name_or_pet(content)
@@ -92,13 +103,13 @@ pub(super) fn life_event(w: &[String], content: &str) -> bool {
             "interview" | "interviews" | "application" | "applying" | "fair"
         )
     });
-    // "got the job", "landed a new role", "accepted the position".
+    // "got the job", "landed a new role", "accepted the position", "accepted an offer".
     let job = !sought
         && w.iter().enumerate().any(|(i, x)| {
             let before = |k: usize| i.checked_sub(k).map(|j| w[j].as_str());
             let article = if before(1) == Some("new") { 2 } else { 1 };
-            matches!(x.as_str(), "job" | "role" | "position")
-                && matches!(before(article), Some("a" | "the"))
+            matches!(x.as_str(), "job" | "role" | "position" | "offer")
+                && matches!(before(article), Some("a" | "an" | "the"))
                 && matches!(before(article + 1), Some("got" | "landed" | "accepted"))
         });
     born || died || job
@@ -141,6 +152,12 @@ mod tests {
         assert!(event("we had to put Max down yesterday, absolutely gutted"));
         assert!(event("got the job at Deloitte!! start in two weeks"));
         assert!(event("I've got a new job at a clinic in Carlton, start Monday"));
+        assert!(event(
+            "just accepted an offer at Datadog, my last day at stripe was friday"
+        ));
+        assert!(event(
+            "we had to have biscuit put to sleep on tuesday. the house is so quiet"
+        ));
         assert!(!event("fingers crossed I get the job"));
         assert!(!event("I've got a job interview on Monday"));
         assert!(!event("my phone died on the train"));
@@ -154,6 +171,9 @@ mod tests {
         assert!(!told_of_now(&w("I'm starting a new job next week")));
         assert!(!told_of_now(&w("we're getting engaged tomorrow")));
         assert!(passed_a_test(&w("finally passed my driving test!!")));
+        assert!(passed_a_test(&w("my RN license came in the mail today!!")));
+        assert!(passed_a_test(&w("got my licence back after the ban")));
+        assert!(!passed_a_test(&w("renewing my licence online today")));
         assert!(!passed_a_test(&w("she passed me the salt")));
         assert!(name_to_call("actually just call me Kate, everyone does"));
         assert!(!name_to_call("call me back when you can"));

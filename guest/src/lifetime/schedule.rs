@@ -18,8 +18,14 @@ pub(super) fn standing(w: &[String]) -> bool {
             "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"
         )
     };
-    // "bin day is Thursday", "bin day's a Thursday", "changed our bin day to Tuesday".
+    // "bin day is Thursday", "bin day's a Thursday", "changed our bin day to Tuesday", "my
+    // day off is Monday now".
     let day_is = w.iter().enumerate().any(|(i, x)| {
+        let i = if w.get(i + 1).is_some_and(|o| o == "off") {
+            i + 1
+        } else {
+            i
+        };
         matches!(x.as_str(), "day" | "day's")
             && w[i + 1..(i + 4).min(w.len())].iter().any(|d| weekday(d) || d == "a")
             && w.get(i + 1)
@@ -59,7 +65,28 @@ pub(super) fn standing(w: &[String]) -> bool {
             && w.get(i + 1)
                 .is_some_and(|n| matches!(n.as_str(), "at" | "on" | "till" | "until" | "from" | "early" | "late"))
     });
-    day_is || span || recurring || hours
+    day_is || span || recurring || hours || several_weekdays(w)
+}
+
+/// "Monday, Wednesday and Friday", "tuesdays and thursdays": days of a week that comes
+/// round, unless one week is named ("Monday and Tuesday next week", "this Friday and
+/// Saturday") or the days are told as dates are ("a course on Monday and Tuesday").
+fn several_weekdays(w: &[String]) -> bool {
+    let day = |x: &str| {
+        let x = x.strip_suffix('s').unwrap_or(x);
+        super::moment::DAYS.iter().position(|(n, _)| *n == x)
+    };
+    let mut days: Vec<usize> = w.iter().filter_map(|x| day(x)).collect();
+    days.dedup();
+    let one_week = w.windows(2).any(|p| {
+        let week = matches!(p[0].as_str(), "this" | "next" | "last" | "coming")
+            && (day(&p[1]).is_some() || matches!(p[1].as_str(), "week" | "week's" | "weekend"));
+        let dated = p[0] == "on" && super::moment::DAYS.iter().any(|(n, _)| *n == p[1]);
+        week || dated
+    }) || w
+        .iter()
+        .any(|x| matches!(x.as_str(), "today" | "tonight" | "tomorrow" | "yesterday"));
+    days.len() >= 2 && !one_week
 }
 
 /// Words that say a standing thing changed.
@@ -108,6 +135,25 @@ mod tests {
     }
 
     #[test]
+    fn several_days_of_a_week_come_round() {
+        for standing_ in [
+            "i go to the gym monday, wednesday and friday before work",
+            "the milkman comes monday wednesday and friday",
+            "swimming is tuesdays and thursdays",
+        ] {
+            assert!(standing(&w(standing_)), "{standing_}");
+        }
+        for one_week in [
+            "i'm off monday and tuesday next week",
+            "working this friday and saturday",
+            "monday's my day off",
+            "doing a two-day first aid course on monday and tuesday",
+        ] {
+            assert!(!standing(&w(one_week)), "{one_week}");
+        }
+    }
+
+    #[test]
     fn a_standing_schedule_and_a_moment() {
         for standing_ in [
             "bin day is thursday",
@@ -116,6 +162,7 @@ mod tests {
             "the pool opens at 7",
             "i've got a standing order of £200 into savings on the 1st",
             "the direct debit for the car goes out on the 28th",
+            "my day off is monday now",
         ] {
             assert!(standing(&w(standing_)), "{standing_}");
         }
