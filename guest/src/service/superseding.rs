@@ -316,7 +316,8 @@ impl<P: Ports> MemoryService<P> {
                         continue;
                     }
                     let old = self.memories.get(&id).unwrap_or(&records[i]);
-                    if !same_slot(old, &records[i]) && !new_holder(old, &records[i]) {
+                    if (!same_slot(old, &records[i]) && !new_holder(old, &records[i])) || passes_over(old, &records[i])
+                    {
                         continue;
                     }
                     if taken.insert(id.clone())
@@ -330,7 +331,10 @@ impl<P: Ports> MemoryService<P> {
                     }
                 }
                 Replaces::Batch(j) => {
-                    if restating.contains(&j) || !same_slot(&records[j], &records[i]) {
+                    if restating.contains(&j)
+                        || !same_slot(&records[j], &records[i])
+                        || passes_over(&records[j], &records[i])
+                    {
                         continue;
                     }
                     if records[j].superseded_at.is_none() {
@@ -414,9 +418,16 @@ fn observe_again(kept: &mut MemoryRecord, told: &MemoryRecord) {
     }
 }
 
+/// Whether `new` ends at a moment of its own and `old` lasts: "skipped my 3pm coffee
+/// today" after "I have a coffee at 3pm". Such a fact is a departure from the old one, not
+/// its end; replacing would leave nothing once the moment had passed.
+fn passes_over(old: &MemoryRecord, new: &MemoryRecord) -> bool {
+    new.expires_at.is_some() && old.expires_at.is_none() && !old.memory_type.is_ephemeral()
+}
+
 /// A fact that replaces a long-lived one keeps at least its lifetime: "I moved to Porto
 /// last month" answers where the user lives as "I live in Lisbon" did, however passing
-/// its words sound. A fact given its own expiry keeps it.
+/// its words sound. A fact given its own expiry replaces no such fact ([`passes_over`]).
 fn keep_lifetime(new: &mut MemoryRecord, old: &MemoryRecord) {
     if new.memory_type.is_ephemeral() && !old.memory_type.is_ephemeral() && new.expires_at.is_none() {
         new.memory_type = old.memory_type;

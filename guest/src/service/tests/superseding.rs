@@ -8,6 +8,15 @@ use crate::scope::Caller;
 use crate::service::MemoryService;
 use crate::tests::fake::FakePorts;
 
+/// What is live for alice, newest first.
+fn live(s: &mut MemoryService<FakePorts>) -> Vec<String> {
+    s.list(&alice(), &ListOptions::default())
+        .unwrap()
+        .into_iter()
+        .map(|m| m.content)
+        .collect()
+}
+
 /// The fake embedder scores "favorite color is red" and "... blue" at 2/3: below the real
 /// default threshold, so these tests lower it.
 fn evolving() -> MemoryService<FakePorts> {
@@ -185,12 +194,7 @@ fn a_fact_told_again_is_kept_once_and_observed_again() {
         batch.memories.iter().all(|m| m.id == batch.memories[0].id),
         "stored once"
     );
-    let live: Vec<String> = s
-        .list(&alice(), &ListOptions::default())
-        .unwrap()
-        .into_iter()
-        .map(|m| m.content)
-        .collect();
+    let live = live(&mut s);
     assert_eq!(live, ["I drive a blue Volvo", "I like jazz music"]);
 }
 
@@ -228,4 +232,33 @@ fn later_facts_in_a_batch_supersede_earlier_ones() {
         .collect();
     assert_eq!(told, [("I live in Lisbon", added.memories[1].id.as_str())]);
     assert_eq!(search(&mut s, &alice(), "where do I live"), ["I live in Porto"]);
+}
+
+#[test]
+fn a_fact_that_ends_at_a_moment_replaces_none_that_lasts() {
+    let mut s = evolving();
+    let red = s.add(&alice(), NewMemory::text("My favorite color is red")).unwrap();
+    let today = NewMemory {
+        expires_in_days: Some(1),
+        ..NewMemory::text("My favorite color is blue")
+    };
+    let added = s.add(&alice(), today).unwrap();
+    assert!(added.superseded.is_empty(), "{added:?}");
+    // Once the day has passed, what lasted is still there; without the rule, nothing was.
+    *s.ports().now.borrow_mut() = "2026-03-04T12:00:00+00:00".into();
+    let live = live(&mut s);
+    assert_eq!(live, ["My favorite color is red"], "{red:?}");
+    // Within one batch too.
+    let batch = vec![
+        NewMemory::text("I live in Lisbon"),
+        NewMemory {
+            expires_in_days: Some(1),
+            ..NewMemory::text("I live in Porto")
+        },
+    ];
+    let added = s.add_batch(&alice(), batch).unwrap();
+    assert!(added.memories[0].superseded_by_id.is_none(), "{added:?}");
+    // A lasting change still replaces.
+    let blue = s.add(&alice(), NewMemory::text("My favorite color is blue")).unwrap();
+    assert_eq!(blue.superseded.len(), 1, "{blue:?}");
 }
