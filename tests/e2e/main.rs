@@ -50,6 +50,7 @@ mod recall;
 mod recovery;
 mod reflection;
 mod replies;
+mod routines;
 mod sandbox;
 mod sandbox_client;
 mod scoping;

@@ -11,11 +11,13 @@
 //! Both paths fail closed. A wrong replacement hides a true fact; a missed one leaves a
 //! stale fact beside the new one, which the user can still see and correct.
 
+mod as_usual;
 mod birth;
 mod death;
 mod details;
 mod ending;
 mod fact;
+mod for_good;
 mod fronted;
 mod gained;
 mod history;
@@ -157,6 +159,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if asks(o) != asks(n) {
         return Verdict::Different;
     }
+    // "Fish Friday as always." after "I eat fish on Fridays".
+    if as_usual::told_again(o, n) {
+        return Verdict::Same;
+    }
     // A detail's value decides, whatever else the words share: "My pronouns are she/her"
     // and "... they/them" differ only in function words.
     if let Some(d) = new_detail
@@ -222,6 +228,11 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     }
     // Not between lines of a conversation, as for the switches above.
     if !lines && (over::thing_over(o, n) || over::opening_thing_ended(o, n) || school::moved_schools(o, n)) {
+        return Verdict::Change;
+    }
+    // "Tom and I carpool every day now, so no more bus for me" after "I take the bus to
+    // work". Not between lines of a conversation, as for the switches above.
+    if !lines && for_good::ended(o, n, new, ctx) {
         return Verdict::Change;
     }
     if !same_subject(&o.subject, &n.subject) {
@@ -656,6 +667,10 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
             return slots::family(kind).iter().map(|w| (*w).to_owned()).collect();
         }
         if let Some(terms) = partners::parting_terms(&fact) {
+            return terms;
+        }
+        // "our old boy can't manage walks anymore": the memories of its thing.
+        if let Some(terms) = for_good::candidate_terms(&fact, text) {
             return terms;
         }
         // "finally switched to octopus": the memories of the energy supplier.

@@ -35,6 +35,8 @@ const SWITCHES_DEV_2: &str = include_str!("../../../eval/judgment/switches-dev-2
 const SWITCHES_HELD_OUT: &str = include_str!("../../../eval/judgment/switches-held-out.tsv");
 const FRONTED_DEV: &str = include_str!("../../../eval/judgment/fronted-dev.tsv");
 const FRONTED_HELD_OUT: &str = include_str!("../../../eval/judgment/fronted-held-out.tsv");
+const EXCEPTIONS_DEV: &str = include_str!("../../../eval/judgment/exceptions-dev.tsv");
+const EXCEPTIONS_HELD_OUT: &str = include_str!("../../../eval/judgment/exceptions-held-out.tsv");
 const BOOKINGS_DEV: &str = include_str!("../../../eval/judgment/bookings-dev.tsv");
 const BOOKINGS_HELD_OUT: &str = include_str!("../../../eval/judgment/bookings-held-out.tsv");
 const BOOKINGS_ADVERSARIAL: &str = include_str!("../../../eval/judgment/bookings-adversarial.tsv");
@@ -873,6 +875,27 @@ fn a_change_told_with_the_present_first_replaces_the_old() {
         "look-alikes lost: {}",
         held.different_lost()
     );
+}
+
+/// Routines changed for good ("Tom and I carpool every day now, so no more bus for me"),
+/// told again as the usual ("Fish Friday as always."), or told in more detail, beside the
+/// same routines broken once ("Got the bus today because of the rain")
+/// (`eval/judgment/exceptions-*.tsv`, by an author who had not read the rules;
+/// `for_good`, `as_usual`).
+#[test]
+fn a_routine_changed_for_good_replaces_it_and_one_broken_once_does_not() {
+    let dev = measure(&pairs(EXCEPTIONS_DEV), false);
+    dev.print("routines and their exceptions: development, rules alone");
+    let held = measure(&pairs(EXCEPTIONS_HELD_OUT), false);
+    held.print("routines and their exceptions: held-out, rules alone");
+    // Floors at what was measured (docs/judgment.md): changes 25 of 38 and 17 of 32 (19
+    // and 15 before), restatements 9 of 16 and 7 of 24 (none before); the one look-alike
+    // lost on each half was lost before.
+    for (t, changes, same) in [(&dev, 25, 9), (&held, 17, 7)] {
+        assert!(t.counts[2][2] >= changes, "changes found: {}", t.counts[2][2]);
+        assert!(t.counts[0][0] >= same, "told again: {}", t.counts[0][0]);
+        assert!(t.different_lost() <= 1, "look-alikes lost: {}", t.different_lost());
+    }
 }
 
 /// Bookings and regular sessions moved or corrected, and providers switched, beside their

@@ -457,6 +457,16 @@ pub(super) const FILLER: &[&str] = &[
     "kinda",
     "sorta",
     "fact",
+    // How often a routine is kept, which its days or hours tell better: "I work from home
+    // on Mondays and Fridays" refines "I work from home sometimes".
+    "sometimes",
+    "regularly",
+    "usually",
+    "normally",
+    "generally",
+    "occasionally",
+    "often",
+    "typically",
 ];
 
 /// Words that mark a change of what held before: they say nothing of the fact itself.

@@ -1,0 +1,110 @@
+//! A routine changed or ended for good, told in words that share only its thing: "Tom and
+//! I carpool every day now, so no more bus for me" after "I take the bus to work", "from
+//! now on it's oat milk for me" after "I drink cow's milk", "transferred to the Bristol
+//! office permanently" after "I work in the London office". The words of "for good"
+//! ([`crate::lifetime::told_for_good`]) say the old way is over; a break of a day or a
+//! month ("not drinking anymore tonight") is none.
+
+use super::as_usual::light;
+use super::fact::{Fact, same_subject};
+use super::words::is_generic;
+use crate::supersession::RuleContext;
+
+/// Whether `n` (whose words are `new`) ends `o` for good. Whose the change is, is read
+/// from the clause that tells it: "Mum's moved in with us, so no more Sunday phone calls"
+/// is the teller's; "my sister doesn't walk her dog anymore" is the sister's.
+pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
+    if o.denied || o.past || o.former || o.wish || n.wish {
+        return false;
+    }
+    let told = crate::lifetime::told_for_good(new)
+        && (same_subject(&o.subject, &n.subject)
+            || new
+                .split([',', ';', '.', '!'])
+                .flat_map(|c| c.split(" so "))
+                .filter(|c| crate::lifetime::told_for_good(c))
+                .any(|c| same_subject(&o.subject, &Fact::read(c, ctx).subject)));
+    if !told {
+        return false;
+    }
+    let thing = o.content.intersection(&n.content).any(|s| !light(s));
+    // Told again for good ("vegan for good now" after "I'm vegan") says nothing new.
+    let news = n.denied
+        || n.content.difference(&o.content).any(|s| {
+            !matches!(
+                s.as_str(),
+                "permanent" | "permanently" | "good" | "forward" | "now" | "longer" | "anymore" | "more" | "on"
+            )
+        });
+    thing && news
+}
+
+/// The words a change for good may share with the routine it ends, to look for that
+/// routine by: a change told so is often not alike it by meaning ("Our old boy can't
+/// manage walks anymore" after "I walk the dog twice a day"). `None` for other facts.
+pub(super) fn candidate_terms(n: &Fact, text: &str) -> Option<Vec<String>> {
+    if !crate::lifetime::told_for_good(text) {
+        return None;
+    }
+    let mut terms: Vec<String> = n.words[n.body.min(n.words.len())..]
+        .iter()
+        .filter(|w| {
+            n.content.contains(&w.stem)
+                && w.low.chars().count() > 2
+                && w.low.chars().all(char::is_alphabetic)
+                && !light(&w.stem)
+                && !is_generic(&w.stem)
+        })
+        .map(|w| w.low.clone())
+        .collect();
+    terms.sort();
+    terms.dedup();
+    terms.truncate(8);
+    Some(terms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Verdict, judge};
+    use crate::supersession::RuleContext;
+
+    #[test]
+    fn a_routine_ended_for_good_and_its_look_alikes() {
+        let me = RuleContext::default();
+        for (old, new) in [
+            (
+                "I take the bus to work.",
+                "Tom and I carpool every day now, so no more bus for me.",
+            ),
+            (
+                "I call my mum every Sunday.",
+                "Mum's moved in with us, so no more Sunday phone calls, I see her every day.",
+            ),
+            (
+                "I work in the London office.",
+                "Transferred to the Bristol office permanently as of this month.",
+            ),
+        ] {
+            assert_eq!(judge(old, new, &me), Verdict::Change, "{old:?} / {new:?}");
+        }
+        for (old, new) in [
+            ("I walk the dog twice a day", "my sister doesn't walk her dog anymore"),
+            ("I drink wine with dinner", "no more wine for me this week, detoxing"),
+            (
+                "I take the bus to work",
+                "no more bus for me tonight, getting a taxi home",
+            ),
+        ] {
+            assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} / {new:?}");
+        }
+    }
+
+    #[test]
+    fn a_change_for_good_looks_for_its_routine_by_its_thing() {
+        let terms = super::super::candidate_terms(
+            "Our old boy can't manage walks anymore, so it's a potter round the garden now",
+        );
+        assert!(terms.iter().any(|t| t == "walks"), "{terms:?}");
+        assert!(super::super::candidate_terms("I'm cold").is_empty());
+    }
+}
