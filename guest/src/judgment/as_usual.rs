@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 
 use super::fact::{Fact, Subject};
+use super::words::is_generic;
 
 /// Words in a row that say the thing told is the usual.
 const USUAL: &[&[&str]] = &[
@@ -87,18 +88,28 @@ pub(super) fn light(stem_of_word: &str) -> bool {
 
 /// Whether `n` tells `o` again as the usual.
 pub(super) fn told_again(o: &Fact, n: &Fact) -> bool {
-    let lows: Vec<&str> = n.words[n.lead.min(n.words.len())..]
-        .iter()
-        .map(|w| w.low.as_str())
-        .collect();
-    let usual = USUAL.iter().any(|u| lows.windows(u.len()).any(|w| w == *u));
+    let told = &n.words[n.lead.min(n.words.len())..];
+    let lows: Vec<&str> = told.iter().map(|w| w.low.as_str()).collect();
+    let old_lows: Vec<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
+    // The marker is the new telling's own ("My usual coffee order is ..." after "My usual
+    // coffee order is ..." is another order); "standard" closes a clause ("Another night
+    // shift, standard."), not names a thing ("Octopus's standard tariff").
+    let usual = USUAL.iter().any(|u| {
+        let at = lows.windows(u.len()).position(|w| w == *u);
+        let closes = |k: usize| told[k].stop || k + 1 == told.len();
+        at.is_some_and(|k| u.len() > 1 || u[0] != "standard" || closes(k))
+            && !old_lows.windows(u.len()).any(|w| w == *u)
+    });
+    // A name the old fact does not hold is another place or thing ("Still at Google, in the
+    // Zurich office").
+    let named = told.iter().any(|w| w.cap && !o.all.contains(&w.stem));
     // A figure the old fact does not hold is another amount or time ("went up to R3,550
     // in January as usual").
     let old_figures: BTreeSet<&str> = o.words.iter().map(|w| w.low.as_str()).collect();
     let figure = lows
         .iter()
         .any(|w| w.chars().any(|c| c.is_ascii_digit()) && !old_figures.contains(w));
-    let turned = figure || lows.iter().any(|w| TURNS.contains(w) || w.ends_with("n't"));
+    let turned = figure || named || lows.iter().any(|w| TURNS.contains(w) || w.ends_with("n't"));
     let of_the_user = |s: &Subject| matches!(s, Subject::User | Subject::We);
     // Lines of a conversation record what was said each time, the usual included.
     let lines = o.speaker.is_some() || n.speaker.is_some();
@@ -109,7 +120,7 @@ pub(super) fn told_again(o: &Fact, n: &Fact) -> bool {
         return false;
     }
     let shared: BTreeSet<&String> = o.content.intersection(&n.all).collect();
-    let telling = shared.iter().filter(|s| !light(s)).count();
+    let telling = shared.iter().filter(|s| !light(s) && !is_generic(s)).count();
     telling >= 2 || (telling == 1 && o.content.len() <= 2)
 }
 
@@ -138,6 +149,18 @@ mod tests {
             ),
             ("I eat fish on Fridays", "Fish Friday as always, but at mum's this week"),
             ("I wear glasses", "my husband still wears glasses"),
+            (
+                "My usual coffee order is a caramel latte",
+                "My usual coffee order is an oat flat white",
+            ),
+            (
+                "I work at Google in the London office",
+                "Still at Google, in the Zurich office",
+            ),
+            (
+                "I'm on the Agile tariff with Octopus",
+                "I'm on Octopus's standard tariff",
+            ),
         ] {
             assert_ne!(judge(old, new, &me), Verdict::Same, "{old:?} / {new:?}");
         }

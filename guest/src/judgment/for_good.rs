@@ -17,14 +17,29 @@ pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
     if o.denied || o.past || o.former || o.wish || n.wish {
         return false;
     }
-    let told = crate::lifetime::told_for_good(new)
-        && (same_subject(&o.subject, &n.subject)
-            || new
-                .split([',', ';', '.', '!'])
-                .flat_map(|c| c.split(" so "))
-                .filter(|c| crate::lifetime::told_for_good(c))
-                .any(|c| same_subject(&o.subject, &Fact::read(c, ctx).subject)));
-    if !told {
+    if !crate::lifetime::told_for_good(new) {
+        return false;
+    }
+    let clauses: Vec<String> = new
+        .split([',', ';', '.', '!'])
+        .flat_map(|c| c.split(" so "))
+        .filter(|c| crate::lifetime::told_for_good(c))
+        .map(|c| c.trim().to_lowercase())
+        .collect();
+    // "He's retired, so no more early starts for him", "I heard Tom doesn't take the bus
+    // anymore": someone else's.
+    let someone_elses = clauses.iter().any(|c| {
+        let words: Vec<&str> = c.split_whitespace().collect();
+        words
+            .windows(2)
+            .any(|p| p[0] == "for" && matches!(p[1], "him" | "her" | "them"))
+            || reported(c).is_some_and(|rest| !same_subject(&o.subject, &Fact::read(rest, ctx).subject))
+    });
+    let mine = same_subject(&o.subject, &n.subject)
+        || clauses
+            .iter()
+            .any(|c| same_subject(&o.subject, &Fact::read(c, ctx).subject));
+    if someone_elses || !mine {
         return false;
     }
     let thing = o.content.intersection(&n.content).any(|s| !light(s));
@@ -37,6 +52,23 @@ pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
             )
         });
     thing && news
+}
+
+/// What a clause reports after a frame of hearsay or opinion ("I heard Tom doesn't take the
+/// bus anymore": "Tom doesn't take the bus anymore").
+fn reported(clause: &str) -> Option<&str> {
+    const FRAMES: &[&str] = &[
+        "i heard that ",
+        "i heard ",
+        "i think ",
+        "i noticed ",
+        "i found out ",
+        "i guess ",
+        "i reckon ",
+        "apparently ",
+        "turns out ",
+    ];
+    FRAMES.iter().find_map(|f| clause.strip_prefix(f))
 }
 
 /// The words a change for good may share with the routine it ends, to look for that

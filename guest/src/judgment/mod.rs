@@ -669,12 +669,15 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
         if let Some(terms) = partners::parting_terms(&fact) {
             return terms;
         }
-        // "our old boy can't manage walks anymore": the memories of its thing.
-        if let Some(terms) = for_good::candidate_terms(&fact, text) {
-            return terms;
+        // "finally switched to octopus": the memories of the energy supplier; "our old boy
+        // can't manage walks anymore": those of its thing too.
+        let mut terms = switches::candidate_terms(&fact);
+        for term in for_good::candidate_terms(&fact, text).unwrap_or_default() {
+            if !terms.contains(&term) {
+                terms.push(term);
+            }
         }
-        // "finally switched to octopus": the memories of the energy supplier.
-        return switches::candidate_terms(&fact);
+        return terms;
     };
     let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]
         .iter()

@@ -89,7 +89,7 @@ const NOT_HABITS: &[&str] = &[
 ];
 
 /// A subject followed by a verb in the simple present: "I cycle", "she works nights", "I
-/// feed the cat" ("-eed" is no past).
+/// feed the cat".
 pub(super) fn simple_present(w: &[String]) -> bool {
     w.iter().enumerate().any(|(i, x)| {
         if !matches!(x.as_str(), "i" | "we" | "they" | "he" | "she") {
@@ -100,7 +100,7 @@ pub(super) fn simple_present(w: &[String]) -> bool {
         };
         verb.chars().all(char::is_alphabetic)
             && !verb.ends_with("ing")
-            && (!verb.ends_with("ed") || verb.ends_with("eed"))
+            && (!verb.ends_with("ed") || super::routine::present_in_eed(verb))
             && !NOT_HABITS.contains(&verb.as_str())
     })
 }

@@ -27,6 +27,15 @@ pub(super) fn told_of_now(w: &[String]) -> bool {
 /// lasts ("my RN license came in the mail today!!").
 pub(super) fn passed_a_test(w: &[String]) -> bool {
     let licence = |x: &str| matches!(x, "license" | "licence" | "certificate" | "certification" | "diploma");
+    // "got my licence suspended", "my licence came up for renewal".
+    let lost = |i: usize| {
+        w[i + 1..(i + 5).min(w.len())].iter().any(|n| {
+            matches!(
+                n.as_str(),
+                "suspended" | "revoked" | "taken" | "endorsed" | "up" | "renewal" | "renewed" | "expired"
+            )
+        })
+    };
     w.iter().enumerate().any(|(i, x)| {
         x == "passed"
             && w[i + 1..(i + 5).min(w.len())]
@@ -36,9 +45,11 @@ pub(super) fn passed_a_test(w: &[String]) -> bool {
                 && w[i + 1..(i + 3).min(w.len())]
                     .iter()
                     .any(|n| matches!(n.as_str(), "came" | "arrived" | "finally"))
+                && !lost(i)
             || matches!(x.as_str(), "got" | "received")
                 && w.get(i + 1).is_some_and(|m| m == "my")
                 && w.get(i + 2).is_some_and(|l| licence(l))
+                && !lost(i)
     })
 }
 
@@ -87,9 +98,10 @@ pub(super) fn life_event(w: &[String], content: &str) -> bool {
     ]
     .iter()
     .any(|p| phrase(w, p));
-    // "we had to have biscuit put to sleep on tuesday".
+    // "we had to have biscuit put to sleep on tuesday"; not "the baby's finally put to
+    // sleep".
     let died = phrase(w, &["passed", "away"])
-        || phrase(w, &["put", "to", "sleep"])
+        || phrase(w, &["put", "to", "sleep"]) && (phrase(w, &["had", "to"]) || has_name_or_pet(content))
         || w.windows(3)
             .any(|p| p[0] == "put" && (p[2] == "down" || p[2] == "to") && p[1] != "it")
             && has_name_or_pet(content)
@@ -158,6 +170,7 @@ mod tests {
         assert!(event(
             "we had to have biscuit put to sleep on tuesday. the house is so quiet"
         ));
+        assert!(!event("the baby's finally put to sleep, wine time"));
         assert!(!event("fingers crossed I get the job"));
         assert!(!event("I've got a job interview on Monday"));
         assert!(!event("my phone died on the train"));
@@ -174,6 +187,8 @@ mod tests {
         assert!(passed_a_test(&w("my RN license came in the mail today!!")));
         assert!(passed_a_test(&w("got my licence back after the ban")));
         assert!(!passed_a_test(&w("renewing my licence online today")));
+        assert!(!passed_a_test(&w("got my licence suspended for speeding")));
+        assert!(!passed_a_test(&w("my licence came up for renewal")));
         assert!(!passed_a_test(&w("she passed me the salt")));
         assert!(name_to_call("actually just call me Kate, everyone does"));
         assert!(!name_to_call("call me back when you can"));

@@ -36,6 +36,15 @@ const ONE_DAY: &[&str] = &[
     "anyway",
 ];
 
+/// Whether a word ending in "-ed" is a verb in the present ("I feed the cat at 6pm"), not
+/// a past ("we agreed to meet after work").
+pub(super) fn present_in_eed(word: &str) -> bool {
+    matches!(
+        word,
+        "feed" | "bleed" | "breed" | "speed" | "weed" | "seed" | "heed" | "proceed" | "succeed" | "exceed"
+    )
+}
+
 /// Whether the words tell a routine kept at a time of day, in the simple present.
 pub(super) fn kept_at_a_time(w: &[String]) -> bool {
     simple_present(w) && at_a_time_of_day(w) && !of_one_day(w)
@@ -69,9 +78,11 @@ fn clock(x: &str) -> bool {
     h.parse::<u32>().is_ok_and(|h| (1..=12).contains(&h))
 }
 
-/// "today", "this week", "next Tuesday", "last night": the time is of one day.
+/// "today", "this week", "next Tuesday", "last night", "at 3 Friday": the time is of one
+/// day. (Days that come round are `schedule`'s.)
 fn of_one_day(w: &[String]) -> bool {
-    w.iter().any(|x| ONE_DAY.contains(&x.as_str()))
+    w.iter()
+        .any(|x| ONE_DAY.contains(&x.as_str()) || super::moment::DAYS.iter().any(|(d, _)| d == x))
         || w.windows(2).any(|p| {
             matches!(p[0].as_str(), "this" | "next" | "last" | "on")
                 && matches!(
@@ -115,6 +126,8 @@ mod tests {
             "feeding the cat at 6pm tonight",
             "i take the bins out after work tomorrow",
             "i finish at 3 this friday",
+            "i finish at 3 friday",
+            "we agreed to meet after work",
             "i have a meeting at 3",
             "i feel sick after lunch",
         ] {

@@ -21,15 +21,14 @@ pub(super) fn standing(w: &[String]) -> bool {
     // "bin day is Thursday", "bin day's a Thursday", "changed our bin day to Tuesday", "my
     // day off is Monday now".
     let day_is = w.iter().enumerate().any(|(i, x)| {
-        let i = if w.get(i + 1).is_some_and(|o| o == "off") {
-            i + 1
-        } else {
-            i
-        };
+        // "my day off is Monday now", not "booked a day off on Friday".
+        let off = w.get(i + 1).is_some_and(|o| o == "off");
+        let i = if off { i + 1 } else { i };
         matches!(x.as_str(), "day" | "day's")
             && w[i + 1..(i + 4).min(w.len())].iter().any(|d| weekday(d) || d == "a")
-            && w.get(i + 1)
-                .is_some_and(|n| matches!(n.as_str(), "is" | "to" | "on" | "moved" | "now") || x == "day's")
+            && w.get(i + 1).is_some_and(|n| {
+                matches!(n.as_str(), "is" | "to" | "moved" | "now") || n == "on" && !off || x == "day's"
+            })
     });
     // "Monday to Friday", "the first Monday of the month".
     let span = w.windows(3).any(|p| {
@@ -76,6 +75,18 @@ fn several_weekdays(w: &[String]) -> bool {
         let x = x.strip_suffix('s').unwrap_or(x);
         super::moment::DAYS.iter().position(|(n, _)| *n == x)
     };
+    // The days told as a list, one after another ("Monday, Wednesday and Friday"), not
+    // each of its own thing ("Dentist Tuesday, haircut Thursday") nor one or the other.
+    let listed = w.windows(2).any(|p| day(&p[0]).is_some() && day(&p[1]).is_some())
+        || w.windows(3)
+            .any(|p| day(&p[0]).is_some() && matches!(p[1].as_str(), "and" | "&") && day(&p[2]).is_some());
+    // "I'm off Thursday and Friday": days off of one week, unless they come round ("off
+    // Mondays and Tuesdays").
+    let plural = w.iter().any(|x| x.ends_with('s') && day(x).is_some());
+    let off = w.iter().any(|x| x == "off") && !plural;
+    if !listed || off {
+        return false;
+    }
     let mut days: Vec<usize> = w.iter().filter_map(|x| day(x)).collect();
     days.dedup();
     let one_week = w.windows(2).any(|p| {
@@ -148,6 +159,10 @@ mod tests {
             "working this friday and saturday",
             "monday's my day off",
             "doing a two-day first aid course on monday and tuesday",
+            "dentist tuesday, haircut thursday",
+            "i'm off thursday and friday",
+            "the plumber's coming tuesday or wednesday",
+            "booked a day off on friday for the dentist",
         ] {
             assert!(!standing(&w(one_week)), "{one_week}");
         }
