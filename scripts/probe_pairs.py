@@ -31,7 +31,7 @@ def run(home, now, *args):
 
 
 def live(home, now):
-    return [m["content"] for m in run(home, now, "list")]
+    return {m["id"] for m in run(home, now, "list")}
 
 
 tally = collections.defaultdict(collections.Counter)
@@ -40,19 +40,22 @@ for line in open(TSV, encoding="utf-8"):
         continue
     label, _who, old, new = line.rstrip("\n").split("\t")
     with tempfile.TemporaryDirectory() as home:
-        run(home, TOLD, "add", old)
-        run(home, HOUR_ON, "add", new)
+        old_id = run(home, TOLD, "add", old)["id"]
+        added = run(home, HOUR_ON, "add", new)
         first, later = live(home, HOUR_ON), live(home, MONTH_ON)
-    if old in first:
-        judged = "both" if len(first) == 2 else "same"
+    # Judged by what the add answered and what is live by id, not by the words stored.
+    if added["restated"]:
+        judged = "same"
     else:
-        judged = "replaced"
-    if len(later) == 2:
+        judged = "both" if old_id in first else "replaced"
+    new_id = None if added["restated"] else added["id"]
+    old_later, new_later = old_id in later, new_id in later
+    if old_later and new_later:
         kept = "both"
-    elif old in later:
-        kept = "old"
+    elif old_later or new_later:
+        kept = "old" if old_later else "new"
     else:
-        kept = "new" if later else "none"
+        kept = "none"
     outcome = f"{judged}/{kept}"
     tally[label][outcome] += 1
     if SHOW:
