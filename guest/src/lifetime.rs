@@ -237,8 +237,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
             || changed_from
             || (dated && began_when_dated));
     // "It's my birthday today!" is today's; "my birthday is 3 May" is every year's.
-    // "Jake's birthday party is Saturday" and "a scarf for my dad's birthday" are one
-    // day's: a plan for the day, not the day.
+    // "Jake's birthday party is Saturday", "a scarf for my dad's birthday" and "it was our
+    // anniversary" are one day's: a plan for the day, or the day gone, not the day.
     let for_the_day = w.iter().enumerate().any(|(i, x)| {
         matches!(x.as_str(), "birthday" | "birthday's" | "anniversary")
             && (w.get(i + 1).is_some_and(|n| {
@@ -255,7 +255,9 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
                         | "plans"
                         | "celebration"
                 )
-            }) || w[i.saturating_sub(3)..i].iter().any(|b| b == "for"))
+            }) || w[i.saturating_sub(3)..i]
+                .iter()
+                .any(|b| matches!(b.as_str(), "for" | "was" | "were")))
     });
     let yearly =
         (has("birthday") || has("birthday's") || has("anniversary") || has("born")) && !now_words && !for_the_day;

@@ -128,7 +128,13 @@ pub(super) fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> 
             continue;
         }
         let dated = w.get(i + 1).is_some_and(|next| iso_date(next).is_some());
-        if let Some((_, day)) = DAYS.iter().find(|(n, _)| n == x).filter(|_| !dated && !weekdays_past) {
+        // "my last day at stripe was friday": the one gone.
+        let gone = i > 0 && matches!(w[i - 1].as_str(), "was" | "were");
+        if let Some((_, day)) = DAYS
+            .iter()
+            .find(|(n, _)| n == x)
+            .filter(|_| !dated && !weekdays_past && !gone)
+        {
             let mut d = to_weekday(*day);
             if d == 0 {
                 d = 7;

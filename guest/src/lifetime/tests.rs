@@ -668,3 +668,13 @@ fn on_the_way_somewhere_passes_and_a_condition_had_for_years_lasts() {
     // The day's flare-up of a condition is still the day's.
     assert!(infer("my asthma's bad today", said()).memory_type.is_ephemeral());
 }
+
+/// A weekday or a yearly day told in the past is gone: "my last day at stripe was friday"
+/// named no Friday to come, and "it was our anniversary" no day of every year.
+#[test]
+fn a_day_told_in_the_past_names_no_moment_ahead_and_no_year() {
+    assert!(infer("my last day at stripe was friday", said()).expires_at.is_none());
+    let steak = infer("Had a steak this Friday, it was our anniversary", said());
+    assert!(expiry(&steak).is_some(), "{steak:?}");
+    assert!(expiry(&infer("our anniversary is 12 June", said())).is_none());
+}
