@@ -7,7 +7,7 @@
 
 use super::as_usual::light;
 use super::fact::{Fact, same_subject};
-use super::words::is_generic;
+use super::words::{is_generic, stem};
 use crate::supersession::RuleContext;
 
 /// Whether `n` (whose words are `new`) ends `o` for good. Whose the change is, is read
@@ -24,12 +24,13 @@ pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
         .split([',', ';', '.', '!'])
         .flat_map(|c| c.split(" so "))
         .filter(|c| crate::lifetime::told_for_good(c))
-        .map(|c| c.trim().to_lowercase())
+        .map(|c| c.trim().to_owned())
         .collect();
     // "He's retired, so no more early starts for him", "I heard Tom doesn't take the bus
     // anymore": someone else's.
     let someone_elses = clauses.iter().any(|c| {
-        let words: Vec<&str> = c.split_whitespace().collect();
+        let low = c.to_lowercase();
+        let words: Vec<&str> = low.split_whitespace().collect();
         words
             .windows(2)
             .any(|p| p[0] == "for" && matches!(p[1], "him" | "her" | "them"))
@@ -42,7 +43,7 @@ pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
     if someone_elses || !mine {
         return false;
     }
-    let thing = o.content.intersection(&n.content).any(|s| !light(s));
+    let thing = o.content.intersection(&n.content).any(|s| !light(s)) || kind_of(o, n);
     // Told again for good ("vegan for good now" after "I'm vegan") says nothing new.
     let news = n.denied
         || n.content.difference(&o.content).any(|s| {
@@ -52,6 +53,38 @@ pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
             )
         });
     thing && news
+}
+
+/// Kinds a change for good is told by, and things of each kind a routine names: "I've
+/// given up alcohol for good" after "I drink wine with dinner".
+const KINDS: &[(&str, &[&str])] = &[
+    (
+        "alcohol",
+        &[
+            "wine", "beer", "pint", "gin", "vodka", "whisky", "cider", "prosecco", "drink", "booze",
+        ],
+    ),
+    (
+        "booze",
+        &["wine", "beer", "pint", "gin", "vodka", "whisky", "cider", "prosecco"],
+    ),
+    ("caffeine", &["coffee", "tea", "espresso", "latte", "cola", "decaf"]),
+    (
+        "meat",
+        &[
+            "chicken", "beef", "pork", "lamb", "steak", "bacon", "burger", "ham", "sausage",
+        ],
+    ),
+    ("dairy", &["milk", "cheese", "butter", "yoghurt", "yogurt", "cream"]),
+    ("sugar", &["cake", "sweet", "chocolate", "biscuit", "fizzy", "dessert"]),
+    ("social", &["facebook", "instagram", "tiktok", "twitter", "snapchat"]),
+];
+
+/// Whether `n` names a kind of which `o` names a thing.
+fn kind_of(o: &Fact, n: &Fact) -> bool {
+    KINDS
+        .iter()
+        .any(|(kind, things)| n.content.contains(&stem(kind)) && things.iter().any(|t| o.content.contains(&stem(t))))
 }
 
 /// What a clause reports after a frame of hearsay or opinion ("I heard Tom doesn't take the
@@ -68,7 +101,12 @@ fn reported(clause: &str) -> Option<&str> {
         "apparently ",
         "turns out ",
     ];
-    FRAMES.iter().find_map(|f| clause.strip_prefix(f))
+    let low = clause.to_lowercase();
+    // The frames are ASCII: their length in the lower-cased clause is theirs in the clause.
+    FRAMES
+        .iter()
+        .find(|f| low.starts_with(*f))
+        .and_then(|f| clause.get(f.len()..))
 }
 
 /// The words a change for good may share with the routine it ends, to look for that
@@ -116,6 +154,10 @@ mod tests {
                 "I work in the London office.",
                 "Transferred to the Bristol office permanently as of this month.",
             ),
+            (
+                "I drink wine with dinner.",
+                "I've given up alcohol for good, doctor's orders.",
+            ),
         ] {
             assert_eq!(judge(old, new, &me), Verdict::Change, "{old:?} / {new:?}");
         }
@@ -126,9 +168,30 @@ mod tests {
                 "I take the bus to work",
                 "no more bus for me tonight, getting a taxi home",
             ),
+            ("I start work at 6am", "He's retired, so no more early starts for him"),
+            (
+                "I go to the gym in the mornings",
+                "The gym isn't as quiet in the mornings anymore",
+            ),
+            (
+                "I drink wine with dinner",
+                "no more alcohol for me this month, dry january",
+            ),
+            ("I drink wine with dinner", "my dad's given up alcohol for good"),
         ] {
             assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} / {new:?}");
         }
+    }
+
+    /// Hearsay is someone else's, as this rule reads it (another rule, of the way one
+    /// travels, still judges this pair a change).
+    #[test]
+    fn a_change_heard_of_is_someone_elses() {
+        use super::super::fact::Fact;
+        let me = RuleContext::default();
+        let new = "I heard Tom doesn't take the bus anymore, he bought a car";
+        let (o, n) = (Fact::read("I take the bus to work", &me), Fact::read(new, &me));
+        assert!(!super::ended(&o, &n, new, &me));
     }
 
     #[test]

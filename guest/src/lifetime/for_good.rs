@@ -21,8 +21,8 @@ pub(super) fn told(w: &[String]) -> bool {
 
 /// "can't manage walks anymore", "we don't iron any more", "no more Sunday phone calls";
 /// not an outburst ("I can't take it anymore", "can't cope with the commute anymore"; "can't
-/// stand Coldplay anymore" is a taste turned), a thing that changed ("the gym isn't as quiet anymore") or a thing run out ("we've got no more
-/// oat milk").
+/// stand Coldplay anymore" is a taste turned), a thing that changed ("the gym isn't as
+/// quiet anymore") or a thing run out ("we've got no more oat milk").
 fn no_more(w: &[String]) -> bool {
     let negated = |upto: usize| {
         let span = &w[upto.saturating_sub(6)..upto];
