@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use super::fact::{Fact, Subject};
-use super::words::is_generic;
+use super::words::{is_generic, is_light_verb};
 
 /// Words in a row that say the thing told is the usual.
 const USUAL: &[&[&str]] = &[
@@ -76,16 +76,6 @@ const TURNS: &[&str] = &[
     "well",
 ];
 
-/// Verbs a routine is told with, which say nothing of which routine it is.
-const LIGHT: &[&str] = &[
-    "work", "go", "use", "have", "eat", "drink", "take", "wear", "do", "get", "make", "live", "play", "be", "keep",
-];
-
-/// Whether a stem is a light verb's ("live" is stemmed as "liv").
-pub(super) fn light(stem_of_word: &str) -> bool {
-    LIGHT.iter().any(|l| super::words::stem(l) == stem_of_word)
-}
-
 /// Whether `n` tells `o` again as the usual.
 pub(super) fn told_again(o: &Fact, n: &Fact) -> bool {
     let told = &n.words[n.lead.min(n.words.len())..];
@@ -120,7 +110,7 @@ pub(super) fn told_again(o: &Fact, n: &Fact) -> bool {
         return false;
     }
     let shared: BTreeSet<&String> = o.content.intersection(&n.all).collect();
-    let telling = shared.iter().filter(|s| !light(s) && !is_generic(s)).count();
+    let telling = shared.iter().filter(|s| !is_light_verb(s) && !is_generic(s)).count();
     telling >= 2 || (telling == 1 && o.content.len() <= 2)
 }
 

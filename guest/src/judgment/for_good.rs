@@ -5,9 +5,8 @@
 //! ([`crate::lifetime::told_for_good`]) say the old way is over; a break of a day or a
 //! month ("not drinking anymore tonight") is none.
 
-use super::as_usual::light;
 use super::fact::{Fact, same_subject};
-use super::words::{is_generic, stem};
+use super::words::{is_generic, is_light_verb, stem};
 use crate::supersession::RuleContext;
 
 /// Whether `n` (whose words are `new`) ends `o` for good. Whose the change is, is read
@@ -43,7 +42,7 @@ pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
     if someone_elses || !mine {
         return false;
     }
-    let thing = o.content.intersection(&n.content).any(|s| !light(s)) || kind_of(o, n);
+    let thing = o.content.intersection(&n.content).any(|s| !is_light_verb(s)) || kind_of(o, n);
     // Told again for good ("vegan for good now" after "I'm vegan") says nothing new.
     let news = n.denied
         || n.content.difference(&o.content).any(|s| {
@@ -122,7 +121,7 @@ pub(super) fn candidate_terms(n: &Fact, text: &str) -> Option<Vec<String>> {
             n.content.contains(&w.stem)
                 && w.low.chars().count() > 2
                 && w.low.chars().all(char::is_alphabetic)
-                && !light(&w.stem)
+                && !is_light_verb(&w.stem)
                 && !is_generic(&w.stem)
         })
         .map(|w| w.low.clone())

@@ -523,6 +523,20 @@ pub(super) const GENERIC: &[&str] = &[
     "old",
 ];
 
+/// Verbs a routine is told with, which say nothing of which routine it is: "I take the bus"
+/// and "no more bus for me" share the bus, not "take".
+const LIGHT_VERBS: &[&str] = &[
+    "work", "go", "use", "have", "eat", "drink", "take", "wear", "do", "get", "make", "live", "play", "be", "keep",
+];
+
+/// Whether a stem is a light verb's ("live" is stemmed as "liv").
+pub(super) fn is_light_verb(stem_of_word: &str) -> bool {
+    static STEMS: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
+    STEMS
+        .get_or_init(|| LIGHT_VERBS.iter().map(|v| stem(v)).collect())
+        .contains(stem_of_word)
+}
+
 /// Words that frame what a clause says rather than say it: function words, filler, the
 /// markers of a change, and a few more.
 pub(super) fn is_frame(low: &str) -> bool {

@@ -88,6 +88,15 @@ const NOT_HABITS: &[&str] = &[
     "but", "to", "the", "a",
 ];
 
+/// Whether a word ending in "-ed" is a verb in the present ("I feed the cat at 6pm"), not
+/// a past ("we agreed to meet after work").
+pub(super) fn present_in_eed(word: &str) -> bool {
+    matches!(
+        word,
+        "feed" | "bleed" | "breed" | "speed" | "weed" | "seed" | "heed" | "proceed" | "succeed" | "exceed"
+    )
+}
+
 /// A subject followed by a verb in the simple present: "I cycle", "she works nights", "I
 /// feed the cat".
 pub(super) fn simple_present(w: &[String]) -> bool {
@@ -100,7 +109,7 @@ pub(super) fn simple_present(w: &[String]) -> bool {
         };
         verb.chars().all(char::is_alphabetic)
             && !verb.ends_with("ing")
-            && (!verb.ends_with("ed") || super::routine::present_in_eed(verb))
+            && (!verb.ends_with("ed") || present_in_eed(verb))
             && !NOT_HABITS.contains(&verb.as_str())
     })
 }

@@ -64,7 +64,7 @@ pub(super) fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> 
         && w.get(1).is_some_and(|v| {
             v.len() > 1
                 && !v.ends_with("ing")
-                && (!v.ends_with("ed") || super::routine::present_in_eed(v))
+                && (!v.ends_with("ed") || super::habit::present_in_eed(v))
                 && !matches!(
                     v.as_str(),
                     "am" | "have"

@@ -36,15 +36,6 @@ const ONE_DAY: &[&str] = &[
     "anyway",
 ];
 
-/// Whether a word ending in "-ed" is a verb in the present ("I feed the cat at 6pm"), not
-/// a past ("we agreed to meet after work").
-pub(super) fn present_in_eed(word: &str) -> bool {
-    matches!(
-        word,
-        "feed" | "bleed" | "breed" | "speed" | "weed" | "seed" | "heed" | "proceed" | "succeed" | "exceed"
-    )
-}
-
 /// Whether the words tell a routine kept at a time of day, in the simple present.
 pub(super) fn kept_at_a_time(w: &[String]) -> bool {
     simple_present(w) && at_a_time_of_day(w) && !of_one_day(w)

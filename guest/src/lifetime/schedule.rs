@@ -140,10 +140,7 @@ pub(super) fn changed_from_a_moment(w: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn w(text: &str) -> Vec<String> {
-        text.to_lowercase().split_whitespace().map(str::to_owned).collect()
-    }
+    use crate::lifetime::words as w;
 
     #[test]
     fn several_days_of_a_week_come_round() {
