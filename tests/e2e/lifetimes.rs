@@ -237,7 +237,7 @@ fn a_standing_order_on_a_day_of_the_month_lasts() {
 /// read as a past), "I take metformin with breakfast" in three days (a meal's word), "I go
 /// to the gym Monday, Wednesday and Friday before work" in a week (its next Friday), and
 /// "From now on it's oat milk for me, dairy's been upsetting my stomach" in three. One day
-/// of the same routines still passes.
+/// of the same routines still passes, and so does an anniversary told as gone.
 #[test]
 fn a_routine_kept_at_a_time_of_day_lasts_and_one_day_of_it_passes() {
     let ctx = Ctx::new();
@@ -251,6 +251,7 @@ fn a_routine_kept_at_a_time_of_day_lasts_and_one_day_of_it_passes() {
         "Feeding the neighbour's cat at 6pm tonight",
         "Took my metformin with lunch today, fasting blood test this morning",
         "Gym at 6 tomorrow with Dan",
+        "Had a steak this Friday, it was our anniversary",
     ]) {
         ctx.json(&["--user", "u", "--now", T0, "add", text]);
     }

@@ -30,6 +30,11 @@ fn a_routine_broken_once_stays_and_one_changed_for_good_is_replaced() {
             "Tom and I carpool every day now, so no more bus for me",
         ),
         (
+            "I drink wine with dinner",
+            "No wine tonight, I'm driving later",
+            "I've given up alcohol for good, doctor's orders",
+        ),
+        (
             "I work in the London office",
             "In the Bristol office today for a workshop",
             "Transferred to the Bristol office permanently as of this month",
