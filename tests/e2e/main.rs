@@ -38,6 +38,7 @@ mod nearby;
 mod news_told_in_passing;
 mod one_shot;
 mod one_truth;
+mod other_people;
 mod people;
 mod polyglot;
 mod portability;

@@ -22,7 +22,7 @@ pub(super) enum Subject {
 }
 
 /// Words that follow a name at the start of a fact: "Tom works at ...", "Sarah is ...".
-const NAME_VERBS: &[&str] = &[
+pub(super) const NAME_VERBS: &[&str] = &[
     "is", "was", "has", "had", "lives", "works", "worked", "likes", "loves", "hates", "moved", "got", "just", "now",
     "does", "did", "can", "will", "and", "finally", "recently", "started", "left", "quit", "joined", "drives", "plays",
     "speaks", "eats", "prefers", "wants", "needs", "became", "retired", "used", "goes", "went", "still", "lost",
@@ -31,7 +31,7 @@ const NAME_VERBS: &[&str] = &[
 ];
 
 /// Verbs in the past that do not end in "-ed": "Dad sold his Fiesta".
-const PASTS: &[&str] = &[
+pub(super) const PASTS: &[&str] = &[
     "sold", "bought", "made", "lost", "went", "came", "told", "said", "found", "kept", "won", "sent", "spent", "paid",
     "ran", "drove", "gave", "wrote", "fell", "felt", "thought", "brought", "caught", "chose", "began", "sat", "met",
     "put", "cut", "hit", "let", "set", "sang", "swam", "flew", "grew", "knew", "threw", "wore", "woke", "slept",
@@ -232,6 +232,12 @@ impl Fact {
         let wish = (body..until).any(|i| WISH.contains(&lows[i]) && !ability_denied(i))
             || (0..until).any(plan)
             || lows.windows(2).any(|w| w == ["love", "to"])
+            // Someone else's wish for the teller: "my gf keeps telling me to quit".
+            || lows.windows(3).any(|w| {
+                w[1] == "me"
+                    && w[2] == "to"
+                    && matches!(w[0], "telling" | "wants" | "want" | "wanting" | "nagging" | "begging" | "urging")
+            })
             // "we plan to move", not "my phone plan".
             || lows.windows(2).any(|w| matches!(w, ["plan", "to" | "on" | "is"]))
             || lows.contains(&"plan's");
@@ -451,6 +457,21 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     let me = me_of(ctx);
     let (subject, body) = match first.low.as_str() {
         "i" => (me, i + 1),
+        // "me and tom both stopped", "me and my sister moved": the two of them, to the
+        // verb (a name or a relation of at most three words).
+        "me" if words.get(i + 1).is_some_and(|w| w.low == "and") => {
+            let verb = (i + 3..(i + 6).min(words.len())).find(|&k| {
+                let low = words[k].low.as_str();
+                NAME_VERBS.contains(&low)
+                    || PASTS.contains(&low)
+                    || (low.len() > 4 && low.ends_with("ed"))
+                    || matches!(low, "both" | "are" | "have")
+            });
+            match verb {
+                Some(k) => (Subject::We, k + usize::from(words[k].low == "both")),
+                None => (me, i),
+            }
+        }
         "we" => (Subject::We, i + 1),
         // "You can reach me on ...": told to the assistant, of the one who tells it.
         "you" => (me, i + 1),
@@ -524,22 +545,99 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
             }
         }
     };
-    let (subject, body) = nested(words, subject, body);
+    let (mut subject, mut body) = nested(words, subject, body);
+    // "I heard Tom doesn't take the bus anymore", "turns out my neighbour stopped cycling":
+    // hearsay is of whom the clause it reports tells ("I heard back, got the job" is still
+    // the teller's).
+    if subject == me_of(ctx)
+        && let Some(from) = hearsay(words, body)
+        && let (reported @ Subject::Person(_), at) = self::subject(&words[from..], ctx)
+    {
+        (subject, body) = (reported, from + at);
+    }
     // "my doctor took me off metformin", "they put me on nights": what is done to the user
     // is the user's fact.
+    // "Tom and I carpool now": the two of them.
+    if matches!(subject, Subject::Person(_))
+        && words.get(body).is_some_and(|w| w.low == "and")
+        && words
+            .get(body + 1)
+            .is_some_and(|w| matches!(w.low.as_str(), "i" | "me"))
+    {
+        return (Subject::We, body + 2);
+    }
+    // (After "has": "my boss has moved me to nights".)
+    let verb_at = body + usize::from(words.get(body).is_some_and(|w| matches!(w.low.as_str(), "has" | "had")));
     let done_to_me = matches!(subject, Subject::Person(_))
-        && words.get(body).is_some_and(|w| {
+        && words.get(verb_at).is_some_and(|w| {
             matches!(
                 w.low.as_str(),
-                "took" | "taken" | "put" | "moved" | "switched" | "weaned" | "started" | "upped" | "increased"
+                "took"
+                    | "taken"
+                    | "put"
+                    | "moved"
+                    | "switched"
+                    | "weaned"
+                    | "started"
+                    | "upped"
+                    | "increased"
+                    | "got"
+                    | "talked"
+                    | "convinced"
+                    | "persuaded"
+                    | "gives"
+                    | "gave"
+                    | "given"
+                    | "told"
+                    | "transferred"
+                    | "signed"
+                    | "offered"
             )
         })
-        && words.get(body + 1).is_some_and(|w| w.low == "me");
+        && words.get(verb_at + 1).is_some_and(|w| w.low == "me");
     if done_to_me {
         (me_of(ctx), body)
     } else {
         (subject, body)
     }
+}
+
+/// Where the clause a frame of hearsay reports begins, when `words` go on from `at` with
+/// one: "(I) heard (that)", "(I) think", "(I) found out", "turns out".
+fn hearsay(words: &[Word], at: usize) -> Option<usize> {
+    const FRAMES: &[&[&str]] = &[
+        &["heard", "that"],
+        &["heard"],
+        &["hear"],
+        &["think"],
+        &["noticed"],
+        &["found", "out", "that"],
+        &["found", "out"],
+        &["guess"],
+        &["reckon"],
+        &["was", "told"],
+        &["turns", "out"],
+        &["turned", "out"],
+        &["apparently"],
+    ];
+    // What someone said, after the one who said it when no subject was read ("mike told
+    // me he's off the early shift", "tom said he's stopped").
+    const SAID: &[&[&str]] = &[
+        &["told", "me", "that"],
+        &["told", "me"],
+        &["said", "that"],
+        &["said"],
+        &["says"],
+    ];
+    let lows: Vec<&str> = words[at.min(words.len())..].iter().map(|w| w.low.as_str()).collect();
+    let heard = FRAMES.iter().find(|f| lows.starts_with(f)).map(|f| at + f.len());
+    let said = || {
+        (0..=1).find_map(|skip| {
+            let rest = lows.get(skip..)?;
+            SAID.iter().find(|f| rest.starts_with(f)).map(|f| at + skip + f.len())
+        })
+    };
+    heard.or_else(said).filter(|&from| from < words.len())
 }
 
 /// Whether the words from `start` tell of a third person and nothing of the teller: a

@@ -24,6 +24,7 @@ mod history;
 mod household;
 mod instead;
 mod news;
+mod others;
 mod over;
 mod partners;
 mod placement;
@@ -36,6 +37,7 @@ mod someone;
 mod switches;
 mod synonyms;
 mod taste;
+mod tellers;
 #[cfg(test)]
 mod tests;
 mod word_order;
@@ -134,6 +136,27 @@ pub fn judge_asking(old: &str, new: &NewFact<'_>, ctx: &RuleContext, news: bool)
     if verdict == Verdict::Change && history::long_ago(&new.fact) && !o.past && !history::long_ago(&o) {
         verdict = Verdict::Different;
     }
+    // "Jess stopped but I still hit the gym before work": what the teller says of
+    // themself after someone else's news. Told again against the news, the old fact is
+    // refined: the new one holds it and the news beside it. A change of a day or a week
+    // ("Pool's closed all week so no swims for me") ends nothing.
+    if matches!(verdict, Verdict::Different | Verdict::Unsure) {
+        let lasts = || {
+            crate::lifetime::infer(new.text, chrono::DateTime::UNIX_EPOCH)
+                .expires_at
+                .is_none()
+        };
+        let told = tellers::tellers_clauses(&o, new.text, ctx).into_iter().find_map(|c| {
+            match judge_facts(old, &o, &NewFact::read(c.text, ctx), ctx) {
+                Verdict::Change if lasts() => Some(Verdict::Change),
+                Verdict::Same | Verdict::Refinement if c.kept => Some(Verdict::Refinement),
+                _ => None,
+            }
+        });
+        if let Some(v) = told {
+            verdict = v;
+        }
+    }
     let may_end = news && verdict == Verdict::Different && news::may_end(&o, &new.fact);
     (verdict, may_end)
 }
@@ -147,6 +170,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         && a != b
     {
         // Two people's lines of a conversation: neither restates or ends the other's.
+        return Verdict::Different;
+    }
+    // "Jess stopped going to the gym" after "I go to the gym on Mondays": Jess's.
+    if others::someone_elses(o, n) {
         return Verdict::Different;
     }
     let alike = o.denied == n.denied && o.former == n.former && o.past == n.past && o.wish == n.wish;

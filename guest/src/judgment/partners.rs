@@ -259,6 +259,10 @@ fn partnership(f: &Fact) -> Option<(Option<String>, Option<String>)> {
         .iter()
         .map(|w| stem(w.low.trim_end_matches("'s")))
         .find(|s| partner_word(s));
+    let my_partner = f.words[f.body.min(f.words.len())..]
+        .windows(2)
+        .find(|w| w[0].low == "my" && partner_word(&w[1].stem))
+        .map(|w| w[1].stem.clone());
     match &f.subject {
         // "My girlfriend is Sofia", "my husband Tom works nights".
         Subject::Person(p) if partner_word(&p.key) => {
@@ -271,11 +275,22 @@ fn partnership(f: &Fact) -> Option<(Option<String>, Option<String>)> {
                 .or_else(|| named.first().cloned())
                 .or_else(|| Some(p.key.clone())),
         )),
+        // "Chloe is my girlfriend".
+        Subject::Person(p) if my_partner.is_some() => {
+            Some((my_partner, Some(p.name.clone().unwrap_or_else(|| p.key.clone()))))
+        }
         // "Sofia and I are together", "Dan and I are married".
         Subject::Person(p)
             if f.words.iter().any(|w| w.low == "i") && f.words.iter().any(|w| PARTNERED.contains(&w.low.as_str())) =>
         {
             Some((None, Some(p.name.clone().unwrap_or_else(|| p.key.clone()))))
+        }
+        // "Sofia and I are together", "My partner Chris and I live together": the one told
+        // before "and I".
+        Subject::We if f.words.iter().any(|w| PARTNERED.contains(&w.low.as_str())) || told_relation.is_some() => {
+            let companion = names(&f.words[..f.body.min(f.words.len())]).into_iter().next();
+            (companion.is_some() || told_relation.is_some())
+                .then(|| (told_relation, companion.or_else(|| named.first().cloned())))
         }
         // "I'm dating Marcus", "I'm married to Dan", "I have a girlfriend called Sofia".
         Subject::User | Subject::We => {

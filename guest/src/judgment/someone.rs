@@ -80,6 +80,11 @@ const RELATIONS: &[&str] = &[
     "stepdaughter",
     "ex",
     "twin",
+    "classmate",
+    "teammate",
+    "director",
+    "supervisor",
+    "mate",
 ];
 
 /// Whether someone known by `key` ("son", "mum", "lily") may be the one a pronoun

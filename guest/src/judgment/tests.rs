@@ -37,6 +37,8 @@ const FRONTED_DEV: &str = include_str!("../../../eval/judgment/fronted-dev.tsv")
 const FRONTED_HELD_OUT: &str = include_str!("../../../eval/judgment/fronted-held-out.tsv");
 const EXCEPTIONS_DEV: &str = include_str!("../../../eval/judgment/exceptions-dev.tsv");
 const EXCEPTIONS_HELD_OUT: &str = include_str!("../../../eval/judgment/exceptions-held-out.tsv");
+const OTHERS_DEV: &str = include_str!("../../../eval/judgment/others-dev.tsv");
+const OTHERS_HELD_OUT: &str = include_str!("../../../eval/judgment/others-held-out.tsv");
 const BOOKINGS_DEV: &str = include_str!("../../../eval/judgment/bookings-dev.tsv");
 const BOOKINGS_HELD_OUT: &str = include_str!("../../../eval/judgment/bookings-held-out.tsv");
 const BOOKINGS_ADVERSARIAL: &str = include_str!("../../../eval/judgment/bookings-adversarial.tsv");
@@ -895,6 +897,29 @@ fn a_routine_changed_for_good_replaces_it_and_one_broken_once_does_not() {
         assert!(t.counts[2][2] >= changes, "changes found: {}", t.counts[2][2]);
         assert!(t.counts[0][0] >= same, "told again: {}", t.counts[0][0]);
         assert!(t.different_lost() <= 1, "look-alikes lost: {}", t.different_lost());
+    }
+}
+
+/// Other people in what the user tells: someone else's change beside the user's own fact
+/// ("Jess stopped going to the gym" after "I go to the gym on Mondays"), and the user's own
+/// change told with other people in it ("my boss moved me to nights", "Tom and I carpool
+/// now", "Jess stopped but I still go") (`eval/judgment/others-*.tsv`, two authors who had
+/// not read the rules; `others`, `tellers`, the subject read after hearsay).
+#[test]
+fn someone_elses_change_keeps_the_users_fact_and_the_users_own_replaces_it() {
+    let dev = measure(&pairs(OTHERS_DEV), false);
+    dev.print("other people's changes and the user's: development, rules alone");
+    let held = measure(&pairs(OTHERS_HELD_OUT), false);
+    held.print("other people's changes and the user's: held-out, rules alone");
+    // Floors at what was measured (docs/judgment.md): look-alikes lost 11 -> 2 of 110 and
+    // 9 -> 5 of 70; changes found 32 -> 47 of 90 and 14 -> 19 of 60; told again or in more
+    // detail kept (as a refinement, which keeps the news beside it) 5 -> 18 of 40 and
+    // 2 -> 7 of 40.
+    for (t, lost, changes, kept) in [(&dev, 2, 47, 18), (&held, 5, 19, 7)] {
+        assert!(t.different_lost() <= lost, "look-alikes lost: {}", t.different_lost());
+        assert!(t.counts[2][2] >= changes, "changes found: {}", t.counts[2][2]);
+        let kept_found = t.counts[0][0] + t.counts[0][1] + t.counts[1][0] + t.counts[1][1];
+        assert!(kept_found >= kept, "told again or refined: {kept_found}");
     }
 }
 

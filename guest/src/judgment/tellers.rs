@@ -1,0 +1,97 @@
+//! The teller's own clauses after someone else's news: "Jess stopped but I still hit the
+//! gym before work", "becky's ankle meant the team folded so no netball for me anymore",
+//! "my wife went android, I'm still on my iPhone 13". Read whole, such a fact is about
+//! someone else; its later clauses of the teller say what became of the old fact.
+
+use super::fact::{Fact, Subject};
+use super::others::someone_elses;
+use crate::supersession::RuleContext;
+
+/// A clause of the teller's, and whether it sets itself against the news before it: told
+/// after "but" or with "still" ("Ana quit but I'm going", "dad moved, I'm still here").
+pub(super) struct Told<'a> {
+    pub(super) text: &'a str,
+    pub(super) kept: bool,
+}
+
+/// The clauses of `new` after its first, when the first tells of someone else (by name,
+/// relation or pronoun) and each is told of the teller in so many words ("I", "me", "my",
+/// "we"...).
+pub(super) fn tellers_clauses<'a>(o: &Fact, new: &'a str, ctx: &RuleContext) -> Vec<Told<'a>> {
+    let clauses = clauses(new);
+    let Some((first, rest)) = clauses.split_first() else {
+        return Vec::new();
+    };
+    if rest.is_empty() {
+        return Vec::new();
+    }
+    let opening = Fact::read(first.0, ctx);
+    if !(matches!(opening.subject, Subject::Person(_)) || someone_elses(o, &opening)) {
+        return Vec::new();
+    }
+    rest.iter()
+        .filter_map(|&(text, after_but)| {
+            let f = Fact::read(text, ctx);
+            let mine = matches!(f.subject, Subject::User | Subject::We)
+                && f.words
+                    .iter()
+                    .any(|w| matches!(w.low.as_str(), "i" | "me" | "my" | "myself" | "we" | "us" | "our"));
+            let kept = after_but || f.words.iter().any(|w| w.low == "still");
+            mine.then_some(Told { text, kept })
+        })
+        .collect()
+}
+
+/// `text` cut at punctuation that ends a clause, at " but ", and at " so " before a
+/// clause of its own ("so I", "so no more"; not "so far"); each clause with whether it
+/// follows "but".
+fn clauses(text: &str) -> Vec<(&str, bool)> {
+    const JOINS: &[&str] = &[
+        " but ", " so i ", " so i'", " so we", " so my ", " so no ", " so that", " so it", " so now ",
+    ];
+    let mut out = Vec::new();
+    for part in text.split([',', ';', '.', '!', '?']) {
+        let mut rest = part;
+        let mut after_but = false;
+        // " but " and " so " are cut away; what follows "so" is kept.
+        while let Some((at, len)) = JOINS
+            .iter()
+            .filter_map(|j| find_ascii(rest, j).map(|at| (at, if j.starts_with(" so") { 4 } else { j.len() })))
+            .min()
+        {
+            out.push((rest[..at].trim(), after_but));
+            after_but = len == " but ".len();
+            rest = &rest[at + len..];
+        }
+        out.push((rest.trim(), after_but));
+    }
+    out.retain(|(c, _)| !c.is_empty());
+    out
+}
+
+/// Where `needle` (ASCII, lower case) first occurs in `hay`, ASCII case ignored: a byte
+/// offset on a character boundary, since no byte of a longer character is ASCII.
+fn find_ascii(hay: &str, needle: &str) -> Option<usize> {
+    hay.as_bytes()
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clauses;
+
+    #[test]
+    fn a_fact_is_cut_at_its_clauses() {
+        assert_eq!(
+            clauses("Jess stopped but I still go, twice a week so far. Ana quit so I'm alone now"),
+            vec![
+                ("Jess stopped", false),
+                ("I still go", true),
+                ("twice a week so far", false),
+                ("Ana quit", false),
+                ("I'm alone now", false)
+            ]
+        );
+    }
+}
