@@ -233,11 +233,13 @@ impl Fact {
             || (0..until).any(plan)
             || lows.windows(2).any(|w| w == ["love", "to"])
             // Someone else's wish for the teller: "my gf keeps telling me to quit".
-            || lows.windows(3).any(|w| {
+            || lows[..until].windows(3).any(|w| {
                 w[1] == "me"
                     && w[2] == "to"
                     && matches!(w[0], "telling" | "wants" | "want" | "wanting" | "nagging" | "begging" | "urging")
             })
+            // A guess of someone's: "I think my brother moved to York".
+            || lows[..body.min(lows.len())].windows(2).any(|w| w[0] == "i" && matches!(w[1], "think" | "guess" | "reckon"))
             // "we plan to move", not "my phone plan".
             || lows.windows(2).any(|w| matches!(w, ["plan", "to" | "on" | "is"]))
             || lows.contains(&"plan's");
@@ -443,6 +445,19 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     while i < words.len() && is_lead(&words[i].low) {
         i += 1;
     }
+    // "Weird, I heard ...", "Guess what, we ...", "Mate, I quit smoking": an aside of a
+    // word or two before the teller's own clause.
+    // Not a clause of its own with a verb: "cancelled spotify, I'm using apple music now".
+    let verb =
+        |w: &Word| w.low.ends_with("ed") || PASTS.contains(&w.low.as_str()) || NAME_VERBS.contains(&w.low.as_str());
+    if let Some(k) = words[i..].iter().take(2).position(|w| w.stop)
+        && !words[i..=i + k].iter().any(verb)
+        && words
+            .get(i + k + 1)
+            .is_some_and(|w| matches!(w.low.as_str(), "i" | "we"))
+    {
+        i += k + 1;
+    }
     let names: Vec<String> = ctx.subject_names.iter().map(|n| n.to_lowercase()).collect();
     let one_name = (names.len() == 1).then(|| names[0].clone());
     // In a memory about one person, "she", "my wife" and "Sarah" are that person; "Sarah's
@@ -555,8 +570,6 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     {
         (subject, body) = (reported, from + at);
     }
-    // "my doctor took me off metformin", "they put me on nights": what is done to the user
-    // is the user's fact.
     // "Tom and I carpool now": the two of them.
     if matches!(subject, Subject::Person(_))
         && words.get(body).is_some_and(|w| w.low == "and")
@@ -566,7 +579,9 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
     {
         return (Subject::We, body + 2);
     }
-    // (After "has": "my boss has moved me to nights".)
+    // "my doctor took me off metformin", "they put me on nights": what is done to the user
+    // is the user's fact (also after "has": "my boss has moved me to nights"). Not what
+    // someone told or offered: "Dad told me he's retired" is Dad's.
     let verb_at = body + usize::from(words.get(body).is_some_and(|w| matches!(w.low.as_str(), "has" | "had")));
     let done_to_me = matches!(subject, Subject::Person(_))
         && words.get(verb_at).is_some_and(|w| {
@@ -588,10 +603,7 @@ fn subject(words: &[Word], ctx: &RuleContext) -> (Subject, usize) {
                     | "gives"
                     | "gave"
                     | "given"
-                    | "told"
                     | "transferred"
-                    | "signed"
-                    | "offered"
             )
         })
         && words.get(verb_at + 1).is_some_and(|w| w.low == "me");

@@ -25,14 +25,15 @@ pub(super) fn ended(o: &Fact, n: &Fact, new: &str, ctx: &RuleContext) -> bool {
         .filter(|c| crate::lifetime::told_for_good(c))
         .map(|c| c.trim().to_owned())
         .collect();
-    // "He's retired, so no more early starts for him": someone else's. (Hearsay, "I heard
-    // Tom doesn't take the bus anymore", is Tom's as its subject is read.)
+    // "He's retired, so no more early starts for him", "Weird, I heard Tom doesn't take the
+    // bus anymore": someone else's (hearsay that opens the fact is read with its subject).
     let someone_elses = clauses.iter().any(|c| {
         let low = c.to_lowercase();
         let words: Vec<&str> = low.split_whitespace().collect();
         words
             .windows(2)
             .any(|p| p[0] == "for" && matches!(p[1], "him" | "her" | "them"))
+            || reported(c).is_some_and(|rest| !same_subject(&o.subject, &Fact::read(rest, ctx).subject))
     });
     let mine = same_subject(&o.subject, &n.subject)
         || clauses
@@ -83,6 +84,28 @@ fn kind_of(o: &Fact, n: &Fact) -> bool {
     KINDS
         .iter()
         .any(|(kind, things)| n.content.contains(&stem(kind)) && things.iter().any(|t| o.content.contains(&stem(t))))
+}
+
+/// What a clause reports after a frame of hearsay or opinion ("I heard Tom doesn't take the
+/// bus anymore": "Tom doesn't take the bus anymore").
+fn reported(clause: &str) -> Option<&str> {
+    const FRAMES: &[&str] = &[
+        "i heard that ",
+        "i heard ",
+        "i think ",
+        "i noticed ",
+        "i found out ",
+        "i guess ",
+        "i reckon ",
+        "apparently ",
+        "turns out ",
+    ];
+    let low = clause.to_lowercase();
+    // The frames are ASCII: their length in the lower-cased clause is theirs in the clause.
+    FRAMES
+        .iter()
+        .find(|f| low.starts_with(*f))
+        .and_then(|f| clause.get(f.len()..))
 }
 
 /// The words a change for good may share with the routine it ends, to look for that

@@ -145,6 +145,7 @@ pub fn judge_asking(old: &str, new: &NewFact<'_>, ctx: &RuleContext, news: bool)
             crate::lifetime::infer(new.text, chrono::DateTime::UNIX_EPOCH)
                 .expires_at
                 .is_none()
+                && !tellers::for_a_stretch(new.text)
         };
         let told = tellers::tellers_clauses(&o, new.text, ctx).into_iter().find_map(|c| {
             match judge_facts(old, &o, &NewFact::read(c.text, ctx), ctx) {

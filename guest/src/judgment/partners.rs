@@ -7,6 +7,7 @@
 
 use super::fact::{Fact, Subject};
 use super::slots::PARTNERS;
+use super::someone::is_relation;
 use super::words::{Word, stem};
 
 /// Words that say a partnership ended, each with the words that must follow it.
@@ -255,13 +256,17 @@ fn partnership(f: &Fact) -> Option<(Option<String>, Option<String>)> {
     let named = names(&f.words[f.body.min(f.words.len())..]);
     // In a memory about one person, "my girlfriend" is read as that person: the relation
     // is then in the words before the body ("My girlfriend is called Emma", about Emma).
-    let told_relation = f.words[..f.body.min(f.words.len())]
+    // Not one whose relation follows: "Chloe is my wife's best friend".
+    let before = &f.words[..f.body.min(f.words.len())];
+    let told_relation = before
         .iter()
-        .map(|w| stem(w.low.trim_end_matches("'s")))
+        .enumerate()
+        .filter(|(k, w)| !(w.low.ends_with("'s") && before[k + 1..].iter().any(|v| is_relation(&v.low))))
+        .map(|(_, w)| stem(w.low.trim_end_matches("'s")))
         .find(|s| partner_word(s));
     let my_partner = f.words[f.body.min(f.words.len())..]
         .windows(2)
-        .find(|w| w[0].low == "my" && partner_word(&w[1].stem))
+        .find(|w| w[0].low == "my" && !w[1].low.ends_with("'s") && partner_word(&w[1].stem))
         .map(|w| w[1].stem.clone());
     match &f.subject {
         // "My girlfriend is Sofia", "my husband Tom works nights".
@@ -279,7 +284,8 @@ fn partnership(f: &Fact) -> Option<(Option<String>, Option<String>)> {
         Subject::Person(p) if my_partner.is_some() => {
             Some((my_partner, Some(p.name.clone().unwrap_or_else(|| p.key.clone()))))
         }
-        // "Sofia and I are together", "Dan and I are married".
+        // "Sofia is who I'm seeing", "Dan is the one I married" ("Sofia and I" is "we":
+        // below).
         Subject::Person(p)
             if f.words.iter().any(|w| w.low == "i") && f.words.iter().any(|w| PARTNERED.contains(&w.low.as_str())) =>
         {

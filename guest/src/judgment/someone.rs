@@ -84,7 +84,6 @@ const RELATIONS: &[&str] = &[
     "teammate",
     "director",
     "supervisor",
-    "mate",
 ];
 
 /// Whether someone known by `key` ("son", "mum", "lily") may be the one a pronoun

@@ -42,6 +42,14 @@ pub(super) fn tellers_clauses<'a>(o: &Fact, new: &'a str, ctx: &RuleContext) -> 
         .collect()
 }
 
+/// Whether `text` tells of a stretch that passes: "all week", "all weekend", "all day"
+/// ("Pool's closed for maintenance all week so no swims for me").
+pub(super) fn for_a_stretch(text: &str) -> bool {
+    ["all week", "all weekend", "all day"]
+        .iter()
+        .any(|s| find_ascii(text, s).is_some())
+}
+
 /// `text` cut at punctuation that ends a clause, at " but ", and at " so " before a
 /// clause of its own ("so I", "so no more"; not "so far"); each clause with whether it
 /// follows "but".

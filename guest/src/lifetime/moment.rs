@@ -149,9 +149,6 @@ pub(super) fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> 
             "weekend" if matches!(prev(1), Some("this" | "the")) => later(to_weekday(Weekday::Sun)),
             "weekend" if prev(1) == Some("next") => later(to_weekday(Weekday::Sun) + 7),
             "week" if prev(1) == Some("this") => later(to_weekday(Weekday::Sun)),
-            // "closed all week", "raining all weekend": to the end of it. Not a habit's
-            // ("I work all week").
-            "week" | "weekend" if prev(1) == Some("all") && !simple_present => later(to_weekday(Weekday::Sun)),
             "week" if prev(1) == Some("next") => later(to_weekday(Weekday::Sun) + 7),
             "month" if prev(1) == Some("next") => later(31 + 30 - today.day() as i64),
             "month" if matches!(prev(1), Some("this")) || phrase(w, &["end", "of", "the", "month"]) => {
