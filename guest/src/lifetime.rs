@@ -171,6 +171,8 @@ pub fn infer(content: &str, said: DateTime<Utc>) -> Lifetime {
             && !(x == "broke" && broke_up)
             && !(x == "lost" && recent && has("weight"))
             && !(ended_by_me && matches!(x.as_str(), "cancelled" | "canceled"))
+            // "quit the club after the row": the reason a change is told with.
+            && !(i > 1 && w[i - 2] == "after" && matches!(w[i - 1].as_str(), "the" | "a" | "our" | "that"))
             // "glasses for driving", "I love cooking": a doing named, not done now.
             && !(x.ends_with("ing")
                 && i > 0

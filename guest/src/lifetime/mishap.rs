@@ -125,9 +125,13 @@ fn mislaid(w: &[String]) -> bool {
         MISHAPS.contains(&x.as_str())
             && w.get(i + 1)
                 .is_some_and(|d| matches!(d.as_str(), "my" | "our" | "the" | "his" | "her"))
-            && w[i + 2..(i + 5).min(w.len())]
-                .iter()
-                .any(|t| BELONGINGS.contains(&t.as_str()))
+            && w[i + 2..(i + 5).min(w.len())].iter().enumerate().any(|(k, t)| {
+                // "left the book club", "left my card group": a group left, not a thing.
+                BELONGINGS.contains(&t.as_str())
+                    && !w
+                        .get(i + 3 + k)
+                        .is_some_and(|n| matches!(n.as_str(), "club" | "group" | "circle" | "team"))
+            })
     })
 }
 

@@ -678,3 +678,21 @@ fn a_day_told_in_the_past_names_no_moment_ahead_and_no_year() {
     assert!(expiry(&steak).is_some(), "{steak:?}");
     assert!(expiry(&infer("our anniversary is 12 June", said())).is_none());
 }
+
+/// A group left, and a change told with the row it came after, last; a belonging left
+/// behind and a mood after a row pass. (Found putting `eval/judgment/others-dev.tsv`
+/// through the CLI: the change passed in three days and so replaced nothing.)
+#[test]
+fn a_group_left_lasts_and_a_thing_left_behind_passes() {
+    let lasting = |t: &str| infer(t, said()).expires_at.is_none() && !infer(t, said()).memory_type.is_ephemeral();
+    for t in [
+        "I left the book club",
+        "I quit the club after the row with the chair",
+        "Fiona and I both left the book club after the drama",
+    ] {
+        assert!(lasting(t), "{t}: {:?}", infer(t, said()));
+    }
+    for t in ["left my book on the bus", "in a foul mood after the row with my sister"] {
+        assert!(!lasting(t), "{t}: {:?}", infer(t, said()));
+    }
+}
