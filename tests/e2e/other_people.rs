@@ -71,6 +71,12 @@ fn the_users_own_change_told_with_someone_in_it_replaces_the_old_fact() {
             "I play netball on Monday nights",
             "becky's ankle meant the team folded so no netball for me anymore",
         ),
+        // Little alike by meaning: found by the thing it ends, "club"; and told with the
+        // row it came after, no passing state.
+        (
+            "I ride with a cycling club on Sunday mornings",
+            "Gary and I quit the club after the row with the chair",
+        ),
     ] {
         let (replaced, live) = told(old, new);
         assert_eq!(replaced, [old], "{new:?}");

@@ -667,6 +667,30 @@ pub fn restatement_key(text: &str) -> String {
     Fact::read(text, &RuleContext::default()).plain.join(" ")
 }
 
+/// The words of what the teller ends ("Gary and I quit the club after the row": "club"),
+/// to look for the fact it ends by: an ending is often little alike by meaning what it
+/// ends ("I ride with a cycling club on Sunday mornings").
+fn ended_terms(fact: &Fact) -> Vec<String> {
+    if !matches!(fact.subject, Subject::User | Subject::We) || fact.wish {
+        return Vec::new();
+    }
+    let stems: Vec<String> = ending::ended_things(fact).into_iter().flatten().collect();
+    let mut terms: Vec<String> = fact.words[fact.body.min(fact.words.len())..]
+        .iter()
+        .filter(|w| {
+            stems.contains(&w.stem)
+                && w.low.chars().count() > 2
+                && w.low.chars().all(char::is_alphabetic)
+                && !is_generic(&w.stem)
+                && !words::is_light_verb(&w.stem)
+        })
+        .map(|w| w.low.clone())
+        .collect();
+    terms.dedup();
+    terms.truncate(4);
+    terms
+}
+
 /// Words to find a new fact's candidates by, beside its meaning: its telling words, and
 /// the words that state the attribute it gives a value, so that "I started a new job at
 /// Microsoft" finds "I work at Google".
@@ -700,7 +724,11 @@ pub fn candidate_terms(text: &str) -> Vec<String> {
         // "finally switched to octopus": the memories of the energy supplier; "our old boy
         // can't manage walks anymore": those of its thing too.
         let mut terms = switches::candidate_terms(&fact);
-        for term in for_good::candidate_terms(&fact, text).unwrap_or_default() {
+        for term in for_good::candidate_terms(&fact, text)
+            .unwrap_or_default()
+            .into_iter()
+            .chain(ended_terms(&fact))
+        {
             if !terms.contains(&term) {
                 terms.push(term);
             }

@@ -40,21 +40,27 @@ const NOBODY: &[&str] = &[
 const NOUN_ENDINGS: &[&str] = &["cy", "tion", "sion", "ment", "ness", "ity", "ance", "ence"];
 
 /// Whether `n` tells a change of someone named by a capitalised word the user's own fact
-/// `o` does not hold, and says nothing of the teller ("I", "my", "we", ...).
+/// `o` does not hold, and says nothing of the teller ("I", "my", "we", ...; "mine" is
+/// often the teller's beside someone else's: "next to mine").
 pub(super) fn someone_elses(o: &Fact, n: &Fact) -> bool {
     if !matches!(o.subject, Subject::User | Subject::We) || !matches!(n.subject, Subject::User) {
         return false;
     }
-    let first_person = n.words.iter().any(|w| {
-        matches!(
-            w.low.as_str(),
-            "i" | "me" | "my" | "mine" | "myself" | "we" | "us" | "our" | "ours"
-        )
-    });
+    let first_person = n
+        .words
+        .iter()
+        .any(|w| matches!(w.low.as_str(), "i" | "me" | "my" | "myself" | "we" | "us" | "our"));
     let rest = &n.words[n.lead.min(n.words.len())..];
-    let Some(at) = rest.iter().position(|w| !FILLER.contains(&w.low.as_str())) else {
+    let Some(mut at) = rest.iter().position(|w| !FILLER.contains(&w.low.as_str())) else {
         return false;
     };
+    // A word of fondness before the name: "old Bill gave up his allotment next to mine"
+    // (not "new Boardman arrived").
+    if matches!(rest[at].low.as_str(), "old" | "little" | "poor" | "young" | "dear")
+        && rest.get(at + 1).is_some_and(|w| w.cap)
+    {
+        at += 1;
+    }
     let (Some(name), Some(verb)) = (rest.get(at), rest.get(at + 1)) else {
         return false;
     };
@@ -103,6 +109,10 @@ mod tests {
                 "I work at Barclays",
                 "Redundancy confirmed, last day at Barclays was Friday",
             ),
+            (
+                "I've got an allotment at the Elm Road site",
+                "old Bill gave up his allotment next to mine",
+            ),
         ] {
             assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} / {new:?}");
         }
@@ -113,5 +123,13 @@ mod tests {
         ] {
             assert_eq!(judge(old, new, &me), Verdict::Change, "{old:?} / {new:?}");
         }
+    }
+
+    /// An ending is looked for by the thing it ends; someone else's by nothing.
+    #[test]
+    fn an_ending_is_looked_for_by_its_thing() {
+        let terms = super::super::candidate_terms("Gary and I quit the club after the row with the chair");
+        assert!(terms.iter().any(|t| t == "club"), "{terms:?}");
+        assert!(super::super::candidate_terms("my sister quit her job").is_empty());
     }
 }
