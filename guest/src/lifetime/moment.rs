@@ -96,7 +96,16 @@ pub(super) fn moment(w: &[String], said: DateTime<Utc>, weekdays_past: bool) -> 
                     "up" | "wake" | "wakes" | "bed" | "asleep" | "sleep" | "bedtime" | "alarm"
                 )
             });
+            // "8 till 6", "9 until 5": hours kept, a range, not a moment today.
+            let range = matches!(p[0].as_str(), "till" | "until" | "til" | "to")
+                && i > 0
+                && w[i - 1]
+                    .trim_end_matches("am")
+                    .trim_end_matches("pm")
+                    .parse::<u32>()
+                    .is_ok();
             !rising
+                && !range
                 && matches!(p[0].as_str(), "at" | "by" | "till" | "until" | "til")
                 && p[1]
                     .trim_end_matches("am")

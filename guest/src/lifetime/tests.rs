@@ -696,3 +696,15 @@ fn a_group_left_lasts_and_a_thing_left_behind_passes() {
         assert!(!lasting(t), "{t}: {:?}", infer(t, said()));
     }
 }
+
+/// Hours told as a range are hours kept ("8 till 6"), not a moment today ("at the office
+/// till 6"). (Found putting `eval/judgment/others-dev.tsv` through the CLI: "my boss put
+/// me on a 4 day week, 8 till 6" was gone the next day.)
+#[test]
+fn hours_told_as_a_range_last_and_one_end_of_today_passes() {
+    let lasts = |t: &str| infer(t, said()).expires_at.is_none();
+    assert!(lasts("my boss put me on a 4 day week, 8 till 6"));
+    assert!(lasts("I work 9 until 5"));
+    assert!(!lasts("I'm at the office till 6"));
+    assert!(!lasts("work until 5pm then gym"));
+}
