@@ -687,7 +687,10 @@ fn named_then_told_of(words: &[Word], start: usize) -> bool {
             "i" | "my" | "me" | "mine" | "myself" | "we" | "our" | "us"
         )
     });
-    first.upper
+    // In lower case too, as texts are written ("kate gave up on duolingo, she lost her
+    // streak"), when the word is no adverb.
+    (first.upper || !first.low.ends_with("ly"))
+        && first.low.chars().count() >= 3
         && first.low.chars().all(char::is_alphabetic)
         && !FILLER.contains(&first.low.as_str())
         && !CHANGE_MARKERS.contains(&first.low.as_str())

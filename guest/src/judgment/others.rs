@@ -113,6 +113,10 @@ mod tests {
                 "I've got an allotment at the Elm Road site",
                 "old Bill gave up his allotment next to mine",
             ),
+            (
+                "I'm learning Spanish on Duolingo",
+                "kate gave up on duolingo, she lost her streak and rage quit",
+            ),
         ] {
             assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} / {new:?}");
         }

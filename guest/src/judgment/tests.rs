@@ -911,11 +911,11 @@ fn someone_elses_change_keeps_the_users_fact_and_the_users_own_replaces_it() {
     dev.print("other people's changes and the user's: development, rules alone");
     let held = measure(&pairs(OTHERS_HELD_OUT), false);
     held.print("other people's changes and the user's: held-out, rules alone");
-    // Floors at what was measured (docs/judgment.md): look-alikes lost 11 -> 1 of 110 and
+    // Floors at what was measured (docs/judgment.md): look-alikes lost 11 -> 0 of 110 and
     // 9 -> 5 of 70; changes found 32 -> 47 of 90 and 14 -> 19 of 60; told again or in more
     // detail kept (as a refinement, which keeps the news beside it) 5 -> 18 of 40 and
     // 2 -> 7 of 40.
-    for (t, lost, changes, kept) in [(&dev, 1, 47, 18), (&held, 5, 19, 7)] {
+    for (t, lost, changes, kept) in [(&dev, 0, 47, 18), (&held, 5, 19, 7)] {
         assert!(t.different_lost() <= lost, "look-alikes lost: {}", t.different_lost());
         assert!(t.counts[2][2] >= changes, "changes found: {}", t.counts[2][2]);
         let kept_found = t.counts[0][0] + t.counts[0][1] + t.counts[1][0] + t.counts[1][1];
