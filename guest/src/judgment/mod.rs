@@ -43,6 +43,7 @@ mod tests;
 mod word_order;
 mod words;
 
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 use details::{Detail, Ordering, compare, detail_of};
@@ -95,6 +96,8 @@ pub struct NewFact<'a> {
     text: &'a str,
     fact: Fact,
     detail: Option<Detail>,
+    /// Its clauses after someone else's news, read when a candidate first asks.
+    clauses: OnceCell<Option<tellers::Clauses<'a>>>,
 }
 
 impl<'a> NewFact<'a> {
@@ -105,6 +108,7 @@ impl<'a> NewFact<'a> {
             text,
             detail: detail_of(text, &fact),
             fact,
+            clauses: OnceCell::new(),
         }
     }
 
@@ -140,20 +144,17 @@ pub fn judge_asking(old: &str, new: &NewFact<'_>, ctx: &RuleContext, news: bool)
     // themself after someone else's news. Told again against the news, the old fact is
     // refined: the new one holds it and the news beside it. A change of a day or a week
     // ("Pool's closed all week so no swims for me") ends nothing.
-    if matches!(verdict, Verdict::Different | Verdict::Unsure) {
-        let lasts = || {
-            crate::lifetime::infer(new.text, chrono::DateTime::UNIX_EPOCH)
-                .expires_at
-                .is_none()
-                && !tellers::for_a_stretch(new.text)
-        };
-        let told = tellers::tellers_clauses(&o, new.text, ctx).into_iter().find_map(|c| {
-            match judge_facts(old, &o, &NewFact::read(c.text, ctx), ctx) {
-                Verdict::Change if lasts() => Some(Verdict::Change),
-                Verdict::Same | Verdict::Refinement if c.kept => Some(Verdict::Refinement),
+    if matches!(verdict, Verdict::Different | Verdict::Unsure)
+        && let Some(clauses) = new.clauses.get_or_init(|| tellers::Clauses::read(new.text, ctx))
+    {
+        let told = clauses
+            .after_news(&o)
+            .iter()
+            .find_map(|(clause, kept)| match judge_facts(old, &o, clause, ctx) {
+                Verdict::Change if clauses.lasts => Some(Verdict::Change),
+                Verdict::Same | Verdict::Refinement if *kept => Some(Verdict::Refinement),
                 _ => None,
-            }
-        });
+            });
         if let Some(v) = told {
             verdict = v;
         }

@@ -3,48 +3,71 @@
 //! "my wife went android, I'm still on my iPhone 13". Read whole, such a fact is about
 //! someone else; its later clauses of the teller say what became of the old fact.
 
+use super::NewFact;
 use super::fact::{Fact, Subject};
 use super::others::someone_elses;
 use crate::supersession::RuleContext;
 
-/// A clause of the teller's, and whether it sets itself against the news before it: told
-/// after "but" or with "still" ("Ana quit but I'm going", "dad moved, I'm still here").
-pub(super) struct Told<'a> {
-    pub(super) text: &'a str,
-    pub(super) kept: bool,
+/// A new fact's clauses after its first, read once for all of its candidates (see
+/// [`NewFact`]): the teller's own, each with whether it sets itself against the news
+/// before it (told after "but" or with "still": "Ana quit but I'm going", "dad moved, I'm
+/// still here").
+#[derive(Debug, Clone)]
+pub(super) struct Clauses<'a> {
+    /// The first clause, whose subject says whether the rest follow someone else's news.
+    opening: Fact,
+    told: Vec<(NewFact<'a>, bool)>,
+    /// Whether the whole fact lasts: a change told for a day or a week ends nothing.
+    pub(super) lasts: bool,
 }
 
-/// The clauses of `new` after its first, when the first tells of someone else (by name,
-/// relation or pronoun) and each is told of the teller in so many words ("I", "me", "my",
-/// "we"...).
-pub(super) fn tellers_clauses<'a>(o: &Fact, new: &'a str, ctx: &RuleContext) -> Vec<Told<'a>> {
-    let clauses = clauses(new);
-    let Some((first, rest)) = clauses.split_first() else {
-        return Vec::new();
-    };
-    if rest.is_empty() {
-        return Vec::new();
-    }
-    let opening = Fact::read(first.0, ctx);
-    if !(matches!(opening.subject, Subject::Person(_)) || someone_elses(o, &opening)) {
-        return Vec::new();
-    }
-    rest.iter()
-        .filter_map(|&(text, after_but)| {
-            let f = Fact::read(text, ctx);
-            let mine = matches!(f.subject, Subject::User | Subject::We)
-                && f.words
-                    .iter()
-                    .any(|w| matches!(w.low.as_str(), "i" | "me" | "my" | "myself" | "we" | "us" | "our"));
-            let kept = after_but || f.words.iter().any(|w| w.low == "still");
-            mine.then_some(Told { text, kept })
+impl<'a> Clauses<'a> {
+    /// Reads the clauses of `new` after its first that the teller tells of themself in so
+    /// many words ("I", "me", "my", "we"...); `None` when there are none.
+    pub(super) fn read(new: &'a str, ctx: &RuleContext) -> Option<Self> {
+        let clauses = clauses(new);
+        let (first, rest) = clauses.split_first()?;
+        let told: Vec<(NewFact<'a>, bool)> = rest
+            .iter()
+            .filter_map(|&(text, after_but)| {
+                let clause = NewFact::read(text, ctx);
+                let f = &clause.fact;
+                let mine = matches!(f.subject, Subject::User | Subject::We)
+                    && f.words
+                        .iter()
+                        .any(|w| matches!(w.low.as_str(), "i" | "me" | "my" | "myself" | "we" | "us" | "our"));
+                let kept = after_but || f.words.iter().any(|w| w.low == "still");
+                mine.then_some((clause, kept))
+            })
+            .collect();
+        if told.is_empty() {
+            return None;
+        }
+        let lasts = crate::lifetime::infer(new, chrono::DateTime::UNIX_EPOCH)
+            .expires_at
+            .is_none()
+            && !for_a_stretch(new);
+        Some(Clauses {
+            opening: Fact::read(first.0, ctx),
+            told,
+            lasts,
         })
-        .collect()
+    }
+
+    /// The teller's clauses, when the first tells of someone else than `o` does (by name,
+    /// relation or pronoun); none otherwise.
+    pub(super) fn after_news(&self, o: &Fact) -> &[(NewFact<'a>, bool)] {
+        if matches!(self.opening.subject, Subject::Person(_)) || someone_elses(o, &self.opening) {
+            &self.told
+        } else {
+            &[]
+        }
+    }
 }
 
 /// Whether `text` tells of a stretch that passes: "all week", "all weekend", "all day"
 /// ("Pool's closed for maintenance all week so no swims for me").
-pub(super) fn for_a_stretch(text: &str) -> bool {
+fn for_a_stretch(text: &str) -> bool {
     ["all week", "all weekend", "all day"]
         .iter()
         .any(|s| find_ascii(text, s).is_some())

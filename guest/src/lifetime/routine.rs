@@ -70,7 +70,7 @@ fn clock(x: &str) -> bool {
 }
 
 /// "today", "this week", "next Tuesday", "last night", "at 3 Friday": the time is of one
-/// day. (Days that come round are `schedule`'s.)
+/// day, and so is any weekday named. (Days that come round are `schedule`'s.)
 fn of_one_day(w: &[String]) -> bool {
     w.iter()
         .any(|x| ONE_DAY.contains(&x.as_str()) || super::moment::DAYS.iter().any(|(d, _)| d == x))
@@ -78,20 +78,7 @@ fn of_one_day(w: &[String]) -> bool {
             matches!(p[0].as_str(), "this" | "next" | "last" | "on")
                 && matches!(
                     p[1].as_str(),
-                    "week"
-                        | "weekend"
-                        | "morning"
-                        | "evening"
-                        | "afternoon"
-                        | "night"
-                        | "time"
-                        | "monday"
-                        | "tuesday"
-                        | "wednesday"
-                        | "thursday"
-                        | "friday"
-                        | "saturday"
-                        | "sunday"
+                    "week" | "weekend" | "morning" | "evening" | "afternoon" | "night" | "time"
                 )
         })
 }
