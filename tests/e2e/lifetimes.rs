@@ -258,3 +258,25 @@ fn a_routine_kept_at_a_time_of_day_lasts_and_one_day_of_it_passes() {
     routines.sort();
     assert_eq!(live(&ctx, "2026-04-15T10:00:00Z"), routines, "six weeks on");
 }
+
+/// Putting `eval/judgment/others-dev.tsv` through the CLI (2026-12-03): "I left the book
+/// club" was a book left behind and "I quit the club after the row with the chair" a
+/// passing row, both gone in three days; "my boss put me on a 4 day week, 8 till 6" was
+/// gone the next day ("till 6" read as today's). A book left on the bus and an evening at
+/// the office still pass.
+#[test]
+fn a_group_left_and_hours_kept_last_and_a_thing_left_behind_passes() {
+    // Each in a home of its own: two endings of a club would be judged one change.
+    for (text, lasts) in [
+        ("I left the book club", true),
+        ("I quit the club after the row with the chair", true),
+        ("my boss put me on a 4 day week, 8 till 6", true),
+        ("left my book on the bus", false),
+        ("I'm at the office till 6", false),
+    ] {
+        let ctx = Ctx::new();
+        ctx.json(&["--user", "u", "--now", T0, "add", text]);
+        let expected: Vec<String> = if lasts { vec![text.to_owned()] } else { Vec::new() };
+        assert_eq!(live(&ctx, "2026-04-15T10:00:00Z"), expected, "{text}: six weeks on");
+    }
+}

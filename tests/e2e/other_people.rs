@@ -53,6 +53,12 @@ fn someone_elses_change_keeps_the_users_own_fact() {
         both.sort();
         assert_eq!(live, both, "{theirs:?}");
     }
+    // A name in lower case: her news passes in time, as news of someone else does; the
+    // user's fact stays.
+    let mine = "I'm learning Spanish on Duolingo";
+    let (replaced, live) = told(mine, "kate gave up on duolingo, she lost her streak and rage quit");
+    assert!(replaced.is_empty(), "{replaced:?}");
+    assert!(live.iter().any(|m| m == mine), "{live:?}");
 }
 
 #[test]
