@@ -4,8 +4,9 @@
 //! that a query naming an entity finds the memories that hold it however it was written.
 //!
 //! Names are the precise part: a capitalised word counts when it is not the first of a
-//! sentence (where every word is capitalised), when it is possessive ("Sarah's"), or when
-//! it is the name of someone the owner knows.
+//! sentence (where every word is capitalised), when it is possessive ("Sarah's"), when it
+//! labels who speaks ("Marcus: I got the keys to plot 14"), or when it is the name of
+//! someone the owner knows.
 
 use chrono::NaiveDate;
 
@@ -73,6 +74,59 @@ const NOT_NAMES: &[&str] = &[
     "today",
     "tomorrow",
     "yesterday",
+];
+
+/// Words that open a line as a label but name no one who speaks: "Note: call the vet",
+/// "When: Friday at 8". A label read wrongly ("Bug: ...") matters only to a question that
+/// capitalises its word.
+const NOT_SPEAKERS: &[&str] = &[
+    "note",
+    "notes",
+    "update",
+    "reminder",
+    "todo",
+    "edit",
+    "re",
+    "fyi",
+    "ps",
+    "tip",
+    "warning",
+    "important",
+    "summary",
+    "question",
+    "answer",
+    "subject",
+    "topic",
+    "status",
+    "memo",
+    "idea",
+    "goal",
+    "plan",
+    "task",
+    "fact",
+    "also",
+    "next",
+    "then",
+    "now",
+    "later",
+    "tonight",
+    "breakfast",
+    "lunch",
+    "dinner",
+    "address",
+    "phone",
+    "email",
+    "password",
+    "name",
+    "date",
+    "time",
+    "location",
+    "where",
+    "when",
+    "why",
+    "how",
+    "what",
+    "who",
 ];
 
 /// The most memories an entity may be held by and still tell memories apart, as a share
@@ -291,6 +345,12 @@ fn name(raw: &[&str], i: usize, bare: &str) -> Option<String> {
     if NOT_NAMES.contains(&lower.as_str()) || WEEKDAYS.contains(&lower.as_str()) || month(word).is_some() {
         return None;
     }
+    // A transcript's line opens with who says it ("Marcus: ..."): the speaker is in every
+    // line they say, though seldom in its words, and one who says half the lines is as
+    // common as a name said in each (`is_common`).
+    if i == 0 && raw.len() > 1 && raw[0].ends_with(':') && !NOT_SPEAKERS.contains(&lower.as_str()) {
+        return Some(lower);
+    }
     let starts_sentence = i == 0 || raw[i - 1].ends_with(['.', '!', '?', ':', '"']) || raw[i].starts_with(['"', '(']);
     (!starts_sentence || possessive.is_some()).then_some(lower)
 }
@@ -395,6 +455,32 @@ mod tests {
         // Someone the owner knows is a name wherever it stands.
         assert_eq!(recognise("Sarah likes tulips", &["Sarah"]), ["name:sarah"]);
         assert_eq!(recognise("anna lee called", &["Anna Lee"]), ["name:anna lee"]);
+    }
+
+    #[test]
+    fn a_speakers_label_names_them_and_a_labels_word_does_not() {
+        assert_eq!(
+            recognise("Marcus: Got the keys to plot 14 on Monday.", &[]),
+            ["name:marcus"]
+        );
+        assert_eq!(
+            recognise("Gwen: Oh Marcus, that's lovely.", &[]),
+            ["name:gwen", "name:marcus"]
+        );
+        for text in [
+            "Note: call the vet",
+            "Reminder: bins on Thursday",
+            "Marcus:",
+            "Marcus said: hello",
+            "Hello there: general",
+            "NASA: launch",
+        ] {
+            let names: Vec<String> = recognise(text, &[])
+                .into_iter()
+                .filter(|e| e.starts_with("name:"))
+                .collect();
+            assert!(names.is_empty(), "{text}: {names:?}");
+        }
     }
 
     #[test]

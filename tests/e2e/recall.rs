@@ -447,3 +447,53 @@ fn a_living_done_for_finds_the_job_not_the_home() {
     let hits = contents(&found["hits"]);
     assert_eq!(hits[0], "I work as a physiotherapist at the Royal Free", "{found:#}");
 }
+
+/// What the one-topic conversations showed: a stored transcript labels each line with its
+/// speaker, who is rarely named in the words. Counted only where a line addressed him
+/// ("Oh Marcus, that's awful."), a speaker was held by too few memories to be common, and
+/// a question about him ranked the lines that said his name above the lines he said.
+#[test]
+fn a_speaker_labelled_on_every_line_is_as_common_as_a_name_said_in_every_line() {
+    let ctx = Ctx::new();
+    let addressed = [
+        "Gwen: Oh Marcus, that's awful.",
+        "Gwen: You're a good neighbour, Marcus.",
+        "Gwen: Well done, Marcus! First prize!",
+        "Gwen: Honestly Marcus, you are full of surprises.",
+    ];
+    for (i, said) in CHATTER.iter().enumerate() {
+        let speaker = if i % 2 == 0 { "Marcus" } else { "Gwen" };
+        ctx.add("gwen", &format!("{speaker}: {said}"));
+    }
+    for said in addressed {
+        ctx.add("gwen", said);
+    }
+    let dog = "Marcus: About two, they think. Brindle, skinny, terrified of the washing machine.";
+    let seeds = "Gwen: I brought you back some seeds from Italy! A big ribbed tomato, from a shop by the lake.";
+    for said in [
+        "Marcus: Got the keys to plot 14 on Monday, after nearly three years on the list.",
+        "Marcus: The shed roof leaks, so that's the first job.",
+        dog,
+        "Marcus: Derek came up to help with the digging, bad knee and all.",
+        seeds,
+        "Gwen: The rhubarb is coming up nicely this year.",
+    ] {
+        ctx.add("gwen", said);
+    }
+
+    for (question, answer) in [
+        ("What household appliance is Marcus's dog afraid of?", dog),
+        ("What did Gwen bring back from Italy for Marcus?", seeds),
+    ] {
+        let found = ctx.search("gwen", question);
+        let at = found.iter().position(|hit| hit == answer);
+        let chatter_above = found[..at.unwrap_or(found.len())]
+            .iter()
+            .filter(|hit| addressed.contains(&hit.as_str()))
+            .count();
+        assert!(
+            at.is_some_and(|at| at < 3) && chatter_above == 0,
+            "{question}: {found:#?}"
+        );
+    }
+}
