@@ -4,9 +4,9 @@
 //! that a query naming an entity finds the memories that hold it however it was written.
 //!
 //! Names are the precise part: a capitalised word counts when it is not the first of a
-//! sentence (where every word is capitalised), when it is possessive ("Sarah's"), when it
-//! labels who speaks ("Marcus: I got the keys to plot 14"), or when it is the name of
-//! someone the owner knows.
+//! sentence (where every word is capitalised), when it is possessive ("Sarah's"), or when
+//! it is the name of someone the owner knows. A memory also holds the speaker its line
+//! opens with ([`held`]: "Marcus: I got the keys to plot 14").
 
 use chrono::NaiveDate;
 
@@ -74,59 +74,6 @@ const NOT_NAMES: &[&str] = &[
     "today",
     "tomorrow",
     "yesterday",
-];
-
-/// Words that open a line as a label but name no one who speaks: "Note: call the vet",
-/// "When: Friday at 8". A label read wrongly ("Bug: ...") matters only to a question that
-/// capitalises its word.
-const NOT_SPEAKERS: &[&str] = &[
-    "note",
-    "notes",
-    "update",
-    "reminder",
-    "todo",
-    "edit",
-    "re",
-    "fyi",
-    "ps",
-    "tip",
-    "warning",
-    "important",
-    "summary",
-    "question",
-    "answer",
-    "subject",
-    "topic",
-    "status",
-    "memo",
-    "idea",
-    "goal",
-    "plan",
-    "task",
-    "fact",
-    "also",
-    "next",
-    "then",
-    "now",
-    "later",
-    "tonight",
-    "breakfast",
-    "lunch",
-    "dinner",
-    "address",
-    "phone",
-    "email",
-    "password",
-    "name",
-    "date",
-    "time",
-    "location",
-    "where",
-    "when",
-    "why",
-    "how",
-    "what",
-    "who",
 ];
 
 /// The most memories an entity may be held by and still tell memories apart, as a share
@@ -207,6 +154,21 @@ pub fn recognise(text: &str, known: &[&str]) -> Vec<String> {
     }
     found.sort();
     found.dedup();
+    found
+}
+
+/// The entities a memory's `content` holds: those [`recognise`] finds, and the speaker
+/// its line opens with ("Marcus: About two, they think."), each word a name. The speaker
+/// is in every line they say though seldom in its words, and one who says half the lines
+/// is as common as a name said in each ([`is_common`]). A query is read by `recognise`
+/// alone: "Context: what did Caroline paint?" names no one but Caroline.
+pub fn held(content: &str, known: &[&str]) -> Vec<String> {
+    let mut found = recognise(content, known);
+    if let Some(crate::speaker::Opening::Speaker(name)) = crate::speaker::opening(content) {
+        found.extend(name.split(' ').map(|w| format!("name:{}", w.to_lowercase())));
+        found.sort();
+        found.dedup();
+    }
     found
 }
 
@@ -345,12 +307,6 @@ fn name(raw: &[&str], i: usize, bare: &str) -> Option<String> {
     if NOT_NAMES.contains(&lower.as_str()) || WEEKDAYS.contains(&lower.as_str()) || month(word).is_some() {
         return None;
     }
-    // A transcript's line opens with who says it ("Marcus: ..."): the speaker is in every
-    // line they say, though seldom in its words, and one who says half the lines is as
-    // common as a name said in each (`is_common`).
-    if i == 0 && raw.len() > 1 && raw[0].ends_with(':') && !NOT_SPEAKERS.contains(&lower.as_str()) {
-        return Some(lower);
-    }
     let starts_sentence = i == 0 || raw[i - 1].ends_with(['.', '!', '?', ':', '"']) || raw[i].starts_with(['"', '(']);
     (!starts_sentence || possessive.is_some()).then_some(lower)
 }
@@ -458,27 +414,25 @@ mod tests {
     }
 
     #[test]
-    fn a_speakers_label_names_them_and_a_labels_word_does_not() {
+    fn a_memory_holds_the_speaker_its_line_opens_with() {
+        assert_eq!(held("Marcus: Got the keys to plot 14 on Monday.", &[]), ["name:marcus"]);
         assert_eq!(
-            recognise("Marcus: Got the keys to plot 14 on Monday.", &[]),
-            ["name:marcus"]
-        );
-        assert_eq!(
-            recognise("Gwen: Oh Marcus, that's lovely.", &[]),
+            held("Gwen: Oh Marcus, that's lovely.", &[]),
             ["name:gwen", "name:marcus"]
+        );
+        assert_eq!(held("Tom Reed: fine, thanks", &[]), ["name:reed", "name:tom"]);
+        assert_eq!(
+            recognise("Marcus: Got the keys.", &[]),
+            Vec::<String>::new(),
+            "a query names no speaker"
         );
         for text in [
             "Note: call the vet",
-            "Reminder: bins on Thursday",
+            "Reminders: bins on Thursday",
+            "Birthday: 4 May",
             "Marcus:",
-            "Marcus said: hello",
-            "Hello there: general",
-            "NASA: launch",
         ] {
-            let names: Vec<String> = recognise(text, &[])
-                .into_iter()
-                .filter(|e| e.starts_with("name:"))
-                .collect();
+            let names: Vec<String> = held(text, &[]).into_iter().filter(|e| e.starts_with("name:")).collect();
             assert!(names.is_empty(), "{text}: {names:?}");
         }
     }

@@ -29,6 +29,7 @@ pub mod scope;
 pub mod search;
 pub mod secrets;
 pub mod service;
+pub mod speaker;
 pub mod supersession;
 pub mod tools;
 pub mod vectors;

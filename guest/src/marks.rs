@@ -27,7 +27,7 @@ pub fn profile(memory_type: MemoryType) -> String {
 /// The key of personal reflections.
 pub const REFLECTION: &str = "reflection";
 
-/// The key of the memories holding an entity (as `entities::recognise` spells it).
+/// The key of the memories holding an entity (as `entities::held` spells it).
 pub fn entity(entity: &str) -> String {
     format!("entity:{entity}")
 }
@@ -40,7 +40,7 @@ pub fn of(record: &MemoryRecord) -> Marks {
     let held = match &record.entities {
         Some(held) => held,
         None => {
-            found = entities::recognise(&record.content, &[]);
+            found = entities::held(&record.content, &[]);
             &found
         }
     };
@@ -81,7 +81,7 @@ mod tests {
         let marks = of(&record);
         let subjects: Vec<&String> = marks.keys.iter().filter(|k| k.starts_with("subject:")).collect();
         assert_eq!(subjects, ["subject:p1", "subject:p2"], "each subject once");
-        let found = entities::recognise(&record.content, &[]);
+        let found = entities::held(&record.content, &[]);
         assert!(!found.is_empty());
         for e in &found {
             assert!(marks.keys.contains(&entity(e)), "{e} is a key");

@@ -455,6 +455,7 @@ fn a_living_done_for_finds_the_job_not_the_home() {
 #[test]
 fn a_speaker_labelled_on_every_line_is_as_common_as_a_name_said_in_every_line() {
     let ctx = Ctx::new();
+    // Each speaker says more than 20 lines (`entities::COMMON_FLOOR`) and half of them.
     let addressed = [
         "Gwen: Oh Marcus, that's awful.",
         "Gwen: You're a good neighbour, Marcus.",
@@ -477,6 +478,10 @@ fn a_speaker_labelled_on_every_line_is_as_common_as_a_name_said_in_every_line() 
         "Marcus: Derek came up to help with the digging, bad knee and all.",
         seeds,
         "Gwen: The rhubarb is coming up nicely this year.",
+        "Gwen: The committee meets on the first Tuesday of the month.",
+        "Gwen: My runner beans are up to the top of the canes already.",
+        "Gwen: We had frost on the water butts this morning.",
+        "Gwen: The new tenant on plot 9 has put in raised beds.",
     ] {
         ctx.add("gwen", said);
     }

@@ -334,62 +334,15 @@ pub(super) fn is_ignored(w: &Word) -> bool {
         )
 }
 
-/// Labels that open a note rather than name its speaker: "Update: I work at Meta now".
-const LABELS: &[&str] = &[
-    "note",
-    "notes",
-    "update",
-    "correction",
-    "fyi",
-    "reminder",
-    "ps",
-    "edit",
-    "todo",
-    "important",
-    "fact",
-    "memory",
-    "summary",
-    "re",
-    "user",
-    "me",
-    "status",
-    "news",
-    "context",
-    "tip",
-    "warning",
-    "question",
-    "answer",
-    "q",
-    "a",
-];
-
 /// The speaker a transcript's line opens with ("Ana: ...", "Tom Reed: ..."), lowercased,
 /// and how many words the name takes, which are read past as leading words. A label
-/// ("Note: ...") is read past too but names no speaker; a key with a value that is no
-/// sentence ("Gate code: 4512", "Birthday: 4 May") is neither, and stays part of the fact.
+/// ("Note: ...") is read past too but names no speaker (`crate::speaker`).
 fn speaker(text: &str) -> (Option<String>, usize) {
-    let text = text.trim_start();
-    let Some((name, rest)) = text.split_once(':') else {
-        return (None, 0);
-    };
-    let parts: Vec<&str> = name.split(' ').collect();
-    let named = parts.len() <= 2
-        && parts.iter().all(|p| {
-            p.chars().next().is_some_and(char::is_uppercase)
-                && p.chars()
-                    .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '.')
-        });
-    let said =
-        rest.starts_with(char::is_whitespace) && rest.trim_start().chars().next().is_some_and(|c| !c.is_ascii_digit());
-    if !named || !said {
-        return (None, 0);
+    match crate::speaker::opening(text) {
+        Some(crate::speaker::Opening::Speaker(name)) => (Some(name.to_lowercase()), words(name).len()),
+        Some(crate::speaker::Opening::Label(label)) => (None, words(label).len()),
+        None => (None, 0),
     }
-    let low = name.to_lowercase();
-    let used = words(name).len();
-    if LABELS.contains(&low.as_str()) {
-        return (None, used);
-    }
-    (Some(low), used)
 }
 
 /// The stems that carry what some words say. A number is bound to the word before it, so

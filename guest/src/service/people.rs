@@ -61,7 +61,7 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
         for record in records.iter_mut() {
-            record.entities = Some(crate::entities::recognise(&record.content, &known));
+            record.entities = Some(crate::entities::held(&record.content, &known));
         }
         Ok(writes)
     }

@@ -305,7 +305,7 @@ fn erased(record: &MemoryRecord, erasure: &Erasure, known: &[&str]) -> Option<Me
         .as_ref()
         .is_some_and(|e| e.iter().any(|entity| erasure.erase(entity).is_some()));
     if text_changed || entities_name_them {
-        r.entities = Some(crate::entities::recognise(&r.content, known));
+        r.entities = Some(crate::entities::held(&r.content, known));
         changed = true;
     }
     if text_changed {

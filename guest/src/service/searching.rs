@@ -433,7 +433,7 @@ impl<P: Ports> MemoryService<P> {
                 Some(held) => held,
                 None => memo
                     .entry(r.id.clone())
-                    .or_insert_with(|| entities::recognise(&r.content, &[])),
+                    .or_insert_with(|| entities::held(&r.content, &[])),
             };
             let shared: Vec<usize> = (0..wanted.len()).filter(|&i| held.contains(&wanted[i])).collect();
             shared.iter().for_each(|&i| census.holders[i] += 1);
