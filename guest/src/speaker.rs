@@ -60,15 +60,6 @@ pub enum Opening<'a> {
     Label(&'a str),
 }
 
-impl<'a> Opening<'a> {
-    /// The words as written, whichever it is.
-    pub fn written(self) -> &'a str {
-        match self {
-            Opening::Speaker(w) | Opening::Label(w) => w,
-        }
-    }
-}
-
 /// The speaker or label `text` opens with: one or two capitalised words, a colon, then a
 /// sentence. A key with a value that is no sentence ("Gate code: 4512", "Birthday: 4 May")
 /// is neither, and none is read.

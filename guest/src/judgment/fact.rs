@@ -605,6 +605,14 @@ fn hearsay(words: &[Word], at: usize) -> Option<usize> {
     heard.or_else(said).filter(|&from| from < words.len())
 }
 
+/// Whether `words` tell of the teller in so many words ("I", "me", "my", "we", ...; not
+/// "mine", often the teller's beside someone else's: "next to mine").
+pub(super) fn tells_of_the_teller(words: &[Word]) -> bool {
+    words
+        .iter()
+        .any(|w| matches!(w.low.as_str(), "i" | "me" | "my" | "myself" | "we" | "us" | "our"))
+}
+
 /// Whether the words from `start` tell of a third person and nothing of the teller: a
 /// "his", "her" or "their" within the first clause, and no "I", "my" or "me" anywhere.
 fn told_of_a_third(words: &[Word], start: usize) -> bool {

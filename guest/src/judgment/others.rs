@@ -3,7 +3,7 @@
 //! ("stopped going to the gym"); a capitalised word before its verb is someone else, unless
 //! the old fact holds it ("Invisalign fitted today!" after "I'm looking into Invisalign").
 
-use super::fact::{Fact, NAME_VERBS, PASTS, Subject};
+use super::fact::{Fact, NAME_VERBS, PASTS, Subject, tells_of_the_teller};
 use super::words::{CHANGE_MARKERS, FILLER, FUNCTION, is_generic};
 
 /// Words that open a sentence capitalised and name nobody: replies (beside the filler
@@ -46,10 +46,7 @@ pub(super) fn someone_elses(o: &Fact, n: &Fact) -> bool {
     if !matches!(o.subject, Subject::User | Subject::We) || !matches!(n.subject, Subject::User) {
         return false;
     }
-    let first_person = n
-        .words
-        .iter()
-        .any(|w| matches!(w.low.as_str(), "i" | "me" | "my" | "myself" | "we" | "us" | "our"));
+    let first_person = tells_of_the_teller(&n.words);
     let rest = &n.words[n.lead.min(n.words.len())..];
     let Some(mut at) = rest.iter().position(|w| !FILLER.contains(&w.low.as_str())) else {
         return false;

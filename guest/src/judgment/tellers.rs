@@ -4,7 +4,7 @@
 //! someone else; its later clauses of the teller say what became of the old fact.
 
 use super::NewFact;
-use super::fact::{Fact, Subject};
+use super::fact::{Fact, Subject, tells_of_the_teller};
 use super::others::someone_elses;
 use crate::supersession::RuleContext;
 
@@ -32,10 +32,7 @@ impl<'a> Clauses<'a> {
             .filter_map(|&(text, after_but)| {
                 let clause = NewFact::read(text, ctx);
                 let f = &clause.fact;
-                let mine = matches!(f.subject, Subject::User | Subject::We)
-                    && f.words
-                        .iter()
-                        .any(|w| matches!(w.low.as_str(), "i" | "me" | "my" | "myself" | "we" | "us" | "our"));
+                let mine = matches!(f.subject, Subject::User | Subject::We) && tells_of_the_teller(&f.words);
                 let kept = after_but || f.words.iter().any(|w| w.low == "still");
                 mine.then_some((clause, kept))
             })
