@@ -6,6 +6,7 @@
 //! imports and exports) and natively in unit tests with in-memory fakes.
 
 pub mod api;
+pub mod asked_time;
 pub mod collection;
 pub mod context;
 pub mod conversation;

@@ -502,3 +502,48 @@ fn a_speaker_labelled_on_every_line_is_as_common_as_a_name_said_in_every_line() 
         );
     }
 }
+
+#[test]
+fn a_question_that_asks_when_finds_the_line_that_says_when() {
+    let ctx = Ctx::new();
+    let left = "Ines: No one yet. Kat flew out on Tuesday and the rehearsal room already feels too quiet.";
+    let back = "Gwen: Thursday night, very late. I've spent the days since just catching up.";
+    // Each shares more of its question's words than the line that says when.
+    let kat = [
+        "Ines: Kat's new band in Berlin is a sort of noisy krautrock thing.",
+        "Leon: Berlin! Good for Kat. Will you go and see her in Berlin?",
+    ];
+    let gwen = [
+        "Leon: Gwen's away in Italy, seeing the gardens at the lakes.",
+        "Leon: How was Italy, Gwen? Did you see all the gardens you wanted?",
+    ];
+    for said in [
+        "Ines: Kat's moving to Berlin to play in a new band. She's been going on about Berlin forever.",
+        kat[1],
+        "Ines: I want to see Kat play in Berlin once her band has a gig.",
+        kat[0],
+        left,
+        gwen[0],
+        "Ines: Gwen loves Italy. She goes back to the Italian lakes whenever she can.",
+        back,
+        gwen[1],
+    ] {
+        ctx.add("ines", said);
+    }
+    for (question, answer, sharing_more) in [
+        ("When did Kat leave for Berlin?", left, kat),
+        ("When did Gwen get back from Italy?", back, gwen),
+    ] {
+        let hits = ctx.search("ines", question);
+        let at = |line: &str| hits.iter().position(|hit| hit == line).unwrap_or(usize::MAX);
+        assert!(
+            sharing_more.iter().all(|line| at(answer) < at(line)),
+            "{question}: {hits:#?}"
+        );
+    }
+    // A question that does not ask when is left as it was: the line that says when
+    // shares one of its words and comes below those that share more.
+    let hits = ctx.search("ines", "Where did Kat move to play in a band?");
+    let at = |line: &str| hits.iter().position(|hit| hit == line).unwrap_or(usize::MAX);
+    assert!(at(kat[0]) < at(left), "{hits:#?}");
+}

@@ -59,7 +59,8 @@ const JUST_DONE: &[&str] = &[
     "got", "had", "been", "won", "lost", "found", "bought", "made", "left", "begun",
 ];
 
-fn relative(text: &str) -> bool {
+/// Whether `text` holds a word of time relative to when it was said.
+pub(crate) fn relative(text: &str) -> bool {
     let low = text.to_lowercase().replace('\u{2019}', "'");
     let w: Vec<&str> = low
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))

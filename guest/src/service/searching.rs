@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use super::marked::Census;
 use super::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MemoryService};
 use crate::api::{Error, MatchReason, Memory, SearchHit, SearchQuery, SearchResults};
+use crate::asked_time::{self, ASKED_TIME_WEIGHT};
 use crate::decay;
 use crate::entities;
 use crate::index_time;
@@ -222,8 +223,10 @@ impl<P: Ports> MemoryService<P> {
             MatchReason::Entity,
         ];
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower, and
-        // so does a memory that only asks; one of the time the query names, higher.
+        // so does a memory that only asks; one of the time the query names, higher, and
+        // one that says when, for a query that asks when.
         let period = Period::named_in(text);
+        let asks_time = period.is_none() && asked_time::asks(text);
         let mut fused = fuse(&lists);
         for (id, score) in &mut fused {
             if let Some(r) = self.memories.get(id) {
@@ -233,6 +236,8 @@ impl<P: Ports> MemoryService<P> {
                 }
                 if period.is_some_and(|p| p.covers(r, r.entities.as_deref())) {
                     *score *= TIME_WEIGHT;
+                } else if asks_time && asked_time::tells(&r.content) {
+                    *score *= ASKED_TIME_WEIGHT;
                 }
             }
         }
