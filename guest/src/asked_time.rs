@@ -59,10 +59,12 @@ pub fn tells(content: &str) -> bool {
     }
     let raw: Vec<&str> = content.split_whitespace().collect();
     let lower = words(content);
-    lower
-        .iter()
-        .any(|w| weekday(w) || year(w) || ordinal_day(w) || ["noon", "midnight", "o'clock"].contains(&w.as_str()))
-        || raw.iter().any(|w| clock(w))
+    lower.iter().any(|w| {
+        weekday(w)
+            || entities::year(Some(&w.as_str())).is_some()
+            || ordinal_day(w)
+            || ["noon", "midnight", "o'clock"].contains(&w.as_str())
+    }) || raw.iter().any(|w| clock(w))
         || raw.iter().enumerate().any(|(i, w)| {
             // "May" the month only beside a day: "May I ask" is not a time.
             entities::month(w).is_some()
@@ -103,11 +105,6 @@ fn words(text: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_owned)
         .collect()
-}
-
-/// A year of the last century or this one: "1998", "2023".
-fn year(word: &str) -> bool {
-    word.len() == 4 && (word.starts_with("19") || word.starts_with("20")) && word.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A day of a month written with its suffix: "25th", "1st"; a bare number is a count.
