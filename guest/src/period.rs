@@ -20,6 +20,9 @@ pub enum Period {
     Day { year: Option<i32>, month: u32, day: u32 },
     /// "in October 2023", "in June".
     Month { year: Option<i32>, month: u32 },
+    /// "in summer 2023", "during the winter": a season's three months (the northern
+    /// hemisphere's: winter is December, January and February of one year, or of any).
+    Season { year: Option<i32>, months: [u32; 3] },
     /// "in 2022".
     Year(i32),
 }
@@ -31,6 +34,18 @@ type Date = (Option<i32>, u32, u32);
 /// "during 2022". Without one, "May" starts a request and "2022" may be a number; after
 /// "before", "since" or "by" it names a bound, not the time asked about.
 const LEADS: &[&str] = &["in", "during", "of", "early", "late", "mid", "around", "last", "this"];
+
+/// The seasons' names and months. "Fall" names one only beside a year: "a fall" is not.
+const SEASONS: &[(&str, [u32; 3])] = &[
+    ("spring", [3, 4, 5]),
+    ("summer", [6, 7, 8]),
+    ("autumn", [9, 10, 11]),
+    ("fall", [9, 10, 11]),
+    ("winter", [12, 1, 2]),
+];
+
+/// What may join a month or a year to the word before it: "mid-August", "early-2023".
+const JOINED: &[&str] = &["mid-", "early-", "late-"];
 
 impl Period {
     /// The time `text` names, the most precise first: a date, a month of a year, a month,
@@ -44,10 +59,31 @@ impl Period {
             return Some(Period::Day { year, month, day });
         }
         let words: Vec<&str> = text.split_whitespace().collect();
-        let led = |i: usize| i > 0 && LEADS.contains(&words[i - 1].to_lowercase().as_str());
+        let joined = |i: usize| {
+            let lower = words[i].to_lowercase();
+            JOINED
+                .iter()
+                .find_map(|j| lower.starts_with(j).then(|| &words[i][j.len()..]))
+        };
+        let led = |i: usize| joined(i).is_some() || i > 0 && LEADS.contains(&words[i - 1].to_lowercase().as_str());
         let mut named = None;
         for (i, word) in words.iter().enumerate() {
-            if let Some(month) = entities::month(word) {
+            let word = &joined(i).unwrap_or(word);
+            if let Some(months) = season(&words, i) {
+                let year = match words.get(i + 1) {
+                    Some(w) if w.eq_ignore_ascii_case("of") => entities::year(words.get(i + 2)),
+                    next => entities::year(next),
+                };
+                let the_led = i > 1 && words[i - 1].eq_ignore_ascii_case("the") && led(i - 1);
+                let fall = words[i].to_lowercase().starts_with("fall");
+                if year.is_some() || (!fall && (led(i) || the_led)) {
+                    // A season of a year is as precise as a month of one, and said first.
+                    if year.is_some() {
+                        return Some(Period::Season { year, months });
+                    }
+                    named.get_or_insert(Period::Season { year, months });
+                }
+            } else if let Some(month) = entities::month(word) {
                 match entities::year(words.get(i + 1)) {
                     Some(year) => {
                         return Some(Period::Month {
@@ -76,6 +112,7 @@ impl Period {
                 day: d,
             } => same_year(y) && *m == month && *d == day,
             Period::Month { year: y, month: m } => same_year(y) && *m == month,
+            Period::Season { year: y, months } => same_year(y) && months.contains(&month),
             Period::Year(y) => year == Some(*y),
         }
     }
@@ -88,16 +125,19 @@ impl Period {
             Some(year) => year..=year,
             None => span.first.year()..=span.last.year(),
         };
+        let month_of = |y: i32, month: u32| {
+            let first = NaiveDate::from_ymd_opt(y, month, 1)?;
+            let next = first.checked_add_months(chrono::Months::new(1))?;
+            Some((first, next.pred_opt()?))
+        };
         let own: Vec<(NaiveDate, NaiveDate)> = match *self {
             Period::Day { year, month, day } => years(year)
                 .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day).map(|d| (d, d)))
                 .collect(),
-            Period::Month { year, month } => years(year)
-                .filter_map(|y| {
-                    let first = NaiveDate::from_ymd_opt(y, month, 1)?;
-                    let next = first.checked_add_months(chrono::Months::new(1))?;
-                    Some((first, next.pred_opt()?))
-                })
+            Period::Month { year, month } => years(year).filter_map(|y| month_of(y, month)).collect(),
+            Period::Season { year, months } => years(year)
+                .flat_map(|y| months.map(|m| month_of(y, m)))
+                .flatten()
                 .collect(),
             Period::Year(y) => NaiveDate::from_ymd_opt(y, 1, 1)
                 .zip(NaiveDate::from_ymd_opt(y, 12, 31))
@@ -176,12 +216,25 @@ impl Period {
     fn may_hold(&self, text: &str) -> bool {
         match self {
             Period::Year(year) => text.contains(&year.to_string()),
-            Period::Day { month, .. } | Period::Month { month, .. } => {
-                let name = &entities::MONTHS[*month as usize - 1][..3];
-                text.to_ascii_lowercase().contains(name) || text.contains(&format!("-{month:02}-"))
-            }
+            Period::Day { month, .. } | Period::Month { month, .. } => names_month(text, *month),
+            Period::Season { months, .. } => months.iter().any(|m| names_month(text, *m)),
         }
     }
+}
+
+/// Whether `text` names the month, or gives its number in an ISO date.
+fn names_month(text: &str, month: u32) -> bool {
+    let name = &entities::MONTHS[month as usize - 1][..3];
+    text.to_ascii_lowercase().contains(name) || text.contains(&format!("-{month:02}-"))
+}
+
+/// The months of the season `words[i]` names, if it names one.
+fn season(words: &[&str], i: usize) -> Option<[u32; 3]> {
+    let word = words[i].trim_end_matches(|c: char| !c.is_alphabetic()).to_lowercase();
+    SEASONS
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, months)| *months)
 }
 
 fn date_of(t: DateTime<Utc>) -> Date {
@@ -233,6 +286,54 @@ mod tests {
         assert_eq!(Period::named_in("Who scored 2022 points?"), None);
         assert_eq!(Period::named_in("What did she finish before June?"), None);
         assert_eq!(Period::named_in("Where do I live?"), None);
+    }
+
+    #[test]
+    fn a_question_names_a_season_or_a_time_joined_to_mid_early_or_late() {
+        let season = |year, months| Some(Period::Season { year, months });
+        let summer = [6, 7, 8];
+        assert_eq!(
+            Period::named_in("What state did Jo visit in summer 2021?"),
+            season(Some(2021), summer)
+        );
+        assert_eq!(
+            Period::named_in("Which band did Rafa see in the Summer of 2022?"),
+            season(Some(2022), summer)
+        );
+        assert_eq!(
+            Period::named_in("What did Dev paint in the fall of 2022?"),
+            season(Some(2022), [9, 10, 11])
+        );
+        assert_eq!(
+            Period::named_in("What did he do during the winter?"),
+            season(None, [12, 1, 2])
+        );
+        assert_eq!(
+            Period::named_in("What did Lou plant last spring?"),
+            season(None, [3, 4, 5])
+        );
+        assert_eq!(
+            Period::named_in("What happened towards the end of summer 2023, in August?"),
+            season(Some(2023), summer),
+            "a season of a year is said first"
+        );
+        assert_eq!(Period::named_in("Did she have a fall in the garden?"), None);
+        assert_eq!(Period::named_in("How was the summer camp?"), None);
+        assert_eq!(
+            Period::named_in("Which classes did Evan join in mid-August 2023?"),
+            Some(Period::Month {
+                year: Some(2023),
+                month: 8
+            })
+        );
+        assert_eq!(
+            Period::named_in("What did Theo learn in mid-2023?"),
+            Some(Period::Year(2023))
+        );
+        assert_eq!(
+            Period::named_in("What is a mid-2023 model worth?"),
+            Some(Period::Year(2023))
+        );
     }
 
     fn record(created: &str, content: &str, context: Option<&str>) -> MemoryRecord {
@@ -299,5 +400,29 @@ mod tests {
         assert!(a_saturday.covers(&weekend, None), "a week at most tells of its days");
         let month = record("2023-05-10T19:00:00Z", "Went to a convention last month", None);
         assert!(!a_saturday.covers(&month, None));
+    }
+
+    #[test]
+    fn a_memory_belongs_to_a_season_it_was_said_in_or_tells_of() {
+        let summer = Period::named_in("Where did Jo go in summer 2022?").unwrap();
+        assert!(summer.covers(&record("2022-07-14T10:00:00Z", "We drove to Maine", None), None));
+        assert!(!summer.covers(&record("2022-09-01T10:00:00Z", "We drove to Maine", None), None));
+        assert!(!summer.covers(&record("2023-07-14T10:00:00Z", "We drove to Maine", None), None));
+        let dated = record(
+            "2026-11-28T00:00:00Z",
+            "We drove to Maine",
+            Some("3 August 2022\nWhere to?"),
+        );
+        assert!(summer.covers(&dated, None));
+        let told = record(
+            "2026-11-28T00:00:00Z",
+            "We drove to Maine last month",
+            Some("2 September 2022"),
+        );
+        assert!(summer.covers(&told, None), "August, told in September");
+        let winter = Period::named_in("during the winter").unwrap();
+        assert!(winter.covers(&record("2021-12-20T10:00:00Z", "x", None), None));
+        assert!(winter.covers(&record("2022-02-20T10:00:00Z", "x", None), None));
+        assert!(!winter.covers(&record("2022-03-01T10:00:00Z", "x", None), None));
     }
 }

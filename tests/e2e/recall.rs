@@ -271,6 +271,38 @@ fn a_question_that_names_a_time_finds_what_was_said_then_first() {
 }
 
 #[test]
+fn a_question_that_names_a_season_finds_what_was_said_in_its_months() {
+    let ctx = Ctx::new();
+    // Told alike, and observed in other seasons.
+    for (text, at) in [
+        (
+            "Mel: The wedding was out in the countryside, in a barn by a lake.",
+            "2023-07-15T10:00:00Z",
+        ),
+        (
+            "Mel: The wedding was in the city centre, at the old town hall.",
+            "2023-11-18T10:00:00Z",
+        ),
+        (
+            "Mel: The wedding was down at the harbour, right beside the boats.",
+            "2024-04-20T10:00:00Z",
+        ),
+    ] {
+        ctx.ok(&["--user", "mel", "add", text, "--observed-at", at]);
+    }
+    let top = |query: &str| contents(&ctx.json(&["--user", "mel", "search", query])["hits"])[0].clone();
+    for (query, wanted) in [
+        ("Where was the wedding Mel went to in summer 2023?", "countryside"),
+        ("Where was the wedding Mel went to in the autumn?", "city centre"),
+        ("Where was the wedding Mel went to in the fall of 2023?", "city centre"),
+        ("Where was the wedding Mel went to last spring?", "harbour"),
+    ] {
+        let found = top(query);
+        assert!(found.contains(wanted), "{query}: {found}");
+    }
+}
+
+#[test]
 fn a_question_that_names_a_time_finds_what_was_told_of_it_as_last_night_or_last_month() {
     let ctx = Ctx::new();
     // Each told when it was said, as an agent stores what it hears.
