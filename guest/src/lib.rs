@@ -12,6 +12,7 @@ pub mod context;
 pub mod conversation;
 pub mod decay;
 pub mod entities;
+pub mod follow_ups;
 pub mod gc;
 pub mod index_time;
 pub mod judgment;

@@ -21,6 +21,7 @@ mod eval;
 mod everyday_changes;
 mod evolution;
 mod fidelity;
+mod follow_ups;
 mod forgetting;
 mod from_index;
 mod from_index_context;

@@ -3,27 +3,10 @@
 //! within ten minutes, the same through a CLI call and a server holding every memory.
 
 use chrono::{TimeDelta, Utc};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::support::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents, contents_and_reasons};
 use crate::support::server::Server;
-
-/// Each hit's content with its reasons.
-fn hits(found: &Value) -> Vec<(String, Vec<String>)> {
-    found["hits"]
-        .as_array()
-        .expect("hits")
-        .iter()
-        .map(|h| {
-            let reasons = h["reasons"].as_array().expect("reasons");
-            let reasons = reasons
-                .iter()
-                .map(|r| r.as_str().expect("a reason").to_owned())
-                .collect();
-            (h["content"].as_str().expect("content").to_owned(), reasons)
-        })
-        .collect()
-}
 
 const REPLY: &str = "Assateague, two summers ago. Wild ponies walked right past us!";
 const LATE: &str = "Melanie: The museum downtown had a dinosaur exhibit.";
@@ -70,7 +53,7 @@ fn a_search_that_finds_a_question_finds_the_reply_stored_after_it() {
     // The reply shares no word with the query and is too far from it in meaning to be
     // shown for itself (a build without the rule shows it not at all); it is shown for the
     // question it answers.
-    let found = hits(&ctx.json(&["--user", "mel", "search", camping]));
+    let found = contents_and_reasons(&ctx.json(&["--user", "mel", "search", camping]));
     let reply = found.iter().find(|(c, _)| c == REPLY);
     assert!(
         reply.is_some_and(|(_, reasons)| reasons.iter().any(|r| r == "reply")),
@@ -87,7 +70,7 @@ fn a_search_that_finds_a_question_finds_the_reply_stored_after_it() {
         "{found:?}"
     );
     // Half an hour after the question is not its reply.
-    let found = hits(&ctx.json(&["--user", "mel", "search", lisbon]));
+    let found = contents_and_reasons(&ctx.json(&["--user", "mel", "search", lisbon]));
     assert!(
         !found
             .iter()
@@ -106,8 +89,8 @@ fn a_search_that_finds_a_question_finds_the_reply_stored_after_it() {
         json!({"user_id": "mel", "content": "Bought a new kettle"}),
     );
     for query in [camping, lisbon] {
-        let served = hits(&client.ok("memory.search", json!({"user_id": "mel", "query": query})));
-        let told = hits(&ctx.json(&["--user", "mel", "search", query]));
+        let served = contents_and_reasons(&client.ok("memory.search", json!({"user_id": "mel", "query": query})));
+        let told = contents_and_reasons(&ctx.json(&["--user", "mel", "search", query]));
         assert_eq!(served, told, "{query}");
     }
 }

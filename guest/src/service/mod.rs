@@ -76,6 +76,7 @@ mod restoring;
 mod retention;
 mod searching;
 mod stats;
+mod stored_around;
 mod superseding;
 mod tools;
 mod validation;

@@ -13,11 +13,9 @@ use crate::decay;
 use crate::entities;
 use crate::index_time;
 use crate::lifecycle;
-use crate::nearby;
 use crate::period::Period;
 use crate::ports::{Level, Ports};
 use crate::record::{MemoryRecord, parse_time};
-use crate::replies;
 use crate::scope::Caller;
 use crate::search::{Floor, LIST_DEPTH, QUESTION_WEIGHT, TIME_WEIGHT, asks, fuse, mentions, query_terms};
 use crate::vectors::{self, cosine};
@@ -223,8 +221,7 @@ impl<P: Ports> MemoryService<P> {
             MatchReason::Entity,
         ];
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower, and
-        // so does a memory that only asks; one of the time the query names, higher, and
-        // one that says when, for a query that asks when.
+        // so does a memory that only asks; one of the time the query names, higher.
         let period = Period::named_in(text);
         let asks_time = period.is_none() && asked_time::asks(text);
         let mut fused = fuse(&lists);
@@ -236,8 +233,6 @@ impl<P: Ports> MemoryService<P> {
                 }
                 if period.is_some_and(|p| p.covers(r, r.entities.as_deref())) {
                     *score *= TIME_WEIGHT;
-                } else if asks_time && asked_time::tells(&r.content) {
-                    *score *= ASKED_TIME_WEIGHT;
                 }
             }
         }
@@ -247,6 +242,20 @@ impl<P: Ports> MemoryService<P> {
             // The index could not hand over a reply's record, and the whole file has been
             // read instead: what the lists found came from the index, so search again, over
             // the file (it is whole now: this happens once).
+            return self.search_embedded(caller, query, floor, vectors, notices_given);
+        };
+        // Weighed after the replies gained: "Thursday after next", the reply to "When?",
+        // says when as much as a line found by its own words.
+        if asks_time {
+            for (id, score) in &mut fused {
+                if self.memories.get(id).is_some_and(|r| asked_time::tells(&r.content)) {
+                    *score *= ASKED_TIME_WEIGHT;
+                }
+            }
+            fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        let Some(followed) = self.follow_lines(caller, &mut fused, now)? else {
+            // As for a reply above.
             return self.search_embedded(caller, query, floor, vectors, notices_given);
         };
         // A search about someone keeps only their memories before the best hits are taken.
@@ -259,9 +268,9 @@ impl<P: Ports> MemoryService<P> {
         }
         self.weigh_nearby(&mut fused, now)?;
         // Strongest first: the list where it ranked highest; a reply found through its
-        // question last.
+        // question, or a line through the one before it, last.
         let reasons = |id: &str| -> Vec<MatchReason> {
-            if replies.joined.iter().any(|r| r == id) {
+            if replies.joined.iter().chain(&followed).any(|r| r == id) {
                 // What a list found of it was left out as noise, or nothing found it.
                 return vec![MatchReason::Reply];
             }
@@ -293,53 +302,6 @@ impl<P: Ports> MemoryService<P> {
             .collect();
         self.record_access(&hits, stamp)?;
         Ok(SearchResults { hits, notices })
-    }
-
-    /// Finds the replies to the questions among the best hits (`replies`): each gains a share
-    /// of its question's score, and joins the hits if they left it out; `fused` is sorted
-    /// again. None when a partial cache could not hold a reply's record and read the whole
-    /// file instead: the caller searches again.
-    fn find_replies(
-        &mut self,
-        caller: &Caller,
-        fused: &mut Vec<(String, f32)>,
-        now: DateTime<Utc>,
-    ) -> Result<Option<replies::Credited>, Error> {
-        let questions = replies::questions(fused, |id| self.memories.get(id).is_some_and(|r| asks(&r.content)));
-        if questions.is_empty() {
-            return Ok(Some(replies::Credited::default()));
-        }
-        let ids: Vec<String> = questions.iter().map(|(id, _)| id.clone()).collect();
-        let found = self
-            .ports
-            .index_made_after(&ids, index_time::micros(now), replies::WINDOW_MICROS)?;
-        let reply_ids: Vec<String> = found.iter().flatten().cloned().collect();
-        if self.memories.is_partial() && !self.hold_records(&reply_ids)? {
-            self.load()?;
-            return Ok(None);
-        }
-        let credited = replies::credit(fused, &questions, &found, |id| {
-            self.memories
-                .get(id)
-                .is_some_and(|r| caller.can_see(r) && lifecycle::is_live(r, now))
-        });
-        fused.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Ok(Some(credited))
-    }
-
-    /// Weighs up what was stored around the best hits (`nearby`); `fused` is sorted again,
-    /// the best hit first still.
-    fn weigh_nearby(&self, fused: &mut [(String, f32)], now: DateTime<Utc>) -> Result<(), Error> {
-        let anchors = nearby::anchors(fused);
-        if anchors.is_empty() {
-            return Ok(());
-        }
-        let around = self
-            .ports
-            .index_made_around(&anchors, nearby::PLACES, index_time::micros(now))?;
-        nearby::weigh(fused, &anchors, &around);
-        nearby::keep_best_first(fused);
-        Ok(())
     }
 
     /// The third list, the person graph: memories about the people in `about`, closest

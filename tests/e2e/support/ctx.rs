@@ -311,3 +311,21 @@ pub fn contents(hits: &Value) -> Vec<String> {
         .map(|h| h["content"].as_str().expect("content").to_owned())
         .collect()
 }
+
+/// Each hit of a `search --json` answer: its content and the reasons it was found, best
+/// first.
+pub fn contents_and_reasons(found: &Value) -> Vec<(String, Vec<String>)> {
+    found["hits"]
+        .as_array()
+        .expect("hits")
+        .iter()
+        .map(|h| {
+            let reasons = h["reasons"].as_array().expect("reasons");
+            let reasons = reasons
+                .iter()
+                .map(|r| r.as_str().expect("a reason").to_owned())
+                .collect();
+            (h["content"].as_str().expect("content").to_owned(), reasons)
+        })
+        .collect()
+}

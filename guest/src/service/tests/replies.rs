@@ -172,3 +172,24 @@ fn a_reply_whose_record_the_index_cannot_hand_over_is_read_from_the_file() {
     assert!(!cold.memories.is_partial(), "the whole file was read");
     assert_eq!(answered, whole, "and searched again over it");
 }
+
+#[test]
+fn a_reply_that_says_when_is_weighed_up_for_a_question_that_asks_when() {
+    let mut s = service();
+    let alice = alice_alone();
+    add_at(
+        &mut s,
+        &alice,
+        "2026-03-01T10:00:00+00:00",
+        "When is the hip operation going to be?",
+    );
+    add_at(&mut s, &alice, "2026-03-01T10:00:20+00:00", "Thursday after next");
+    *s.ports.now.borrow_mut() = "2026-03-01T13:00:00+00:00".into();
+    let hits = found(&mut s, "When is the hip operation?");
+    let at = |text: &str| hits.iter().position(|(c, _)| c == text);
+    // The reply gains 0.7 of the question's score, and then twice that for saying when: it
+    // ranks above the question (without the second weighing, at 0.7 of it, below).
+    let (reply, question) = (at("Thursday after next"), at("When is the hip operation going to be?"));
+    assert!(reply.is_some() && question.is_some() && reply < question, "{hits:?}");
+    assert_eq!(hits[reply.unwrap()].1, [MatchReason::Reply]);
+}
