@@ -59,11 +59,14 @@ impl Period {
             return Some(Period::Day { year, month, day });
         }
         let words: Vec<&str> = text.split_whitespace().collect();
+        // The prefix is ASCII, so what follows it starts on a character's boundary.
         let joined = |i: usize| {
-            let lower = words[i].to_lowercase();
-            JOINED
-                .iter()
-                .find_map(|j| lower.starts_with(j).then(|| &words[i][j.len()..]))
+            JOINED.iter().find_map(|j| {
+                let word = words[i];
+                word.get(..j.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(j))
+                    .then(|| &word[j.len()..])
+            })
         };
         let led = |i: usize| joined(i).is_some() || i > 0 && LEADS.contains(&words[i - 1].to_lowercase().as_str());
         let mut named = None;
@@ -334,6 +337,8 @@ mod tests {
             Period::named_in("What is a mid-2023 model worth?"),
             Some(Period::Year(2023))
         );
+        // Words that open with characters of several bytes are read without a panic.
+        assert_eq!(Period::named_in("Was the mıd-2023 trip €€€€ or ÉTÉ-2023?"), None);
     }
 
     fn record(created: &str, content: &str, context: Option<&str>) -> MemoryRecord {

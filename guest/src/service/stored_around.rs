@@ -88,36 +88,31 @@ impl<P: Ports> MemoryService<P> {
             return Ok(Some(Vec::new()));
         }
         // Line by line: the next after each anchor, then the next after that, while each
-        // is a line too.
+        // is a line too. `chains` holds, for each chain still going, its anchor's place and
+        // its last line.
         let mut after: Vec<Vec<String>> = vec![Vec::new(); anchors.len()];
-        let mut from: Vec<String> = anchors.iter().map(|(id, _)| id.clone()).collect();
+        let mut chains: Vec<(usize, String)> = anchors.iter().map(|(id, _)| id.clone()).enumerate().collect();
         for _ in 0..follow_ups::LINES {
-            if from.iter().all(String::is_empty) {
+            if chains.is_empty() {
                 break;
             }
+            let last: Vec<String> = chains.iter().map(|(_, id)| id.clone()).collect();
             let found = self
                 .ports
-                .index_made_after(&from, index_time::micros(now), replies::WINDOW_MICROS)?;
+                .index_made_after(&last, index_time::micros(now), replies::WINDOW_MICROS)?;
             let ids: Vec<String> = found.iter().flatten().cloned().collect();
-            if ids.is_empty() {
-                break;
-            }
             if self.memories.is_partial() && !self.hold_records(&ids)? {
                 self.load()?;
                 return Ok(None);
             }
-            let mut next = Vec::with_capacity(from.len());
-            for (lines, line) in after.iter_mut().zip(found) {
-                // An empty id is held by no memory: a chain that stopped stays stopped.
-                match line.filter(|l| is_line(self, l)) {
-                    Some(line) => {
-                        lines.push(line.clone());
-                        next.push(line);
-                    }
-                    None => next.push(String::new()),
-                }
+            chains = chains
+                .into_iter()
+                .zip(found)
+                .filter_map(|((anchor, _), line)| Some((anchor, line.filter(|l| is_line(self, l))?)))
+                .collect();
+            for (anchor, line) in &chains {
+                after[*anchor].push(line.clone());
             }
-            from = next;
         }
         let joined = follow_ups::credit(fused, &anchors, &after);
         fused.sort_by(|a, b| b.1.total_cmp(&a.1));
