@@ -94,3 +94,25 @@ fn a_search_that_finds_a_question_finds_the_reply_stored_after_it() {
         assert_eq!(served, told, "{query}");
     }
 }
+
+/// A reply found only through its question, and saying when, is weighed up for a question
+/// that asks when as a line found by its own words is (`asked_time`, after `replies`).
+#[test]
+fn a_reply_that_says_when_ranks_above_its_question_for_a_question_that_asks_when() {
+    let ctx = Ctx::new();
+    let start = Utc::now() - TimeDelta::hours(2);
+    let at = |seconds: i64| (start + TimeDelta::seconds(seconds)).to_rfc3339();
+    let question = "When is the hip operation going to be, do you know yet?";
+    let reply = "Thursday after next";
+    for (seconds, turn) in [
+        (0, "The hospital finally wrote to me about the hip operation"),
+        (20, question),
+        (40, reply),
+        (60, "The surgeon says the new hip should last twenty years"),
+    ] {
+        ctx.ok(&["--user", "gwen", "--now", &at(seconds), "add", turn]);
+    }
+    let found = contents_and_reasons(&ctx.json(&["--user", "gwen", "search", "When is the hip operation?"]));
+    let place = |text: &str| found.iter().position(|(c, _)| c == text);
+    assert!(place(reply).is_some() && place(reply) < place(question), "{found:#?}");
+}
