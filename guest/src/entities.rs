@@ -249,7 +249,7 @@ pub(crate) fn month(word: &str) -> Option<u32> {
 
 /// A day of the month: "3", "3rd", "21st,".
 pub(crate) fn day(word: &str) -> Option<u32> {
-    let clean = word.trim_end_matches([',', '.']);
+    let clean = word.trim_end_matches([',', '.', ';', '!', '?', ')']);
     let digits = clean.trim_end_matches(|c: char| c.is_alphabetic());
     let suffix = &clean[digits.len()..];
     let n: u32 = digits.parse().ok()?;
@@ -273,7 +273,20 @@ pub(crate) fn year(word: Option<&&str>) -> Option<i32> {
 /// A date written with a month's name, found at its first word: "May 3", "May 3, 2025",
 /// "3 May 2025", "3rd of May".
 fn month_date(raw: &[&str], i: usize) -> Option<String> {
-    let (m, d, after) = if let Some(m) = month(raw[i]) {
+    let ((y, m, d), _) = date_at(raw, i)?;
+    Some(match y {
+        Some(y) => format!("{y:04}-{m:02}-{d:02}"),
+        None => format!("--{m:02}-{d:02}"),
+    })
+}
+
+/// A date as texts give it, year (which may be left out), month and day.
+pub(crate) type TextDate = (Option<i32>, u32, u32);
+
+/// The date written with a month's name at `raw[i]` (as `month_date` reads it), and the
+/// index of the word after it.
+pub(crate) fn date_at(raw: &[&str], i: usize) -> Option<(TextDate, usize)> {
+    let (m, d, after) = if let Some(m) = month(raw.get(i)?) {
         (m, day(raw.get(i + 1)?)?, i + 2)
     } else {
         let d = day(raw[i])?;
@@ -285,8 +298,9 @@ fn month_date(raw: &[&str], i: usize) -> Option<String> {
         (month(raw.get(at)?)?, d, at + 1)
     };
     match year(raw.get(after)) {
-        Some(y) => NaiveDate::from_ymd_opt(y, m, d).map(|date| date.format("%Y-%m-%d").to_string()),
-        None => NaiveDate::from_ymd_opt(2000, m, d).map(|_| format!("--{m:02}-{d:02}")),
+        Some(y) => NaiveDate::from_ymd_opt(y, m, d).map(|_| ((Some(y), m, d), after + 1)),
+        // 2000 was a leap year: the 29th of February is a day of some years.
+        None => NaiveDate::from_ymd_opt(2000, m, d).map(|_| ((None, m, d), after)),
     }
 }
 

@@ -1,4 +1,5 @@
-//! The time a question names ("in May 2023", "on 8 May, 2023", "in June", "in 2022") and
+//! The time a question names ("in May 2023", "on 8 May, 2023", "in June", "in 2022", "the
+//! week before 9 June", "over Christmas": `stretch`) and
 //! whether a memory belongs to it: said or observed then, holding a date of it in its
 //! words or its context ("8 May 2023" as a conversation's date), or telling of it in words
 //! of relative time ("last month", said in the month after: `relative_time`).
@@ -13,6 +14,10 @@ use crate::entities;
 use crate::record::{MemoryRecord, parse_time};
 use crate::relative_time::{self, Span};
 
+mod stretch;
+
+pub use stretch::Stretch;
+
 /// A stretch of the calendar a text names; without a year, that month or day of any year.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Period {
@@ -25,10 +30,11 @@ pub enum Period {
     Season { year: Option<i32>, months: [u32; 3] },
     /// "in 2022".
     Year(i32),
+    /// "between 3 and 7 July", "the week before 9 June 2023", "over Christmas".
+    Days(Stretch),
 }
 
-/// A date as texts give it: the year may be left out.
-type Date = (Option<i32>, u32, u32);
+type Date = entities::TextDate;
 
 /// Words after which a month's name alone, or a year alone, names a time: "in June",
 /// "during 2022". Without one, "May" starts a request and "2022" may be a number; after
@@ -48,9 +54,13 @@ const SEASONS: &[(&str, [u32; 3])] = &[
 const JOINED: &[&str] = &["mid-", "early-", "late-"];
 
 impl Period {
-    /// The time `text` names, the most precise first: a date, a month of a year, a month,
-    /// a year. None when it names none.
+    /// The time `text` names, the most precise first: a stretch of days around a date or
+    /// a holiday, a date, a month of a year, a month, a year. None when it names none.
     pub fn named_in(text: &str) -> Option<Period> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if let Some(stretch) = stretch::named_in(&words) {
+            return Some(Period::Days(stretch));
+        }
         if let Some(date) = entities::recognise(text, &[])
             .iter()
             .find_map(|e| e.strip_prefix("date:").and_then(parse_date))
@@ -58,7 +68,6 @@ impl Period {
             let (year, month, day) = date;
             return Some(Period::Day { year, month, day });
         }
-        let words: Vec<&str> = text.split_whitespace().collect();
         // The prefix is ASCII, so what follows it starts on a character's boundary.
         let joined = |i: usize| {
             JOINED.iter().find_map(|j| {
@@ -117,6 +126,7 @@ impl Period {
             Period::Month { year: y, month: m } => same_year(y) && *m == month,
             Period::Season { year: y, months } => same_year(y) && months.contains(&month),
             Period::Year(y) => year == Some(*y),
+            Period::Days(stretch) => stretch.holds((year, month, day)),
         }
     }
 
@@ -146,6 +156,7 @@ impl Period {
                 .zip(NaiveDate::from_ymd_opt(y, 12, 31))
                 .into_iter()
                 .collect(),
+            Period::Days(stretch) => stretch.in_years(span.first.year(), span.last.year()),
         };
         own.iter().any(|(first, last)| {
             let short = span.last - span.first <= (*last - *first).max(chrono::TimeDelta::days(6));
@@ -160,6 +171,17 @@ impl Period {
         let said = record.observed_at.as_deref().unwrap_or(&record.created_at);
         let said = parse_time(said).ok().map(date_of);
         if said.is_some_and(|d| self.holds(d)) {
+            return true;
+        }
+        // A holiday is named in the memory's words or its context (the question it answers).
+        if let Period::Days(Stretch {
+            holiday: Some(holiday), ..
+        }) = self
+            && [Some(&record.content), record.context.as_ref()]
+                .into_iter()
+                .flatten()
+                .any(|text| text.to_lowercase().contains(holiday))
+        {
             return true;
         }
         let found;
@@ -221,6 +243,7 @@ impl Period {
             Period::Year(year) => text.contains(&year.to_string()),
             Period::Day { month, .. } | Period::Month { month, .. } => names_month(text, *month),
             Period::Season { months, .. } => months.iter().any(|m| names_month(text, *m)),
+            Period::Days(stretch) => stretch.months().iter().any(|m| names_month(text, *m)),
         }
     }
 }
@@ -405,6 +428,56 @@ mod tests {
         assert!(a_saturday.covers(&weekend, None), "a week at most tells of its days");
         let month = record("2023-05-10T19:00:00Z", "Went to a convention last month", None);
         assert!(!a_saturday.covers(&month, None));
+    }
+
+    #[test]
+    fn a_memory_belongs_to_a_stretch_of_days_it_was_said_in_or_tells_of_or_to_a_holiday_it_names() {
+        let week = Period::named_in("What did John do the week before August 3, 2023?").unwrap();
+        assert!(matches!(week, Period::Days(_)), "{week:?}");
+        assert!(week.covers(&record("2023-07-29T10:00:00Z", "Took the kids to the lake", None), None));
+        assert!(
+            week.covers(&record("2023-08-03T10:00:00Z", "Hi Tim!", None), None),
+            "the day counted from"
+        );
+        assert!(!week.covers(&record("2023-07-20T10:00:00Z", "Took the kids to the lake", None), None));
+        assert!(!week.covers(&record("2023-08-04T10:00:00Z", "Took the kids to the lake", None), None));
+        let told = record(
+            "2026-11-28T00:00:00Z",
+            "We went to the castle last Friday",
+            Some(
+                "16 November 2023
+Hey!",
+            ),
+        );
+        let second_week = Period::named_in("Where was Tim in the second week of November?").unwrap();
+        assert!(second_week.covers(&told, None), "the 10th, told on the 16th");
+        let dated = record("2026-11-28T00:00:00Z", "The fair is on 9 November", None);
+        assert!(second_week.covers(&dated, None));
+        assert!(!second_week.covers(
+            &record("2026-11-28T00:00:00Z", "The fair is on 19 November", None),
+            None
+        ));
+        let christmas = Period::named_in("What did Sam cook over Christmas?").unwrap();
+        assert!(christmas.covers(&record("2021-12-25T18:00:00Z", "Roast goose, finally", None), None));
+        assert!(
+            christmas.covers(
+                &record("2021-11-02T18:00:00Z", "Sam plans a goose for christmas", None),
+                None
+            ),
+            "a memory that names the holiday tells of it"
+        );
+        assert!(!christmas.covers(&record("2021-11-02T18:00:00Z", "Sam plans a goose", None), None));
+        assert!(
+            christmas.covers(
+                &record(
+                    "2021-11-02T18:00:00Z",
+                    "A goose, I think",
+                    Some("What will you cook for Christmas?")
+                ),
+                None
+            ),
+            "the context it answers names it"
+        );
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod mcp_lines;
 mod mcp_resources;
 mod migration;
 #[cfg(feature = "native-policy")]
+mod named_times;
 mod native;
 mod nearby;
 mod news_told_in_passing;

@@ -1,0 +1,54 @@
+//! A question that names a stretch of days or a holiday finds what was said then, among
+//! memories told alike.
+
+use crate::support::ctx::{Ctx, contents};
+
+/// Four dinners for the neighbours, told alike, each told on the day it was cooked.
+fn dinners() -> Ctx {
+    let ctx = Ctx::new();
+    for (text, at) in [
+        ("Cooked a mushroom risotto for the neighbours", "2022-12-25T19:00:00Z"),
+        ("Cooked a lamb stew for the neighbours", "2023-02-11T19:00:00Z"),
+        // A Saturday.
+        ("Cooked a lentil curry for the neighbours", "2023-03-04T19:00:00Z"),
+        ("Cooked a pumpkin soup for the neighbours", "2023-10-31T19:00:00Z"),
+    ] {
+        ctx.ok(&["--user", "sam", "--now", at, "add", text, "--observed-at", at]);
+    }
+    ctx
+}
+
+fn top(ctx: &Ctx, now: &str, query: &str) -> String {
+    let found = ctx.json(&["--user", "sam", "--now", now, "search", query]);
+    contents(&found["hits"]).first().cloned().unwrap_or_default()
+}
+
+#[test]
+fn a_question_that_names_a_stretch_of_days_or_a_holiday_finds_what_was_said_in_it() {
+    let ctx = dinners();
+    let later = "2023-11-20T12:00:00Z";
+    let wrong = [
+        ("What did I cook for the neighbours over Christmas?", "risotto"),
+        (
+            "What did I cook for the neighbours the week before 13 February 2023?",
+            "stew",
+        ),
+        (
+            "What did I cook for the neighbours between 1 and 5 March 2023?",
+            "curry",
+        ),
+        (
+            "What did I cook for the neighbours in the first week of March?",
+            "curry",
+        ),
+        ("What did I cook for the neighbours on Halloween?", "pumpkin"),
+        ("What did I cook for the neighbours the weekend of 12 February?", "stew"),
+    ]
+    .into_iter()
+    .filter_map(|(query, wanted)| {
+        let found = top(&ctx, later, query);
+        (!found.contains(wanted)).then(|| format!("{query}: {found}"))
+    })
+    .collect::<Vec<_>>();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
