@@ -113,6 +113,31 @@ impl Period {
         named
     }
 
+    /// The time a question asked on `today` names: as [`Period::named_in`], else in words
+    /// of relative time counted from today ("what did I cook last weekend?", "who did I
+    /// meet two weeks ago?").
+    pub fn asked_in(text: &str, today: NaiveDate) -> Option<Period> {
+        if let Some(named) = Period::named_in(text) {
+            return Some(named);
+        }
+        if !relative_time::may_tell(text) {
+            return None;
+        }
+        let span = relative_time::told(text, today).into_iter().next()?;
+        let (first, last) = (span.first, span.last);
+        let month_ends = first.day() == 1 && last.succ_opt().is_some_and(|next| next.day() == 1);
+        if month_ends && first.month() == 1 && last.month() == 12 && first.year() == last.year() {
+            Some(Period::Year(first.year()))
+        } else if month_ends && first.month() == last.month() && first.year() == last.year() {
+            Some(Period::Month {
+                year: Some(first.year()),
+                month: first.month(),
+            })
+        } else {
+            Stretch::between(first, last).map(Period::Days)
+        }
+    }
+
     /// Whether `date` lies in the period; a date without a year lies in a period of
     /// any year with its month (and day).
     fn holds(&self, (year, month, day): Date) -> bool {
@@ -362,6 +387,41 @@ mod tests {
         );
         // Words that open with characters of several bytes are read without a panic.
         assert_eq!(Period::named_in("Was the mıd-2023 trip €€€€ or ÉTÉ-2023?"), None);
+    }
+
+    #[test]
+    fn a_question_in_words_of_relative_time_names_the_time_counted_from_the_day_it_is_asked() {
+        // 2023-05-10 was a Wednesday.
+        let today = NaiveDate::from_ymd_opt(2023, 5, 10).unwrap();
+        let asked = |text: &str| Period::asked_in(text, today);
+        let days = |first: (i32, u32, u32), last: (i32, u32, u32)| {
+            let date = |(y, m, d)| NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            Stretch::between(date(first), date(last)).map(Period::Days)
+        };
+        assert_eq!(asked("What did I cook last weekend?"), days((2023, 5, 6), (2023, 5, 7)));
+        assert_eq!(asked("Who called yesterday?"), days((2023, 5, 9), (2023, 5, 9)));
+        assert_eq!(
+            asked("Where did we eat two weeks ago?"),
+            days((2023, 4, 23), (2023, 4, 29))
+        );
+        assert_eq!(
+            asked("What did I read last month?"),
+            Some(Period::Month {
+                year: Some(2023),
+                month: 4
+            })
+        );
+        assert_eq!(asked("Where did I go last year?"), Some(Period::Year(2022)));
+        assert_eq!(
+            asked("What did I do last weekend before April 10, 2023?"),
+            Period::named_in("the week before April 10, 2023"),
+            "a date named is counted from"
+        );
+        assert_eq!(asked("What was the last book I read?"), None);
+        assert!(
+            matches!(asked("What did I do in the last week of June?"), Some(Period::Days(s)) if s.any_year),
+            "June's last week, not the week before today"
+        );
     }
 
     fn record(created: &str, content: &str, context: Option<&str>) -> MemoryRecord {

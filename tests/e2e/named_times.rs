@@ -1,5 +1,5 @@
-//! A question that names a stretch of days or a holiday finds what was said then, among
-//! memories told alike.
+//! A question that names a stretch of days, a holiday, or a time counted from the day it
+//! is asked finds what was said then, among memories told alike.
 
 use crate::support::ctx::{Ctx, contents};
 
@@ -48,6 +48,41 @@ fn a_question_that_names_a_stretch_of_days_or_a_holiday_finds_what_was_said_in_i
     .filter_map(|(query, wanted)| {
         let found = top(&ctx, later, query);
         (!found.contains(wanted)).then(|| format!("{query}: {found}"))
+    })
+    .collect::<Vec<_>>();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn a_question_in_words_of_relative_time_counts_from_the_day_it_is_asked() {
+    let ctx = dinners();
+    let wrong = [
+        // A Wednesday: last weekend was the 4th and 5th of March.
+        (
+            "2023-03-08T12:00:00Z",
+            "What did I cook for the neighbours last weekend?",
+            "curry",
+        ),
+        (
+            "2023-02-15T12:00:00Z",
+            "What did I cook for the neighbours last weekend?",
+            "stew",
+        ),
+        (
+            "2023-02-20T12:00:00Z",
+            "What did I cook for the neighbours two months ago?",
+            "risotto",
+        ),
+        (
+            "2023-11-01T12:00:00Z",
+            "What did I cook for the neighbours yesterday?",
+            "pumpkin",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(now, query, wanted)| {
+        let found = top(&ctx, now, query);
+        (!found.contains(wanted)).then(|| format!("asked on {now}, {query}: {found}"))
     })
     .collect::<Vec<_>>();
     assert!(wrong.is_empty(), "{wrong:#?}");

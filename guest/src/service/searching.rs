@@ -222,7 +222,7 @@ impl<P: Ports> MemoryService<P> {
         ];
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower, and
         // so does a memory that only asks; one of the time the query names, higher.
-        let period = Period::named_in(text);
+        let period = Period::asked_in(text, stamp.date_naive());
         let asks_time = period.is_none() && asked_time::asks(text);
         let mut fused = fuse(&lists);
         for (id, score) in &mut fused {
