@@ -413,6 +413,21 @@ mod tests {
         );
         assert_eq!(asked("Where did I go last year?"), Some(Period::Year(2022)));
         assert_eq!(
+            asked("What did I tell you this morning?"),
+            days((2023, 5, 10), (2023, 5, 10))
+        );
+        assert_eq!(
+            asked("What have I cooked this week?"),
+            days((2023, 5, 8), (2023, 5, 14))
+        );
+        assert_eq!(
+            asked("Who did I meet this month?"),
+            Some(Period::Month {
+                year: Some(2023),
+                month: 5
+            })
+        );
+        assert_eq!(
             asked("What did I do last weekend before April 10, 2023?"),
             Period::named_in("the week before April 10, 2023"),
             "a date named is counted from"
