@@ -183,16 +183,20 @@ fn beside(words: &[&str], lower: &[String], i: usize) -> Option<Stretch> {
         _ => return None,
     };
     let unit = lower.get(i.checked_sub(1)?)?;
-    let count = |at: Option<usize>| -> u64 {
-        let Some(at) = at else { return 1 };
+    // A count of units, up to 60 ("99999 weeks before" names no stretch); none is one.
+    let count = |at: Option<usize>| -> Option<u64> {
+        let Some(at) = at else { return Some(1) };
         match lower[at].as_str() {
-            "few" => 3,
-            "of" if at > 0 && lower[at - 1] == "couple" => 2,
-            word => word
-                .parse()
+            "few" => Some(3),
+            "of" if at > 0 && lower[at - 1] == "couple" => Some(2),
+            word => match word
+                .parse::<u64>()
                 .ok()
                 .or_else(|| entities::number_word(word).map(u64::from))
-                .unwrap_or(1),
+            {
+                Some(n) => (1..=60).contains(&n).then_some(n),
+                None => Some(1),
+            },
         }
     };
     let weekday: Option<Weekday> = entities::WEEKDAYS
@@ -201,12 +205,12 @@ fn beside(words: &[&str], lower: &[String], i: usize) -> Option<Stretch> {
         .and_then(|n| Weekday::try_from(n as u8).ok());
     let days = match unit.as_str() {
         "day" | "night" | "evening" | "morning" => 1,
-        "days" => count(i.checked_sub(2)),
+        "days" => count(i.checked_sub(2))?,
         "week" | "weekend" => 7,
-        "weeks" => 7 * count(i.checked_sub(2)),
+        "weeks" => 7 * count(i.checked_sub(2))?,
         "fortnight" => 14,
         "month" => 31,
-        "months" => 31 * count(i.checked_sub(2)),
+        "months" => 31 * count(i.checked_sub(2))?,
         _ if weekday.is_some() => 7,
         _ => return None,
     };

@@ -71,6 +71,9 @@ fn a_span_before_or_after_a_date_holds_the_date() {
         None,
         "a bound names no span"
     );
+    assert_eq!(named("18446744073709551615 weeks before 1 May"), None);
+    assert_eq!(named("99 days before 1 May"), None);
+    assert_eq!(named("ten days before 1 May"), days("--04-21", "--05-01"));
 }
 
 #[test]
