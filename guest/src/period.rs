@@ -115,12 +115,14 @@ impl Period {
 
     /// The time a question asked on `today` names: as [`Period::named_in`], else in words
     /// of relative time counted from today ("what did I cook last weekend?", "who did I
-    /// meet two weeks ago?").
+    /// meet two weeks ago?"). A bound ("since last month", "until yesterday") names no
+    /// time asked about, as in `named_in`.
     pub fn asked_in(text: &str, today: NaiveDate) -> Option<Period> {
         if let Some(named) = Period::named_in(text) {
             return Some(named);
         }
-        if !relative_time::may_tell(text) {
+        let lower = text.to_lowercase();
+        if !relative_time::may_tell(text) || BOUNDS.iter().any(|b| lower.contains(b)) {
             return None;
         }
         let span = relative_time::told(text, today).into_iter().next()?;
@@ -198,14 +200,21 @@ impl Period {
         if said.is_some_and(|d| self.holds(d)) {
             return true;
         }
-        // A holiday is named in the memory's words or its context (the question it answers).
-        if let Period::Days(Stretch {
-            holiday: Some(holiday), ..
-        }) = self
+        // A holiday is named in the memory's words or its context (the question it
+        // answers), said in the holiday's year when it has one.
+        if let Period::Days(
+            stretch @ Stretch {
+                holiday: Some(holiday), ..
+            },
+        ) = self
             && [Some(&record.content), record.context.as_ref()]
                 .into_iter()
                 .flatten()
-                .any(|text| text.to_lowercase().contains(holiday))
+                .any(|text| names_words(text, holiday))
+            && (stretch.any_year
+                || Period::said_days(record, said)
+                    .iter()
+                    .any(|d| (stretch.first.year()..=stretch.last.year()).contains(&d.year())))
         {
             return true;
         }
@@ -234,10 +243,9 @@ impl Period {
         relative_time::may_tell(&record.content) && self.told_of(record, said)
     }
 
-    /// Whether the memory's words of relative time tell of the period, counted from the
-    /// day it was said: when it was observed, else the dates its context holds (a
-    /// conversation stored after it was held), else when it was made.
-    fn told_of(&self, record: &MemoryRecord, made: Option<Date>) -> bool {
+    /// The days the memory was said on: when it was observed, else the dates its context
+    /// holds (a conversation stored after it was held), else `made`.
+    fn said_days(record: &MemoryRecord, made: Option<Date>) -> Vec<NaiveDate> {
         let full = |(year, month, day): Date| NaiveDate::from_ymd_opt(year?, month, day);
         let observed = record.observed_at.as_deref().and_then(|t| parse_time(t).ok());
         let mut said: Vec<NaiveDate> = match observed {
@@ -255,7 +263,15 @@ impl Period {
         if said.is_empty() {
             said.extend(made.and_then(full));
         }
-        said.iter()
+        said
+    }
+
+    /// Whether the memory's words of relative time tell of the period, counted from the
+    /// day it was said: when it was observed, else the dates its context holds (a
+    /// conversation stored after it was held), else when it was made.
+    fn told_of(&self, record: &MemoryRecord, made: Option<Date>) -> bool {
+        Period::said_days(record, made)
+            .iter()
             .flat_map(|d| relative_time::told(&record.content, *d))
             .any(|span| self.overlaps(span))
     }
@@ -271,6 +287,28 @@ impl Period {
             Period::Days(stretch) => stretch.months().iter().any(|m| names_month(text, *m)),
         }
     }
+}
+
+/// Words that make words of relative time a bound: "What changed since last month?"
+/// asks about no time of last month.
+const BOUNDS: &[&str] = &[
+    "since last",
+    "since yesterday",
+    "since the other day",
+    "until last",
+    "until yesterday",
+    "till last",
+    "till yesterday",
+];
+
+/// Whether `text` holds `words` (lower case, one or more) as whole words.
+fn names_words(text: &str, words: &str) -> bool {
+    let lower = text.to_lowercase();
+    lower.match_indices(words).any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + words.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 /// Whether `text` names the month, or gives its number in an ISO date.
@@ -413,20 +451,11 @@ mod tests {
         );
         assert_eq!(asked("Where did I go last year?"), Some(Period::Year(2022)));
         assert_eq!(
-            asked("What did I tell you this morning?"),
-            days((2023, 5, 10), (2023, 5, 10))
+            asked("Who called the day before yesterday?"),
+            days((2023, 5, 8), (2023, 5, 8))
         );
-        assert_eq!(
-            asked("What have I cooked this week?"),
-            days((2023, 5, 8), (2023, 5, 14))
-        );
-        assert_eq!(
-            asked("Who did I meet this month?"),
-            Some(Period::Month {
-                year: Some(2023),
-                month: 5
-            })
-        );
+        assert_eq!(asked("What changed since last month?"), None, "a bound");
+        assert_eq!(asked("What do I have to do today?"), None, "a plan's day is not read");
         assert_eq!(
             asked("What did I do last weekend before April 10, 2023?"),
             Period::named_in("the week before April 10, 2023"),
@@ -542,6 +571,16 @@ Hey!",
             "a memory that names the holiday tells of it"
         );
         assert!(!christmas.covers(&record("2021-11-02T18:00:00Z", "Sam plans a goose", None), None));
+        let easter = Period::named_in("Where did we go at Easter 2024?").unwrap();
+        assert!(!easter.covers(
+            &record("2024-01-02T18:00:00Z", "We drove up the eastern coast", None),
+            None
+        ));
+        assert!(easter.covers(&record("2024-01-02T18:00:00Z", "Easter at Gran's again", None), None));
+        assert!(
+            !easter.covers(&record("2019-01-02T18:00:00Z", "Easter at Gran's again", None), None),
+            "said in another year than the holiday's"
+        );
         assert!(
             christmas.covers(
                 &record(

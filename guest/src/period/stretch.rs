@@ -275,7 +275,9 @@ fn part_of_month(words: &[&str], lower: &[String], i: usize) -> Option<Stretch> 
     }
     let month = entities::month(words.get(of + 1)?)?;
     let year = entities::year(words.get(of + 2));
-    let first_day = NaiveDate::from_ymd_opt(year.unwrap_or(STAND_IN), month, 1)?;
+    // Of any year, a common year's month: "the last week of February" is the 22nd to the
+    // 28th, as in three years of four.
+    let first_day = NaiveDate::from_ymd_opt(year.unwrap_or(STAND_IN + 1), month, 1)?;
     let last_day = first_day.checked_add_months(Months::new(1))?.pred_opt()?;
     let day = |n: u32| first_day.with_day(n);
     let half = lower[i + 1] == "half";
@@ -352,10 +354,19 @@ fn holiday_at(words: &[&str], lower: &[String], i: usize) -> Option<(Stretch, us
             .all(|(k, w)| lower.get(i + k).is_some_and(|l| l == w))
     })?;
     let mut after = i + names.len();
-    let year = entities::year(words.get(after));
-    if year.is_some() {
-        after += 1;
-    }
+    // "Christmas 2022", "Christmas in 2022".
+    let year = match entities::year(words.get(after)) {
+        Some(year) => {
+            after += 1;
+            Some(year)
+        }
+        None if lower.get(after).is_some_and(|w| w == "in") => {
+            let year = entities::year(words.get(after + 1));
+            after += if year.is_some() { 2 } else { 0 };
+            year
+        }
+        None => None,
+    };
     let y = year.unwrap_or(STAND_IN);
     let date = |m: u32, d: u32| NaiveDate::from_ymd_opt(y, m, d);
     let (first, last) = match *names {

@@ -223,7 +223,9 @@ impl<P: Ports> MemoryService<P> {
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower, and
         // so does a memory that only asks; one of the time the query names, higher.
         let period = Period::asked_in(text, stamp.date_naive());
-        let asks_time = period.is_none() && asked_time::asks(text);
+        // A question that asks when of a time counted from today ("when did I run last
+        // week?") still wants the lines that say when.
+        let asks_time = Period::named_in(text).is_none() && asked_time::asks(text);
         let mut fused = fuse(&lists);
         for (id, score) in &mut fused {
             if let Some(r) = self.memories.get(id) {

@@ -94,6 +94,7 @@ fn a_week_or_weekend_of_a_date_and_parts_of_a_month() {
         days("2024-02-23", "2024-02-29")
     );
     assert_eq!(named("at the end of May"), days("--05-22", "--05-31"));
+    assert_eq!(named("the last week of February"), days("--02-22", "--02-28"));
     assert_eq!(named("the beginning of March 2021"), days("2021-03-01", "2021-03-10"));
     assert_eq!(named("the first week of the course"), None);
     assert_eq!(named("Who came second of May's runners?"), None);
@@ -103,6 +104,10 @@ fn a_week_or_weekend_of_a_date_and_parts_of_a_month() {
 fn a_holiday_names_a_time_when_led_or_given_a_year() {
     assert_eq!(named("What did Sam cook over Christmas?"), days("--12-24", "--12-26"));
     assert_eq!(named("Christmas 2022"), days("2022-12-24", "2022-12-26"));
+    assert_eq!(
+        named("What did we do at Christmas in 2022?"),
+        days("2022-12-24", "2022-12-26")
+    );
     assert_eq!(named("on Christmas Eve"), days("--12-24", "--12-24"));
     assert_eq!(
         named("What did we do on New Year's Eve 2023?"),
