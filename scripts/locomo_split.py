@@ -9,7 +9,10 @@ so that the held-out conversations 5-9 can be measured as the development half i
 
 Evidence ids are read as the development half's were: "D8:6; D9:17" is two ids, "D:11:26"
 is D11:26 and "D30:05" D30:5, ids of no turn are left out, and so are questions left
-without evidence. Given 0 4, it writes the development half byte for byte.
+without evidence. Given 0 4, it writes the development half byte for byte. SOURCE may also be
+the directory `data/multimodal_dialog/locomo10_v2` unpacked from the repository's
+`data/locomo10.zip` (where a snapshot holds no `locomo10.json`): the same data, the same
+output.
 
 The data is CC BY-NC 4.0: it is read from where it lies and never copied into the project.
 """
@@ -17,6 +20,7 @@ The data is CC BY-NC 4.0: it is read from where it lies and never copied into th
 import json
 import re
 import sys
+from pathlib import Path
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
@@ -39,9 +43,24 @@ def evidence(cited: list, turns: set) -> list:
     return ids
 
 
+def load(source: str) -> list:
+    """The ten samples of `data/locomo10.json`, or of the directory of per-conversation
+    files that the repository's `data/locomo10.zip` holds (`locomo10_v2/26.json`, ...: a
+    sample's conversation and questions in one object), in the order of their numbers."""
+    path = Path(source)
+    if not path.is_dir():
+        return json.load(open(path))
+    samples = []
+    for file in sorted(path.glob("*.json"), key=lambda f: int(f.stem)):
+        data = json.load(open(file))
+        conversation = {k: v for k, v in data.items() if k in ("speaker_a", "speaker_b") or k.startswith("session_")}
+        samples.append({"sample_id": f"conv-{file.stem}", "conversation": conversation, "qa": data["qa"]})
+    return samples
+
+
 def main() -> None:
     source, first, last, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    samples = json.load(open(source))
+    samples = load(source)
     with open(f"{out}/turns.jsonl", "w") as turns_file, open(f"{out}/queries.jsonl", "w") as queries_file:
         for conv in range(first, last + 1):
             sample = samples[conv]
