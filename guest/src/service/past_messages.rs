@@ -68,10 +68,11 @@ impl<P: Ports> MemoryService<P> {
             chat_id,
         };
         // A name most of the messages hold pulls the query toward all of them, as it does
-        // among memories (`searching::all_common`).
-        let (searched, query) = match &vectors.unnamed {
-            Some(u) if all_common(&self.messages, &sessions, &u.names) => (u.text.as_str(), Some(&u.vector)),
-            _ => (text, vectors.whole.as_ref()),
+        // among memories (`searching::common_names`).
+        let common = common_names(&self.messages, &sessions, &vectors.names);
+        let (searched, query) = match vectors.without(&common) {
+            Some(u) => (u.text.as_str(), Some(&u.vector)),
+            None => (text, vectors.whole.as_ref()),
         };
         let mut similarity: HashMap<String, f32> = HashMap::new();
         // Each list holds only what may be shown before it is fused, as search's do: a
@@ -146,12 +147,16 @@ impl<P: Ports> MemoryService<P> {
     }
 }
 
-/// Whether each of `names` is held by too many of the messages of `sessions` to tell them
-/// apart ([`entities::is_common`]): a stored conversation names its speakers in every
-/// other line. One pass over the home's messages.
-fn all_common(messages: &Records<MessageRecord>, sessions: &HashMap<&str, &SessionRecord>, names: &[String]) -> bool {
+/// Those of `names` held by too many of the messages of `sessions` to tell them apart
+/// ([`entities::is_common`]): a stored conversation names its speakers in every other
+/// line. One pass over the home's messages.
+fn common_names(
+    messages: &Records<MessageRecord>,
+    sessions: &HashMap<&str, &SessionRecord>,
+    names: &[String],
+) -> Vec<String> {
     if names.is_empty() {
-        return false;
+        return Vec::new();
     }
     let mut visible = 0;
     let mut holders = vec![0; names.len()];
@@ -163,7 +168,12 @@ fn all_common(messages: &Records<MessageRecord>, sessions: &HashMap<&str, &Sessi
             }
         }
     }
-    holders.iter().all(|&n| entities::is_common(n, visible))
+    names
+        .iter()
+        .zip(holders)
+        .filter(|(_, n)| entities::is_common(*n, visible))
+        .map(|(name, _)| name.clone())
+        .collect()
 }
 
 /// Whether `text` has `name` (lowercased) as a word of its own or with a possessive

@@ -25,17 +25,56 @@ use crate::vectors::{self, cosine};
 pub(crate) struct QueryVectors {
     /// Of the whole query; none when the embedder could not make one.
     pub whole: Option<Vec<f32>>,
-    /// Of the query without the names it holds, for when they prove too common.
-    pub unnamed: Option<Unnamed>,
+    /// The names the query holds, lowercased as `name:` entities hold them.
+    pub names: Vec<String>,
+    /// Of the query without some of its names, for when those prove too common
+    /// ([`name_sets`]).
+    pub unnamed: Vec<Unnamed>,
 }
 
-/// A query without its names, and its vector.
+impl QueryVectors {
+    /// The query without exactly `names` and its vector, if it was embedded so.
+    pub fn without(&self, names: &[String]) -> Option<&Unnamed> {
+        if names.is_empty() {
+            return None;
+        }
+        self.unnamed
+            .iter()
+            .find(|u| u.names.len() == names.len() && names.iter().all(|n| u.names.contains(n)))
+    }
+}
+
+/// A query without some of its names, and its vector.
 #[derive(Debug, Clone)]
 pub(crate) struct Unnamed {
     /// The names left out, lowercased as `name:` entities hold them.
     pub names: Vec<String>,
     pub text: String,
     pub vector: Vec<f32>,
+}
+
+/// The most names a query may hold for each of them to be left out apart.
+const NAMES_APART: usize = 2;
+
+/// The sets of a query's names it is embedded without, beside the whole query: each set
+/// when it holds one or two, since a speaker every line names may be asked about beside a
+/// friend few lines name ("What flaw in Tomasz's running did Ines notice?"), and only
+/// the first is common; all of them together when it holds more (at most four texts
+/// embedded).
+fn name_sets(names: &[String]) -> Vec<Vec<String>> {
+    if names.len() > NAMES_APART {
+        return vec![names.to_vec()];
+    }
+    (1..1usize << names.len())
+        .map(|mask| {
+            names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, n)| n.clone())
+                .collect()
+        })
+        .collect()
 }
 
 impl<P: Ports> MemoryService<P> {
@@ -62,17 +101,33 @@ impl<P: Ports> MemoryService<P> {
             .filter_map(|e| e.strip_prefix("name:").map(str::to_owned))
             .collect();
         // Left out only when words to search are left: "Who is Caroline?" keeps her.
-        let unnamed = entities::without_names(text, &names).filter(|t| !query_terms(t).is_empty());
-        let texts: Vec<String> = std::iter::once(text.to_owned()).chain(unnamed.clone()).collect();
+        let unnamed: Vec<(Vec<String>, String)> = name_sets(&names)
+            .into_iter()
+            .filter_map(|set| {
+                let left = entities::without_names(text, &set).filter(|t| !query_terms(t).is_empty())?;
+                Some((set, left))
+            })
+            .collect();
+        let texts: Vec<String> = std::iter::once(text.to_owned())
+            .chain(unnamed.iter().map(|(_, t)| t.clone()))
+            .collect();
         let dimension = self.ports.embedder_dimension();
         match self.ports.embed(&texts) {
             Ok(made) if made.len() == texts.len() => {
                 let mut made = made.into_iter().map(|v| vectors::usable(v, dimension));
                 let whole = made.next().flatten();
                 let unnamed = unnamed
-                    .zip(made.next().flatten())
-                    .map(|(text, vector)| Unnamed { names, text, vector });
-                (QueryVectors { whole, unnamed }, Vec::new())
+                    .into_iter()
+                    .zip(made)
+                    .filter_map(|((names, text), vector)| {
+                        Some(Unnamed {
+                            names,
+                            text,
+                            vector: vector?,
+                        })
+                    })
+                    .collect();
+                (QueryVectors { whole, names, unnamed }, Vec::new())
             }
             Ok(_) | Err(_) => {
                 let notice = "the embedding service is unavailable: full-text search only".to_owned();
@@ -144,11 +199,15 @@ impl<P: Ports> MemoryService<P> {
         let k = (limit * 4).clamp(LIST_DEPTH, 4096);
         // A name most memories hold is read as a stop word by the vector and full-text
         // lists too: in the query's vector it pulls toward every memory that holds it.
-        let (searched, query_vector) = match &vectors.unnamed {
-            Some(unnamed) if self.all_common(caller, &unnamed.names, census.as_ref(), &wanted, now) => {
-                (unnamed.text.as_str(), Some(unnamed.vector.clone()))
-            }
-            _ => (text, vectors.whole.clone()),
+        // Counted only when there is a query without names to search.
+        let common = if vectors.unnamed.is_empty() {
+            Vec::new()
+        } else {
+            self.common_names(caller, &vectors.names, census.as_ref(), &wanted, now)
+        };
+        let (searched, query_vector) = match vectors.without(&common) {
+            Some(unnamed) => (unnamed.text.as_str(), Some(unnamed.vector.clone())),
+            None => (text, vectors.whole.clone()),
         };
         let terms = query_terms(searched);
         let (vector_hits, text_hits) = loop {
@@ -348,32 +407,37 @@ impl<P: Ports> MemoryService<P> {
         entities::recognise(text, &names)
     }
 
-    /// Whether every one of `names` is a name too many of the caller's live memories hold
-    /// to tell them apart ([`entities::is_common`]), counted as `entity_matches` counts
-    /// them: by `census` (its counts are per entity of `wanted`) or over the walk.
-    pub(super) fn all_common(
+    /// Those of `names` too many of the caller's live memories hold to tell them apart
+    /// ([`entities::is_common`]), counted as `entity_matches` counts them: by `census`
+    /// (its counts are per entity of `wanted`) or over the walk.
+    pub(super) fn common_names(
         &self,
         caller: &Caller,
         names: &[String],
         census: Option<&Census>,
         wanted: &[String],
         now: DateTime<Utc>,
-    ) -> bool {
-        let names: Vec<String> = names.iter().map(|n| format!("name:{n}")).collect();
+    ) -> Vec<String> {
         if names.is_empty() {
-            return false;
+            return Vec::new();
         }
+        let entities: Vec<String> = names.iter().map(|n| format!("name:{n}")).collect();
         let telling: Vec<bool> = match census {
             Some(census) => {
                 let telling = census.telling();
-                names
+                entities
                     .iter()
                     .map(|n| wanted.iter().position(|w| w == n).is_none_or(|i| telling[i]))
                     .collect()
             }
-            None => self.holding(caller, &names, now).0.telling(),
+            None => self.holding(caller, &entities, now).0.telling(),
         };
-        telling.iter().all(|telling| !telling)
+        names
+            .iter()
+            .zip(telling)
+            .filter(|(_, telling)| !telling)
+            .map(|(n, _)| n.clone())
+            .collect()
     }
 
     /// The live memories of the walk the caller sees, counted with the holders of each of

@@ -160,5 +160,5 @@ fn a_name_most_messages_hold_is_left_out_of_the_query() {
     // The vector list was asked with the query without her name.
     let asked = s.ports.knn_queries.borrow().last().unwrap().clone();
     let vectors = s.embed_query("What does Caroline paint?").0;
-    assert_eq!(asked, vectors.unnamed.unwrap().vector);
+    assert_eq!(asked, vectors.without(&["caroline".to_owned()]).unwrap().vector);
 }

@@ -345,8 +345,9 @@ fn a_name_most_memories_hold_is_left_out_of_the_query_as_a_stop_word() {
     let wanted = ["name:caroline".to_owned(), "name:melanie".to_owned()];
     let caroline = ["caroline".to_owned()];
     let melanie = ["melanie".to_owned()];
-    assert!(s.all_common(&alice(), &caroline, None, &wanted, now));
-    assert!(!s.all_common(&alice(), &melanie, None, &wanted, now));
+    let both = ["caroline".to_owned(), "melanie".to_owned()];
+    assert_eq!(s.common_names(&alice(), &both, None, &wanted, now), caroline);
+    assert!(s.common_names(&alice(), &melanie, None, &wanted, now).is_empty());
 
     // The query is embedded once, with and without the names it holds, before anything
     // is read; the vector list searches the one without the common name.
@@ -368,4 +369,32 @@ fn a_name_most_memories_hold_is_left_out_of_the_query_as_a_stop_word() {
     search(&mut s, &alice(), "Who is Caroline?");
     let searched = s.ports.knn_queries.borrow().last().cloned().unwrap();
     assert_eq!(searched, FakePorts::vector("Who is Caroline?"));
+
+    // Beside a name that still tells, the common one is left out alone: the query is
+    // embedded without each set of its two names.
+    s.ports.embedded.borrow_mut().clear();
+    search(&mut s, &alice(), "Did Melanie hear about Caroline's violin?");
+    assert_eq!(
+        *s.ports.embedded.borrow(),
+        [
+            "Did Melanie hear about Caroline's violin?",
+            "Did Melanie hear about violin?",
+            "Did hear about Caroline's violin?",
+            "Did hear about violin?",
+        ]
+    );
+    let searched = s.ports.knn_queries.borrow().last().cloned().unwrap();
+    assert_eq!(searched, FakePorts::vector("Did Melanie hear about violin?"));
+}
+
+#[test]
+fn a_query_of_more_than_two_names_is_embedded_without_them_all_only() {
+    let s = service();
+    let (vectors, _) = s.embed_query("Did Melanie tell Caroline about Oscar?");
+    let sets: Vec<&[String]> = vectors.unnamed.iter().map(|u| u.names.as_slice()).collect();
+    assert_eq!(sets, [["caroline", "melanie", "oscar"]]);
+    assert_eq!(vectors.unnamed[0].text, "Did tell about");
+    let two = ["caroline".to_owned(), "melanie".to_owned()];
+    assert!(vectors.without(&two).is_none(), "no vector without two of three");
+    assert!(vectors.without(&[]).is_none(), "nothing left out is the whole query");
 }
