@@ -69,8 +69,8 @@ impl<P: Ports> MemoryService<P> {
         };
         // A name most of the messages hold pulls the query toward all of them, as it does
         // among memories (`searching::common_names`).
-        let common = common_names(&self.messages, &sessions, &vectors.names);
-        let (searched, query) = match vectors.without(&common) {
+        let unnamed = vectors.without_common(|names| common_names(&self.messages, &sessions, names));
+        let (searched, query) = match unnamed {
             Some(u) => (u.text.as_str(), Some(&u.vector)),
             None => (text, vectors.whole.as_ref()),
         };

@@ -42,6 +42,16 @@ impl QueryVectors {
             .iter()
             .find(|u| u.names.len() == names.len() && names.iter().all(|n| u.names.contains(n)))
     }
+
+    /// The query without the names `common` picks out of its own as common, if it was
+    /// embedded so. `common` counts holders over every memory or message, so it is asked
+    /// only when there is a query without names to search.
+    pub fn without_common(&self, common: impl FnOnce(&[String]) -> Vec<String>) -> Option<&Unnamed> {
+        if self.unnamed.is_empty() {
+            return None;
+        }
+        self.without(&common(&self.names))
+    }
 }
 
 /// A query without some of its names, and its vector.
@@ -199,13 +209,8 @@ impl<P: Ports> MemoryService<P> {
         let k = (limit * 4).clamp(LIST_DEPTH, 4096);
         // A name most memories hold is read as a stop word by the vector and full-text
         // lists too: in the query's vector it pulls toward every memory that holds it.
-        // Counted only when there is a query without names to search.
-        let common = if vectors.unnamed.is_empty() {
-            Vec::new()
-        } else {
-            self.common_names(caller, &vectors.names, census.as_ref(), &wanted, now)
-        };
-        let (searched, query_vector) = match vectors.without(&common) {
+        let unnamed = vectors.without_common(|names| self.common_names(caller, names, census.as_ref(), &wanted, now));
+        let (searched, query_vector) = match unnamed {
             Some(unnamed) => (unnamed.text.as_str(), Some(unnamed.vector.clone())),
             None => (text, vectors.whole.clone()),
         };
