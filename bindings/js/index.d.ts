@@ -36,7 +36,7 @@ export type ArchiveReason = EnumCase<Wit.ArchiveReason>;
 export type MemoryRecord = Wire<Wit.Memory>;
 
 /** A search hit: the memory plus its fused score, cosine similarity, subjects' names and how it
- * was found ("meaning", "words", "person", "entity", "reply"). */
+ * was found ("meaning", "words", "person", "entity", "time", "reply"). */
 export type SearchHit = MemoryRecord & Wire<Omit<Wit.SearchHit, "memory">>;
 
 export interface SearchResults { hits: SearchHit[]; notices: Recall.SearchResults["notices"] }

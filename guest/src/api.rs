@@ -261,6 +261,7 @@ pub enum MatchReason {
     Words,
     Person,
     Entity,
+    Time,
     Reply,
 }
 

@@ -140,6 +140,14 @@ impl Period {
         }
     }
 
+    /// Whether the period is a day or a stretch of days ("on 3 May", "the second week of
+    /// November"): few enough memories are said in one for them to be a list of search's
+    /// own. A month's or a year's are whole conversations, which the other lists rank
+    /// better (docs/judgment.md).
+    pub fn is_days(&self) -> bool {
+        matches!(self, Period::Day { .. } | Period::Days(_))
+    }
+
     /// Whether `date` lies in the period; a date without a year lies in a period of
     /// any year with its month (and day).
     fn holds(&self, (year, month, day): Date) -> bool {

@@ -272,13 +272,14 @@ impl ArchiveReason {
 
 impl MatchReason {
     /// Its name in the WIT and on the wire: "meaning", "words", "person", "entity",
-    /// "reply".
+    /// "time", "reply".
     pub fn as_str(self) -> &'static str {
         match self {
             MatchReason::Meaning => "meaning",
             MatchReason::Words => "words",
             MatchReason::Person => "person",
             MatchReason::Entity => "entity",
+            MatchReason::Time => "time",
             MatchReason::Reply => "reply",
         }
     }

@@ -1,7 +1,8 @@
 //! A question that names a stretch of days, a holiday, or a time counted from the day it
-//! is asked finds what was said then, among memories told alike.
+//! is asked finds what was said then, among memories told alike; and what was said of a
+//! day it names, though it shares no word with the question.
 
-use crate::support::ctx::{Ctx, contents};
+use crate::support::ctx::{Ctx, contents, contents_and_reasons};
 
 /// Four dinners for the neighbours, told alike, each told on the day it was cooked.
 fn dinners() -> Ctx {
@@ -92,4 +93,37 @@ fn a_question_in_words_of_relative_time_counts_from_the_day_it_is_asked() {
     })
     .collect::<Vec<_>>();
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn what_was_said_of_the_day_a_question_names_is_found_though_it_shares_no_word_with_it() {
+    let ctx = Ctx::new();
+    // A week of evenings, most told with the question's own "doing"; Sunday's tells of
+    // Saturday the 7th in words the question does not use.
+    for (text, day) in [
+        ("Doing laundry and paying bills all evening", "2026-02-02"),
+        ("Doing nothing much, the rain kept everyone indoors", "2026-02-05"),
+        ("Spent the whole day doing my tax return", "2026-02-06"),
+        (
+            "Went to the pottery open studio yesterday and threw a lopsided bowl",
+            "2026-02-08",
+        ),
+        ("Doing a quiet night in with soup", "2026-02-09"),
+        ("Doing the school run every morning this week", "2026-02-10"),
+        ("I was doing overtime at the warehouse again", "2026-02-11"),
+    ] {
+        let at = format!("{day}T20:00:00Z");
+        ctx.ok(&["--user", "sam", "--now", &at, "add", text, "--observed-at", &at]);
+    }
+    let later = "2026-03-01T12:00:00Z";
+    for query in [
+        "What was I doing on 7 February 2026?",
+        "What did I get up to between 7 and 8 February 2026?",
+    ] {
+        let found = ctx.json(&["--user", "sam", "--now", later, "search", query]);
+        let hits = contents_and_reasons(&found);
+        let (first, reasons) = hits.first().unwrap_or_else(|| panic!("{query}: nothing found"));
+        assert!(first.contains("pottery"), "{query}: {hits:#?}");
+        assert!(reasons.iter().any(|r| r == "time"), "{query}: {reasons:?}");
+    }
 }

@@ -34,7 +34,7 @@ export function memories(ms) {
 }
 
 /** A search hit: the memory's fields plus `score`, `similarity`, `subjects` (names) and
- * `reasons` (how it was found: "meaning", "words", "person", "entity", "reply"). */
+ * `reasons` (how it was found: "meaning", "words", "person", "entity", "time", "reply"). */
 export function hit(h) {
   return {
     ...memory(h.memory), score: h.score, similarity: orNull(h.similarity), subjects: h.subjects, reasons: h.reasons,

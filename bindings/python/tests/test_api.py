@@ -36,7 +36,7 @@ def test_add_search_list_and_shapes(m: Memory):
     assert [h.memory.id for h in results] == [added.memory.id]
     hit = results.to_dict()["hits"][0]
     assert {"score", "similarity", "subjects", "reasons", "content"} <= set(hit)
-    assert hit["reasons"] and set(hit["reasons"]) <= {"meaning", "words", "person", "entity", "reply"}
+    assert hit["reasons"] and set(hit["reasons"]) <= {"meaning", "words", "person", "entity", "time", "reply"}
     assert [x.content for x in m.list(user="alice")] == ["I'm allergic to peanuts"]
     assert m.get(added.memory.id[:12], user="alice").content == "I'm allergic to peanuts"
 

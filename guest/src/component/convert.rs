@@ -221,6 +221,7 @@ fn match_reason(r: api::MatchReason) -> types::MatchReason {
         api::MatchReason::Words => types::MatchReason::Words,
         api::MatchReason::Person => types::MatchReason::Person,
         api::MatchReason::Entity => types::MatchReason::Entity,
+        api::MatchReason::Time => types::MatchReason::Time,
         api::MatchReason::Reply => types::MatchReason::Reply,
     }
 }

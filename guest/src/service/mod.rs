@@ -55,6 +55,7 @@ mod forgetting;
 mod from_index;
 mod importing;
 mod marked;
+mod named_days;
 mod newest;
 mod past_messages;
 mod walking;

@@ -1,5 +1,6 @@
-//! `search`: vector, full-text, person-graph and entity search, fused by rank, within
-//! the caller's scope and over live memories only.
+//! `search`: vector, full-text, person-graph and entity search, and the memories of the
+//! days a query names (`named_days`), fused by rank, within the caller's scope and over
+//! live memories only.
 
 use std::collections::{HashMap, HashSet};
 
@@ -168,6 +169,12 @@ impl<P: Ports> MemoryService<P> {
         let stamp = self.now()?;
         let now = index_time::whole_micros(stamp);
         let scope = caller.filter();
+        // The time the query names or counts from today; the days of one are a list of
+        // their own (`named_days`), found by walking the whole collection.
+        let period = Period::asked_in(text, stamp.date_naive());
+        if period.is_some_and(|p| p.is_days()) && self.memories.is_partial() {
+            self.load()?;
+        }
 
         // Whom the search is about: `about` filters to that person and one hop; a person
         // named in the query only adds their memories to the candidates.
@@ -275,18 +282,26 @@ impl<P: Ports> MemoryService<P> {
 
         let entity_ids = self.entity_matches(caller, &wanted, census.as_ref(), now, &similarity);
 
-        let worded: HashSet<String> = text_ids.iter().chain(&graph_ids).chain(&entity_ids).cloned().collect();
+        let day_ids = self.named_days(caller, period.as_ref(), query_vector.as_deref(), k as usize, now);
+
+        let worded: HashSet<String> = text_ids
+            .iter()
+            .chain(&graph_ids)
+            .chain(&entity_ids)
+            .chain(&day_ids)
+            .cloned()
+            .collect();
         // The order of `fuse`'s lists, and what a memory in each was found by.
-        let lists = [vector_ids, text_ids, graph_ids, entity_ids];
+        let lists = [vector_ids, text_ids, graph_ids, entity_ids, day_ids];
         let found_by = [
             MatchReason::Meaning,
             MatchReason::Words,
             MatchReason::Person,
             MatchReason::Entity,
+            MatchReason::Time,
         ];
         // Confidence is a gentle prior: a long-unrecalled fact ranks a little lower, and
         // so does a memory that only asks; one of the time the query names, higher.
-        let period = Period::asked_in(text, stamp.date_naive());
         // A question that asks when of a time counted from today ("when did I run last
         // week?") still wants the lines that say when.
         let asks_time = Period::named_in(text).is_none() && asked_time::asks(text);

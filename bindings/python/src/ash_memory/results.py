@@ -66,7 +66,7 @@ class MemoryItem:
 class SearchHit:
     """One search result: the memory, its fused score, its cosine similarity (when the
     vector search found it), the names of the people it is about, and how it was found
-    ("meaning", "words", "person", "entity", "reply", strongest first)."""
+    ("meaning", "words", "person", "entity", "time", "reply", strongest first)."""
 
     memory: MemoryItem
     score: float

@@ -17,6 +17,7 @@ mod from_index;
 mod importing;
 mod listing;
 mod maintenance;
+mod named_days;
 mod newest;
 mod past_messages;
 mod people;
