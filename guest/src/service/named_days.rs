@@ -10,19 +10,17 @@
 use chrono::{DateTime, Utc};
 
 use super::MemoryService;
+use super::searching::closest_first;
 use crate::lifecycle;
 use crate::period::Period;
 use crate::ports::Ports;
-use crate::record::parse_time;
 use crate::scope::Caller;
-use crate::vectors::cosine;
 
 impl<P: Ports> MemoryService<P> {
     /// The caller's live memories of `period` (`Period::covers`), closest to
-    /// `query_vector` first (one without a vector as one at similarity zero), then the
-    /// newest, then by id; at most `depth`. Empty unless the period is a day or a stretch
-    /// of days. Walks the whole cache: the caller reads the whole collection first when the
-    /// index stands in for it, since no mark names the days a memory tells of.
+    /// `query_vector` first ([`closest_first`]); at most `depth`. Empty unless the period
+    /// is a day or a stretch of days. Walks the whole cache: `search` reads the whole
+    /// collection first, since no mark in the index names the days a memory tells of.
     pub(super) fn named_days(
         &self,
         caller: &Caller,
@@ -34,25 +32,18 @@ impl<P: Ports> MemoryService<P> {
         let Some(period) = period.filter(|p| p.is_days()) else {
             return Vec::new();
         };
-        let mut of_then: Vec<(f32, DateTime<Utc>, &str)> = self
+        let of_then = self
             .memories
             .cached()
             // Whether it is of the days first: most memories are not, and liveness reads
             // their times.
             .filter(|r| caller.can_see(r) && r.superseded_at.is_none())
             .filter(|r| period.covers(r, r.entities.as_deref()))
-            .filter(|r| lifecycle::is_live(r, now))
-            .map(|r| {
-                let sim = query_vector.zip(r.vector()).map_or(0.0, |(q, v)| cosine(q, &v));
-                let made = parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH);
-                (sim, made, r.id.as_str())
-            })
-            .collect();
-        of_then.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
-        of_then
+            .filter(|r| lifecycle::is_live(r, now));
+        closest_first(of_then, query_vector)
             .into_iter()
             .take(depth)
-            .map(|(_, _, id)| id.to_owned())
+            .map(|(id, _)| id)
             .collect()
     }
 }

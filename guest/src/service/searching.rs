@@ -64,6 +64,26 @@ pub(crate) struct Unnamed {
     pub vector: Vec<f32>,
 }
 
+/// The ids of `records`, closest to `query_vector` first, each with its similarity when
+/// both have a vector (one without ranks as one at similarity zero), then the newest, then
+/// by id: exact ties by id, so the order is the same whether the records came from the file
+/// or the index.
+pub(super) fn closest_first<'a>(
+    records: impl Iterator<Item = &'a MemoryRecord>,
+    query_vector: Option<&[f32]>,
+) -> Vec<(String, Option<f32>)> {
+    let mut ranked: Vec<(Option<f32>, DateTime<Utc>, String)> = records
+        .map(|r| {
+            let sim = query_vector.zip(r.vector()).map(|(q, v)| cosine(q, &v));
+            let made = parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH);
+            (sim, made, r.id.clone())
+        })
+        .collect();
+    let rank = |sim: Option<f32>| sim.unwrap_or(0.0);
+    ranked.sort_by(|a, b| rank(b.0).total_cmp(&rank(a.0)).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    ranked.into_iter().map(|(sim, _, id)| (id, sim)).collect()
+}
+
 /// The most names a query may hold for each of them to be left out apart.
 const NAMES_APART: usize = 2;
 
@@ -162,18 +182,19 @@ impl<P: Ports> MemoryService<P> {
         let notices_given = notices.clone();
         let text = query.text.trim();
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, MAX_SEARCH_LIMIT);
-        // From the index when it stands in for the file (`from_index`).
-        self.load_as_needed()?;
         // Liveness in whole microseconds, as the index compares expiries; the accesses are
         // stamped with the clock's own time.
         let stamp = self.now()?;
         let now = index_time::whole_micros(stamp);
         let scope = caller.filter();
-        // The time the query names or counts from today; the days of one are a list of
-        // their own (`named_days`), found by walking the whole collection.
+        // The time the query names or counts from today. The days of one are a list of
+        // their own (`named_days`), found by walking the whole collection; else the index
+        // answers when it stands in for the file (`from_index`).
         let period = Period::asked_in(text, stamp.date_naive());
-        if period.is_some_and(|p| p.is_days()) && self.memories.is_partial() {
+        if period.is_some_and(|p| p.is_days()) {
             self.load()?;
+        } else {
+            self.load_as_needed()?;
         }
 
         // Whom the search is about: `about` filters to that person and one hop; a person
@@ -400,24 +421,11 @@ impl<P: Ports> MemoryService<P> {
         }
         // Every memory about them is walked: the whole collection, or those `hold_marked`
         // fetched or named.
-        let mut graph: Vec<(Option<f32>, DateTime<Utc>, String)> = self
+        let about_them = self
             .walked()
             .filter(|r| r.subject_person_ids.iter().any(|s| about.contains(s)))
-            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now))
-            .map(|r| {
-                let sim = query_vector.zip(r.vector()).map(|(q, v)| cosine(q, &v));
-                (
-                    sim,
-                    parse_time(&r.created_at).unwrap_or(DateTime::UNIX_EPOCH),
-                    r.id.clone(),
-                )
-            })
-            .collect();
-        // Exact ties by id: the same order whether the records came from the file or the
-        // index. A memory without a vector ranks as one at similarity zero.
-        let rank = |sim: Option<f32>| sim.unwrap_or(0.0);
-        graph.sort_by(|a, b| rank(b.0).total_cmp(&rank(a.0)).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-        graph.into_iter().map(|(sim, _, id)| (id, sim)).collect()
+            .filter(|r| caller.can_see(r) && lifecycle::is_live(r, now));
+        closest_first(about_them, query_vector)
     }
 
     /// The entities the query names, people the caller knows among them.
