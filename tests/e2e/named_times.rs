@@ -115,6 +115,10 @@ fn what_was_said_of_the_day_a_question_names_is_found_though_it_shares_no_word_w
         let at = format!("{day}T20:00:00Z");
         ctx.ok(&["--user", "sam", "--now", &at, "add", text, "--observed-at", &at]);
     }
+    // Another user's Saturday, told the same way: of the day, but not Sam's.
+    let sunday = "2026-02-08T21:00:00Z";
+    let theirs = "Went skydiving yesterday with the club, my first solo jump";
+    ctx.ok(&["--user", "kim", "--now", sunday, "add", theirs, "--observed-at", sunday]);
     let later = "2026-03-01T12:00:00Z";
     for query in [
         "What was I doing on 7 February 2026?",
@@ -125,5 +129,6 @@ fn what_was_said_of_the_day_a_question_names_is_found_though_it_shares_no_word_w
         let (first, reasons) = hits.first().unwrap_or_else(|| panic!("{query}: nothing found"));
         assert!(first.contains("pottery"), "{query}: {hits:#?}");
         assert!(reasons.iter().any(|r| r == "time"), "{query}: {reasons:?}");
+        assert!(!hits.iter().any(|(c, _)| c.contains("skydiving")), "{query}: {hits:#?}");
     }
 }
