@@ -64,3 +64,4 @@ mod storage;
 mod told_back_to_front;
 mod transformer;
 mod trust;
+mod turns_of_talk;

@@ -18,7 +18,11 @@ use crate::entities::{MONTHS, WEEKDAYS};
 /// The old fact denied or ended, or a denied one affirmed: "I'm vegetarian" / "I'm not
 /// vegetarian anymore", "I drive a Corolla" / "I sold the Corolla", "I have a car" / "I got
 /// rid of my car, I cycle everywhere now".
-pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
+///
+/// In `talk` (turns of a conversation of several sentences, see `talk_of_several_sentences`),
+/// only endings told for good count: a denial in passing ("I haven't been able to volunteer
+/// much lately", "I couldn't agree more") or a piece of work finished is no ending there.
+pub(super) fn ended(o: &Fact, n: &Fact, talk: bool) -> Option<Verdict> {
     // A question ends nothing, nor is ended: "Do you not like jazz?", "Do you still smoke?".
     let asks = |f: &Fact| f.words.iter().all(|w| w.asks);
     if o.former || o.past || asks(o) || asks(n) {
@@ -26,7 +30,7 @@ pub(super) fn ended(o: &Fact, n: &Fact) -> Option<Verdict> {
     }
     // What the new fact ends, clause by clause: every telling word of it is in the old
     // fact, and one is what the old fact is about.
-    let new_things = ended_things(n);
+    let new_things = things_ended(n, talk);
     let ends_old = !o.denied && (ends_what_it_is_about(o, &new_things) || ends_the_one(o, &new_things));
     if o.denied != n.denied && !n.former {
         let old_things;
@@ -133,6 +137,11 @@ const STANDINGS: &[&str] = &["membership", "subscription", "contract", "account"
 
 /// The stems of what each ending in a fact ends, up to the end of its clause.
 pub(super) fn ended_things(f: &Fact) -> Vec<Vec<String>> {
+    things_ended(f, false)
+}
+
+/// [`ended_things`], of only the endings told for good when `for_good` asks it.
+fn things_ended(f: &Fact, for_good: bool) -> Vec<Vec<String>> {
     let words = &f.words[f.body.min(f.words.len())..];
     let mut out = Vec::new();
     let mut clause_start = 0;
@@ -142,7 +151,7 @@ pub(super) fn ended_things(f: &Fact) -> Vec<Vec<String>> {
             clause_start = i + 1;
         }
         if ends_at(words, start, i)
-            && let Some(thing) = thing_after(words, i)
+            && let Some(thing) = thing_after(words, i, for_good)
         {
             out.push(thing);
         }
@@ -209,6 +218,10 @@ fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
     // quit").
     let particle = matches!(w.low.as_str(), "off" | "up" | "out" | "down" | "in" | "back" | "with");
     if particle {
+        // One word with the one before it is a thing: "the chili cook-off", "the kick-off".
+        if i > start && words[i - 1].joined {
+            return false;
+        }
         // A particle needs its verb ("came off", "took me off", "I'm off nights"): "Off the
         // court, I ..." is a place, "the off-season" a time.
         return i > start
@@ -225,8 +238,14 @@ fn ends_at(words: &[super::words::Word], start: usize, i: usize) -> bool {
 
 /// What the ending at `words[i]` ends: the telling stems after it in its clause, or
 /// `None` when it ends nothing for good.
-fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
+/// With `told_for_good`, a denial counts only when it says so ("anymore", "no longer",
+/// "after all"), and "finished" and "off" not at all: talk finishes a piece of work,
+/// takes five minutes off and sees an effort pay off far more often than it ends a thing.
+fn thing_after(words: &[super::words::Word], i: usize, told_for_good: bool) -> Option<Vec<String>> {
     let denial = matches!(words[i].low.as_str(), "not" | "never" | "no");
+    if told_for_good && matches!(words[i].low.as_str(), "finished" | "off") {
+        return None;
+    }
     // "I'm not sure what to paint", "it's not just about winning": no denial of the rest;
     // "don't quit!", "never give up", "I'm not going to give up": an ending denied is none.
     if denial
@@ -256,6 +275,7 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
         let k = k + skip;
         let low = next.low.as_str();
         for_good |= matches!(low, "anymore" | "longer");
+        for_good |= low == "after" && words.get(i + k + 2).is_some_and(|w| w.low == "all");
         if is_clause_break(low) {
             // "We never go hiking when it rains", "no coffee after 3pm": a habit, not an
             // ending; "I quit smoking when my daughter was born" ends it.
@@ -297,6 +317,9 @@ fn thing_after(words: &[super::words::Word], i: usize) -> Option<Vec<String>> {
         if next.stop || k >= 5 {
             break;
         }
+    }
+    if told_for_good && denial && !for_good {
+        return None;
     }
     Some(thing)
 }

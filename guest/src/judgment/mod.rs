@@ -159,8 +159,21 @@ pub fn judge_asking(old: &str, new: &NewFact<'_>, ctx: &RuleContext, news: bool)
             verdict = v;
         }
     }
+    // A turn of several sentences that holds a shorter one's words ("Keep it up!" in a
+    // turn of news and thanks) is talk, not the same fact told with more.
+    if verdict == Verdict::Refinement && talk_of_several_sentences(&o, &new.fact) {
+        verdict = Verdict::Different;
+    }
     let may_end = news && verdict == Verdict::Different && news::may_end(&o, &new.fact);
     (verdict, may_end)
+}
+
+/// Whether a pair of which one is a line of a conversation ("Ana: ...") has a turn of
+/// several sentences: talk, with greetings, thanks, questions back and news, whose denials
+/// in passing and shared words the rules for single facts would read as a change or a
+/// fuller telling (docs/judgment.md, "Turns of talk").
+fn talk_of_several_sentences(o: &Fact, n: &Fact) -> bool {
+    (o.speaker.is_some() || n.speaker.is_some()) && (o.sentences() > 1 || n.sentences() > 1)
 }
 
 /// [`judge_read`] with the old fact read too.
@@ -217,7 +230,10 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
         return Verdict::Different;
     }
     // "Sofia and I broke up" after "My girlfriend is Sofia": subjects apart, one partner.
-    if partners::parted(o, n) || partners::married(o, n) || partners::no_longer_single(o, n) {
+    // In talk, a parting names the partner: "I like breaking up my revision into short
+    // blocks" after "so happy for you and your new wife!".
+    let talk = talk_of_several_sentences(o, n);
+    if partners::parted(o, n, talk) || partners::married(o, n) || partners::no_longer_single(o, n) {
         return Verdict::Change;
     }
     // "switched GPs, I see Dr Okafor now" after "My doctor is Dr Patel", "yoga's moved to
@@ -327,7 +343,7 @@ fn judge_facts(old: &str, o: &Fact, new: &NewFact<'_>, ctx: &RuleContext) -> Ver
     if ending::retracted(o, n, new, ctx) {
         return Verdict::Change;
     }
-    if let Some(v) = ended(o, n) {
+    if let Some(v) = ended(o, n, talk) {
         return v;
     }
     // "Started a new job as a data analyst!" after "I'm unemployed at the moment".

@@ -68,8 +68,9 @@ const CLAUSE_BREAKS: &[&str] = &[
 const HEDGES: &[&str] = &["nearly", "almost", "never", "might", "could", "would", "if"];
 
 /// Whether `n` ends the partnership `o` states: in one clause, the user ("I", "we", "me")
-/// and the old fact's partner (by name or relation, or no one else named) part.
-pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
+/// and the old fact's partner (by name or relation, or no one else named) part. In `talk`
+/// (turns of several sentences), only by the partner's name.
+pub(super) fn parted(o: &Fact, n: &Fact, talk: bool) -> bool {
     let asks = |f: &Fact| f.words.iter().any(|w| w.asks);
     if o.denied || o.former || o.past || n.wish || asks(o) || asks(n) {
         return false;
@@ -93,7 +94,7 @@ pub(super) fn parted(o: &Fact, n: &Fact) -> bool {
         .as_ref()
         .is_some_and(|p| named.contains(p) || clause.iter().any(|w| &w.low == p));
     let relation_named = relation.as_ref().is_some_and(|r| clause.iter().any(|w| &w.stem == r));
-    user && !hedged && (partner_named || (named.is_empty() && (relation_named || relation.is_none())))
+    user && !hedged && (partner_named || (!talk && named.is_empty() && (relation_named || relation.is_none())))
 }
 
 /// Whether `n` tells that the user married the partner `o` is engaged to or dating: "Tom

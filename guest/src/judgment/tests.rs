@@ -10,6 +10,8 @@ const DEV: &str = include_str!("../../../eval/judgment/pairs-dev.tsv");
 const HELD_OUT: &str = include_str!("../../../eval/judgment/pairs-held-out.tsv");
 const LONG_DEV: &str = include_str!("../../../eval/judgment/long-dev.tsv");
 const LONG_HELD_OUT: &str = include_str!("../../../eval/judgment/long-held-out.tsv");
+const TALK_DEV: &str = include_str!("../../../eval/judgment/talk-dev.tsv");
+const TALK_HELD_OUT: &str = include_str!("../../../eval/judgment/talk-held-out.tsv");
 const ENDINGS_HELD_OUT: &str = include_str!("../../../eval/judgment/endings-held-out.tsv");
 const PEOPLE_DEV: &str = include_str!("../../../eval/judgment/people-dev.tsv");
 const PEOPLE_HELD_OUT: &str = include_str!("../../../eval/judgment/people-held-out.tsv");
@@ -472,6 +474,19 @@ fn long_facts_and_conversation_lines() {
     assert!(held.recall(2) >= 0.2, "changes: recall {:.2}", held.recall(2));
 }
 
+/// One speaker's turns of talk (`eval/judgment/talk-*.tsv`; the held-out half by another
+/// author, who had not seen the rules): a later turn's greetings, thanks, questions back
+/// and denials in passing end none of an earlier turn's words, and a change told for good
+/// in a turn of news still replaces it.
+#[test]
+fn turns_of_talk() {
+    let held = held_out_beside("one speaker's turns of talk", TALK_HELD_OUT, TALK_DEV);
+    // Floors a little under what was measured (docs/judgment.md).
+    assert!(held.recall(3) >= 0.98, "different turns kept: {:.2}", held.recall(3));
+    assert!(held.precision(2) >= 0.9, "changes: precision {:.2}", held.precision(2));
+    assert!(held.recall(2) >= 0.28, "changes: recall {:.2}", held.recall(2));
+}
+
 /// Endings told as chat tells them (with a count of time, without a subject, a habit of
 /// going somewhere stopped), and the same wordings about something else; written apart
 /// from the rules and only measured.
@@ -551,6 +566,12 @@ fn a_denial_in_passing_ends_nothing() {
             "I love seeing my students progress",
             "The work is paying off - I'm seeing progress.",
         ),
+        // A particle joined to its word is a thing: a cook-off, a kick-off.
+        (
+            "I'm running the school fundraiser next month",
+            "We're holding a chili cook-off at the fundraiser",
+        ),
+        ("I play five-a-side on Thursdays", "The kick-off on Thursday is at 8"),
     ] {
         assert_ne!(judge(old, new, &me), Verdict::Change, "{old:?} then {new:?}");
     }
@@ -1855,4 +1876,25 @@ fn the_fourteenth_probes_changes_replace_and_look_alikes_keep() {
     ] {
         assert!(!judge(old, new, &me).replaces(), "{old} / {new}");
     }
+}
+
+/// A favourite asked of the one spoken to states none of the teller's (the words shared
+/// leave it unsure, for a model to settle); one asked and answered in one breath still does.
+#[test]
+fn a_favourite_asked_of_the_other_states_none() {
+    let me = RuleContext::default();
+    let asked = judge(
+        "My favourite film is Arrival",
+        "Yeah, you're right! What's your favourite film to watch with her?",
+        &me,
+    );
+    assert!(!asked.replaces(), "{asked:?}");
+    assert_eq!(
+        judge(
+            "My favourite food is pizza.",
+            "fave food these days? biryani hands down",
+            &me
+        ),
+        Verdict::Change
+    );
 }

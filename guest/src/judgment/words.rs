@@ -322,7 +322,9 @@ pub(super) fn words(text: &str) -> Vec<Word> {
                 last.low.as_str(),
                 "mr" | "mrs" | "ms" | "dr" | "st" | "prof" | "mt" | "jr" | "sr" | "vs" | "etc" | "no"
             ) && gap.trim_end() == ".";
-            last.end = gap.contains(['!', '?']) || (gap.contains('.') && !decimal && !short);
+            // Nor an initial: "Fontaines D.C. now", "J. K. Rowling".
+            let initial = last.low.chars().count() == 1 && gap.trim_end() == ".";
+            last.end = gap.contains(['!', '?']) || (gap.contains('.') && !decimal && !short && !initial);
             let ends = last.end;
             if gap.contains('?') && !surprised_statement(&out[sentence..], gap) {
                 out[sentence..].iter_mut().for_each(|w| w.asks = true);

@@ -388,6 +388,10 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             let Some(at) = lows.windows(p.len()).position(|w| w == p.as_slice()) else {
                 continue;
             };
+            // A question states nothing: "What's your favourite game?".
+            if words[at].asks {
+                continue;
+            }
             // An email or a web address is no home.
             if p[0] == "address"
                 && at > 0
@@ -549,6 +553,11 @@ fn favorite(fact: &Fact, lows: &[&str]) -> Option<Slot> {
         return None;
     }
     let words = &fact.words[fact.body.min(fact.words.len())..];
+    // "What's your favourite film?" asks the other's and states none ("fave food these
+    // days? biryani" answers itself).
+    if words[at].asks && at > 0 && matches!(words[at - 1].low.as_str(), "your" | "ur") {
+        return None;
+    }
     // The value is told in the favorite's own sentence.
     let first = words[..at].iter().rposition(|w| w.end).map_or(0, |e| e + 1);
     let last = words[at..]
