@@ -388,10 +388,6 @@ pub(super) fn slot_of(fact: &Fact) -> Option<Slot> {
             let Some(at) = lows.windows(p.len()).position(|w| w == p.as_slice()) else {
                 continue;
             };
-            // A question states nothing: "What's your favourite game?".
-            if words[at].asks {
-                continue;
-            }
             // An email or a web address is no home.
             if p[0] == "address"
                 && at > 0
